@@ -1,0 +1,5 @@
+"""The email app (being written)."""
+
+from apps.registry import App
+
+app = App("email", "email")

@@ -1,0 +1,261 @@
+"""The operation registry: an operation is a typed Python function; everything else derives from it.
+
+From one function signature and its docstring we derive argument validation (pydantic), the JSON
+schema, the OpenAI function-calling tool, and the one-line text listing used in prompts, so nothing
+about an operation is written twice.
+
+An operation looks like::
+
+    @app.operation
+    def read_file(ctx: OfficeContext, file_path: str) -> Result:
+        '''Read an excel file and list its cells as (row, col): value.
+
+        Args:
+            file_path: path of the .xlsx file in the office.
+        '''
+
+Operations raise ``OpError(code, message)`` for anything the agent did wrong; ``invoke`` turns
+every error (and any unexpected exception) into an ``ActionResult`` so nothing escapes.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import typing
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+# Error codes an operation may report. Apps may add their own, but prefer these.
+ERROR_CODES = {
+    "unknown_app": "the app does not exist",
+    "unknown_action": "the app has no such operation",
+    "bad_arguments": "missing, unexpected or mistyped arguments",
+    "not_in_current_app": "the operation belongs to another app (switch_app first)",
+    "path_outside_office": "the path escapes the office",
+    "file_not_found": "the file does not exist",
+    "file_exists": "the file already exists",
+    "wrong_file_type": "the file is not of the type this operation reads",
+    "corrupt_file": "the file could not be parsed",
+    "out_of_range": "an index is outside the document",
+    "unknown_sheet": "the workbook has no such sheet",
+    "bad_date": "a date or time is not in the expected format",
+    "not_found": "the named item (event, email, ...) does not exist",
+    "sandbox_error": "the shell sandbox could not run the command",
+    "llm_unavailable": "no LLM endpoint is configured or it failed",
+    "internal_error": "an unexpected error inside the operation",
+}
+
+
+class OpError(Exception):
+    """An error the agent caused; becomes an observation, never a crash."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Result:
+    """What an operation returns: text for an LLM and the same result as data for programs."""
+
+    observation: str
+    data: Any = None
+
+
+@dataclass
+class ActionResult:
+    """The outcome of invoking one operation (success or error)."""
+
+    ok: bool
+    observation: str
+    data: Any = None
+    error: dict | None = None  # {"code": str, "message": str}
+
+    @classmethod
+    def failure(cls, code: str, message: str) -> "ActionResult":
+        return cls(ok=False, observation=f"Error: {message}", data=None,
+                   error={"code": code, "message": message})
+
+
+@dataclass
+class OfficeContext:
+    """Everything an operation may use: the office, who acts, and when (simulated)."""
+
+    office: Any  # testbed.office.Office (kept untyped here to avoid an import cycle)
+    user: str = ""
+    now: datetime | None = None
+    settings: dict = field(default_factory=dict)
+
+
+def _parse_arg_docs(doc: str) -> tuple[str, dict[str, str]]:
+    """Split a Google-style docstring into the description and per-argument help."""
+    doc = inspect.cleandoc(doc or "")
+    parts = re.split(r"^\s*Args:\s*$", doc, maxsplit=1, flags=re.M)
+    description = parts[0].strip()
+    args: dict[str, str] = {}
+    if len(parts) == 2:
+        current = None
+        for line in parts[1].splitlines():
+            m = re.match(r"^\s{0,8}(\w+)(?:\s*\([^)]*\))?:\s*(.*)$", line)
+            if m and not line.startswith(" " * 9):
+                current = m.group(1)
+                args[current] = m.group(2).strip()
+            elif current and line.strip():
+                args[current] += " " + line.strip()
+    return description, args
+
+
+def _type_name(annotation: Any) -> str:
+    """A short human type name for prompt listings."""
+    if annotation is inspect.Parameter.empty:
+        return "any"
+    text = getattr(annotation, "__name__", None) or str(annotation)
+    text = str(annotation) if text in ("Optional", "Union") else text
+    return text.replace("typing.", "")
+
+
+def model_from_signature(
+    func: Callable, help_texts: dict[str, str] | None = None, skip: int = 1
+) -> tuple[type[BaseModel], list[inspect.Parameter]]:
+    """A strict pydantic model of ``func``'s parameters (the first ``skip`` ones left out).
+
+    Shared by operations (apps/) and check functions (evaluators/): the signature is the schema.
+    """
+    help_texts = help_texts or {}
+    hints = typing.get_type_hints(func)
+    fields: dict[str, Any] = {}
+    params: list[inspect.Parameter] = []
+    for i, (pname, param) in enumerate(inspect.signature(func).parameters.items()):
+        if i < skip:
+            continue
+        params.append(param)
+        default = ... if param.default is inspect.Parameter.empty else param.default
+        fields[pname] = (hints.get(pname, Any), Field(default, description=help_texts.get(pname, "")))
+    name = "".join(w.title() for w in func.__name__.split("_")) + "Args"
+    model = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
+    return model, params
+
+
+class Operation:
+    """One operation of one app, with everything derived from its signature."""
+
+    def __init__(self, app: str, func: Callable[..., Result]):
+        self.app = app
+        self.func = func
+        self.name = func.__name__
+        self.description, self.arg_help = _parse_arg_docs(func.__doc__ or "")
+        self.model, self.params = model_from_signature(func, self.arg_help, skip=1)
+
+    @property
+    def tool_name(self) -> str:
+        """Name used in OpenAI tools: ``<app>_<action>`` (app names have no underscore)."""
+        return f"{self.app}_{self.name}"
+
+    def json_schema(self) -> dict:
+        schema = self.model.model_json_schema()
+        schema.pop("title", None)
+        for prop in schema.get("properties", {}).values():
+            prop.pop("title", None)
+        return schema
+
+    def openai_tool(self) -> dict:
+        return {
+            "type": "function",
+            "function": {
+                "name": self.tool_name,
+                "description": f"[{self.app}] {self.description}",
+                "parameters": self.json_schema(),
+            },
+        }
+
+    def prompt_line(self) -> str:
+        """OfficeBench-style listing: the JSON action followed by what it does."""
+        args = "".join(f', "{p.name}": ...' for p in self.params)
+        optional = [p.name for p in self.params if p.default is not inspect.Parameter.empty]
+        extra = f" Optional: {', '.join(optional)}." if optional else ""
+        first = self.description.split("\n\n")[0].replace("\n", " ")
+        return f'{{"app": "{self.app}", "action": "{self.name}"{args}}}: {first}{extra}'
+
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "parameters": self.json_schema(),
+        }
+
+    def validate(self, args: dict) -> dict:
+        """Validate and coerce arguments; raises OpError('bad_arguments') naming each problem."""
+        if not isinstance(args, dict):
+            raise OpError("bad_arguments", f"arguments of {self.app}.{self.name} must be an object")
+        try:
+            model = self.model.model_validate(args)
+        except ValidationError as exc:
+            problems = []
+            for err in exc.errors():
+                loc = ".".join(str(x) for x in err["loc"]) or "(arguments)"
+                if err["type"] == "missing":
+                    problems.append(f"missing argument '{loc}'")
+                elif err["type"] == "extra_forbidden":
+                    problems.append(f"unexpected argument '{loc}'")
+                else:
+                    problems.append(f"argument '{loc}': {err['msg']}")
+            expected = ", ".join(p.name for p in self.params) or "no arguments"
+            raise OpError(
+                "bad_arguments",
+                f"{self.app}.{self.name}: {'; '.join(problems)} (expected: {expected})",
+            ) from None
+        return {name: getattr(model, name) for name in self.model.model_fields}
+
+    def invoke(self, ctx: OfficeContext, args: dict) -> ActionResult:
+        """Validate, run, and turn any error into an observation."""
+        try:
+            values = self.validate(args)
+            result = self.func(ctx, **values)
+        except OpError as exc:
+            return ActionResult.failure(exc.code, exc.message)
+        except Exception as exc:  # never let an operation crash the session
+            return ActionResult.failure("internal_error", f"{self.app}.{self.name} failed: {type(exc).__name__}: {exc}")
+        if not isinstance(result, Result):
+            result = Result(observation=str(result), data=result)
+        return ActionResult(ok=True, observation=result.observation, data=result.data)
+
+
+class App:
+    """A named group of operations (one office application)."""
+
+    def __init__(self, name: str, description: str):
+        self.name = name
+        self.description = description
+        self.operations: dict[str, Operation] = {}
+
+    def operation(self, func: Callable[..., Result]) -> Callable[..., Result]:
+        """Decorator registering ``func`` as an operation of this app."""
+        op = Operation(self.name, func)
+        self.operations[op.name] = op
+        return func
+
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "operations": [op.describe() for op in self.operations.values()],
+        }
+
+
+def resolve_operation(apps: dict[str, App], app: str, action: str) -> Operation:
+    """Find an operation or raise OpError with unknown_app / unknown_action."""
+    if not isinstance(app, str) or app not in apps:
+        raise OpError("unknown_app", f"unknown app '{app}'; apps are: {', '.join(apps)}")
+    ops = apps[app].operations
+    if not isinstance(action, str) or action not in ops:
+        raise OpError(
+            "unknown_action",
+            f"app '{app}' has no action '{action}'; its actions are: {', '.join(ops)}",
+        )
+    return ops[action]

@@ -1,0 +1,5 @@
+"""The shell app (being written)."""
+
+from apps.registry import App
+
+app = App("shell", "shell")

@@ -1,0 +1,80 @@
+"""The private office of one session: a directory, and path resolution confined to it.
+
+Every path an agent gives goes through ``Office.resolve``. Relative paths are taken from the office
+root; ``/testbed/...`` (the OfficeBench container's root) maps to the office root so OfficeBench
+prompts work unchanged; anything else that is absolute, any ``..`` component, NUL bytes, and
+symlinks that lead outside are refused with ``OpError('path_outside_office')``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+from apps.registry import OpError
+
+OFFICEBENCH_ROOT = "/testbed"
+
+
+class Office:
+    """A directory holding one office: data/, emails/<user>/, calendar/<user>.ics."""
+
+    def __init__(self, root: str | os.PathLike):
+        self.root = Path(root).resolve()
+
+    # -- paths ---------------------------------------------------------------------------------
+    def resolve(self, path: str) -> Path:
+        """Map an agent-supplied path to a real path inside the office, or refuse it."""
+        if not isinstance(path, str) or not path.strip():
+            raise OpError("bad_arguments", "a path must be a non-empty string")
+        if "\x00" in path:
+            raise OpError("path_outside_office", "the path contains a NUL byte")
+        raw = path.strip()
+        pure = PurePosixPath(raw)
+        if ".." in pure.parts:
+            raise OpError("path_outside_office", f"'{raw}' uses '..'; paths must stay inside the office")
+        if pure.is_absolute():
+            root_str = str(self.root)
+            if raw == OFFICEBENCH_ROOT or raw.startswith(OFFICEBENCH_ROOT + "/"):
+                pure = PurePosixPath(raw[len(OFFICEBENCH_ROOT):].lstrip("/") or ".")
+            elif raw == root_str or raw.startswith(root_str + "/"):
+                pure = PurePosixPath(raw[len(root_str):].lstrip("/") or ".")
+            else:
+                raise OpError("path_outside_office", f"'{raw}' is outside the office; use a path relative to the office root")
+        candidate = self.root.joinpath(*pure.parts) if pure.parts else self.root
+        # Follow symlinks of every existing component: the real target must stay inside.
+        real = Path(os.path.realpath(candidate))
+        if real != self.root and self.root not in real.parents:
+            raise OpError("path_outside_office", f"'{raw}' leads outside the office")
+        return candidate
+
+    def relpath(self, path: Path) -> str:
+        """The office-relative POSIX path of a real path inside the office."""
+        return Path(path).resolve().relative_to(self.root).as_posix()
+
+    # -- well-known places ---------------------------------------------------------------------
+    def mailbox(self, user: str, folder: str = "inbox") -> Path:
+        """emails/<user>/ holds the inbox; emails/<user>/sent/ holds sent mail."""
+        base = self.resolve(f"emails/{_safe_name(user)}")
+        return base if folder == "inbox" else base / folder
+
+    def calendar(self, user: str) -> Path:
+        return self.resolve(f"calendar/{_safe_name(user)}.ics")
+
+    def files(self) -> list[str]:
+        """Every regular file of the office, as sorted office-relative paths."""
+        out = []
+        for dirpath, _dirs, names in os.walk(self.root):
+            for name in names:
+                full = Path(dirpath) / name
+                if full.is_file() and not full.is_symlink():
+                    out.append(full.relative_to(self.root).as_posix())
+        return sorted(out)
+
+
+def _safe_name(user: str) -> str:
+    """A user identifier (an email address) usable as one path component."""
+    name = (user or "").strip().lower()
+    if not name or "/" in name or "\x00" in name or name in (".", ".."):
+        raise OpError("bad_arguments", f"'{user}' is not a valid user")
+    return name
