@@ -17,7 +17,7 @@ class Family:
     build: Callable[[random.Random], dict]
     description: str
 
-    def make(self, seed: int, task_id: str, split: str) -> dict:
+    def make(self, seed: int | str, task_id: str, split: str) -> dict:
         """One task from one seed: the builder's dict plus id, scenario, category, apps, split."""
         task = self.build(random.Random(f"{self.name}:{seed}"))
         head = {"id": task_id, "scenario": self.name, "category": self.category, "apps": list(self.apps), "split": split}

@@ -1,0 +1,110 @@
+"""Load and validate task files; report every problem with its file and field, not just the first.
+
+A task lives in ``<dir>/<task_id>/task.yaml`` (optionally with a ``files/`` folder). ``load_tasks``
+reads the built-in suite plus any extra directories (a directory of task folders, one task folder,
+or one YAML file).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+import yaml
+from pydantic import ValidationError
+
+from tasks.model import Task
+
+SUITE_DIR = Path(__file__).resolve().parent / "suite"
+TASK_FILE = "task.yaml"
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class TaskLoadError(Exception):
+    """Raised with every problem found, one ``file: field: message`` line each."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__(f"{len(problems)} problem(s) in task files:\n" + "\n".join(problems))
+
+
+def task_files(directory: Path) -> list[Path]:
+    """Every task file under a directory (task folders one level down), a task folder, or a file."""
+    directory = Path(directory)
+    if directory.is_file():
+        return [directory]
+    if (directory / TASK_FILE).is_file():
+        return [directory / TASK_FILE]
+    if not directory.is_dir():
+        raise TaskLoadError([f"{directory}: no such task directory"])
+    return sorted(p for p in directory.glob(f"*/{TASK_FILE}"))
+
+
+def _field(loc: Iterable) -> str:
+    parts = []
+    for item in loc:
+        if isinstance(item, int):
+            parts.append(f"[{item}]")
+        else:
+            parts.append(("." if parts else "") + str(item))
+    return "".join(parts) or "(task)"
+
+
+def parse_task_file(path: Path) -> tuple[Task | None, list[str]]:
+    """Parse one task file; returns the task (or None) and the problems found."""
+    try:
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        return None, [f"{path}: cannot read YAML: {exc}"]
+    if not isinstance(raw, dict):
+        return None, [f"{path}: a task file must hold a mapping of fields"]
+    try:
+        task = Task.model_validate(raw)
+    except ValidationError as exc:
+        return None, [f"{path}: {_field(e['loc'])}: {e['msg']}" for e in exc.errors()]
+    problems = _check_problems(task, path)
+    if path.name == TASK_FILE and path.parent.name != task.id:
+        problems.append(f"{path}: id: '{task.id}' differs from its folder name '{path.parent.name}'")
+    task.source_dir = str(path.parent)
+    return task, problems
+
+
+def _check_problems(task: Task, path: Path) -> list[str]:
+    """Unknown check names and bad check arguments, found at load time rather than at evaluation."""
+    try:
+        from evaluators import validate_check
+    except ImportError:  # the evaluator library is optional for loading alone
+        return []
+    problems = []
+    for i, chk in enumerate(task.checks):
+        for problem in validate_check(chk.check, chk.args):
+            problems.append(f"{path}: checks[{i}] ({chk.check}): {problem}")
+    return problems
+
+
+def load_tasks(dirs: Iterable[Path] | None = None, include_suite: bool = True) -> dict[str, Task]:
+    """All tasks of the suite (unless excluded) and of ``dirs``, by id; raises TaskLoadError."""
+    sources = ([SUITE_DIR] if include_suite and SUITE_DIR.is_dir() else []) + [Path(d) for d in dirs or []]
+    tasks: dict[str, Task] = {}
+    where: dict[str, Path] = {}
+    problems: list[str] = []
+    for source in sources:
+        try:
+            files = task_files(source)
+        except TaskLoadError as exc:
+            problems.extend(exc.problems)
+            continue
+        for path in files:
+            task, found = parse_task_file(path)
+            problems.extend(found)
+            if task is None:
+                continue
+            if task.id in tasks:
+                problems.append(f"{path}: id: '{task.id}' is also defined in {where[task.id]}")
+                continue
+            tasks[task.id] = task
+            where[task.id] = path
+    if problems:
+        raise TaskLoadError(problems)
+    return tasks
