@@ -1,5 +1,313 @@
-"""The excel app (being written)."""
+"""The excel app: read, edit and convert .xlsx workbooks (openpyxl), several sheets included.
 
-from apps.registry import App
+Observations follow OfficeBench: after a one-line header naming the sheet (and the other sheets),
+one line per cell of the used range, ``(row, col): value``, with ``[Empty Cell]`` for blanks. The
+used range always starts at A1, so the coordinates are the real ones.
 
-app = App("excel", "excel")
+Choices worth knowing:
+- ``sheet=None`` means the first worksheet (the same sheet the parsed office state lists first).
+- Numbers: a JSON number is stored as a number. A string is stored as a number only when it is a
+  plain decimal: an optional ``-``, digits without a superfluous leading zero, an optional
+  fractional part (``"1200"``, ``"-3.5"``, ``"0.25"``). Everything else stays text, so identifiers
+  survive exactly: ``"007"``, ``"+1 555 0100"``, ``"1,200"`` (thousands separators are
+  locale-dependent), ``"1e5"``, and integers of more than 15 digits (Excel would round them).
+- A text starting with ``=`` is stored as a formula; ``read_file`` shows the formula as written.
+- Dates are shown as ``YYYY-MM-DD`` (with the time when it is not midnight), booleans as TRUE/FALSE.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from apps import convert
+from apps._files import existing_file, new_file
+from apps.registry import App, OfficeContext, OpError, Result
+
+app = App("excel", "Read, edit and convert Excel (.xlsx) workbooks with one or more sheets.")
+
+XLSX = (".xlsx",)
+PDF = (".pdf",)
+MAX_ROW = 1_048_576
+MAX_COL = 16_384
+_PLAIN_NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?")
+_BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
+
+CellValue = str | int | float | None
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+def coerce_value(text: CellValue) -> CellValue:
+    """The value to store for ``text``: numbers for JSON numbers and plain decimal strings."""
+    if text is None or isinstance(text, (int, float)):
+        return text
+    stripped = text.strip()
+    if _PLAIN_NUMBER.fullmatch(stripped):
+        if "." in stripped:
+            return float(stripped)
+        if len(stripped.lstrip("-")) <= 15:
+            return int(stripped)
+    return convert.clean_xml_text(text)
+
+
+def _open(ctx: OfficeContext, file_path: str) -> tuple[Path, Any]:
+    """An existing .xlsx and its openpyxl workbook; unreadable files become OpError."""
+    real = existing_file(ctx, file_path, XLSX, "Excel")
+    try:
+        return real, convert.open_xlsx(real)
+    except convert.ConversionError as exc:
+        raise OpError("corrupt_file", f"{file_path}: {exc}") from None
+
+
+def _save(workbook: Any, real: Path) -> None:
+    """Save through a temporary file so an error never leaves half a workbook."""
+    with convert.atomic_output(real) as tmp:
+        workbook.save(str(tmp))
+
+
+def _names(workbook: Any) -> list[str]:
+    return [ws.title for ws in workbook.worksheets]
+
+
+def _sheet(workbook: Any, sheet: str | None) -> Any:
+    """The named worksheet (exact name, else a unique case-insensitive match), or the first one."""
+    sheets = workbook.worksheets
+    if not sheets:
+        raise OpError("unknown_sheet", "the workbook has no worksheets")
+    if sheet is None:
+        return sheets[0]
+    exact = [ws for ws in sheets if ws.title == sheet]
+    loose = [ws for ws in sheets if ws.title.lower() == sheet.strip().lower()]
+    if exact or len(loose) == 1:
+        return (exact or loose)[0]
+    listing = ", ".join(f"'{n}'" for n in _names(workbook))
+    raise OpError("unknown_sheet", f"no sheet named '{sheet}'; the sheets are: {listing}")
+
+
+def _check_row(row_idx: int) -> None:
+    if not 1 <= row_idx <= MAX_ROW:
+        raise OpError("out_of_range", f"row_idx {row_idx} is out of range (rows are 1 to {MAX_ROW})")
+
+
+def _check_cell(row_idx: int, column_idx: int) -> None:
+    _check_row(row_idx)
+    if not 1 <= column_idx <= MAX_COL:
+        raise OpError("out_of_range", f"column_idx {column_idx} is out of range (columns are 1 to {MAX_COL})")
+
+
+def _json_value(value: Any) -> Any:
+    """A cell value as JSON-able data: numbers, strings and booleans as is, dates as ISO text."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return convert.display_value(value)
+
+
+def _shown(value: Any) -> str:
+    return "[Empty Cell]" if value is None or value == "" else convert.display_value(value)
+
+
+def _cell_ref(row_idx: int, column_idx: int) -> str:
+    from openpyxl.utils import get_column_letter
+
+    return f"{get_column_letter(column_idx)}{row_idx}"
+
+
+# -- operations ----------------------------------------------------------------------------------
+
+@app.operation
+def create_new_file(ctx: OfficeContext, file_path: str) -> Result:
+    """Create a new Excel workbook with one empty sheet named Sheet1.
+
+    Args:
+        file_path: path of the new .xlsx file in the office; it must not exist yet.
+    """
+    import openpyxl
+
+    real = new_file(ctx, file_path, XLSX, "Excel", overwrite=False)
+    workbook = openpyxl.Workbook()
+    workbook.active.title = "Sheet1"
+    _save(workbook, real)
+    return Result(observation=f"Created Excel workbook {file_path} with sheet 'Sheet1'.",
+                  data={"file_path": file_path, "sheets": ["Sheet1"]})
+
+
+@app.operation
+def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None) -> Result:
+    """Read one sheet of an Excel file as lines of (row, col): value, [Empty Cell] for blanks.
+
+    Args:
+        file_path: path of the .xlsx file in the office.
+        sheet: name of the sheet to read; the first sheet when omitted.
+    """
+    _real, workbook = _open(ctx, file_path)
+    ws = _sheet(workbook, sheet)
+    rows = convert.used_rows(ws)
+    others = [n for n in _names(workbook) if n != ws.title]
+    header = f"Sheet '{ws.title}' of {file_path}"
+    header += f" ({len(rows)} rows x {len(rows[0]) if rows else 0} columns)"
+    header += f"; other sheets: {', '.join(others)}" if others else "; no other sheets"
+    lines = [header]
+    if not rows:
+        lines.append("[The sheet is empty]")
+    for r, row in enumerate(rows, start=1):
+        lines.extend(f"({r}, {c}): {_shown(v)}" for c, v in enumerate(row, start=1))
+    data = {"sheet": ws.title, "sheets": _names(workbook),
+            "rows": [[_json_value(v) for v in row] for row in rows]}
+    return Result(observation="\n".join(lines), data=data)
+
+
+@app.operation
+def set_cell(ctx: OfficeContext, file_path: str, row_idx: int, column_idx: int,
+             text: str | int | float | None, sheet: str | None = None) -> Result:
+    """Set the value of one cell. Plain numbers (1200, "-3.5") are stored as numbers; "007" stays text.
+
+    Args:
+        file_path: path of the .xlsx file in the office.
+        row_idx: row number, starting at 1.
+        column_idx: column number, starting at 1 (A is 1).
+        text: the new value: a number or a text; a text starting with = is a formula; null empties the cell.
+        sheet: name of the sheet; the first sheet when omitted.
+    """
+    _check_cell(row_idx, column_idx)
+    real, workbook = _open(ctx, file_path)
+    ws = _sheet(workbook, sheet)
+    value = coerce_value(text)
+    ws.cell(row=row_idx, column=column_idx).value = value
+    _save(workbook, real)
+    ref = _cell_ref(row_idx, column_idx)
+    return Result(
+        observation=f"Set ({row_idx}, {column_idx}) [{ref}] of sheet '{ws.title}' to {_shown(value)}.",
+        data={"sheet": ws.title, "cell": ref, "value": _json_value(value)},
+    )
+
+
+@app.operation
+def delete_cell(ctx: OfficeContext, file_path: str, row_idx: int, column_idx: int,
+                sheet: str | None = None) -> Result:
+    """Empty one cell (the cells around it do not move).
+
+    Args:
+        file_path: path of the .xlsx file in the office.
+        row_idx: row number, starting at 1.
+        column_idx: column number, starting at 1 (A is 1).
+        sheet: name of the sheet; the first sheet when omitted.
+    """
+    _check_cell(row_idx, column_idx)
+    real, workbook = _open(ctx, file_path)
+    ws = _sheet(workbook, sheet)
+    ref = _cell_ref(row_idx, column_idx)
+    in_range = row_idx <= ws.max_row and column_idx <= ws.max_column
+    old = ws.cell(row=row_idx, column=column_idx).value if in_range else None
+    if old is None:
+        return Result(observation=f"({row_idx}, {column_idx}) [{ref}] of sheet '{ws.title}' was already empty.",
+                      data={"sheet": ws.title, "cell": ref, "old_value": None})
+    ws.cell(row=row_idx, column=column_idx).value = None
+    _save(workbook, real)
+    return Result(observation=f"Emptied ({row_idx}, {column_idx}) [{ref}] of sheet '{ws.title}' (was {_shown(old)}).",
+                  data={"sheet": ws.title, "cell": ref, "old_value": _json_value(old)})
+
+
+@app.operation
+def convert_to_pdf(ctx: OfficeContext, excel_file_path: str, pdf_file_path: str) -> Result:
+    """Convert an Excel workbook (every sheet, under its name) to a PDF file.
+
+    Args:
+        excel_file_path: path of the .xlsx file to convert.
+        pdf_file_path: path of the .pdf file to write; an existing file is replaced.
+    """
+    src = existing_file(ctx, excel_file_path, XLSX, "Excel")
+    dst = new_file(ctx, pdf_file_path, PDF, "PDF")
+    try:
+        convert.xlsx_to_pdf(src, dst)
+    except convert.ConversionError as exc:
+        raise OpError("corrupt_file", f"{excel_file_path}: {exc}") from None
+    return Result(observation=f"Converted {excel_file_path} to {pdf_file_path}.",
+                  data={"excel_file_path": excel_file_path, "pdf_file_path": pdf_file_path})
+
+
+@app.operation
+def list_sheets(ctx: OfficeContext, file_path: str) -> Result:
+    """List the sheets of an Excel workbook with the size of each one's used range.
+
+    Args:
+        file_path: path of the .xlsx file in the office.
+    """
+    _real, workbook = _open(ctx, file_path)
+    data = []
+    for ws in workbook.worksheets:
+        rows = convert.used_rows(ws)
+        data.append({"sheet": ws.title, "rows": len(rows), "columns": len(rows[0]) if rows else 0})
+    lines = [f"{i}. {d['sheet']} ({d['rows']} rows x {d['columns']} columns)" for i, d in enumerate(data, 1)]
+    return Result(observation=f"Sheets of {file_path}:\n" + "\n".join(lines), data=data)
+
+
+@app.operation
+def insert_row(ctx: OfficeContext, file_path: str, row_idx: int,
+               values: list[str | int | float | None] | None = None, sheet: str | None = None) -> Result:
+    """Insert a row before row row_idx (the rows below move down), optionally filled with values.
+
+    Args:
+        file_path: path of the .xlsx file in the office.
+        row_idx: number the new row will have, starting at 1; one past the last row appends.
+        values: the new row's cells from column 1 on; numbers are stored as numbers as in set_cell.
+        sheet: name of the sheet; the first sheet when omitted.
+    """
+    _check_row(row_idx)
+    values = values or []
+    if len(values) > MAX_COL:
+        raise OpError("out_of_range", f"a row holds at most {MAX_COL} values")
+    real, workbook = _open(ctx, file_path)
+    ws = _sheet(workbook, sheet)
+    ws.insert_rows(row_idx)
+    stored = [coerce_value(v) for v in values]
+    for column, value in enumerate(stored, start=1):
+        ws.cell(row=row_idx, column=column).value = value
+    _save(workbook, real)
+    shown = " | ".join(_shown(v) for v in stored) if stored else "empty"
+    return Result(observation=f"Inserted row {row_idx} in sheet '{ws.title}': {shown}.",
+                  data={"sheet": ws.title, "row": row_idx, "values": [_json_value(v) for v in stored]})
+
+
+@app.operation
+def delete_row(ctx: OfficeContext, file_path: str, row_idx: int, sheet: str | None = None) -> Result:
+    """Delete row row_idx; the rows below move up.
+
+    Args:
+        file_path: path of the .xlsx file in the office.
+        row_idx: number of the row to delete, starting at 1.
+        sheet: name of the sheet; the first sheet when omitted.
+    """
+    _check_row(row_idx)
+    real, workbook = _open(ctx, file_path)
+    ws = _sheet(workbook, sheet)
+    used = len(convert.used_rows(ws))
+    if row_idx > used:
+        raise OpError("out_of_range", f"row {row_idx} is past the last used row ({used}) of sheet '{ws.title}'")
+    removed = [c.value for c in ws[row_idx]]
+    ws.delete_rows(row_idx)
+    _save(workbook, real)
+    shown = " | ".join(_shown(v) for v in removed)
+    return Result(observation=f"Deleted row {row_idx} of sheet '{ws.title}' (was: {shown}).",
+                  data={"sheet": ws.title, "row": row_idx, "values": [_json_value(v) for v in removed]})
+
+
+@app.operation
+def add_sheet(ctx: OfficeContext, file_path: str, sheet: str) -> Result:
+    """Add an empty sheet at the end of an Excel workbook.
+
+    Args:
+        file_path: path of the .xlsx file in the office.
+        sheet: name of the new sheet (at most 31 characters, none of [ ] : * ? / \\).
+    """
+    name = sheet.strip()
+    if not name or len(name) > 31 or _BAD_SHEET_CHARS.search(name) or name.startswith("'") or name.endswith("'"):
+        raise OpError("bad_arguments", f"'{sheet}' is not a valid sheet name (1-31 characters, none of [ ] : * ? / \\)")
+    real, workbook = _open(ctx, file_path)
+    if name.lower() in (n.lower() for n in workbook.sheetnames):
+        raise OpError("bad_arguments", f"the workbook already has a sheet named '{name}'")
+    workbook.create_sheet(title=name)
+    _save(workbook, real)
+    return Result(observation=f"Added sheet '{name}' to {file_path}; sheets: {', '.join(_names(workbook))}.",
+                  data={"sheet": name, "sheets": _names(workbook)})

@@ -1,0 +1,384 @@
+"""Document conversions between docx, xlsx, pdf and images, as pure functions on paths.
+
+Why no office suite: LibreOffice (or similar) takes seconds to start, pulls hundreds of megabytes
+into the image and renders fonts differently from machine to machine. The evaluation only needs
+the *text* of a document to survive a conversion (pypdf must extract the words back, tesseract
+must read a rendered page), so plain libraries do it in tens of milliseconds:
+
+- docx -> pdf and xlsx -> pdf: fpdf2 lays out the text (paragraphs and tables in document order;
+  every sheet under its name, rows as `` | ``-joined cells). DejaVu Sans is embedded when present
+  so any text the font covers survives; otherwise a core font is used with characters outside
+  Latin-1 replaced.
+- pdf -> docx: the text pypdf extracts, one paragraph per line, each page after the first starting
+  on a new page.
+- pdf -> image: pypdfium2 renders pages at about 120 dpi; several pages are stacked vertically
+  into one image so OCR can read the whole document at once.
+- image -> pdf: Pillow writes the image(s) as PDF pages.
+
+Every function raises ``ConversionError`` for input it cannot read; callers map it to an OpError.
+Outputs are written to a temporary file and moved into place, so a failure never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import tempfile
+import warnings
+from contextlib import contextmanager
+from datetime import date, datetime, time
+from pathlib import Path
+from typing import Any, Iterator
+
+FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF")
+FONT_FILE = "DejaVuSans.ttf"
+BOLD_FONT_FILE = "DejaVuSans-Bold.ttf"
+
+RENDER_DPI = 120
+MAX_IMAGE_SIDE = 60000  # JPEG cannot exceed 65535 pixels on a side
+MAX_IMAGE_PIXELS = 60_000_000  # keeps a long document's stacked image under ~180 MB of RGB
+PAGE_GAP = 12  # pixels of grey between stacked pages
+
+_XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_ASCII_FALLBACK = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
+    "\u2026": "...", "\u2022": "*", "\u00a0": " ", "\u20ac": "EUR",
+})
+
+
+class ConversionError(Exception):
+    """The input could not be read (corrupt or not of the expected kind)."""
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+def clean_xml_text(text: str) -> str:
+    """Drop control characters that XML (docx/xlsx) cannot store; tabs and newlines are kept."""
+    return _XML_ILLEGAL.sub("", text)
+
+
+def find_font(name: str = FONT_FILE) -> Path | None:
+    """The path of a bundled TrueType font, or None when the system does not have it."""
+    for folder in FONT_DIRS:
+        candidate = Path(folder) / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@contextmanager
+def atomic_output(dst: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temporary path next to ``dst``; move it onto ``dst`` only if the block succeeds."""
+    dst = Path(dst)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=dst.suffix, dir=dst.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, dst)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def display_value(value: Any) -> str:
+    """How a spreadsheet value is shown to a reader: dates as ISO, booleans as TRUE/FALSE."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d") if value.time() == time(0) else value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, (date, time)):
+        return value.isoformat()
+    return str(value)
+
+
+# -- text to pdf ---------------------------------------------------------------------------------
+
+class _TextPdf:
+    """A small writer of headings, paragraphs and table rows onto fpdf2 pages."""
+
+    def __init__(self) -> None:
+        from fpdf import FPDF
+
+        self.pdf = FPDF(format="A4")
+        self.pdf.set_auto_page_break(auto=True, margin=15)
+        self.pdf.set_margins(18, 18, 18)
+        regular, bold = find_font(FONT_FILE), find_font(BOLD_FONT_FILE)
+        self.unicode = regular is not None
+        if self.unicode:
+            self.pdf.add_font("Body", "", str(regular))
+            self.pdf.add_font("Body", "B", str(bold or regular))
+            self.family = "Body"
+        else:
+            self.family = "Helvetica"
+        self.pdf.add_page()
+
+    def _text(self, text: str) -> str:
+        text = text.replace("\r", "").replace("\t", "    ")
+        text = _XML_ILLEGAL.sub("", text)
+        if not self.unicode:
+            text = text.translate(_ASCII_FALLBACK).encode("latin-1", "replace").decode("latin-1")
+        return text
+
+    def _write(self, text: str, size: float, bold: bool = False, height: float = 6.0) -> None:
+        self.pdf.set_font(self.family, "B" if bold else "", size)
+        self.pdf.multi_cell(0, height, self._text(text), new_x="LMARGIN", new_y="NEXT")
+
+    def heading(self, text: str, level: int = 1) -> None:
+        self._write(text, {0: 18, 1: 15, 2: 13}.get(level, 12), bold=True, height=8.0)
+        self.pdf.ln(1)
+
+    def paragraph(self, text: str) -> None:
+        if text.strip():
+            self._write(text, 11)
+        else:
+            self.pdf.ln(6)
+
+    def table_row(self, cells: list[str]) -> None:
+        self._write(" | ".join(c.replace("\n", " ") for c in cells), 10, height=5.5)
+
+    def gap(self, mm: float = 3) -> None:
+        self.pdf.ln(mm)
+
+    def new_page(self) -> None:
+        self.pdf.add_page()
+
+    def save(self, dst: Path) -> None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            logging.getLogger("fpdf").setLevel(logging.ERROR)
+            self.pdf.output(str(dst))
+
+
+def _heading_level(style_name: str) -> int | None:
+    """The outline level of a Word style name ('Title' 0, 'Heading 2' 2), or None for body text."""
+    if style_name == "Title":
+        return 0
+    match = re.fullmatch(r"Heading (\d)", style_name or "")
+    return int(match.group(1)) if match else None
+
+
+def table_rows(table: Any) -> list[list[str]]:
+    """The cell texts of a python-docx table, merged cells shown once per row."""
+    rows = []
+    for row in table.rows:
+        cells, seen = [], None
+        for cell in row.cells:
+            if cell._tc is seen:
+                continue
+            seen = cell._tc
+            cells.append(cell.text)
+        rows.append(cells)
+    return rows
+
+
+def open_docx(src: str | os.PathLike) -> Any:
+    """Open a .docx with python-docx, or raise ConversionError saying why not."""
+    import docx
+
+    try:
+        return docx.Document(str(src))
+    except Exception as exc:  # zip, XML and content-type errors all mean "not a readable docx"
+        raise ConversionError(f"not a readable Word document ({type(exc).__name__}: {exc})") from None
+
+
+def docx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
+    """Write the paragraphs and tables of a .docx, in document order, into a text PDF."""
+    from docx.table import Table
+
+    document = open_docx(src)
+    out = _TextPdf()
+    for block in document.iter_inner_content():
+        if isinstance(block, Table):
+            out.gap(2)
+            for cells in table_rows(block):
+                out.table_row(cells)
+            out.gap(2)
+            continue
+        level = _heading_level(block.style.name if block.style is not None else "")
+        if level is not None and block.text.strip():
+            out.heading(block.text, level)
+        else:
+            out.paragraph(block.text)
+    with atomic_output(dst) as tmp:
+        out.save(tmp)
+
+
+def open_xlsx(src: str | os.PathLike) -> Any:
+    """Open an .xlsx with openpyxl (formulas kept as written), or raise ConversionError."""
+    import openpyxl
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return openpyxl.load_workbook(str(src))
+    except Exception as exc:
+        raise ConversionError(f"not a readable Excel workbook ({type(exc).__name__}: {exc})") from None
+
+
+def used_rows(ws: Any) -> list[list[Any]]:
+    """The values of a worksheet from A1 to the last non-empty row and column."""
+    rows = [list(r) for r in ws.iter_rows(min_row=1, min_col=1, values_only=True)]
+    last_row, last_col = 0, 0
+    for i, row in enumerate(rows, start=1):
+        filled = [j for j, v in enumerate(row, start=1) if v is not None and v != ""]
+        if filled:
+            last_row, last_col = i, max(last_col, filled[-1])
+    return [row[:last_col] + [None] * (last_col - len(row)) for row in rows[:last_row]]
+
+
+def xlsx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
+    """Write every worksheet of an .xlsx (its name, then one ' | '-joined line per row) into a PDF."""
+    workbook = open_xlsx(src)
+    out = _TextPdf()
+    for index, ws in enumerate(workbook.worksheets):
+        if index:
+            out.gap(6)
+        out.heading(f"Sheet: {ws.title}", 2)
+        rows = used_rows(ws)
+        if not rows:
+            out.paragraph("(empty sheet)")
+        for row in rows:
+            out.table_row([display_value(v) for v in row])
+    with atomic_output(dst) as tmp:
+        out.save(tmp)
+
+
+# -- pdf to other things -------------------------------------------------------------------------
+
+def open_pdf(src: str | os.PathLike) -> Any:
+    """Open a PDF with pypdf (an empty password is tried on encrypted files) or raise ConversionError."""
+    import pypdf
+
+    try:
+        reader = pypdf.PdfReader(str(src))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise ConversionError("the PDF is password-protected")
+        len(reader.pages)
+        return reader
+    except ConversionError:
+        raise
+    except Exception as exc:
+        raise ConversionError(f"not a readable PDF ({type(exc).__name__}: {exc})") from None
+
+
+def pdf_page_texts(src: str | os.PathLike) -> list[str]:
+    """The text pypdf extracts from each page, in order."""
+    reader = open_pdf(src)
+    texts = []
+    for page in reader.pages:
+        try:
+            texts.append(page.extract_text() or "")
+        except Exception as exc:
+            raise ConversionError(f"a page of the PDF could not be read ({type(exc).__name__}: {exc})") from None
+    return texts
+
+
+def pdf_to_docx(src: str | os.PathLike, dst: str | os.PathLike) -> None:
+    """Write a .docx with one paragraph per non-blank text line; each page starts a new page."""
+    import docx
+
+    pages = pdf_page_texts(src)
+    document = docx.Document()
+    for number, text in enumerate(pages):
+        lines = [clean_xml_text(line.rstrip()) for line in text.splitlines() if line.strip()]
+        first = True
+        for line in lines or [""]:
+            paragraph = document.add_paragraph(line)
+            if first and number:
+                paragraph.paragraph_format.page_break_before = True
+            first = False
+    with atomic_output(dst) as tmp:
+        document.save(str(tmp))
+
+
+def _render_pages(src: str | os.PathLike, page: int | None, dpi: int) -> list[Any]:
+    """Render one page (1-based) or all pages to Pillow images, shrinking very long documents."""
+    import pypdfium2 as pdfium
+
+    try:
+        document = pdfium.PdfDocument(str(src))
+    except Exception as exc:
+        raise ConversionError(f"not a readable PDF ({type(exc).__name__}: {exc})") from None
+    try:
+        indices = range(len(document)) if page is None else [page - 1]
+        sizes = [document[i].get_size() for i in indices]  # points
+        scale = dpi / 72.0
+        height = sum(h for _, h in sizes) * scale
+        width = max((w for w, _ in sizes), default=0) * scale
+        if height > MAX_IMAGE_SIDE or width * height > MAX_IMAGE_PIXELS:
+            scale *= min(MAX_IMAGE_SIDE / height, (MAX_IMAGE_PIXELS / (width * height)) ** 0.5)
+        return [document[i].render(scale=scale).to_pil().convert("RGB") for i in indices]
+    finally:
+        document.close()
+
+
+def pdf_page_count(src: str | os.PathLike) -> int:
+    """The number of pages, read by pypdfium2 (the renderer, so the count agrees with it)."""
+    import pypdfium2 as pdfium
+
+    try:
+        document = pdfium.PdfDocument(str(src))
+    except Exception as exc:
+        raise ConversionError(f"not a readable PDF ({type(exc).__name__}: {exc})") from None
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+def stack_vertically(images: list[Any], gap: int = PAGE_GAP) -> Any:
+    """One white image holding ``images`` top to bottom, centred, with a grey band between them."""
+    from PIL import Image
+
+    width = max(im.width for im in images)
+    height = sum(im.height for im in images) + gap * (len(images) - 1)
+    canvas = Image.new("RGB", (width, height), (200, 200, 200))
+    y = 0
+    for im in images:
+        canvas.paste(im, ((width - im.width) // 2, y))
+        y += im.height + gap
+    return canvas
+
+
+def pdf_to_image(src: str | os.PathLike, dst: str | os.PathLike, page: int | None = None,
+                 dpi: int = RENDER_DPI) -> tuple[int, int, int]:
+    """Render page ``page`` (1-based), or every page stacked, to a PNG/JPEG; returns (w, h, pages)."""
+    pages = _render_pages(src, page, dpi)
+    if not pages:
+        raise ConversionError("the PDF has no pages")
+    image = pages[0] if len(pages) == 1 else stack_vertically(pages)
+    fmt = "JPEG" if Path(dst).suffix.lower() in (".jpg", ".jpeg") else "PNG"
+    with atomic_output(dst) as tmp:
+        image.save(tmp, format=fmt, **({"quality": 90} if fmt == "JPEG" else {"optimize": False}))
+    return image.width, image.height, len(pages)
+
+
+def image_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> int:
+    """Write an image (every frame of a multi-frame one) as PDF pages; returns the page count."""
+    from PIL import Image, ImageSequence
+
+    try:
+        with Image.open(str(src)) as image:
+            frames = [_flatten(frame) for frame in ImageSequence.Iterator(image)]
+    except Exception as exc:
+        raise ConversionError(f"not a readable image ({type(exc).__name__}: {exc})") from None
+    # Fit the page to A4 width at most; small images keep 1 pixel = 1 point.
+    resolution = max(72.0, frames[0].width / 8.27)
+    with atomic_output(dst) as tmp:
+        frames[0].save(tmp, format="PDF", save_all=True, append_images=frames[1:], resolution=resolution)
+    return len(frames)
+
+
+def _flatten(frame: Any) -> Any:
+    """An RGB copy of an image frame, transparent parts put on white."""
+    from PIL import Image
+
+    if frame.mode in ("RGBA", "LA", "PA") or (frame.mode == "P" and "transparency" in frame.info):
+        rgba = frame.convert("RGBA")
+        white = Image.new("RGB", rgba.size, (255, 255, 255))
+        white.paste(rgba, mask=rgba.getchannel("A"))
+        return white
+    return frame.convert("RGB")
