@@ -1,0 +1,95 @@
+"""Fast per-session offices: build a task's office once as a template, then copy it per session.
+
+Building an office runs openpyxl, python-docx, fpdf2 and Pillow (hundreds of ms); copying a
+template of a few small files takes a few ms. Templates live in a cache directory keyed by the
+task id and a hash of everything that shapes the office (the task's content, its ``files/`` tree,
+and the builder code), so an edited task never reuses a stale template. Concurrent builders (threads
+or processes) each build into a private temporary directory and publish it with one atomic
+``os.rename``; the loser discards its copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import threading
+import uuid
+from pathlib import Path
+
+from tasks.model import Task
+from testbed import builders
+from testbed.builders import build_office
+from testbed.office import Office
+
+_BUILDER_CODE = hashlib.sha256(Path(builders.__file__).read_bytes()).hexdigest()[:16]
+_known: dict[tuple[str, str], Path] = {}
+_known_lock = threading.Lock()
+
+
+def cache_root() -> Path:
+    """Where templates live: $OFFICESIM_CACHE, else a per-user folder in the temp directory."""
+    env = os.environ.get("OFFICESIM_CACHE")
+    root = Path(env) if env else Path(tempfile.gettempdir()) / f"officesim-templates-{os.getuid()}"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def task_key(task: Task) -> str:
+    """A hash of everything the initial office depends on."""
+    h = hashlib.sha256()
+    h.update(_BUILDER_CODE.encode())
+    shaping = task.model_dump(mode="json", by_alias=True,
+                              include={"id", "user", "user_name", "now", "timezone", "office"})
+    h.update(json.dumps(shaping, sort_keys=True).encode())
+    if task.source_dir:
+        files = Path(task.source_dir) / "files"
+        for path in sorted(files.rglob("*")) if files.is_dir() else []:
+            if path.is_file():
+                st = path.stat()
+                h.update(f"{path.relative_to(files).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:20]
+
+
+def template_for(task: Task) -> Path:
+    """The task's built office in the cache (built now if missing). Treat it as read-only."""
+    root = cache_root()
+    key = task_key(task)
+    final = root / f"{task.id}-{key}"
+    with _known_lock:
+        if _known.get((task.id, key)) == final and final.is_dir():
+            return final
+    if not final.is_dir():
+        tmp = Path(tempfile.mkdtemp(prefix=f".build-{task.id}-", dir=root))
+        try:
+            build_office(task, tmp / "office")
+            try:
+                os.rename(tmp / "office", final)
+            except OSError:
+                if not final.is_dir():  # not a lost race: a real failure
+                    raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    with _known_lock:
+        _known[(task.id, key)] = final
+    return final
+
+
+def new_office(task: Task, sessions_dir: str | os.PathLike) -> Office:
+    """A fresh private copy of the task's template under ``sessions_dir`` (a unique folder)."""
+    template = template_for(task)
+    base = Path(sessions_dir)
+    base.mkdir(parents=True, exist_ok=True)
+    dest = base / f"{task.id}-{uuid.uuid4().hex[:12]}"
+    shutil.copytree(template, dest, copy_function=shutil.copyfile)
+    return Office(dest)
+
+
+def remove_office(office: Office) -> None:
+    """Delete a session's office; never a template."""
+    root = Path(office.root)
+    if root.parent == cache_root().resolve():
+        raise ValueError(f"{root} is a cached template, not a session office")
+    shutil.rmtree(root, ignore_errors=True)

@@ -1,0 +1,379 @@
+"""Parse an office directory into plain data (tasks/FORMAT.md section 3).
+
+Evaluators, the outcome diff and the validator all look at an office through this one view, so a
+check never depends on how a file happened to be written (which library, which zip timestamps,
+which event UID). Parsing never raises: a file its parser rejects becomes ``kind: "corrupt"``.
+
+Parsed entries are cached by file content (sha256) and timezone, so the many snapshots of one
+session, and all the sessions of one task, parse each distinct file once. Entries are returned as
+fresh objects, so callers may mutate them freely.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import email.utils
+import hashlib
+import io
+import os
+import pickle
+import threading
+from collections import OrderedDict
+from datetime import date, datetime, time, timedelta, timezone as dt_timezone
+from pathlib import Path, PurePosixPath
+from typing import Any
+from zoneinfo import ZoneInfo
+
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+DATE_FORMAT = "%Y-%m-%d"
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp"}
+TEXT_SUFFIXES = {".txt", ".md", ".csv", ".tsv", ".json", ".log", ".xml", ".html", ".htm", ".yaml",
+                 ".yml", ".ini", ".cfg", ".conf", ".py", ".sh", ".rst", ".toml", ".vcf"}
+
+_CACHE_LIMIT = 4096
+_cache: "OrderedDict[tuple, bytes]" = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+# ---- public entry points -------------------------------------------------------------------------
+def parse_office(root: str | os.PathLike, timezone: str = "UTC") -> dict[str, dict]:
+    """Every regular file of the office (symlinks skipped), keyed by office-relative POSIX path."""
+    base = Path(root)
+    out: dict[str, dict] = {}
+    for dirpath, _dirs, names in os.walk(base):
+        for name in names:
+            full = Path(dirpath) / name
+            if full.is_symlink() or not full.is_file():
+                continue
+            rel = full.relative_to(base).as_posix()
+            out[rel] = parse_file(full, rel, timezone)
+    return dict(sorted(out.items()))
+
+
+def parse_file(path: str | os.PathLike, relpath: str, timezone: str = "UTC") -> dict:
+    """One file as a FORMAT.md section 3 entry; ``relpath`` gives the mailbox/calendar owner."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return {"kind": "corrupt", "error": f"unreadable: {exc}", "size": 0, "sha256": _sha(b"")}
+    return parse_bytes(data, relpath, timezone)
+
+
+def parse_bytes(data: bytes, relpath: str, timezone: str = "UTC") -> dict:
+    """Parse file content as if it lived at ``relpath`` (the suffix picks the parser)."""
+    suffix = PurePosixPath(relpath).suffix.lower()
+    digest = _sha(data)
+    key = (suffix, digest, timezone)
+    with _cache_lock:
+        cached = _cache.get(key)
+        if cached is not None:
+            _cache.move_to_end(key)
+    if cached is not None:
+        entry = pickle.loads(cached)
+    else:
+        entry = _parse_content(data, suffix, digest, timezone)
+        blob = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+        with _cache_lock:
+            _cache[key] = blob
+            while len(_cache) > _CACHE_LIMIT:
+                _cache.popitem(last=False)
+    _add_path_fields(entry, relpath)
+    return entry
+
+
+def clear_cache() -> None:
+    """Forget every cached entry (tests use it to measure cold parsing)."""
+    with _cache_lock:
+        _cache.clear()
+
+
+# ---- dispatch ------------------------------------------------------------------------------------
+def _parse_content(data: bytes, suffix: str, digest: str, tz: str) -> dict:
+    parser = _PARSERS.get(suffix)
+    if parser is None:
+        if suffix in IMAGE_SUFFIXES:
+            parser = _parse_image
+        elif suffix in TEXT_SUFFIXES:
+            parser = _parse_text
+        else:
+            return _text_or_binary(data, digest)
+    try:
+        entry = parser(data, tz)
+    except Exception as exc:  # any parser failure means the file is corrupt, never a crash
+        message = f"{type(exc).__name__}: {exc}".strip()
+        return {"kind": "corrupt", "error": message[:300], "size": len(data), "sha256": digest}
+    if entry["kind"] in ("image",):
+        entry["sha256"] = digest
+    return entry
+
+
+def _add_path_fields(entry: dict, relpath: str) -> None:
+    """Fields that come from where the file lives rather than what it holds."""
+    parts = PurePosixPath(relpath).parts
+    if entry["kind"] == "eml":
+        mailbox, folder = None, None
+        if len(parts) == 3 and parts[0] == "emails":
+            mailbox, folder = parts[1].lower(), "inbox"
+        elif len(parts) == 4 and parts[0] == "emails" and parts[2] == "sent":
+            mailbox, folder = parts[1].lower(), "sent"
+        entry["mailbox"] = mailbox
+        entry["folder"] = folder
+        entry["id"] = PurePosixPath(relpath).stem
+    elif entry["kind"] == "ics":
+        user = None
+        if len(parts) == 2 and parts[0] == "calendar":
+            user = PurePosixPath(parts[1]).stem.lower()
+        entry["user"] = user
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# ---- xlsx ----------------------------------------------------------------------------------------
+def _cell_value(v: Any) -> Any:
+    """openpyxl values as JSON-able scalars; dates as ISO strings (date only at midnight)."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, datetime):
+        if v.time() == time(0, 0):
+            return v.strftime(DATE_FORMAT)
+        return v.strftime(TIME_FORMAT)
+    if isinstance(v, date):
+        return v.strftime(DATE_FORMAT)
+    if isinstance(v, time):
+        return v.strftime("%H:%M:%S")
+    if isinstance(v, timedelta):
+        return str(v)
+    return str(v)
+
+
+def _sheet_rows(ws) -> list[list[Any]]:
+    """The used range from A1, trailing empty rows and columns trimmed, rectangular."""
+    rows: list[list[Any]] = []
+    for row in ws.iter_rows(values_only=True):
+        rows.append([_cell_value(v) for v in row])
+    while rows and all(v is None for v in rows[-1]):
+        rows.pop()
+    width = 0
+    for row in rows:
+        for i in range(len(row) - 1, -1, -1):
+            if row[i] is not None:
+                width = max(width, i + 1)
+                break
+    return [(row + [None] * width)[:width] for row in rows]
+
+
+def _parse_xlsx(data: bytes, tz: str) -> dict:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False)
+    sheets = {ws.title: _sheet_rows(ws) for ws in wb.worksheets}
+    has_formula = any(isinstance(v, str) and v.startswith("=") for rows in sheets.values()
+                      for row in rows for v in row)
+    if has_formula:
+        # Show a formula's cached result when the file has one (saved by a spreadsheet program),
+        # and the formula text otherwise.
+        cached = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+        for ws in cached.worksheets:
+            rows = sheets[ws.title]
+            for r, row in enumerate(_sheet_rows(ws)):
+                for c, v in enumerate(row):
+                    if v is not None and r < len(rows) and c < len(rows[r]):
+                        rows[r][c] = v
+    return {"kind": "xlsx", "sheets": sheets, "sheet_order": [ws.title for ws in wb.worksheets]}
+
+
+# ---- docx ----------------------------------------------------------------------------------------
+def _parse_docx(data: bytes, tz: str) -> dict:
+    import docx
+
+    doc = docx.Document(io.BytesIO(data))
+    paragraphs = [p.text for p in doc.paragraphs]
+    tables = [[[cell.text for cell in row.cells] for row in table.rows] for table in doc.tables]
+    return {"kind": "docx", "paragraphs": paragraphs, "tables": tables}
+
+
+# ---- pdf -----------------------------------------------------------------------------------------
+def _parse_pdf(data: bytes, tz: str) -> dict:
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data), strict=False)
+    if reader.is_encrypted:
+        reader.decrypt("")
+    pages = [(page.extract_text() or "") for page in reader.pages]
+    return {"kind": "pdf", "pages": pages}
+
+
+# ---- eml -----------------------------------------------------------------------------------------
+def _addresses(values: list[str]) -> list[str]:
+    return [addr.strip().lower() for _name, addr in email.utils.getaddresses(values) if addr.strip()]
+
+
+def _local_time(dt: datetime, tz: str) -> datetime:
+    """An aware datetime as naive wall-clock time of the task's timezone."""
+    return dt.astimezone(_zone(tz)).replace(tzinfo=None)
+
+
+def _zone(tz: str):
+    try:
+        return ZoneInfo(tz or "UTC")
+    except Exception:
+        return dt_timezone.utc
+
+
+def _text_of(part) -> str:
+    try:
+        return part.get_content()
+    except Exception:
+        payload = part.get_payload(decode=True) or b""
+        return payload.decode(part.get_content_charset() or "utf-8", errors="replace")
+
+
+def _parse_eml(data: bytes, tz: str) -> dict:
+    msg = email.message_from_bytes(data, policy=email.policy.default)
+    if not msg.keys():
+        raise ValueError("no headers")
+
+    def header(name: str) -> str:
+        values = msg.get_all(name) or []
+        return " ".join(str(v) for v in values).strip()
+
+    raw_date = header("Date")
+    shown_date = raw_date
+    if raw_date:
+        try:
+            when = email.utils.parsedate_to_datetime(raw_date)
+            shown_date = (_local_time(when, tz) if when.tzinfo else when).strftime(TIME_FORMAT)
+        except (TypeError, ValueError, IndexError):
+            pass
+    body_part = msg.get_body(preferencelist=("plain",))
+    if body_part is None:
+        html = msg.get_body(preferencelist=("html",))
+        body = _strip_html(_text_of(html)) if html is not None else ""
+    else:
+        body = _text_of(body_part)
+    attachments = []
+    for part in msg.iter_attachments():
+        payload = part.get_payload(decode=True) or b""
+        attachments.append({"filename": part.get_filename() or "", "size": len(payload), "sha256": _sha(payload)})
+    from_ = _addresses(msg.get_all("From") or [])
+    return {
+        "kind": "eml", "mailbox": None, "folder": None, "id": "",
+        "from": from_[0] if from_ else "",
+        "to": _addresses(msg.get_all("To") or []),
+        "cc": _addresses(msg.get_all("Cc") or []),
+        "subject": header("Subject"),
+        "date": shown_date,
+        "message_id": header("Message-ID"),
+        "in_reply_to": header("In-Reply-To") or None,
+        "body": body.replace("\r\n", "\n"),
+        "attachments": attachments,
+    }
+
+
+def _strip_html(html: str) -> str:
+    import re
+    from html import unescape
+
+    text = re.sub(r"(?is)<(script|style).*?</\1>", "", html)
+    text = re.sub(r"(?i)<br\s*/?>|</p>", "\n", text)
+    return unescape(re.sub(r"<[^>]+>", "", text)).strip()
+
+
+# ---- ics -----------------------------------------------------------------------------------------
+def _ics_time(value: Any, tz: str) -> tuple[str, bool]:
+    """(formatted time, all_day) of a DTSTART/DTEND value in the task's timezone."""
+    if isinstance(value, datetime):
+        local = _local_time(value, tz) if value.tzinfo else value
+        return local.strftime(TIME_FORMAT), False
+    if isinstance(value, date):
+        return value.strftime(DATE_FORMAT), True
+    raise ValueError(f"unsupported time value {value!r}")
+
+
+def _ics_text(component, name: str) -> str | None:
+    value = component.get(name)
+    return None if value is None else str(value)
+
+
+def _parse_ics(data: bytes, tz: str) -> dict:
+    from icalendar import Calendar
+
+    cal = Calendar.from_ical(data)
+    events = []
+    for comp in cal.walk("VEVENT"):
+        start_prop = comp.get("DTSTART")
+        if start_prop is None:
+            raise ValueError("an event has no DTSTART")
+        start_value = start_prop.dt
+        start, all_day = _ics_time(start_value, tz)
+        end_prop = comp.get("DTEND")
+        if end_prop is not None:
+            end_value = end_prop.dt
+        elif comp.get("DURATION") is not None:
+            end_value = start_value + comp.get("DURATION").dt
+        else:
+            end_value = start_value + timedelta(days=1) if all_day else start_value
+        if all_day:
+            # DTEND of an all-day event is exclusive; show the last day the event covers.
+            last = end_value if not isinstance(end_value, datetime) else end_value.date()
+            end = max(last - timedelta(days=1), start_value).strftime(DATE_FORMAT)
+        else:
+            end, _ = _ics_time(end_value, tz)
+        attendees = comp.get("ATTENDEE") or []
+        if not isinstance(attendees, list):
+            attendees = [attendees]
+        events.append({
+            "uid": _ics_text(comp, "UID"),
+            "summary": _ics_text(comp, "SUMMARY") or "",
+            "start": start,
+            "end": end,
+            "all_day": all_day,
+            "location": _ics_text(comp, "LOCATION"),
+            "description": _ics_text(comp, "DESCRIPTION"),
+            "attendees": [_mailto(str(a)) for a in attendees],
+        })
+    return {"kind": "ics", "user": None, "events": events}
+
+
+def _mailto(value: str) -> str:
+    value = value.strip()
+    if value.lower().startswith("mailto:"):
+        value = value[7:]
+    return value.strip().lower()
+
+
+# ---- images, text, anything else -----------------------------------------------------------------
+def _parse_image(data: bytes, tz: str) -> dict:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as img:
+        width, height = img.size
+        img.verify()
+    return {"kind": "image", "width": width, "height": height, "sha256": ""}
+
+
+def _parse_text(data: bytes, tz: str) -> dict:
+    return {"kind": "text", "text": data.decode("utf-8-sig").replace("\r\n", "\n")}
+
+
+def _text_or_binary(data: bytes, digest: str) -> dict:
+    """Unknown suffix: UTF-8 without NUL bytes reads as text, anything else is binary."""
+    if b"\x00" not in data:
+        try:
+            return _parse_text(data, "UTC")
+        except UnicodeDecodeError:
+            pass
+    return {"kind": "binary", "size": len(data), "sha256": digest}
+
+
+_PARSERS = {
+    ".xlsx": _parse_xlsx, ".xlsm": _parse_xlsx,
+    ".docx": _parse_docx,
+    ".pdf": _parse_pdf,
+    ".eml": _parse_eml,
+    ".ics": _parse_ics,
+}
