@@ -1,0 +1,142 @@
+"""The ``officesim`` command: serve, validate, tasks list/generate, plus plug-in subcommands.
+
+Other parts of the project add subcommands without editing this file: any module listed in
+``PLUGINS`` that exists is imported and its ``add_subcommands(subparsers)`` is called; each
+subcommand sets ``func`` (``args -> exit code``) with ``parser.set_defaults``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+PLUGINS = ("server.eval.cli",)
+
+
+def _add_tasks_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tasks", action="append", default=[], metavar="DIR",
+                        help="extra task directory (beside the built-in suite); repeatable")
+    parser.add_argument("--no-suite", action="store_true", help="leave the built-in suite out")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from server.app import create_app
+    from server.manager import ServerSettings
+    from tasks.loader import TaskLoadError
+
+    overrides = {"include_suite": not args.no_suite, "idle_timeout": args.idle_timeout,
+                 "max_sessions": args.max_sessions}
+    try:
+        app = create_app(args.tasks, ServerSettings.from_env(**overrides))
+    except TaskLoadError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False)
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from tasks.validate import main as validate
+
+    return validate(args.tasks, args.task, workers=args.workers, server_url=args.server,
+                    token=os.environ.get("OFFICESIM_TOKEN") or None, include_suite=not args.no_suite)
+
+
+def cmd_tasks_list(args: argparse.Namespace) -> int:
+    from tasks.loader import TaskLoadError, load_tasks
+
+    try:
+        tasks = load_tasks([Path(d) for d in args.tasks], include_suite=not args.no_suite)
+    except TaskLoadError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    rows = [tasks[k].public() for k in sorted(tasks)]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        for row in rows:
+            print(f"{row['id']:40} {row['category']}  {','.join(row['apps']):24} {row['split']}")
+        print(f"{len(rows)} task(s)")
+    return 0
+
+
+def cmd_tasks_generate(args: argparse.Namespace) -> int:
+    from tasks.generate import generate
+
+    try:
+        paths = generate(args.family, args.seed, args.count, Path(args.out))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for path in paths:
+        print(path)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="officesim", description="A simulated office for evaluating LLM agents.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="run the HTTP API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--idle-timeout", type=float, default=None, help="seconds before an idle session expires")
+    serve.add_argument("--max-sessions", type=int, default=None, help="cap on live sessions")
+    serve.add_argument("--log-level", default="info")
+    _add_tasks_option(serve)
+    serve.set_defaults(func=cmd_serve)
+
+    validate = sub.add_parser("validate", help="prove every task's gold, no-op and wrong solutions through the API")
+    validate.add_argument("--task", action="append", default=[], metavar="ID", help="only this task; repeatable")
+    validate.add_argument("--workers", type=int, default=4)
+    validate.add_argument("--server", default=None, metavar="URL", help="use a running server instead of a local one")
+    _add_tasks_option(validate)
+    validate.set_defaults(func=cmd_validate)
+
+    tasks = sub.add_parser("tasks", help="list or generate tasks")
+    tasks_sub = tasks.add_subparsers(dest="tasks_command", metavar="SUBCOMMAND")
+    listing = tasks_sub.add_parser("list", help="list the tasks")
+    listing.add_argument("--json", action="store_true")
+    _add_tasks_option(listing)
+    listing.set_defaults(func=cmd_tasks_list)
+    gen = tasks_sub.add_parser("generate", help="draw tasks of a family into a train split")
+    gen.add_argument("--family", required=True)
+    gen.add_argument("--seed", type=int, required=True)
+    gen.add_argument("--count", type=int, required=True)
+    gen.add_argument("--out", required=True, metavar="DIR")
+    gen.set_defaults(func=cmd_tasks_generate)
+    tasks.set_defaults(func=lambda args: (tasks.print_help(), 2)[1])
+
+    add_plugin_subcommands(sub)
+    return parser
+
+
+def add_plugin_subcommands(subparsers: argparse._SubParsersAction) -> None:
+    """Let modules such as server/eval/cli.py register their own subcommands."""
+    for name in PLUGINS:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except ModuleNotFoundError:
+            found = False
+        if found:
+            importlib.import_module(name).add_subcommands(subparsers)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

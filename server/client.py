@@ -1,0 +1,97 @@
+"""A small typed client of the officesim HTTP API, for agents, the validator and the eval runner.
+
+Responses are returned as plain dicts (the API's JSON); errors raise ``OfficeError`` carrying the
+HTTP status, the API's error code and its message. One ``httpx.Client`` (a keep-alive connection
+pool) is reused for every call; the client is thread-safe as httpx's is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+
+class OfficeError(Exception):
+    """An error answer of the API: ``status`` (HTTP), ``code`` and ``message``."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class OfficeClient:
+    """Talks to one officesim server."""
+
+    def __init__(self, base_url: str, token: str | None = None, timeout: float = 120.0,
+                 transport: httpx.BaseTransport | None = None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self._http = httpx.Client(base_url=base_url.rstrip("/"), headers=headers, timeout=timeout,
+                                  transport=transport)
+
+    # -- plumbing --------------------------------------------------------------------------------
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> "OfficeClient":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        response = self._http.request(method, path, **kwargs)
+        if response.status_code >= 400:
+            try:
+                err = response.json()["error"]
+                code, message = str(err["code"]), str(err["message"])
+            except (ValueError, KeyError, TypeError):
+                code, message = "http_error", response.text[:500]
+            raise OfficeError(response.status_code, code, message)
+        return response
+
+    def _json(self, method: str, path: str, **kwargs: Any) -> Any:
+        return self._request(method, path, **kwargs).json()
+
+    # -- service and tasks -----------------------------------------------------------------------
+    def health(self) -> dict:
+        return self._json("GET", "/health")
+
+    def apps(self) -> list[dict]:
+        return self._json("GET", "/apps")
+
+    def tasks(self, category: int | None = None, app: str | None = None, split: str | None = None) -> list[dict]:
+        params = {k: v for k, v in {"category": category, "app": app, "split": split}.items() if v is not None}
+        return self._json("GET", "/tasks", params=params)
+
+    def task(self, task_id: str) -> dict:
+        return self._json("GET", f"/tasks/{task_id}")
+
+    # -- sessions --------------------------------------------------------------------------------
+    def create_session(self, task_id: str, mode: str = "switch_app", max_steps: int = 50) -> dict:
+        """Start a session; returns session_id, task, current_app, tools and prompt."""
+        return self._json("POST", "/sessions", json={"task_id": task_id, "mode": mode, "max_steps": max_steps})
+
+    def act(self, session_id: str, app: str, action: str, args: dict | None = None) -> dict:
+        """Run one action; returns ok, observation, data, error, current_app, tools, step, done, status."""
+        body = {"app": app, "action": action, "args": args or {}}
+        return self._json("POST", f"/sessions/{session_id}/actions", json=body)
+
+    def finish(self, session_id: str, answer: Any = None) -> dict:
+        """End the session (as finish_task); the response carries the evaluation."""
+        return self._json("POST", f"/sessions/{session_id}/finish", json={"answer": answer})
+
+    def get_session(self, session_id: str) -> dict:
+        return self._json("GET", f"/sessions/{session_id}")
+
+    def files(self, session_id: str) -> list[dict]:
+        """The office's files as ``[{"path", "size"}]``."""
+        return self._json("GET", f"/sessions/{session_id}/files")
+
+    def download(self, session_id: str, path: str) -> bytes:
+        return self._request("GET", f"/sessions/{session_id}/files/{path.lstrip('/')}").content
+
+    def delete(self, session_id: str) -> dict:
+        return self._json("DELETE", f"/sessions/{session_id}")

@@ -1,0 +1,134 @@
+"""Evaluate a finished session: checks over the final office, and side effects against the gold run.
+
+The office *before* (parsed from the task's template) and the office *after the gold solution*
+(replayed in-process through a ``Session`` on a fresh office, ``all_operations`` mode) depend only on
+the task, so each is computed once per task and cached; concurrent sessions of the same task wait
+for one computation instead of repeating it. Only the agent's own office is parsed per evaluation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from server.session import Session, gold_actions
+from tasks.model import Task
+
+
+class _OnceCache:
+    """A per-key compute-once cache, safe under threads (one computation per key)."""
+
+    def __init__(self) -> None:
+        self._values: dict[Any, Any] = {}
+        self._locks: dict[Any, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def get(self, key: Any, compute: Callable[[], Any]) -> Any:
+        if key in self._values:
+            return self._values[key]
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._values:
+                self._values[key] = compute()
+            return self._values[key]
+
+    def clear(self) -> None:
+        with self._guard:
+            self._values.clear()
+            self._locks.clear()
+
+
+@dataclasses.dataclass
+class GoldRun:
+    """The gold solution's outcome: the final parsed office and any action that failed."""
+
+    after: dict
+    failures: list[str]
+    status: str
+    answer: Any
+
+
+def _key(task: Task) -> tuple:
+    return (task.id, task.source_dir)
+
+
+def record_to_dict(record: Any) -> dict:
+    """An evaluation record (pydantic model, dataclass or dict) as a plain JSON-able dict."""
+    if hasattr(record, "model_dump"):
+        return record.model_dump(mode="json")
+    if dataclasses.is_dataclass(record):
+        return dataclasses.asdict(record)
+    return dict(record)
+
+
+class Evaluator:
+    """Evaluates sessions of tasks; holds the per-task caches of the before and gold states."""
+
+    def __init__(self, sessions_dir: str | Path | None = None, settings: dict | None = None):
+        self.sessions_dir = Path(sessions_dir or tempfile.mkdtemp(prefix="officesim-gold-"))
+        self.settings = dict(settings or {})
+        self._before = _OnceCache()
+        self._gold = _OnceCache()
+
+    # -- per-task reference states ---------------------------------------------------------------
+    def before(self, task: Task) -> dict:
+        """The parsed initial office of a task (from its cached template)."""
+        from testbed.materialise import template_for
+        from testbed.parse import parse_office
+
+        return self._before.get(_key(task), lambda: parse_office(template_for(task), task.timezone))
+
+    def gold(self, task: Task) -> GoldRun:
+        """The gold solution replayed on a fresh office, once per task."""
+        return self._gold.get(_key(task), lambda: self._replay_gold(task))
+
+    def _replay_gold(self, task: Task) -> GoldRun:
+        from testbed.materialise import new_office, remove_office
+        from testbed.parse import parse_office
+
+        actions = gold_actions(task.gold, task.answer)
+        office = new_office(task, self.sessions_dir)
+        try:
+            session = Session(task, "all_operations", max_steps=len(actions) + 1, office=office,
+                              settings=self.settings)
+            failures = []
+            for i, act in enumerate(actions):
+                if session.done:
+                    failures.append(f"gold action {i + 1} not run: session already {session.status}")
+                    break
+                res = session.step(act.get("app"), act.get("action"), act.get("args") or {})
+                if not res.ok:
+                    failures.append(f"gold action {i + 1} {act.get('app')}.{act.get('action')}: {res.observation}")
+            after = parse_office(office.root, task.timezone)
+            return GoldRun(after=after, failures=failures, status=session.status, answer=session.answer)
+        finally:
+            remove_office(office)
+
+    # -- one session -----------------------------------------------------------------------------
+    def evaluate(self, session: Session) -> dict:
+        """The evaluation record (tasks/FORMAT.md §6) of an ended session."""
+        from evaluators import EvalState
+        from evaluators.record import evaluate
+        from testbed.diff import side_effects
+        from testbed.parse import parse_office
+
+        task = session.task
+        after = parse_office(session.office.root, task.timezone)
+        effects = side_effects(self.before(task), after, self.gold(task).after)
+        state = EvalState(files=after, answer=session.answer, timezone=task.timezone, now=task.now_dt)
+        record = evaluate(task.checks, state, task_id=task.id, status=session.status,
+                          side_effects=effects, steps=session.step_count)
+        out = record_to_dict(record)
+        out.setdefault("answer", session.answer)
+        out.setdefault("status", session.status)
+        out.setdefault("steps", session.step_count)
+        out["mode"] = session.mode
+        return out
+
+    def clear(self) -> None:
+        self._before.clear()
+        self._gold.clear()

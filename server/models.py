@@ -1,0 +1,147 @@
+"""Request and response bodies of the HTTP API (pydantic at the boundary; also the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ErrorInfo(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    """Every error the API returns has this shape."""
+
+    error: ErrorInfo
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+
+
+class OperationInfo(BaseModel):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class AppInfo(BaseModel):
+    name: str
+    description: str
+    operations: list[OperationInfo]
+
+
+class TaskInfo(BaseModel):
+    """What an agent may know about a task: never the gold solution or the checks."""
+
+    id: str
+    category: int
+    apps: list[str]
+    user: str
+    user_name: str | None = None
+    now: str
+    timezone: str = "UTC"
+    instruction: str
+    split: str = "test"
+
+
+class CreateSession(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    task_id: str
+    mode: Literal["switch_app", "all_operations"] = "switch_app"
+    max_steps: int = Field(50, ge=1, le=10_000)
+
+
+class SessionCreated(BaseModel):
+    session_id: str
+    task: TaskInfo
+    mode: str
+    max_steps: int
+    status: str
+    current_app: str
+    step: int
+    tools: list[dict[str, Any]]
+    prompt: str
+
+
+class ActionRequest(BaseModel):
+    """``{"app", "action", "args": {...}}``, or the flat OfficeBench form with the arguments inline.
+
+    ``app`` may be left out when ``action`` is an OpenAI tool name such as ``excel_set_cell``.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={"examples": [
+            {"app": "system", "action": "switch_app", "args": {"target_app": "excel"}},
+            {"app": "excel", "action": "read_file", "file_path": "data/budget.xlsx"},
+        ]},
+    )
+
+    app: str | None = None
+    action: str | None = None
+    args: dict[str, Any] | None = None
+
+    def arguments(self) -> dict[str, Any]:
+        """Nested ``args`` merged with any flat (OfficeBench-style) arguments; nested ones win."""
+        extra = dict(self.model_extra or {})
+        return {**extra, **(self.args or {})}
+
+
+class FinishRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    answer: str | int | float | None = None
+
+
+class ActionResponse(BaseModel):
+    ok: bool
+    observation: str
+    data: Any = None
+    error: ErrorInfo | None = None
+    current_app: str
+    tools: list[dict[str, Any]]
+    step: int
+    done: bool
+    status: str
+    prompt: str | None = None
+    evaluation: dict[str, Any] | None = None
+
+
+class HistoryItem(BaseModel):
+    step: int
+    app: Any = None
+    action: Any = None
+    args: Any = None
+    ok: bool
+    observation: str
+
+
+class SessionInfo(BaseModel):
+    session_id: str
+    task_id: str
+    mode: str
+    status: str
+    current_app: str
+    step: int
+    max_steps: int
+    done: bool
+    answer: str | None = None
+    history: list[HistoryItem]
+    evaluation: dict[str, Any] | None = None
+    office_available: bool = True
+
+
+class FileInfo(BaseModel):
+    path: str
+    size: int
+
+
+class Deleted(BaseModel):
+    session_id: str
+    deleted: bool

@@ -1,0 +1,292 @@
+"""One attempt at one task, without HTTP: the switch_app state machine, step counting, endings.
+
+The HTTP layer (server/app.py), the in-process gold replay (server/evaluation.py) and tests all
+drive a ``Session`` the same way, so the rules below exist once:
+
+- a session starts in ``system``; in ``switch_app`` mode only the current app's operations and the
+  system operations are allowed (``not_in_current_app`` otherwise); ``all_operations`` allows all;
+- every step counts, malformed ones included;
+- it ends on ``finish_task`` (``finished``), on 5 identical consecutive actions (``stagnated``),
+  when the step limit is reached (``step_limit``) or when the server expires it (``expired``);
+- every ending produces an evaluation through the ``evaluate`` callback;
+- a lock makes one session's actions run one at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable
+
+from apps import APPS, OfficeContext, OpError, resolve_operation
+from apps.registry import ActionResult, Operation
+from tasks.model import Task
+
+MODES = ("switch_app", "all_operations")
+STAGNATION_REPEATS = 5
+DEFAULT_MAX_STEPS = 50
+SYSTEM = "system"
+ALWAYS_ALLOWED = ("switch_app", "finish_task")
+
+Evaluate = Callable[["Session"], dict]
+
+
+class SessionEnded(Exception):
+    """An action arrived after the session ended (the API answers 409)."""
+
+    def __init__(self, session_id: str, status: str):
+        super().__init__(f"session {session_id} has ended (status '{status}'); start a new session")
+        self.session_id = session_id
+        self.status = status
+
+
+@dataclass
+class StepResult:
+    """The outcome of one step, in the shape of the API's action response."""
+
+    ok: bool
+    observation: str
+    data: Any
+    error: dict | None
+    current_app: str
+    tools: list[dict]
+    step: int
+    done: bool
+    status: str
+    evaluation: dict | None = None
+
+    def to_dict(self) -> dict:
+        out = {
+            "ok": self.ok, "observation": self.observation, "data": self.data, "error": self.error,
+            "current_app": self.current_app, "tools": self.tools, "step": self.step,
+            "done": self.done, "status": self.status,
+        }
+        if self.evaluation is not None:
+            out["evaluation"] = self.evaluation
+        return out
+
+
+# ---- what is allowed, as tools and as prompt text (static per mode and app: cached) ----------
+def allowed_operations(mode: str, current_app: str) -> list[Operation]:
+    """The operations an agent may call in this state, system ones first."""
+    return list(_allowed(mode, current_app))
+
+
+@lru_cache(maxsize=64)
+def _allowed(mode: str, current_app: str) -> tuple[Operation, ...]:
+    if mode == "all_operations":
+        return tuple(op for app in APPS.values() for op in app.operations.values())
+    ops = list(APPS[SYSTEM].operations.values())
+    if current_app != SYSTEM and current_app in APPS:
+        ops += list(APPS[current_app].operations.values())
+    return tuple(ops)
+
+
+@lru_cache(maxsize=64)
+def _tools(mode: str, current_app: str) -> tuple[dict, ...]:
+    return tuple(op.openai_tool() for op in _allowed(mode, current_app))
+
+
+def tools_for(mode: str, current_app: str) -> list[dict]:
+    """OpenAI function-calling schemas of what is allowed right now."""
+    return list(_tools(mode, current_app))
+
+
+@lru_cache(maxsize=64)
+def actions_text(mode: str, current_app: str) -> str:
+    """The allowed actions as OfficeBench-style JSON lines."""
+    return "\n".join(op.prompt_line() for op in _allowed(mode, current_app))
+
+
+def render_prompt(task: Task, mode: str, current_app: str) -> str:
+    """An OfficeBench-style prompt: who, when, what to do, and the actions allowed now."""
+    now = task.now_dt
+    who = f"{task.user_name} ({task.user})" if task.user_name else task.user
+    apps = ", ".join(a for a in APPS if a != SYSTEM)
+    if mode == "switch_app":
+        where = (f"You are in the '{current_app}' app. Use system.switch_app to move to another app "
+                 f"({apps}); only the current app's actions and the system actions are available.")
+    else:
+        where = f"Every app's actions are available at once ({apps})."
+    return (
+        f"You are an office assistant working for {who}.\n"
+        f"Today is {now:%A}, {task.now} ({task.timezone}).\n"
+        f"The office files are under /testbed (data/, emails/<user>/, calendar/<user>.ics); "
+        f"paths may be given relative to it.\n\n"
+        f"Task: {task.instruction}\n\n"
+        f"{where}\n"
+        f"Answer with exactly one action per turn, as a JSON object on one line. Call "
+        f"system.finish_task when the task is done (with the answer if the task asks a question).\n\n"
+        f"Available actions:\n{actions_text(mode, current_app)}\n"
+    )
+
+
+def _action_key(app: Any, action: Any, args: Any) -> str:
+    """A canonical text of one action, to detect identical consecutive actions."""
+    try:
+        return json.dumps([app, action, args], sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return repr((app, action, args))
+
+
+def _split_tool_name(action: Any) -> tuple[str, str] | None:
+    """``excel_set_cell`` (an OpenAI tool name) -> ("excel", "set_cell") when it names an operation."""
+    if isinstance(action, str) and "_" in action:
+        app, _, name = action.partition("_")
+        if app in APPS and name in APPS[app].operations:
+            return app, name
+    return None
+
+
+class Session:
+    """One agent's attempt at one task, on a private office."""
+
+    def __init__(
+        self,
+        task: Task,
+        mode: str = "switch_app",
+        max_steps: int = DEFAULT_MAX_STEPS,
+        office: Any = None,
+        *,
+        session_id: str | None = None,
+        evaluate: Evaluate | None = None,
+        settings: dict | None = None,
+    ):
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not '{mode}'")
+        if max_steps < 1:
+            raise ValueError("max_steps must be at least 1")
+        self.id = session_id or uuid.uuid4().hex
+        self.task = task
+        self.mode = mode
+        self.max_steps = max_steps
+        self.office = office
+        self.current_app = SYSTEM
+        self.step_count = 0
+        self.status = "active"
+        self.answer: str | None = None
+        self.history: list[dict] = []
+        self.evaluation: dict | None = None
+        self.created = time.time()
+        self.last_active = time.monotonic()
+        self.ended_at: float | None = None
+        self.lock = threading.RLock()
+        self._evaluate = evaluate
+        self._repeat_key: str | None = None
+        self._repeats = 0
+        self.ctx = OfficeContext(
+            office=office, user=task.user, now=task.now_dt,
+            settings={**(settings or {}), "timezone": task.timezone},
+        )
+
+    # -- state ---------------------------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return self.status != "active"
+
+    def tools(self) -> list[dict]:
+        return tools_for(self.mode, self.current_app)
+
+    def prompt(self) -> str:
+        return render_prompt(self.task, self.mode, self.current_app)
+
+    def snapshot(self) -> dict:
+        """The session as the API's GET /sessions/{id} shows it."""
+        with self.lock:
+            return {
+                "session_id": self.id, "task_id": self.task.id, "mode": self.mode,
+                "status": self.status, "current_app": self.current_app, "step": self.step_count,
+                "max_steps": self.max_steps, "done": self.done, "answer": self.answer,
+                "history": list(self.history), "evaluation": self.evaluation,
+            }
+
+    # -- acting --------------------------------------------------------------------------------
+    def step(self, app: Any, action: Any, args: Any = None) -> StepResult:
+        """Run one action; raises SessionEnded when the session is over."""
+        with self.lock:
+            if self.done:
+                raise SessionEnded(self.id, self.status)
+            self.last_active = time.monotonic()
+            if args is None:
+                args = {}
+            if app in (None, "") and (split := _split_tool_name(action)):
+                app, action = split
+            self.step_count += 1
+            result = self._run(app, action, args)
+            self.history.append({
+                "step": self.step_count, "app": app, "action": action, "args": args,
+                "ok": result.ok, "observation": result.observation,
+            })
+            self._track_repeats(app, action, args)
+            if not self.done:
+                if self._repeats >= STAGNATION_REPEATS:
+                    self._end("stagnated")
+                elif self.step_count >= self.max_steps:
+                    self._end("step_limit")
+            return StepResult(
+                ok=result.ok, observation=result.observation, data=result.data, error=result.error,
+                current_app=self.current_app, tools=self.tools(), step=self.step_count,
+                done=self.done, status=self.status, evaluation=self.evaluation,
+            )
+
+    def finish(self, answer: Any = None) -> StepResult:
+        """The same as the finish_task action."""
+        return self.step(SYSTEM, "finish_task", {"answer": answer})
+
+    def expire(self) -> bool:
+        """End an idle session (status ``expired``); False when it had already ended."""
+        with self.lock:
+            if self.done:
+                return False
+            self._end("expired")
+            return True
+
+    def _run(self, app: Any, action: Any, args: Any) -> ActionResult:
+        try:
+            op = resolve_operation(APPS, app, action)
+        except OpError as exc:
+            return ActionResult.failure(exc.code, exc.message)
+        if self.mode == "switch_app" and app != SYSTEM and app != self.current_app:
+            message = (f"{app}.{action} belongs to the '{app}' app but you are in '{self.current_app}'; "
+                       f"call system.switch_app with target_app '{app}' first")
+            return ActionResult.failure("not_in_current_app", message)
+        result = op.invoke(self.ctx, args)
+        if result.ok and app == SYSTEM:
+            if action == "switch_app":
+                self.current_app = result.data["current_app"]
+            elif action == "finish_task":
+                self.answer = result.data.get("answer") if isinstance(result.data, dict) else None
+                self._end("finished")
+        return result
+
+    def _track_repeats(self, app: Any, action: Any, args: Any) -> None:
+        key = _action_key(app, action, args)
+        if key == self._repeat_key:
+            self._repeats += 1
+        else:
+            self._repeat_key, self._repeats = key, 1
+
+    def _end(self, status: str) -> None:
+        self.status = status
+        self.ended_at = time.time()
+        if self._evaluate is not None:
+            try:
+                self.evaluation = self._evaluate(self)
+            except Exception as exc:  # an evaluation failure must not lose the session's ending
+                self.evaluation = {
+                    "task_id": self.task.id, "passed": False, "score": 0.0, "status": status,
+                    "answer": self.answer, "checks": [], "side_effects": [], "steps": self.step_count,
+                    "error": f"evaluation failed: {type(exc).__name__}: {exc}",
+                }
+
+
+def gold_actions(actions: list[Any], answer: Any) -> list[dict]:
+    """Actions as dicts, with finish_task(answer) appended when they do not end with it."""
+    out = [a.model_dump() if hasattr(a, "model_dump") else dict(a) for a in actions]
+    if not out or (out[-1].get("app"), out[-1].get("action")) != (SYSTEM, "finish_task"):
+        out.append({"app": SYSTEM, "action": "finish_task", "args": {"answer": answer}})
+    return out
