@@ -1,0 +1,40 @@
+"""JUnit XML so CI systems show per-task results natively: one testcase per task x trial."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+CATEGORY_NAMES = {1: "single_app", 2: "two_apps", 3: "three_apps"}
+
+
+def junit_xml(records: list[dict], suite_name: str = "officesim") -> ET.ElementTree:
+    failures = sum(not r["passed"] for r in records)
+    root = ET.Element("testsuites", name=suite_name, tests=str(len(records)), failures=str(failures))
+    suite = ET.SubElement(root, "testsuite", name=suite_name, tests=str(len(records)), failures=str(failures),
+                          time=f"{sum(r.get('wall_time_s', 0) for r in records):.3f}")
+    for rec in sorted(records, key=lambda r: (r.get("category", 0), r["task_id"], r.get("trial", 1))):
+        name = rec["task_id"] if rec.get("trial", 1) == 1 else f"{rec['task_id']} [trial {rec['trial']}]"
+        case = ET.SubElement(suite, "testcase", classname=f"category_{rec.get('category')}", name=name,
+                             time=f"{rec.get('wall_time_s', 0):.3f}")
+        if not rec["passed"]:
+            failed = [c for c in rec.get("checks", []) if not c.get("passed")]
+            lines = [f"check {c.get('check')}: {c.get('message')}" for c in failed]
+            lines += [f"side effect: {s}" for s in rec.get("side_effects", [])]
+            if rec.get("error"):
+                lines.append(f"error: {rec['error']}")
+            message = f"status {rec.get('status')}, score {rec.get('score', 0):.2f}, {len(failed)} failed check(s)"
+            fail = ET.SubElement(case, "failure", message=message, type="officesim.TaskFailed")
+            fail.text = "\n".join(lines)
+        elif rec.get("side_effects"):
+            ET.SubElement(case, "system-out").text = "\n".join(f"side effect: {s}" for s in rec["side_effects"])
+    return ET.ElementTree(root)
+
+
+def write_junit(records: list[dict], path: Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tree = junit_xml(records)
+    ET.indent(tree)
+    tree.write(path, encoding="utf-8", xml_declaration=True)
+    return path

@@ -1,0 +1,64 @@
+"""Start a private officesim server in the background on a free local port (for ``eval`` without --server)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LocalServer:
+    """A server subprocess bound to 127.0.0.1 with a random token; a context manager."""
+
+    def __init__(self, task_dirs: list[Path] | None = None, env: dict | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.token = secrets.token_urlsafe(16)
+        self.task_dirs = [str(d) for d in task_dirs or []]
+        self.env = env or {}
+        self.proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> "LocalServer":
+        cmd = [sys.executable, "-c", "from server.cli import main; main()", "serve",
+               "--host", "127.0.0.1", "--port", str(self.port)]
+        for d in self.task_dirs:
+            cmd += ["--tasks", d]
+        env = {**os.environ, **self.env, "OFFICESIM_TOKEN": self.token}
+        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self._wait_healthy()
+        return self
+
+    def _wait_healthy(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode(errors="replace")[-2000:]
+                raise RuntimeError(f"the officesim server exited at start:\n{err}")
+            try:
+                if httpx.get(f"{self.url}/health", timeout=1.0).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.__exit__(None, None, None)
+        raise RuntimeError(f"the officesim server did not become healthy within {timeout:.0f} s")
+
+    def __exit__(self, *exc) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()

@@ -1,0 +1,84 @@
+"""report.html: one self-contained page (no external assets) to read a run.
+
+The top table has the shape of OfficeBench's main results table (single / two / three apps and
+overall); below it, one row per task x trial with its trajectory, checks and office changes.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from pathlib import Path
+
+from server.eval.results import REPORT
+
+CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f3f3f3}.pass{color:#17703a;font-weight:600}.fail{color:#b3261e;font-weight:600}
+details{margin:2px 0}pre{white-space:pre-wrap;background:#f8f8f8;padding:6px;margin:4px 0;max-height:300px;overflow:auto}
+.small{color:#666;font-size:12px}
+"""
+
+
+def _pct(rate: float | None) -> str:
+    return "–" if rate is None else f"{100 * rate:.2f}"
+
+
+def _category_table(summary: dict) -> str:
+    cats = summary.get("by_category", {})
+    head = "<tr><th>Agent</th><th>Model</th><th>Single App</th><th>Two Apps</th><th>Three Apps</th><th>Overall</th></tr>"
+    cells = "".join(
+        f"<td>{_pct(cats.get(c, {}).get('pass_rate')) if cats.get(c, {}).get('total') else '–'}"
+        f" <span class=small>({cats.get(c, {}).get('passed', 0)}/{cats.get(c, {}).get('total', 0)})</span></td>"
+        for c in ("1", "2", "3"))
+    row = (f"<tr><td>{escape(str(summary.get('agent')))}</td><td>{escape(str(summary.get('model') or '–'))}</td>"
+           f"{cells}<td><b>{_pct(summary.get('pass_rate'))}</b> <span class=small>({summary.get('passed')}/{summary.get('total')})</span></td></tr>")
+    return f"<table>{head}{row}</table>"
+
+
+def _kv_table(data: dict) -> str:
+    rows = "".join(f"<tr><th>{escape(str(k))}</th><td>{escape(json.dumps(v) if not isinstance(v, str) else v)}</td></tr>"
+                   for k, v in data.items())
+    return f"<table>{rows}</table>"
+
+
+def _task_row(rec: dict) -> str:
+    verdict = '<span class=pass>pass</span>' if rec.get("passed") else '<span class=fail>fail</span>'
+    steps = "".join(
+        f"<li><code>{escape(str(s.get('app')))}.{escape(str(s.get('action')))}"
+        f"({escape(json.dumps(s.get('args', {}), ensure_ascii=False))})</code> "
+        f"{'' if s.get('ok') else '<span class=fail>error</span>'}"
+        f"<pre>{escape(str(s.get('observation', ''))[:2000])}</pre></li>"
+        for s in rec.get("trajectory", []))
+    checks = "".join(
+        f"<li>{'✔' if c.get('passed') else '✘'} <code>{escape(str(c.get('check')))}</code> {escape(str(c.get('message', '')))}</li>"
+        for c in rec.get("checks", []))
+    side = "".join(f"<li>{escape(s)}</li>" for s in rec.get("side_effects", [])) or "<li>none</li>"
+    changes = "".join(f"<li>{escape(str(c))}</li>" for c in rec.get("changes", [])) or "<li>none recorded</li>"
+    error = f"<p class=fail>{escape(rec['error'])}</p>" if rec.get("error") else ""
+    return (
+        f"<tr><td>{escape(rec['task_id'])}</td><td>{rec.get('category')}</td><td>{escape(', '.join(rec.get('apps', [])))}</td>"
+        f"<td>{rec.get('trial', 1)}</td><td>{verdict}</td><td>{rec.get('score', 0):.2f}</td><td>{escape(str(rec.get('status')))}</td>"
+        f"<td>{rec.get('steps')}</td><td>{len(rec.get('side_effects', []))}</td><td>"
+        f"<details><summary>details</summary>{error}<b>Checks</b><ul>{checks}</ul><b>Side effects</b><ul>{side}</ul>"
+        f"<b>Office changes</b><ul>{changes}</ul><b>Answer</b> <code>{escape(str(rec.get('answer')))}</code>"
+        f"<b>Trajectory</b><ol>{steps}</ol></details></td></tr>")
+
+
+def render(records: list[dict], summary: dict) -> str:
+    rows = "".join(_task_row(r) for r in sorted(records, key=lambda r: (r["task_id"], r.get("trial", 1))))
+    extras = {k: summary.get(k) for k in ("side_effect_rate", "pass_hat_k", "process", "statuses", "tokens",
+                                           "mode", "trials", "started", "finished", "suite")}
+    return (
+        "<!doctype html><html><head><meta charset=utf-8><title>officesim report</title>"
+        f"<style>{CSS}</style></head><body><h1>officesim evaluation</h1>"
+        f"<h2>Pass rate (%) by category</h2>{_category_table(summary)}<h2>Run</h2>{_kv_table(extras)}"
+        "<h2>Tasks</h2><table><tr><th>task</th><th>cat.</th><th>apps</th><th>trial</th><th>result</th><th>score</th>"
+        f"<th>status</th><th>steps</th><th>side eff.</th><th></th></tr>{rows}</table></body></html>")
+
+
+def write_report(run_dir: Path, records: list[dict], summary: dict) -> Path:
+    path = Path(run_dir) / REPORT
+    path.write_text(render(records, summary), encoding="utf-8")
+    return path

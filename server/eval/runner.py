@@ -1,0 +1,249 @@
+"""Run an agent over tasks through the HTTP API, in parallel, with trials, shards and resume.
+
+The runner owns scheduling and bookkeeping only: agents act through ``Episode``; the server
+evaluates; records go to results.jsonl as soon as each episode ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from server.client import OfficeClient
+from server.eval.agents import Agent, Episode, load_agent, now_iso
+from server.eval.localserver import LocalServer
+from server.eval.results import (RUN_META, SUMMARY, ResultsWriter, read_json, read_results, record_key,
+                                 rewrite_clean, write_json)
+from server.eval.shard import select_shard
+from server.eval.summary import process_counts, summarize
+from tasks.loader import load_tasks
+from tasks.model import Task
+
+
+@dataclass
+class EvalConfig:
+    agent: str = "oracle"
+    model: str | None = None
+    task_dirs: list[Path] = field(default_factory=list)
+    task_ids: list[str] = field(default_factory=list)
+    category: int | None = None
+    server: str | None = None
+    token: str | None = None
+    workers: int = 1
+    trials: int = 1
+    mode: str = "switch_app"
+    max_steps: int = 50
+    out: Path = Path("runs/latest")
+    resume: bool = False
+    shard: tuple[int, int] | None = None
+    agent_options: dict = field(default_factory=dict)
+    progress: bool = True
+
+
+class RunError(Exception):
+    """A run that cannot start (bad selection, incompatible resume, ...); message for the user."""
+
+
+def select_tasks(cfg: EvalConfig) -> tuple[dict[str, Task], list[Task]]:
+    """All loaded tasks and the selected ones (by --tasks dirs, --task ids, --category), before sharding."""
+    all_tasks = load_tasks(cfg.task_dirs)
+    if cfg.task_dirs:
+        from_dirs = load_tasks(cfg.task_dirs, include_suite=False)
+        pool = [all_tasks[i] for i in from_dirs]
+    else:
+        pool = list(all_tasks.values())
+    if cfg.task_ids:
+        unknown = [i for i in cfg.task_ids if i not in all_tasks]
+        if unknown:
+            raise RunError(f"unknown task ids: {', '.join(unknown)}")
+        wanted = set(cfg.task_ids)
+        pool = [t for t in pool if t.id in wanted] or [all_tasks[i] for i in cfg.task_ids]
+    if cfg.category is not None:
+        pool = [t for t in pool if t.category == cfg.category]
+    if not pool:
+        raise RunError("no tasks selected")
+    return all_tasks, sorted(pool, key=lambda t: t.id)
+
+
+def suite_fingerprint(tasks: list[Task]) -> str:
+    """Identifies a selection of tasks by ids and content, so merges refuse different suites."""
+    digest = hashlib.sha256()
+    for task in sorted(tasks, key=lambda t: t.id):
+        digest.update(task.model_dump_json(exclude={"source_dir"}).encode())
+    return digest.hexdigest()[:16]
+
+
+def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg: EvalConfig) -> dict:
+    """One task x trial: create a session, let the agent act, finish, collect the evaluation."""
+    started = time.perf_counter()
+    error = None
+    episode = None
+    session_id = None
+    try:
+        session = client.create_session(task.id, mode=cfg.mode, max_steps=cfg.max_steps)
+        session_id = session["session_id"]
+        episode = Episode(client, session)
+        try:
+            agent.solve(episode)
+        except Exception as exc:  # an agent bug is this episode's failure, not the run's
+            error = f"agent error: {type(exc).__name__}: {exc}"
+            traceback.print_exc()
+        if not episode.done:
+            episode.finish(None)
+        state = client.get_session(session_id)
+    except Exception as exc:
+        error = error or f"{type(exc).__name__}: {exc}"
+        state = {}
+    finally:
+        if session_id:
+            try:
+                client.delete(session_id)
+            except Exception:
+                pass
+    evaluation = state.get("evaluation") or (episode.evaluation if episode else None) or {}
+    history = state.get("history", [])
+    return {
+        "task_id": task.id,
+        "category": task.category,
+        "apps": task.apps,
+        "trial": trial,
+        "agent": agent.name,
+        "model": getattr(agent, "model", None),
+        "mode": cfg.mode,
+        "passed": bool(evaluation.get("passed")) and error is None,
+        "score": float(evaluation.get("score", 0.0)),
+        "status": "error" if error and not evaluation else evaluation.get("status", state.get("status", "error")),
+        "checks": evaluation.get("checks", []),
+        "side_effects": evaluation.get("side_effects", []),
+        "changes": evaluation.get("changes", []),
+        "answer": evaluation.get("answer"),
+        "steps": state.get("step", evaluation.get("steps", 0)),
+        "tokens": dict(episode.tokens) if episode else {"prompt": 0, "completion": 0},
+        "llm_calls": episode.llm_calls if episode else 0,
+        "llm_latency_s": round(episode.llm_latency_s, 3) if episode else 0.0,
+        "wall_time_s": round(time.perf_counter() - started, 3),
+        "process": process_counts(history, [a.model_dump() for a in task.gold]),
+        "error": error,
+        "trajectory": history,
+    }
+
+
+def _prepare_run_dir(cfg: EvalConfig, meta: dict) -> set[tuple[str, int]]:
+    """Create the run directory, or on --resume check it matches and return what is already done."""
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    existing = read_results(cfg.out)
+    meta_path = cfg.out / RUN_META
+    if existing and not cfg.resume:
+        raise RunError(f"{cfg.out} already holds results; pass --resume to continue it or choose another --out")
+    if cfg.resume and meta_path.exists():
+        old = read_json(meta_path)
+        for key in ("agent", "model", "mode", "suite", "shard"):
+            if old.get(key) != meta.get(key):
+                raise RunError(f"cannot resume {cfg.out}: it was run with {key}={old.get(key)!r}, now {meta.get(key)!r}")
+        meta["started"] = old.get("started", meta["started"])
+    wanted = {(t, k) for t in meta["task_ids"] for k in range(1, cfg.trials + 1)}
+    kept, seen = [], set()
+    for rec in existing:
+        key = record_key(rec)
+        if key in wanted and key not in seen:
+            kept.append(rec)
+            seen.add(key)
+    rewrite_clean(cfg.out, kept)
+    write_json(meta_path, meta)
+    return seen
+
+
+def run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
+    """Run the evaluation described by cfg; returns summary.json's content."""
+    console = console or Console(stderr=True)
+    all_tasks, selected = select_tasks(cfg)
+    fingerprint = suite_fingerprint(selected)
+    if cfg.shard:
+        selected = select_shard(selected, *cfg.shard)
+    agent = load_agent(cfg.agent, tasks=all_tasks, model=cfg.model, options=cfg.agent_options)
+    meta = {
+        "agent": agent.name, "model": getattr(agent, "model", None), "mode": cfg.mode,
+        "max_steps": cfg.max_steps, "trials": cfg.trials,
+        "suite": fingerprint, "shard": list(cfg.shard) if cfg.shard else None,
+        "task_ids": [t.id for t in selected], "started": now_iso(),
+    }
+    done = _prepare_run_dir(cfg, meta)
+    jobs = [(t, k) for t in selected for k in range(1, cfg.trials + 1) if (t.id, k) not in done]
+
+    def execute(client: OfficeClient) -> None:
+        _run_jobs(client, agent, jobs, cfg, console, already=len(done))
+
+    if cfg.server:
+        with OfficeClient(cfg.server, token=cfg.token) as client:
+            execute(client)
+    else:
+        with LocalServer(cfg.task_dirs) as server, OfficeClient(server.url, token=server.token) as client:
+            execute(client)
+    meta["finished"] = now_iso()
+    write_json(cfg.out / RUN_META, meta)
+    return finalize(cfg.out)
+
+
+def _run_jobs(client: OfficeClient, agent: Agent, jobs: list, cfg: EvalConfig, console: Console, already: int) -> None:
+    writer = ResultsWriter(cfg.out)
+    counts = {"passed": 0, "failed": 0}
+    lock = threading.Lock()
+    total = len(jobs) + already
+    columns = [TextColumn("[bold]eval[/]"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("[green]{task.fields[passed]} passed[/] [red]{task.fields[failed]} failed[/]"),
+               TimeElapsedColumn()]
+    with Progress(*columns, console=console, disable=not cfg.progress) as progress:
+        bar = progress.add_task("eval", total=total, completed=already, passed=0, failed=0)
+
+        def one(job) -> None:
+            task, trial = job
+            record = run_episode(client, agent, task, trial, cfg)
+            writer.write(record)
+            with lock:
+                counts["passed" if record["passed"] else "failed"] += 1
+                progress.update(bar, advance=1, **counts)
+
+        try:
+            with ThreadPoolExecutor(max_workers=max(1, cfg.workers)) as pool:
+                for fut in as_completed([pool.submit(one, j) for j in jobs]):
+                    fut.result()
+        finally:
+            writer.close()
+
+
+def finalize(run_dir: Path, write_report: Callable | None = None) -> dict:
+    """Write summary.json and report.html from results.jsonl (also used by `report` and `merge`)."""
+    from server.eval.report import write_report as default_report
+
+    records = read_results(run_dir)
+    meta = read_json(run_dir / RUN_META) if (run_dir / RUN_META).exists() else {}
+    summary = summarize(records, meta)
+    write_json(run_dir / SUMMARY, summary)
+    (write_report or default_report)(run_dir, records, summary)
+    return summary
+
+
+def regressions(run_dir: Path, baseline_dir: Path) -> list[str]:
+    """Tasks that passed (every trial) in the baseline and fail (any trial) now."""
+    def by_task(records: list[dict]) -> dict[str, bool]:
+        out: dict[str, bool] = {}
+        for rec in records:
+            out[rec["task_id"]] = out.get(rec["task_id"], True) and bool(rec["passed"])
+        return out
+
+    now, before = by_task(read_results(run_dir)), by_task(read_results(baseline_dir))
+    return sorted(t for t, ok in before.items() if ok and t in now and not now[t])
+
+
+def dumps(data: dict) -> str:
+    return json.dumps(data, indent=2)

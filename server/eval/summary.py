@@ -1,0 +1,109 @@
+"""summary.json from results.jsonl: pass rates by category, side effects, pass^k, process metrics.
+
+Pure functions over records, so a merged run and an unsharded run summarise identically.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from math import comb
+from typing import Any, Iterable
+
+SYSTEM_OPS = {("system", "switch_app"), ("system", "finish_task")}
+
+
+def _rate(passed: int, total: int) -> float:
+    return round(passed / total, 4) if total else 0.0
+
+
+def _norm_args(args: Any) -> str:
+    """Arguments compared as canonical JSON with strings trimmed and lower-cased."""
+
+    def norm(v: Any) -> Any:
+        if isinstance(v, str):
+            return v.strip().lower()
+        if isinstance(v, dict):
+            return {k: norm(x) for k, x in v.items() if x is not None}
+        if isinstance(v, list):
+            return [norm(x) for x in v]
+        if isinstance(v, float) and v.is_integer():
+            return int(v)
+        return v
+
+    return json.dumps(norm(args or {}), sort_keys=True)
+
+
+def process_counts(trajectory: Iterable[dict], gold: Iterable[dict]) -> dict:
+    """Operation selection and argument filling of one episode, measured against the gold trajectory.
+
+    Operations are (app, action) pairs, system switching/finishing left out; matching is by multiset.
+    """
+    agent_ops = [(s.get("app"), s.get("action"), _norm_args(s.get("args"))) for s in trajectory
+                 if (s.get("app"), s.get("action")) not in SYSTEM_OPS]
+    gold_ops = [(g["app"], g["action"], _norm_args(g.get("args"))) for g in gold
+                if (g["app"], g["action"]) not in SYSTEM_OPS]
+    a_ops, g_ops = Counter(o[:2] for o in agent_ops), Counter(o[:2] for o in gold_ops)
+    matched = sum((a_ops & g_ops).values())
+    args_matched = sum((Counter(agent_ops) & Counter(gold_ops)).values())
+    return {"agent_ops": len(agent_ops), "gold_ops": len(gold_ops), "matched_ops": matched, "args_matched": args_matched}
+
+
+def process_metrics(records: Iterable[dict]) -> dict:
+    totals = Counter()
+    for rec in records:
+        totals.update(rec.get("process") or {})
+    return {
+        "operation_precision": _rate(totals["matched_ops"], totals["agent_ops"]),
+        "operation_recall": _rate(totals["matched_ops"], totals["gold_ops"]),
+        "argument_accuracy": _rate(totals["args_matched"], totals["matched_ops"]),
+        **{k: totals[k] for k in ("agent_ops", "gold_ops", "matched_ops", "args_matched")},
+    }
+
+
+def pass_hat_k(records: Iterable[dict]) -> dict[str, float]:
+    """tau-bench's pass^k: the chance that k trials of a task all pass, averaged over tasks."""
+    per_task: dict[str, list[bool]] = defaultdict(list)
+    for rec in records:
+        per_task[rec["task_id"]].append(bool(rec["passed"]))
+    if not per_task:
+        return {}
+    n = min(len(v) for v in per_task.values())
+    out = {}
+    for k in range(1, n + 1):
+        vals = [comb(sum(v), k) / comb(len(v), k) for v in per_task.values()]
+        out[str(k)] = round(sum(vals) / len(vals), 4)
+    return out
+
+
+def summarize(records: list[dict], meta: dict) -> dict:
+    by_cat: dict[str, dict] = {}
+    for cat in ("1", "2", "3"):
+        recs = [r for r in records if str(r.get("category")) == cat]
+        passed = sum(bool(r["passed"]) for r in recs)
+        by_cat[cat] = {"total": len(recs), "passed": passed, "pass_rate": _rate(passed, len(recs))}
+    passed = sum(bool(r["passed"]) for r in records)
+    trials = max((int(r.get("trial", 1)) for r in records), default=1)
+    summary = {
+        "total": len(records),
+        "passed": passed,
+        "pass_rate": _rate(passed, len(records)),
+        "by_category": by_cat,
+        "side_effect_rate": _rate(sum(bool(r.get("side_effects")) for r in records), len(records)),
+        "pass_hat_k": pass_hat_k(records) if trials > 1 else None,
+        "process": process_metrics(records),
+        "statuses": dict(Counter(r.get("status", "?") for r in records)),
+        "tokens": {
+            "prompt": sum((r.get("tokens") or {}).get("prompt", 0) for r in records),
+            "completion": sum((r.get("tokens") or {}).get("completion", 0) for r in records),
+        },
+        "wall_time_s": round(sum(r.get("wall_time_s", 0.0) for r in records), 3),
+        "trials": trials,
+        "agent": meta.get("agent"),
+        "model": meta.get("model"),
+        "mode": meta.get("mode"),
+        "suite": meta.get("suite"),
+        "started": meta.get("started"),
+        "finished": meta.get("finished"),
+    }
+    return summary
