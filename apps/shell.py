@@ -1,5 +1,57 @@
-"""The shell app (being written)."""
+"""The shell app: one ``bash -c`` command per action, run in the sandbox of testbed/sandbox.py."""
 
-from apps.registry import App
+from __future__ import annotations
 
-app = App("shell", "shell")
+from apps.registry import App, OfficeContext, OpError, Result
+from testbed.sandbox import Limits, SandboxError, SandboxResult, run_command
+
+app = App("shell", "Run shell commands (bash) in the office folder, inside a sandbox without network.")
+
+DEFAULT_TIMEOUT = 10.0
+
+
+def _limits(ctx: OfficeContext) -> Limits:
+    """Per-session limits from the settings (only the time limit is a setting today)."""
+    try:
+        timeout = float(ctx.settings.get("shell_timeout", DEFAULT_TIMEOUT))
+    except (TypeError, ValueError):
+        timeout = DEFAULT_TIMEOUT
+    return Limits(timeout=max(0.1, timeout))
+
+
+def _observation(command: str, res: SandboxResult, limits: Limits) -> str:
+    """The output, then notes on truncation / time limit, then the exit code."""
+    lines = [f"$ {command}"]
+    if res.output:
+        lines.append(res.output.rstrip("\n"))
+    if res.truncated:
+        lines.append(f"[output truncated: showing the first {limits.max_output} of {res.output_chars} characters]")
+    if res.timed_out:
+        lines.append(f"[stopped: the command exceeded the time limit of {limits.timeout:g} s and was killed]")
+    else:
+        lines.append(f"[exit code {res.exit_code}]")
+    return "\n".join(lines)
+
+
+@app.operation
+def command(ctx: OfficeContext, command: str) -> Result:
+    """Run a bash command with the office folder as the working directory and show its output.
+
+    The default sandbox (bubblewrap) has no network and sees only the office (as /testbed) and
+    read-only system programs; commands are killed at the session's time limit. The shell mode
+    "unsafe" (setting shell_mode or env OFFICESIM_SHELL) runs the command directly on the host
+    without any isolation and must only be chosen explicitly for trusted debugging.
+
+    Args:
+        command: the bash command line, e.g. "ls -R data" or "grep -ri invoice data".
+    """
+    if not command.strip():
+        raise OpError("bad_arguments", "argument 'command': the command is empty")
+    limits = _limits(ctx)
+    try:
+        res = run_command(ctx.office.root, command, ctx.settings.get("shell_mode"), limits)
+    except SandboxError as exc:
+        raise OpError("sandbox_error", str(exc)) from None
+    data = {"output": res.output, "exit_code": res.exit_code, "timed_out": res.timed_out,
+            "truncated": res.truncated}
+    return Result(observation=_observation(command, res, limits), data=data)

@@ -1,0 +1,302 @@
+"""The shell sandbox: run one ``bash -c`` command against an office, confined and bounded.
+
+A backend turns (office root, command, limits) into a ``SandboxResult``. Backends:
+
+- ``bwrap`` (default): bubblewrap. New pid, net, ipc, uts (and cgroup) namespaces, so no network
+  and no view of host processes; the office bound read-write at ``/testbed`` (the working
+  directory), ``/usr`` read-only (``/bin``, ``/lib*``, ``/sbin`` are symlinks into it), a tiny
+  synthetic ``/etc``, a private size-capped ``/tmp`` tmpfs, a fresh ``/proc`` and a minimal
+  ``/dev``. Nothing else of the host is visible, and nothing but the office is writable.
+- ``unsafe``: a plain subprocess in the office directory. No isolation at all; only for trusted
+  local debugging, and only when asked for explicitly.
+- ``docker`` is a reserved name: register a backend with ``register_backend`` to provide it.
+
+Process limits. ``RLIMIT_NPROC`` is ignored for processes whose host uid is root, and a user
+namespace created by root maps the sandbox user back to host root. So when the server runs as
+root, bubblewrap runs *without* a user namespace and the command is started through ``setpriv``
+as an unprivileged host uid with every capability dropped; the office tree is lent to that uid
+(chowned) for the duration of the command and given back afterwards. When the server is not
+root, bubblewrap creates a user namespace and the caller's own (non-root) uid is limited.
+Inside, ``ulimit`` caps processes, address space and file size; the whole sandbox is killed
+when the time limit is reached (killing bubblewrap takes its pid namespace down with it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import threading
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Protocol
+
+SANDBOX_ROOT = "/testbed"
+SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+UID_BASE = 200_000  # host uids lent the office when the server runs as root
+UID_SPAN = 100_000
+
+
+class SandboxError(Exception):
+    """The sandbox itself could not run the command (not the command failing)."""
+
+
+@dataclass
+class Limits:
+    """Resource bounds for one command."""
+
+    timeout: float = 10.0
+    max_output: int = 20_000  # characters kept of the combined stdout+stderr
+    max_processes: int = 128
+    max_memory_mb: int = 2048  # address space per process
+    max_file_mb: int = 256  # largest file a command may write
+    tmp_mb: int = 64  # size of the private /tmp
+
+
+@dataclass
+class SandboxResult:
+    """What one command did: its output (combined, possibly cut) and how it ended."""
+
+    output: str
+    exit_code: int | None
+    timed_out: bool
+    truncated: bool
+    output_chars: int  # characters produced in total (before the cut)
+
+
+class Backend(Protocol):
+    """A way of running a command against an office directory."""
+
+    name: str
+
+    def run(self, office_root: Path, command: str, limits: Limits) -> SandboxResult: ...
+
+
+# ----------------------------------------------------------------------------------------------
+# running a process with a time limit and an output cap
+
+
+def _read_capped(stream, cap_bytes: int, sink: dict) -> None:
+    """Keep the first ``cap_bytes`` of a stream and count the rest (so a flood cannot fill memory)."""
+    kept = bytearray()
+    total = 0
+    while True:
+        chunk = stream.read(65536)
+        if not chunk:
+            break
+        total += len(chunk)
+        if len(kept) < cap_bytes:
+            kept += chunk[: cap_bytes - len(kept)]
+    sink["bytes"] = bytes(kept)
+    sink["total"] = total
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kill the process group the command was started in (it leads its own session)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def run_process(argv: list[str], cwd: str | None, env: dict | None, limits: Limits,
+                pass_fds: tuple[int, ...] = ()) -> SandboxResult:
+    """Run ``argv`` in a new session; kill its whole process group at the time limit."""
+    try:
+        proc = subprocess.Popen(
+            argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True, pass_fds=pass_fds,
+        )
+    except OSError as exc:
+        raise SandboxError(f"could not start {argv[0]}: {exc}") from exc
+    sink: dict = {}
+    # Read a little more than the cap in bytes: multi-byte characters still fill max_output chars.
+    reader = threading.Thread(target=_read_capped, args=(proc.stdout, limits.max_output * 4, sink), daemon=True)
+    reader.start()
+    timed_out = False
+    try:
+        proc.wait(timeout=limits.timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc)
+        proc.wait()
+    # Background children that escaped the group may still hold the pipe: stop waiting for them.
+    reader.join(timeout=2.0)
+    if reader.is_alive():
+        _kill_group(proc)
+        reader.join(timeout=2.0)
+    proc.stdout.close()
+    return _result(sink, proc.returncode, timed_out, limits)
+
+
+def _result(sink: dict, returncode: int, timed_out: bool, limits: Limits) -> SandboxResult:
+    """Decode and cut the captured output."""
+    text = sink.get("bytes", b"").decode("utf-8", errors="replace")
+    total_bytes = sink.get("total", 0)
+    truncated = len(text) > limits.max_output or total_bytes > len(sink.get("bytes", b""))
+    chars = len(text) + max(0, total_bytes - len(sink.get("bytes", b"")))
+    return SandboxResult(
+        output=text[: limits.max_output], exit_code=None if timed_out else returncode,
+        timed_out=timed_out, truncated=truncated, output_chars=chars,
+    )
+
+
+def _ulimit_wrapper(command: str, limits: Limits) -> list[str]:
+    """bash that sets hard+soft limits, then runs the command in a fresh bash."""
+    setup = (
+        f"ulimit -HS -u {limits.max_processes} -v {limits.max_memory_mb * 1024} "
+        f"-f {limits.max_file_mb * 1024} -c 0 || exit 125; "
+        'exec bash -c "$1"'
+    )
+    return ["bash", "--noprofile", "--norc", "-c", setup, "officesim-shell", command]
+
+
+# ----------------------------------------------------------------------------------------------
+# the unsafe backend
+
+
+class UnsafeBackend:
+    """A plain subprocess in the office directory: UNSAFE, the command sees and may change the host."""
+
+    name = "unsafe"
+
+    def run(self, office_root: Path, command: str, limits: Limits) -> SandboxResult:
+        env = {"PATH": os.environ.get("PATH", SANDBOX_PATH), "HOME": str(office_root), "LANG": "C.UTF-8"}
+        return run_process(["bash", "-c", command], str(office_root), env, limits)
+
+
+# ----------------------------------------------------------------------------------------------
+# the bubblewrap backend
+
+
+def _etc_files(uid: int, gid: int) -> dict[str, str]:
+    """A synthetic /etc: just enough for tools that look the user up."""
+    return {
+        "/etc/passwd": f"root:x:0:0:root:/root:/usr/sbin/nologin\noffice:x:{uid}:{gid}:office:/tmp:/bin/bash\n",
+        "/etc/group": f"root:x:0:\noffice:x:{gid}:\n",
+        "/etc/hostname": "office\n",
+        "/etc/hosts": "127.0.0.1 localhost office\n",
+    }
+
+
+def _data_fd(text: str) -> int:
+    """A readable fd holding ``text`` (for bwrap --ro-bind-data)."""
+    r, w = os.pipe()
+    os.write(w, text.encode())  # tiny files: fit in the pipe buffer
+    os.close(w)
+    return r
+
+
+def office_uid(office_root: Path) -> int:
+    """The host uid lent an office: stable per office, so concurrent sessions rarely share a count."""
+    return UID_BASE + zlib.crc32(str(office_root).encode()) % UID_SPAN
+
+
+def _walk(root: Path):
+    """Every entry below ``root`` (root included), never following symlinks."""
+    yield root
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            yield Path(dirpath) / name
+
+
+def lend_office(root: Path, uid: int) -> tuple[int, int]:
+    """Make the office tree owned by ``uid``; returns the owner to give it back to."""
+    st = root.stat()
+    for path in _walk(root):
+        os.lchown(path, uid, uid)
+    return st.st_uid, st.st_gid
+
+
+def return_office(root: Path, owner: tuple[int, int]) -> None:
+    """Give the office back: original owner, no set-id bits, no fifos/sockets/devices left behind."""
+    for path in _walk(root):
+        st = os.lstat(path)
+        if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+            os.unlink(path)  # a fifo would hang whoever reads the office next
+            continue
+        os.lchown(path, *owner)
+        if not stat.S_ISLNK(st.st_mode) and st.st_mode & 0o6000:
+            os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o6000)
+
+
+class BwrapBackend:
+    """bubblewrap: the command sees only the office (read-write) and read-only system files."""
+
+    name = "bwrap"
+
+    def __init__(self, bwrap: str | None = None):
+        self.bwrap = bwrap or shutil.which("bwrap")
+
+    def run(self, office_root: Path, command: str, limits: Limits) -> SandboxResult:
+        if not self.bwrap:
+            raise SandboxError("bubblewrap (bwrap) is not installed; install it, or choose another shell_mode")
+        root = Path(office_root).resolve()
+        as_root = os.geteuid() == 0
+        uid = office_uid(root) if as_root else 1000
+        fds: list[int] = []
+        owner = lend_office(root, uid) if as_root else None
+        try:
+            argv = self._argv(root, command, limits, uid, as_root, fds)
+            result = run_process(argv, None, {"PATH": SANDBOX_PATH}, limits, pass_fds=tuple(fds))
+        finally:
+            for fd in fds:
+                os.close(fd)
+            if owner is not None:
+                return_office(root, owner)
+        if result.exit_code is not None and result.exit_code != 0 and result.output.startswith("bwrap:"):
+            raise SandboxError(f"bubblewrap could not start the sandbox: {result.output.strip()[:500]}")
+        return result
+
+    def _argv(self, root: Path, command: str, limits: Limits, uid: int, as_root: bool, fds: list[int]) -> list[str]:
+        """The bwrap command line (see the module docstring for the layout)."""
+        argv = [self.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+                "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "office"]
+        if not as_root:
+            argv += ["--unshare-user", "--uid", str(uid), "--gid", str(uid), "--disable-userns"]
+        argv += ["--ro-bind", "/usr", "/usr"]
+        for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+            if os.path.exists(f"/usr/{name}"):
+                argv += ["--symlink", f"usr/{name}", f"/{name}"]
+        argv += ["--proc", "/proc", "--dev", "/dev",
+                 "--size", str(limits.tmp_mb << 20), "--perms", "1777", "--tmpfs", "/tmp",
+                 "--dir", "/etc"]
+        for path, text in _etc_files(uid, uid).items():
+            fds.append(_data_fd(text))
+            argv += ["--perms", "0644", "--ro-bind-data", str(fds[-1]), path]
+        for path in ("/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives"):
+            argv += ["--ro-bind-try", path, path]
+        argv += ["--bind", str(root), SANDBOX_ROOT, "--chdir", SANDBOX_ROOT, "--clearenv",
+                 "--setenv", "PATH", SANDBOX_PATH, "--setenv", "HOME", "/tmp",
+                 "--setenv", "LANG", "C.UTF-8", "--setenv", "TERM", "dumb", "--setenv", "USER", "office", "--"]
+        if as_root:
+            argv += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
+        return argv + _ulimit_wrapper(command, limits)
+
+
+# ----------------------------------------------------------------------------------------------
+# choosing a backend
+
+BACKENDS: dict[str, Callable[[], Backend]] = {"bwrap": BwrapBackend, "unsafe": UnsafeBackend}
+
+
+def register_backend(name: str, factory: Callable[[], Backend]) -> None:
+    """Add a backend (e.g. ``docker``) selectable through shell_mode / OFFICESIM_SHELL."""
+    BACKENDS[name] = factory
+
+
+def choose_backend(mode: str | None) -> Backend:
+    """The backend for a mode; the default is bwrap, never silently anything weaker."""
+    name = (mode or os.environ.get("OFFICESIM_SHELL") or "bwrap").strip().lower()
+    if name not in BACKENDS:
+        raise SandboxError(f"shell mode '{name}' is not available here (available: {', '.join(BACKENDS)})")
+    return BACKENDS[name]()
+
+
+def run_command(office_root: Path, command: str, mode: str | None = None, limits: Limits | None = None) -> SandboxResult:
+    """Run ``command`` against the office with the chosen backend."""
+    return choose_backend(mode).run(Path(office_root), command, limits or Limits())
