@@ -1,0 +1,53 @@
+"""Evaluators: small pure checks over the parsed office (tasks/FORMAT.md §5) and the session record (§6).
+
+Three kinds of checks, one registry:
+
+- **exact** (``evaluators/exact.py``): a named thing is what it must be — an xlsx cell or row, a docx
+  paragraph or table cell, the PDF text, a calendar event, a sent or received message, the answer.
+  "Exact" still applies the shared normalisation (``evaluators/text.py``): whitespace collapsed,
+  numbers and dates compared by value.
+- **fuzzy** (``evaluators/fuzzy.py``): text that must or must not appear, similarity above a threshold,
+  an event time within a tolerance, files that must (not) exist — for outcomes with many right phrasings.
+- **predicates** (``evaluators/predicates.py``): execution-based properties computed over the state
+  (no calendar overlap, a slot common to several people, a sorted column, a cell above a bound) —
+  for tasks with more than one correct outcome.
+
+Every check is ``fn(state: EvalState, *, <args>) -> CheckResult(passed, message)`` registered with
+``@check("name")``; its signature is its argument schema. ``run_check`` never raises: missing
+files, wrong kinds, corrupt files and bad arguments all fail with a message that says what was
+expected and what was found.
+"""
+
+from evaluators.registry import (
+    CHECKS,
+    CheckOutcome,
+    CheckResult,
+    CheckSpec,
+    check,
+    run_check,
+    run_checks,
+    validate_check,
+)
+from evaluators.state import CheckError, EvalState
+from evaluators.text import document_text, values_equal
+
+from evaluators import exact, fuzzy, predicates  # noqa: E402,F401  (registers the checks)
+from evaluators.record import CheckRecord, EvaluationRecord, evaluate  # noqa: E402
+
+__all__ = [
+    "CHECKS",
+    "CheckError",
+    "CheckOutcome",
+    "CheckRecord",
+    "CheckResult",
+    "CheckSpec",
+    "EvalState",
+    "EvaluationRecord",
+    "check",
+    "document_text",
+    "evaluate",
+    "run_check",
+    "run_checks",
+    "validate_check",
+    "values_equal",
+]

@@ -1,0 +1,498 @@
+"""Exact checks: a cell, a row, a paragraph, an event, a message or the answer is what it must be.
+
+"Exact" still follows the shared normalisation of evaluators/text.py (whitespace collapsed,
+numbers and dates compared by value), so formatting noise never decides a result.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Any
+
+from rapidfuzz import fuzz, process
+
+from evaluators.registry import CellRef, CheckResult, TimeStr, check
+from evaluators.state import (
+    CheckError,
+    EvalState,
+    calendar_events,
+    cell_value,
+    get_entry,
+    mailbox,
+    missing_sheet,
+    office_path,
+    xlsx_sheet,
+)
+from evaluators.text import (
+    as_datetime,
+    as_list,
+    cell_name,
+    collapse,
+    event_text,
+    is_empty,
+    norm,
+    parse_cell,
+    show,
+    text_contains,
+    values_equal,
+)
+
+
+# ---- helpers ---------------------------------------------------------------------------------
+def _where(file: str, sheet: str) -> str:
+    return f"{office_path(file)} {sheet}"
+
+
+def _trim(row: list[Any]) -> list[Any]:
+    """A row without its trailing empty cells."""
+    out = list(row or [])
+    while out and is_empty(out[-1]):
+        out.pop()
+    return out
+
+
+def _trim_rows(rows: list[list[Any]]) -> list[list[Any]]:
+    out = [_trim(r) for r in rows or []]
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def _row_diff(expected: list[Any], found: list[Any], row: int) -> str | None:
+    """The first differing cell of a row, e.g. 'B3: expected 5, found 6', or None when equal."""
+    exp, got = _trim(expected), _trim(found)
+    for col in range(1, max(len(exp), len(got)) + 1):
+        e = exp[col - 1] if col <= len(exp) else None
+        g = got[col - 1] if col <= len(got) else None
+        if not values_equal(e, g):
+            return f"{cell_name(row, col)}: expected {show(e)}, found {show(g)}"
+    return None
+
+
+def _closest(target: str, choices: list[str]) -> str:
+    """' (closest: '...')' naming the most similar candidate, for failure messages."""
+    if not choices:
+        return ""
+    best = process.extractOne(collapse(target), [collapse(c) for c in choices], scorer=fuzz.ratio)
+    return f" (closest: {show(best[0])})" if best else ""
+
+
+def _addresses(value: Any) -> set[str]:
+    return {str(v).strip().lower() for v in as_list(value) if str(v).strip()}
+
+
+def _fmt_addresses(addresses: set[str] | list[str]) -> str:
+    return "[" + ", ".join(sorted(addresses)) + "]"
+
+
+# ---- xlsx --------------------------------------------------------------------------------------
+@check("xlsx_cell")
+def xlsx_cell(state: EvalState, *, file: str, cell: CellRef, value: Any, sheet: str | None = None) -> CheckResult:
+    """The cell holds ``value`` (numbers/dates by value; ``null`` means empty).
+
+    ``cell`` is an address like B3; ``Budget!B3`` names the sheet; otherwise ``sheet`` or the first sheet.
+    """
+    ref_sheet, row, col = parse_cell(cell)
+    name, rows = xlsx_sheet(state, file, sheet if sheet is not None else ref_sheet)
+    found = cell_value(rows, row, col)
+    where = f"{_where(file, name)}!{cell_name(row, col)}"
+    if values_equal(value, found):
+        return CheckResult.ok(f"{where} is {show(found)}")
+    return CheckResult.fail(f"{where}: expected {show(value)}, found {show(found)}")
+
+
+@check("xlsx_row")
+def xlsx_row(
+    state: EvalState, *, file: str, values: list[Any], sheet: str | None = None, row: int | None = None
+) -> CheckResult:
+    """Row ``row`` (1-based) equals ``values``; with no ``row``, some row does. Trailing empty cells are ignored."""
+    name, rows = xlsx_sheet(state, file, sheet)
+    where = _where(file, name)
+    if row is not None:
+        found = rows[row - 1] if 0 < row <= len(rows) else []
+        diff = _row_diff(values, found, row)
+        if diff is None:
+            return CheckResult.ok(f"{where} row {row} is {show(_trim(found))}")
+        return CheckResult.fail(f"{where} row {row}: {diff} (row is {show(_trim(found))}, expected {show(_trim(values))})")
+    for i, found in enumerate(rows, start=1):
+        if _row_diff(values, found, i) is None:
+            return CheckResult.ok(f"{where} row {i} is {show(_trim(found))}")
+    nearest = max(
+        rows,
+        key=lambda r: sum(values_equal(e, g) for e, g in zip(_trim(values), _trim(r))),
+        default=[],
+    )
+    hint = f"; most similar row: {show(_trim(nearest))}" if nearest else "; the sheet is empty"
+    return CheckResult.fail(f"{where}: no row equals {show(_trim(values))}{hint}")
+
+
+@check("xlsx_sheet_equals")
+def xlsx_sheet_equals(state: EvalState, *, file: str, rows: list[list[Any]], sheet: str | None = None) -> CheckResult:
+    """The sheet's whole used range equals ``rows`` (trailing empty cells and rows ignored)."""
+    name, found = xlsx_sheet(state, file, sheet)
+    where = _where(file, name)
+    exp, got = _trim_rows(rows), _trim_rows(found)
+    for i in range(1, max(len(exp), len(got)) + 1):
+        e = exp[i - 1] if i <= len(exp) else []
+        g = got[i - 1] if i <= len(got) else []
+        diff = _row_diff(e, g, i)
+        if diff:
+            size = f"expected {len(exp)} rows, found {len(got)}"
+            return CheckResult.fail(f"{where}: {diff} ({size})")
+    return CheckResult.ok(f"{where} equals the expected {len(exp)} rows")
+
+
+@check("xlsx_sheet_exists")
+def xlsx_sheet_exists(state: EvalState, *, file: str, sheet: str) -> CheckResult:
+    """The workbook has a sheet named exactly ``sheet``."""
+    entry = get_entry(state, file, "xlsx")
+    order = entry.get("sheet_order") or list(entry.get("sheets") or {})
+    if sheet in order:
+        return CheckResult.ok(f"{office_path(file)} has sheet {sheet!r}")
+    return CheckResult.fail(f"{office_path(file)}: {missing_sheet(sheet, order)}")
+
+
+# ---- docx --------------------------------------------------------------------------------------
+@check("docx_paragraphs_equal")
+def docx_paragraphs_equal(state: EvalState, *, file: str, paragraphs: list[str]) -> CheckResult:
+    """The document's non-empty paragraphs, in order, equal ``paragraphs`` (whitespace collapsed)."""
+    entry = get_entry(state, file, "docx")
+    found = [collapse(p) for p in entry.get("paragraphs") or [] if collapse(p)]
+    wanted = [collapse(p) for p in paragraphs if collapse(p)]
+    path = office_path(file)
+    for i in range(max(len(found), len(wanted))):
+        e = wanted[i] if i < len(wanted) else None
+        g = found[i] if i < len(found) else None
+        if e != g:
+            exp = show(e) if e is not None else "no more paragraphs"
+            got = show(g) if g is not None else "no more paragraphs"
+            return CheckResult.fail(
+                f"{path} non-empty paragraph {i + 1}: expected {exp}, found {got} "
+                f"(expected {len(wanted)} paragraphs, found {len(found)})"
+            )
+    return CheckResult.ok(f"{path} has the expected {len(wanted)} paragraphs")
+
+
+@check("docx_has_paragraph")
+def docx_has_paragraph(state: EvalState, *, file: str, text: str) -> CheckResult:
+    """Some paragraph equals ``text`` (whitespace collapsed, case-sensitive)."""
+    entry = get_entry(state, file, "docx")
+    paragraphs = [p for p in entry.get("paragraphs") or [] if collapse(p)]
+    path = office_path(file)
+    if any(collapse(p) == collapse(text) for p in paragraphs):
+        return CheckResult.ok(f"{path} has paragraph {show(collapse(text))}")
+    if not paragraphs:
+        return CheckResult.fail(f"{path}: no paragraph equals {show(collapse(text))}; the document has no text")
+    return CheckResult.fail(f"{path}: no paragraph equals {show(collapse(text))}{_closest(text, paragraphs)}")
+
+
+@check("docx_table_cell")
+def docx_table_cell(state: EvalState, *, file: str, table: int, row: int, col: int, value: Any) -> CheckResult:
+    """Cell (``row``, ``col``) of table ``table`` holds ``value``; all three indices 1-based."""
+    tables = get_entry(state, file, "docx").get("tables") or []
+    path = office_path(file)
+    if not 0 < table <= len(tables):
+        return CheckResult.fail(f"{path}: expected a table {table}, the document has {len(tables)} table(s)")
+    rows = tables[table - 1] or []
+    where = f"{path} table {table} row {row} column {col}"
+    if not (0 < row <= len(rows) and 0 < col <= len(rows[row - 1] or [])):
+        width = max((len(r) for r in rows), default=0)
+        return CheckResult.fail(f"{where}: no such cell (the table is {len(rows)} rows x {width} columns), expected {show(value)}")
+    found = rows[row - 1][col - 1]
+    if values_equal(value, found):
+        return CheckResult.ok(f"{where} is {show(found)}")
+    return CheckResult.fail(f"{where}: expected {show(value)}, found {show(found)}")
+
+
+# ---- pdf ---------------------------------------------------------------------------------------
+@check("pdf_text_equals")
+def pdf_text_equals(state: EvalState, *, file: str, text: str) -> CheckResult:
+    """The whole text of the PDF equals ``text`` once whitespace is collapsed (case-sensitive)."""
+    pages = get_entry(state, file, "pdf").get("pages") or []
+    found, wanted = collapse("\n".join(map(str, pages))), collapse(text)
+    path = office_path(file)
+    if found == wanted:
+        return CheckResult.ok(f"{path} text equals the expected text")
+    at = next((i for i, (a, b) in enumerate(zip(found, wanted)) if a != b), min(len(found), len(wanted)))
+    return CheckResult.fail(
+        f"{path}: text differs at character {at + 1}: expected {show(wanted[at:at + 40])}, "
+        f"found {show(found[at:at + 40])} (expected {len(wanted)} characters, found {len(found)})"
+    )
+
+
+@check("pdf_page_count")
+def pdf_page_count(state: EvalState, *, file: str, count: int) -> CheckResult:
+    """The PDF has exactly ``count`` pages."""
+    pages = get_entry(state, file, "pdf").get("pages") or []
+    path = office_path(file)
+    if len(pages) == count:
+        return CheckResult.ok(f"{path} has {count} page(s)")
+    return CheckResult.fail(f"{path}: expected {count} page(s), found {len(pages)}")
+
+
+# ---- calendar ----------------------------------------------------------------------------------
+def _same_time(expected: str, found: Any) -> bool:
+    a, b = as_datetime(expected), as_datetime(found)
+    return a is not None and a == b
+
+
+def event_mismatches(event: dict, **wanted: Any) -> list[str]:
+    """How ``event`` differs from the wanted fields (None = not checked), e.g. ["start is X, expected Y"]."""
+    out = []
+    for key in ("start", "end"):
+        if wanted.get(key) is not None and not _same_time(wanted[key], event.get(key)):
+            out.append(f"{key} is {show(event.get(key))}, expected {show(wanted[key])}")
+    loc = wanted.get("location")
+    if loc is not None and norm(loc, False) != norm(event.get("location"), False):
+        out.append(f"location is {show(event.get('location'))}, expected {show(loc)}")
+    if wanted.get("attendees") is not None:
+        exp, got = _addresses(wanted["attendees"]), _addresses(event.get("attendees"))
+        if exp != got:
+            out.append(f"attendees are {_fmt_addresses(got)}, expected {_fmt_addresses(exp)}")
+    return out
+
+
+def events_named(events: list[dict], summary: str) -> list[dict]:
+    """Events whose summary equals ``summary`` (case-insensitive, whitespace collapsed)."""
+    return [e for e in events if norm(e.get("summary"), False) == norm(summary, False)]
+
+
+def list_events(events: list[dict], limit: int = 6) -> str:
+    """A short listing of events for messages: 'Standup' 2026-03-10 09:30:00, ..."""
+    if not events:
+        return "the calendar is empty"
+    shown = "; ".join(f"{show(e.get('summary'))} {e.get('start') or '?'}" for e in events[:limit])
+    more = f"; and {len(events) - limit} more" if len(events) > limit else ""
+    return f"events: {shown}{more}"
+
+
+@check("ics_event")
+def ics_event(
+    state: EvalState,
+    *,
+    user: str,
+    summary: str,
+    start: TimeStr | None = None,
+    end: TimeStr | None = None,
+    location: str | None = None,
+    attendees: list[str] | None = None,
+) -> CheckResult:
+    """``user``'s calendar has an event titled ``summary`` (ci) whose given fields all match.
+
+    Times compare as moments (seconds optional); location ci; attendees as a set of addresses (ci).
+    """
+    events = calendar_events(state, user)
+    named = events_named(events, summary)
+    who = f"calendar of {user.strip().lower()}"
+    if not named:
+        return CheckResult.fail(f"{who}: no event {show(summary)} ({list_events(events)})")
+    wanted = {"start": start, "end": end, "location": location, "attendees": attendees}
+    misses = [event_mismatches(e, **wanted) for e in named]
+    best = min(range(len(named)), key=lambda i: len(misses[i]))
+    if not misses[best]:
+        e = named[best]
+        return CheckResult.ok(f"{who} has {show(e.get('summary'))} {e.get('start')} - {e.get('end')}")
+    return CheckResult.fail(f"{who}: event {show(summary)} found but {'; '.join(misses[best])}")
+
+
+@check("ics_no_event")
+def ics_no_event(state: EvalState, *, user: str, summary: str) -> CheckResult:
+    """``user``'s calendar has no event titled ``summary`` (ci)."""
+    named = events_named(calendar_events(state, user), summary)
+    who = f"calendar of {user.strip().lower()}"
+    if not named:
+        return CheckResult.ok(f"{who} has no event {show(summary)}")
+    when = ", ".join(str(e.get("start")) for e in named)
+    return CheckResult.fail(f"{who}: expected no event {show(summary)}, found {len(named)} (at {when})")
+
+
+@check("ics_event_count")
+def ics_event_count(state: EvalState, *, user: str, count: int) -> CheckResult:
+    """``user``'s calendar holds exactly ``count`` events (a missing calendar holds none)."""
+    events = calendar_events(state, user)
+    who = f"calendar of {user.strip().lower()}"
+    if len(events) == count:
+        return CheckResult.ok(f"{who} has {count} event(s)")
+    return CheckResult.fail(f"{who}: expected {count} event(s), found {len(events)} ({list_events(events)})")
+
+
+# ---- email -------------------------------------------------------------------------------------
+def _attachment_names(entry: dict) -> set[str]:
+    return {str(a.get("filename", "")).strip().lower() for a in entry.get("attachments") or [] if isinstance(a, dict)}
+
+
+def mail_mismatches(
+    entry: dict,
+    *,
+    to: Any = None,
+    cc: Any = None,
+    sender: str | None = None,
+    subject: str | None = None,
+    subject_contains: str | None = None,
+    body_contains: Any = None,
+    attachments: list[str] | None = None,
+) -> list[str]:
+    """How a parsed message differs from what is wanted (None = not checked)."""
+    out = []
+    if to is not None and _addresses(to) != _addresses(entry.get("to")):
+        out.append(f"to is {_fmt_addresses(_addresses(entry.get('to')))}, expected {_fmt_addresses(_addresses(to))}")
+    if cc is not None and _addresses(cc) != _addresses(entry.get("cc")):
+        out.append(f"cc is {_fmt_addresses(_addresses(entry.get('cc')))}, expected {_fmt_addresses(_addresses(cc))}")
+    if sender is not None and sender.strip().lower() != str(entry.get("from", "")).strip().lower():
+        out.append(f"from is {entry.get('from')!r}, expected {sender.strip().lower()!r}")
+    got_subject = entry.get("subject") or ""
+    if subject is not None and norm(subject, False) != norm(got_subject, False):
+        out.append(f"subject is {show(got_subject)}, expected {show(subject)}")
+    if subject_contains is not None and not text_contains(got_subject, subject_contains):
+        out.append(f"subject {show(got_subject)} does not contain {show(subject_contains)}")
+    missing = [t for t in as_list(body_contains) if not text_contains(entry.get("body") or "", str(t))]
+    if missing:
+        out.append(f"body lacks {', '.join(show(str(t)) for t in missing)}")
+    have = _attachment_names(entry)
+    lacking = [a for a in as_list(attachments) if posixpath.basename(str(a).strip()).lower() not in have]
+    if lacking:
+        out.append(f"attachments are {sorted(have) or 'none'}, missing {', '.join(map(repr, lacking))}")
+    return out
+
+
+def _best_match(messages: list[tuple[str, dict]], **wanted: Any) -> tuple[str, dict, list[str]] | None:
+    """The message with the fewest mismatches (first one on ties), with its mismatches."""
+    scored = [(path, e, mail_mismatches(e, **wanted)) for path, e in messages]
+    return min(scored, key=lambda t: len(t[2]), default=None)
+
+
+def _describe_wanted(**wanted: Any) -> str:
+    return ", ".join(f"{k.replace('_', ' ')} {show(v)}" for k, v in wanted.items() if v is not None)
+
+
+@check("email_sent")
+def email_sent(
+    state: EvalState,
+    *,
+    sender: str,
+    to: str | list[str],
+    subject: str | None = None,
+    subject_contains: str | None = None,
+    body_contains: str | list[str] | None = None,
+    cc: list[str] | None = None,
+    attachments: list[str] | None = None,
+) -> CheckResult:
+    """A message in ``sender``'s sent folder matches: ``to`` set equal (ci), ``cc`` set equal when given,
+    subject equal / containing (ci), body containing every ``body_contains`` string (ci), and
+    carrying every listed attachment (by file name).
+    """
+    wanted = dict(to=to, cc=cc, subject=subject, subject_contains=subject_contains,
+                  body_contains=body_contains, attachments=attachments)
+    sent = mailbox(state, sender, "sent")
+    who = sender.strip().lower()
+    if not sent:
+        return CheckResult.fail(f"{who} sent no messages; expected one with {_describe_wanted(**wanted)}")
+    path, entry, misses = _best_match(sent, **wanted)
+    if not misses:
+        return CheckResult.ok(f"{path}: {who} sent {show(entry.get('subject'))} to {', '.join(entry.get('to') or [])}")
+    return CheckResult.fail(
+        f"none of the {len(sent)} message(s) sent by {who} matches; closest {path}: {'; '.join(misses)}"
+    )
+
+
+@check("email_received")
+def email_received(
+    state: EvalState,
+    *,
+    user: str,
+    sender: str,
+    subject: str | None = None,
+    subject_contains: str | None = None,
+    body_contains: str | list[str] | None = None,
+) -> CheckResult:
+    """``user``'s inbox holds a message from ``sender`` with the given subject (ci) / subject and body text."""
+    wanted = dict(sender=sender, subject=subject, subject_contains=subject_contains, body_contains=body_contains)
+    inbox = mailbox(state, user, "inbox")
+    who = user.strip().lower()
+    if not inbox:
+        return CheckResult.fail(f"the inbox of {who} is empty; expected a message from {sender.strip().lower()}")
+    path, entry, misses = _best_match(inbox, **wanted)
+    if not misses:
+        return CheckResult.ok(f"{path}: {who} received {show(entry.get('subject'))} from {entry.get('from')}")
+    return CheckResult.fail(f"none of the {len(inbox)} message(s) in the inbox of {who} matches; closest {path}: {'; '.join(misses)}")
+
+
+@check("email_not_sent")
+def email_not_sent(
+    state: EvalState, *, sender: str, to: str | list[str] | None = None, subject_contains: str | None = None
+) -> CheckResult:
+    """No message in ``sender``'s sent folder is addressed (to or cc) to any of ``to`` and has a subject
+    containing ``subject_contains`` (ci); with neither given, ``sender`` sent nothing.
+    """
+    who = sender.strip().lower()
+    targets = _addresses(to)
+    for path, entry in mailbox(state, sender, "sent"):
+        recipients = _addresses(entry.get("to")) | _addresses(entry.get("cc"))
+        if targets and not targets & recipients:
+            continue
+        if subject_contains is not None and not text_contains(entry.get("subject") or "", subject_contains):
+            continue
+        return CheckResult.fail(
+            f"{path}: {who} sent {show(entry.get('subject'))} to {_fmt_addresses(recipients)}, "
+            f"expected no such message ({_describe_wanted(to=to, subject_contains=subject_contains) or 'any message'})"
+        )
+    return CheckResult.ok(f"{who} sent no such message")
+
+
+# ---- files and the answer ----------------------------------------------------------------------
+_PLACE_KEYS = ("mailbox", "folder", "id", "user")
+
+
+def _content(entry: dict) -> dict:
+    """An entry without the keys that only say where it lives (mailbox, folder, id, user)."""
+    return {k: v for k, v in entry.items() if k not in _PLACE_KEYS}
+
+
+@check("file_equals")
+def file_equals(state: EvalState, *, file: str, other: str | None = None, sha256: str | None = None) -> CheckResult:
+    """``file`` has the same bytes as ``other`` or the given SHA-256 digest.
+
+    Parsed entries that carry no digest (docx, xlsx...) are compared by parsed content instead.
+    """
+    if (other is None) == (sha256 is None):
+        raise CheckError("file_equals needs exactly one of 'other' and 'sha256'")
+    entry = get_entry(state, file)
+    path = office_path(file)
+    if sha256 is not None:
+        found = entry.get("sha256")
+        if found is None:
+            raise CheckError(f"{path}: the parsed {entry.get('kind')} file carries no digest; compare with 'other' or content checks")
+        if found.lower() == sha256.strip().lower():
+            return CheckResult.ok(f"{path} has digest {found[:12]}...")
+        return CheckResult.fail(f"{path}: expected sha256 {sha256[:12]}..., found {found[:12]}...")
+    ref = get_entry(state, other)
+    if entry.get("sha256") and ref.get("sha256"):
+        same = entry["sha256"] == ref["sha256"]
+    else:
+        same = _content(entry) == _content(ref)
+    if same:
+        return CheckResult.ok(f"{path} is the same as {office_path(other)}")
+    return CheckResult.fail(f"{path} differs from {office_path(other)} ({entry.get('kind')} vs {ref.get('kind')})")
+
+
+def clean_answer(value: Any) -> str:
+    """An answer as compared: whitespace collapsed, surrounding quotes and a trailing '.' dropped."""
+    text = collapse(value)
+    while len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
+        text = text[1:-1].strip()
+    return text[:-1].rstrip() if text.endswith(".") and not text.endswith("..") else text
+
+
+@check("answer_equals")
+def answer_equals(state: EvalState, *, value: Any) -> CheckResult:
+    """The finish_task answer equals ``value`` (ci, trailing '.' dropped, numbers by value); a list means any of them."""
+    accepted = value if isinstance(value, list) else [value]
+    if state.answer is None or not collapse(state.answer):
+        return CheckResult.fail(f"no answer was given; expected {show(accepted[0]) if len(accepted) == 1 else 'one of ' + show(accepted)}")
+    got = clean_answer(state.answer)
+    for v in accepted:
+        exp = v if not isinstance(v, str) else clean_answer(v)
+        if values_equal(exp, got, case_sensitive=False):
+            return CheckResult.ok(f"the answer {show(got)} equals {show(v)}")
+    want = show(accepted[0]) if len(accepted) == 1 else f"one of {show(accepted)}"
+    return CheckResult.fail(f"the answer: expected {want}, found {show(got)}")

@@ -1,0 +1,181 @@
+"""The check registry: ``@check("name")`` turns a pure function into a named, validated check.
+
+A check is ``fn(state: EvalState, *, <args>) -> CheckResult``. Its keyword arguments are its schema
+(``apps.registry.model_from_signature``), so task files are validated against the very signature
+that runs them. Running a check never raises: a missing file, bad arguments or a bug in a check all
+become a failed result whose message says why.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+
+from pydantic import BaseModel, ValidationError
+from pydantic_core import core_schema
+
+from apps.registry import model_from_signature
+from evaluators.state import CheckError, EvalState
+from evaluators.text import as_datetime, is_cell_ref, is_column_ref
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What a check function returns: pass/fail and a message saying what was expected and found."""
+
+    passed: bool
+    message: str
+
+    @classmethod
+    def ok(cls, message: str) -> "CheckResult":
+        return cls(True, message)
+
+    @classmethod
+    def fail(cls, message: str) -> "CheckResult":
+        return cls(False, message)
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    """One check as run on one state, in the shape of an evaluation record's ``checks`` items."""
+
+    check: str
+    args: dict
+    passed: bool
+    message: str
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """A registered check: its function, argument model and documentation."""
+
+    name: str
+    func: Callable[..., CheckResult]
+    model: type[BaseModel]
+    description: str
+    kind: str  # "exact", "fuzzy" or "predicates": the module that defines it
+
+    @property
+    def arg_names(self) -> list[str]:
+        return list(self.model.model_fields)
+
+    def signature(self) -> str:
+        """``name(a, b=None)`` as written in FORMAT §5."""
+        parts = []
+        for pname, info in self.model.model_fields.items():
+            parts.append(pname if info.is_required() else f"{pname}={info.default!r}".replace("'", '"'))
+        return f"{self.name}({', '.join(parts)})"
+
+
+CHECKS: dict[str, CheckSpec] = {}
+
+
+def check(name: str) -> Callable[[Callable[..., CheckResult]], Callable[..., CheckResult]]:
+    """Register ``fn`` under ``name``; its parameters after ``state`` become the argument schema."""
+
+    def register(func: Callable[..., CheckResult]) -> Callable[..., CheckResult]:
+        if name in CHECKS:
+            raise ValueError(f"check {name!r} is registered twice")
+        model, _ = model_from_signature(func, skip=1)
+        kind = func.__module__.rsplit(".", 1)[-1]
+        CHECKS[name] = CheckSpec(name, func, model, inspect.getdoc(func) or "", kind)
+        return func
+
+    return register
+
+
+# ---- argument types with meaning (validated at task load time) --------------------------------
+def _constrained(base: type, name: str, ok: Callable[[Any], bool], hint: str) -> type:
+    """A ``base`` subtype whose pydantic schema refuses values failing ``ok`` with ``hint``."""
+    base_schema = core_schema.str_schema() if base is str else core_schema.float_schema()
+
+    def validate(value: Any) -> Any:
+        if not ok(value):
+            raise ValueError(f"{value!r} is not {hint}")
+        return value
+
+    def schema(cls, source: Any, handler: Any) -> core_schema.CoreSchema:
+        return core_schema.no_info_after_validator_function(validate, base_schema)
+
+    return type(name, (base,), {"__get_pydantic_core_schema__": classmethod(schema), "__doc__": hint})
+
+
+CellRef = _constrained(str, "CellRef", is_cell_ref, "a cell address like B3 or Budget!B3")
+ColumnRef = _constrained(str, "ColumnRef", is_column_ref, "a column letter like B")
+TimeStr = _constrained(str, "TimeStr", lambda v: as_datetime(v) is not None, "a time like 2026-03-10 09:30:00")
+Ratio = _constrained(float, "Ratio", lambda v: 0.0 <= v <= 1.0, "a ratio between 0 and 1")
+
+
+# ---- validation and running ------------------------------------------------------------------
+def _unknown(name: Any) -> str:
+    close = difflib.get_close_matches(str(name), list(CHECKS), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"unknown check {name!r}{hint} (checks: {', '.join(sorted(CHECKS))})"
+
+
+def _problems(spec: CheckSpec, exc: ValidationError) -> list[str]:
+    out = []
+    for err in exc.errors():
+        loc = ".".join(str(x) for x in err["loc"]) or "(arguments)"
+        if err["type"] == "missing":
+            out.append(f"{spec.name}: missing argument '{loc}' (arguments: {', '.join(spec.arg_names)})")
+        elif err["type"] == "extra_forbidden":
+            out.append(f"{spec.name}: unexpected argument '{loc}' (arguments: {', '.join(spec.arg_names)})")
+        else:
+            msg = err["msg"].removeprefix("Value error, ")
+            out.append(f"{spec.name}: argument '{loc}': {msg}")
+    return out
+
+
+def _validated(name: Any, args: Any) -> tuple[CheckSpec | None, dict, list[str]]:
+    """(spec, validated values, problems) for one check call."""
+    spec = CHECKS.get(name) if isinstance(name, str) else None
+    if spec is None:
+        return None, {}, [_unknown(name)]
+    if not isinstance(args, dict):
+        return spec, {}, [f"{name}: args must be a mapping of argument names to values, got {type(args).__name__}"]
+    try:
+        model = spec.model.model_validate(args)
+    except ValidationError as exc:
+        return spec, {}, _problems(spec, exc)
+    return spec, {k: getattr(model, k) for k in spec.model.model_fields}, []
+
+
+def validate_check(name: str, args: dict | None) -> list[str]:
+    """Problems with a check as written in a task (unknown name, missing/extra/ill-typed argument); [] if fine."""
+    return _validated(name, {} if args is None else args)[2]
+
+
+def run_check(name: str, args: dict | None, state: EvalState) -> CheckOutcome:
+    """Run one check; never raises: every problem becomes a failed outcome with a message."""
+    given = {} if args is None else args
+    spec, values, problems = _validated(name, given)
+    shown = given if isinstance(given, dict) else {"args": given}
+    if problems:
+        return CheckOutcome(str(name), shown, False, "invalid check: " + "; ".join(problems))
+    try:
+        result = spec.func(state, **values)
+    except CheckError as exc:
+        return CheckOutcome(name, shown, False, exc.message)
+    except Exception as exc:  # a bug in a check must not end the evaluation
+        return CheckOutcome(name, shown, False, f"{name} crashed: {type(exc).__name__}: {exc}")
+    if not isinstance(result, CheckResult):
+        return CheckOutcome(name, shown, False, f"{name} returned {type(result).__name__}, not a CheckResult")
+    return CheckOutcome(name, shown, bool(result.passed), result.message)
+
+
+def run_checks(checks: list[Any], state: EvalState) -> list[dict]:
+    """Run task checks (``{"check", "args"}`` dicts or objects with those attributes) in order."""
+    out = []
+    for item in checks:
+        if isinstance(item, dict):
+            name, args = item.get("check"), item.get("args")
+        else:
+            name, args = getattr(item, "check", None), getattr(item, "args", None)
+        out.append(run_check(name, args, state).as_dict())
+    return out
