@@ -79,6 +79,10 @@ class OfficeClient:
         body = {"app": app, "action": action, "args": args or {}}
         return self._json("POST", f"/sessions/{session_id}/actions", json=body)
 
+    def act_raw(self, session_id: str, body: dict) -> dict:
+        """Send an action body as given, e.g. the flat OfficeBench form ``{"app", "action", "<arg>": ...}``."""
+        return self._json("POST", f"/sessions/{session_id}/actions", json=body)
+
     def finish(self, session_id: str, answer: Any = None) -> dict:
         """End the session (as finish_task); the response carries the evaluation."""
         return self._json("POST", f"/sessions/{session_id}/finish", json={"answer": answer})

@@ -45,6 +45,9 @@ class ServerSettings:
         return cls(**values)
 
 
+RETAIN_MIN_S = 60.0  # an ended session's record stays readable at least this long after its office goes
+
+
 class CapacityError(Exception):
     """The live-session cap is reached."""
 
@@ -60,7 +63,8 @@ class SessionManager:
         self.root.mkdir(parents=True, exist_ok=True)
         self.evaluator = Evaluator(self.root / "_gold", settings.op_settings)
         self._sessions: dict[str, Session] = {}
-        self._removed: set[str] = set()  # sessions whose office is gone (expired, kept for reading)
+        # sessions whose office is gone (kept a while for reading): id -> monotonic removal time
+        self._removed: dict[str, float] = {}
         self._lock = threading.Lock()
         self._pending = 0
         self._last_sweep = 0.0
@@ -108,8 +112,7 @@ class SessionManager:
         """Drop a session and remove its office (KeyError when unknown)."""
         with self._lock:
             session = self._sessions.pop(session_id)
-            gone = session_id in self._removed
-            self._removed.discard(session_id)
+            gone = self._removed.pop(session_id, None) is not None
         if not gone:
             with session.lock:
                 self._remove_office(session)
@@ -129,29 +132,29 @@ class SessionManager:
     def sweep(self) -> list[str]:
         """Expire idle active sessions (evaluated, office removed); forget long-ended ones."""
         timeout = self.settings.idle_timeout
+        retain = max(timeout, RETAIN_MIN_S)
         now = time.monotonic()
         with self._lock:
-            candidates = [s for s in self._sessions.values() if now - s.last_active >= timeout]
+            stale = [sid for sid, at in self._removed.items() if now - at >= retain]
+            for sid in stale:
+                self._sessions.pop(sid, None)
+                del self._removed[sid]
+            candidates = [s for s in self._sessions.values()
+                          if s.id not in self._removed and now - s.last_active >= timeout]
         expired = []
         for session in candidates:
             if not session.lock.acquire(blocking=False):
                 continue  # busy right now, so not idle
             try:
-                idle = time.monotonic() - session.last_active
-                if idle < timeout:
+                if time.monotonic() - session.last_active < timeout:
                     continue
                 if session.expire():
                     expired.append(session.id)
                 with self._lock:
-                    removed = session.id in self._removed
-                if not removed:
-                    self._remove_office(session)
-                    with self._lock:
-                        self._removed.add(session.id)
-                elif idle >= 2 * timeout:
-                    with self._lock:
-                        self._sessions.pop(session.id, None)
-                        self._removed.discard(session.id)
+                    if session.id not in self._sessions or session.id in self._removed:
+                        continue  # deleted meanwhile
+                    self._removed[session.id] = time.monotonic()
+                self._remove_office(session)
             finally:
                 session.lock.release()
         return expired
