@@ -477,10 +477,14 @@ def file_equals(state: EvalState, *, file: str, other: str | None = None, sha256
 
 def clean_answer(value: Any) -> str:
     """An answer as compared: whitespace collapsed, surrounding quotes and a trailing '.' dropped."""
-    text = collapse(value)
-    while len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
-        text = text[1:-1].strip()
-    return text[:-1].rstrip() if text.endswith(".") and not text.endswith("..") else text
+    text, previous = collapse(value), None
+    while text != previous:
+        previous = text
+        if text.endswith(".") and not text.endswith(".."):
+            text = text[:-1].rstrip()
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'`":
+            text = text[1:-1].strip()
+    return text
 
 
 @check("answer_equals")

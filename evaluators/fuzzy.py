@@ -22,7 +22,7 @@ def _closest_passage(needle: str, haystack: str, case_sensitive: bool) -> str:
     align = fuzz.partial_ratio_alignment(a, b if case_sensitive else b.casefold())
     if align is None or align.score < 50:
         return ""
-    return f"; closest passage: {show(b[align.dest_start:align.dest_end])} ({align.score:.0f}% alike)"
+    return f"; closest passage: {show(b[align.dest_start:align.dest_end].strip())} ({align.score:.0f}% alike)"
 
 
 def _preview(text: str, limit: int = 80) -> str:
