@@ -1,0 +1,314 @@
+"""Two-app families: mail and calendar work that leans on a workbook (excel + email, excel + calendar)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from tasks.families._kit import act, at, check, fmt, people, switch
+from tasks.families.registry import family
+from tasks.families.two_app_common import (
+    day_month, ev, iso, mail_time, office_of, other_companies, spoken, workday_after, workday_before,
+)
+
+
+@family("invoice-overdue-reminder", apps=["excel", "email"])
+def invoice_overdue_reminder(rng: random.Random) -> dict:
+    """Find the one client invoice that is past due and unpaid in the invoice register; mail its contact."""
+    org, domain, (me,), now = office_of(rng, 1)
+    clients = other_companies(rng, domain, 5)
+    contacts = [people(rng, 1, d)[0] for _, d in clients]
+    base = rng.randrange(1100, 1800)
+    # (days from today to the due date, status): one overdue+unpaid target, decoys of both kinds
+    plan = [(-rng.randrange(3, 20), "Unpaid"), (-rng.randrange(5, 30), "Paid"), (rng.randrange(4, 25), "Unpaid"),
+            (-rng.randrange(2, 12), "Paid"), (rng.randrange(2, 9), "Unpaid")]
+    order = list(range(5))
+    rng.shuffle(order)
+    rows = [["Invoice", "Client", "Contact", "Amount", "Due date", "Status"]]
+    info = {}
+    for k, i in enumerate(order):
+        inv = f"INV-{base + k}"
+        amount = rng.randrange(400, 9000, 25)
+        due = (now + timedelta(days=plan[i][0])).date()
+        rows.append([inv, clients[i][0], contacts[i]["email"], amount, iso(due), plan[i][1]])
+        info[i] = (inv, contacts[i]["email"], amount)
+    target_inv, target_mail, target_amount = info[0]
+    subject = f"Payment reminder: {target_inv}"
+    body = (f"Dear {contacts[0]['first']},\n\nThis is a friendly reminder that invoice {target_inv} for "
+            f"{target_amount} is now past its due date. Could you let us know when we can expect payment?\n\n"
+            f"Kind regards,\n{me['name']}\n{org}")
+    send = lambda to, inv: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
+                               subject=f"Payment reminder: {inv}", content=body.replace(target_inv, inv))
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": ("One of our client invoices in data/finance/invoices.xlsx is past its due date and still "
+                        "unpaid. Please send a polite payment reminder to that client's contact (the address is in "
+                        "the register) and mention the invoice number and the amount in the message."),
+        "office": [
+            {"type": "xlsx", "path": "data/finance/invoices.xlsx", "sheets": {"Invoices": rows}},
+            {"type": "xlsx", "path": "data/finance/supplier_bills.xlsx", "sheets": {"Bills": [
+                ["Bill", "Supplier", "Amount", "Due date", "Status"],
+                [f"B-{rng.randrange(300, 900)}", other_companies(rng, domain, 1)[0][0], rng.randrange(200, 3000, 10),
+                 iso(now - timedelta(days=4)), "Unpaid"]]}},
+        ],
+        "checks": [
+            check("email_sent", sender=me["email"], to=target_mail, body_contains=[target_inv]),
+            check("email_not_sent", sender=me["email"], to=info[1][1]),
+            check("email_not_sent", sender=me["email"], to=info[2][1]),
+            check("email_not_sent", sender=me["email"], to=info[3][1]),
+        ],
+        "gold": [
+            switch("excel"),
+            act("excel", "read_file", file_path="data/finance/invoices.xlsx"),
+            switch("email"),
+            act("email", "send_email", sender=me["email"], recipient=target_mail, subject=subject, content=body),
+        ],
+        "wrong": [
+            {"name": "reminds a client whose overdue invoice is already paid",
+             "actions": [switch("email"), send(info[1][1], info[1][0])]},
+            {"name": "reminds a client whose unpaid invoice is not due yet",
+             "actions": [switch("email"), send(info[2][1], info[2][0])]},
+        ],
+    }
+
+
+@family("supplier-price-update", apps=["email", "excel"])
+def supplier_price_update(rng: random.Random) -> dict:
+    """Apply the unit-price changes a supplier announced by mail to the purchasing price list."""
+    org, domain, (me, buyer), now = office_of(rng, 2)
+    (sup_a, dom_a), (sup_b, dom_b) = other_companies(rng, domain, 2)
+    rep = people(rng, 1, dom_a)[0]
+    rep_b = people(rng, 1, dom_b)[0]
+    items = rng.sample(["Copy paper A4 (box)", "Toner cartridge black", "Whiteboard markers (set)",
+                        "Shipping boxes medium", "Packing tape", "Cleaning wipes", "Safety gloves (pair)",
+                        "Label rolls", "Stretch film", "Hand soap refill", "Coffee beans 1kg"], 6)
+    shared = items[0]  # both suppliers sell it: only supplier A's row changes
+    rows = [["SKU", "Item", "Supplier", "Unit price"]]
+    prices = {}
+    layout = [(items[0], sup_b), (items[0], sup_a), (items[1], sup_a), (items[2], sup_b), (items[3], sup_a),
+              (items[4], sup_b), (items[5], sup_a)]
+    rng.shuffle(layout)
+    for k, (item, sup) in enumerate(layout):
+        price = round(rng.randrange(150, 6000) / 100, 2)
+        rows.append([f"SKU-{rng.randrange(1000, 9999)}-{k}", item, sup, price])
+        prices[(item, sup)] = (k + 2, price)
+    changed = [shared, rng.choice([i for i, s in layout if s == sup_a and i != shared])]
+    new = {}
+    for item in changed:
+        r, old = prices[(item, sup_a)]
+        new[item] = (r, round(old + rng.choice([-1, 1, 1]) * rng.randrange(20, 150) / 100, 2))
+    first_next = (now.replace(day=1) + timedelta(days=32)).replace(day=1)
+    lines = "\n".join(f"- {i}: {new[i][1]:.2f} per unit (previously {prices[(i, sup_a)][1]:.2f})" for i in changed)
+    body_a = (f"Dear customer,\n\nFrom {day_month(first_next)} the following unit prices change:\n{lines}\n\n"
+              f"All other prices stay as they are.\n\nBest regards,\n{rep['name']}\n{sup_a}")
+    other_item = next(i for i, s in layout if s == sup_b)
+    body_b = (f"Hello,\n\nA quick note that {other_item} will be out of stock for about two weeks. Prices are "
+              f"unchanged.\n\nRegards,\n{rep_b['name']}\n{sup_b}")
+    shared_row_b, shared_price_b = prices[(shared, sup_b)]
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"{sup_a} sent us new unit prices by email. Please update their rows in "
+                        "data/purchasing/price_list.xlsx (the Unit price column) to the new prices."),
+        "office": [
+            {"type": "xlsx", "path": "data/purchasing/price_list.xlsx", "sheets": {"Prices": rows}},
+            {"type": "eml", "user": me["email"], "id": "msg-1", "from": rep_b["email"], "to": [me["email"]],
+             "date": mail_time(now, 3, 11, 5), "subject": "Stock notice", "body": body_b},
+            {"type": "eml", "user": me["email"], "id": "msg-2", "from": rep["email"], "to": [me["email"]],
+             "cc": [buyer["email"]], "date": mail_time(now, 1, 15, 40), "subject": "Price changes", "body": body_a},
+            {"type": "eml", "user": me["email"], "id": "msg-3", "from": buyer["email"], "to": [me["email"]],
+             "date": mail_time(now, 0, 8, 10), "subject": "Stationery order",
+             "body": "Hi, I've placed this month's stationery order. Nothing needed from you.\n"},
+        ],
+        "checks": [check("xlsx_cell", file="data/purchasing/price_list.xlsx", cell=f"D{r}", value=p)
+                   for r, p in new.values()]
+                  + [check("xlsx_cell", file="data/purchasing/price_list.xlsx", cell=f"D{shared_row_b}",
+                           value=shared_price_b)],
+        "gold": [
+            switch("email"),
+            act("email", "list_emails", username=me["email"]),
+            act("email", "read_email", username=me["email"], email_id="msg-2"),
+            switch("excel"),
+            act("excel", "read_file", file_path="data/purchasing/price_list.xlsx"),
+        ] + [act("excel", "set_cell", file_path="data/purchasing/price_list.xlsx", row_idx=r, column_idx=4, text=p)
+             for r, p in new.values()],
+        "wrong": [
+            {"name": "changes the other supplier's row of the shared item",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path="data/purchasing/price_list.xlsx",
+                     row_idx=shared_row_b if i == shared else r, column_idx=4, text=p)
+                 for i, (r, p) in new.items()]},
+            {"name": "updates only the first item of the mail",
+             "actions": [switch("excel"), act("excel", "set_cell", file_path="data/purchasing/price_list.xlsx",
+                                              row_idx=new[changed[0]][0], column_idx=4, text=new[changed[0]][1])]},
+        ],
+    }
+
+
+@family("roster-names-reply", apps=["email", "excel"])
+def roster_names_reply(rng: random.Random) -> dict:
+    """Answer a facilities colleague's mail with the names of one team's people at one office, from the roster."""
+    org, domain, folks, now = office_of(rng, 14)
+    me, asker = folks[0], folks[1]
+    staff = folks[2:]
+    teams = rng.sample(["Finance", "Support", "Marketing", "Engineering", "Sales", "Legal"], 3)
+    offices = rng.sample(["Leeds", "Porto", "Gdansk", "Lyon", "Utrecht", "Tampere"], 2)
+    team, city = teams[0], offices[0]
+    assign = ([(team, city)] * 3 + [(team, offices[1])] * 2 + [(teams[1], city)] * 2
+              + [(rng.choice(teams[1:]), rng.choice(offices)) for _ in range(len(staff) - 7)])
+    rng.shuffle(assign)
+    rows = [["Name", "Team", "Office", "Email"]]
+    for p, (t, o) in zip(staff, assign):
+        rows.append([p["name"], t, o, p["email"]])
+    hits = [r[0] for r in rows[1:] if r[1] == team and r[2] == city]
+    other_office = [r[0] for r in rows[1:] if r[1] == team and r[2] != city]
+    subject = f"Desk plan for the {city} office"
+    ask = (f"Hi {me['first']},\n\nWe're redoing the desk plan in {city}. Could you send me the names of the "
+           f"{team} people who are based there?\n\nThanks,\n{asker['first']}")
+    reply = lambda names: f"Hi {asker['first']},\n\nHere they are: {', '.join(names)}.\n\nBest,\n{me['first']}"  # noqa: E731
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"{asker['name']} asked me by email for some names for the desk plan. Reply to that mail "
+                        "with the names; the staff roster is data/hr/roster.xlsx."),
+        "office": [
+            {"type": "xlsx", "path": "data/hr/roster.xlsx", "sheets": {"Staff": rows}},
+            {"type": "xlsx", "path": "data/hr/leave_2026.xlsx", "sheets": {"Leave": [
+                ["Name", "From", "To"], [staff[0]["name"], iso(now + timedelta(days=9)), iso(now + timedelta(days=13))]]}},
+            {"type": "eml", "user": me["email"], "id": "msg-1", "from": asker["email"], "to": [me["email"]],
+             "date": mail_time(now, 6, 10, 0), "subject": "Fire warden list",
+             "body": "Hi, the fire warden list is final now, thanks for your help.\n"},
+            {"type": "eml", "user": me["email"], "id": "msg-2", "from": asker["email"], "to": [me["email"]],
+             "date": mail_time(now, 0, 8, 20), "subject": subject, "body": ask},
+        ],
+        "checks": [check("email_sent", sender=me["email"], to=asker["email"], subject_contains=subject,
+                         body_contains=hits)],
+        "gold": [
+            switch("email"),
+            act("email", "read_email", username=me["email"], email_id="msg-2"),
+            switch("excel"),
+            act("excel", "read_file", file_path="data/hr/roster.xlsx"),
+            switch("email"),
+            act("email", "reply_email", username=me["email"], email_id="msg-2", content=reply(hits)),
+        ],
+        "wrong": [
+            {"name": "lists the team members of the other office",
+             "actions": [switch("email"), act("email", "reply_email", username=me["email"], email_id="msg-2",
+                                             content=reply(other_office))]},
+            {"name": "leaves one name out",
+             "actions": [switch("email"), act("email", "reply_email", username=me["email"], email_id="msg-2",
+                                             content=reply(hits[:-1]))]},
+        ],
+    }
+
+
+@family("timesheet-from-calendar", apps=["calendar", "excel"])
+def timesheet_from_calendar(rng: random.Random) -> dict:
+    """Fill yesterday's timesheet column with the hours of meetings per project code found in the calendar."""
+    org, domain, folks, now = office_of(rng, 4, weekdays=(1, 2, 3))  # Tue-Thu: yesterday is a workday
+    me = folks[0]
+    codes = rng.sample(["ORCA", "KITE", "LARK", "MOSS", "PIKE", "WREN", "BIRCH"], 3)
+    y = (now - timedelta(days=1)).date()
+    topics = ["design workshop", "client call", "sprint review", "budget check", "kick-off", "risk review",
+              "data walkthrough", "planning"]
+    rng.shuffle(topics)
+    # yesterday: two meetings for codes[0], one for codes[1], none for codes[2]
+    dur0 = [90, 45]
+    events = [
+        ev(f"[{codes[0]}] {topics[0]}", at(y, 9), at(y, 10, 30)),
+        ev(f"[{codes[1]}] {topics[1]}", at(y, 11), at(y, 12)),
+        ev("Lunch with the new starters", at(y, 12, 30), at(y, 13, 30)),
+        ev(f"[{codes[0]}] {topics[2]}", at(y, 14), at(y, 14, 45)),
+        ev(f"[{codes[2]}] {topics[3]}", at(now.date(), 10), at(now.date(), 11)),  # today: not yet
+        ev(f"[{codes[1]}] {topics[4]}", at(now.date() - timedelta(days=2 if now.weekday() > 1 else 4), 16),
+           at(now.date() - timedelta(days=2 if now.weekday() > 1 else 4), 17)),
+    ]
+    hours = {codes[0]: sum(dur0) / 60, codes[1]: 1, codes[2]: 0}
+    weekday_cols = ["Mon", "Tue", "Wed", "Thu", "Fri"]
+    col = y.weekday() + 2
+    rows = [["Project"] + weekday_cols]
+    for c in codes:
+        rows.append([c] + [rng.choice([0, 0.5, 1, 1.5, 2]) if d < y.weekday() else None for d in range(5)])
+    monday = y - timedelta(days=y.weekday())
+    path = f"data/timesheets/week_{iso(monday)}.xlsx"
+    gold_cells = [act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=col, text=hours[c])
+                  for i, c in enumerate(codes)]
+    letter = "ABCDEF"[col - 1]
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"Please fill in yesterday's column of my timesheet {path}: for each project, the hours I "
+                        "spent in meetings for it yesterday according to my calendar (the project code is in "
+                        "brackets in the meeting title). Put 0 for a project with no meetings."),
+        "office": [
+            {"type": "xlsx", "path": path, "sheets": {"Hours": rows}},
+            {"type": "ics", "user": me["email"], "events": events},
+        ],
+        "checks": [check("xlsx_cell", file=path, cell=f"{letter}{i + 2}", value=hours[c]) for i, c in enumerate(codes)],
+        "gold": [
+            switch("calendar"),
+            act("calendar", "list_events", username=me["email"]),
+            switch("excel"),
+            act("excel", "read_file", file_path=path),
+        ] + gold_cells,
+        "wrong": [
+            {"name": "counts only one meeting per project",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=col,
+                     text={codes[0]: dur0[0] / 60, codes[1]: 1, codes[2]: 0}[c]) for i, c in enumerate(codes)]},
+            {"name": "fills today's column instead",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=col + 1, text=hours[c])
+                 for i, c in enumerate(codes)]},
+        ],
+    }
+
+
+@family("oncall-shifts-to-calendar", apps=["excel", "calendar"])
+def oncall_shifts_to_calendar(rng: random.Random) -> dict:
+    """Copy the user's own on-call shifts for next week from the rota workbook into the calendar."""
+    org, domain, folks, now = office_of(rng, 4)
+    me = folks[0]
+    monday = now.date() + timedelta(days=7 - now.weekday())
+    shifts = [("07:00", "15:00"), ("15:00", "23:00")]
+    rows = [["Date", "Day", "Shift start", "Shift end", "Engineer"]]
+    mine = []
+    my_days = set(rng.sample(range(5), 2))
+    for d in range(5):
+        day = monday + timedelta(days=d)
+        for s, (a, b) in enumerate(shifts):
+            if d in my_days and s == (d % 2):
+                who = me
+            else:
+                who = rng.choice(folks[1:])
+            rows.append([iso(day), day.strftime("%A"), a, b, who["name"]])
+            if who is me:
+                mine.append((day, a, b, len(rows)))
+    def dt(day, hhmm):  # noqa: E306
+        return at(day, int(hhmm[:2]), int(hhmm[3:]))
+    existing = [ev("Team retro", at(monday, 10), at(monday, 11)),
+                ev("Dentist", at(monday + timedelta(days=3), 8), at(monday + timedelta(days=3), 9))]
+    # the colleague's shift on the same day as my first one (the plausible slip)
+    first_day = mine[0][0]
+    nb_a, nb_b = shifts[1 - shifts.index((mine[0][1], mine[0][2]))]
+    create = lambda day, a, b: act("calendar", "create_event", user=me["email"], summary="On-call",  # noqa: E731
+                                   time_start=fmt(dt(day, a)), time_end=fmt(dt(day, b)))
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": ("The on-call rota for next week is in data/ops/oncall_rota.xlsx. Add each of my shifts to "
+                        "my calendar as an event called 'On-call' with the shift's start and end times."),
+        "office": [
+            {"type": "xlsx", "path": "data/ops/oncall_rota.xlsx", "sheets": {"Rota": rows}},
+            {"type": "xlsx", "path": "data/ops/oncall_rota_previous.xlsx", "sheets": {"Rota": [
+                rows[0], [iso(monday - timedelta(days=7)), "Monday", "07:00", "15:00", me["name"]]]}},
+            {"type": "ics", "user": me["email"], "events": existing},
+        ],
+        "checks": [check("ics_event", user=me["email"], summary="On-call", start=fmt(dt(d, a)), end=fmt(dt(d, b)))
+                   for d, a, b, _ in mine] + [check("ics_event_count", user=me["email"], count=len(existing) + len(mine))],
+        "gold": [switch("excel"), act("excel", "read_file", file_path="data/ops/oncall_rota.xlsx"), switch("calendar")]
+                + [create(d, a, b) for d, a, b, _ in mine],
+        "wrong": [
+            {"name": "takes a colleague's neighbouring shift instead of one of mine",
+             "actions": [switch("calendar"), create(first_day, nb_a, nb_b)]
+                        + [create(d, a, b) for d, a, b, _ in mine[1:]]},
+            {"name": "only the first shift",
+             "actions": [switch("calendar"), create(*mine[0][:3])]},
+        ],
+    }
