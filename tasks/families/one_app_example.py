@@ -1,4 +1,7 @@
-"""Example family (the pattern every family follows)."""
+"""Example family (the pattern every family follows): a function of a seeded rng returning a task dict.
+
+Everything that varies comes from ``rng``; dates are computed from the task's simulated ``now``.
+"""
 
 from __future__ import annotations
 
@@ -7,41 +10,57 @@ import random
 from tasks.families._kit import act, check, company, fmt, now_on_weekday, people, switch
 from tasks.families.registry import family
 
+_BUDGET_ITEMS = ["Rent", "Payroll", "Software licences", "Travel", "Catering", "Insurance", "Utilities",
+                 "Training", "Marketing", "Office supplies", "Equipment", "Consulting"]
+
 
 @family("budget-add-total", apps=["excel"])
 def budget_add_total(rng: random.Random) -> dict:
-    """Sum a budget's amounts and write the total in a new row under the table."""
+    """Sum a department budget's amounts and write the total in a new row under the table."""
     org, domain = company(rng)
-    me = people(rng, 1, domain)[0]
-    items = rng.sample(["Rent", "Payroll", "Software", "Travel", "Catering", "Insurance", "Utilities", "Training"], 5)
-    amounts = [rng.randrange(200, 5000, 10) for _ in items]
+    me, boss = people(rng, 2, domain)
+    dept = rng.choice(["Marketing", "Operations", "Facilities", "Research", "Customer Success"])
+    quarter = rng.choice(["Q1", "Q2", "Q3", "Q4"])
+    items = rng.sample(_BUDGET_ITEMS, rng.randint(5, 8))
+    amounts = [rng.randrange(200, 9000, 10) for _ in items]
     total = sum(amounts)
     rows = [["Item", "Amount"]] + [[i, a] for i, a in zip(items, amounts)]
     last = len(rows) + 1
-    other = [["Quarter", "Revenue"], ["Q1", rng.randrange(10000, 90000, 100)]]  # distractor
+    path = f"data/budgets/{dept.lower().replace(' ', '_')}_{quarter.lower()}.xlsx"
+    other_dept = rng.choice([d for d in ["Sales", "Legal", "IT", "Finance"]])
+    other_items = rng.sample(_BUDGET_ITEMS, 4)
+    other = [["Item", "Amount"]] + [[i, rng.randrange(200, 9000, 10)] for i in other_items]
     return {
         "user": me["email"], "user_name": me["name"], "now": fmt(now_on_weekday(rng)),
-        "instruction": (f"In data/budget.xlsx, add a row under the budget table with 'Total' in column A "
-                        f"and the sum of all amounts in column B."),
+        "instruction": (f"{boss['first']} needs the {dept} {quarter} budget finished today. In {path}, add a row "
+                        f"right under the last line item with 'Total' in column A and the sum of all the amounts "
+                        f"in column B."),
         "office": [
-            {"type": "xlsx", "path": "data/budget.xlsx", "sheets": {"Budget": rows}},
-            {"type": "xlsx", "path": "data/revenue.xlsx", "sheets": {"Revenue": other}},
+            {"type": "xlsx", "path": path, "sheets": {"Budget": rows}},
+            {"type": "xlsx", "path": f"data/budgets/{other_dept.lower()}_{quarter.lower()}.xlsx",
+             "sheets": {"Budget": other}},
         ],
         "checks": [
-            check("xlsx_cell", file="data/budget.xlsx", cell=f"A{last}", value="Total"),
-            check("xlsx_cell", file="data/budget.xlsx", cell=f"B{last}", value=total),
+            check("xlsx_cell", file=path, cell=f"A{last}", value="Total"),
+            check("xlsx_cell", file=path, cell=f"B{last}", value=total),
+            check("column_values", file=path, column="B", values=amounts + [total]),
         ],
         "gold": [
             switch("excel"),
-            act("excel", "read_file", file_path="data/budget.xlsx"),
-            act("excel", "set_cell", file_path="data/budget.xlsx", row_idx=last, column_idx=1, text="Total"),
-            act("excel", "set_cell", file_path="data/budget.xlsx", row_idx=last, column_idx=2, text=total),
+            act("excel", "read_file", file_path=path),
+            act("excel", "set_cell", file_path=path, row_idx=last, column_idx=1, text="Total"),
+            act("excel", "set_cell", file_path=path, row_idx=last, column_idx=2, text=total),
         ],
         "wrong": [
             {"name": "total leaves out the last item", "actions": [
                 switch("excel"),
-                act("excel", "set_cell", file_path="data/budget.xlsx", row_idx=last, column_idx=1, text="Total"),
-                act("excel", "set_cell", file_path="data/budget.xlsx", row_idx=last, column_idx=2, text=total - amounts[-1]),
+                act("excel", "set_cell", file_path=path, row_idx=last, column_idx=1, text="Total"),
+                act("excel", "set_cell", file_path=path, row_idx=last, column_idx=2, text=total - amounts[-1]),
+            ]},
+            {"name": "total overwrites the last item's row", "actions": [
+                switch("excel"),
+                act("excel", "set_cell", file_path=path, row_idx=last - 1, column_idx=1, text="Total"),
+                act("excel", "set_cell", file_path=path, row_idx=last - 1, column_idx=2, text=total),
             ]},
         ],
     }

@@ -1,0 +1,329 @@
+"""Single-app (category 1) word families: meeting notes, contract edits, memo exports, invitations, lists."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+
+from tasks.families._kit import (COMPANIES, FIRST, LAST, act, check, company, day_name, fmt, next_weekday,
+                                 now_on_weekday, people, switch)
+from tasks.families.registry import family
+
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December"]
+
+
+def long_date(d: date) -> str:
+    """'Friday 19 June 2026'."""
+    return f"{day_name(d)} {d.day} {MONTHS[d.month - 1]} {d.year}"
+
+
+def _slug(text: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in text.lower()).strip("_")
+
+
+@family("meeting-notes-write-up", apps=["word"])
+def meeting_notes_write_up(rng: random.Random) -> dict:
+    """Write up a client kickoff call's notes, dated and named by today's date, from dictated points."""
+    (org, domain), (client, cdomain) = rng.sample(COMPANIES, 2)
+    me, owner, pm = people(rng, 3, domain)
+    now = now_on_weekday(rng, hour=rng.choice([11, 14, 16]))
+    today = now.date()
+    next_monday = today + timedelta(days=7 - today.weekday())
+    next_call = next_monday + timedelta(days=rng.randrange(0, 5))  # "<weekday> of next week"
+    budget = rng.randrange(20, 180, 5) * 1000
+    workstream = rng.choice(["data migration", "user training", "reporting dashboards", "single sign-on"])
+    path = f"data/notes/{today.isoformat()}-{_slug(client.split()[0])}-kickoff.docx"
+    old_day = today - timedelta(days=rng.randint(3, 20))
+    facts = [client, f"{budget:,}".replace(",", ""), owner["name"], workstream, next_call.isoformat()]
+    lines = [f"Kickoff call with {client} - {today.isoformat()}",
+             f"Budget capped at EUR {budget}",
+             f"{owner['name']} owns the {workstream}",
+             f"{pm['name']} sends the project plan by Friday",
+             f"Next call: {next_call.isoformat()}"]
+    wrong_date = next_call - timedelta(days=7)
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"I just got off the kickoff call with {client}. Please write the notes into a new document "
+                        f"data/notes/<today's date as YYYY-MM-DD>-{_slug(client.split()[0])}-kickoff.docx: a title "
+                        f"line naming the call and today's date, then one line per point. Points: the budget is capped "
+                        f"at EUR {budget}; {owner['name']} owns the {workstream}; {pm['name']} sends the project plan "
+                        f"by Friday; next call is {day_name(next_call)} of next week (write it as YYYY-MM-DD)."),
+        "office": [
+            {"type": "docx", "path": f"data/notes/{old_day.isoformat()}-weekly-sync.docx",
+             "paragraphs": [f"Weekly sync - {old_day.isoformat()}", "Hiring plan approved", "Office move in Q4"]},
+            {"type": "docx", "path": "data/notes/template.docx",
+             "paragraphs": ["<Meeting> - <date>", "<point>"]},
+        ],
+        "checks": [
+            check("file_exists", file=path),
+            check("contains", file=path, text=facts),
+            check("contains", file="data/notes/template.docx", text="<Meeting>"),
+        ],
+        "gold": [
+            switch("word"),
+            act("word", "write_to_file", file_path=path, contents="\n".join(lines)),
+        ],
+        "wrong": [
+            {"name": "next call dated this week instead of next week", "actions": [
+                switch("word"),
+                act("word", "write_to_file", file_path=path,
+                    contents="\n".join(lines[:-1] + [f"Next call: {wrong_date.isoformat()}"])),
+            ]},
+            {"name": "file named with yesterday's date", "actions": [
+                switch("word"),
+                act("word", "write_to_file", file_path=path.replace(today.isoformat(),
+                                                                    (today - timedelta(days=1)).isoformat()),
+                    contents="\n".join(lines)),
+            ]},
+            {"name": "the owner of the workstream left out", "actions": [
+                switch("word"),
+                act("word", "write_to_file", file_path=path, contents="\n".join(lines[:2] + lines[3:])),
+            ]},
+        ],
+    }
+
+
+_RENAMES = [("Copperleaf Studio Ltd", "Copperleaf Creative Group Ltd"),
+            ("Granite Peak Supply Ltd", "Granite Peak Industrial Ltd"),
+            ("Tidewater Foods Ltd", "Tidewater Fresh Foods Ltd"),
+            ("Northwind Analytics Ltd", "Northwind Data Partners Ltd"),
+            ("Bluefin Logistics Ltd", "Bluefin Freight Group Ltd")]
+
+
+@family("contract-company-rename", apps=["word"])
+def contract_company_rename(rng: random.Random) -> dict:
+    """Update our company's new legal name in a draft contract, leaving signed contracts untouched."""
+    old, new = rng.choice(_RENAMES)
+    domain = old.split()[0].lower() + ".test"
+    me = people(rng, 1, domain)[0]
+    now = now_on_weekday(rng)
+    clients = rng.sample([c for c, _ in COMPANIES if c.split()[0] != old.split()[0]], 2)
+    client = clients[0]
+    fee = rng.randrange(2, 30) * 500
+    draft = f"data/contracts/drafts/{_slug(client)}_service_agreement.docx"
+    signed = f"data/contracts/signed/{_slug(clients[1])}_service_agreement_{now.year - 1}.docx"
+
+    def agreement(party: str, year: int) -> list:
+        return [{"text": "Service Agreement", "style": "Heading 1"},
+                f"This agreement is made in {year} between {old} (the Supplier) and {party} (the Client).",
+                f"1. {old} will provide the services described in Schedule A.",
+                f"2. The Client pays a monthly fee of EUR {fee} within 30 days of invoice.",
+                "3. Either party may end this agreement with 60 days' written notice.",
+                f"Signed for {old}: ____________________",
+                f"Signed for {party}: ____________________"]
+
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"Since the merger our legal name is {new} (it used to be {old}). Please update the draft "
+                        f"service agreement for {client} in data/contracts/drafts/ to the new name everywhere. "
+                        f"Don't touch the signed contracts - those stay as they were signed."),
+        "office": [
+            {"type": "docx", "path": draft, "paragraphs": agreement(client, now.year)},
+            {"type": "docx", "path": signed, "paragraphs": agreement(clients[1], now.year - 1)},
+        ],
+        "checks": [
+            check("contains", file=draft, text=[new, client, f"EUR {fee}"]),
+            check("not_contains", file=draft, text=old),
+            check("docx_has_paragraph", file=draft, text=f"Signed for {new}: ____________________"),
+            check("contains", file=signed, text=old),
+            check("not_contains", file=signed, text=new),
+        ],
+        "gold": [
+            switch("word"),
+            act("word", "read_file", file_path=draft),
+            act("word", "replace_text", file_path=draft, old_text=old, new_text=new),
+        ],
+        "wrong": [
+            {"name": "signed contract renamed as well", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=draft, old_text=old, new_text=new),
+                act("word", "replace_text", file_path=signed, old_text=old, new_text=new),
+            ]},
+            {"name": "only the signature line changed", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=draft, old_text=f"Signed for {old}",
+                    new_text=f"Signed for {new}"),
+            ]},
+        ],
+    }
+
+
+_MEMOS = {
+    "parking": ("Parking", ["From {d} the visitor spaces are on level {a}.",
+                            "Staff permits must be renewed by the end of the month.",
+                            "Bicycles go in the cage by the {b} entrance."]),
+    "kitchen": ("Kitchen rota", ["Each team cleans the kitchen for one week, starting with {t}.",
+                                 "The dishwasher runs at {a}:00 every afternoon.",
+                                 "Label food in the fridge; it is cleared on {b}s."]),
+    "access": ("Building access", ["New badges are issued at reception from {d}.",
+                                   "The side door on level {a} stays locked after 19:00.",
+                                   "Report lost badges to {t} the same day."]),
+}
+
+
+@family("memo-latest-version-pdf", apps=["word"])
+def memo_latest_version_pdf(rng: random.Random) -> dict:
+    """Find the latest version among memo drafts and convert it to PDF for posting."""
+    _, domain = company(rng)
+    me, facilities = people(rng, 2, domain)
+    now = now_on_weekday(rng)
+    key = rng.choice(list(_MEMOS))
+    title, body = _MEMOS[key]
+    start = next_weekday(now, 0)
+    teams = ["Finance", "Sales", "Support", "Design", "Engineering"]
+    v1 = {"d": start.isoformat(), "a": rng.randint(1, 3), "b": rng.choice(["north", "east", "Monday"]),
+          "t": rng.choice(teams)}
+    v2 = dict(v1)
+    v2["a"] = v1["a"] + rng.randint(1, 3)  # the figure the revision changed
+    v2["t"] = rng.choice([t for t in teams if t != v1["t"]])
+    n_latest = rng.choice([2, 3])
+    versions = [v1] + [v2] * (n_latest - 1)
+
+    def paragraphs(v: dict, n: int) -> list:
+        return [{"text": f"{title} - memo", "style": "Heading 1"}, f"Version {n}, prepared by {facilities['name']}"] + \
+               [line.format(**v) for line in body]
+
+    office = []
+    for n, v in enumerate(versions, 1):
+        office.append({"type": "docx", "path": f"data/memos/{key}_memo_v{n}.docx", "paragraphs": paragraphs(v, n)})
+    other = rng.choice([k for k in _MEMOS if k != key])
+    o_title, o_body = _MEMOS[other]
+    office.append({"type": "docx", "path": f"data/memos/{other}_memo_v1.docx",
+                   "paragraphs": [f"{o_title} - memo", "Version 1"] + [line.format(**v1) for line in o_body]})
+    latest = f"data/memos/{key}_memo_v{n_latest}.docx"
+    out = f"data/memos/{key}_memo.pdf"
+    changed = next(line for line in body if "{a}" in line)
+    new_line, old_line = changed.format(**v2), changed.format(**v1)
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"{facilities['first']} revised the {title.lower()} memo. Please convert the latest version "
+                        f"in data/memos/ to a PDF at {out} so I can post it on the noticeboard."),
+        "office": office,
+        "checks": [
+            check("file_exists", file=out),
+            check("contains", file=out, text=[title, new_line]),
+            check("not_contains", file=out, text=[old_line, "Version 1,"]),
+        ],
+        "gold": [
+            switch("word"),
+            act("word", "read_file", file_path=latest),
+            act("word", "convert_to_pdf", word_file_path=latest, pdf_file_path=out),
+        ],
+        "wrong": [
+            {"name": "first version converted", "actions": [
+                switch("word"),
+                act("word", "convert_to_pdf", word_file_path=f"data/memos/{key}_memo_v1.docx", pdf_file_path=out),
+            ]},
+        ],
+    }
+
+
+@family("invitation-date-change", apps=["word"])
+def invitation_date_change(rng: random.Random) -> dict:
+    """Move a party invitation's date one week earlier everywhere it appears in the document."""
+    org, domain = company(rng)
+    me, host = people(rng, 2, domain)
+    now = now_on_weekday(rng)
+    event = rng.choice(["Summer party", "Team offsite", "Anniversary dinner", "Charity quiz night"])
+    venue = rng.choice(["the Boathouse", "Harbour Hall", "the rooftop terrace", "Lindenhof Gardens"])
+    old = next_weekday(now, 4) + timedelta(days=14)
+    new = old - timedelta(days=7)
+    hour = rng.choice([17, 18, 19])
+    rsvp_old = old - timedelta(days=5)
+    lunch = old + timedelta(days=rng.choice([3, 4, 6]))
+    path = f"data/events/{_slug(event)}_invitation.docx"
+    paras = [{"text": f"{event} {old.year}", "style": "Heading 1"},
+             f"Dear colleagues, {org} invites you to our {event.lower()} at {venue}.",
+             f"Date: {long_date(old)}, from {hour}:00",
+             f"We look forward to seeing you on {long_date(old)}!",
+             f"Please reply to {host['name']} by {long_date(rsvp_old)}."]
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"Good news: {venue} had a cancellation, so the {event.lower()} moves one week earlier, "
+                        f"same time. Please update the date everywhere in {path} (write it the same way as it is "
+                        f"written now). The RSVP deadline stays as it is."),
+        "office": [
+            {"type": "docx", "path": path, "paragraphs": paras},
+            {"type": "docx", "path": "data/events/client_lunch_invitation.docx",
+             "paragraphs": [f"Client lunch {old.year}", f"Date: {long_date(lunch)}, from 12:00"]},
+        ],
+        "checks": [
+            check("docx_has_paragraph", file=path, text=f"Date: {long_date(new)}, from {hour}:00"),
+            check("docx_has_paragraph", file=path, text=f"We look forward to seeing you on {long_date(new)}!"),
+            check("docx_has_paragraph", file=path, text=f"Please reply to {host['name']} by {long_date(rsvp_old)}."),
+            check("not_contains", file=path, text=long_date(old)),
+            check("contains", file="data/events/client_lunch_invitation.docx", text=long_date(lunch)),
+        ],
+        "gold": [
+            switch("word"),
+            act("word", "read_file", file_path=path),
+            act("word", "replace_text", file_path=path, old_text=long_date(old), new_text=long_date(new)),
+        ],
+        "wrong": [
+            {"name": "moved one week later", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=long_date(old),
+                    new_text=long_date(old + timedelta(days=7))),
+            ]},
+            {"name": "only the Date line changed", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=f"Date: {long_date(old)}",
+                    new_text=f"Date: {long_date(new)}"),
+            ]},
+        ],
+    }
+
+
+@family("phone-list-replace-leaver", apps=["word"])
+def phone_list_replace_leaver(rng: random.Random) -> dict:
+    """Replace a departed colleague with their successor in the office phone list (two people share a first name)."""
+    _, domain = company(rng)
+    me = people(rng, 1, domain)[0]
+    now = now_on_weekday(rng)
+    depts = ["Accounts", "Sales", "Reception", "IT", "HR", "Legal", "Facilities"]
+    twin_first = rng.choice(FIRST)
+    firsts = rng.sample([f for f in FIRST if f != twin_first], 6)
+    lasts = rng.sample(LAST, 9)
+    dept_a, dept_b = rng.sample(depts, 2)
+    staff = [(f"{twin_first} {lasts[0]}", dept_a), (f"{twin_first} {lasts[1]}", dept_b)]
+    staff += [(f"{f} {l}", rng.choice(depts)) for f, l in zip(firsts[:5], lasts[2:7])]
+    rng.shuffle(staff)
+    exts = rng.sample(range(200, 299), len(staff))
+    lines = [f"{n} | {d} | ext. {e}" for (n, d), e in zip(staff, exts)]
+    leaver = f"{twin_first} {lasts[0]}"
+    other = f"{twin_first} {lasts[1]}"
+    successor = f"{firsts[5]} {lasts[7]}"
+    ext = exts[[n for n, _ in staff].index(leaver)]
+    path = "data/admin/phone_list.docx"
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"{twin_first} from {dept_a} left last Friday; {successor} took over the job and keeps "
+                        f"the same extension. Please update the office phone list ({path}) accordingly."),
+        "office": [
+            {"type": "docx", "path": path,
+             "paragraphs": [{"text": "Office phone list", "style": "Heading 1"}] + lines},
+            {"type": "docx", "path": "data/admin/emergency_contacts.docx",
+             "paragraphs": ["Emergency contacts", f"First aid: {other}", f"Fire warden: {leaver}"]},
+        ],
+        "checks": [
+            check("contains", file=path, text=[f"{successor} | {dept_a} | ext. {ext}", other]),
+            check("not_contains", file=path, text=leaver),
+            check("contains", file="data/admin/emergency_contacts.docx", text=leaver),
+        ],
+        "gold": [
+            switch("word"),
+            act("word", "read_file", file_path=path),
+            act("word", "replace_text", file_path=path, old_text=leaver, new_text=successor),
+        ],
+        "wrong": [
+            {"name": "the other colleague with the same first name replaced", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=other, new_text=successor),
+            ]},
+            {"name": "successor appended but the leaver kept", "actions": [
+                switch("word"),
+                act("word", "write_to_file", file_path=path, contents=f"{successor} | {dept_a} | ext. {ext}"),
+            ]},
+        ],
+    }
