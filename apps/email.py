@@ -1,5 +1,425 @@
-"""The email app (being written)."""
+"""The email app: mailboxes of real .eml files.
 
-from apps.registry import App
+``emails/<address>/<id>.eml`` is a person's inbox and ``emails/<address>/sent/<id>.eml`` their
+sent mail; the email_id an agent sees is the file stem. Sending writes one message into the
+sender's sent folder and one into the inbox of every To/Cc recipient, each named ``msg-<n>``
+with ``n`` one above the highest number already used in that folder. Messages written by other
+tools (multipart, display names, html-only bodies) are read as well.
+"""
 
-app = App("email", "email")
+from __future__ import annotations
+
+import hashlib
+import mimetypes
+import os
+import re
+from datetime import datetime
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import format_datetime, getaddresses, parseaddr, parsedate_to_datetime
+from html.parser import HTMLParser
+from pathlib import Path
+
+from apps.calendar import office_zone
+from apps.registry import App, OfficeContext, OpError, Result
+
+app = App("email", "Read, send, forward and reply to email; each person has an inbox and a sent folder.")
+
+FOLDERS = ("inbox", "sent")
+SNIPPET = 80
+_ADDRESS = re.compile(r"^[^@\s<>,;:\"()\[\]]+@[^@\s<>,;:\"()\[\]]+$")
+_MSG_N = re.compile(r"^msg-(\d+)$")
+_BLOCK_TAGS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol"}
+
+
+# -- addresses ---------------------------------------------------------------------------------
+
+
+def address(text: str, field: str) -> str:
+    """One bare lower-case address from 'a@x.test' or 'Name <a@x.test>', else bad_arguments."""
+    _name, addr = parseaddr(str(text).strip())
+    addr = addr.strip().lower()
+    if not _ADDRESS.match(addr):
+        raise OpError("bad_arguments", f"argument '{field}': '{text}' is not an email address")
+    return addr
+
+
+def address_list(value: str | list[str] | None, field: str) -> list[str]:
+    """Addresses from a string (commas/semicolons allowed) or a list, de-duplicated in order."""
+    if value is None:
+        return []
+    items = re.split(r"[,;]", value) if isinstance(value, str) else list(value)
+    out: list[str] = []
+    for item in items:
+        if str(item).strip():
+            addr = address(item, field)
+            if addr not in out:
+                out.append(addr)
+    return out
+
+
+def _header_addresses(msg: EmailMessage, name: str) -> list[str]:
+    values = [str(v) for v in msg.get_all(name, [])]
+    return [a.lower() for _n, a in getaddresses(values) if a]
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+class _TextOnly(HTMLParser):
+    """Text of an html body (scripts and styles dropped, block tags as line breaks)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self._skip += 1
+        elif tag in _BLOCK_TAGS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self._skip:
+            self._skip -= 1
+        elif tag in _BLOCK_TAGS:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.parts.append(data)
+
+
+def html_to_text(html: str) -> str:
+    parser = _TextOnly()
+    parser.feed(html)
+    text = "".join(parser.parts)
+    text = re.sub(r"[ \t\r\f\v]+", " ", text)
+    return re.sub(r"\n\s*\n+", "\n\n", text).strip()
+
+
+def _part_text(part) -> str:
+    try:
+        return part.get_content()
+    except (LookupError, UnicodeError, AttributeError):
+        payload = part.get_payload(decode=True) or b""
+        return payload.decode("utf-8", errors="replace")
+
+
+def body_text(msg: EmailMessage) -> str:
+    """The text/plain body; an html-only message falls back to its stripped text."""
+    part = msg.get_body(preferencelist=("plain",))
+    if part is not None:
+        return _part_text(part)
+    part = msg.get_body(preferencelist=("html",))
+    return html_to_text(_part_text(part)) if part is not None else ""
+
+
+def message_attachments(msg: EmailMessage) -> list[tuple[str, str, bytes]]:
+    """(file name, content type, bytes) of every attachment."""
+    out = []
+    for i, part in enumerate(msg.iter_attachments(), 1):
+        name = part.get_filename() or f"attachment-{i}"
+        data = part.get_payload(decode=True) or b""
+        out.append((name, part.get_content_type(), data))
+    return out
+
+
+def load_message(path: Path, label: str) -> EmailMessage:
+    """Parse one .eml; an empty or header-less file is reported as corrupt."""
+    try:
+        data = path.read_bytes()
+        msg = BytesParser(policy=policy.default).parsebytes(data)
+    except Exception as exc:  # the parser is lenient; this is for I/O and worse
+        raise OpError("corrupt_file", f"email {label} could not be read: {exc}") from None
+    if not data.strip() or not any(msg.get(h) for h in ("from", "to", "subject", "date")):
+        raise OpError("corrupt_file", f"email {label} is not a valid email message")
+    return msg
+
+
+def _show_date(raw: str | None, ctx: OfficeContext) -> str:
+    """A Date header as office wall-clock time ('' when missing, raw when unparsable)."""
+    if not raw:
+        return ""
+    try:
+        when = parsedate_to_datetime(str(raw))
+    except (TypeError, ValueError):
+        return str(raw)
+    if when.tzinfo is not None:
+        when = when.astimezone(office_zone(ctx)).replace(tzinfo=None)
+    return when.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def summary(msg: EmailMessage, email_id: str, ctx: OfficeContext) -> dict:
+    """The fields an agent needs of one message (also the data of read_email)."""
+    return {
+        "id": email_id,
+        "from": (_header_addresses(msg, "from") or [""])[0],
+        "from_header": str(msg.get("from", "")),
+        "to": _header_addresses(msg, "to"),
+        "cc": _header_addresses(msg, "cc"),
+        "subject": str(msg.get("subject", "")),
+        "date": _show_date(msg.get("date"), ctx),
+        "message_id": str(msg.get("message-id", "")) or None,
+        "in_reply_to": str(msg.get("in-reply-to", "")) or None,
+    }
+
+
+def _folder_dir(ctx: OfficeContext, username: str, folder: str) -> Path:
+    folder = (folder or "inbox").strip().lower()
+    if folder not in FOLDERS:
+        raise OpError("bad_arguments", f"argument 'folder': '{folder}' is not a folder (use inbox or sent)")
+    return ctx.office.mailbox(username, folder)
+
+
+def _message_path(ctx: OfficeContext, username: str, email_id: str) -> tuple[Path, str]:
+    """Find an email by id in the inbox, then in the sent folder."""
+    stem = str(email_id).strip()
+    stem = stem[:-4] if stem.lower().endswith(".eml") else stem
+    if not stem or "/" in stem or "\\" in stem or stem in (".", ".."):
+        raise OpError("bad_arguments", f"argument 'email_id': '{email_id}' is not an email id")
+    for folder in FOLDERS:
+        candidate = _folder_dir(ctx, username, folder) / f"{stem}.eml"
+        path = ctx.office.resolve(candidate.relative_to(ctx.office.root).as_posix())  # refuses links out
+        if path.is_file():
+            return path, folder
+    raise OpError("not_found", f"no email '{stem}' in the mailbox of {username.lower()} (use list_emails to see the ids)")
+
+
+def _date_key(msg: EmailMessage | None) -> float:
+    try:
+        return parsedate_to_datetime(str(msg.get("date"))).timestamp() if msg is not None else 0.0
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _id_key(stem: str) -> tuple:
+    """msg-10 sorts after msg-9."""
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", stem))
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+
+def _next_id(folder: Path) -> str:
+    highest = 0
+    if folder.is_dir():
+        for path in folder.glob("*.eml"):
+            m = _MSG_N.match(path.stem)
+            if m:
+                highest = max(highest, int(m.group(1)))
+    return f"msg-{highest + 1}"
+
+
+def _write(folder: Path, msg: EmailMessage) -> str:
+    """Store ``msg`` under the next free msg-<n> of ``folder`` (atomically)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = _next_id(folder)
+    tmp = folder / f".{stem}.eml.tmp"
+    tmp.write_bytes(msg.as_bytes(policy=policy.SMTP))
+    os.replace(tmp, folder / f"{stem}.eml")
+    return stem
+
+
+def _attachment_files(ctx: OfficeContext, paths: list[str] | None) -> list[tuple[str, str, bytes]]:
+    out = []
+    for path in paths or []:
+        real = ctx.office.resolve(path)
+        if not real.is_file():
+            raise OpError("file_not_found", f"attachment not found: {path}")
+        ctype = mimetypes.guess_type(real.name)[0] or "application/octet-stream"
+        out.append((real.name, ctype, real.read_bytes()))
+    return out
+
+
+def _now(ctx: OfficeContext) -> datetime:
+    now = ctx.now or datetime.now()
+    return now if now.tzinfo is not None else now.replace(tzinfo=office_zone(ctx))
+
+
+def _message_id(sender: str, stamp: str, subject: str, to: list[str]) -> str:
+    digest = hashlib.sha1(f"{sender}|{stamp}|{subject}|{','.join(to)}".encode()).hexdigest()[:20]
+    return f"<{digest}@{sender.split('@', 1)[1]}>"
+
+
+def _compose(ctx: OfficeContext, sender: str, to: list[str], cc: list[str], subject: str, body: str,
+             files: list[tuple[str, str, bytes]], extra: dict[str, str] | None = None) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = ", ".join(to)
+    if cc:
+        msg["Cc"] = ", ".join(cc)
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(_now(ctx))
+    msg["Message-ID"] = _message_id(sender, msg["Date"], subject, to + cc)
+    for key, value in (extra or {}).items():
+        msg[key] = value
+    msg.set_content(body)
+    for name, ctype, data in files:
+        maintype, _, subtype = ctype.partition("/")
+        msg.add_attachment(data, maintype=maintype, subtype=subtype or "octet-stream", filename=name)
+    return msg
+
+
+def _deliver(ctx: OfficeContext, sender: str, to: list[str], cc: list[str], subject: str, body: str,
+             files: list[tuple[str, str, bytes]], extra: dict[str, str] | None = None) -> Result:
+    """Write the sent copy and one inbox copy per recipient; describe what happened."""
+    if not to:
+        raise OpError("bad_arguments", "argument 'recipient': at least one recipient is needed")
+    msg = _compose(ctx, sender, to, cc, subject, body, files, extra)
+    sent_id = _write(_folder_dir(ctx, sender, "sent"), msg)
+    delivered = {}
+    for rcpt in dict.fromkeys(to + cc):
+        delivered[rcpt] = _write(_folder_dir(ctx, rcpt, "inbox"), msg)
+    names = ", ".join(name for name, _c, _d in files)
+    text = (f"Email sent from {sender} to {', '.join(to)}" + (f" (cc: {', '.join(cc)})" if cc else "")
+            + f" with subject '{subject}'" + (f" and attachments: {names}" if names else "")
+            + f".\nSaved as {sent_id} in the sent folder of {sender}.")
+    data = {"id": sent_id, "message_id": str(msg["Message-ID"]), "delivered": delivered,
+            "attachments": [name for name, _c, _d in files]}
+    return Result(observation=text, data=data)
+
+
+def _prefixed(prefix: str, subject: str, also: tuple[str, ...] = ()) -> str:
+    """'Re: x' / 'Fwd: x', without stacking a prefix that is already there."""
+    low = subject.strip().lower()
+    if any(low.startswith(p.lower()) for p in (prefix,) + also):
+        return subject.strip()
+    return f"{prefix} {subject.strip()}"
+
+
+# -- operations --------------------------------------------------------------------------------
+
+
+@app.operation
+def list_emails(ctx: OfficeContext, username: str, folder: str = "inbox") -> Result:
+    """List the emails of a mailbox folder, newest first, with their ids.
+
+    Args:
+        username: email address of the mailbox owner.
+        folder: "inbox" (default) or "sent".
+    """
+    where = _folder_dir(ctx, username, folder)
+    rows = []
+    for path in sorted(where.glob("*.eml")) if where.is_dir() else []:
+        try:
+            msg = load_message(path, path.stem)
+        except OpError as exc:
+            rows.append(({"id": path.stem, "error": exc.message}, None))
+            continue
+        info = summary(msg, path.stem, ctx)
+        info["snippet"] = " ".join(body_text(msg).split())[:SNIPPET]
+        info["attachments"] = [name for name, _c, _d in message_attachments(msg)]
+        rows.append((info, msg))
+    rows.sort(key=lambda r: (_date_key(r[1]), _id_key(r[0]["id"])), reverse=True)
+    data = [info for info, _m in rows]
+    label = f"the {folder.strip().lower()} folder of {username.lower()}"
+    if not data:
+        return Result(observation=f"No emails in {label}.", data=[])
+    lines = [f"{len(data)} email{'s' if len(data) != 1 else ''} in {label} (newest first):"]
+    for info in data:
+        if "error" in info:
+            lines.append(f"[{info['id']}] (unreadable: {info['error']})")
+            continue
+        clip = " [attachments: " + ", ".join(info["attachments"]) + "]" if info["attachments"] else ""
+        lines.append(f"[{info['id']}] {info['date']} | From: {info['from']} | To: {', '.join(info['to'])}"
+                     f" | Subject: {info['subject']}{clip}\n    {info['snippet']}")
+    return Result(observation="\n".join(lines), data=data)
+
+
+@app.operation
+def read_email(ctx: OfficeContext, username: str, email_id: str) -> Result:
+    """Read one email: headers, the full text and the names of its attachments.
+
+    Args:
+        username: email address of the mailbox owner.
+        email_id: the email's id as shown by list_emails (e.g. "msg-1").
+    """
+    path, folder = _message_path(ctx, username, email_id)
+    msg = load_message(path, email_id)
+    info = summary(msg, path.stem, ctx)
+    files = message_attachments(msg)
+    info.update(folder=folder, body=body_text(msg),
+                attachments=[{"filename": n, "size": len(d)} for n, _c, d in files])
+    lines = [f"Email {info['id']} ({folder} of {username.lower()})",
+             f"From: {info['from_header']}", f"To: {', '.join(info['to'])}"]
+    if info["cc"]:
+        lines.append(f"Cc: {', '.join(info['cc'])}")
+    lines += [f"Date: {info['date']}", f"Subject: {info['subject']}"]
+    if files:
+        lines.append("Attachments: " + ", ".join(f"{n} ({len(d)} bytes)" for n, _c, d in files))
+    lines += ["", info["body"].rstrip()]
+    return Result(observation="\n".join(lines), data=info)
+
+
+@app.operation
+def send_email(
+    ctx: OfficeContext,
+    sender: str,
+    recipient: str | list[str],
+    subject: str,
+    content: str,
+    cc: list[str] | None = None,
+    attachments: list[str] | None = None,
+) -> Result:
+    """Send an email; it lands in the sender's sent folder and in every recipient's inbox.
+
+    Args:
+        sender: email address of the sender (usually the user).
+        recipient: one email address, or a list of addresses.
+        subject: the subject line.
+        content: the text of the email.
+        cc: addresses to copy.
+        attachments: office paths of files to attach, e.g. ["data/report.pdf"].
+    """
+    return _deliver(ctx, address(sender, "sender"), address_list(recipient, "recipient"),
+                    address_list(cc, "cc"), subject, content, _attachment_files(ctx, attachments))
+
+
+@app.operation
+def forward_email(ctx: OfficeContext, username: str, email_id: str, recipient: str | list[str], content: str = "") -> Result:
+    """Forward an email (with its attachments) to someone, optionally with a note on top.
+
+    Args:
+        username: email address of the mailbox owner, who forwards.
+        email_id: id of the email to forward.
+        recipient: one email address, or a list of addresses.
+        content: a note placed above the forwarded message.
+    """
+    sender = address(username, "username")
+    path, _folder = _message_path(ctx, username, email_id)
+    msg = load_message(path, email_id)
+    info = summary(msg, path.stem, ctx)
+    quoted = "\n".join([
+        "---------- Forwarded message ----------",
+        f"From: {info['from_header']}", f"Date: {info['date']}",
+        f"Subject: {info['subject']}", f"To: {', '.join(info['to'])}", "", body_text(msg).rstrip(),
+    ])
+    body = f"{content.rstrip()}\n\n{quoted}\n" if content.strip() else quoted + "\n"
+    return _deliver(ctx, sender, address_list(recipient, "recipient"), [],
+                    _prefixed("Fwd:", info["subject"], ("fw:",)), body, message_attachments(msg))
+
+
+@app.operation
+def reply_email(ctx: OfficeContext, username: str, email_id: str, content: str) -> Result:
+    """Reply to the sender of an email; the original is quoted below the reply.
+
+    Args:
+        username: email address of the mailbox owner, who replies.
+        email_id: id of the email to reply to.
+        content: the text of the reply.
+    """
+    sender = address(username, "username")
+    path, _folder = _message_path(ctx, username, email_id)
+    msg = load_message(path, email_id)
+    info = summary(msg, path.stem, ctx)
+    if not info["from"]:
+        raise OpError("corrupt_file", f"email {email_id} has no sender to reply to")
+    quoted = "\n".join("> " + line for line in body_text(msg).rstrip().splitlines())
+    body = f"{content.rstrip()}\n\nOn {info['date']}, {info['from_header']} wrote:\n{quoted}\n"
+    extra = {}
+    if info["message_id"]:
+        extra = {"In-Reply-To": info["message_id"], "References": info["message_id"]}
+    return _deliver(ctx, sender, [info["from"]], [], _prefixed("Re:", info["subject"]), body, [], extra)
