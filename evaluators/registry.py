@@ -119,16 +119,26 @@ def _unknown(name: Any) -> str:
 
 
 def _problems(spec: CheckSpec, exc: ValidationError) -> list[str]:
-    out = []
+    """One line per bad argument, naming it; alternatives of a union are joined with 'or'."""
+    out: list[str] = []
+    per_field: dict[str, tuple[list[str], Any]] = {}
+    names = ", ".join(spec.arg_names) or "none"
     for err in exc.errors():
-        loc = ".".join(str(x) for x in err["loc"]) or "(arguments)"
+        field = str(err["loc"][0]) if err["loc"] else "(arguments)"
+        index = "".join(f"[{x}]" for x in err["loc"][1:] if isinstance(x, int))
         if err["type"] == "missing":
-            out.append(f"{spec.name}: missing argument '{loc}' (arguments: {', '.join(spec.arg_names)})")
+            out.append(f"{spec.name}: missing argument '{field}' (arguments: {names})")
         elif err["type"] == "extra_forbidden":
-            out.append(f"{spec.name}: unexpected argument '{loc}' (arguments: {', '.join(spec.arg_names)})")
+            out.append(f"{spec.name}: unexpected argument '{field}' (arguments: {names})")
         else:
+            msgs, _ = per_field.setdefault(field + index, ([], err.get("input")))
             msg = err["msg"].removeprefix("Value error, ")
-            out.append(f"{spec.name}: argument '{loc}': {msg}")
+            if msg not in msgs:
+                msgs.append(msg)
+    for field, (msgs, given) in per_field.items():
+        text = " or ".join(msgs)
+        shown = "" if repr(given) in text else f" (got {given!r})"
+        out.append(f"{spec.name}: argument '{field}': {text}{shown}")
     return out
 
 
