@@ -1,5 +1,75 @@
-"""The ocr app (being written)."""
+"""The ocr app: text from images (tesseract via pytesseract) and from scanned PDFs (rendered first)."""
 
-from apps.registry import App
+from __future__ import annotations
 
-app = App("ocr", "ocr")
+from PIL import Image, UnidentifiedImageError
+
+from apps._files import existing_file
+from apps.registry import App, OfficeContext, OpError, Result
+
+app = App("ocr", "Recognize the text in an image or a scanned PDF.")
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif")
+PDF_DPI = 300
+OCR_TIMEOUT = 60  # seconds per page; a huge image should not stall the session
+
+
+def _tesseract(image: Image.Image) -> str:
+    """Run tesseract; a missing binary or a stuck run becomes a clear error."""
+    import pytesseract  # imported here: the other apps work without it
+
+    try:
+        return pytesseract.image_to_string(image.convert("RGB"), timeout=OCR_TIMEOUT)
+    except pytesseract.TesseractNotFoundError:
+        raise OpError("ocr_unavailable", "the tesseract OCR program is not installed on this server "
+                      "(install the tesseract-ocr package)") from None
+    except RuntimeError as exc:  # pytesseract reports its timeout this way
+        raise OpError("ocr_unavailable", f"OCR did not finish: {exc}") from None
+    except pytesseract.TesseractError as exc:
+        raise OpError("corrupt_file", f"tesseract could not read the image: {exc}") from None
+
+
+def _pdf_pages(path, label: str) -> list[Image.Image]:
+    """Render every page of a PDF to an image."""
+    import pypdfium2 as pdfium
+
+    try:
+        pdf = pdfium.PdfDocument(str(path))
+        try:
+            return [pdf[i].render(scale=PDF_DPI / 72).to_pil() for i in range(len(pdf))]
+        finally:
+            pdf.close()
+    except pdfium.PdfiumError as exc:
+        raise OpError("corrupt_file", f"{label} could not be opened as a PDF: {exc}") from None
+
+
+def _image_frames(path, label: str) -> list[Image.Image]:
+    """The frames of an image (a multi-page TIFF has several)."""
+    try:
+        img = Image.open(path)
+        frames = []
+        for i in range(getattr(img, "n_frames", 1)):
+            img.seek(i)
+            frames.append(img.copy())
+        return frames
+    except (UnidentifiedImageError, OSError) as exc:
+        raise OpError("corrupt_file", f"{label} could not be opened as an image: {exc}") from None
+
+
+@app.operation
+def recognize_file(ctx: OfficeContext, file_path: str) -> Result:
+    """Recognize the text in an image (png, jpg, tif, bmp, gif) or a scanned PDF.
+
+    Args:
+        file_path: path of the image or PDF in the office.
+    """
+    path = existing_file(ctx, file_path, IMAGE_SUFFIXES + (".pdf",), "image or PDF")
+    pages = _pdf_pages(path, file_path) if path.suffix.lower() == ".pdf" else _image_frames(path, file_path)
+    texts = [_tesseract(page).strip() for page in pages]
+    if len(texts) == 1:
+        body = texts[0]
+    else:
+        body = "\n\n".join(f"--- page {i} ---\n{t}" for i, t in enumerate(texts, 1))
+    if not any(texts):
+        return Result(observation=f"No text was recognized in {file_path}.", data={"text": "", "pages": texts})
+    return Result(observation=f"Text recognized in {file_path}:\n{body}", data={"text": body, "pages": texts})
