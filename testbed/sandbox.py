@@ -238,17 +238,22 @@ class BwrapBackend:
         as_root = os.geteuid() == 0
         uid = office_uid(root) if as_root else 1000
         fds: list[int] = []
+        status_r, status_w = os.pipe()
+        fds.append(status_w)
         owner = lend_office(root, uid) if as_root else None
         try:
             argv = self._argv(root, command, limits, uid, as_root, fds)
+            argv[1:1] = ["--json-status-fd", str(status_w)]
             result = run_process(argv, None, {"PATH": SANDBOX_PATH}, limits, pass_fds=tuple(fds))
         finally:
             for fd in fds:
                 os.close(fd)
             if owner is not None:
                 return_office(root, owner)
-        if result.exit_code is not None and result.exit_code != 0 and result.output.startswith("bwrap:"):
-            raise SandboxError(f"bubblewrap could not start the sandbox: {result.output.strip()[:500]}")
+        with os.fdopen(status_r, "rb") as status:
+            started = b"child-pid" in status.read()
+        if not started:  # bwrap reports the command's pid once the sandbox is up
+            raise SandboxError(f"bubblewrap could not start the sandbox: {result.output.strip()[:500] or 'no reason given'}")
         return result
 
     def _argv(self, root: Path, command: str, limits: Limits, uid: int, as_root: bool, fds: list[int]) -> list[str]:
