@@ -1,0 +1,539 @@
+"""Two-app families around documents: PDFs read, edited and filed; Word memos, quotes and agendas
+(pdf + word, pdf + email, pdf + excel, pdf + calendar, excel + word, calendar + word, word + email)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from tasks.families._kit import act, at, check, fmt, next_weekday, people, switch
+from tasks.families.registry import family
+from tasks.families.two_app_common import (
+    DAYS, MONTHS, day_month, ev, hm, iso, mail_time, office_of, other_companies, spoken, workday_after,
+    workday_before,
+)
+
+STREETS = ["Mill Road", "Quarry Lane", "Harbour Street", "Elm Avenue", "Station Square", "Kiln Way",
+           "Orchard Row", "Beacon Hill", "Canal Walk", "Linden Court"]
+TOWNS = ["Easton", "Westbury", "Northfleet", "Southmere", "Ashford Vale", "Brookhaven", "Redcliff", "Fairholm"]
+
+
+@family("contract-address-fix", apps=["pdf", "word"])
+def contract_address_fix(rng: random.Random) -> dict:
+    """Correct the client's address in a contract PDF by converting it to Word and back to a new PDF."""
+    org, domain, (me,), now = office_of(rng, 1)
+    client, _ = other_companies(rng, domain, 1)[0]
+    streets = rng.sample(STREETS, 3)
+    towns = rng.sample(TOWNS, 3)
+    old_addr = f"{rng.randrange(2, 90)} {streets[0]}, {towns[0]}"
+    new_addr = f"{rng.randrange(2, 90)} {streets[1]}, {towns[1]}"
+    our_addr = f"{rng.randrange(2, 90)} {streets[2]}, {towns[2]}"
+    slug = client.split()[0].lower()
+    start = (now + timedelta(days=30)).replace(day=1)
+    fee = rng.randrange(900, 6000, 50)
+    pages = [
+        f"SERVICE AGREEMENT\nBetween {org}\nof {our_addr}\n(the Provider)\nand {client}\nof {old_addr}\n(the Client)\n"
+        f"1. Services. The Provider supplies IT support\nto the Client from {day_month(start)} {start.year}.\n"
+        f"2. Fees. The Client pays {fee} per month.",
+        "3. Term. Twelve months, renewed unless\ncancelled in writing.\n4. Notices. Notices go to the addresses above.\n"
+        "Signed for both parties.",
+    ]
+    src = f"data/contracts/{slug}_service_agreement.pdf"
+    out = f"data/contracts/{slug}_service_agreement_v2.pdf"
+    mid = f"data/contracts/{slug}_service_agreement_v2.docx"
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"{client} has moved: their new address is {new_addr}. Make a corrected copy of our "
+                        f"agreement {src} with the client's address replaced, saved as a PDF at {out}. "
+                        "Leave the original PDF as it is."),
+        "office": [
+            {"type": "pdf", "path": src, "pages": pages, "title": "Service agreement"},
+            {"type": "pdf", "path": "data/contracts/cleaning_contract.pdf",
+             "pages": [f"CLEANING CONTRACT\n{org}\nof {our_addr}\nWeekly office cleaning."]},
+        ],
+        "checks": [
+            check("contains", file=out, text=[new_addr.split(",")[0], towns[1], our_addr.split(",")[0], f"{fee}"]),
+            check("not_contains", file=out, text=old_addr.split(",")[0]),
+            check("contains", file=out, text="renewed unless"),
+        ],
+        "gold": [
+            switch("pdf"),
+            act("pdf", "read_file", pdf_file_path=src),
+            act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=mid),
+            switch("word"),
+            act("word", "replace_text", file_path=mid, old_text=old_addr, new_text=new_addr),
+            act("word", "convert_to_pdf", word_file_path=mid, pdf_file_path=out),
+        ],
+        "wrong": [
+            {"name": "replaces our own address instead of the client's",
+             "actions": [switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=mid),
+                         switch("word"), act("word", "replace_text", file_path=mid, old_text=our_addr, new_text=new_addr),
+                         act("word", "convert_to_pdf", word_file_path=mid, pdf_file_path=out)]},
+            {"name": "converts back without editing",
+             "actions": [switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=mid),
+                         switch("word"), act("word", "convert_to_pdf", word_file_path=mid, pdf_file_path=out)]},
+        ],
+    }
+
+
+@family("per-diem-memo", apps=["pdf", "word"])
+def per_diem_memo(rng: random.Random) -> dict:
+    """Look up a city's daily allowance in the travel policy PDF and write the trip allowance memo."""
+    org, domain, (me, traveller), now = office_of(rng, 2)
+    cities = rng.sample(["Lisbon", "Krakow", "Bergen", "Valencia", "Ghent", "Tallinn", "Bologna", "Graz",
+                         "Cork", "Aarhus"], 6)
+    rates = {c: rng.randrange(55, 150, 5) for c in cities}
+    while len(set(rates.values())) < len(rates):
+        rates = {c: rng.randrange(55, 150, 5) for c in cities}
+    city = cities[2]
+    neighbour = cities[3]
+    days = rng.randrange(2, 6)
+    total = rates[city] * days
+    depart = workday_after(now.date(), rng.randrange(5, 12))
+    policy = [
+        f"{org} TRAVEL POLICY\nSection 1. Booking\nBook travel through the travel desk\nat least two weeks ahead.",
+        "Section 2. Daily allowance (per day, EUR)\n" + "\n".join(f"{c}: {rates[c]}" for c in cities)
+        + "\nOther cities: 60\nThe allowance covers meals and local transport.",
+    ]
+    memo = f"data/memos/allowance_{traveller['first'].lower()}_{city.lower()}.docx"
+    lines = (f"Travel allowance: {traveller['name']}\nDestination: {city}, {days} days from {spoken(depart)}\n"
+             f"Daily allowance: {rates[city]} EUR\nTotal allowance: {total} EUR")
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"{traveller['name']} is going to {city} for {days} days from {spoken(depart)}. Please "
+                        f"write a short memo in a new Word file {memo} with the daily allowance for {city} from "
+                        "our travel policy (data/policies/travel_policy.pdf) and the total allowance for the trip."),
+        "office": [
+            {"type": "pdf", "path": "data/policies/travel_policy.pdf", "pages": policy},
+            {"type": "pdf", "path": "data/policies/expenses_policy.pdf",
+             "pages": ["EXPENSES POLICY\nReceipts are needed for every claim\nover 25 EUR."]},
+            {"type": "docx", "path": "data/memos/allowance_template_notes.docx",
+             "paragraphs": ["Notes for allowance memos", "State destination, dates and amounts."]},
+        ],
+        "checks": [
+            check("file_exists", file=memo),
+            check("contains", file=memo, text=[city, str(rates[city]), str(total)]),
+        ],
+        "gold": [
+            switch("pdf"),
+            act("pdf", "read_file", pdf_file_path="data/policies/travel_policy.pdf"),
+            switch("word"),
+            act("word", "create_new_file", file_path=memo),
+            act("word", "write_to_file", file_path=memo, contents=lines),
+        ],
+        "wrong": [
+            {"name": "uses the next city's rate from the table",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=memo, contents=lines.replace(
+                 f"{rates[city]} EUR", f"{rates[neighbour]} EUR").replace(f"{total} EUR", f"{rates[neighbour] * days} EUR"))]},
+            {"name": "total for one day fewer",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=memo, contents=lines.replace(
+                 f"{total} EUR", f"{rates[city] * (days - 1)} EUR"))]},
+        ],
+    }
+
+
+@family("invoice-pdf-to-payables", apps=["pdf", "email"])
+def invoice_pdf_to_payables(rng: random.Random) -> dict:
+    """Find one supplier's invoice among scanned-in PDFs and send it to accounts payable with its details."""
+    org, domain, (me,), now = office_of(rng, 1)
+    sups = other_companies(rng, domain, 3)
+    ap = f"payables@{domain}"
+    files = rng.sample(range(101, 140), 3)
+    invs = []
+    for (name, sdom), n in zip(sups, files):
+        no = f"{name.split()[0][:3].upper()}-{rng.randrange(10000, 99999)}"
+        amount = f"{rng.randrange(300, 9000)}.{rng.randrange(0, 100):02d}"
+        due = now + timedelta(days=rng.randrange(10, 30))
+        path = f"data/inbox_scans/document_{n}.pdf"
+        text = (f"{name.upper()}\nINVOICE\nInvoice number: {no}\nBill to: {org}\nDate: {iso(now - timedelta(days=3))}\n"
+                f"Consulting services\nTotal due: {amount} EUR\nPayment due by: {iso(due)}")
+        invs.append({"supplier": name, "no": no, "amount": amount, "path": path, "text": text})
+    target = invs[1]
+    body = lambda i: (f"Hello,\n\nPlease process the attached invoice {i['no']} from {i['supplier']}, total due "  # noqa: E731
+                      f"{i['amount']} EUR.\n\nThanks,\n{me['first']}")
+    send = lambda i: act("email", "send_email", sender=me["email"], recipient=ap,  # noqa: E731
+                         subject=f"Invoice {i['no']} for payment", content=body(i), attachments=[i["path"]])
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"The invoice from {target['supplier']} is one of the PDFs in data/inbox_scans/. Send it to "
+                        f"accounts payable ({ap}) as an attachment, with its invoice number and total in the message."),
+        "office": [{"type": "pdf", "path": i["path"], "pages": [i["text"]]} for i in invs]
+                  + [{"type": "pdf", "path": f"data/inbox_scans/document_{files[2] + 1}.pdf",
+                      "pages": [f"DELIVERY NOTE\nFrom {target['supplier']}\n12 boxes delivered\nNo payment needed"]}],
+        "checks": [
+            check("email_sent", sender=me["email"], to=ap, body_contains=[target["no"]],
+                  attachments=[target["path"].rsplit("/", 1)[1]]),
+            check("email_not_sent", sender=me["email"], subject_contains=invs[0]["no"]),
+        ],
+        "gold": [
+            switch("pdf"),
+        ] + [act("pdf", "read_file", pdf_file_path=i["path"]) for i in invs[:2]] + [
+            switch("email"),
+            send(target),
+        ],
+        "wrong": [
+            {"name": "attaches another supplier's invoice", "actions": [switch("email"), send(invs[0])]},
+            {"name": "right details but no attachment",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=ap,
+                                              subject=f"Invoice {target['no']}", content=body(target))]},
+        ],
+    }
+
+
+@family("bank-statement-reconcile", apps=["pdf", "excel"])
+def bank_statement_reconcile(rng: random.Random) -> dict:
+    """Mark receivables as paid when the bank statement PDF shows the full payment."""
+    org, domain, (me,), now = office_of(rng, 1)
+    clients = other_companies(rng, domain, 5)
+    base = rng.randrange(2000, 2600)
+    rows = [["Invoice", "Client", "Amount", "Status"]]
+    amounts = []
+    for k, (name, _) in enumerate(clients):
+        amt = rng.randrange(500, 7000, 10)
+        amounts.append(amt)
+        rows.append([f"INV-{base + k}", name, amt, "Open"])
+    idx = rng.sample(range(5), 3)
+    full, partial = idx[:2], idx[2]
+    month = (now.replace(day=1) - timedelta(days=1))
+    lines = [f"NORDBANK  Account statement {MONTHS[month.month - 1]} {month.year}", "Date  Reference  Amount"]
+    entries = []
+    for i in full:
+        entries.append((rng.randrange(2, 27), f"INV-{base + i} {clients[i][0]}", amounts[i]))
+    entries.append((rng.randrange(2, 27), f"INV-{base + partial} {clients[partial][0]}", amounts[partial] // 2))
+    entries.append((rng.randrange(2, 27), "Office rent", -rng.randrange(1500, 4000, 100)))
+    entries.append((rng.randrange(2, 27), "Card fees", -rng.randrange(10, 60)))
+    entries.sort()
+    for d, ref, amt in entries:
+        lines.append(f"{month.year}-{month.month:02d}-{d:02d}  {ref}  {amt:+d}")
+    path = "data/finance/receivables.xlsx"
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"Please reconcile {path} against last month's bank statement "
+                        f"(data/finance/statement_{month.year}-{month.month:02d}.pdf): set the Status of every invoice "
+                        "that was paid in full to 'Paid'. Leave the others as they are."),
+        "office": [
+            {"type": "xlsx", "path": path, "sheets": {"Receivables": rows}},
+            {"type": "pdf", "path": f"data/finance/statement_{month.year}-{month.month:02d}.pdf", "pages": ["\n".join(lines)]},
+        ],
+        "checks": [check("xlsx_cell", file=path, cell=f"D{i + 2}", value="Paid") for i in full]
+                  + [check("xlsx_cell", file=path, cell=f"D{partial + 2}", value="Open")],
+        "gold": [
+            switch("pdf"),
+            act("pdf", "read_file", pdf_file_path=f"data/finance/statement_{month.year}-{month.month:02d}.pdf"),
+            switch("excel"),
+            act("excel", "read_file", file_path=path),
+        ] + [act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=4, text="Paid") for i in full],
+        "wrong": [
+            {"name": "also marks the partly paid invoice",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=4,
+                                                 text="Paid") for i in idx]},
+            {"name": "marks the row below each paid invoice (header miscount)",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=path, row_idx=i + 3, column_idx=4,
+                                                 text="Paid") for i in full]},
+        ],
+    }
+
+
+@family("conference-sessions-calendar", apps=["pdf", "calendar"])
+def conference_sessions_calendar(rng: random.Random) -> dict:
+    """Put the sessions a colleague presents at a conference (from the programme PDF) in the calendar."""
+    org, domain, folks, now = office_of(rng, 5)
+    me, speaker = folks[0], folks[1]
+    others = folks[2:]
+    ext = [people(rng, 1, d)[0] for _, d in other_companies(rng, domain, 3)]
+    conf = rng.choice(["Logistics Forum", "Data in Practice", "Retail Futures", "Health Ops Summit", "Open Ledger Days"])
+    day = next_weekday(now, rng.choice([1, 2, 3]))
+    titles = rng.sample(["Forecasting with small data", "Warehouse robots in practice", "Pricing experiments",
+                         "Lessons from a failed migration", "Green last-mile delivery", "Dashboards people read",
+                         "Hiring analysts", "Cleaning messy spreadsheets", "Contracts that scale"], 6)
+    rooms = ["Hall A", "Hall B", "Room 3", "Room 5"]
+    slots = [(9, 30), (10, 30), (11, 30), (13, 30), (14, 30), (15, 30)]
+    presenters = [speaker, ext[0], speaker, others[0], ext[1], ext[2]]
+    rng.shuffle(presenters)
+    sess = []
+    lines = [f"{conf.upper()} - PROGRAMME", f"{spoken(day)} {day.year}"]
+    for (h, m), t, p in zip(slots, titles, presenters):
+        room = rng.choice(rooms)
+        s, e = at(day, h, m), at(day, h, m) + timedelta(minutes=45)
+        lines.append(f"{hm(s)}-{hm(e)}  {room}  {t} ({p['name']})")
+        sess.append((t, s, e, room, p))
+    mine = [x for x in sess if x[4] is speaker]
+    other = next(x for x in sess if x[4] is not speaker)
+    create = lambda x: act("calendar", "create_event", user=me["email"], summary=x[0], time_start=fmt(x[1]),  # noqa: E731
+                           time_end=fmt(x[2]), location=x[3])
+    path = f"data/events/{conf.lower().replace(' ', '_')}_programme.pdf"
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"I'm going to {conf} on {DAYS[day.weekday()]} to support {speaker['name']}. Add the sessions "
+                        f"{speaker['first']} presents to my calendar, using the session title as the event title and "
+                        f"the room as location. The programme is {path}."),
+        "office": [
+            {"type": "pdf", "path": path, "pages": ["\n".join(lines)]},
+            {"type": "ics", "user": me["email"], "events": [
+                ev("Travel to " + conf, at(day, 7, 30), at(day, 9)),
+                ev("Weekly report", at(workday_after(day, 1), 9), at(workday_after(day, 1), 10))]},
+        ],
+        "checks": [check("ics_event", user=me["email"], summary=x[0], start=fmt(x[1]), end=fmt(x[2]), location=x[3])
+                   for x in mine] + [check("ics_event_count", user=me["email"], count=2 + len(mine))],
+        "gold": [switch("pdf"), act("pdf", "read_file", pdf_file_path=path), switch("calendar")]
+                + [create(x) for x in mine],
+        "wrong": [
+            {"name": "adds someone else's session", "actions": [switch("calendar"), create(mine[0]), create(other)]},
+            {"name": "books each session as a full hour instead of 45 minutes",
+             "actions": [switch("calendar")] + [create((x[0], x[1], x[1] + timedelta(hours=1), x[3], x[4])) for x in mine]},
+        ],
+    }
+
+
+@family("registration-forms-to-sheet", apps=["pdf", "excel"])
+def registration_forms_to_sheet(rng: random.Random) -> dict:
+    """Copy new workshop registration forms (PDFs) into the attendee workbook."""
+    org, domain, folks, now = office_of(rng, 6)
+    me = folks[0]
+    depts = ["Finance", "Operations", "Sales", "IT", "Legal", "Facilities"]
+    sessions = ["Morning", "Afternoon"]
+    workshop = rng.choice(["Excel for planners", "Writing clear reports", "First aid basics", "Negotiation skills"])
+    regs = [[p["name"], p["email"], rng.choice(depts), rng.choice(sessions)] for p in folks[1:6]]
+    old, new = regs[:2], regs[2:]
+    forms = []
+    for k, r in enumerate(new):
+        path = f"data/registrations/form_{rng.randrange(100, 999)}{k}.pdf"
+        forms.append(path)
+        txt = (f"WORKSHOP REGISTRATION\n{workshop}\nName: {r[0]}\nEmail: {r[1]}\nDepartment: {r[2]}\n"
+               f"Session: {r[3]}\nSigned: {r[0]}")
+        forms_entry = {"type": "pdf", "path": path, "pages": [txt]}
+        new[k] = r + [forms_entry]
+    sheet = "data/registrations/attendees.xlsx"
+    rows = [["Name", "Email", "Department", "Session"]] + old
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"Three new registration forms for the '{workshop}' workshop came in as PDFs in "
+                        f"data/registrations/. Add each registrant as a new row at the bottom of {sheet} "
+                        "(name, email, department, session)."),
+        "office": [{"type": "xlsx", "path": sheet, "sheets": {"Attendees": rows}}] + [r[4] for r in new]
+                  + [{"type": "pdf", "path": "data/registrations/README.pdf",
+                      "pages": ["Registration process\nForms go to the coordinator.\nMax 20 people per session."]}],
+        "checks": [check("xlsx_row", file=sheet, values=r[:4]) for r in new]
+                  + [check("xlsx_row", file=sheet, row=k + 2, values=r) for k, r in enumerate(old)],
+        "gold": [switch("pdf")] + [act("pdf", "read_file", pdf_file_path=r[4]["path"]) for r in new]
+                + [switch("excel"), act("excel", "read_file", file_path=sheet)]
+                + [act("excel", "set_cell", file_path=sheet, row_idx=4 + k, column_idx=c + 1, text=v)
+                   for k, r in enumerate(new) for c, v in enumerate(r[:4])],
+        "wrong": [
+            {"name": "overwrites the existing rows",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=sheet, row_idx=2 + k, column_idx=c + 1,
+                                                 text=v) for k, r in enumerate(new) for c, v in enumerate(r[:4])]},
+            {"name": "forgets the last form",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=sheet, row_idx=4 + k, column_idx=c + 1,
+                                                 text=v) for k, r in enumerate(new[:2]) for c, v in enumerate(r[:4])]},
+        ],
+    }
+
+
+@family("exam-resit-list", apps=["excel", "word"])
+def exam_resit_list(rng: random.Random) -> dict:
+    """From the grade book, list the students below the final-exam pass mark in the resit notice."""
+    org = rng.choice(["Silverpine Schools", "Brookhaven College", "Redcliff Academy"])
+    domain = {"Silverpine Schools": "silverpine.test", "Brookhaven College": "brookhaven.test",
+              "Redcliff Academy": "redcliff.test"}[org]
+    folks = people(rng, 13, domain)
+    me, students = folks[0], folks[1:]
+    now = office_of(rng, 1)[3]
+    subject = rng.choice(["Chemistry", "Economics", "History", "Statistics", "Biology"])
+    pass_mark = rng.choice([50, 55, 60])
+    rows = [["Student", "Coursework", "Midterm", "Final exam"]]
+    fails, passes, mid_fails = [], [], []
+    for k, s in enumerate(students):
+        if k < 3:
+            final = rng.randrange(pass_mark - 25, pass_mark)
+        else:
+            final = rng.randrange(pass_mark, 96)
+        mid = rng.randrange(pass_mark - 20, pass_mark) if k in (3, 4) else rng.randrange(pass_mark, 95)
+        rows.append([s["name"], rng.randrange(45, 98), mid, final])
+        (fails if final < pass_mark else passes).append(s["name"])
+        if mid < pass_mark:
+            mid_fails.append(s["name"])
+    body = rows[1:]
+    rng.shuffle(body)
+    rows = rows[:1] + body
+    doc = f"data/{subject.lower()}/resit_notice.docx"
+    intro = [f"{subject} resit examination", "The following students are invited to the resit:"]
+    gold_lines = "\n".join(sorted(fails))
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"The {subject} resit notice {doc} needs its list of names: add one paragraph per student "
+                        f"whose Final exam mark in data/{subject.lower()}/grades.xlsx is below the pass mark of "
+                        f"{pass_mark}."),
+        "office": [
+            {"type": "xlsx", "path": f"data/{subject.lower()}/grades.xlsx", "sheets": {"Grades": rows}},
+            {"type": "docx", "path": doc, "paragraphs": [{"text": intro[0], "style": "Heading 1"}, intro[1]]},
+            {"type": "docx", "path": f"data/{subject.lower()}/syllabus.docx",
+             "paragraphs": [f"{subject} syllabus", "Assessment: coursework 30%, midterm 20%, final exam 50%."]},
+        ],
+        "checks": [check("docx_has_paragraph", file=doc, text=n) for n in fails]
+                  + [check("not_contains", file=doc, text=passes),
+                     check("docx_has_paragraph", file=doc, text=intro[1])],
+        "gold": [
+            switch("excel"),
+            act("excel", "read_file", file_path=f"data/{subject.lower()}/grades.xlsx"),
+            switch("word"),
+            act("word", "read_file", file_path=doc),
+            act("word", "write_to_file", file_path=doc, contents=gold_lines),
+        ],
+        "wrong": [
+            {"name": "uses the midterm column",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join(mid_fails))]},
+            {"name": "includes a student exactly at or above the pass mark",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
+                                             contents="\n".join(sorted(fails) + [passes[0]]))]},
+        ],
+    }
+
+
+@family("quote-letter-fill", apps=["excel", "word"])
+def quote_letter_fill(rng: random.Random) -> dict:
+    """Fill the placeholders of a drafted price quote from the product catalogue."""
+    org, domain, (me,), now = office_of(rng, 1)
+    client, cdom = other_companies(rng, domain, 1)[0]
+    contact = people(rng, 1, cdom)[0]
+    products = rng.sample(["Ergonomic chair", "Standing desk", "Monitor arm", "Desk lamp", "Filing cabinet",
+                           "Whiteboard 120cm", "Footrest", "Cable tray", "Acoustic panel"], 6)
+    prices = rng.sample(range(15, 90), 6)
+    cat = [["Code", "Product", "Unit price"]] + [[f"P-{300 + k * 7}", p, pr] for k, (p, pr) in enumerate(zip(products, prices))]
+    t = rng.randrange(1, 5)
+    product, price = products[t], prices[t]
+    qty = rng.randrange(3, 11)
+    total = qty * price
+    wrong_price = prices[t + 1]
+    doc = f"data/sales/quote_{client.split()[0].lower()}.docx"
+    paras = [f"Quotation for {client}", f"Dear {contact['name']},",
+             f"Thank you for your enquiry. We are pleased to quote for {qty} x {product}.",
+             "Unit price: [UNIT PRICE] EUR", "Total: [TOTAL] EUR", "This quote is valid for 30 days.",
+             f"Kind regards, {me['name']}, {org}"]
+    fill = lambda u, tot: [act("word", "replace_text", file_path=doc, old_text="[UNIT PRICE]", new_text=str(u)),  # noqa: E731
+                           act("word", "replace_text", file_path=doc, old_text="[TOTAL]", new_text=str(tot))]
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"Please finish the quote for {client} in {doc}: fill in the unit price and the total "
+                        "where the placeholders are, using the price list data/sales/catalogue.xlsx."),
+        "office": [
+            {"type": "xlsx", "path": "data/sales/catalogue.xlsx", "sheets": {"Catalogue": cat}},
+            {"type": "docx", "path": doc, "paragraphs": paras},
+            {"type": "docx", "path": "data/sales/quote_template.docx",
+             "paragraphs": ["Quotation for [CLIENT]", "Unit price: [UNIT PRICE] EUR", "Total: [TOTAL] EUR"]},
+        ],
+        "checks": [
+            check("docx_has_paragraph", file=doc, text=f"Unit price: {price} EUR"),
+            check("contains", file=doc, text=f"Total: {total}"),
+            check("not_contains", file=doc, text=["[UNIT PRICE]", "[TOTAL]"]),
+        ],
+        "gold": [
+            switch("word"),
+            act("word", "read_file", file_path=doc),
+            switch("excel"),
+            act("excel", "read_file", file_path="data/sales/catalogue.xlsx"),
+            switch("word"),
+        ] + fill(price, total),
+        "wrong": [
+            {"name": "takes the price of the next product in the list",
+             "actions": [switch("word")] + fill(wrong_price, qty * wrong_price)},
+            {"name": "total for one unit fewer", "actions": [switch("word")] + fill(price, total - price)},
+        ],
+    }
+
+
+@family("agenda-doc-tomorrow", apps=["calendar", "word"])
+def agenda_doc_tomorrow(rng: random.Random) -> dict:
+    """Write tomorrow's meetings from the calendar into a printable agenda document, one line each."""
+    org, domain, folks, now = office_of(rng, 3)
+    me = folks[0]
+    tomorrow = workday_after(now.date(), 1)
+    names = rng.sample(["Standup", "Budget review", "Client call: " + other_companies(rng, domain, 1)[0][0],
+                        "1:1 with " + folks[1]["first"], "Hiring panel", "Design critique", "Supplier visit",
+                        "Training: data privacy"], 6)
+    starts = sorted(rng.sample([(9, 0), (9, 30), (10, 30), (11, 0), (13, 0), (14, 0), (15, 30), (16, 0)], 3))
+    tmr = []
+    for (h, m), n in zip(starts, names[:3]):
+        s = at(tomorrow, h, m)
+        tmr.append(ev(n, s, s + timedelta(minutes=rng.choice([30, 45, 60])), attendees=[folks[1]["email"]]))
+    today = [ev(names[3], at(now.date(), 11), at(now.date(), 12)),
+             ev(names[4], at(now.date(), 15), at(now.date(), 15, 30))]
+    later = [ev(names[5], at(workday_after(tomorrow, 1), 10), at(workday_after(tomorrow, 1), 11))]
+    line = lambda e: f"{e['start'][11:16]}-{e['end'][11:16]} {e['summary']}"  # noqa: E731
+    doc = f"data/agenda_{iso(tomorrow)}.docx"
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"I'd like a printed agenda for tomorrow. Create {doc} with one paragraph per meeting I "
+                        "have tomorrow, in time order, written like '09:30-10:00 Standup' (start-end in 24-hour "
+                        "time, then the title)."),
+        "office": [{"type": "ics", "user": me["email"], "events": today + tmr + later},
+                   {"type": "docx", "path": f"data/agenda_{iso(now)}.docx",
+                    "paragraphs": [line(e) for e in today]}],
+        "checks": [check("docx_paragraphs_equal", file=doc, paragraphs=[line(e) for e in tmr])],
+        "gold": [
+            switch("calendar"),
+            act("calendar", "list_events", username=me["email"]),
+            switch("word"),
+            act("word", "create_new_file", file_path=doc),
+            act("word", "write_to_file", file_path=doc, contents="\n".join(line(e) for e in tmr)),
+        ],
+        "wrong": [
+            {"name": "lists today's meetings",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
+                                             contents="\n".join(line(e) for e in today))]},
+            {"name": "misses the last meeting",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
+                                             contents="\n".join(line(e) for e in tmr[:2]))]},
+        ],
+    }
+
+
+@family("action-items-mail", apps=["word", "email"])
+def action_items_mail(rng: random.Random) -> dict:
+    """Send one colleague the action items assigned to them in yesterday's meeting notes."""
+    org, domain, folks, now = office_of(rng, 4)
+    me, target, other, third = folks
+    y = workday_before(now.date(), 1)
+    project = rng.choice(["Harbour", "Summit", "Lantern", "Meridian", "Quartz"])
+    pool = ["send the revised budget to finance", "book the venue for the launch", "update the risk register",
+            "draft the customer FAQ", "check the supplier's insurance certificate", "collect quotes for printing",
+            "set up the shared project folder", "review the test plan", "confirm the delivery dates",
+            "prepare slides for the steering group"]
+    items = rng.sample(pool, 5)
+    assign = [target, other, target, third, other]
+    dd = spoken(workday_after(now.date(), 3))
+    notes = [f"{project} project sync - {spoken(y)}", "Attendees: " + ", ".join(p["name"] for p in (me, other, third)) + f"; apologies: {target['name']}",
+             "Notes", "Timeline is on track; launch date unchanged.", "Action items"]
+    actions = [f"{p['first']}: {it} (by {dd})" for p, it in zip(assign, items)]
+    mine = [it for p, it in zip(assign, items) if p is target]
+    theirs = [it for p, it in zip(assign, items) if p is other]
+    doc = f"data/meetings/{iso(y)}_{project.lower()}_sync.docx"
+    body = lambda its: (f"Hi,\n\nFrom yesterday's {project} sync, your action items are:\n"  # noqa: E731
+                        + "\n".join(f"- {i}" for i in its) + f"\n\nThanks,\n{me['first']}")
+    send = lambda to, its: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
+                               subject=f"Your action items from the {project} sync", content=body(its))
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"{target['name']} missed yesterday's {project} sync. Email {target['first']} "
+                        f"({target['email']}) the action items assigned to them in the meeting notes in data/meetings/."),
+        "office": [
+            {"type": "docx", "path": doc,
+             "paragraphs": [{"text": notes[0], "style": "Heading 1"}] + notes[1:4]
+                           + [{"text": notes[4], "style": "Heading 2"}] + actions},
+            {"type": "docx", "path": f"data/meetings/{iso(y - timedelta(days=7))}_{project.lower()}_sync.docx",
+             "paragraphs": [f"{project} project sync", "Action items",
+                            f"{target['first']}: {rng.choice([p for p in pool if p not in items])} (done)"]},
+        ],
+        "checks": [check("email_sent", sender=me["email"], to=target["email"], body_contains=mine),
+                   check("email_not_sent", sender=me["email"], to=other["email"])],
+        "gold": [
+            switch("word"),
+            act("word", "read_file", file_path=doc),
+            switch("email"),
+            send(target["email"], mine),
+        ],
+        "wrong": [
+            {"name": "sends another colleague's items", "actions": [switch("email"), send(target["email"], theirs)]},
+            {"name": "misses one of the two items", "actions": [switch("email"), send(target["email"], mine[:1])]},
+        ],
+    }
