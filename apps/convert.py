@@ -32,8 +32,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF")
-FONT_FILE = "DejaVuSans.ttf"
-BOLD_FONT_FILE = "DejaVuSans-Bold.ttf"
+FONT_FILE = "DejaVuSans.ttf"  # one face only: loading a TrueType font is most of a conversion's cost
 
 RENDER_DPI = 120
 MAX_IMAGE_SIDE = 60000  # JPEG cannot exceed 65535 pixels on a side
@@ -105,11 +104,10 @@ class _TextPdf:
         self.pdf = FPDF(format="A4")
         self.pdf.set_auto_page_break(auto=True, margin=15)
         self.pdf.set_margins(18, 18, 18)
-        regular, bold = find_font(FONT_FILE), find_font(BOLD_FONT_FILE)
+        regular = find_font(FONT_FILE)
         self.unicode = regular is not None
         if self.unicode:
             self.pdf.add_font("Body", "", str(regular))
-            self.pdf.add_font("Body", "B", str(bold or regular))
             self.family = "Body"
         else:
             self.family = "Helvetica"
@@ -122,12 +120,12 @@ class _TextPdf:
             text = text.translate(_ASCII_FALLBACK).encode("latin-1", "replace").decode("latin-1")
         return text
 
-    def _write(self, text: str, size: float, bold: bool = False, height: float = 6.0) -> None:
-        self.pdf.set_font(self.family, "B" if bold else "", size)
+    def _write(self, text: str, size: float, height: float = 6.0) -> None:
+        self.pdf.set_font(self.family, "", size)
         self.pdf.multi_cell(0, height, self._text(text), new_x="LMARGIN", new_y="NEXT")
 
     def heading(self, text: str, level: int = 1) -> None:
-        self._write(text, {0: 18, 1: 15, 2: 13}.get(level, 12), bold=True, height=8.0)
+        self._write(text, {0: 18, 1: 15, 2: 13}.get(level, 12), height=8.0)
         self.pdf.ln(1)
 
     def paragraph(self, text: str) -> None:
@@ -152,12 +150,21 @@ class _TextPdf:
             self.pdf.output(str(dst))
 
 
-def _heading_level(style_name: str) -> int | None:
+def _heading_level(style_name: str | None) -> int | None:
     """The outline level of a Word style name ('Title' 0, 'Heading 2' 2), or None for body text."""
     if style_name == "Title":
         return 0
     match = re.fullmatch(r"Heading (\d)", style_name or "")
     return int(match.group(1)) if match else None
+
+
+def _style_names(document: Any) -> dict[str, str]:
+    """Paragraph style id -> name, read once (python-docx looks styles up slowly per paragraph)."""
+    names = {}
+    for style in document.styles:
+        if style.style_id and style.name:
+            names[style.style_id] = style.name
+    return names
 
 
 def table_rows(table: Any) -> list[list[str]]:
@@ -189,6 +196,7 @@ def docx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
     from docx.table import Table
 
     document = open_docx(src)
+    styles = _style_names(document)
     out = _TextPdf()
     for block in document.iter_inner_content():
         if isinstance(block, Table):
@@ -197,7 +205,7 @@ def docx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
                 out.table_row(cells)
             out.gap(2)
             continue
-        level = _heading_level(block.style.name if block.style is not None else "")
+        level = _heading_level(styles.get(block._p.style or ""))
         if level is not None and block.text.strip():
             out.heading(block.text, level)
         else:
@@ -352,7 +360,7 @@ def pdf_to_image(src: str | os.PathLike, dst: str | os.PathLike, page: int | Non
     image = pages[0] if len(pages) == 1 else stack_vertically(pages)
     fmt = "JPEG" if Path(dst).suffix.lower() in (".jpg", ".jpeg") else "PNG"
     with atomic_output(dst) as tmp:
-        image.save(tmp, format=fmt, **({"quality": 90} if fmt == "JPEG" else {"optimize": False}))
+        image.save(tmp, format=fmt, **({"quality": 90} if fmt == "JPEG" else {"compress_level": 1}))
     return image.width, image.height, len(pages)
 
 
