@@ -7,6 +7,7 @@ event loop never waits on disk or on an operation. Every error is ``{"error": {"
 from __future__ import annotations
 
 import hmac
+from importlib.metadata import PackageNotFoundError, version
 import json
 import mimetypes
 import threading
@@ -22,13 +23,17 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from apps import APPS, OpError
-from server import __version__
 from server.manager import CapacityError, ServerSettings, SessionManager
 from server.models import (
     ActionRequest, ActionResponse, AppInfo, CreateSession, Deleted, ErrorResponse, FileInfo,
     FinishRequest, Health, SessionCreated, SessionInfo, TaskInfo,
 )
 from server.session import Session, SessionEnded, StepResult
+
+try:
+    __version__ = version("officesim")
+except PackageNotFoundError:  # running from a source tree without installing
+    __version__ = "0.1.0"
 
 ERRORS = {code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 410, 422, 429)}
 STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",

@@ -140,10 +140,11 @@ def validate_tasks(tasks: dict[str, Task], *, workers: int = 4, server_url: str 
 
 def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, workers: int = 4,
          server_url: str | None = None, token: str | None = None, include_suite: bool = True,
-         out: TextIO = sys.stdout) -> int:
+         out: TextIO | None = None) -> int:
     """Validate and print one line per failing task and a summary; 0 when every task holds."""
     from tasks.loader import TaskLoadError, load_tasks
 
+    out = out or sys.stdout
     started = time.monotonic()
     try:
         tasks = load_tasks([Path(d) for d in task_dirs or []], include_suite=include_suite)

@@ -1,0 +1,77 @@
+"""The validator exits non-zero on a broken task (gold fails, no-op passes, wrong passes) and zero on good ones."""
+
+from __future__ import annotations
+
+import io
+
+from server.cli import main as cli_main
+from tasks.validate import main as validate
+from tests._api_tasks import BUDGET, QUESTION, variant, write_tasks
+
+
+def run(tmp_path, *tasks, **kw) -> tuple[int, str]:
+    out = io.StringIO()
+    code = validate([str(write_tasks(tmp_path / "tasks", *tasks))], include_suite=False, out=out, **kw)
+    return code, out.getvalue()
+
+
+def test_good_tasks_pass(tmp_path):
+    code, text = run(tmp_path, BUDGET, QUESTION, workers=2)
+    assert code == 0, text
+    assert "2 ok, 0 failing" in text
+
+
+def test_gold_that_fails_is_reported(tmp_path):
+    broken = variant(BUDGET, id="broken-gold")
+    broken["checks"][0]["args"]["value"] = 1600
+    code, text = run(tmp_path, broken, QUESTION)
+    assert code == 1
+    line = next(l for l in text.splitlines() if l.startswith("FAIL broken-gold"))
+    assert "gold fails" in line and "B4" in line
+    assert "FAIL api-question" not in text
+
+
+def test_noop_that_passes_is_reported(tmp_path):
+    lazy = variant(BUDGET, id="noop-passes",
+                   checks=[{"check": "xlsx_cell", "args": {"file": "data/budget.xlsx", "cell": "B2", "value": 1200}}],
+                   gold=[], wrong=[])
+    code, text = run(tmp_path, lazy)
+    assert code == 1 and "doing nothing passes" in text
+
+
+def test_no_action_task_may_pass_when_doing_nothing(tmp_path):
+    calm = variant(BUDGET, id="no-action", no_action=True,
+                   checks=[{"check": "xlsx_cell", "args": {"file": "data/budget.xlsx", "cell": "B2", "value": 1200}}],
+                   gold=[], wrong=[])
+    code, text = run(tmp_path, calm)
+    assert code == 0, text
+
+
+def test_wrong_solution_that_passes_is_reported(tmp_path):
+    weak = variant(BUDGET, id="weak-wrong")
+    weak["wrong"] = [{"name": "same as gold", "actions": weak["gold"]}]
+    code, text = run(tmp_path, weak)
+    assert code == 1 and "wrong solution 'same as gold' passes" in text
+
+
+def test_gold_action_error_is_reported(tmp_path):
+    sloppy = variant(BUDGET, id="sloppy-gold")
+    sloppy["gold"].insert(1, {"app": "excel", "action": "read_file", "args": {"file_path": "data/nope.xlsx"}})
+    code, text = run(tmp_path, sloppy)
+    assert code == 1 and "gold action failed" in text and "nope.xlsx" in text
+
+
+def test_cli_validate_and_task_selection(tmp_path, capsys):
+    broken = variant(BUDGET, id="broken-gold")
+    broken["checks"][0]["args"]["value"] = 1600
+    folder = write_tasks(tmp_path / "tasks", broken, QUESTION)
+    assert cli_main(["validate", "--no-suite", "--tasks", str(folder), "--task", "api-question"]) == 0
+    assert cli_main(["validate", "--no-suite", "--tasks", str(folder), "--workers", "2"]) == 1
+    assert cli_main(["validate", "--no-suite", "--tasks", str(folder), "--task", "missing"]) == 2
+    assert "broken-gold" in capsys.readouterr().out
+
+
+def test_load_errors_exit_2(tmp_path):
+    bad = variant(QUESTION, id="bad-task", category=3)
+    code, text = run(tmp_path, bad)
+    assert code == 2 and "category" in text
