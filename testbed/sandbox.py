@@ -203,12 +203,13 @@ def _walk(root: Path):
             yield Path(dirpath) / name
 
 
-def lend_office(root: Path, uid: int) -> tuple[int, int]:
-    """Make the office tree owned by ``uid``; returns the owner to give it back to."""
-    st = root.stat()
-    for path in _walk(root):
-        os.lchown(path, uid, uid)
-    return st.st_uid, st.st_gid
+def lend_office(root: Path, uid: int) -> None:
+    """Make the office tree owned by ``uid`` so the unprivileged command can change it."""
+    try:
+        for path in _walk(root):
+            os.lchown(path, uid, uid)
+    except OSError as exc:
+        raise SandboxError(f"could not prepare the office for the sandbox: {exc}") from exc
 
 
 def return_office(root: Path, owner: tuple[int, int]) -> None:
@@ -240,8 +241,10 @@ class BwrapBackend:
         fds: list[int] = []
         status_r, status_w = os.pipe()
         fds.append(status_w)
-        owner = lend_office(root, uid) if as_root else None
+        owner = (root.stat().st_uid, root.stat().st_gid) if as_root else None
         try:
+            if owner is not None:
+                lend_office(root, uid)
             argv = self._argv(root, command, limits, uid, as_root, fds)
             argv[1:1] = ["--json-status-fd", str(status_w)]
             result = run_process(argv, None, {"PATH": SANDBOX_PATH}, limits, pass_fds=tuple(fds))
