@@ -70,10 +70,12 @@ def find_font(name: str = FONT_FILE) -> Path | None:
 def atomic_output(dst: str | os.PathLike) -> Iterator[Path]:
     """Yield a temporary path next to ``dst``; move it onto ``dst`` only if the block succeeds."""
     dst = Path(dst)
+    mode = dst.stat().st_mode & 0o777 if dst.exists() else 0o644  # mkstemp would leave 0600
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=dst.suffix, dir=dst.parent)
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, mode)
         os.replace(tmp, dst)
     finally:
         if os.path.exists(tmp):

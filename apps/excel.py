@@ -17,6 +17,7 @@ Choices worth knowing:
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ XLSX = (".xlsx",)
 PDF = (".pdf",)
 MAX_ROW = 1_048_576
 MAX_COL = 16_384
+MAX_TEXT = 32_767  # Excel's limit for one cell
 _PLAIN_NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?")
 _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
 
@@ -41,8 +43,12 @@ CellValue = str | int | float | None
 
 def coerce_value(text: CellValue) -> CellValue:
     """The value to store for ``text``: numbers for JSON numbers and plain decimal strings."""
+    if isinstance(text, float) and not math.isfinite(text):
+        raise OpError("bad_arguments", f"{text} is not a number a spreadsheet can store")
     if text is None or isinstance(text, (int, float)):
         return text
+    if len(text) > MAX_TEXT:
+        raise OpError("bad_arguments", f"a cell holds at most {MAX_TEXT} characters (got {len(text)})")
     stripped = text.strip()
     if _PLAIN_NUMBER.fullmatch(stripped):
         if "." in stripped:
@@ -105,7 +111,10 @@ def _json_value(value: Any) -> Any:
 
 
 def _shown(value: Any) -> str:
-    return "[Empty Cell]" if value is None or value == "" else convert.display_value(value)
+    """A cell value on one observation line: blanks as [Empty Cell], line breaks as \\n."""
+    if value is None or value == "":
+        return "[Empty Cell]"
+    return convert.display_value(value).replace("\r", "").replace("\n", "\\n")
 
 
 def _cell_ref(row_idx: int, column_idx: int) -> str:

@@ -236,3 +236,26 @@ def test_convert_errors(run, office, budget):
                pdf_file_path="data/x.pdf").error["code"] == "file_not_found"
     assert run("excel", "convert_to_pdf", excel_file_path=budget,
                pdf_file_path="data/x.docx").error["code"] == "wrong_file_type"
+
+
+def test_set_cell_rejects_unstorable_values(run, office, budget):
+    before = (office.root / budget).read_bytes()
+    assert run("excel", "set_cell", file_path=budget, row_idx=1, column_idx=1,
+               text=float("nan")).error["code"] == "bad_arguments"
+    assert run("excel", "set_cell", file_path=budget, row_idx=1, column_idx=1,
+               text="x" * 32_768).error["code"] == "bad_arguments"
+    assert (office.root / budget).read_bytes() == before
+
+
+def test_multiline_cell_stays_on_one_observation_line(run, office, budget):
+    assert run("excel", "set_cell", file_path=budget, row_idx=1, column_idx=1, text="two\nlines").ok
+    result = run("excel", "read_file", file_path=budget)
+    assert "(1, 1): two\\nlines" in result.observation.splitlines()
+    assert result.data["rows"][0][0] == "two\nlines"
+    assert _load(office)["Budget"]["A1"].value == "two\nlines"
+
+
+def test_saved_file_is_readable_by_others(run, office):
+    assert run("excel", "create_new_file", file_path="data/fresh.xlsx").ok
+    assert (office.root / "data/fresh.xlsx").stat().st_mode & 0o044 == 0o044
+    assert not [p.name for p in (office.root / "data").iterdir() if p.name.startswith(".tmp-")]
