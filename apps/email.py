@@ -260,6 +260,11 @@ def _compose(ctx: OfficeContext, sender: str, to: list[str], cc: list[str], subj
     for name, ctype, data in files:
         maintype, _, subtype = ctype.partition("/")
         msg.add_attachment(data, maintype=maintype, subtype=subtype or "octet-stream", filename=name)
+    # Generated boundaries are random; derive them from the Message-ID so reruns give equal bytes.
+    seed = hashlib.sha1(str(msg["Message-ID"]).encode()).hexdigest()[:16]
+    for i, part in enumerate(msg.walk()):
+        if part.is_multipart():
+            part.set_boundary(f"=_officesim_{seed}_{i}")
     return msg
 
 

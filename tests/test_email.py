@@ -50,6 +50,15 @@ def test_send_writes_sent_and_inboxes(run, office):
     assert r.data["delivered"] == {BEN: "msg-1", "eve@northwind.test": "msg-1", "ops@northwind.test": "msg-1"}
 
 
+def test_sending_is_reproducible(run, office):
+    (office.root / "data" / "notes.txt").write_text("notes")
+    for _ in range(2):
+        assert run("email", "send_email", sender=USER, recipient=BEN, subject="Plan", content="c",
+                   attachments=["data/notes.txt"]).ok
+    sent = office.root / "emails" / USER / "sent"
+    assert (sent / "msg-1.eml").read_bytes() == (sent / "msg-2.eml").read_bytes()
+
+
 def test_next_id_follows_highest(run, office):
     inbox = office.root / "emails" / BEN
     inbox.mkdir(parents=True)
