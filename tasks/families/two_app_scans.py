@@ -1,0 +1,310 @@
+"""Two-app families around scanned paper read with OCR (ocr + excel, email, calendar, word, shell)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from tasks.families._kit import act, at, check, finish, fmt, people, switch
+from tasks.families.registry import family
+from tasks.families.two_app_common import (
+    DAYS, MONTHS, day_month, ev, iso, office_of, other_companies, spoken, workday_after,
+)
+
+VENDORS = ["CITY CABS", "BLUE DOOR CAFE", "HARBOUR PARKING", "GREEN LEAF BISTRO", "RAPID RAIL KIOSK",
+           "CORNER COPY SHOP", "MAPLE HOTEL BAR", "QUICK PRINT"]
+
+
+@family("receipt-to-expenses", apps=["ocr", "excel"])
+def receipt_to_expenses(rng: random.Random) -> dict:
+    """Enter a scanned receipt's vendor and total as a new expense-claim row."""
+    org, domain, (me,), now = office_of(rng, 1)
+    vendors = rng.sample(VENDORS, 5)
+    cats = {"CABS": "Travel", "RAIL": "Travel", "PARKING": "Travel", "CAFE": "Meals", "BISTRO": "Meals",
+            "BAR": "Meals", "COPY": "Office", "PRINT": "Office"}
+    cat_of = lambda v: next(c for k, c in cats.items() if k in v)  # noqa: E731
+    rows = [["Date", "Vendor", "Category", "Amount"]]
+    for k, v in enumerate(vendors[:3]):
+        rows.append([iso(now - timedelta(days=12 - 3 * k)), v.title(), cat_of(v), round(rng.randrange(500, 9000) / 100, 2)])
+    vendor = vendors[3]
+    d = now - timedelta(days=rng.randrange(1, 4))
+    sub = rng.randrange(1200, 8000)
+    tax = round(sub * 0.1)
+    subtotal, total = sub / 100, (sub + tax) / 100
+    receipt = (f"{vendor}\n{rng.randrange(2, 99)} Station Road\nDate: {iso(d)}\nReceipt no. {rng.randrange(1000, 9999)}\n"
+               f"Subtotal {subtotal:.2f}\nTax {tax / 100:.2f}\nTOTAL {total:.2f}\nThank you!")
+    other = (f"{vendors[4]}\nDate: {iso(d - timedelta(days=20))}\nTOTAL {rng.randrange(500, 3000) / 100:.2f}\nThank you!")
+    path = f"data/expenses/{now.year}-{now.month:02d}_claim.xlsx"
+    n = len(rows) + 1
+    cat = cat_of(vendor)
+    cells = lambda amt: [act("excel", "set_cell", file_path=path, row_idx=n, column_idx=c, text=v)  # noqa: E731
+                         for c, v in enumerate([iso(d), vendor.title(), cat, amt], start=1)]
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"I scanned a receipt to data/scans/receipt_latest.png. Add it as a new row at the end of my "
+                        f"expense claim {path}: date, vendor, category '{cat}', and the total amount paid."),
+        "office": [
+            {"type": "xlsx", "path": path, "sheets": {"Claim": rows}},
+            {"type": "image", "path": "data/scans/receipt_latest.png", "text": receipt},
+            {"type": "image", "path": "data/scans/receipt_old.png", "text": other},
+        ],
+        "checks": [
+            check("xlsx_cell", file=path, cell=f"D{n}", value=total),
+            check("xlsx_cell", file=path, cell=f"C{n}", value=cat),
+            check("contains", file=path, text=vendor.split()[0]),
+            check("xlsx_row", file=path, row=2, values=rows[1]),
+        ],
+        "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/receipt_latest.png"),
+                 switch("excel"), act("excel", "read_file", file_path=path)] + cells(total),
+        "wrong": [
+            {"name": "enters the subtotal before tax", "actions": [switch("excel")] + cells(subtotal)},
+            {"name": "overwrites the first expense row",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=path, row_idx=2, column_idx=c, text=v)
+                                             for c, v in enumerate([iso(d), vendor.title(), cat, total], start=1)]},
+        ],
+    }
+
+
+@family("stock-below-reorder", apps=["ocr", "excel"])
+def stock_below_reorder(rng: random.Random) -> dict:
+    """Question: which item on the scanned stock count is below its reorder level in the workbook?"""
+    org, domain, (me,), now = office_of(rng, 1)
+    items = rng.sample(["Pallet wrap", "Cable ties", "Printer paper", "Box cutters", "Bubble wrap", "Tape guns",
+                        "Gloves", "Label rolls", "Hi-vis vests", "Zip bags"], 6)
+    levels = {i: rng.randrange(10, 60, 5) for i in items}
+    low = items[rng.randrange(6)]
+    counts = {}
+    for i in items:
+        counts[i] = levels[i] - rng.randrange(2, 8) if i == low else levels[i] + rng.randrange(3, 40)
+    # the smallest count belongs to an item whose reorder level is smaller still (the tempting wrong answer)
+    decoy = next(i for i in items if i != low)
+    levels[decoy] = 5
+    counts[decoy] = rng.randrange(6, 9)
+    if counts[low] <= counts[decoy]:
+        counts[low] = counts[decoy] + rng.randrange(2, 6)
+        levels[low] = counts[low] + rng.randrange(3, 10)
+    scan = f"STOCK COUNT {day_month(now)}\nAisle 4 - counted by night shift\n" + "\n".join(
+        f"{i}: {counts[i]}" for i in items)
+    rows = [["Item", "Reorder level", "Supplier"]] + [[i, levels[i], rng.choice(["Packwell", "Storeline", "Boxmart"])]
+                                                      for i in sorted(items)]
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": ("This morning's stock count sheet was scanned to data/warehouse/count_today.png. Which item on "
+                        "it is below its reorder level in data/warehouse/reorder_levels.xlsx? Answer with the item name."),
+        "office": [
+            {"type": "image", "path": "data/warehouse/count_today.png", "text": scan},
+            {"type": "xlsx", "path": "data/warehouse/reorder_levels.xlsx", "sheets": {"Levels": rows}},
+        ],
+        "answer": low,
+        "checks": [check("answer_equals", value=low)],
+        "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/warehouse/count_today.png"),
+                 switch("excel"), act("excel", "read_file", file_path="data/warehouse/reorder_levels.xlsx"), finish(low)],
+        "wrong": [{"name": "the item with the smallest count", "actions": [finish(decoy)], "answer": decoy}],
+    }
+
+
+@family("water-shutoff-notice", apps=["ocr", "email"])
+def water_shutoff_notice(rng: random.Random) -> dict:
+    """Tell the team about the building's water shut-off from the scanned landlord notice."""
+    org, domain, (me,), now = office_of(rng, 1)
+    team = f"team-{rng.choice(['ops', 'finance', 'studio', 'support'])}@{domain}"
+    d1 = workday_after(now.date(), rng.randrange(2, 6))
+    d2 = workday_after(d1, rng.randrange(1, 3))
+    h1, h2 = rng.choice([7, 8, 9]), rng.choice([12, 13, 14])
+    level = rng.randrange(1, 6)
+    water = (f"NOTICE TO ALL TENANTS\nThe water supply will be shut off\non {spoken(d1)}\nfrom {h1}:00 to {h2}:00\n"
+             f"for pipe repairs on level {level}.\nToilets on all floors will be closed.\nBuilding management")
+    lift = (f"NOTICE TO ALL TENANTS\nThe main lift will be serviced\non {spoken(d2)}\nfrom 10:00 to 16:00.\n"
+            "Please use the stairs or the goods lift.\nBuilding management")
+    scans = {"water": f"data/notices/scan_{rng.randrange(100, 500)}.png",
+             "lift": f"data/notices/scan_{rng.randrange(500, 900)}.png"}
+    body = lambda d, a, b, what: (f"Hi all,\n\nHeads-up from building management: the {what} on {spoken(d)} "  # noqa: E731
+                                  f"from {a}:00 to {b}:00.\n\n{me['first']}")
+    mail = lambda text: act("email", "send_email", sender=me["email"], recipient=team,  # noqa: E731
+                            subject="Building notice", content=text)
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": ("Building management's notice about the water shut-off was scanned into data/notices/ "
+                        f"(with another notice). Email my team at {team} which day it is and the hours."),
+        "office": [
+            {"type": "image", "path": scans["water"], "text": water},
+            {"type": "image", "path": scans["lift"], "text": lift},
+        ],
+        "checks": [check("email_sent", sender=me["email"], to=team,
+                         body_contains=[DAYS[d1.weekday()], str(d1.day), f"{h1}", f"{h2}"])],
+        "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scans["water"]),
+                 act("ocr", "recognize_file", file_path=scans["lift"]),
+                 switch("email"), mail(body(d1, h1, h2, "water will be off"))],
+        "wrong": [
+            {"name": "sends the lift service dates",
+             "actions": [switch("email"), mail(body(d2, 10, 16, "water will be off"))]},
+            {"name": "sends it to me instead of the team",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=me["email"],
+                                              subject="Building notice", content=body(d1, h1, h2, "water will be off"))]},
+        ],
+    }
+
+
+@family("business-card-followup", apps=["ocr", "email"])
+def business_card_followup(rng: random.Random) -> dict:
+    """Follow up with a contact met at a trade fair, using the address on their scanned business card."""
+    org, domain, (me,), now = office_of(rng, 1)
+    fair_cos = rng.sample([("Riverbend Components", "riverbend.test"), ("Oakmoor Tools", "oakmoor.test"),
+                           ("Saltmarsh Media", "saltmarsh.test"), ("Kestrel Freight", "kestrel.test"),
+                           ("Pinecrest Labs", "pinecrest.test")], 3)
+    cards = []
+    for k, (co, cdom) in enumerate(fair_cos):
+        p = people(rng, 1, cdom)[0]
+        role = rng.choice(["Procurement Lead", "Head of Operations", "Buyer", "Partnerships Manager"])
+        path = f"data/cards/card_{k + 1:02d}.png"
+        cards.append({"p": p, "co": co, "path": path,
+                      "text": f"{p['name']}\n{role}\n{co}\n{p['email']}\nTel 0{rng.randrange(100, 999)} {rng.randrange(100000, 999999)}"})
+    target, other = cards[1], cards[0]
+    product = rng.choice(["our packaging catalogue", "the fleet tracking demo", "our spring price list",
+                          "the pilot programme"])
+    body = lambda c: (f"Dear {c['p']['first']},\n\nIt was good to meet you at the trade fair. As promised, I'm "  # noqa: E731
+                      f"following up about {product}. Would a short call next week suit you?\n\nBest regards,\n"
+                      f"{me['name']}\n{org}")
+    send = lambda c: act("email", "send_email", sender=me["email"], recipient=c["p"]["email"],  # noqa: E731
+                         subject="Great to meet you at the fair", content=body(c))
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"I met {target['p']['first']} from {target['co']} at the trade fair last week; the business "
+                        "cards I collected are scanned in data/cards/. Send a short follow-up email about "
+                        f"{product} to the address on the card."),
+        "office": [{"type": "image", "path": c["path"], "text": c["text"]} for c in cards],
+        "checks": [check("email_sent", sender=me["email"], to=target["p"]["email"]),
+                   check("email_not_sent", sender=me["email"], to=other["p"]["email"])],
+        "gold": [switch("ocr")] + [act("ocr", "recognize_file", file_path=c["path"]) for c in cards[:2]]
+                + [switch("email"), send(target)],
+        "wrong": [
+            {"name": "writes to the person on another card", "actions": [switch("email"), send(other)]},
+            {"name": "guesses the address from our own domain",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"],
+                                              recipient=target["p"]["email"].split("@")[0] + "@" + domain,
+                                              subject="Great to meet you at the fair", content=body(target))]},
+        ],
+    }
+
+
+@family("fire-drill-flyer", apps=["ocr", "calendar"])
+def fire_drill_flyer(rng: random.Random) -> dict:
+    """Put the fire drill announced on a scanned flyer into the calendar."""
+    org, domain, (me,), now = office_of(rng, 1)
+    d = workday_after(now.date(), rng.randrange(3, 8))
+    d2 = workday_after(d, rng.randrange(1, 4))
+    h, m = rng.choice([(10, 30), (11, 0), (14, 0), (15, 30), (9, 45)])
+    start = at(d, h, m)
+    end = start + timedelta(minutes=rng.choice([20, 30]))
+    spot = rng.choice(["car park B", "the front lawn", "Gate 2", "the side car park"])
+    flyer = (f"FIRE DRILL\n{spoken(d)}\n{start.strftime('%H:%M')} to {end.strftime('%H:%M')}\n"
+             f"When the alarm sounds, leave by\nthe nearest exit and go to\n{spot}.\nFire wardens wear yellow vests.")
+    course = (f"FIRST AID COURSE\n{spoken(d2)}\n13:00 to 16:00\nMeeting room 2\nSign up at reception")
+    create = lambda s, e: act("calendar", "create_event", user=me["email"], summary="Fire drill",  # noqa: E731
+                              time_start=fmt(s), time_end=fmt(e))
+    events = [ev("Supplier call", at(d, 9), at(d, 9, 30)), ev("Report writing", at(d, 16), at(d, 17))]
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": ("Facilities left two flyers on my desk; I scanned them into data/scans/. Put the fire drill "
+                        "in my calendar as 'Fire drill' with the start and end time from its flyer."),
+        "office": [
+            {"type": "image", "path": "data/scans/flyer_1.png", "text": course},
+            {"type": "image", "path": "data/scans/flyer_2.png", "text": flyer},
+            {"type": "ics", "user": me["email"], "events": events},
+        ],
+        "checks": [check("ics_event", user=me["email"], summary="Fire drill", start=fmt(start), end=fmt(end))],
+        "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/flyer_1.png"),
+                 act("ocr", "recognize_file", file_path="data/scans/flyer_2.png"),
+                 switch("calendar"), create(start, end)],
+        "wrong": [
+            {"name": "uses the first aid course's day and time",
+             "actions": [switch("calendar"), create(at(d2, 13), at(d2, 16))]},
+            {"name": "default one-hour slot instead of the flyer's end time",
+             "actions": [switch("calendar"), create(start, start + timedelta(hours=1))]},
+        ],
+    }
+
+
+@family("scanned-letter-transcribe", apps=["ocr", "word"])
+def scanned_letter_transcribe(rng: random.Random) -> dict:
+    """Type a scanned customer complaint letter into a Word document for the case file."""
+    org, domain, (me,), now = office_of(rng, 1)
+    writers = people(rng, 2, "mail.test")
+    ref = f"CX-{rng.randrange(10000, 99999)}"
+    product = rng.choice(["kettle", "desk fan", "toaster", "blender", "heater"])
+    sent = now - timedelta(days=rng.randrange(4, 9))
+    letter = (f"{writers[0]['name']}\n{rng.randrange(2, 80)} Willow Street\n{day_month(sent)} {sent.year}\n"
+              f"Dear Sir or Madam,\nMy order {ref} arrived on time,\nbut the {product} does not switch on.\n"
+              "I would like a replacement\nor a full refund.\nYours faithfully,\n" + writers[0]["name"])
+    other_ref = f"CX-{rng.randrange(10000, 99999)}"
+    thanks = (f"{writers[1]['name']}\nDear team,\nThank you for the quick delivery\nof order {other_ref}.\n"
+              "Everything works well.\nKind regards,\n" + writers[1]["name"])
+    doc = f"data/cases/{ref}_letter.docx"
+    lines = "\n".join(letter.split("\n"))
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": ("Two customer letters were scanned into data/post/. Type the complaint one into a new Word "
+                        f"document data/cases/<order number>_letter.docx (the order number is in the letter, e.g. "
+                        "CX-12345_letter.docx) so it can go into the case file; one paragraph per line is fine."),
+        "office": [
+            {"type": "image", "path": "data/post/letter_a.png", "text": thanks},
+            {"type": "image", "path": "data/post/letter_b.png", "text": letter},
+            {"type": "docx", "path": "data/cases/README.docx", "paragraphs": ["One document per case, named by order number."]},
+        ],
+        "checks": [
+            check("file_exists", file=doc),
+            check("contains", file=doc, text=[writers[0]["name"].split()[1], ref, product, "refund"]),
+        ],
+        "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/post/letter_a.png"),
+                 act("ocr", "recognize_file", file_path="data/post/letter_b.png"),
+                 switch("word"), act("word", "create_new_file", file_path=doc),
+                 act("word", "write_to_file", file_path=doc, contents=lines)],
+        "wrong": [
+            {"name": "types the thank-you letter under the complaint's name",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents=thanks)]},
+            {"name": "files it under the other letter's order number",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=f"data/cases/{other_ref}_letter.docx",
+                                             contents=lines)]},
+        ],
+    }
+
+
+@family("scan-file-by-content", apps=["ocr", "shell"])
+def scan_file_by_content(rng: random.Random) -> dict:
+    """Find which numbered scan is a supplier's invoice and file it under a name with its invoice number."""
+    org, domain, (me,), now = office_of(rng, 1)
+    (sup, _), (sup2, _) = other_companies(rng, domain, 2)
+    no = f"{rng.randrange(100, 999)}-{rng.randrange(1000, 9999)}"
+    kinds = [
+        f"{sup.upper()}\nINVOICE\nInvoice no: {no}\nTotal due: {rng.randrange(200, 5000)}.00\nPay within 30 days",
+        f"{sup.upper()}\nDELIVERY NOTE\n14 cartons received\nSigned at the loading dock",
+        f"{sup2.upper()}\nINVOICE\nInvoice no: {rng.randrange(100, 999)}-{rng.randrange(1000, 9999)}\n"
+        f"Total due: {rng.randrange(200, 5000)}.00",
+        "VISITOR LOG\nMonday: 3 visitors\nTuesday: 5 visitors",
+    ]
+    order = list(range(4))
+    rng.shuffle(order)
+    names = [f"scan_{rng.randrange(1000, 1999) + 10 * k}.png" for k in range(4)]
+    files = {kinds_i: f"data/scans/{names[pos]}" for pos, kinds_i in enumerate(order)}
+    slug = sup.split()[0].lower()
+    target = f"data/finance/invoices/{slug}_{no}.png"
+    wrong_src = files[1]
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"One of the scans in data/scans/ is an invoice from {sup}. Move it (don't copy) into "
+                        f"data/finance/invoices/ and name it {slug}_<invoice number>.png, e.g. {slug}_123-4567.png."),
+        "office": [{"type": "image", "path": files[i], "text": kinds[i]} for i in range(4)],
+        "checks": [
+            check("file_exists", file=target),
+            check("file_not_exists", file=files[0]),
+            check("dir_files", dir="data/scans", names=sorted(f.rsplit("/", 1)[1] for i, f in files.items() if i != 0)),
+        ],
+        "gold": [switch("ocr")] + [act("ocr", "recognize_file", file_path=files[i]) for i in order]
+                + [switch("shell"), act("shell", "command", command=f"mkdir -p data/finance/invoices && mv {files[0]} {target}")],
+        "wrong": [
+            {"name": "moves the same supplier's delivery note",
+             "actions": [switch("shell"), act("shell", "command", command=f"mkdir -p data/finance/invoices && mv {wrong_src} {target}")]},
+            {"name": "copies instead of moving",
+             "actions": [switch("shell"), act("shell", "command", command=f"mkdir -p data/finance/invoices && cp {files[0]} {target}")]},
+        ],
+    }

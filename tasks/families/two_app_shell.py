@@ -1,0 +1,331 @@
+"""Two-app families where the shell does the file work (shell + excel, email, word, pdf, calendar)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from tasks.families._kit import act, at, check, fmt, people, switch
+from tasks.families.registry import family
+from tasks.families.two_app_common import (
+    DAYS, day_month, ev, iso, office_of, other_companies, spoken, workday_after, workday_before,
+)
+
+
+@family("paid-invoices-filing", apps=["excel", "shell"])
+def paid_invoices_filing(rng: random.Random) -> dict:
+    """Move the PDFs of invoices the register marks as paid from the incoming folder to the paid folder."""
+    org, domain, (me,), now = office_of(rng, 1)
+    sups = other_companies(rng, domain, 4)
+    base = rng.randrange(4000, 4800)
+    rows = [["Invoice", "Supplier", "Amount", "Status", "Paid on"]]
+    n = 6
+    paid_idx = set(rng.sample(range(n), 3))
+    files, paid, unpaid = [], [], []
+    for k in range(n):
+        inv = f"INV-{base + 3 * k}"
+        sup = sups[k % 4][0]
+        st = "Paid" if k in paid_idx else rng.choice(["Open", "Disputed", "Open"])
+        rows.append([inv, sup, rng.randrange(100, 6000, 5), st, iso(now - timedelta(days=rng.randrange(2, 20))) if st == "Paid" else None])
+        fname = f"{inv}.pdf"
+        files.append({"type": "pdf", "path": f"data/invoices/incoming/{fname}",
+                      "pages": [f"{sup}\nINVOICE {inv}\nThank you for your business."]})
+        (paid if st == "Paid" else unpaid).append(fname)
+    reg = "data/invoices/register.xlsx"
+    inc, dst = "data/invoices/incoming", "data/invoices/paid"
+    mv = lambda names: f"mkdir -p {dst} && mv " + " ".join(f"{inc}/{x}" for x in names) + f" {dst}/"  # noqa: E731
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"Tidy up {inc}/: move the PDF of every invoice marked Paid in {reg} into {dst}/ "
+                        "(create it if needed). The others stay where they are."),
+        "office": [{"type": "xlsx", "path": reg, "sheets": {"Register": rows}}] + files,
+        "checks": [check("dir_files", dir=dst, names=sorted(paid)), check("dir_files", dir=inc, names=sorted(unpaid))],
+        "gold": [switch("excel"), act("excel", "read_file", file_path=reg), switch("shell"),
+                 act("shell", "command", command=f"ls {inc}"), act("shell", "command", command=mv(paid))],
+        "wrong": [
+            {"name": "moves everything", "actions": [switch("shell"), act("shell", "command", command=mv(paid + unpaid))]},
+            {"name": "misses one paid invoice", "actions": [switch("shell"), act("shell", "command", command=mv(paid[:-1]))]},
+        ],
+    }
+
+
+@family("error-log-report", apps=["shell", "email"])
+def error_log_report(rng: random.Random) -> dict:
+    """Count yesterday's errors of one service in the application log and report the number by mail."""
+    org, domain, (me, lead), now = office_of(rng, 2)
+    y = workday_before(now.date(), 1) if now.weekday() == 0 else (now - timedelta(days=1)).date()
+    svc = rng.choice(["payments", "checkout", "billing", "search"])
+    others = [s for s in ["payments", "checkout", "billing", "search", "auth"] if s != svc]
+    days = [y - timedelta(days=2), y - timedelta(days=1), y, now.date()]
+    msgs = ["timeout talking to upstream", "retry limit reached", "invalid response", "connection reset"]
+    lines = []
+    target = rng.randrange(11, 20)
+    counts = {}
+    for d in days:
+        events = []
+        n_target = target if d == y else rng.randrange(3, 25)
+        counts[d] = n_target
+        events += [("ERROR", svc)] * n_target
+        events += [("ERROR", rng.choice(others)) for _ in range(rng.randrange(4, 12))]
+        events += [("WARN", svc) for _ in range(rng.randrange(3, 9))]
+        events += [("INFO", rng.choice(others + [svc])) for _ in range(rng.randrange(20, 40))]
+        rng.shuffle(events)
+        secs = sorted(rng.sample(range(0, 86000 if d != now.date() else 3600 * now.hour), len(events)))
+        for (lvl, s), t in zip(events, secs):
+            msg = rng.choice(msgs) if lvl != "INFO" else "request ok"
+            lines.append(f"{iso(d)} {t // 3600:02d}:{t % 3600 // 60:02d}:{t % 60:02d} {lvl} [{s}] {msg}")
+    all_svc = sum(1 for x in lines if x.startswith(iso(y)) and " ERROR " in x)
+    body = lambda n: (f"Hi {lead['first']},\n\nThe {svc} service logged {n} errors yesterday.\n\n"  # noqa: E731
+                      f"{me['first']}")
+    send = lambda n: act("email", "send_email", sender=me["email"], recipient=lead["email"],  # noqa: E731
+                         subject=f"{svc} errors yesterday", content=body(n))
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"{lead['name']} ({lead['email']}) wants to know how many ERROR lines the {svc} service "
+                        f"logged on {DAYS[y.weekday()]} {day_month(y)}. Count them in data/logs/app.log and email "
+                        f"{lead['first']} the number."),
+        "office": [{"type": "text", "path": "data/logs/app.log", "content": "\n".join(lines) + "\n"},
+                   {"type": "text", "path": "data/logs/app.log.1", "content": f"{iso(y - timedelta(days=9))} 00:00:01 INFO [{svc}] rotated\n"}],
+        "checks": [check("email_sent", sender=me["email"], to=lead["email"], body_contains=[str(target)])],
+        "gold": [switch("shell"),
+                 act("shell", "command", command=f"grep '^{iso(y)} ' data/logs/app.log | grep ' ERROR \\[{svc}\\]' | wc -l"),
+                 switch("email"), send(target)],
+        "wrong": [
+            {"name": "counts every day in the log",
+             "actions": [switch("email"), send(sum(counts.values()))]},
+            {"name": "counts yesterday's errors of all services", "actions": [switch("email"), send(all_svc)]},
+        ],
+    }
+
+
+@family("my-action-items-collect", apps=["shell", "word"])
+def my_action_items_collect(rng: random.Random) -> dict:
+    """Gather the user's action items from a folder of plain-text meeting notes into a Word checklist."""
+    org, domain, folks, now = office_of(rng, 4)
+    me = folks[0]
+    inits = {p["email"]: p["first"][0] + p["name"].split()[1][0] for p in folks}
+    if len(set(inits.values())) < 4:
+        inits = {p["email"]: p["first"][:2].upper() + p["name"].split()[1][0] for p in folks}
+    mine_tag = inits[me["email"]]
+    pool = ["renew the domain name", "order new badges", "write the release notes", "ask legal about the NDA",
+            "book the team offsite", "clean up the shared drive", "send the survey link", "update the org chart",
+            "archive last year's tickets", "check the fire extinguisher dates", "fix the projector cable",
+            "reply to the auditors", "plan the summer rota", "draft the job advert"]
+    rng.shuffle(pool)
+    files, mine, theirs = [], [], []
+    k = 0
+    for f in range(3):
+        d = workday_before(now.date(), 3 - f)
+        lines = [f"Meeting notes {iso(d)}", "Discussed status of open projects.", ""]
+        for j in range(4):
+            who = folks[0] if (f + j) % 3 == 0 else folks[1 + (f + j) % 3]
+            item = pool[k]
+            k += 1
+            lines.append(f"ACTION {inits[who['email']]}: {item}")
+            (mine if who is me else theirs).append(item)
+        lines.append("Next meeting in one week.")
+        files.append({"type": "text", "path": f"data/notes/{iso(d)}.txt", "content": "\n".join(lines) + "\n"})
+    doc = "data/my_actions.docx"
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"The meeting notes in data/notes/ mark action items as 'ACTION <initials>: ...'; mine are "
+                        f"'ACTION {mine_tag}'. Put all my action items into a new Word document {doc}, one item per "
+                        "paragraph, without the 'ACTION' prefix."),
+        "office": files + [{"type": "text", "path": "data/notes/README.txt", "content": "One file per meeting.\n"}],
+        "checks": [check("docx_has_paragraph", file=doc, text=i) for i in mine]
+                  + [check("not_contains", file=doc, text=theirs)],
+        "gold": [switch("shell"), act("shell", "command", command=f"grep -h '^ACTION {mine_tag}:' data/notes/*.txt"),
+                 switch("word"), act("word", "create_new_file", file_path=doc),
+                 act("word", "write_to_file", file_path=doc, contents="\n".join(mine))],
+        "wrong": [
+            {"name": "only the latest meeting's items",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join(
+                 mine[-1:]))]},
+            {"name": "every action item of every person",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join(mine + theirs))]},
+        ],
+    }
+
+
+@family("orders-csv-to-dashboard", apps=["shell", "excel"])
+def orders_csv_to_dashboard(rng: random.Random) -> dict:
+    """Count yesterday's orders and their revenue from the exported CSV and enter them in the dashboard."""
+    org, domain, (me,), now = office_of(rng, 1, weekdays=(1, 2, 3))
+    y = (now - timedelta(days=1)).date()
+    regions = ["North", "South", "East", "West"]
+    def export(d, n):  # noqa: E306
+        rows, rev = ["order_id,date,region,amount"], 0.0
+        for i in range(n):
+            amt = rng.randrange(1500, 40000) / 100
+            rev += amt
+            rows.append(f"{d.strftime('%y%m%d')}{i:03d},{iso(d)},{rng.choice(regions)},{amt:.2f}")
+        return "\n".join(rows) + "\n", round(rev, 2)
+    n = rng.randrange(14, 30)
+    csv_y, rev_y = export(y, n)
+    d0 = y - timedelta(days=1)
+    csv_0, rev_0 = export(d0, rng.randrange(10, 30))
+    dash = "data/reports/sales_dashboard.xlsx"
+    monday = y - timedelta(days=y.weekday())
+    rows = [["Date", "Orders", "Revenue"]]
+    row_of = {}
+    for i in range(5):
+        d = monday + timedelta(days=i)
+        if d < d0:
+            rows.append([iso(d), rng.randrange(10, 30), round(rng.randrange(200000, 900000) / 100, 2)])
+        elif d == d0:
+            rows.append([iso(d), csv_0.count("\n") - 1, rev_0])
+        else:
+            rows.append([iso(d), None, None])
+        row_of[d] = len(rows)
+    r = row_of[y]
+    fill = lambda cnt, rev: [act("excel", "set_cell", file_path=dash, row_idx=r, column_idx=2, text=cnt),  # noqa: E731
+                             act("excel", "set_cell", file_path=dash, row_idx=r, column_idx=3, text=rev)]
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"The shop exports each day's orders to data/exports/orders_<date>.csv. Fill in yesterday's row "
+                        f"of {dash}: the number of orders and the total revenue (sum of the amount column)."),
+        "office": [
+            {"type": "text", "path": f"data/exports/orders_{iso(y)}.csv", "content": csv_y},
+            {"type": "text", "path": f"data/exports/orders_{iso(d0)}.csv", "content": csv_0},
+            {"type": "xlsx", "path": dash, "sheets": {"Week": rows}},
+        ],
+        "checks": [check("xlsx_cell", file=dash, cell=f"B{r}", value=n),
+                   check("cell_compare", file=dash, cell=f"C{r}", op=">=", value=round(rev_y - 0.01, 2)),
+                   check("cell_compare", file=dash, cell=f"C{r}", op="<=", value=round(rev_y + 0.01, 2))],
+        "gold": [switch("shell"),
+                 act("shell", "command", command=f"tail -n +2 data/exports/orders_{iso(y)}.csv | wc -l"),
+                 act("shell", "command",
+                     command=f"awk -F, 'NR>1 {{s+=$4}} END {{printf \"%.2f\\n\", s}}' data/exports/orders_{iso(y)}.csv"),
+                 switch("excel"), act("excel", "read_file", file_path=dash)] + fill(n, rev_y),
+        "wrong": [
+            {"name": "counts the header line as an order", "actions": [switch("excel")] + fill(n + 1, rev_y)},
+            {"name": "uses the day before yesterday's export",
+             "actions": [switch("excel")] + fill(csv_0.count("\n") - 1, rev_0)},
+        ],
+    }
+
+
+@family("print-previews-from-pdfs", apps=["shell", "pdf"])
+def print_previews_from_pdfs(rng: random.Random) -> dict:
+    """Find every flyer PDF in a nested marketing folder and make a PNG of each for the print shop."""
+    org, domain, (me,), now = office_of(rng, 1)
+    campaigns = rng.sample(["spring_sale", "open_day", "charity_run", "new_branch", "loyalty_card"], 3)
+    flyers = [f"data/marketing/{campaigns[0]}/flyer.pdf",
+              f"data/marketing/{campaigns[1]}/final/flyer_{rng.choice(['a5', 'a4'])}.pdf",
+              f"data/marketing/{campaigns[2]}/drafts/v{rng.randrange(2, 5)}/flyer.pdf"]
+    others = [f"data/marketing/{campaigns[0]}/budget.pdf", f"data/marketing/{campaigns[1]}/brief.pdf"]
+    out = "data/print_shop"
+    target = lambda p: f"{out}/{p.split('/')[2]}.png"  # noqa: E731
+    office = [{"type": "pdf", "path": p, "pages": [f"{p.split('/')[2].replace('_', ' ').upper()}\nCome and see us!"]}
+              for p in flyers]
+    office += [{"type": "pdf", "path": p, "pages": ["Internal document, not for print."]} for p in others]
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": ("The print shop wants PNG images of our flyers. Every flyer is a PDF whose file name starts "
+                        "with 'flyer', somewhere under data/marketing/ (the campaign folders are nested). Make one PNG "
+                        f"per flyer in {out}/, named after its campaign folder, e.g. {out}/{campaigns[0]}.png."),
+        "office": office,
+        "checks": [check("dir_files", dir=out, names=sorted([target(p).rsplit("/", 1)[1] for p in flyers]))]
+                  + [check("file_exists", file=target(p)) for p in flyers],
+        "gold": [switch("shell"), act("shell", "command", command="find data/marketing -name 'flyer*.pdf'"),
+                 act("shell", "command", command=f"mkdir -p {out}"), switch("pdf")]
+                + [act("pdf", "convert_to_image", pdf_file_path=p, image_file_path=target(p)) for p in flyers],
+        "wrong": [
+            {"name": "misses the flyer nested in the drafts folder",
+             "actions": [switch("shell"), act("shell", "command", command=f"mkdir -p {out}"), switch("pdf")]
+                        + [act("pdf", "convert_to_image", pdf_file_path=p, image_file_path=target(p)) for p in flyers[:2]]},
+            {"name": "converts every PDF, internal documents too",
+             "actions": [switch("shell"), act("shell", "command", command=f"mkdir -p {out}"), switch("pdf")]
+                        + [act("pdf", "convert_to_image", pdf_file_path=p,
+                               image_file_path=f"{out}/{p.split('/')[2]}_{p.rsplit('/', 1)[1][:-4]}.png")
+                           for p in flyers + others]},
+        ],
+    }
+
+
+@family("maintenance-slots-calendar", apps=["shell", "calendar"])
+def maintenance_slots_calendar(rng: random.Random) -> dict:
+    """Block the calendar for next week's maintenance visits to the user's floor, from a plain-text schedule."""
+    org, domain, (me,), now = office_of(rng, 1)
+    floor = rng.randrange(2, 7)
+    monday = now.date() + timedelta(days=7 - now.weekday())
+    works = ["Window cleaning", "Carpet shampoo", "Air filter change", "Fire alarm test", "Network cabling",
+             "Desk repairs"]
+    entries, mine = [], []
+    used = set()
+    for k in range(8):
+        d = monday + timedelta(days=rng.randrange(5))
+        h = rng.choice([8, 9, 10, 13, 14, 15])
+        fl = floor if k < 2 else rng.choice([f for f in range(1, 8) if f != floor])
+        w = rng.choice(works)
+        if (d, h) in used or (k < 2 and any(m[0] == w for m in mine)):
+            w = works[k % len(works)]
+            h = [8, 9, 10, 13, 14, 15][k % 6]
+        used.add((d, h))
+        e = (w, at(d, h), at(d, h + 1), fl)
+        entries.append(e)
+        if fl == floor:
+            mine.append(e)
+    rng.shuffle(entries)
+    txt = "Facilities schedule - week of " + iso(monday) + "\n" + "\n".join(
+        f"{iso(s)} {s.strftime('%H:%M')}-{e.strftime('%H:%M')} | Floor {f} | {w}" for w, s, e, f in entries) + "\n"
+    old = f"Facilities schedule - week of {iso(monday - timedelta(days=7))}\n{iso(monday - timedelta(days=5))} 09:00-10:00 | Floor {floor} | Window cleaning\n"
+    create = lambda x: act("calendar", "create_event", user=me["email"], summary=x[0], time_start=fmt(x[1]),  # noqa: E731
+                           time_end=fmt(x[2]), location=f"Floor {x[3]}")
+    other = next(x for x in entries if x[3] != floor)
+    existing = [ev("Team lunch", at(monday, 12), at(monday, 13))]
+    grep = f"grep '| Floor {floor} |' data/facilities/schedule_{iso(monday)}.txt"
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"I sit on floor {floor}. The facilities schedule for next week is "
+                        f"data/facilities/schedule_{iso(monday)}.txt. Add every job planned on my floor to my calendar "
+                        "with the job as the title and its start and end time, so I can plan around it."),
+        "office": [{"type": "text", "path": f"data/facilities/schedule_{iso(monday)}.txt", "content": txt},
+                   {"type": "text", "path": f"data/facilities/schedule_{iso(monday - timedelta(days=7))}.txt", "content": old},
+                   {"type": "ics", "user": me["email"], "events": existing}],
+        "checks": [check("ics_event", user=me["email"], summary=x[0], start=fmt(x[1]), end=fmt(x[2])) for x in mine]
+                  + [check("ics_event_count", user=me["email"], count=1 + len(mine))],
+        "gold": [switch("shell"), act("shell", "command", command=grep), switch("calendar")] + [create(x) for x in mine],
+        "wrong": [
+            {"name": "adds a job from another floor too",
+             "actions": [switch("calendar")] + [create(x) for x in mine + [other]]},
+            {"name": "adds only the first job", "actions": [switch("calendar"), create(mine[0])]},
+        ],
+    }
+
+
+@family("latest-report-send", apps=["shell", "email"])
+def latest_report_send(rng: random.Random) -> dict:
+    """Find the most recent weekly report among many files and mail it to the manager as an attachment."""
+    org, domain, (me, boss), now = office_of(rng, 2)
+    fridays = []
+    d = now.date() - timedelta(days=(now.weekday() - 4) % 7 or 7)
+    for _ in range(5):
+        fridays.append(d)
+        d -= timedelta(days=7)
+    office = []
+    for f in fridays:
+        office.append({"type": "pdf", "path": f"data/reports/weekly/weekly_report_{iso(f)}.pdf",
+                       "pages": [f"Weekly report\nWeek ending {iso(f)}\nAll projects on track."]})
+    office.append({"type": "pdf", "path": f"data/reports/monthly/monthly_report_{iso(fridays[0] - timedelta(days=2))}.pdf",
+                   "pages": ["Monthly report"]})
+    rng.shuffle(office)
+    latest = f"weekly_report_{iso(fridays[0])}.pdf"
+    send = lambda name: act("email", "send_email", sender=me["email"], recipient=boss["email"],  # noqa: E731
+                            subject="Latest weekly report", content=f"Hi {boss['first']},\n\nAttached is the latest "
+                            f"weekly report.\n\n{me['first']}", attachments=[f"data/reports/weekly/{name}"])
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"Please email the most recent weekly report from data/reports/weekly/ to {boss['name']} "
+                        f"({boss['email']}) as an attachment."),
+        "office": office,
+        "checks": [check("email_sent", sender=me["email"], to=boss["email"], attachments=[latest]),
+                   check("email_not_sent", sender=me["email"], to=boss["email"], subject_contains="monthly")],
+        "gold": [switch("shell"), act("shell", "command", command="ls data/reports/weekly | sort | tail -n 1"),
+                 switch("email"), send(latest)],
+        "wrong": [
+            {"name": "attaches the oldest report (sorted the wrong way)",
+             "actions": [switch("email"), send(f"weekly_report_{iso(fridays[-1])}.pdf")]},
+            {"name": "attaches the week before", "actions": [switch("email"), send(f"weekly_report_{iso(fridays[1])}.pdf")]},
+        ],
+    }
