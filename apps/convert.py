@@ -216,14 +216,17 @@ def docx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
         out.save(tmp)
 
 
-def open_xlsx(src: str | os.PathLike) -> Any:
-    """Open an .xlsx with openpyxl (formulas kept as written), or raise ConversionError."""
+def open_xlsx(src: str | os.PathLike, data_only: bool = False) -> Any:
+    """Open an .xlsx with openpyxl, or raise ConversionError.
+
+    Formulas are kept as written unless ``data_only``, which gives the values Excel last cached.
+    """
     import openpyxl
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return openpyxl.load_workbook(str(src))
+            return openpyxl.load_workbook(str(src), data_only=data_only)
     except Exception as exc:
         raise ConversionError(f"not a readable Excel workbook ({type(exc).__name__}: {exc})") from None
 

@@ -11,7 +11,8 @@ Choices worth knowing:
   fractional part (``"1200"``, ``"-3.5"``, ``"0.25"``). Everything else stays text, so identifiers
   survive exactly: ``"007"``, ``"+1 555 0100"``, ``"1,200"`` (thousands separators are
   locale-dependent), ``"1e5"``, and integers of more than 15 digits (Excel would round them).
-- A text starting with ``=`` is stored as a formula; ``read_file`` shows the formula as written.
+- A text starting with ``=`` is stored as a formula; ``read_file`` shows the formula as written and,
+  when the file carries one (saved by Excel), the value Excel last computed for it.
 - Dates are shown as ``YYYY-MM-DD`` (with the time when it is not midnight), booleans as TRUE/FALSE.
 """
 
@@ -160,11 +161,28 @@ def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None) -> R
     lines = [header]
     if not rows:
         lines.append("[The sheet is empty]")
+    cached = _cached_values(_real, ws.title, rows)
     for r, row in enumerate(rows, start=1):
-        lines.extend(f"({r}, {c}): {_shown(v)}" for c, v in enumerate(row, start=1))
+        for c, v in enumerate(row, start=1):
+            extra = f" (last computed value: {_shown(cached[(r, c)])})" if (r, c) in cached else ""
+            lines.append(f"({r}, {c}): {_shown(v)}{extra}")
     data = {"sheet": ws.title, "sheets": _names(workbook),
             "rows": [[_json_value(v) for v in row] for row in rows]}
     return Result(observation="\n".join(lines), data=data)
+
+
+def _cached_values(real: Path, title: str, rows: list[list[Any]]) -> dict[tuple[int, int], Any]:
+    """For formula cells, the value Excel last computed, when the file carries one."""
+    formulas = [(r, c) for r, row in enumerate(rows, 1) for c, v in enumerate(row, 1)
+                if isinstance(v, str) and v.startswith("=")]
+    if not formulas:
+        return {}
+    try:
+        ws = convert.open_xlsx(real, data_only=True)[title]
+    except (convert.ConversionError, KeyError):
+        return {}
+    values = {(r, c): ws.cell(row=r, column=c).value for r, c in formulas}
+    return {key: value for key, value in values.items() if value is not None}
 
 
 @app.operation

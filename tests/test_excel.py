@@ -259,3 +259,25 @@ def test_saved_file_is_readable_by_others(run, office):
     assert run("excel", "create_new_file", file_path="data/fresh.xlsx").ok
     assert (office.root / "data/fresh.xlsx").stat().st_mode & 0o044 == 0o044
     assert not [p.name for p in (office.root / "data").iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_formula_shows_cached_value_when_the_file_has_one(run, office):
+    import zipfile
+
+    assert run("excel", "create_new_file", file_path="data/f.xlsx").ok
+    assert run("excel", "set_cell", file_path="data/f.xlsx", row_idx=1, column_idx=1, text=2).ok
+    assert run("excel", "set_cell", file_path="data/f.xlsx", row_idx=1, column_idx=2, text="=A1*3").ok
+    plain = run("excel", "read_file", file_path="data/f.xlsx").observation
+    assert "(1, 2): =A1*3" in plain.splitlines()  # openpyxl stores no computed value
+    # Give the formula a cached value, as Excel does when it saves.
+    path = office.root / "data/f.xlsx"
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    parts["xl/worksheets/sheet1.xml"] = sheet.replace("<f>A1*3</f><v></v>", "<f>A1*3</f><v>6</v>").encode()
+    assert parts["xl/worksheets/sheet1.xml"] != sheet.encode()
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, content in parts.items():
+            archive.writestr(name, content)
+    shown = run("excel", "read_file", file_path="data/f.xlsx").observation
+    assert "(1, 2): =A1*3 (last computed value: 6)" in shown.splitlines()
