@@ -2,7 +2,8 @@
 
 Events we write use floating local times (the office's wall clock). Events written by other
 tools may carry a TZID or UTC time; they are shown converted to the session's timezone
-(setting ``timezone``, default UTC). All-day events (VALUE=DATE) are shown as dates.
+(setting ``timezone``, default UTC). All-day events (VALUE=DATE) are shown as dates, the end
+being the last day covered (iCalendar's DTEND is exclusive), as in testbed/parse.py.
 """
 
 from __future__ import annotations
@@ -80,6 +81,10 @@ def event_dict(ev: Event, zone: ZoneInfo) -> dict:
     start_raw = ev.decoded("dtstart")
     start = _local(start_raw, zone)
     end = _local(_end_of(ev, start_raw), zone)
+    if not isinstance(start, datetime):
+        # DTEND of an all-day event is exclusive; show the last day it covers (as parse.py does).
+        last = end.date() if isinstance(end, datetime) else end
+        end = max(last - timedelta(days=1), start)
     return {
         "uid": _text(ev, "uid"),
         "summary": _text(ev, "summary") or "",

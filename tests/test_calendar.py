@@ -119,7 +119,7 @@ def test_foreign_calendar_timezones_and_all_day(run, office, ctx):
     assert by["Berlin sync"]["attendees"] == ["ben.ortiz@northwind.test", "maya.lin@northwind.test"]
     assert by["UTC review"]["start"] == "2026-03-10 14:00:00"
     assert by["UTC review"]["end"] == "2026-03-10 14:30:00"
-    assert by["Offsite"] == {**by["Offsite"], "start": "2026-03-12", "end": "2026-03-13", "all_day": True}
+    assert by["Offsite"] == {**by["Offsite"], "start": "2026-03-12", "end": "2026-03-12", "all_day": True}
     assert [e["summary"] for e in r.data] == ["UTC review", "Berlin sync", "Offsite"]
     assert "Start: 2026-03-12 (all day)" in r.observation
 
@@ -147,3 +147,15 @@ def test_corrupt_calendar(run, office):
 def test_bad_user(run):
     r = run("calendar", "list_events", username="../etc")
     assert not r.ok and r.error["code"] in ("bad_arguments", "path_outside_office")
+
+
+def test_events_agree_with_parsed_office_state(run, office, ctx):
+    """list_events data and testbed/parse.py describe the same events the same way."""
+    from testbed.parse import parse_office
+
+    _foreign_calendar(office)
+    _create(run, "Mine", attendees=["a@x.test"], location="Desk")
+    ctx.settings["timezone"] = "Asia/Tokyo"
+    listed = run("calendar", "list_events", username=USER).data
+    parsed = parse_office(office.root, "Asia/Tokyo")[f"calendar/{USER}.ics"]["events"]
+    assert sorted(listed, key=lambda e: e["uid"]) == sorted(parsed, key=lambda e: e["uid"])

@@ -163,3 +163,17 @@ def test_missing_and_corrupt(run, office):
 def test_empty_mailbox(run):
     r = run("email", "list_emails", username=USER)
     assert r.ok and r.data == [] and "No emails" in r.observation
+
+
+def test_sent_mail_agrees_with_parsed_office_state(run, office):
+    """What send_email writes reads back through testbed/parse.py with the same fields."""
+    from testbed.parse import parse_office
+
+    (office.root / "data" / "notes.txt").write_text("notes")
+    assert run("email", "send_email", sender=USER, recipient=[BEN], cc=["Ops <ops@northwind.test>"],
+               subject="Plan", content="Body text", attachments=["data/notes.txt"]).ok
+    entry = parse_office(office.root)[f"emails/{USER}/sent/msg-1.eml"]
+    assert (entry["from"], entry["to"], entry["cc"]) == (USER, [BEN], ["ops@northwind.test"])
+    assert entry["subject"] == "Plan" and entry["body"].strip() == "Body text"
+    assert entry["date"] == "2026-03-10 09:00:00"
+    assert [a["filename"] for a in entry["attachments"]] == ["notes.txt"]
