@@ -16,7 +16,12 @@ The runner finishes the session itself if the agent returns without doing so.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
+import sys
 import time
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable, Protocol
 
 from tasks.model import Task
@@ -114,8 +119,15 @@ class NoopAgent:
 
 
 def load_agent(spec: str, *, tasks: dict[str, Task], model: str | None = None, options: dict | None = None) -> Agent:
-    """Build an agent from a name (oracle, noop, openai) or an import path ``pkg.module:Factory``."""
+    """Build an agent from a name (oracle, noop, openai), an import path ``pkg.module:Factory``
+    (modules under the current directory are found) or a file path ``path/to/agent.py:Factory``.
+
+    A factory (usually the agent class) is called with the options as keyword arguments, plus
+    ``model=`` when a model is given.
+    """
     options = options or {}
+    if spec in ("oracle", "noop") and options:
+        raise ValueError(f"the {spec} agent takes no options (got {', '.join(sorted(options))})")
     if spec == "oracle":
         return OracleAgent(tasks)
     if spec == "noop":
@@ -125,13 +137,18 @@ def load_agent(spec: str, *, tasks: dict[str, Task], model: str | None = None, o
 
         return OpenAIAgent(model=model, **options)
     if ":" not in spec:
-        raise ValueError(f"unknown agent '{spec}': use oracle, noop, openai, or an import path like mypkg.agent:MyAgent")
-    module_name, _, attr = spec.partition(":")
+        raise ValueError(f"unknown agent '{spec}': use oracle, noop, openai, an import path like mypkg.agent:MyAgent "
+                         "or a file like my_agent.py:MyAgent")
+    module_name, _, attr = spec.rpartition(":")
     try:
-        factory: Callable[..., Agent] = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
+        factory: Callable[..., Agent] = getattr(_import_agent_module(module_name), attr)
+    except (ImportError, AttributeError, OSError) as exc:
         raise ValueError(f"cannot load agent '{spec}': {exc}") from exc
-    agent = factory(model=model) if model is not None else factory()
+    kwargs = {**options, **({"model": model} if model is not None else {})}
+    try:
+        agent = factory(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"cannot create agent '{spec}' with {sorted(kwargs) or 'no arguments'}: {exc}") from exc
     if not callable(getattr(agent, "solve", None)):
         raise ValueError(f"agent '{spec}' has no solve(episode) method")
     if not getattr(agent, "name", None):
@@ -139,6 +156,23 @@ def load_agent(spec: str, *, tasks: dict[str, Task], model: str | None = None, o
     if not hasattr(agent, "model"):
         agent.model = model  # type: ignore[attr-defined]
     return agent
+
+
+def _import_agent_module(name: str) -> ModuleType:
+    """A module by dotted name (the current directory is importable, as with ``python -m``) or a .py file."""
+    if name.endswith(".py"):
+        path = Path(name).resolve()
+        if not path.is_file():
+            raise ImportError(f"no file {name}")
+        spec = importlib.util.spec_from_file_location(f"officesim_agent_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        return module
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.append(cwd)
+    return importlib.import_module(name)
 
 
 def now_iso() -> str:

@@ -27,14 +27,19 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--max-steps", type=int, default=50)
     ev.add_argument("--out", type=Path, default=Path("runs/latest"))
     ev.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
-    ev.add_argument("--action-format", choices=["tools", "json"], default="tools",
-                    help="openai agent: native tool calls, or OfficeBench-style JSON actions in text")
+    ev.add_argument("--overwrite", action="store_true", help="discard earlier results in --out and start afresh")
+    ev.add_argument("--action-format", choices=["tools", "json"], default=None,
+                    help="openai agent: native tool calls (default), or OfficeBench-style JSON actions in text")
+    ev.add_argument("--agent-option", action="append", default=[], metavar="KEY=VALUE",
+                    help="keyword argument for the agent's constructor (VALUE read as JSON when it parses, "
+                         "else as text), e.g. temperature=0.2 or max_retries=8; repeatable")
     ev.add_argument("--shard", help="run slice I/N of the selected tasks (0-based I); also OFFICESIM_SHARD "
                                     "or JOB_COMPLETION_INDEX with OFFICESIM_SHARD_TOTAL")
-    ev.add_argument("--fail-under", type=float, metavar="RATE", help="exit 1 when the pass rate is below RATE")
-    ev.add_argument("--baseline", type=Path, metavar="DIR", help="list tasks that passed in this earlier run and fail now")
-    ev.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML")
-    ev.add_argument("--no-progress", action="store_true")
+    _add_gate_options(ev)
+    ev.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML (one testcase per task x trial)")
+    ev.add_argument("--progress", choices=["bar", "lines", "off"], default=None,
+                    help="a live bar (default on a terminal) or one line per finished task (default otherwise)")
+    ev.add_argument("--no-progress", action="store_true", help="the same as --progress off")
     ev.set_defaults(func=cmd_eval)
 
     rp = sub.add_parser("report", help="rebuild summary.json and report.html of a run directory")
@@ -44,58 +49,134 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     mg = sub.add_parser("merge", help="merge shard run directories into one")
     mg.add_argument("dirs", nargs="+", type=Path)
     mg.add_argument("--out", type=Path, required=True)
-    mg.add_argument("--junit", type=Path, metavar="FILE")
+    mg.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML of the merged results")
+    _add_gate_options(mg)
     mg.set_defaults(func=cmd_merge)
+
+
+def _add_gate_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--fail-under", type=float, metavar="RATE",
+                        help="exit 1 when the pass rate (0..1) is below RATE")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="compare with an earlier run directory; exit 1 if a task that passed there fails now")
 
 
 def _print_summary(console: Console, summary: dict, out: Path) -> None:
     cats = summary["by_category"]
     parts = [f"{name} {cats[c]['passed']}/{cats[c]['total']}" for c, name in (("1", "1-app"), ("2", "2-app"), ("3", "3-app"))
              if cats[c]["total"]]
-    console.print(f"passed {summary['passed']}/{summary['total']} (pass rate {summary['pass_rate']:.3f}; "
-                  f"{', '.join(parts)}); side-effect rate {summary['side_effect_rate']:.3f}")
-    console.print(f"results: {out / 'results.jsonl'}  summary: {out / 'summary.json'}  report: {out / 'report.html'}")
+    line = (f"passed {summary['passed']}/{summary['total']} (pass rate {summary['pass_rate']:.3f}"
+            f"{'; ' + ', '.join(parts) if parts else ''}); side-effect rate {summary['side_effect_rate']:.3f}")
+    tokens = summary.get("tokens") or {}
+    if tokens.get("prompt") or tokens.get("completion"):
+        line += f"; tokens {tokens.get('prompt', 0)} in / {tokens.get('completion', 0)} out"
+    _say(console, line)
+    if summary.get("errors"):
+        _say(console, f"{summary['errors']} episode(s) ended with an error (see \"error\" in results.jsonl)")
+    _say(console, f"results: {out / 'results.jsonl'}  summary: {out / 'summary.json'}  report: {out / 'report.html'}")
+
+
+def _error(console: Console, message: object) -> None:
+    from rich.markup import escape
+
+    console.print(f"[red]error:[/] {escape(str(message))}", soft_wrap=True)
+
+
+def _say(console: Console, text: str) -> None:
+    """One plain line: no markup, no highlighting, no wrapping (paths stay copyable in CI logs)."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def _parse_options(items: list[str]) -> dict:
+    import json
+
+    options = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--agent-option wants KEY=VALUE, got '{item}'")
+        try:
+            options[key.strip()] = json.loads(value)
+        except ValueError:
+            options[key.strip()] = value
+    return options
+
+
+def _gate(console: Console, args: argparse.Namespace, summary: dict) -> int:
+    """--baseline and --fail-under: 1 when the run should fail the build, else 0."""
+    from server.eval.results import read_results
+    from server.eval.runner import regressions
+
+    status = 0
+    if args.baseline:
+        if not read_results(args.baseline):
+            console.print(f"[red]error:[/] --baseline {args.baseline} holds no results.jsonl records")
+            return 2
+        lost = regressions(args.out, args.baseline)
+        if lost:
+            console.print(f"[red]REGRESSION:[/] {len(lost)} task(s) passed in {args.baseline} and fail now: "
+                          f"{', '.join(lost)}", soft_wrap=True)
+            status = 1
+        else:
+            _say(console, f"no regressions against {args.baseline}")
+    if args.fail_under is not None and summary["pass_rate"] < args.fail_under:
+        console.print(f"[red]FAIL:[/] pass rate {summary['pass_rate']:.4f} is below --fail-under {args.fail_under} "
+                      f"({summary['passed']}/{summary['total']} passed)", soft_wrap=True)
+        status = 1
+    return status
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from server.eval.junit import write_junit
     from server.eval.results import read_results
-    from server.eval.runner import EvalConfig, RunError, regressions, run_eval
+    from server.eval.runner import EvalConfig, RunError, run_eval
     from server.eval.shard import parse_shard, shard_from_env
     from tasks.loader import TaskLoadError
 
     console = Console(stderr=True)
     try:
         shard = parse_shard(args.shard) if args.shard else shard_from_env()
+        options = _parse_options(args.agent_option)
     except ValueError as exc:
-        console.print(f"[red]error:[/] {exc}")
+        _error(console, exc)
         return 2
+    if args.action_format:
+        if args.agent != "openai":
+            console.print("[red]error:[/] --action-format applies to --agent openai only")
+            return 2
+        options["action_format"] = args.action_format
+    progress = "off" if args.no_progress else args.progress or ("bar" if sys.stderr.isatty() else "lines")
+    if args.overwrite and args.resume:
+        console.print("[red]error:[/] --overwrite and --resume exclude each other")
+        return 2
+    if args.baseline and not (args.baseline / "results.jsonl").exists():
+        _error(console, f"--baseline {args.baseline} is not a run directory (no results.jsonl)")
+        return 2
+    if args.overwrite:
+        _clear_run_dir(args.out)
+    if shard:
+        _say(console, f"shard {shard[0]}/{shard[1]}")
     cfg = EvalConfig(agent=args.agent, model=args.model, task_dirs=args.tasks, task_ids=args.task,
                      category=args.category, server=args.server, token=args.token, workers=args.workers,
                      trials=args.trials, mode=args.mode, max_steps=args.max_steps, out=args.out, resume=args.resume,
-                     shard=shard, agent_options={"action_format": args.action_format} if args.agent == "openai" else {},
-                     progress=not args.no_progress and sys.stderr.isatty())
+                     shard=shard, agent_options=options, progress=progress)
     try:
         summary = run_eval(cfg, console)
     except (RunError, TaskLoadError, ValueError) as exc:
-        console.print(f"[red]error:[/] {exc}")
+        _error(console, exc)
         return 2
     _print_summary(console, summary, args.out)
     if args.junit:
         write_junit(read_results(args.out), args.junit)
-        console.print(f"junit: {args.junit}")
-    status = 0
-    if args.baseline:
-        lost = regressions(args.out, args.baseline)
-        if lost:
-            console.print(f"[red]{len(lost)} task(s) passed in {args.baseline} and fail now:[/] {', '.join(lost)}")
-            status = 1
-        else:
-            console.print(f"no regressions against {args.baseline}")
-    if args.fail_under is not None and summary["pass_rate"] < args.fail_under:
-        console.print(f"[red]FAIL:[/] pass rate {summary['pass_rate']:.4f} is below --fail-under {args.fail_under}")
-        status = 1
-    return status
+        _say(console, f"junit: {args.junit}")
+    return _gate(console, args, summary)
+
+
+def _clear_run_dir(out: Path) -> None:
+    from server.eval.results import REPORT, RESULTS, RUN_META, SUMMARY
+
+    for name in (RESULTS, RUN_META, SUMMARY, REPORT):
+        (out / name).unlink(missing_ok=True)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -118,9 +199,10 @@ def cmd_merge(args: argparse.Namespace) -> int:
     try:
         summary = merge_runs(args.dirs, args.out)
     except MergeError as exc:
-        console.print(f"[red]error:[/] {exc}")
+        _error(console, exc)
         return 2
+    _print_summary(console, summary, args.out)
     if args.junit:
         write_junit(read_results(args.out), args.junit)
-    _print_summary(console, summary, args.out)
-    return 0
+        _say(console, f"junit: {args.junit}")
+    return _gate(console, args, summary)

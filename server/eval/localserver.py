@@ -22,12 +22,13 @@ def free_port() -> int:
 class LocalServer:
     """A server subprocess bound to 127.0.0.1 with a random token; a context manager."""
 
-    def __init__(self, task_dirs: list[Path] | None = None, env: dict | None = None):
+    def __init__(self, task_dirs: list[Path] | None = None, env: dict | None = None, include_suite: bool = True):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.token = secrets.token_urlsafe(16)
         self.task_dirs = [str(d) for d in task_dirs or []]
         self.env = env or {}
+        self.include_suite = include_suite
         self.proc: subprocess.Popen | None = None
 
     def __enter__(self) -> "LocalServer":
@@ -35,6 +36,8 @@ class LocalServer:
                "--host", "127.0.0.1", "--port", str(self.port)]
         for d in self.task_dirs:
             cmd += ["--tasks", d]
+        if not self.include_suite:
+            cmd.append("--no-suite")
         env = {**os.environ, **self.env, "OFFICESIM_TOKEN": self.token}
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self._wait_healthy()

@@ -47,7 +47,9 @@ class EvalConfig:
     resume: bool = False
     shard: tuple[int, int] | None = None
     agent_options: dict = field(default_factory=dict)
-    progress: bool = True
+    # "bar" (a live rich bar, for terminals), "lines" (one line per finished episode, for CI logs)
+    # or "off"; True/False mean "bar"/"off".
+    progress: str | bool = "bar"
 
 
 class RunError(Exception):
@@ -56,18 +58,16 @@ class RunError(Exception):
 
 def select_tasks(cfg: EvalConfig) -> tuple[dict[str, Task], list[Task]]:
     """All loaded tasks and the selected ones (by --tasks dirs, --task ids, --category), before sharding."""
-    all_tasks = load_tasks(cfg.task_dirs)
-    if cfg.task_dirs:
-        from_dirs = load_tasks(cfg.task_dirs, include_suite=False)
-        pool = [all_tasks[i] for i in from_dirs]
-    else:
-        pool = list(all_tasks.values())
+    # --tasks DIR evaluates those tasks *instead of* the built-in suite (which is then not even
+    # loaded: quicker, and a suite being edited cannot break a run of one's own tasks).
+    all_tasks = load_tasks(cfg.task_dirs, include_suite=not cfg.task_dirs)
+    pool = list(all_tasks.values())
     if cfg.task_ids:
         unknown = [i for i in cfg.task_ids if i not in all_tasks]
         if unknown:
             raise RunError(f"unknown task ids: {', '.join(unknown)}")
         wanted = set(cfg.task_ids)
-        pool = [t for t in pool if t.id in wanted] or [all_tasks[i] for i in cfg.task_ids]
+        pool = [t for t in pool if t.id in wanted]
     if cfg.category is not None:
         pool = [t for t in pool if t.category == cfg.category]
     if not pool:
@@ -87,6 +87,7 @@ def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg:
     """One task x trial: create a session, let the agent act, finish, collect the evaluation."""
     started = time.perf_counter()
     error = None
+    error_trace = None
     episode = None
     session_id = None
     try:
@@ -97,7 +98,7 @@ def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg:
             agent.solve(episode)
         except Exception as exc:  # an agent bug is this episode's failure, not the run's
             error = f"agent error: {type(exc).__name__}: {exc}"
-            traceback.print_exc()
+            error_trace = traceback.format_exc(limit=-8)
         if not episode.done:
             episode.finish(None)
         state = client.get_session(session_id)
@@ -112,6 +113,8 @@ def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg:
                 pass
     evaluation = state.get("evaluation") or (episode.evaluation if episode else None) or {}
     history = state.get("history", [])
+    if evaluation.get("error") and not error:  # the server could not evaluate the session
+        error = str(evaluation["error"])
     return {
         "task_id": task.id,
         "category": task.category,
@@ -134,12 +137,18 @@ def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg:
         "wall_time_s": round(time.perf_counter() - started, 3),
         "process": process_counts(history, [a.model_dump() for a in task.gold]),
         "error": error,
+        **({"error_traceback": error_trace} if error_trace else {}),
         "trajectory": history,
     }
 
 
-def _prepare_run_dir(cfg: EvalConfig, meta: dict) -> set[tuple[str, int]]:
-    """Create the run directory, or on --resume check it matches and return what is already done."""
+def _prepare_run_dir(cfg: EvalConfig, meta: dict) -> list[dict]:
+    """Create the run directory, or on --resume check it matches and return the records to keep.
+
+    On resume, results.jsonl is rewritten with one record per wanted task x trial: a torn last
+    line, duplicates, records of tasks no longer selected and records of episodes that ended in an
+    infrastructure error (status "error": no evaluation) are dropped; the latter run again.
+    """
     cfg.out.mkdir(parents=True, exist_ok=True)
     existing = read_results(cfg.out)
     meta_path = cfg.out / RUN_META
@@ -155,12 +164,12 @@ def _prepare_run_dir(cfg: EvalConfig, meta: dict) -> set[tuple[str, int]]:
     kept, seen = [], set()
     for rec in existing:
         key = record_key(rec)
-        if key in wanted and key not in seen:
+        if key in wanted and key not in seen and rec.get("status") != "error":
             kept.append(rec)
             seen.add(key)
     rewrite_clean(cfg.out, kept)
     write_json(meta_path, meta)
-    return seen
+    return kept
 
 
 def run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
@@ -177,33 +186,53 @@ def run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
         "suite": fingerprint, "shard": list(cfg.shard) if cfg.shard else None,
         "task_ids": [t.id for t in selected], "started": now_iso(),
     }
-    done = _prepare_run_dir(cfg, meta)
+    kept = _prepare_run_dir(cfg, meta)
+    done = {record_key(r) for r in kept}
     jobs = [(t, k) for t in selected for k in range(1, cfg.trials + 1) if (t.id, k) not in done]
 
     def execute(client: OfficeClient) -> None:
-        _run_jobs(client, agent, jobs, cfg, console, already=len(done))
+        _run_jobs(client, agent, jobs, cfg, console, already=kept)
 
-    if cfg.server:
+    if not jobs:
+        pass  # everything was already done (a resume of a finished run): just summarise again
+    elif cfg.server:
         with OfficeClient(cfg.server, token=cfg.token) as client:
             execute(client)
     else:
-        with LocalServer(cfg.task_dirs) as server, OfficeClient(server.url, token=server.token) as client:
+        with LocalServer(cfg.task_dirs, include_suite=not cfg.task_dirs) as server, \
+                OfficeClient(server.url, token=server.token) as client:
             execute(client)
     meta["finished"] = now_iso()
     write_json(cfg.out / RUN_META, meta)
     return finalize(cfg.out)
 
 
-def _run_jobs(client: OfficeClient, agent: Agent, jobs: list, cfg: EvalConfig, console: Console, already: int) -> None:
+def _progress_mode(value: str | bool) -> str:
+    if value is True:
+        return "bar"
+    if value is False or value is None:
+        return "off"
+    if value not in ("bar", "lines", "off"):
+        raise ValueError(f"progress must be bar, lines or off, not {value!r}")
+    return value
+
+
+def _run_jobs(client: OfficeClient, agent: Agent, jobs: list, cfg: EvalConfig, console: Console,
+              already: list[dict]) -> None:
     writer = ResultsWriter(cfg.out)
-    counts = {"passed": 0, "failed": 0}
+    mode = _progress_mode(cfg.progress)
+    counts = {"passed": sum(bool(r.get("passed")) for r in already)}
+    counts["failed"] = len(already) - counts["passed"]
     lock = threading.Lock()
-    total = len(jobs) + already
+    total = len(jobs) + len(already)
+    width = len(str(total))
     columns = [TextColumn("[bold]eval[/]"), BarColumn(), MofNCompleteColumn(),
                TextColumn("[green]{task.fields[passed]} passed[/] [red]{task.fields[failed]} failed[/]"),
                TimeElapsedColumn()]
-    with Progress(*columns, console=console, disable=not cfg.progress) as progress:
-        bar = progress.add_task("eval", total=total, completed=already, passed=0, failed=0)
+    if mode == "lines" and already:
+        console.print(f"resuming: {len(already)} of {total} episode(s) already done", highlight=False)
+    with Progress(*columns, console=console, disable=mode != "bar") as progress:
+        bar = progress.add_task("eval", total=total, completed=len(already), **counts)
 
         def one(job) -> None:
             task, trial = job
@@ -212,12 +241,27 @@ def _run_jobs(client: OfficeClient, agent: Agent, jobs: list, cfg: EvalConfig, c
             with lock:
                 counts["passed" if record["passed"] else "failed"] += 1
                 progress.update(bar, advance=1, **counts)
+                if mode == "lines":
+                    done = counts["passed"] + counts["failed"]
+                    verdict = "pass" if record["passed"] else ("ERROR" if record["status"] == "error" else "fail")
+                    trial_note = f" trial {trial}" if cfg.trials > 1 else ""
+                    console.print(f"[{done:>{width}}/{total}] {verdict:5} {task.id}{trial_note} "
+                                  f"({record['status']}, {record['steps']} step{'' if record['steps'] == 1 else 's'}, "
+                                  f"{record['wall_time_s']:.1f} s)"
+                                  + (f" {record['error']}" if record.get("error") else ""),
+                                  highlight=False, markup=False, soft_wrap=True)
 
+        pool = ThreadPoolExecutor(max_workers=max(1, cfg.workers))
         try:
-            with ThreadPoolExecutor(max_workers=max(1, cfg.workers)) as pool:
-                for fut in as_completed([pool.submit(one, j) for j in jobs]):
-                    fut.result()
+            for fut in as_completed([pool.submit(one, j) for j in jobs]):
+                fut.result()
+        except BaseException:
+            # Ctrl-C or a bookkeeping failure: start nothing new; episodes in flight still finish
+            # and are written, so --resume picks up exactly where this stopped.
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
         finally:
+            pool.shutdown(wait=True)
             writer.close()
 
 

@@ -93,6 +93,7 @@ def summarize(records: list[dict], meta: dict) -> dict:
         "pass_hat_k": pass_hat_k(records) if trials > 1 else None,
         "process": process_metrics(records),
         "statuses": dict(Counter(r.get("status", "?") for r in records)),
+        "errors": sum(bool(r.get("error")) for r in records),
         "tokens": {
             "prompt": sum((r.get("tokens") or {}).get("prompt", 0) for r in records),
             "completion": sum((r.get("tokens") or {}).get("completion", 0) for r in records),
