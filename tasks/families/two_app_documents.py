@@ -264,7 +264,7 @@ def conference_sessions_calendar(rng: random.Random) -> dict:
     path = f"data/events/{conf.lower().replace(' ', '_')}_programme.pdf"
     return {
         "user": me["email"], "user_name": me["name"], "now": fmt(now),
-        "instruction": (f"I'm going to {conf} on {DAYS[day.weekday()]} to support {speaker['name']}. Add the sessions "
+        "instruction": (f"I'm going to {conf} on {spoken(day)} to support {speaker['name']}. Add the sessions "
                         f"{speaker['first']} presents to my calendar, using the session title as the event title and "
                         f"the room as location. The programme is {path}."),
         "office": [
@@ -508,13 +508,14 @@ def action_items_mail(rng: random.Random) -> dict:
     mine = [it for p, it in zip(assign, items) if p is target]
     theirs = [it for p, it in zip(assign, items) if p is other]
     doc = f"data/meetings/{iso(y)}_{project.lower()}_sync.docx"
-    body = lambda its: (f"Hi,\n\nFrom yesterday's {project} sync, your action items are:\n"  # noqa: E731
+    when = "yesterday's" if (now.date() - y).days == 1 else f"last {DAYS[y.weekday()]}'s"
+    body = lambda its: (f"Hi,\n\nFrom {when} {project} sync, your action items are:\n"  # noqa: E731
                         + "\n".join(f"- {i}" for i in its) + f"\n\nThanks,\n{me['first']}")
     send = lambda to, its: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
                                subject=f"Your action items from the {project} sync", content=body(its))
     return {
         "user": me["email"], "user_name": me["name"], "now": fmt(now),
-        "instruction": (f"{target['name']} missed yesterday's {project} sync. Email {target['first']} "
+        "instruction": (f"{target['name']} missed {when} {project} sync. Email {target['first']} "
                         f"({target['email']}) the action items assigned to them in the meeting notes in data/meetings/."),
         "office": [
             {"type": "docx", "path": doc,

@@ -131,7 +131,7 @@ def water_shutoff_notice(rng: random.Random) -> dict:
             {"type": "image", "path": scans["lift"], "text": lift},
         ],
         "checks": [check("email_sent", sender=me["email"], to=team,
-                         body_contains=[DAYS[d1.weekday()], str(d1.day), f"{h1}", f"{h2}"])],
+                         body_contains=[DAYS[d1.weekday()], str(d1.day), f"{h1}"])],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scans["water"]),
                  act("ocr", "recognize_file", file_path=scans["lift"]),
                  switch("email"), mail(body(d1, h1, h2, "water will be off"))],

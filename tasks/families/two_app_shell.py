@@ -266,7 +266,7 @@ def maintenance_slots_calendar(rng: random.Random) -> dict:
         entries.append(e)
         if fl == floor:
             mine.append(e)
-    rng.shuffle(entries)
+    entries.sort(key=lambda x: (x[1], x[3]))
     txt = "Facilities schedule - week of " + iso(monday) + "\n" + "\n".join(
         f"{iso(s)} {s.strftime('%H:%M')}-{e.strftime('%H:%M')} | Floor {f} | {w}" for w, s, e, f in entries) + "\n"
     old = f"Facilities schedule - week of {iso(monday - timedelta(days=7))}\n{iso(monday - timedelta(days=5))} 09:00-10:00 | Floor {floor} | Window cleaning\n"
