@@ -1,0 +1,48 @@
+"""A minimal custom agent for ``officesim eval``.
+
+Run it over the suite (from the repository root, or with this folder's parent on PYTHONPATH)::
+
+    officesim eval --agent examples.my_agent:MyAgent --out runs/mine
+    officesim eval --agent examples/my_agent.py:MyAgent --agent-option max_reads=1 --out runs/mine
+
+The runner builds the agent once, calling the class with ``model=`` (when ``--model`` is given)
+and each ``--agent-option KEY=VALUE`` as keyword arguments, then calls ``solve(episode)`` once per
+task x trial, possibly from several threads at once (``--workers``): keep per-task state local.
+
+An ``Episode`` gives you:
+  episode.task          the task as the API shows it (id, instruction, user, now, apps, ...)
+  episode.prompt        an OfficeBench-style prompt with the actions allowed right now
+  episode.tools         the allowed actions as OpenAI tool schemas (they change after switch_app)
+  episode.current_app   where the session is
+  episode.act(app, action, args) -> {"ok", "observation", "data", "error", "done", "status", ...}
+  episode.finish(answer=None)
+  episode.record_usage(prompt_tokens, completion_tokens, latency_s)   # lands in results.jsonl
+  episode.done          True once the session has ended (finish, step limit, stagnation)
+
+If solve() returns without finishing, the runner finishes the session; if it raises, the episode is
+recorded as failed with the error, and the run goes on.
+"""
+
+from __future__ import annotations
+
+
+class MyAgent:
+    name = "my-agent"
+
+    def __init__(self, model: str | None = None, max_reads: int = 3):
+        self.model = model  # recorded in results.jsonl and summary.json
+        self.max_reads = max_reads
+
+    def solve(self, episode) -> None:
+        # This placeholder looks around and stops; a real agent would send episode.prompt (or
+        # episode.task["instruction"] and episode.tools) to a model and loop on its replies.
+        listing = episode.act("system", "list_files", {"path": "data"})
+        paths = [f["path"] for f in listing.get("data") or [] if f["path"].endswith((".docx", ".xlsx"))]
+        for path in paths[: self.max_reads]:
+            app = "word" if path.endswith(".docx") else "excel"
+            if episode.current_app != app:
+                episode.act("system", "switch_app", {"target_app": app})
+            episode.act(app, "read_file", {"file_path": path})
+            if episode.done:
+                return
+        episode.finish(None)
