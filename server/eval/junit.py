@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+# Characters XML 1.0 cannot carry at all (ElementTree would write them and produce a file no parser
+# reads); they can reach a check message from an office file's content.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _safe(text: object) -> str:
+    return _NOT_XML.sub("\ufffd", str(text))
+
 
 CATEGORY_NAMES = {1: "single_app", 2: "two_apps", 3: "three_apps"}
 
@@ -15,7 +25,7 @@ def junit_xml(records: list[dict], suite_name: str = "officesim") -> ET.ElementT
                           time=f"{sum(r.get('wall_time_s', 0) for r in records):.3f}")
     for rec in sorted(records, key=lambda r: (r.get("category", 0), r["task_id"], r.get("trial", 1))):
         name = rec["task_id"] if rec.get("trial", 1) == 1 else f"{rec['task_id']} [trial {rec['trial']}]"
-        case = ET.SubElement(suite, "testcase", classname=f"category_{rec.get('category')}", name=name,
+        case = ET.SubElement(suite, "testcase", classname=f"category_{rec.get('category')}", name=_safe(name),
                              time=f"{rec.get('wall_time_s', 0):.3f}")
         if not rec["passed"]:
             failed = [c for c in rec.get("checks", []) if not c.get("passed")]
@@ -25,9 +35,9 @@ def junit_xml(records: list[dict], suite_name: str = "officesim") -> ET.ElementT
                 lines.append(f"error: {rec['error']}")
             message = f"status {rec.get('status')}, score {rec.get('score', 0):.2f}, {len(failed)} failed check(s)"
             fail = ET.SubElement(case, "failure", message=message, type="officesim.TaskFailed")
-            fail.text = "\n".join(lines)
+            fail.text = _safe("\n".join(lines))
         elif rec.get("side_effects"):
-            ET.SubElement(case, "system-out").text = "\n".join(f"side effect: {s}" for s in rec["side_effects"])
+            ET.SubElement(case, "system-out").text = _safe("\n".join(f"side effect: {s}" for s in rec["side_effects"]))
     return ET.ElementTree(root)
 
 

@@ -1,0 +1,261 @@
+"""The openai agent against a fake OpenAI-compatible endpoint served by this test module.
+
+The fake answers POST /chat/completions from a script (one entry per request: a reply body, or an
+HTTP error status) and keeps every request it received, so a test can check both what the agent
+sent and what the runner recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from tests._eval_tasks import USER, write_tasks
+from server.cli import main as cli_main
+from server.eval.localserver import LocalServer
+from server.eval.openai_agent import extract_json_object, split_tool_name
+from server.eval.results import read_results
+from server.eval.runner import EvalConfig, run_eval
+
+TASK = "ev-total-001"  # switch to excel, set B4 to 1500, finish
+MODEL = "fake-model-1"
+
+
+class FakeOpenAI:
+    """A scripted chat-completions endpoint on a free local port."""
+
+    def __init__(self):
+        self.script: list = []
+        self.requests: list[dict] = []
+        self.lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                with fake.lock:
+                    fake.requests.append({"path": self.path, "body": body,
+                                          "authorization": self.headers.get("Authorization")})
+                    step = fake.script.pop(0) if fake.script else 500
+                if isinstance(step, int):
+                    self._send(step, {"error": {"message": f"scripted status {step}"}})
+                elif self.path.rstrip("/") != "/v1/chat/completions":
+                    self._send(404, {"error": {"message": f"no route {self.path}"}})
+                else:
+                    self._send(200, step)
+
+            def _send(self, status: int, payload: dict) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def start(self) -> "FakeOpenAI":
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def load(self, *steps) -> None:
+        with self.lock:
+            self.script = list(steps)
+            self.requests = []
+
+
+def _usage(prompt: int, completion: int) -> dict:
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def tool_reply(name: str, arguments, prompt: int = 100, completion: int = 10) -> dict:
+    args = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return {"id": "chatcmpl-1", "object": "chat.completion", "model": MODEL,
+            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+                "role": "assistant", "content": None,
+                "tool_calls": [{"id": f"call-{name}", "type": "function",
+                                "function": {"name": name, "arguments": args}}]}}],
+            "usage": _usage(prompt, completion)}
+
+
+def text_reply(content: str, prompt: int = 100, completion: int = 10) -> dict:
+    return {"id": "chatcmpl-2", "object": "chat.completion", "model": MODEL,
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
+            "usage": _usage(prompt, completion)}
+
+
+SET_B4 = {"file_path": "data/budget.xlsx", "row_idx": 4, "column_idx": 2, "text": "1500"}
+
+
+def solving_tool_replies() -> list[dict]:
+    return [tool_reply("system_switch_app", {"target_app": "excel"}, 100, 10),
+            tool_reply("excel_set_cell", SET_B4, 120, 20),
+            tool_reply("system_finish_task", {}, 140, 5)]
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    tasks = write_tasks(tmp_path_factory.mktemp("tasks"))
+    fake = FakeOpenAI().start()
+    with LocalServer([tasks], include_suite=False) as server:
+        yield {"tasks": tasks, "server": server, "fake": fake}
+    fake.stop()
+
+
+@pytest.fixture
+def run(env, tmp_path, monkeypatch):
+    """run(action_format=..., **agent_options) -> the single record of one openai episode on TASK."""
+    monkeypatch.setenv("OPENAI_BASE_URL", env["fake"].url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-123")
+
+    def _run(action_format: str = "tools", **options) -> dict:
+        out = tmp_path / f"run-{action_format}-{len(list(tmp_path.iterdir()))}"
+        cfg = EvalConfig(agent="openai", model=MODEL, task_dirs=[env["tasks"]], task_ids=[TASK],
+                         server=env["server"].url, token=env["server"].token, workers=1, out=out,
+                         agent_options={"action_format": action_format, "backoff_s": 0.001, **options},
+                         progress="off")
+        summary = run_eval(cfg)
+        records = read_results(out)
+        assert len(records) == 1 and summary["total"] == 1
+        return records[0]
+
+    return _run
+
+
+def test_scripted_tool_calls_pass_with_tokens(env, run):
+    env["fake"].load(*solving_tool_replies())
+    rec = run("tools")
+    assert rec["passed"] is True, rec["checks"]
+    assert rec["status"] == "finished"
+    assert rec["agent"] == "openai" and rec["model"] == MODEL
+    assert rec["tokens"] == {"prompt": 360, "completion": 35}
+    assert rec["llm_calls"] == 3
+    assert rec["steps"] == 3
+    assert [(s["app"], s["action"]) for s in rec["trajectory"]] == [
+        ("system", "switch_app"), ("excel", "set_cell"), ("system", "finish_task")]
+    assert [c["check"] for c in rec["checks"]] == ["xlsx_cell"] and rec["checks"][0]["passed"]
+    assert rec["error"] is None
+
+    requests = env["fake"].requests
+    assert len(requests) == 3
+    first, second = requests[0]["body"], requests[1]["body"]
+    assert requests[0]["authorization"] == "Bearer sk-test-123"
+    assert first["model"] == MODEL
+    assert first["messages"][0]["role"] == "system" and USER in first["messages"][0]["content"]
+    assert "2026-03-10" in first["messages"][0]["content"]
+    assert "data/budget.xlsx" in first["messages"][1]["content"]
+    first_tools = {t["function"]["name"] for t in first["tools"]}
+    second_tools = {t["function"]["name"] for t in second["tools"]}
+    assert "system_switch_app" in first_tools and "excel_set_cell" not in first_tools
+    assert "excel_set_cell" in second_tools  # the tools follow the current app
+    tool_msgs = [m for m in second["messages"] if m["role"] == "tool"]
+    assert tool_msgs and tool_msgs[-1]["tool_call_id"] == "call-system_switch_app"
+    assert "excel" in tool_msgs[-1]["content"]
+
+
+def test_json_action_format_passes(env, run):
+    env["fake"].load(
+        text_reply('I will open the spreadsheet app.\n```json\n{"app": "system", "action": "switch_app", '
+                   '"target_app": "excel"}\n```', 50, 7),
+        text_reply(json.dumps({"app": "excel", "action": "set_cell", **SET_B4}), 60, 8),
+        text_reply('Done. {"app": "system", "action": "finish_task"}', 70, 9))
+    rec = run("json")
+    assert rec["passed"] is True, rec["checks"]
+    assert rec["tokens"] == {"prompt": 180, "completion": 24}
+    assert [s["ok"] for s in rec["trajectory"]] == [True, True, True]
+    bodies = [r["body"] for r in env["fake"].requests]
+    assert all("tools" not in b for b in bodies)
+    # the actions allowed now are listed in text, and follow the current app
+    assert "switch_app" in bodies[0]["messages"][-1]["content"]
+    assert "set_cell" in bodies[1]["messages"][-1]["content"]
+    assert bodies[1]["messages"][-2]["role"] == "assistant"
+
+
+def test_garbage_tool_replies_are_malformed_steps(env, run):
+    env["fake"].load(
+        text_reply("I am not sure what to do."),                    # no tool call at all
+        tool_reply("excel_set_cell", '{"file_path": "data/bud'),    # arguments are not JSON
+        tool_reply("system_switch_app", '["excel"]'),               # arguments are not an object
+        *solving_tool_replies())
+    rec = run("tools")
+    steps = rec["trajectory"]
+    assert len(steps) == 6 and rec["steps"] == 6
+    assert [s["ok"] for s in steps] == [False, False, False, True, True, True]
+    assert all("malformed_reply" in s["args"] for s in steps[:3])
+    assert rec["error"] is None and rec["status"] == "finished"
+    assert rec["passed"] is True  # recovered after being told what was wrong
+    # the model was told, in the conversation, that its reply was malformed
+    later = env["fake"].requests[1]["body"]["messages"]
+    assert any("Malformed action" in (m.get("content") or "") for m in later)
+
+
+def test_garbage_json_replies_are_malformed_steps(env, run):
+    env["fake"].load(
+        text_reply("Sure! I'll update the budget now."),            # text without JSON
+        text_reply('{"app": "excel", "action": "set_cell", "file_path": '),  # torn JSON
+        text_reply('{"thought": "no action here"}'),               # JSON without app/action
+        text_reply('{"app": "system", "action": "finish_task"}'))
+    rec = run("json")
+    assert [s["ok"] for s in rec["trajectory"]] == [False, False, False, True]
+    assert rec["status"] == "finished" and rec["steps"] == 4
+    assert rec["passed"] is False and rec["error"] is None
+    assert rec["checks"] and not rec["checks"][0]["passed"]
+
+
+def test_429_and_500_are_retried(env, run):
+    env["fake"].load(429, 500, solving_tool_replies()[0], 503, *solving_tool_replies()[1:])
+    rec = run("tools", max_retries=3)
+    assert rec["passed"] is True
+    assert len(env["fake"].requests) == 6
+    assert rec["llm_calls"] == 3  # only the answered requests count as calls
+    assert rec["tokens"] == {"prompt": 360, "completion": 35}
+
+
+def test_endpoint_that_keeps_failing_is_an_episode_error_not_a_crash(env, run):
+    env["fake"].load(500, 500, 500)
+    rec = run("tools", max_retries=2)
+    assert len(env["fake"].requests) == 3
+    assert rec["passed"] is False
+    assert "LLMError" in rec["error"] and "after 3 attempts" in rec["error"]
+    assert rec["status"] == "finished"  # the runner ended the session, so it was still evaluated
+    assert rec["checks"] and rec["checks"][0]["passed"] is False
+
+
+def test_cli_openai_json_with_agent_options(env, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_BASE_URL", env["fake"].url)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    env["fake"].load(500, text_reply('{"app": "system", "action": "switch_app", "target_app": "excel"}', 11, 1),
+                     text_reply(json.dumps({"app": "excel", "action": "set_cell", **SET_B4}), 12, 2),
+                     text_reply('{"app": "system", "action": "finish_task"}', 13, 3))
+    out = tmp_path / "run"
+    code = cli_main(["eval", "--agent", "openai", "--model", MODEL, "--action-format", "json",
+                     "--agent-option", "backoff_s=0.001", "--agent-option", "temperature=0.5",
+                     "--tasks", str(env["tasks"]), "--task", TASK, "--server", env["server"].url,
+                     "--token", env["server"].token, "--out", str(out), "--progress", "off", "--fail-under", "1"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "passed 1/1" in err and "tokens 36 in / 6 out" in err
+    assert [r["body"]["temperature"] for r in env["fake"].requests[1:]] == [0.5, 0.5, 0.5]
+    assert env["fake"].requests[0]["authorization"] is None
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["tokens"] == {"prompt": 36, "completion": 6} and summary["model"] == MODEL
+
+
+def test_helpers():
+    assert split_tool_name("excel_set_cell") == ("excel", "set_cell")
+    assert split_tool_name("system_finish_task") == ("system", "finish_task")
+    assert extract_json_object('x {"a": "}{", "b": {"c": 1}} y {"d": 2}') == {"a": "}{", "b": {"c": 1}}
+    assert extract_json_object("no json here") is None
+    assert extract_json_object('{"broken": } then {"ok": true}') == {"ok": True}
