@@ -231,16 +231,16 @@ def pdf_page_count(state: EvalState, *, file: str, count: int) -> CheckResult:
 
 
 # ---- calendar ----------------------------------------------------------------------------------
-def _same_time(expected: str, found: Any) -> bool:
-    a, b = as_datetime(expected), as_datetime(found)
+def _same_time(expected: str, found: Any, timezone: str) -> bool:
+    a, b = as_datetime(expected, timezone), as_datetime(found, timezone)
     return a is not None and a == b
 
 
-def event_mismatches(event: dict, **wanted: Any) -> list[str]:
+def event_mismatches(event: dict, timezone: str = "UTC", **wanted: Any) -> list[str]:
     """How ``event`` differs from the wanted fields (None = not checked), e.g. ["start is X, expected Y"]."""
     out = []
     for key in ("start", "end"):
-        if wanted.get(key) is not None and not _same_time(wanted[key], event.get(key)):
+        if wanted.get(key) is not None and not _same_time(wanted[key], event.get(key), timezone):
             out.append(f"{key} is {show(event.get(key))}, expected {show(wanted[key])}")
     loc = wanted.get("location")
     if loc is not None and norm(loc, False) != norm(event.get("location"), False):
@@ -287,7 +287,7 @@ def ics_event(
     if not named:
         return CheckResult.fail(f"{who}: no event {show(summary)} ({list_events(events)})")
     wanted = {"start": start, "end": end, "location": location, "attendees": attendees}
-    misses = [event_mismatches(e, **wanted) for e in named]
+    misses = [event_mismatches(e, state.timezone, **wanted) for e in named]
     best = min(range(len(named)), key=lambda i: len(misses[i]))
     if not misses[best]:
         e = named[best]

@@ -114,11 +114,11 @@ def event_time_near(
     who = f"calendar of {user.strip().lower()}"
     if not named:
         return CheckResult.fail(f"{who}: no event {show(summary)} ({list_events(events)})")
-    want = as_datetime(start)
+    want = as_datetime(start, state.timezone)
     offsets = [
         (abs((t - want).total_seconds()) / 60, e)
         for e in named
-        if (t := as_datetime(e.get("start"))) is not None
+        if (t := as_datetime(e.get("start"), state.timezone)) is not None
     ]
     if not offsets:
         return CheckResult.fail(f"{who}: event {show(summary)} has no readable start time")

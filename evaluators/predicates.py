@@ -156,7 +156,7 @@ def _sort_key(values: list[Any]) -> tuple[list[Any], str] | None:
         if all(k is not None for k in keys):
             return keys, kind
     if all(isinstance(v, str) for v in values):
-        return [norm(v, False) for v in values], "text"
+        return [norm(v, False) for v in values], "text values"
     return None
 
 

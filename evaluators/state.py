@@ -46,7 +46,7 @@ def near_names(state: EvalState, path: str) -> str:
     """A hint listing files the author may have meant, for 'not found' messages."""
     folder = posixpath.dirname(path)
     siblings = sorted(p for p in state.files if posixpath.dirname(p) == folder)
-    close = difflib.get_close_matches(path, list(state.files), n=3, cutoff=0.6)
+    close = difflib.get_close_matches(path, list(state.files), n=3, cutoff=0.85)
     if close:
         return f" (did you mean {', '.join(close)}?)"
     if siblings:

@@ -24,6 +24,7 @@ import math
 import re
 from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 _WS = re.compile(r"\s+")
 _NUMBER = re.compile(r"^([+-]?)[$€£¥]?([+-]?)(\d{1,3}(?:,\d{3})+|\d+|(?=\.\d))(\.\d+)?$")
@@ -72,10 +73,14 @@ def as_number(value: Any) -> float | None:
     return float(sign + (m.group(3).replace(",", "") or "0") + (m.group(4) or ""))
 
 
-def as_datetime(value: Any) -> datetime | None:
-    """The moment an ISO date or date-time denotes (a date is its midnight), or None."""
+def as_datetime(value: Any, timezone: str | None = None) -> datetime | None:
+    """The naive local moment an ISO date or date-time denotes (a date is its midnight), or None.
+
+    A time with an offset (``...Z``, ``+02:00``) is converted to ``timezone`` first when one is given,
+    so it compares with the office's local wall-clock times.
+    """
     if isinstance(value, datetime):
-        return value.replace(tzinfo=None)
+        return _local(value, timezone)
     if isinstance(value, date):
         return datetime(value.year, value.month, value.day)
     if not isinstance(value, str) or not re.match(r"^\s*\d{4}-\d{2}-\d{2}", value):
@@ -84,7 +89,16 @@ def as_datetime(value: Any) -> datetime | None:
         parsed = datetime.fromisoformat(value.strip())
     except ValueError:
         return None
-    return parsed.replace(tzinfo=None)
+    return _local(parsed, timezone)
+
+
+def _local(moment: datetime, timezone: str | None) -> datetime:
+    if moment.tzinfo is not None and timezone:
+        try:
+            moment = moment.astimezone(ZoneInfo(timezone))
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    return moment.replace(tzinfo=None)
 
 
 def is_empty(value: Any) -> bool:

@@ -389,3 +389,10 @@ def test_corrupt_calendar_is_not_silently_empty():
     state = EvalState(files={f"calendar/{ME}.ics": {"kind": "corrupt", "error": "bad ics", "size": 1, "sha256": "0"}})
     out = run("ics_event_count", state, user=ME, count=0)
     assert not out.passed and "could not be read" in out.message
+
+
+def test_event_times_with_an_offset_compare_in_the_task_timezone():
+    berlin = EvalState(files=cal(ME, ev("Call", "2026-03-10 10:00:00", "2026-03-10 10:30:00")), timezone="Europe/Berlin")
+    assert run("ics_event", berlin, user=ME, summary="Call", start="2026-03-10T09:00:00Z").passed
+    assert not run("ics_event", berlin, user=ME, summary="Call", start="2026-03-10T10:00:00Z").passed
+    assert run("event_time_near", berlin, user=ME, summary="Call", start="2026-03-10T09:05:00+00:00", tolerance_minutes=5).passed
