@@ -28,7 +28,6 @@ from evaluators.text import (
     as_list,
     cell_name,
     collapse,
-    event_text,
     is_empty,
     norm,
     parse_cell,
