@@ -47,6 +47,7 @@ ERROR_CODES = {
     "not_found": "the named item (event, email, ...) does not exist",
     "sandbox_error": "the shell sandbox could not run the command",
     "llm_unavailable": "no LLM endpoint is configured or it failed",
+    "ocr_unavailable": "the tesseract OCR engine is missing or did not answer",
     "internal_error": "an unexpected error inside the operation",
 }
 
