@@ -7,15 +7,16 @@ event loop never waits on disk or on an operation. Every error is ``{"error": {"
 from __future__ import annotations
 
 import hmac
-from importlib.metadata import PackageNotFoundError, version
 import json
 import mimetypes
 import threading
 from contextlib import asynccontextmanager
 from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
 from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -132,6 +133,9 @@ def create_app(task_dirs: list[str | Path] | None = None, settings: ServerSettin
                 except Exception:  # keep sweeping; one bad office must not stop expiry
                     pass
 
+        # Sync handlers run in anyio's threadpool (40 threads by default); long operations such as
+        # OCR in many sessions at once should not queue behind each other.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = max(40, settings.max_sessions)
         thread = threading.Thread(target=sweeper, name="officesim-sweeper", daemon=True)
         thread.start()
         try:
