@@ -7,16 +7,17 @@ from datetime import timedelta
 
 from tasks.families._kit import act, check, finish, people, switch
 from tasks.families.three_app_common import (
+    family3,
     before, day_phrase, docx, dt, eml, ev, head, hm, ics, image, iso, later_weekday, nice, outsider, pdf, setup,
     short, text, xlsx,
 )
-from tasks.families.registry import family
+
 
 ROOMS = ["Orion", "Vega", "Lyra", "Atlas", "Cedar", "Maple", "Juniper", "Harbor"]
 
 
 # ---------------------------------------------------------------------------------------------
-@family("training-session-invite", apps=["excel", "calendar", "email"])
+@family3("training-session-invite", apps=["excel", "calendar", "email"])
 def training_session_invite(rng: random.Random) -> dict:
     """Invite everyone whose mandatory training is due (per the tracker) to a session and mail them."""
     org, domain, me, staff, now = setup(rng, 7)
@@ -67,7 +68,7 @@ def training_session_invite(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("room-closure-relocate", apps=["ocr", "calendar", "email"])
+@family3("room-closure-relocate", apps=["ocr", "calendar", "email"])
 def room_closure_relocate(rng: random.Random) -> dict:
     """A scanned facilities notice closes a room for a day: move the affected meetings and tell the attendees."""
     org, domain, me, staff, now = setup(rng, 6)
@@ -118,7 +119,7 @@ def room_closure_relocate(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("interview-panel-booking", apps=["pdf", "calendar", "email"])
+@family3("interview-panel-booking", apps=["pdf", "calendar", "email"])
 def interview_panel_booking(rng: random.Random) -> dict:
     """Pick the candidate's offered slot when the whole panel is free, book it and confirm by reply."""
     org, domain, me, (p1, p2, col), now = setup(rng, 3)
@@ -180,7 +181,7 @@ def interview_panel_booking(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("rsvp-lunch-tally", apps=["email", "excel", "calendar"])
+@family3("rsvp-lunch-tally", apps=["email", "excel", "calendar"])
 def rsvp_lunch_tally(rng: random.Random) -> dict:
     """Record colleagues' emailed RSVPs (the latest reply counts) and invite those coming."""
     org, domain, me, staff, now = setup(rng, 5)
@@ -239,7 +240,7 @@ def rsvp_lunch_tally(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("minutes-followup-meeting", apps=["word", "calendar", "email"])
+@family3("minutes-followup-meeting", apps=["word", "calendar", "email"])
 def minutes_followup_meeting(rng: random.Random) -> dict:
     """From meeting notes: book the agreed follow-up with the attendees and mail them the action items."""
     org, domain, me, staff, now = setup(rng, 4)
@@ -294,7 +295,7 @@ def minutes_followup_meeting(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("leave-requests-calendar", apps=["email", "shell", "calendar"])
+@family3("leave-requests-calendar", apps=["email", "shell", "calendar"])
 def leave_requests_calendar(rng: random.Random) -> dict:
     """A colleague asks to have approved leave on the team calendar: find it in the HR register and add it."""
     org, domain, me, staff, now = setup(rng, 5)
@@ -353,7 +354,7 @@ def leave_requests_calendar(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("talk-slot-verify", apps=["pdf", "calendar", "email"])
+@family3("talk-slot-verify", apps=["pdf", "calendar", "email"])
 def talk_slot_verify(rng: random.Random) -> dict:
     """No action: the calendar entry already matches the organiser's confirmation, so nothing changes."""
     org, domain, me, _, now = setup(rng, 1)

@@ -137,3 +137,22 @@ def num(x: float) -> int | float:
 
 def money_str(x: float) -> str:
     return f"{x:.2f}"
+
+
+def family3(name: str, apps: list[str]):
+    """Register a family like ``registry.family``, returning plain data (no shared objects, so the
+    YAML written for the suite has no anchors/aliases)."""
+    import functools
+    import json
+
+    from tasks.families.registry import family
+
+    def register(fn):
+        @functools.wraps(fn)
+        def build(rng: random.Random) -> dict:
+            return json.loads(json.dumps(fn(rng)))
+
+        family(name, apps)(build)
+        return fn
+
+    return register

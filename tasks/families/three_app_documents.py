@@ -6,14 +6,15 @@ import random
 from datetime import timedelta
 
 from tasks.families._kit import act, check, people, switch
-from tasks.families.registry import family
+
 from tasks.families.three_app_common import (
+    family3,
     before, docx, dt, eml, head, image, iso, later_weekday, nice, outsider, pdf, setup, short, text, xlsx,
 )
 
 
 # ---------------------------------------------------------------------------------------------
-@family("contract-term-amend", apps=["pdf", "word", "email"])
+@family3("contract-term-amend", apps=["pdf", "word", "email"])
 def contract_term_amend(rng: random.Random) -> dict:
     """Amend one clause of a PDF contract as legal asks (PDF -> Word -> PDF) and send the new version back."""
     org, domain, me, (legal, col), now = setup(rng, 2)
@@ -69,7 +70,7 @@ def contract_term_amend(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("incident-log-report", apps=["shell", "pdf", "word"])
+@family3("incident-log-report", apps=["shell", "pdf", "word"])
 def incident_log_report(rng: random.Random) -> dict:
     """Count yesterday's errors in the service log and fill in the PDF incident form (via Word, back to PDF)."""
     org, domain, me, _, now = setup(rng, 1)
@@ -131,7 +132,7 @@ def incident_log_report(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("delivery-shortfall-claim", apps=["ocr", "pdf", "email"])
+@family3("delivery-shortfall-claim", apps=["ocr", "pdf", "email"])
 def delivery_shortfall_claim(rng: random.Random) -> dict:
     """Compare a scanned delivery note with the purchase order PDF and claim the missing items from the supplier."""
     org, domain, me, (col,), now = setup(rng, 1)
@@ -173,7 +174,7 @@ def delivery_shortfall_claim(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("scan-to-pdf-filing", apps=["ocr", "pdf", "shell"])
+@family3("scan-to-pdf-filing", apps=["ocr", "pdf", "shell"])
 def scan_to_pdf_filing(rng: random.Random) -> dict:
     """Identify which scanned page is which client's signed form, save it as a named PDF, tidy the scans."""
     org, domain, me, _, now = setup(rng, 1)
@@ -214,11 +215,11 @@ def scan_to_pdf_filing(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("scan-transcribe-archive", apps=["ocr", "word", "shell"])
+@family3("scan-transcribe-archive", apps=["ocr", "word", "shell"])
 def scan_transcribe_archive(rng: random.Random) -> dict:
     """Transcribe a scanned handwritten-style notice board into a document, then archive the scans as tar.gz."""
-    org, domain, me, staff, now = setup(rng, 3)
     board = rng.choice(["Kitchen rota", "Parking rules", "Fire drill plan", "Quiet hours"])
+    org, domain, me, staff, now = setup(rng, 3)
     facts = {
         "Kitchen rota": ["Monday: {a}", "Wednesday: {b}", "Friday: {c}"],
         "Parking rules": ["Bay 1: {a}", "Bay 2: {b}", "Visitors: bay 3"],
@@ -258,7 +259,7 @@ def scan_transcribe_archive(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("policy-publish-update", apps=["shell", "pdf", "word"])
+@family3("policy-publish-update", apps=["shell", "pdf", "word"])
 def policy_publish_update(rng: random.Random) -> dict:
     """Archive the published policy PDF with a date stamp, then publish a new version with an added rule."""
     org, domain, me, _, now = setup(rng, 1)
@@ -300,7 +301,7 @@ def policy_publish_update(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("onboarding-packet", apps=["shell", "word", "email"])
+@family3("onboarding-packet", apps=["shell", "word", "email"])
 def onboarding_packet(rng: random.Random) -> dict:
     """Copy the onboarding template folder for a new hire, personalise the welcome letter and mail it."""
     org, domain, me, (hire, buddy, col), now = setup(rng, 3)

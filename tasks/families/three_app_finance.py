@@ -6,8 +6,9 @@ import random
 from datetime import timedelta
 
 from tasks.families._kit import act, check, finish, switch
-from tasks.families.registry import family
+
 from tasks.families.three_app_common import (
+    family3,
     before, docx, dt, eml, ev, head, ics, image, iso, later_weekday, money_str, nice, num, outsider, pdf,
     setup, short, text, xlsx,
 )
@@ -25,7 +26,7 @@ def _vendors(rng: random.Random, n: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("vendor-invoice-log", apps=["ocr", "excel", "email"])
+@family3("vendor-invoice-log", apps=["ocr", "excel", "email"])
 def vendor_invoice_log(rng: random.Random) -> dict:
     """Read a scanned supplier invoice, log it in the invoice register and tell accounts payable."""
     org, domain, me, (ap, other), now = setup(rng, 2)
@@ -92,7 +93,7 @@ def vendor_invoice_log(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("receipt-batch-expenses", apps=["ocr", "excel", "shell"])
+@family3("receipt-batch-expenses", apps=["ocr", "excel", "shell"])
 def receipt_batch_expenses(rng: random.Random) -> dict:
     """Key a trip's scanned receipts into an expense sheet with a total, then file the scans away."""
     org, domain, me, _, now = setup(rng, 1)
@@ -154,7 +155,7 @@ def receipt_batch_expenses(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("inventory-reorder-po", apps=["excel", "word", "email"])
+@family3("inventory-reorder-po", apps=["excel", "word", "email"])
 def inventory_reorder_po(rng: random.Random) -> dict:
     """Find one supplier's items at or below reorder level, draft a purchase order document and mail it."""
     org, domain, me, (colleague,), now = setup(rng, 1)
@@ -222,7 +223,7 @@ def inventory_reorder_po(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("timesheet-hours-tally", apps=["shell", "excel", "email"])
+@family3("timesheet-hours-tally", apps=["shell", "excel", "email"])
 def timesheet_hours_tally(rng: random.Random) -> dict:
     """Add up last week's timesheet CSVs per person, fill the payroll sheet and send payroll the total."""
     org, domain, me, staff, now = setup(rng, 5)
@@ -288,7 +289,7 @@ def _quarter(d) -> tuple[int, int]:
     return d.year, (d.month - 1) // 3 + 1
 
 
-@family("budget-variance-memo", apps=["pdf", "excel", "word"])
+@family3("budget-variance-memo", apps=["pdf", "excel", "word"])
 def budget_variance_memo(rng: random.Random) -> dict:
     """Copy a quarter's actual spend from a PDF export into the budget sheet, compute variances, note overruns."""
     org, domain, me, _, now = setup(rng, 1)
@@ -348,7 +349,7 @@ def budget_variance_memo(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("price-list-sync", apps=["pdf", "excel", "email"])
+@family3("price-list-sync", apps=["pdf", "excel", "email"])
 def price_list_sync(rng: random.Random) -> dict:
     """Apply a supplier's new price list (PDF attached to a mail) to the product catalogue and tell sales."""
     org, domain, me, (sales, other), now = setup(rng, 2)
@@ -407,7 +408,7 @@ def price_list_sync(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("client-hours-billing", apps=["calendar", "excel", "email"])
+@family3("client-hours-billing", apps=["calendar", "excel", "email"])
 def client_hours_billing(rng: random.Random) -> dict:
     """Total last week's calendar hours spent with one client, add the billing row and mail the amount due."""
     org, domain, me, (col,), now = setup(rng, 1)
@@ -465,7 +466,7 @@ def client_hours_billing(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("quarterly-report-archive", apps=["shell", "pdf", "excel"])
+@family3("quarterly-report-archive", apps=["shell", "pdf", "excel"])
 def quarterly_report_archive(rng: random.Random) -> dict:
     """Move last quarter's regional PDF reports into an archive folder and index their revenue totals."""
     org, domain, me, _, now = setup(rng, 1)
@@ -521,7 +522,7 @@ def quarterly_report_archive(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("po-match-question", apps=["email", "pdf", "excel"])
+@family3("po-match-question", apps=["email", "pdf", "excel"])
 def po_match_question(rng: random.Random) -> dict:
     """Question: which purchase order does a supplier's emailed invoice belong to?"""
     org, domain, me, (col,), now = setup(rng, 1)
@@ -573,7 +574,7 @@ def po_match_question(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("event-venue-estimate", apps=["pdf", "excel", "word"])
+@family3("event-venue-estimate", apps=["pdf", "excel", "word"])
 def event_venue_estimate(rng: random.Random) -> dict:
     """Price an event from the venue's PDF quote and the confirmed registrations; add it to the proposal."""
     org, domain, me, _, now = setup(rng, 1)

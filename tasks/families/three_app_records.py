@@ -6,14 +6,15 @@ import random
 from datetime import timedelta
 
 from tasks.families._kit import act, check, people, switch
-from tasks.families.registry import family
+
 from tasks.families.three_app_common import (
+    family3,
     before, docx, eml, head, image, iso, later_weekday, money_str, nice, num, pdf, setup, text, xlsx,
 )
 
 
 # ---------------------------------------------------------------------------------------------
-@family("whiteboard-notes-share", apps=["ocr", "word", "email"])
+@family3("whiteboard-notes-share", apps=["ocr", "word", "email"])
 def whiteboard_notes_share(rng: random.Random) -> dict:
     """Type the decisions from a whiteboard photo into the meeting notes and send them to the attendees."""
     org, domain, me, staff, now = setup(rng, 5)
@@ -57,7 +58,7 @@ def whiteboard_notes_share(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("candidate-shortlist", apps=["pdf", "excel", "shell"])
+@family3("candidate-shortlist", apps=["pdf", "excel", "shell"])
 def candidate_shortlist(rng: random.Random) -> dict:
     """Screen CVs (PDF) against two criteria, shortlist the fits in a sheet and move the rest to 'declined'."""
     org, domain, me, _, now = setup(rng, 1)
@@ -119,7 +120,7 @@ def candidate_shortlist(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("sales-export-summary", apps=["shell", "excel", "word"])
+@family3("sales-export-summary", apps=["shell", "excel", "word"])
 def sales_export_summary(rng: random.Random) -> dict:
     """Total a month's order export per region with the shell, fill the summary sheet, name the top region."""
     org, domain, me, _, now = setup(rng, 1)
@@ -174,7 +175,7 @@ def sales_export_summary(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("complaint-case-summary", apps=["email", "shell", "word"])
+@family3("complaint-case-summary", apps=["email", "shell", "word"])
 def complaint_case_summary(rng: random.Random) -> dict:
     """A customer complains by email: find their past tickets in the support export and write a case summary."""
     org, domain, me, (col,), now = setup(rng, 1)
@@ -223,7 +224,7 @@ def complaint_case_summary(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("membership-application-entry", apps=["ocr", "excel", "word"])
+@family3("membership-application-entry", apps=["ocr", "excel", "word"])
 def membership_application_entry(rng: random.Random) -> dict:
     """Enter a scanned membership application in the register and write the welcome letter from the template."""
     org, domain, me, _, now = setup(rng, 1)

@@ -6,8 +6,9 @@ import random
 from datetime import timedelta
 
 from tasks.families._kit import act, check, finish, people, switch
-from tasks.families.registry import family
+
 from tasks.families.three_app_common import (
+    family3,
     MONTHS, before, day_phrase, docx, dt, eml, ev, head, hm, ics, image, iso, later_weekday, nice, outsider, pdf,
     setup, short, text, xlsx,
 )
@@ -16,7 +17,7 @@ F = "%Y-%m-%d %H:%M:%S"
 
 
 # ---------------------------------------------------------------------------------------------
-@family("milestone-deadline-events", apps=["excel", "calendar", "word"])
+@family3("milestone-deadline-events", apps=["excel", "calendar", "word"])
 def milestone_deadline_events(rng: random.Random) -> dict:
     """Put next week's open project milestones on the calendar and list them in the status report."""
     org, domain, me, staff, now = setup(rng, 4)
@@ -76,7 +77,7 @@ def milestone_deadline_events(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("backup-failure-escalation", apps=["shell", "email", "calendar"])
+@family3("backup-failure-escalation", apps=["shell", "email", "calendar"])
 def backup_failure_escalation(rng: random.Random) -> dict:
     """Find last night's failed backup jobs in a log, report them to the ops lead and book a review."""
     org, domain, me, (lead, col), now = setup(rng, 2)
@@ -130,7 +131,7 @@ def backup_failure_escalation(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("flight-conflict-question", apps=["ocr", "pdf", "calendar"])
+@family3("flight-conflict-question", apps=["ocr", "pdf", "calendar"])
 def flight_conflict_question(rng: random.Random) -> dict:
     """Question: which meeting clashes with the flight on my boarding pass (times from the itinerary PDF)?"""
     org, domain, me, staff, now = setup(rng, 2)
@@ -178,7 +179,7 @@ def flight_conflict_question(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("room-fit-question", apps=["calendar", "excel", "word"])
+@family3("room-fit-question", apps=["calendar", "excel", "word"])
 def room_fit_question(rng: random.Random) -> dict:
     """Question: the smallest open room that seats everyone invited to tomorrow's meeting."""
     org, domain, me, staff, now = setup(rng, 14)
@@ -223,7 +224,7 @@ def room_fit_question(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("daily-agenda-print", apps=["calendar", "word", "pdf"])
+@family3("daily-agenda-print", apps=["calendar", "word", "pdf"])
 def daily_agenda_print(rng: random.Random) -> dict:
     """Turn tomorrow's calendar into an agenda document, a PDF, and a PNG for the lobby screen."""
     org, domain, me, staff, now = setup(rng, 3)
@@ -268,7 +269,7 @@ def daily_agenda_print(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("meetup-flyer-register", apps=["ocr", "calendar", "word"])
+@family3("meetup-flyer-register", apps=["ocr", "calendar", "word"])
 def meetup_flyer_register(rng: random.Random) -> dict:
     """Read an event flyer scan, put the event in the calendar and on the team's upcoming-events list."""
     org, domain, me, _, now = setup(rng, 1)
@@ -308,7 +309,7 @@ def meetup_flyer_register(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family("lease-notice-deadline", apps=["pdf", "calendar", "excel"])
+@family3("lease-notice-deadline", apps=["pdf", "calendar", "excel"])
 def lease_notice_deadline(rng: random.Random) -> dict:
     """Work out a lease's notice deadline from the agreement, record it and set a calendar reminder."""
     org, domain, me, _, now = setup(rng, 1)
