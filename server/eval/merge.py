@@ -27,7 +27,10 @@ def merge_runs(dirs: list[Path], out: Path) -> dict:
             raise MergeError(f"refusing to merge runs with different {key}: {detail}")
     problems = []
     shards = [m.get("shard") for _, m in metas]
-    if all(shards):
+    if all(shards) and len({s[1] for s in shards}) > 1:
+        problems.append("shards of different splits: " + ", ".join(f"{d}: {m['shard'][0]}/{m['shard'][1]}"
+                                                                  for d, m in metas))
+    elif all(shards):
         total = shards[0][1]
         seen = sorted(s[0] for s in shards)
         missing = sorted(set(range(total)) - set(seen))
@@ -40,7 +43,8 @@ def merge_runs(dirs: list[Path], out: Path) -> dict:
     expected = set()
     trials = int(metas[0][1].get("trials", 1))
     for d, meta in metas:
-        expected |= {(t, k) for t in meta.get("task_ids", []) for k in range(1, trials + 1)}
+        # "selection" (every task of the run before sharding) names the tasks of a missing shard too
+        expected |= {(t, k) for t in meta.get("selection") or meta.get("task_ids", []) for k in range(1, trials + 1)}
         for rec in read_results(d):
             key = record_key(rec)
             if key in owner:
@@ -57,9 +61,10 @@ def merge_runs(dirs: list[Path], out: Path) -> dict:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     first = metas[0][1]
-    merged_meta = {**first, "shard": None, "task_ids": sorted({t for _, m in metas for t in m.get("task_ids", [])}),
-                   "started": min(str(m.get("started")) for _, m in metas),
-                   "finished": max(str(m.get("finished")) for _, m in metas), "merged_from": [str(d) for d, _ in metas]}
+    merged_meta = {**first, "shard": None, "task_ids": sorted({k[0] for k in owner}),
+                   "started": min((m["started"] for _, m in metas if m.get("started")), default=None),
+                   "finished": max((m["finished"] for _, m in metas if m.get("finished")), default=None),
+                   "merged_from": [str(d) for d, _ in metas]}
     write_json(out / RUN_META, merged_meta)
     rewrite_clean(out, sorted(records, key=record_key))
     return finalize(out)

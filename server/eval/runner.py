@@ -177,6 +177,7 @@ def run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
     console = console or Console(stderr=True)
     all_tasks, selected = select_tasks(cfg)
     fingerprint = suite_fingerprint(selected)
+    selection = [t.id for t in selected]
     if cfg.shard:
         selected = select_shard(selected, *cfg.shard)
     agent = load_agent(cfg.agent, tasks=all_tasks, model=cfg.model, options=cfg.agent_options)
@@ -184,7 +185,7 @@ def run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
         "agent": agent.name, "model": getattr(agent, "model", None), "mode": cfg.mode,
         "max_steps": cfg.max_steps, "trials": cfg.trials,
         "suite": fingerprint, "shard": list(cfg.shard) if cfg.shard else None,
-        "task_ids": [t.id for t in selected], "started": now_iso(),
+        "task_ids": [t.id for t in selected], "selection": selection, "started": now_iso(),
     }
     kept = _prepare_run_dir(cfg, meta)
     done = {record_key(r) for r in kept}
