@@ -46,7 +46,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from tasks.validate import main as validate
 
     return validate(args.tasks, args.task, workers=args.workers, server_url=args.server,
-                    token=os.environ.get("OFFICESIM_TOKEN") or None, include_suite=not args.no_suite)
+                    token=os.environ.get("OFFICESIM_TOKEN") or None, include_suite=not args.no_suite,
+                    servers=args.servers)
 
 
 def cmd_tasks_list(args: argparse.Namespace) -> int:
@@ -96,7 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate = sub.add_parser("validate", help="prove every task's gold, no-op and wrong solutions through the API")
     validate.add_argument("--task", action="append", default=[], metavar="ID", help="only this task; repeatable")
     validate.add_argument("--workers", type=int, default=4)
-    validate.add_argument("--server", default=None, metavar="URL", help="use a running server instead of a local one")
+    validate.add_argument("--server", default=None, metavar="URL", help="use a running server instead of local ones")
+    validate.add_argument("--servers", type=int, default=None, metavar="N",
+                          help="local server processes to spread tasks over (default: 1 for a few tasks, else one per core up to 4)")
     _add_tasks_option(validate)
     validate.set_defaults(func=cmd_validate)
 

@@ -2,14 +2,18 @@
 
 For every task: the gold solution passes with no side effects and no failing action; finishing at
 once fails (unless ``no_action``); every ``wrong`` solution fails. Solutions get
-``finish_task(answer)`` appended when they do not end with it. Without a server URL, a server is
-started in a background thread on a free local port, so the check covers routes, sessions, the
-state machine and the evaluation exactly as agents meet them.
+``finish_task(answer)`` appended when they do not end with it. Without a server URL, local servers
+are started on free ports (one in a background thread for a few tasks; for many, one child process
+per core, since one Python process runs its operations on one core at a time), so the check covers
+routes, sessions, the state machine and the evaluation exactly as agents meet them.
 """
 
 from __future__ import annotations
 
+import os
+import secrets
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -18,6 +22,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, TextIO
+
+import httpx
 
 from server.client import OfficeClient, OfficeError
 from server.session import DEFAULT_MAX_STEPS, gold_actions
@@ -122,25 +128,91 @@ def check_task(client: OfficeClient, task: Task) -> TaskReport:
     return report
 
 
-def validate_tasks(tasks: dict[str, Task], *, workers: int = 4, server_url: str | None = None,
-                   token: str | None = None) -> list[TaskReport]:
-    """Check every task (in parallel); reports in task-id order."""
+@contextmanager
+def server_processes(count: int, task_dirs: list[str], include_suite: bool) -> Iterator[list[tuple[str, str]]]:
+    """``count`` servers in child processes (one interpreter each, so they use every core).
+
+    Yields ``[(url, token)]``; each server loads the same task directories and gets a random token.
+    """
+    procs: list[subprocess.Popen] = []
+    servers: list[tuple[str, str]] = []
+    try:
+        for _ in range(count):
+            port, token = _free_port(), secrets.token_urlsafe(16)
+            cmd = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                   "--log-level", "warning", "--max-sessions", "10000"]
+            for d in task_dirs:
+                cmd += ["--tasks", str(d)]
+            if not include_suite:
+                cmd.append("--no-suite")
+            env = {**os.environ, "OFFICESIM_TOKEN": token}
+            root = str(Path(__file__).resolve().parent.parent)
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+            procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
+            servers.append((f"http://127.0.0.1:{port}", token))
+        for proc, (url, token) in zip(procs, servers):
+            _wait_healthy(proc, url)
+        yield servers
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_healthy(proc: subprocess.Popen, url: str, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    with OfficeClient(url) as probe:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                err = proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else ""
+                raise RuntimeError(f"a validation server exited at start:\n{err}")
+            try:
+                probe.health()
+                return
+            except (OfficeError, httpx.HTTPError):
+                time.sleep(0.05)
+    raise RuntimeError(f"a validation server did not answer within {timeout:.0f} s")
+
+
+def validate_tasks(tasks: dict[str, Task], *, workers: int = 4, servers: list[tuple[str, str | None]] | None = None
+                   ) -> list[TaskReport]:
+    """Check every task (in parallel); task i goes to server i mod n; reports in task-id order.
+
+    Without ``servers``, one server runs in a background thread of this process.
+    """
     ordered = [tasks[k] for k in sorted(tasks)]
+    if not servers:
+        with local_server(tasks) as url:
+            return validate_tasks(tasks, workers=workers, servers=[(url, None)])
+    clients = [OfficeClient(url, token=token) for url, token in servers]
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            jobs = [pool.submit(check_task, clients[i % len(clients)], t) for i, t in enumerate(ordered)]
+            return [job.result() for job in jobs]
+    finally:
+        for client in clients:
+            client.close()
 
-    def run(url: str) -> list[TaskReport]:
-        with OfficeClient(url, token=token) as client:
-            with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-                return list(pool.map(lambda t: check_task(client, t), ordered))
 
-    if server_url:
-        return run(server_url)
-    with local_server(tasks, token=token) as url:
-        return run(url)
+def default_servers(task_count: int) -> int:
+    """One in-process server for a few tasks; one process per core (up to 4) for many."""
+    return 1 if task_count <= 20 else max(1, min(os.cpu_count() or 1, 4))
 
 
 def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, workers: int = 4,
          server_url: str | None = None, token: str | None = None, include_suite: bool = True,
-         out: TextIO | None = None) -> int:
+         out: TextIO | None = None, servers: int | None = None) -> int:
     """Validate and print one line per failing task and a summary; 0 when every task holds."""
     from tasks.loader import TaskLoadError, load_tasks
 
@@ -162,7 +234,14 @@ def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, 
     if not tasks:
         print("no tasks to validate", file=out)
         return 2
-    reports = validate_tasks(tasks, workers=workers, server_url=server_url, token=token)
+    count = servers or default_servers(len(tasks))
+    if server_url:
+        reports = validate_tasks(tasks, workers=workers, servers=[(server_url, token)])
+    elif count > 1:
+        with server_processes(count, list(task_dirs or []), include_suite) as urls:
+            reports = validate_tasks(tasks, workers=workers, servers=urls)
+    else:
+        reports = validate_tasks(tasks, workers=workers)
     failed = [r for r in reports if not r.ok]
     for report in failed:
         print(f"FAIL {report.task_id}: " + " | ".join(report.problems), file=out)

@@ -75,3 +75,10 @@ def test_load_errors_exit_2(tmp_path):
     bad = variant(QUESTION, id="bad-task", category=3)
     code, text = run(tmp_path, bad)
     assert code == 2 and "category" in text
+
+
+def test_several_server_processes(tmp_path):
+    broken = variant(BUDGET, id="broken-gold")
+    broken["checks"][0]["args"]["value"] = 1600
+    code, text = run(tmp_path, BUDGET, QUESTION, broken, servers=2, workers=3)
+    assert code == 1 and "FAIL broken-gold" in text and "2 ok, 1 failing" in text
