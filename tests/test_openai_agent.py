@@ -181,6 +181,9 @@ def test_json_action_format_passes(env, run):
     assert "switch_app" in bodies[0]["messages"][-1]["content"]
     assert "set_cell" in bodies[1]["messages"][-1]["content"]
     assert bodies[1]["messages"][-2]["role"] == "assistant"
+    # ... and only when they change: set_cell did not change them, so the third turn lists nothing new
+    assert "set_cell" not in bodies[2]["messages"][-1]["content"]
+    assert bodies[2]["messages"][-1]["content"].startswith("Observation: ")
 
 
 def test_garbage_tool_replies_are_malformed_steps(env, run):

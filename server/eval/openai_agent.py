@@ -171,10 +171,16 @@ class OpenAIAgent:
         messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                           {"role": "user", "content": f"Task: {episode.task['instruction']}"}]
         guard = 0
+        listed: tuple = ()
         while not episode.done and guard < 500:
             guard += 1
             if self.action_format == "json":
-                messages[-1]["content"] += "\n\n" + self._json_prompt(episode)
+                # list the allowed actions when they change (first turn, after switch_app), not every
+                # turn: the conversation is resent whole, so repeating the list would multiply its cost
+                names = tuple(t["function"]["name"] for t in episode.tools)
+                if names != listed:
+                    messages[-1]["content"] += "\n\n" + self._json_prompt(episode)
+                    listed = names
             body = {"model": self.model, "messages": messages, "temperature": self.temperature}
             if self.action_format == "tools":
                 body["tools"] = episode.tools

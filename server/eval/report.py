@@ -55,14 +55,15 @@ def _task_row(rec: dict) -> str:
         f"<li>{'✔' if c.get('passed') else '✘'} <code>{escape(str(c.get('check')))}</code> {escape(str(c.get('message', '')))}</li>"
         for c in rec.get("checks", []))
     side = "".join(f"<li>{escape(s)}</li>" for s in rec.get("side_effects", [])) or "<li>none</li>"
-    changes = "".join(f"<li>{escape(str(c))}</li>" for c in rec.get("changes", [])) or "<li>none recorded</li>"
+    changes = "".join(f"<li>{escape(str(c))}</li>" for c in rec.get("changes") or [])
+    changes = f"<b>Office changes</b><ul>{changes}</ul>" if changes else ""  # only when the server reports them
     error = f"<p class=fail>{escape(rec['error'])}</p>" if rec.get("error") else ""
     return (
         f"<tr><td>{escape(rec['task_id'])}</td><td>{rec.get('category')}</td><td>{escape(', '.join(rec.get('apps', [])))}</td>"
         f"<td>{rec.get('trial', 1)}</td><td>{verdict}</td><td>{rec.get('score', 0):.2f}</td><td>{escape(str(rec.get('status')))}</td>"
         f"<td>{rec.get('steps')}</td><td>{len(rec.get('side_effects', []))}</td><td>"
         f"<details><summary>details</summary>{error}<b>Checks</b><ul>{checks}</ul><b>Side effects</b><ul>{side}</ul>"
-        f"<b>Office changes</b><ul>{changes}</ul><b>Answer</b> <code>{escape(str(rec.get('answer')))}</code>"
+        f"{changes}<b>Answer</b> <code>{escape(str(rec.get('answer')))}</code>"
         f"<b>Trajectory</b><ol>{steps}</ol></details></td></tr>")
 
 
