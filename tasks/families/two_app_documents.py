@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from tasks.families._kit import act, at, check, fmt, next_weekday, people, switch
+from tasks.families._kit import FMT, act, at, check, fmt, next_weekday, people, switch
 from tasks.families.registry import family
 from tasks.families.two_app_common import (
-    DAYS, MONTHS, day_month, ev, hm, iso, mail_time, office_of, other_companies, spoken, workday_after,
-    workday_before,
+    DAYS, MONTHS, day_month, ev, hm, iso, office_of, other_companies, spoken, workday_after, workday_before,
 )
 
 STREETS = ["Mill Road", "Quarry Lane", "Harbour Street", "Elm Avenue", "Station Square", "Kiln Way",
@@ -18,60 +17,56 @@ STREETS = ["Mill Road", "Quarry Lane", "Harbour Street", "Elm Avenue", "Station 
 TOWNS = ["Easton", "Westbury", "Northfleet", "Southmere", "Ashford Vale", "Brookhaven", "Redcliff", "Fairholm"]
 
 
-@family("contract-address-fix", apps=["pdf", "word"])
-def contract_address_fix(rng: random.Random) -> dict:
-    """Correct the client's address in a contract PDF by converting it to Word and back to a new PDF."""
-    org, domain, (me,), now = office_of(rng, 1)
-    client, _ = other_companies(rng, domain, 1)[0]
-    streets = rng.sample(STREETS, 3)
-    towns = rng.sample(TOWNS, 3)
-    old_addr = f"{rng.randrange(2, 90)} {streets[0]}, {towns[0]}"
-    new_addr = f"{rng.randrange(2, 90)} {streets[1]}, {towns[1]}"
-    our_addr = f"{rng.randrange(2, 90)} {streets[2]}, {towns[2]}"
-    slug = client.split()[0].lower()
-    start = (now + timedelta(days=30)).replace(day=1)
-    fee = rng.randrange(900, 6000, 50)
-    pages = [
-        f"SERVICE AGREEMENT\nBetween {org}\nof {our_addr}\n(the Provider)\nand {client}\nof {old_addr}\n(the Client)\n"
-        f"1. Services. The Provider supplies IT support\nto the Client from {day_month(start)} {start.year}.\n"
-        f"2. Fees. The Client pays {fee} per month.",
-        "3. Term. Twelve months, renewed unless\ncancelled in writing.\n4. Notices. Notices go to the addresses above.\n"
-        "Signed for both parties.",
-    ]
-    src = f"data/contracts/{slug}_service_agreement.pdf"
-    out = f"data/contracts/{slug}_service_agreement_v2.pdf"
-    mid = f"data/contracts/{slug}_service_agreement_v2.docx"
+@family("certificate-name-fix", apps=["pdf", "word"])
+def certificate_name_fix(rng: random.Random) -> dict:
+    """Fix a misspelt participant name on a training certificate PDF by converting it to Word and back."""
+    org, domain, (me, trainer), now = office_of(rng, 2)
+    person = people(rng, 1, domain)[0]
+    first, last = person["name"].split()
+    typo_last = last[:-2] + last[-1] + last[-2] if last[-1] != last[-2] else last + "e"
+    wrong_name = f"{first} {typo_last}"
+    course = rng.choice(["Fire Safety Awareness", "Manual Handling", "Data Protection Basics", "First Aid at Work",
+                         "Forklift Operation"])
+    done = now.date() - timedelta(days=rng.randrange(2, 10))
+    hours = rng.choice([4, 6, 7, 8])
+    text = (f"CERTIFICATE OF COMPLETION\nThis is to certify that\n{wrong_name}\nhas completed the course\n{course}\n"
+            f"({hours} hours) on {day_month(done)} {done.year}.\nTrainer: {trainer['name']}\n{org}")
+    slug = course.lower().replace(" ", "_")
+    src = f"data/training/certificates/{slug}_{typo_last.lower()}.pdf"
+    out = f"data/training/certificates/{slug}_{last.lower()}.pdf"
+    mid = f"data/training/certificates/{slug}_{last.lower()}.docx"
+    other = people(rng, 1, domain)[0]
     return {
         "user": me["email"], "user_name": me["name"], "now": fmt(now),
-        "instruction": (f"{client} has moved: their new address is {new_addr}. Make a corrected copy of our "
-                        f"agreement {src} with the client's address replaced, saved as a PDF at {out}. "
-                        "Leave the original PDF as it is."),
+        "instruction": (f"The {course} certificate in data/training/certificates/ misspells {person['name']}'s "
+                        f"surname. Please make a corrected certificate with the name spelt '{person['name']}' and save "
+                        f"it as {out}. Keep everything else on it the same."),
         "office": [
-            {"type": "pdf", "path": src, "pages": pages, "title": "Service agreement"},
-            {"type": "pdf", "path": "data/contracts/cleaning_contract.pdf",
-             "pages": [f"CLEANING CONTRACT\n{org}\nof {our_addr}\nWeekly office cleaning."]},
+            {"type": "pdf", "path": src, "pages": [text], "title": "Certificate"},
+            {"type": "pdf", "path": f"data/training/certificates/{slug}_{other['name'].split()[1].lower()}.pdf",
+             "pages": [text.replace(wrong_name, other["name"])]},
         ],
         "checks": [
-            check("contains", file=out, text=[new_addr.split(",")[0], towns[1], our_addr.split(",")[0], f"{fee}"]),
-            check("not_contains", file=out, text=old_addr.split(",")[0]),
-            check("contains", file=out, text="renewed unless"),
+            check("contains", file=out, text=[person["name"], course, trainer["name"], f"({hours} hours)"],
+                  case_sensitive=True),
+            check("not_contains", file=out, text=typo_last, case_sensitive=True),
         ],
         "gold": [
             switch("pdf"),
             act("pdf", "read_file", pdf_file_path=src),
             act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=mid),
             switch("word"),
-            act("word", "replace_text", file_path=mid, old_text=old_addr, new_text=new_addr),
+            act("word", "replace_text", file_path=mid, old_text=wrong_name, new_text=person["name"]),
             act("word", "convert_to_pdf", word_file_path=mid, pdf_file_path=out),
         ],
         "wrong": [
-            {"name": "replaces our own address instead of the client's",
-             "actions": [switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=mid),
-                         switch("word"), act("word", "replace_text", file_path=mid, old_text=our_addr, new_text=new_addr),
-                         act("word", "convert_to_pdf", word_file_path=mid, pdf_file_path=out)]},
-            {"name": "converts back without editing",
+            {"name": "converts back without fixing the name",
              "actions": [switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=mid),
                          switch("word"), act("word", "convert_to_pdf", word_file_path=mid, pdf_file_path=out)]},
+            {"name": "rewrites the certificate with only the name line",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=mid,
+                                             contents=f"CERTIFICATE OF COMPLETION\n{person['name']}"),
+                         act("word", "convert_to_pdf", word_file_path=mid, pdf_file_path=out)]},
         ],
     }
 
@@ -442,48 +437,56 @@ def quote_letter_fill(rng: random.Random) -> dict:
     }
 
 
-@family("agenda-doc-tomorrow", apps=["calendar", "word"])
-def agenda_doc_tomorrow(rng: random.Random) -> dict:
-    """Write tomorrow's meetings from the calendar into a printable agenda document, one line each."""
-    org, domain, folks, now = office_of(rng, 3)
-    me = folks[0]
-    tomorrow = workday_after(now.date(), 1)
-    names = rng.sample(["Standup", "Budget review", "Client call: " + other_companies(rng, domain, 1)[0][0],
-                        "1:1 with " + folks[1]["first"], "Hiring panel", "Design critique", "Supplier visit",
-                        "Training: data privacy"], 6)
-    starts = sorted(rng.sample([(9, 0), (9, 30), (10, 30), (11, 0), (13, 0), (14, 0), (15, 30), (16, 0)], 3))
-    tmr = []
-    for (h, m), n in zip(starts, names[:3]):
-        s = at(tomorrow, h, m)
-        tmr.append(ev(n, s, s + timedelta(minutes=rng.choice([30, 45, 60])), attendees=[folks[1]["email"]]))
-    today = [ev(names[3], at(now.date(), 11), at(now.date(), 12)),
-             ev(names[4], at(now.date(), 15), at(now.date(), 15, 30))]
-    later = [ev(names[5], at(workday_after(tomorrow, 1), 10), at(workday_after(tomorrow, 1), 11))]
-    line = lambda e: f"{e['start'][11:16]}-{e['end'][11:16]} {e['summary']}"  # noqa: E731
-    doc = f"data/agenda_{iso(tomorrow)}.docx"
+@family("leave-handover-note", apps=["calendar", "word"])
+def leave_handover_note(rng: random.Random) -> dict:
+    """Before going on leave, list next week's meetings in the handover note so a colleague can cover them."""
+    org, domain, folks, now = office_of(rng, 4)
+    me, cover = folks[0], folks[1]
+    monday = now.date() + timedelta(days=7 - now.weekday())
+    names = rng.sample(["Supplier review", "Hiring panel", "Budget check-in", "Client call: " + other_companies(rng, domain, 1)[0][0],
+                        "Design critique", "Quarterly planning", "Safety walk", "Data quality review", "Launch rehearsal",
+                        "Training: data privacy"], 7)
+    days = sorted(rng.sample(range(5), 3))
+    nxt = []
+    for d, n in zip(days, names[:3]):
+        s = at(monday + timedelta(days=d), rng.choice([9, 10, 11, 14, 15]), rng.choice([0, 30]))
+        nxt.append(ev(n, s, s + timedelta(minutes=rng.choice([30, 60])), attendees=[folks[2]["email"]]))
+    this_week = [ev(names[3], at(now.date(), 14), at(now.date(), 15)),
+                 ev(names[4], at(workday_after(now.date(), 1) if now.weekday() < 4 else now.date(), 10),
+                    at(workday_after(now.date(), 1) if now.weekday() < 4 else now.date(), 11))]
+    after = [ev(names[5], at(monday + timedelta(days=7 + days[0]), 10), at(monday + timedelta(days=7 + days[0]), 11))]
+    leave = [ev("Annual leave", at(monday, 8), at(monday + timedelta(days=4), 18))]
+    doc = f"data/handover/handover_{iso(monday)}.docx"
+    line = lambda e: f"{e['summary']} - {spoken(datetime.strptime(e['start'], FMT))}, {e['start'][11:16]}"  # noqa: E731
+    intro = [{"text": f"Handover: {me['name']}, week of {day_month(monday)}", "style": "Heading 1"},
+             f"Covering: {cover['name']}", "Meetings to cover:"]
     return {
         "user": me["email"], "user_name": me["name"], "now": fmt(now),
-        "instruction": (f"I'd like a printed agenda for tomorrow. Create {doc} with one paragraph per meeting I "
-                        "have tomorrow, in time order, written like '09:30-10:00 Standup' (start-end in 24-hour "
-                        "time, then the title)."),
-        "office": [{"type": "ics", "user": me["email"], "events": today + tmr + later},
-                   {"type": "docx", "path": f"data/agenda_{iso(now)}.docx",
-                    "paragraphs": [line(e) for e in today]}],
-        "checks": [check("docx_paragraphs_equal", file=doc, paragraphs=[line(e) for e in tmr])],
+        "instruction": (f"I'm on leave next week and {cover['first']} covers for me. In my handover note {doc}, add "
+                        "one paragraph under 'Meetings to cover:' for each meeting in my calendar next week, giving "
+                        "its title and its day."),
+        "office": [
+            {"type": "ics", "user": me["email"], "events": this_week + leave + nxt + after},
+            {"type": "docx", "path": doc, "paragraphs": intro},
+        ],
+        "checks": [check("contains", file=doc, text=[e["summary"] for e in nxt]
+                         + [DAYS[monday.weekday() + d] for d in days]),
+                   check("not_contains", file=doc, text=[e["summary"] for e in this_week + after]),
+                   check("docx_has_paragraph", file=doc, text=f"Covering: {cover['name']}")],
         "gold": [
             switch("calendar"),
             act("calendar", "list_events", username=me["email"]),
             switch("word"),
-            act("word", "create_new_file", file_path=doc),
-            act("word", "write_to_file", file_path=doc, contents="\n".join(line(e) for e in tmr)),
+            act("word", "read_file", file_path=doc),
+            act("word", "write_to_file", file_path=doc, contents="\n".join(line(e) for e in nxt)),
         ],
         "wrong": [
-            {"name": "lists today's meetings",
+            {"name": "lists this week's meetings",
              "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
-                                             contents="\n".join(line(e) for e in today))]},
-            {"name": "misses the last meeting",
+                                             contents="\n".join(line(e) for e in this_week))]},
+            {"name": "misses next week's last meeting",
              "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
-                                             contents="\n".join(line(e) for e in tmr[:2]))]},
+                                             contents="\n".join(line(e) for e in nxt[:2]))]},
         ],
     }
 

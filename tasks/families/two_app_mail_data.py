@@ -8,7 +8,7 @@ from datetime import timedelta
 from tasks.families._kit import act, at, check, fmt, people, switch
 from tasks.families.registry import family
 from tasks.families.two_app_common import (
-    day_month, ev, iso, mail_time, office_of, other_companies, spoken, workday_after, workday_before,
+    day_month, ev, iso, mail_time, office_of, other_companies, spoken,
 )
 
 
@@ -310,5 +310,63 @@ def oncall_shifts_to_calendar(rng: random.Random) -> dict:
                         + [create(d, a, b) for d, a, b, _ in mine[1:]]},
             {"name": "only the first shift",
              "actions": [switch("calendar"), create(*mine[0][:3])]},
+        ],
+    }
+
+
+@family("payment-already-recorded", apps=["email", "excel"])
+def payment_already_recorded(rng: random.Random) -> dict:
+    """A client mails that they paid an invoice; the receivables sheet already shows it paid, so nothing changes."""
+    org, domain, (me,), now = office_of(rng, 1)
+    (client, cdom), (c2, _), (c3, _) = other_companies(rng, domain, 3)
+    payer = people(rng, 1, cdom)[0]
+    base = rng.randrange(3000, 3800)
+    paid_on = now.date() - timedelta(days=rng.randrange(3, 7))
+    rows = [["Invoice", "Client", "Amount", "Status", "Paid on"]]
+    plan = [(client, "Paid", iso(paid_on)), (c2, "Open", None), (client, "Open", None), (c3, "Paid",
+            iso(paid_on - timedelta(days=6))), (c2, "Open", None)]
+    rng.shuffle(plan)
+    amounts = {}
+    for k, (c, st, d) in enumerate(plan):
+        amt = rng.randrange(600, 8000, 10)
+        rows.append([f"INV-{base + k}", c, amt, st, d])
+        amounts[k] = amt
+    k_paid = next(k for k, p in enumerate(plan) if p[0] == client and p[1] == "Paid")
+    k_open = next(k for k, p in enumerate(plan) if p[0] == client and p[1] == "Open")
+    inv = f"INV-{base + k_paid}"
+    body = (f"Hello,\n\nJust to let you know we paid invoice {inv} ({amounts[k_paid]}) by bank transfer on "
+            f"{spoken(paid_on)}. Please update your records.\n\nRegards,\n{payer['name']}\n{client}")
+    path = "data/finance/receivables.xlsx"
+    return {
+        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        "instruction": (f"{client} emailed about a payment. If our receivables sheet ({path}) doesn't show it yet, "
+                        "mark that invoice as Paid with the payment date in 'Paid on' (YYYY-MM-DD)."),
+        "office": [
+            {"type": "xlsx", "path": path, "sheets": {"Receivables": rows}},
+            {"type": "eml", "user": me["email"], "id": "msg-1", "from": payer["email"], "to": [me["email"]],
+             "date": mail_time(now, 1, 14, 20), "subject": f"Payment of {inv}", "body": body},
+        ],
+        "no_action": True,
+        "checks": [
+            check("xlsx_cell", file=path, cell=f"D{k_paid + 2}", value="Paid"),
+            check("xlsx_cell", file=path, cell=f"E{k_paid + 2}", value=iso(paid_on)),
+            check("xlsx_cell", file=path, cell=f"D{k_open + 2}", value="Open"),
+            check("xlsx_cell", file=path, cell="A7", value=None),
+        ],
+        "gold": [
+            switch("email"),
+            act("email", "read_email", username=me["email"], email_id="msg-1"),
+            switch("excel"),
+            act("excel", "read_file", file_path=path),
+        ],
+        "wrong": [
+            {"name": "marks the client's other, still open invoice as paid",
+             "actions": [switch("excel"),
+                         act("excel", "set_cell", file_path=path, row_idx=k_open + 2, column_idx=4, text="Paid"),
+                         act("excel", "set_cell", file_path=path, row_idx=k_open + 2, column_idx=5, text=iso(paid_on))]},
+            {"name": "records the payment again as a new row",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path=path, row_idx=7, column_idx=c, text=v)
+                 for c, v in enumerate([inv, client, amounts[k_paid], "Paid", iso(paid_on)], start=1)]},
         ],
     }

@@ -8,59 +8,61 @@ from datetime import timedelta
 from tasks.families._kit import act, at, check, finish, fmt, people, switch
 from tasks.families.registry import family
 from tasks.families.two_app_common import (
-    DAYS, MONTHS, day_month, ev, iso, office_of, other_companies, spoken, workday_after,
+    DAYS, day_month, ev, iso, office_of, other_companies, spoken, workday_after,
 )
 
-VENDORS = ["CITY CABS", "BLUE DOOR CAFE", "HARBOUR PARKING", "GREEN LEAF BISTRO", "RAPID RAIL KIOSK",
-           "CORNER COPY SHOP", "MAPLE HOTEL BAR", "QUICK PRINT"]
-
-
-@family("receipt-to-expenses", apps=["ocr", "excel"])
-def receipt_to_expenses(rng: random.Random) -> dict:
-    """Enter a scanned receipt's vendor and total as a new expense-claim row."""
+@family("meter-reading-log", apps=["ocr", "excel"])
+def meter_reading_log(rng: random.Random) -> dict:
+    """Log this month's electricity meter reading from the scanned reading card and the usage since last month."""
     org, domain, (me,), now = office_of(rng, 1)
-    vendors = rng.sample(VENDORS, 5)
-    cats = {"CABS": "Travel", "RAIL": "Travel", "PARKING": "Travel", "CAFE": "Meals", "BISTRO": "Meals",
-            "BAR": "Meals", "COPY": "Office", "PRINT": "Office"}
-    cat_of = lambda v: next(c for k, c in cats.items() if k in v)  # noqa: E731
-    rows = [["Date", "Vendor", "Category", "Amount"]]
-    for k, v in enumerate(vendors[:3]):
-        rows.append([iso(now - timedelta(days=12 - 3 * k)), v.title(), cat_of(v), round(rng.randrange(500, 9000) / 100, 2)])
-    vendor = vendors[3]
-    d = now - timedelta(days=rng.randrange(1, 4))
-    sub = rng.randrange(1200, 8000)
-    tax = round(sub * 0.1)
-    subtotal, total = sub / 100, (sub + tax) / 100
-    receipt = (f"{vendor}\n{rng.randrange(2, 99)} Station Road\nDate: {iso(d)}\nReceipt no. {rng.randrange(1000, 9999)}\n"
-               f"Subtotal {subtotal:.2f}\nTax {tax / 100:.2f}\nTOTAL {total:.2f}\nThank you!")
-    other = (f"{vendors[4]}\nDate: {iso(d - timedelta(days=20))}\nTOTAL {rng.randrange(500, 3000) / 100:.2f}\nThank you!")
-    path = f"data/expenses/{now.year}-{now.month:02d}_claim.xlsx"
+    meter = f"E{rng.randrange(100000, 999999)}"
+    gas_meter = f"G{rng.randrange(100000, 999999)}"
+    months = []
+    d = now.date().replace(day=1)
+    for _ in range(4):
+        d = (d - timedelta(days=1)).replace(day=1)
+        months.append(d)
+    months.reverse()
+    reading = rng.randrange(20000, 60000)
+    rows = [["Month", "Reading (kWh)", "Usage (kWh)"]]
+    prev = None
+    for m in months:
+        r = reading
+        rows.append([m.strftime("%Y-%m"), r, None if prev is None else r - prev])
+        prev = r
+        reading += rng.randrange(900, 2400)
+    new_reading = reading
+    usage = new_reading - prev
+    read_day = now.date() - timedelta(days=rng.randrange(0, 3))
+    card = (f"METER READING CARD\nSite: {org}\nMeter no: {meter}\nType: Electricity\nDate: {iso(read_day)}\n"
+            f"Reading: {new_reading} kWh\nRead by: caretaker")
+    gas = (f"METER READING CARD\nSite: {org}\nMeter no: {gas_meter}\nType: Gas\nDate: {iso(read_day)}\n"
+           f"Reading: {rng.randrange(3000, 9000)} m3\nRead by: caretaker")
+    path = "data/facilities/electricity_readings.xlsx"
     n = len(rows) + 1
-    cat = cat_of(vendor)
-    cells = lambda amt: [act("excel", "set_cell", file_path=path, row_idx=n, column_idx=c, text=v)  # noqa: E731
-                         for c, v in enumerate([iso(d), vendor.title(), cat, amt], start=1)]
+    month = now.strftime("%Y-%m")
+    fill = lambda r, u: [act("excel", "set_cell", file_path=path, row_idx=n, column_idx=c, text=v)  # noqa: E731
+                         for c, v in enumerate([month, r, u], start=1)]
     return {
         "user": me["email"], "user_name": me["name"], "now": fmt(now),
-        "instruction": (f"I scanned a receipt to data/scans/receipt_latest.png. Add it as a new row at the end of my "
-                        f"expense claim {path}: date, vendor, category '{cat}', and the total amount paid."),
+        "instruction": (f"The caretaker scanned this month's meter reading cards into data/scans/. Add a row for "
+                        f"{month} to {path} with the electricity reading and the usage since the previous month's "
+                        "reading."),
         "office": [
-            {"type": "xlsx", "path": path, "sheets": {"Claim": rows}},
-            {"type": "image", "path": "data/scans/receipt_latest.png", "text": receipt},
-            {"type": "image", "path": "data/scans/receipt_old.png", "text": other},
+            {"type": "image", "path": "data/scans/reading_card_1.png", "text": gas},
+            {"type": "image", "path": "data/scans/reading_card_2.png", "text": card},
+            {"type": "xlsx", "path": path, "sheets": {"Readings": rows}},
         ],
-        "checks": [
-            check("xlsx_cell", file=path, cell=f"D{n}", value=total),
-            check("xlsx_cell", file=path, cell=f"C{n}", value=cat),
-            check("contains", file=path, text=vendor.split()[0]),
-            check("xlsx_row", file=path, row=2, values=rows[1]),
-        ],
-        "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/receipt_latest.png"),
-                 switch("excel"), act("excel", "read_file", file_path=path)] + cells(total),
+        "checks": [check("xlsx_row", file=path, row=n, values=[month, new_reading, usage])],
+        "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/reading_card_1.png"),
+                 act("ocr", "recognize_file", file_path="data/scans/reading_card_2.png"),
+                 switch("excel"), act("excel", "read_file", file_path=path)] + fill(new_reading, usage),
         "wrong": [
-            {"name": "enters the subtotal before tax", "actions": [switch("excel")] + cells(subtotal)},
-            {"name": "overwrites the first expense row",
-             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=path, row_idx=2, column_idx=c, text=v)
-                                             for c, v in enumerate([iso(d), vendor.title(), cat, total], start=1)]},
+            {"name": "usage measured from the first reading in the sheet",
+             "actions": [switch("excel")] + fill(new_reading, new_reading - rows[1][1])},
+            {"name": "overwrites last month's row",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=path, row_idx=n - 1, column_idx=c, text=v)
+                                             for c, v in enumerate([month, new_reading, usage], start=1)]},
         ],
     }
 
@@ -103,44 +105,44 @@ def stock_below_reorder(rng: random.Random) -> dict:
     }
 
 
-@family("water-shutoff-notice", apps=["ocr", "email"])
-def water_shutoff_notice(rng: random.Random) -> dict:
-    """Tell the team about the building's water shut-off from the scanned landlord notice."""
+@family("car-park-closure-notice", apps=["ocr", "email"])
+def car_park_closure_notice(rng: random.Random) -> dict:
+    """Tell the team when the car park is closed, from the scanned building-management notice."""
     org, domain, (me,), now = office_of(rng, 1)
     team = f"team-{rng.choice(['ops', 'finance', 'studio', 'support'])}@{domain}"
     d1 = workday_after(now.date(), rng.randrange(2, 6))
     d2 = workday_after(d1, rng.randrange(1, 3))
-    h1, h2 = rng.choice([7, 8, 9]), rng.choice([12, 13, 14])
-    level = rng.randrange(1, 6)
-    water = (f"NOTICE TO ALL TENANTS\nThe water supply will be shut off\non {spoken(d1)}\nfrom {h1}:00 to {h2}:00\n"
-             f"for pipe repairs on level {level}.\nToilets on all floors will be closed.\nBuilding management")
-    lift = (f"NOTICE TO ALL TENANTS\nThe main lift will be serviced\non {spoken(d2)}\nfrom 10:00 to 16:00.\n"
-            "Please use the stairs or the goods lift.\nBuilding management")
-    scans = {"water": f"data/notices/scan_{rng.randrange(100, 500)}.png",
-             "lift": f"data/notices/scan_{rng.randrange(500, 900)}.png"}
-    body = lambda d, a, b, what: (f"Hi all,\n\nHeads-up from building management: the {what} on {spoken(d)} "  # noqa: E731
-                                  f"from {a}:00 to {b}:00.\n\n{me['first']}")
-    mail = lambda text: act("email", "send_email", sender=me["email"], recipient=team,  # noqa: E731
-                            subject="Building notice", content=text)
+    h1, h2 = rng.choice([6, 7, 8]), rng.choice([15, 16, 17])
+    alt = rng.choice(["the Station Road garage", "the retail park", "the sports centre car park"])
+    closure = (f"NOTICE TO ALL TENANTS\nThe car park will be closed\non {spoken(d1)}\nfrom {h1}:00 to {h2}:00\n"
+               f"for resurfacing works.\nPlease park at {alt}.\nBuilding management")
+    alarm = (f"NOTICE TO ALL TENANTS\nThe fire alarm will be tested\non {spoken(d2)}\nfrom 10:00 to 11:00.\n"
+             "No need to leave the building.\nBuilding management")
+    scans = {"closure": f"data/notices/scan_{rng.randrange(100, 500)}.png",
+             "alarm": f"data/notices/scan_{rng.randrange(500, 900)}.png"}
+    body = lambda d, a, b: (f"Hi all,\n\nHeads-up from building management: the car park is closed on {spoken(d)} "  # noqa: E731
+                            f"from {a}:00 to {b}:00. Please park at {alt} instead.\n\n{me['first']}")
+    mail = lambda text, to=team: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
+                                     subject="Car park closed", content=text)
     return {
         "user": me["email"], "user_name": me["name"], "now": fmt(now),
-        "instruction": ("Building management's notice about the water shut-off was scanned into data/notices/ "
-                        f"(with another notice). Email my team at {team} which day it is and the hours."),
+        "instruction": ("Building management's notice about the car park closure was scanned into data/notices/ "
+                        f"(together with another notice). Email my team at {team} which day the car park is closed, "
+                        "the hours, and where to park instead."),
         "office": [
-            {"type": "image", "path": scans["water"], "text": water},
-            {"type": "image", "path": scans["lift"], "text": lift},
+            {"type": "image", "path": scans["closure"], "text": closure},
+            {"type": "image", "path": scans["alarm"], "text": alarm},
         ],
         "checks": [check("email_sent", sender=me["email"], to=team,
-                         body_contains=[DAYS[d1.weekday()], str(d1.day), f"{h1}"])],
-        "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scans["water"]),
-                 act("ocr", "recognize_file", file_path=scans["lift"]),
-                 switch("email"), mail(body(d1, h1, h2, "water will be off"))],
+                         body_contains=[DAYS[d1.weekday()], str(d1.day), alt.replace("the ", "")])],
+        "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scans["closure"]),
+                 act("ocr", "recognize_file", file_path=scans["alarm"]),
+                 switch("email"), mail(body(d1, h1, h2))],
         "wrong": [
-            {"name": "sends the lift service dates",
-             "actions": [switch("email"), mail(body(d2, 10, 16, "water will be off"))]},
+            {"name": "gives the fire alarm test's day",
+             "actions": [switch("email"), mail(body(d2, 10, 11))]},
             {"name": "sends it to me instead of the team",
-             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=me["email"],
-                                              subject="Building notice", content=body(d1, h1, h2, "water will be off"))]},
+             "actions": [switch("email"), mail(body(d1, h1, h2), me["email"])]},
         ],
     }
 

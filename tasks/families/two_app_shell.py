@@ -8,7 +8,7 @@ from datetime import timedelta
 from tasks.families._kit import act, at, check, fmt, people, switch
 from tasks.families.registry import family
 from tasks.families.two_app_common import (
-    DAYS, day_month, ev, iso, office_of, other_companies, spoken, workday_after, workday_before,
+    ev, iso, office_of, other_companies, spoken, workday_after, workday_before,
 )
 
 
@@ -49,51 +49,45 @@ def paid_invoices_filing(rng: random.Random) -> dict:
     }
 
 
-@family("error-log-report", apps=["shell", "email"])
-def error_log_report(rng: random.Random) -> dict:
-    """Count yesterday's errors of one service in the application log and report the number by mail."""
-    org, domain, (me, lead), now = office_of(rng, 2)
-    y = workday_before(now.date(), 1) if now.weekday() == 0 else (now - timedelta(days=1)).date()
-    svc = rng.choice(["payments", "checkout", "billing", "search"])
-    others = [s for s in ["payments", "checkout", "billing", "search", "auth"] if s != svc]
-    days = [y - timedelta(days=2), y - timedelta(days=1), y, now.date()]
-    msgs = ["timeout talking to upstream", "retry limit reached", "invalid response", "connection reset"]
-    lines = []
-    target = rng.randrange(11, 20)
-    counts = {}
-    for d in days:
-        events = []
-        n_target = target if d == y else rng.randrange(3, 25)
-        counts[d] = n_target
-        events += [("ERROR", svc)] * n_target
-        events += [("ERROR", rng.choice(others)) for _ in range(rng.randrange(4, 12))]
-        events += [("WARN", svc) for _ in range(rng.randrange(3, 9))]
-        events += [("INFO", rng.choice(others + [svc])) for _ in range(rng.randrange(20, 40))]
-        rng.shuffle(events)
-        secs = sorted(rng.sample(range(0, 86000 if d != now.date() else 3600 * now.hour), len(events)))
-        for (lvl, s), t in zip(events, secs):
-            msg = rng.choice(msgs) if lvl != "INFO" else "request ok"
-            lines.append(f"{iso(d)} {t // 3600:02d}:{t % 3600 // 60:02d}:{t % 60:02d} {lvl} [{s}] {msg}")
-    all_svc = sum(1 for x in lines if x.startswith(iso(y)) and " ERROR " in x)
-    body = lambda n: (f"Hi {lead['first']},\n\nThe {svc} service logged {n} errors yesterday.\n\n"  # noqa: E731
-                      f"{me['first']}")
-    send = lambda n: act("email", "send_email", sender=me["email"], recipient=lead["email"],  # noqa: E731
-                         subject=f"{svc} errors yesterday", content=body(n))
+@family("optin-announcement-mail", apps=["shell", "email"])
+def optin_announcement_mail(rng: random.Random) -> dict:
+    """Announce a branch opening to the customers of one region who opted in to news, from the CRM export."""
+    org, domain, (me,), now = office_of(rng, 1)
+    region = rng.choice(["North", "Coast", "Valley", "Central"])
+    others = [r for r in ["North", "Coast", "Valley", "Central", "Lakes"] if r != region]
+    customers = []
+    pool = people(rng, 12, "mail.test")
+    plan = [(region, "yes")] * 3 + [(region, "no")] * 2 + [(rng.choice(others), "yes") for _ in range(4)] + \
+           [(rng.choice(others), rng.choice(["yes", "no"])) for _ in range(3)]
+    rng.shuffle(plan)
+    for p, (r, opt) in zip(pool, plan):
+        customers.append((p["name"], p["email"], r, opt))
+    targets = [c[1] for c in customers if c[2] == region and c[3] == "yes"]
+    no_news = [c[1] for c in customers if c[2] == region and c[3] == "no"]
+    csv = "name,email,region,newsletter\n" + "".join(f"{n},{e},{r},{o}\n" for n, e, r, o in customers)
+    opening = workday_after(now.date(), rng.randrange(8, 15))
+    town = rng.choice(["Fairholm", "Brookhaven", "Redcliff", "Easton"])
+    body = (f"Dear customer,\n\nWe're opening our new {town} branch on {spoken(opening)}. Come and visit us for "
+            f"coffee and a 10% opening discount.\n\nThe team at {org}")
+    send = lambda to: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
+                          subject=f"Our new {town} branch opens {spoken(opening)}", content=body)
     return {
         "user": me["email"], "user_name": me["name"], "now": fmt(now),
-        "instruction": (f"{lead['name']} ({lead['email']}) wants to know how many ERROR lines the {svc} service "
-                        f"logged on {DAYS[y.weekday()]} {day_month(y)}. Count them in data/logs/app.log and email "
-                        f"{lead['first']} the number."),
-        "office": [{"type": "text", "path": "data/logs/app.log", "content": "\n".join(lines) + "\n"},
-                   {"type": "text", "path": "data/logs/app.log.1", "content": f"{iso(y - timedelta(days=9))} 00:00:01 INFO [{svc}] rotated\n"}],
-        "checks": [check("email_sent", sender=me["email"], to=lead["email"], body_contains=[str(target)])],
+        "instruction": (f"Please email the announcement of our new {town} branch (opening {spoken(opening)}) to our "
+                        f"customers in the {region} region who said yes to the newsletter. The customer export is "
+                        "data/crm/customers.csv. Send one email with all of them as recipients."),
+        "office": [{"type": "text", "path": "data/crm/customers.csv", "content": csv},
+                   {"type": "text", "path": "data/crm/unsubscribed_2025.csv",
+                    "content": f"email\n{no_news[0]}\n"}],
+        "checks": [check("email_sent", sender=me["email"], to=targets, body_contains=[town]),
+                   check("email_not_sent", sender=me["email"], to=no_news[0])],
         "gold": [switch("shell"),
-                 act("shell", "command", command=f"grep '^{iso(y)} ' data/logs/app.log | grep ' ERROR \\[{svc}\\]' | wc -l"),
-                 switch("email"), send(target)],
+                 act("shell", "command", command=f"awk -F, '$3 == \"{region}\" && $4 == \"yes\" {{print $2}}' data/crm/customers.csv"),
+                 switch("email"), send(targets)],
         "wrong": [
-            {"name": "counts every day in the log",
-             "actions": [switch("email"), send(sum(counts.values()))]},
-            {"name": "counts yesterday's errors of all services", "actions": [switch("email"), send(all_svc)]},
+            {"name": "includes the region's customers who said no",
+             "actions": [switch("email"), send(targets + no_news)]},
+            {"name": "leaves one opted-in customer out", "actions": [switch("email"), send(targets[:-1])]},
         ],
     }
 
