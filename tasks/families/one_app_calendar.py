@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from tasks.families._kit import (act, at, check, company, day_name, fmt, now_on_weekday, people,
+from tasks.families._kit import (COMPANIES, act, at, check, company, day_name, fmt, now_on_weekday, people,
                                  switch)
 from tasks.families.registry import family
 
@@ -119,11 +119,11 @@ def client_visit_cancel(rng: random.Random) -> dict:
     """Cancel every calendar entry tied to a postponed client visit on one day, keeping later ones."""
     client = rng.choice(["Bluefin Logistics", "Tidewater Foods", "Lumen Harbor Health", "Granite Peak Supply",
                          "Copperleaf Studio"])
-    _, domain = company(rng)
+    domain = rng.choice([d for c, d in COMPANIES if c != client])
     me = people(rng, 1, domain)[0]
     now = now_on_weekday(rng)
     short = client.split()[0]
-    day = (now + timedelta(days=rng.randint(1, 3))).date()
+    day = (now + timedelta(days=rng.randint(1, 4 - now.weekday()))).date()  # a weekday later this week
     later = day + timedelta(days=rng.randint(6, 9))
     visit_h = rng.choice([9, 10])
     doomed = [_ev(f"{short} site visit", at(day, visit_h), 120, location="Reception"),
@@ -199,7 +199,7 @@ def sync_already_booked(rng: random.Random) -> dict:
     _, domain = company(rng)
     me, other = people(rng, 2, domain)
     now = now_on_weekday(rng)
-    day = (now + timedelta(days=rng.randint(1, 3))).date()
+    day = (now + timedelta(days=rng.randint(1, 4 - now.weekday()))).date()  # a weekday later this week
     topic = rng.choice(["vendor shortlist", "onboarding plan", "newsletter draft", "conference booth"])
     hour = rng.choice([11, 14, 15, 16])
     existing = _ev(f"{topic.capitalize()} sync", at(day, hour), 30, attendees=[other["email"], me["email"]])

@@ -348,7 +348,7 @@ def sales_tracker_new_month(rng: random.Random) -> dict:
             act("excel", "add_sheet", file_path=path, sheet=new_name)]
     gold += [act("excel", "set_cell", file_path=path, row_idx=1, column_idx=i + 1, text=h, sheet=new_name)
              for i, h in enumerate(header)]
-    short = f"{MONTHS[nm][:3]} {ny}"
+    short = f"{ny}-{nm + 1:02d}"  # a plausible but different naming
     return {
         "user": me["email"], "user_name": me["name"], "now": fmt(now),
         "instruction": (f"Can you set up next month's tab in {path}? Add a sheet named the same way as the "
@@ -364,7 +364,7 @@ def sales_tracker_new_month(rng: random.Random) -> dict:
         ] + [check("xlsx_sheet_equals", file=path, sheet=n, rows=r) for n, r in sheets.items()],
         "gold": gold,
         "wrong": [
-            {"name": "sheet named with an abbreviated month", "actions": [
+            {"name": "sheet named YYYY-MM unlike the others", "actions": [
                 switch("excel"), act("excel", "add_sheet", file_path=path, sheet=short)] + [
                 act("excel", "set_cell", file_path=path, row_idx=1, column_idx=i + 1, text=h, sheet=short)
                 for i, h in enumerate(header)]},

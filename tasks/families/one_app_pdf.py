@@ -103,7 +103,9 @@ def receipt_photos_to_pdf(rng: random.Random) -> dict:
 @family("lease-rent-after-addendum", apps=["pdf"])
 def lease_rent_after_addendum(rng: random.Random) -> dict:
     """Read a lease and its later addendum and say what monthly rent applies from a given month."""
-    (org, domain), (landlord, _) = rng.sample(COMPANIES, 2)
+    org, domain = rng.choice(COMPANIES)
+    landlord = rng.choice(["Quayside Estates", "Lindenhof Property", "Harbor Lane Management",
+                           "Birchmoor Real Estate"])
     me = people(rng, 1, domain)[0]
     now = now_on_weekday(rng)
     rent = rng.randrange(2500, 9000, 50)
@@ -122,7 +124,7 @@ def lease_rent_after_addendum(rng: random.Random) -> dict:
     return {
         "user": me["email"], "user_name": me["name"], "now": fmt(now),
         "instruction": (f"For next month's payment run: what monthly rent (without parking) do we owe "
-                        f"{landlord.split()[0]} for the office from next month on? The lease and its addendum are in "
+                        f"{landlord} for the office from next month on? The lease and its addendum are in "
                         f"data/legal/. Answer with the number in euros only."),
         "office": [
             {"type": "pdf", "path": "data/legal/office_lease.pdf", "pages": lease},
