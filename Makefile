@@ -20,11 +20,11 @@ $(BIN)/officesim: pyproject.toml
 install: system-deps $(BIN)/officesim  ## everything officesim needs
 
 run: install  ## evaluate the oracle agent over the whole suite
-	$(BIN)/officesim eval --agent oracle --out $(OUT)
+	$(BIN)/officesim eval --agent oracle --overwrite --out $(OUT)
 	@echo "Report: $(OUT)/report.html"
 
 test: install  ## unit and end-to-end tests, then the suite validator
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 	$(BIN)/officesim validate
 
 validate: install

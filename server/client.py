@@ -92,10 +92,6 @@ class OfficeClient:
         """Send an action body as given, e.g. the flat OfficeBench form ``{"app", "action", "<arg>": ...}``."""
         return self._json("POST", f"/sessions/{session_id}/actions", json=body)
 
-    def act_raw(self, session_id: str, body: dict) -> dict:
-        """Send an action body as given: nested ``args`` or the flat OfficeBench form."""
-        return self._json("POST", f"/sessions/{session_id}/actions", json=body)
-
     def finish(self, session_id: str, answer: Any = None) -> dict:
         """End the session (as finish_task); the response carries the evaluation."""
         return self._json("POST", f"/sessions/{session_id}/finish", json={"answer": answer})
