@@ -22,6 +22,7 @@ JONAS = "jonas.berg@northwind.test"
 XLSX_SHEETS = {"Budget": [["Item", "Amount"], ["Rent", 1200], ["Fee", 3.5], ["Note", None, "x"]],
                "Empty-ish": [[None, "B1"]]}
 PDF_PAGES = ["Quarterly report for Northwind", "Second page: café déjà vu"]
+UNICODE_PAGES = ["Total: € 1 200 — approved", "Łódź office"]  # beyond Latin-1: embedded DejaVuSans
 
 
 def make_task(office: list[dict], **extra) -> Task:
@@ -97,6 +98,12 @@ def test_pdf_pages_match_input(built):
     _root, state = built
     pages = [" ".join(p.split()) for p in state["data/report.pdf"]["pages"]]
     assert pages == PDF_PAGES
+
+
+def test_pdf_beyond_latin1_matches_input(tmp_path):
+    build_office(make_task([{"type": "pdf", "path": "data/u.pdf", "pages": UNICODE_PAGES}]), tmp_path)
+    pages = [" ".join(p.split()) for p in parse_office(tmp_path)["data/u.pdf"]["pages"]]
+    assert pages == UNICODE_PAGES
 
 
 def test_text_in_subfolder(built):
