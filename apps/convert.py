@@ -114,6 +114,7 @@ class _TextPdf:
         else:
             self.family = "Helvetica"
         self.pdf.add_page()
+        self.has_content = False  # whether the current page has anything on it yet
 
     def _text(self, text: str) -> str:
         text = text.replace("\r", "").replace("\t", "    ")
@@ -123,6 +124,7 @@ class _TextPdf:
         return text
 
     def _write(self, text: str, size: float, height: float = 6.0) -> None:
+        self.has_content = True
         self.pdf.set_font(self.family, "", size)
         self.pdf.multi_cell(0, height, self._text(text), new_x="LMARGIN", new_y="NEXT")
 
@@ -144,6 +146,7 @@ class _TextPdf:
 
     def new_page(self) -> None:
         self.pdf.add_page()
+        self.has_content = False
 
     def save(self, dst: Path) -> None:
         with warnings.catch_warnings():
@@ -207,11 +210,15 @@ def docx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
                 out.table_row(cells)
             out.gap(2)
             continue
+        if block.paragraph_format.page_break_before and out.has_content:
+            out.new_page()
         level = _heading_level(styles.get(block._p.style or ""))
         if level is not None and block.text.strip():
             out.heading(block.text, level)
         else:
             out.paragraph(block.text)
+        if block.contains_page_break:
+            out.new_page()
     with atomic_output(dst) as tmp:
         out.save(tmp)
 

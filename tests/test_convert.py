@@ -181,3 +181,13 @@ def test_stacked_image_is_readable_by_ocr(tmp_path):
     text = subprocess.run(["tesseract", str(tmp_path / "all.png"), "-"], capture_output=True,
                           text=True, check=True).stdout
     assert "Quarterly meeting agenda" in text and "Budget approved unanimously" in text
+
+
+def test_pdf_docx_pdf_round_trip_keeps_pages(tmp_path):
+    """Page breaks from pdf->docx survive docx->pdf: a two-page PDF stays two pages."""
+    _fpdf_pages(tmp_path / "a.pdf", ["First page text", "Second page text"])
+    convert.pdf_to_docx(tmp_path / "a.pdf", tmp_path / "a.docx")
+    convert.docx_to_pdf(tmp_path / "a.docx", tmp_path / "b.pdf")
+    pages = [p.extract_text() for p in pypdf.PdfReader(tmp_path / "b.pdf").pages]
+    assert len(pages) == 2
+    assert "First page" in pages[0] and "Second page" in pages[1]
