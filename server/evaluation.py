@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
@@ -35,6 +36,9 @@ class _OnceCache:
             if key not in self._values:
                 self._values[key] = compute()
             return self._values[key]
+
+    def has(self, key: Any) -> bool:
+        return key in self._values
 
     def clear(self) -> None:
         with self._guard:
@@ -73,6 +77,9 @@ class Evaluator:
         self.settings = dict(settings or {})
         self._before = _OnceCache()
         self._gold = _OnceCache()
+        self._prefetch = ThreadPoolExecutor(max_workers=1, thread_name_prefix="officesim-gold")
+        self._queued: set[tuple] = set()
+        self._queued_lock = threading.Lock()
 
     # -- per-task reference states ---------------------------------------------------------------
     def before(self, task: Task) -> dict:
@@ -85,6 +92,26 @@ class Evaluator:
     def gold(self, task: Task) -> GoldRun:
         """The gold solution replayed on a fresh office, once per task."""
         return self._gold.get(_key(task), lambda: self._replay_gold(task))
+
+    def prefetch(self, task: Task) -> None:
+        """Start computing a task's reference states in the background (when a session starts),
+        so its first evaluation does not wait for the whole gold replay."""
+        key = _key(task)
+        if self._gold.has(key):
+            return
+        with self._queued_lock:
+            if key in self._queued:
+                return
+            self._queued.add(key)
+
+        def work() -> None:
+            try:
+                self.before(task)
+                self.gold(task)
+            except Exception:  # the evaluation that needs it will retry and report the error
+                pass
+
+        self._prefetch.submit(work)
 
     def _replay_gold(self, task: Task) -> GoldRun:
         from testbed.materialise import new_office, remove_office
@@ -132,3 +159,8 @@ class Evaluator:
     def clear(self) -> None:
         self._before.clear()
         self._gold.clear()
+        with self._queued_lock:
+            self._queued.clear()
+
+    def close(self) -> None:
+        self._prefetch.shutdown(wait=False, cancel_futures=True)

@@ -89,6 +89,7 @@ class SessionManager:
                               settings=self.settings.op_settings)
             with self._lock:
                 self._sessions[session.id] = session
+            self.evaluator.prefetch(task)
             return session
         except BaseException:
             if office is not None:
@@ -161,6 +162,7 @@ class SessionManager:
 
     def close(self) -> None:
         """Remove every office (server shutdown)."""
+        self.evaluator.close()
         with self._lock:
             sessions = list(self._sessions.values())
             self._sessions.clear()

@@ -276,3 +276,16 @@ def test_python_client(task_dir):
         with local_server(tasks, token="tok") as url, OfficeClient(url) as anon:
             anon.tasks()
     assert err.value.status == 401
+
+
+def test_unexpected_errors_are_json_without_a_trace(task_dir, tmp_path):
+    app = create_app([task_dir], ServerSettings(include_suite=False, sessions_dir=tmp_path / "s"))
+
+    def boom(session_id):
+        raise RuntimeError("secret internals")
+
+    app.state.manager.get = boom
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.get("/sessions/abc")
+        assert r.status_code == 500
+        assert r.json() == {"error": {"code": "internal_error", "message": "internal error: RuntimeError"}}
