@@ -6,13 +6,19 @@ task id and a hash of everything that shapes the office (the task's content, its
 and the builder code), so an edited task never reuses a stale template. Concurrent builders (threads
 or processes) each build into a private temporary directory and publish it with one atomic
 ``os.rename``; the loser discards its copy.
+
+Removing an office is a rename (microseconds) and the actual deletion happens on a background
+thread: on a busy disk, unlinking a directory tree costs tens of milliseconds that a client
+deleting its session should not wait for. Pending deletions finish before the process exits.
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
+import queue
 import shutil
 import tempfile
 import threading
@@ -88,8 +94,48 @@ def new_office(task: Task, sessions_dir: str | os.PathLike) -> Office:
 
 
 def remove_office(office: Office) -> None:
-    """Delete a session's office; never a template."""
+    """Delete a session's office; never a template. The path is gone when this returns."""
     root = Path(office.root)
     if root.parent == cache_root().resolve():
         raise ValueError(f"{root} is a cached template, not a session office")
-    shutil.rmtree(root, ignore_errors=True)
+    trash = root.with_name(f".removed-{root.name}-{uuid.uuid4().hex[:8]}")
+    try:
+        os.rename(root, trash)
+    except FileNotFoundError:
+        return
+    except OSError:
+        shutil.rmtree(root, ignore_errors=True)
+        return
+    _start_remover()
+    _removals.put(trash)
+
+
+_removals: "queue.Queue[Path]" = queue.Queue()
+_remover: threading.Thread | None = None
+_remover_lock = threading.Lock()
+
+
+def _remove_loop() -> None:
+    while True:
+        path = _removals.get()
+        try:
+            shutil.rmtree(path, ignore_errors=True)
+        finally:
+            _removals.task_done()
+
+
+def _start_remover() -> None:
+    global _remover
+    with _remover_lock:
+        if _remover is None or not _remover.is_alive():
+            _remover = threading.Thread(target=_remove_loop, name="officesim-remover", daemon=True)
+            _remover.start()
+
+
+def wait_for_removals() -> None:
+    """Block until every office handed to remove_office is deleted from disk."""
+    if _remover is not None and _remover.is_alive():
+        _removals.join()
+
+
+atexit.register(wait_for_removals)
