@@ -1,0 +1,78 @@
+"""64 concurrent sessions on one server: actions per second, and a check that no session sees another's files.
+
+Every session (one thread each, sharing one keep-alive client) writes a marker document with a
+unique token, then alternates system.list_files, the file listing of the API (GET .../files) and
+word.read_file of its marker. Every listing must hold exactly one marker, its own, and every read
+must return its own token; any other outcome counts as cross-talk.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from common import BENCH_TASK, Bench, cpu_seconds, print_table, server_or_new, summary_ms, write_result
+
+SESSIONS = 64
+ROUNDS = 10  # rounds of (list_files, GET files, read_file) per session
+
+
+def _one(client, index: int, start: threading.Barrier, rounds: int) -> dict:
+    token = f"marker-{index}-{secrets.token_hex(8)}"
+    marker = f"data/marker-{index}.docx"
+    problems: list[str] = []
+    times: list[float] = []
+    sid = client.create_session(BENCH_TASK, mode="all_operations", max_steps=10_000)["session_id"]
+    try:
+        resp = client.act(sid, "word", "write_to_file", {"file_path": marker, "contents": token})
+        if not resp["ok"]:
+            problems.append(f"session {index}: writing its marker failed: {resp['observation']}")
+        start.wait()
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            listed = client.act(sid, "system", "list_files", {})["data"]
+            t1 = time.perf_counter()
+            files = [f["path"] for f in client.files(sid)]
+            t2 = time.perf_counter()
+            read = client.act(sid, "word", "read_file", {"file_path": marker})
+            t3 = time.perf_counter()
+            times += [t1 - t0, t2 - t1, t3 - t2]
+            for where, paths in (("list_files", [r["path"] for r in listed]), ("GET files", files)):
+                markers = [p for p in paths if "marker-" in p]
+                if markers != [marker]:
+                    problems.append(f"session {index}: {where} shows markers {markers}, expected only {marker}")
+            if token not in read["observation"] or "marker-" in read["observation"].replace(token, ""):
+                problems.append(f"session {index}: read_file of its marker did not return only its own token")
+    finally:
+        client.delete(sid)
+    return {"times": times, "problems": problems}
+
+
+def run(bench: Bench | None = None, sessions: int = SESSIONS, rounds: int = ROUNDS) -> dict:
+    with server_or_new(bench) as b:
+        start = threading.Barrier(sessions + 1)
+        with ThreadPoolExecutor(max_workers=sessions) as pool:
+            futures = [pool.submit(_one, b.client, i, start, rounds) for i in range(sessions)]
+            start.wait(timeout=600)  # every session is live and has written its marker
+            c0, t0 = cpu_seconds(b.pid), time.perf_counter()
+            outcomes = [f.result() for f in futures]
+            wall = time.perf_counter() - t0
+            cpu = cpu_seconds(b.pid) - c0
+    times = [t for o in outcomes for t in o["times"]]
+    problems = [p for o in outcomes for p in o["problems"]]
+    result = {"sessions": sessions, "actions": len(times), "wall_s": round(wall, 3),
+              "actions_per_s": round(len(times) / wall, 1), "server_cpu_s": round(cpu, 2),
+              "latency": summary_ms(times), "cross_talk": len(problems), "problems": problems[:20]}
+    print_table(f"{sessions} concurrent sessions", ["sessions", "actions", "wall s", "actions/s", "p50 ms", "p95 ms", "cross-talk"],
+                [[sessions, len(times), result["wall_s"], result["actions_per_s"], result["latency"]["p50_ms"],
+                  result["latency"]["p95_ms"], "none" if not problems else f"{len(problems)} PROBLEMS"]])
+    for p in problems[:5]:
+        print("  " + p)
+    write_result("concurrency", result)
+    return result
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,63 @@
+"""Run every benchmark (``make bench``) and print the figures against the targets.
+
+Memory is measured first, on a fresh server; the latency, session, conversion and concurrency
+benchmarks share that one private server; the suite benchmark starts its own servers. Results go
+to benchmarks/results/*.json (summary.json holds the comparison with the targets). The machine is
+often shared: the load average is printed with every table and stored with every result.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import actions
+import concurrency
+import conversions
+import memory
+import sessions
+import suite
+from common import machine, print_table, private_server, write_result
+
+
+def main() -> int:
+    started = time.perf_counter()
+    info = machine()
+    print(f"machine: {info['nproc']} CPUs, {info['cpu']}, Python {info['python']}; load average {info['loadavg']}")
+    with private_server() as bench:
+        mem = memory.run(bench)
+        act = actions.run(bench)
+        ses = sessions.run(bench)
+        conv = conversions.run(bench)
+        conc = concurrency.run(bench)
+    sui = suite.run()
+
+    a = act["actions"]
+    cheap = {k: a[k]["p50_ms"] for k in ("system.switch_app", "calendar.list_events", "email.list_emails")}
+    by_workers = {r["workers"]: r for r in sui["runs"]}
+    suite_2 = by_workers.get(2) or sui["runs"][-1]
+    checks = [
+        ("cheap action p50 (switch_app, list_events, list_emails)", "<= 5 ms", f"{max(cheap.values()):.2f} ms (worst)",
+         max(cheap.values()) <= 5),
+        ("excel read_file p50", "<= 5 ms", f"{a['excel.read_file']['p50_ms']:.2f} ms", a["excel.read_file"]["p50_ms"] <= 5),
+        ("process-per-action baseline / excel read_file p50", ">= 40x", f"{act['speedup_vs_baseline']}x",
+         (act["speedup_vs_baseline"] or 0) >= 40),
+        ("session create p50", "<= 20 ms", f"{ses['create']['p50_ms']:.2f} ms", ses["create"]["p50_ms"] <= 20),
+        (f"whole suite, {suite_2['workers']} workers", "< 60 s", f"{suite_2['wall_s']:.1f} s ({suite_2['passed']}/{suite_2['tasks']} passed)",
+         suite_2["wall_s"] < 60),
+        ("conversions p50 (worst of 4)", "<= 300 ms", f"{max(v['p50_ms'] for v in conv.values()):.1f} ms",
+         max(v["p50_ms"] for v in conv.values()) <= 300),
+        (f"{conc['sessions']} concurrent sessions", "no cross-talk",
+         f"{conc['cross_talk']} problems, {conc['actions_per_s']} actions/s", conc["cross_talk"] == 0),
+        ("server RSS idle / 64 live sessions", "(reported)", f"{mem['idle_rss_mb']} / {mem['live_rss_mb']} MiB", True),
+    ]
+    print_table("Targets", ["measure", "target", "measured", "met"], [[m, t, v, "yes" if ok else "NO"] for m, t, v, ok in checks])
+    total = time.perf_counter() - started
+    print(f"\nall benchmarks: {total:.0f} s; results in benchmarks/results/")
+    write_result("summary", {"targets": [{"measure": m, "target": t, "measured": v, "met": ok} for m, t, v, ok in checks],
+                             "machine_at_start": info, "duration_s": round(total, 1)})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""The whole suite with the oracle agent through HTTP, evaluation included, at 1, 2 and 4 workers.
+
+Each run is the command a user types, ``officesim eval --agent oracle --workers N``: it starts its
+own private server (a cold server: no task's gold replay is cached yet), runs every task through
+the HTTP API, evaluates it on the server and writes the run directory. The wall time is the
+command's, start-up and task loading included. Templates of the task offices are built once per
+machine and reused (the template cache), as for any user after a first run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import ROOT, print_table, write_result
+
+WORKERS = [int(w) for w in os.environ.get("OFFICESIM_BENCH_WORKERS", "1 2 4").split()]
+
+
+def run_once(workers: int, out: Path) -> dict:
+    cmd = [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())", "eval",
+           "--agent", "oracle", "--workers", str(workers), "--out", str(out), "--progress", "off"]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0 or not (out / "summary.json").exists():
+        raise RuntimeError(f"eval with {workers} workers failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    summary = json.loads((out / "summary.json").read_text())
+    return {"workers": workers, "wall_s": round(wall, 2), "tasks": summary["total"], "passed": summary["passed"],
+            "errors": summary.get("errors", 0), "tasks_per_s": round(summary["total"] / wall, 2)}
+
+
+def run(bench=None) -> dict:
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="officesim-bench-suite-") as tmp:
+        for workers in WORKERS:
+            rows.append(run_once(workers, Path(tmp) / f"w{workers}"))
+            print(f"  suite at {workers} worker(s): {rows[-1]['wall_s']} s", flush=True)
+    print_table("Whole suite, oracle agent over HTTP, evaluation included",
+                ["workers", "tasks", "passed", "wall s", "tasks/s"],
+                [[r["workers"], r["tasks"], r["passed"], r["wall_s"], r["tasks_per_s"]] for r in rows])
+    result = {"runs": rows}
+    write_result("suite", result)
+    return result
+
+
+if __name__ == "__main__":
+    run()
