@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from apps import convert
+from apps import _cache, convert
 from apps._files import existing_file, new_file
 from apps.registry import App, OfficeContext, OpError, Result
 
@@ -151,22 +151,27 @@ def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None) -> R
         file_path: path of the .xlsx file in the office.
         sheet: name of the sheet to read; the first sheet when omitted.
     """
-    _real, workbook = _open(ctx, file_path)
-    ws = _sheet(workbook, sheet)
-    rows = convert.used_rows(ws)
-    others = [n for n in _names(workbook) if n != ws.title]
-    header = f"Sheet '{ws.title}' of {file_path}"
+    real = existing_file(ctx, file_path, XLSX, "Excel")
+
+    def parse() -> tuple[str, list[str], list[list[Any]], dict]:
+        _real, workbook = _open(ctx, file_path)
+        ws = _sheet(workbook, sheet)
+        rows = convert.used_rows(ws)
+        return ws.title, _names(workbook), rows, _cached_values(real, ws.title, rows)
+
+    title, names, rows, cached = _cache.by_content(real, ("excel.read_file", sheet), parse)
+    others = [n for n in names if n != title]
+    header = f"Sheet '{title}' of {file_path}"
     header += f" ({len(rows)} rows x {len(rows[0]) if rows else 0} columns)"
     header += f"; other sheets: {', '.join(others)}" if others else "; no other sheets"
     lines = [header]
     if not rows:
         lines.append("[The sheet is empty]")
-    cached = _cached_values(_real, ws.title, rows)
     for r, row in enumerate(rows, start=1):
         for c, v in enumerate(row, start=1):
             extra = f" (last computed value: {_shown(cached[(r, c)])})" if (r, c) in cached else ""
             lines.append(f"({r}, {c}): {_shown(v)}{extra}")
-    data = {"sheet": ws.title, "sheets": _names(workbook),
+    data = {"sheet": title, "sheets": names,
             "rows": [[_json_value(v) for v in row] for row in rows]}
     return Result(observation="\n".join(lines), data=data)
 

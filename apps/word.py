@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator
 
-from apps import convert
+from apps import _cache, convert
 from apps._files import existing_file, new_file
 from apps.registry import App, OfficeContext, OpError, Result
 
@@ -57,9 +57,13 @@ def read_file(ctx: OfficeContext, file_path: str) -> Result:
     Args:
         file_path: path of the .docx file in the office.
     """
-    _real, document = _open(ctx, file_path)
-    paragraphs = [p.text for p in document.paragraphs]
-    tables = [convert.table_rows(t) for t in document.tables]
+    real = existing_file(ctx, file_path, DOCX, "Word")
+
+    def parse() -> tuple[list[str], list[list[list[str]]]]:
+        _real, document = _open(ctx, file_path)
+        return [p.text for p in document.paragraphs], [convert.table_rows(t) for t in document.tables]
+
+    paragraphs, tables = _cache.by_content(real, ("word.read_file",), parse)
     if not any(p.strip() for p in paragraphs) and not tables:
         return Result(observation=f"{file_path} is empty.", data={"paragraphs": paragraphs, "tables": []})
     lines = list(paragraphs)

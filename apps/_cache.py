@@ -1,0 +1,53 @@
+"""What reading a file produced, cached by the file's content (sha256), for read-only operations.
+
+Agents read the same unchanged files again and again: every session of a task starts from the same
+template, and the evaluation's gold replay repeats the reads. Parsing a small .docx or .xlsx costs
+10-30 ms of CPU (python-docx and openpyxl build the whole package), hashing it a few microseconds.
+Values are stored pickled and every hit returns a fresh copy, so callers may mutate what they get.
+A file whose content changed has another digest, so it can never be served a stale value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+
+_LIMIT = 1024
+_cache: "OrderedDict[tuple, bytes]" = OrderedDict()
+_lock = threading.Lock()
+
+
+def by_content(path: Path, key: tuple, compute: Callable[[], T]) -> T:
+    """``compute()`` (which reads ``path``), or a copy of its earlier result for the same bytes and key."""
+    try:
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return compute()  # unreadable: let the operation report it as it always does
+    full = (digest, *key)
+    with _lock:
+        blob = _cache.get(full)
+        if blob is not None:
+            _cache.move_to_end(full)
+    if blob is not None:
+        return pickle.loads(blob)
+    value = compute()
+    try:
+        blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # an exotic value (e.g. an openpyxl object) is simply not cached
+        return value
+    with _lock:
+        _cache[full] = blob
+        while len(_cache) > _LIMIT:
+            _cache.popitem(last=False)
+    return value
+
+
+def clear() -> None:
+    with _lock:
+        _cache.clear()
