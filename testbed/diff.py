@@ -75,6 +75,20 @@ def _show(value: Any, limit: int = 40) -> str:
     return str(value)
 
 
+def _show_pair(old: Any, new: Any, limit: int = 40) -> str:
+    """``old -> new``; long texts that share a beginning are shown from just before they differ."""
+    if isinstance(old, str) and isinstance(new, str) and max(len(old), len(new)) > limit:
+        common = 0
+        for x, y in zip(old, new):
+            if x != y:
+                break
+            common += 1
+        cut = max(0, common - 10)
+        if cut > 0:
+            return f"{_show('...' + old[cut:], limit)} -> {_show('...' + new[cut:], limit)}"
+    return f"{_show(old, limit)} -> {_show(new, limit)}"
+
+
 def _cell_name(row: int, col: int) -> str:
     letters = ""
     n = col + 1
@@ -122,7 +136,7 @@ def _xlsx_changes(path: str, b: dict | None, a: dict | None) -> list[Change]:
     for (sheet, r, c), (old, new) in cell_changes(b, a).items():
         if sheet in b_sheets and sheet in a_sheets:
             out.append(Change(path, "modified", f"sheet {sheet}: {_cell_name(r, c)}",
-                              f"{_show(old)} -> {_show(new)}", old, new))
+                              _show_pair(old, new), old, new))
     if not out and (b or {}).get("sheet_order") != (a or {}).get("sheet_order"):
         out.append(Change(path, "modified", "sheet order", f"{b.get('sheet_order')} -> {a.get('sheet_order')}"))
     return out
@@ -137,7 +151,7 @@ def _docx_changes(path: str, b: dict, a: dict) -> list[Change]:
         pairs = min(i2 - i1, j2 - j1) if op == "replace" else 0
         for k in range(pairs):
             out.append(Change(path, "modified", f"paragraph {j1 + k + 1}",
-                              f"{_show(old[i1 + k])} -> {_show(new[j1 + k])}", old[i1 + k], new[j1 + k]))
+                              _show_pair(old[i1 + k], new[j1 + k]), old[i1 + k], new[j1 + k]))
         for i in range(i1 + pairs, i2):
             out.append(Change(path, "modified", f"paragraph {i + 1}", f"removed: {_show(old[i])}", old[i], None))
         for j in range(j1 + pairs, j2):
@@ -158,7 +172,7 @@ def _docx_changes(path: str, b: dict, a: dict) -> list[Change]:
                 for c, (x, y) in enumerate(zip(brow, arow)):
                     if x != y:
                         out.append(Change(path, "modified", f"table {t + 1} cell ({r + 1}, {c + 1})",
-                                          f"{_show(x)} -> {_show(y)}", x, y))
+                                          _show_pair(x, y), x, y))
     return out
 
 
@@ -181,7 +195,7 @@ def event_changes(b_events: Iterable[dict], a_events: Iterable[dict]) -> list[tu
             out.append((old[0].casefold(), label, f"removed ({old[1]})"))
             continue
         added.remove(match)
-        diffs = [f"{f} {_show(x)} -> {_show(y)}" for f, x, y in zip(fields, old, match) if x != y]
+        diffs = [f"{f} {_show_pair(x, y)}" for f, x, y in zip(fields, old, match) if x != y]
         out.append((old[0].casefold(), label, "changed: " + ", ".join(diffs)))
     for new in added:
         out.append((new[0].casefold(), f"event {new[0]!r}", f"added ({new[1]})"))
@@ -197,7 +211,7 @@ def _eml_changes(path: str, b: dict, a: dict) -> list[Change]:
     out = []
     for field in ("from", "to", "cc", "subject", "in_reply_to"):
         if b.get(field) != a.get(field):
-            out.append(Change(path, "modified", field, f"{_show(b.get(field))} -> {_show(a.get(field))}"))
+            out.append(Change(path, "modified", field, _show_pair(b.get(field), a.get(field))))
     if b.get("body") != a.get("body"):
         out.append(Change(path, "modified", "body", "changed"))
     if b.get("attachments") != a.get("attachments"):
@@ -362,5 +376,5 @@ def _xlsx_extra(path: str, b: dict | None, ag: dict, go: dict) -> list[Change]:
         sheet, r, c = key
         if key in gold_cells or sheet not in ag_sheets or (sheet not in b_sheets and sheet not in go_sheets):
             continue
-        out.append(Change(path, "modified", f"sheet {sheet}: {_cell_name(r, c)}", f"{_show(old)} -> {_show(new)}", old, new))
+        out.append(Change(path, "modified", f"sheet {sheet}: {_cell_name(r, c)}", _show_pair(old, new), old, new))
     return out

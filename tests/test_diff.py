@@ -219,3 +219,12 @@ def test_long_change_lists_are_brief():
     (line,) = side_effects(before, agent, base_state())
     assert line.startswith("data/revenue.xlsx: modified (sheet Revenue: A1 'Quarter' -> 0;")
     assert line.endswith("and 7 more)")
+
+
+def test_long_paragraph_change_shows_where_it_differs():
+    before, after = base_state(), base_state()
+    before["data/notes.docx"]["paragraphs"][1] = "This agreement is made in 2025 between Bluefin Logistics Ltd and us."
+    after["data/notes.docx"]["paragraphs"][1] = "This agreement is made in 2025 between Bluefin Freight Group Ltd and us."
+    (change,) = diff_states(before, after)
+    assert "Logistics" in change.detail and "Freight" in change.detail
+    assert change.detail.startswith("'...")
