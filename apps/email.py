@@ -21,6 +21,7 @@ from email.utils import format_datetime, getaddresses, parseaddr, parsedate_to_d
 from html.parser import HTMLParser
 from pathlib import Path
 
+from apps import _cache
 from apps.calendar import office_zone
 from apps.registry import App, OfficeContext, OpError, Result
 
@@ -298,6 +299,19 @@ def _prefixed(prefix: str, subject: str, also: tuple[str, ...] = ()) -> str:
 # -- operations --------------------------------------------------------------------------------
 
 
+def _list_entry(path: Path, ctx: OfficeContext) -> tuple[dict, float]:
+    """One message as list_emails shows it, and its date for sorting; cached by the file's content
+    (the email package's header parsing costs about a millisecond per message)."""
+    def parse() -> tuple[dict, float]:
+        msg = load_message(path, path.stem)
+        info = summary(msg, path.stem, ctx)
+        info["snippet"] = " ".join(body_text(msg).split())[:SNIPPET]
+        info["attachments"] = [name for name, _c, _d in message_attachments(msg)]
+        return info, _date_key(msg)
+
+    return _cache.by_content(path, ("email.list_emails", path.stem, str(office_zone(ctx))), parse)
+
+
 @app.operation
 def list_emails(ctx: OfficeContext, username: str, folder: str = "inbox") -> Result:
     """List the emails of a mailbox folder, newest first, with their ids.
@@ -310,15 +324,10 @@ def list_emails(ctx: OfficeContext, username: str, folder: str = "inbox") -> Res
     rows = []
     for path in sorted(where.glob("*.eml")) if where.is_dir() else []:
         try:
-            msg = load_message(path, path.stem)
+            rows.append(_list_entry(path, ctx))
         except OpError as exc:
-            rows.append(({"id": path.stem, "error": exc.message}, None))
-            continue
-        info = summary(msg, path.stem, ctx)
-        info["snippet"] = " ".join(body_text(msg).split())[:SNIPPET]
-        info["attachments"] = [name for name, _c, _d in message_attachments(msg)]
-        rows.append((info, msg))
-    rows.sort(key=lambda r: (_date_key(r[1]), _id_key(r[0]["id"])), reverse=True)
+            rows.append(({"id": path.stem, "error": exc.message}, 0.0))
+    rows.sort(key=lambda r: (r[1], _id_key(r[0]["id"])), reverse=True)
     data = [info for info, _m in rows]
     label = f"the {folder.strip().lower()} folder of {username.lower()}"
     if not data:
