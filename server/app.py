@@ -21,6 +21,7 @@ from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from apps import APPS, OpError
@@ -41,6 +42,13 @@ STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: 
                 405: "method_not_allowed", 409: "conflict", 410: "gone", 413: "too_large",
                 415: "unsupported_media_type", 422: "invalid_request", 429: "too_many_sessions",
                 500: "internal_error"}
+
+
+class FastJSON(JSONResponse):
+    """JSON without a second validation pass; values an operation left non-JSON become strings."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
 
 
 class ApiError(Exception):
@@ -205,39 +213,55 @@ def create_app(task_dirs: list[str | Path] | None = None, settings: ServerSettin
             raise ApiError(404, "unknown_task", f"no task '{task_id}'")
         return task.public()
 
+    # The session routes are async and hand their work to the threadpool themselves: one thread
+    # hop per request, and the body is returned as built (its shape is the declared response_model,
+    # which stays for the OpenAPI schema) instead of being validated again.
     @app.post("/sessions", status_code=201, response_model=SessionCreated, responses=ERRORS, tags=["sessions"])
-    def create_session(body: CreateSession) -> dict:
-        task = manager.tasks.get(body.task_id)
-        if task is None:
-            raise ApiError(404, "unknown_task", f"no task '{body.task_id}'")
-        try:
-            session = manager.create(task, body.mode, body.max_steps)
-        except CapacityError as exc:
-            raise ApiError(429, "too_many_sessions", str(exc)) from None
-        return {
-            "session_id": session.id, "task": task.public(), "mode": session.mode,
-            "max_steps": session.max_steps, "status": session.status,
-            "current_app": session.current_app, "step": session.step_count,
-            "tools": session.tools(), "prompt": session.prompt(),
-        }
+    async def create_session(body: CreateSession):
+        def work() -> dict:
+            task = manager.tasks.get(body.task_id)
+            if task is None:
+                raise ApiError(404, "unknown_task", f"no task '{body.task_id}'")
+            try:
+                session = manager.create(task, body.mode, body.max_steps)
+            except CapacityError as exc:
+                raise ApiError(429, "too_many_sessions", str(exc)) from None
+            return {
+                "session_id": session.id, "task": task.public(), "mode": session.mode,
+                "max_steps": session.max_steps, "status": session.status,
+                "current_app": session.current_app, "step": session.step_count,
+                "tools": session.tools(), "prompt": session.prompt(),
+            }
+
+        return FastJSON(await run_in_threadpool(work), status_code=201)
 
     @app.post("/sessions/{session_id}/actions", response_model=ActionResponse, responses=ERRORS, tags=["sessions"])
-    def act(session_id: str, body: ActionRequest) -> dict:
-        session = session_or_404(session_id)
-        return run_step(session, lambda: session.step(body.app, body.action, body.arguments()))
+    async def act(session_id: str, body: ActionRequest):
+        def work() -> dict:
+            session = session_or_404(session_id)
+            return run_step(session, lambda: session.step(body.app, body.action, body.arguments()))
+
+        return FastJSON(await run_in_threadpool(work))
 
     @app.post("/sessions/{session_id}/finish", response_model=ActionResponse, responses=ERRORS, tags=["sessions"])
-    def finish(session_id: str, body: FinishRequest | None = Body(None)) -> dict:
-        session = session_or_404(session_id)
+    async def finish(session_id: str, body: FinishRequest | None = Body(None)):
         answer = body.answer if body is not None else None
-        return run_step(session, lambda: session.finish(answer))
+
+        def work() -> dict:
+            session = session_or_404(session_id)
+            return run_step(session, lambda: session.finish(answer))
+
+        return FastJSON(await run_in_threadpool(work))
 
     @app.get("/sessions/{session_id}", response_model=SessionInfo, responses=ERRORS, tags=["sessions"])
-    def get_session(session_id: str) -> dict:
-        session = session_or_404(session_id)
-        out = session.snapshot()
-        out["office_available"] = manager.has_office(session.id)
-        return out
+    async def get_session(session_id: str):
+        def work() -> dict:
+            session = session_or_404(session_id)
+            out = session.snapshot()
+            out["office_available"] = manager.has_office(session.id)
+            return out
+
+        return FastJSON(await run_in_threadpool(work))
 
     @app.get("/sessions/{session_id}/files", response_model=list[FileInfo], responses=ERRORS, tags=["sessions"])
     def list_files(session_id: str) -> list[dict]:
