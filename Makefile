@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 OUT    ?= runs/oracle
 
-.PHONY: install system-deps run test validate bench suite docker clean
+.PHONY: install system-deps run test validate bench suite docker docker-local clean
 
 system-deps:  ## tesseract (OCR) and bubblewrap (shell sandbox), installed when missing
 	@command -v tesseract >/dev/null && command -v bwrap >/dev/null || { \
@@ -35,6 +35,12 @@ suite: install  ## regenerate tasks/suite from the scenario families
 
 bench: install  ## performance benchmarks (prints a table, writes benchmarks/results/*.json)
 	$(BIN)/python benchmarks/run_all.py
+
+docker:  ## build the image officesim:latest from a registry base (python slim)
+	docker build -t officesim:latest .
+
+docker-local:  ## build the image on a machine without registry access (local Debian base; root)
+	docker/build-local.sh
 
 clean:
 	rm -rf $(VENV) runs .pytest_cache
