@@ -140,7 +140,7 @@ class Evaluator:
         """The evaluation record (tasks/FORMAT.md §6) of an ended session."""
         from evaluators import EvalState
         from evaluators.record import evaluate
-        from testbed.diff import side_effects
+        from testbed.diff import diff_states, side_effects
         from testbed.parse import parse_office
 
         task = session.task
@@ -154,6 +154,7 @@ class Evaluator:
         out.setdefault("status", session.status)
         out.setdefault("steps", session.step_count)
         out["mode"] = session.mode
+        out["changes"] = [str(c) for c in diff_states(self.before(task), after)]  # the office diff, for reports
         return out
 
     def clear(self) -> None:
