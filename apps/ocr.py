@@ -28,6 +28,7 @@ os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 _CACHE_LIMIT = 512
 _cache: "OrderedDict[tuple[str, str, str], list[str]]" = OrderedDict()
 _cache_lock = threading.Lock()
+_running: "dict[tuple[str, str, str], threading.Lock]" = {}
 
 
 def _tesseract(image: Image.Image) -> str:
@@ -87,12 +88,24 @@ def _recognize(path, label: str) -> list[str]:
         if texts is not None:
             _cache.move_to_end(key)
             return list(texts)
-    pages = _pdf_pages(path, label) if is_pdf else _image_frames(path, label)
-    texts = [_tesseract(page).strip() for page in pages]
-    with _cache_lock:
-        _cache[key] = list(texts)
-        while len(_cache) > _CACHE_LIMIT:
-            _cache.popitem(last=False)
+        # one tesseract run per content at a time: the gold replay of a task and its sessions
+        # often OCR the same scan at the same moment
+        running = _running.setdefault(key, threading.Lock())
+    with running:
+        with _cache_lock:
+            texts = _cache.get(key)
+        if texts is not None:
+            return list(texts)
+        try:
+            pages = _pdf_pages(path, label) if is_pdf else _image_frames(path, label)
+            texts = [_tesseract(page).strip() for page in pages]
+            with _cache_lock:
+                _cache[key] = list(texts)
+                while len(_cache) > _CACHE_LIMIT:
+                    _cache.popitem(last=False)
+        finally:
+            with _cache_lock:
+                _running.pop(key, None)
     return texts
 
 
