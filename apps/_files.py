@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
+from apps.convert import ConversionError
 from apps.registry import OfficeContext, OpError
 
 
@@ -35,3 +38,12 @@ def new_file(ctx: OfficeContext, path: str, suffixes: tuple[str, ...], what: str
         raise OpError("file_exists", f"{path} already exists")
     real.parent.mkdir(parents=True, exist_ok=True)
     return real
+
+
+@contextmanager
+def reported_as_corrupt(path: str) -> Iterator[None]:
+    """Turn a library's failure to read ``path`` into the agent-facing ``corrupt_file`` error."""
+    try:
+        yield
+    except ConversionError as exc:
+        raise OpError("corrupt_file", f"{path}: {exc}") from None

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from apps import _cache, convert
-from apps._files import existing_file, new_file
+from apps._files import existing_file, new_file, reported_as_corrupt
 from apps.registry import App, OfficeContext, OpError, Result
 
 app = App("excel", "Read, edit and convert Excel (.xlsx) workbooks with one or more sheets.")
@@ -62,10 +62,8 @@ def coerce_value(text: CellValue) -> CellValue:
 def _open(ctx: OfficeContext, file_path: str) -> tuple[Path, Any]:
     """An existing .xlsx and its openpyxl workbook; unreadable files become OpError."""
     real = existing_file(ctx, file_path, XLSX, "Excel")
-    try:
+    with reported_as_corrupt(file_path):
         return real, convert.open_xlsx(real)
-    except convert.ConversionError as exc:
-        raise OpError("corrupt_file", f"{file_path}: {exc}") from None
 
 
 def _save(workbook: Any, real: Path) -> None:
@@ -251,10 +249,8 @@ def convert_to_pdf(ctx: OfficeContext, excel_file_path: str, pdf_file_path: str)
     """
     src = existing_file(ctx, excel_file_path, XLSX, "Excel")
     dst = new_file(ctx, pdf_file_path, PDF, "PDF")
-    try:
+    with reported_as_corrupt(excel_file_path):
         convert.xlsx_to_pdf(src, dst)
-    except convert.ConversionError as exc:
-        raise OpError("corrupt_file", f"{excel_file_path}: {exc}") from None
     return Result(observation=f"Converted {excel_file_path} to {pdf_file_path}.",
                   data={"excel_file_path": excel_file_path, "pdf_file_path": pdf_file_path})
 

@@ -9,7 +9,7 @@ image, so one OCR call reads the whole document.
 from __future__ import annotations
 
 from apps import convert
-from apps._files import existing_file, new_file
+from apps._files import existing_file, new_file, reported_as_corrupt
 from apps.registry import App, OfficeContext, OpError, Result
 
 app = App("pdf", "Read PDF files and convert PDFs to Word documents or images, and images to PDFs.")
@@ -20,10 +20,6 @@ IMAGE_OUT = (".png", ".jpg", ".jpeg")
 IMAGE_IN = (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp")
 
 
-def _corrupt(path: str, exc: convert.ConversionError) -> OpError:
-    return OpError("corrupt_file", f"{path}: {exc}")
-
-
 @app.operation
 def read_file(ctx: OfficeContext, pdf_file_path: str) -> Result:
     """Read the text of a PDF file, page by page.
@@ -32,10 +28,8 @@ def read_file(ctx: OfficeContext, pdf_file_path: str) -> Result:
         pdf_file_path: path of the .pdf file in the office.
     """
     real = existing_file(ctx, pdf_file_path, PDF, "PDF")
-    try:
+    with reported_as_corrupt(pdf_file_path):
         pages = convert.pdf_page_texts(real)
-    except convert.ConversionError as exc:
-        raise _corrupt(pdf_file_path, exc) from None
     if not pages:
         return Result(observation=f"{pdf_file_path} has no pages.", data=[])
     text = "\n\n".join(f"Page {n}:\n{t.strip()}" for n, t in enumerate(pages, start=1))
@@ -55,10 +49,8 @@ def convert_to_word(ctx: OfficeContext, pdf_file_path: str, word_file_path: str)
     """
     src = existing_file(ctx, pdf_file_path, PDF, "PDF")
     dst = new_file(ctx, word_file_path, DOCX, "Word")
-    try:
+    with reported_as_corrupt(pdf_file_path):
         convert.pdf_to_docx(src, dst)
-    except convert.ConversionError as exc:
-        raise _corrupt(pdf_file_path, exc) from None
     return Result(observation=f"Converted {pdf_file_path} to {word_file_path}.",
                   data={"pdf_file_path": pdf_file_path, "word_file_path": word_file_path})
 
@@ -75,13 +67,11 @@ def convert_to_image(ctx: OfficeContext, pdf_file_path: str, image_file_path: st
     """
     src = existing_file(ctx, pdf_file_path, PDF, "PDF")
     dst = new_file(ctx, image_file_path, IMAGE_OUT, "image")
-    try:
+    with reported_as_corrupt(pdf_file_path):
         count = convert.pdf_page_count(src)
         if page is not None and not 1 <= page <= count:
             raise OpError("out_of_range", f"page {page} does not exist; {pdf_file_path} has {count} page(s)")
         width, height, rendered = convert.pdf_to_image(src, dst, page)
-    except convert.ConversionError as exc:
-        raise _corrupt(pdf_file_path, exc) from None
     if page is not None:
         what = f"page {page}"
     else:
@@ -102,9 +92,7 @@ def image_to_pdf(ctx: OfficeContext, image_file_path: str, pdf_file_path: str) -
     """
     src = existing_file(ctx, image_file_path, IMAGE_IN, "image")
     dst = new_file(ctx, pdf_file_path, PDF, "PDF")
-    try:
+    with reported_as_corrupt(image_file_path):
         pages = convert.image_to_pdf(src, dst)
-    except convert.ConversionError as exc:
-        raise _corrupt(image_file_path, exc) from None
     return Result(observation=f"Converted {image_file_path} to {pdf_file_path} ({pages} page(s)).",
                   data={"image_file_path": image_file_path, "pdf_file_path": pdf_file_path, "pages": pages})

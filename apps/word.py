@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from apps import _cache, convert
-from apps._files import existing_file, new_file
+from apps._files import existing_file, new_file, reported_as_corrupt
 from apps.registry import App, OfficeContext, OpError, Result
 
 app = App("word", "Create, read, write, edit and convert Word (.docx) documents.")
@@ -24,10 +24,8 @@ PDF = (".pdf",)
 def _open(ctx: OfficeContext, file_path: str) -> tuple[Path, Any]:
     """An existing .docx and its python-docx Document; corrupt files become OpError."""
     real = existing_file(ctx, file_path, DOCX, "Word")
-    try:
+    with reported_as_corrupt(file_path):
         return real, convert.open_docx(real)
-    except convert.ConversionError as exc:
-        raise OpError("corrupt_file", f"{file_path}: {exc}") from None
 
 
 def _save(document: Any, real: Path) -> None:
@@ -111,10 +109,8 @@ def convert_to_pdf(ctx: OfficeContext, word_file_path: str, pdf_file_path: str) 
     """
     src = existing_file(ctx, word_file_path, DOCX, "Word")
     dst = new_file(ctx, pdf_file_path, PDF, "PDF")
-    try:
+    with reported_as_corrupt(word_file_path):
         convert.docx_to_pdf(src, dst)
-    except convert.ConversionError as exc:
-        raise OpError("corrupt_file", f"{word_file_path}: {exc}") from None
     return Result(observation=f"Converted {word_file_path} to {pdf_file_path}.",
                   data={"word_file_path": word_file_path, "pdf_file_path": pdf_file_path})
 
