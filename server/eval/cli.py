@@ -127,8 +127,6 @@ def _gate(console: Console, args: argparse.Namespace, summary: dict) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from server.eval.junit import write_junit
-    from server.eval.results import read_results
     from server.eval.runner import EvalConfig, RunError, run_eval
     from server.eval.shard import parse_shard, shard_from_env
     from tasks.loader import TaskLoadError
@@ -165,6 +163,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except (RunError, TaskLoadError, ValueError) as exc:
         _error(console, exc)
         return 2
+    return _conclude(console, args, summary)
+
+
+def _conclude(console: Console, args: argparse.Namespace, summary: dict) -> int:
+    """What eval and merge do once a run directory is complete: print, write JUnit, apply the gates."""
+    from server.eval.junit import write_junit
+    from server.eval.results import read_results
+
     _print_summary(console, summary, args.out)
     if args.junit:
         write_junit(read_results(args.out), args.junit)
@@ -191,9 +197,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from server.eval.junit import write_junit
     from server.eval.merge import MergeError, merge_runs
-    from server.eval.results import read_results
 
     console = Console(stderr=True)
     try:
@@ -201,8 +205,4 @@ def cmd_merge(args: argparse.Namespace) -> int:
     except MergeError as exc:
         _error(console, exc)
         return 2
-    _print_summary(console, summary, args.out)
-    if args.junit:
-        write_junit(read_results(args.out), args.junit)
-        _say(console, f"junit: {args.junit}")
-    return _gate(console, args, summary)
+    return _conclude(console, args, summary)
