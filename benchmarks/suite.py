@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -25,14 +26,20 @@ WORKERS = [int(w) for w in os.environ.get("OFFICESIM_BENCH_WORKERS", "1 2 4").sp
 def run_once(workers: int, out: Path) -> dict:
     cmd = [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())", "eval",
            "--agent", "oracle", "--workers", str(workers), "--out", str(out), "--progress", "off"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU of the eval command, its server and the server's children (tesseract, bwrap): the work
+    # itself, whatever else the machine is doing
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0 or not (out / "summary.json").exists():
         raise RuntimeError(f"eval with {workers} workers failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
     summary = json.loads((out / "summary.json").read_text())
     return {"workers": workers, "wall_s": round(wall, 2), "tasks": summary["total"], "passed": summary["passed"],
-            "errors": summary.get("errors", 0), "tasks_per_s": round(summary["total"] / wall, 2)}
+            "errors": summary.get("errors", 0), "tasks_per_s": round(summary["total"] / wall, 2),
+            "cpu_s": round(cpu, 1)}
 
 
 def run(bench=None) -> dict:
@@ -42,8 +49,8 @@ def run(bench=None) -> dict:
             rows.append(run_once(workers, Path(tmp) / f"w{workers}"))
             print(f"  suite at {workers} worker(s): {rows[-1]['wall_s']} s", flush=True)
     print_table("Whole suite, oracle agent over HTTP, evaluation included",
-                ["workers", "tasks", "passed", "wall s", "tasks/s"],
-                [[r["workers"], r["tasks"], r["passed"], r["wall_s"], r["tasks_per_s"]] for r in rows])
+                ["workers", "tasks", "passed", "wall s", "tasks/s", "CPU s (all processes)"],
+                [[r["workers"], r["tasks"], r["passed"], r["wall_s"], r["tasks_per_s"], r["cpu_s"]] for r in rows])
     result = {"runs": rows}
     write_result("suite", result)
     return result
