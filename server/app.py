@@ -37,6 +37,10 @@ try:
 except PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0.1.0"
 
+# Idle keep-alive connections are closed by the server only after this long; clients expire theirs
+# sooner (server/client.py), so a client never sends on a connection the server is closing.
+KEEP_ALIVE_S = 30
+
 ERRORS = {code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 410, 422, 429)}
 STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                 405: "method_not_allowed", 409: "conflict", 410: "gone", 413: "too_large",

@@ -27,7 +27,7 @@ def _add_tasks_option(parser: argparse.ArgumentParser) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.app import create_app
+    from server.app import KEEP_ALIVE_S, create_app
     from server.manager import ServerSettings
     from tasks.loader import TaskLoadError
 
@@ -38,7 +38,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except TaskLoadError as exc:
         print(exc, file=sys.stderr)
         return 2
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False,
+                timeout_keep_alive=KEEP_ALIVE_S)
     return 0
 
 

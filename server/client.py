@@ -28,6 +28,11 @@ class OfficeError(Exception):
         self.message = message
 
 
+# Shorter than the server's keep-alive (server/app.py KEEP_ALIVE_S), so an idle connection is dropped
+# here before the server closes it: no request is ever written into a connection being closed.
+KEEPALIVE_EXPIRY_S = 2.0
+
+
 class OfficeClient:
     """Talks to one officesim server."""
 
@@ -36,7 +41,8 @@ class OfficeClient:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         if transport is None:
             transport = httpx.HTTPTransport(socket_options=SOCKET_OPTIONS,
-                                            limits=httpx.Limits(max_connections=100, max_keepalive_connections=100))
+                                            limits=httpx.Limits(max_connections=100, max_keepalive_connections=100,
+                                                                keepalive_expiry=KEEPALIVE_EXPIRY_S))
         self._http = httpx.Client(base_url=base_url.rstrip("/"), headers=headers, timeout=timeout,
                                   transport=transport)
 

@@ -45,7 +45,7 @@ def local_server(tasks: dict[str, Task], token: str | None = None) -> Iterator[s
     """Serve ``tasks`` with uvicorn on a free 127.0.0.1 port in a thread; yields the base URL."""
     import uvicorn
 
-    from server.app import create_app
+    from server.app import KEEP_ALIVE_S, create_app
     from server.manager import ServerSettings
 
     settings = ServerSettings(token=token, max_sessions=10_000)
@@ -54,7 +54,8 @@ def local_server(tasks: dict[str, Task], token: str | None = None) -> Iterator[s
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                                           timeout_keep_alive=KEEP_ALIVE_S))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="officesim-validate", daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
