@@ -126,6 +126,8 @@ def check_task(client: OfficeClient, task: Task) -> TaskReport:
                 problems.append(f"wrong solution '{wrong.name}' passes")
     except OfficeError as exc:
         problems.append(f"API error: {exc}")
+    except httpx.HTTPError as exc:  # the server went away or the connection broke: this task is unproven
+        problems.append(f"connection error: {type(exc).__name__}: {exc}")
     return report
 
 
