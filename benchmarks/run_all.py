@@ -3,7 +3,9 @@
 Memory is measured first, on a fresh server; the latency, session, conversion and concurrency
 benchmarks share that one private server; the suite benchmark starts its own servers. Results go
 to benchmarks/results/*.json (summary.json holds the comparison with the targets). The machine is
-often shared: the load average is printed with every table and stored with every result.
+often shared: the load average is printed with every table and stored with every result, and
+besides wall-clock latencies the server's CPU time per call is reported, which load does not inflate
+much. OFFICESIM_BENCH_WORKERS="2" runs the suite at those worker counts only (default "1 2 4").
 """
 
 from __future__ import annotations
