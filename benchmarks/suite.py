@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import ROOT, print_table, write_result
+from common import RESULTS, ROOT, print_table, write_result
 
 WORKERS = [int(w) for w in os.environ.get("OFFICESIM_BENCH_WORKERS", "1 2 4").split()]
 
@@ -37,6 +37,15 @@ def run_once(workers: int, out: Path) -> dict:
     if proc.returncode != 0 or not (out / "summary.json").exists():
         raise RuntimeError(f"eval with {workers} workers failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
     summary = json.loads((out / "summary.json").read_text())
+    if summary.get("errors") or summary["passed"] != summary["total"]:
+        # keep the evidence: the run directory is temporary
+        records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines() if line.strip()]
+        bad = [r for r in records if r.get("error") or not r.get("passed")]
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        keep = RESULTS / f"suite-w{workers}-failures.jsonl"
+        keep.write_text("".join(json.dumps(r) + "\n" for r in bad))
+        print(f"  {len(bad)} episode(s) failed or errored with {workers} worker(s), e.g. "
+              f"{bad[0]['task_id']}: {bad[0].get('error') or bad[0].get('status')}; all in {keep}", flush=True)
     return {"workers": workers, "wall_s": round(wall, 2), "tasks": summary["total"], "passed": summary["passed"],
             "errors": summary.get("errors", 0), "tasks_per_s": round(summary["total"] / wall, 2),
             "cpu_s": round(cpu, 1)}
