@@ -25,6 +25,7 @@ import logging
 import os
 import re
 import tempfile
+import threading
 import warnings
 from contextlib import contextmanager
 from datetime import date, datetime, time
@@ -38,6 +39,11 @@ RENDER_DPI = 120
 MAX_IMAGE_SIDE = 60000  # JPEG cannot exceed 65535 pixels on a side
 MAX_IMAGE_PIXELS = 60_000_000  # keeps a long document's stacked image under ~180 MB of RGB
 PAGE_GAP = 12  # pixels of grey between stacked pages
+
+# PDFium (pypdfium2) is not thread-safe: two threads inside it at once can bring the whole server
+# down (seen: a general protection fault in libpdfium.so when a gold replay and a session rendered
+# PDFs at the same moment). Every use of pypdfium2 holds this lock, from opening to closing.
+PDFIUM_LOCK = threading.RLock()
 
 _XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _ASCII_FALLBACK = str.maketrans({
@@ -316,6 +322,11 @@ def pdf_to_docx(src: str | os.PathLike, dst: str | os.PathLike) -> None:
 
 def _render_pages(src: str | os.PathLike, page: int | None, dpi: int) -> list[Any]:
     """Render one page (1-based) or all pages to Pillow images, shrinking very long documents."""
+    with PDFIUM_LOCK:
+        return _render_pages_locked(src, page, dpi)
+
+
+def _render_pages_locked(src: str | os.PathLike, page: int | None, dpi: int) -> list[Any]:
     import pypdfium2 as pdfium
 
     try:
@@ -339,14 +350,15 @@ def pdf_page_count(src: str | os.PathLike) -> int:
     """The number of pages, read by pypdfium2 (the renderer, so the count agrees with it)."""
     import pypdfium2 as pdfium
 
-    try:
-        document = pdfium.PdfDocument(str(src))
-    except Exception as exc:
-        raise ConversionError(f"not a readable PDF ({type(exc).__name__}: {exc})") from None
-    try:
-        return len(document)
-    finally:
-        document.close()
+    with PDFIUM_LOCK:
+        try:
+            document = pdfium.PdfDocument(str(src))
+        except Exception as exc:
+            raise ConversionError(f"not a readable PDF ({type(exc).__name__}: {exc})") from None
+        try:
+            return len(document)
+        finally:
+            document.close()
 
 
 def stack_vertically(images: list[Any], gap: int = PAGE_GAP) -> Any:

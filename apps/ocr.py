@@ -50,12 +50,15 @@ def _pdf_pages(path, label: str) -> list[Image.Image]:
     """Render every page of a PDF to an image."""
     import pypdfium2 as pdfium
 
+    from apps.convert import PDFIUM_LOCK
+
     try:
-        pdf = pdfium.PdfDocument(str(path))
-        try:
-            return [pdf[i].render(scale=PDF_DPI / 72).to_pil() for i in range(len(pdf))]
-        finally:
-            pdf.close()
+        with PDFIUM_LOCK:  # pdfium is not thread-safe; convert() copies the pixels out of its bitmap
+            pdf = pdfium.PdfDocument(str(path))
+            try:
+                return [pdf[i].render(scale=PDF_DPI / 72).to_pil().convert("RGB") for i in range(len(pdf))]
+            finally:
+                pdf.close()
     except pdfium.PdfiumError as exc:
         raise OpError("corrupt_file", f"{label} could not be opened as a PDF: {exc}") from None
 
