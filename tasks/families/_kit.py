@@ -18,6 +18,8 @@ COMPANIES = [("Northwind Analytics", "northwind.test"), ("Bluefin Logistics", "b
              ("Copperleaf Studio", "copperleaf.test"), ("Granite Peak Supply", "granitepeak.test"),
              ("Lumen Harbor Health", "lumenharbor.test"), ("Tidewater Foods", "tidewater.test"),
              ("Silverpine Schools", "silverpine.test"), ("Orchid Lane Legal", "orchidlane.test")]
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December"]
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 FMT = "%Y-%m-%d %H:%M:%S"
 
@@ -42,6 +44,16 @@ def now_on_weekday(rng: random.Random, hour: int = 9) -> datetime:
 
 def fmt(dt: datetime) -> str:
     return dt.strftime(FMT)
+
+
+def iso(d: date | datetime) -> str:
+    """2026-03-10"""
+    return d.strftime("%Y-%m-%d")
+
+
+def hm(dt: datetime) -> str:
+    """14:30"""
+    return dt.strftime("%H:%M")
 
 
 def day_name(d: date | datetime) -> str:

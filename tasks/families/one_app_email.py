@@ -5,12 +5,9 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import (COMPANIES, act, at, check, day_name, fmt, next_weekday, now_on_weekday,
-                                 people, switch)
+from tasks.families._kit import (COMPANIES, MONTHS, act, at, check, day_name, fmt, next_weekday,
+                                 now_on_weekday, people, switch)
 from tasks.families.registry import family
-
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
 
 
 def _mail(user: str, mid: str, frm: str, subject: str, when, body: str, to=None, folder: str = "inbox",

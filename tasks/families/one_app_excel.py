@@ -5,12 +5,9 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import (act, at, check, company, fmt, next_weekday, now_on_weekday, people,
+from tasks.families._kit import (MONTHS, act, at, check, company, fmt, next_weekday, now_on_weekday, people,
                                  switch)
 from tasks.families.registry import family
-
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
 
 
 def _col(n: int) -> str:

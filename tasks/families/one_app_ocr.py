@@ -9,12 +9,9 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import (COMPANIES, act, check, day_name, finish, fmt, now_on_weekday, people,
+from tasks.families._kit import (COMPANIES, MONTHS, act, check, day_name, finish, fmt, now_on_weekday, people,
                                  switch)
 from tasks.families.registry import family
-
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
 
 
 def _scan(path: str, text: str) -> dict:

@@ -5,11 +5,8 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import COMPANIES, act, check, finish, fmt, now_on_weekday, people, switch
+from tasks.families._kit import COMPANIES, MONTHS, act, check, finish, fmt, now_on_weekday, people, switch
 from tasks.families.registry import family
-
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
 
 
 @family("quote-cheapest-to-word", apps=["pdf"])

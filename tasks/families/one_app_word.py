@@ -5,12 +5,9 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from tasks.families._kit import (COMPANIES, FIRST, LAST, act, check, company, day_name, fmt, next_weekday,
-                                 now_on_weekday, people, switch)
+from tasks.families._kit import (COMPANIES, FIRST, LAST, MONTHS, act, check, company, day_name, fmt,
+                                 next_weekday, now_on_weekday, people, switch)
 from tasks.families.registry import family
-
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
 
 
 def long_date(d: date) -> str:

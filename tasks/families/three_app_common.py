@@ -8,10 +8,7 @@ from __future__ import annotations
 import random
 from datetime import date, datetime, timedelta
 
-from tasks.families._kit import COMPANIES, WEEKDAYS, company, fmt, now_on_weekday, people
-
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
+from tasks.families._kit import COMPANIES, MONTHS, WEEKDAYS, company, fmt, hm, iso, now_on_weekday, people
 
 
 # ---- who, where, when -------------------------------------------------------------------------
@@ -41,14 +38,6 @@ def nice(d: date | datetime) -> str:
 def short(d: date | datetime) -> str:
     """'March 12'."""
     return f"{MONTHS[d.month - 1]} {d.day}"
-
-
-def iso(d: date | datetime) -> str:
-    return d.strftime("%Y-%m-%d")
-
-
-def hm(dt: datetime) -> str:
-    return dt.strftime("%H:%M")
 
 
 def day_phrase(now: datetime, d: date) -> str:

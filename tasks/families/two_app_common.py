@@ -6,10 +6,8 @@ from __future__ import annotations
 import random
 from datetime import date, datetime, timedelta
 
-from tasks.families._kit import COMPANIES, company, fmt, now_on_weekday, people
+from tasks.families._kit import COMPANIES, MONTHS, company, fmt, hm, iso, now_on_weekday, people
 
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
 
@@ -29,10 +27,6 @@ def other_companies(rng: random.Random, domain: str, n: int) -> list[tuple[str, 
     return rng.sample(pool, n)
 
 
-def iso(d: date | datetime) -> str:
-    return d.strftime("%Y-%m-%d")
-
-
 def spoken(d: date | datetime) -> str:
     """'Thursday 12 March'."""
     return f"{DAYS[d.weekday()]} {d.day} {MONTHS[d.month - 1]}"
@@ -41,10 +35,6 @@ def spoken(d: date | datetime) -> str:
 def day_month(d: date | datetime) -> str:
     """'12 March'."""
     return f"{d.day} {MONTHS[d.month - 1]}"
-
-
-def hm(dt: datetime) -> str:
-    return dt.strftime("%H:%M")
 
 
 def clock(dt: datetime) -> str:
