@@ -6,10 +6,17 @@ OUT    ?= runs/oracle
 
 .PHONY: install system-deps run test validate bench suite docker docker-local clean
 
-system-deps:  ## tesseract (OCR) and bubblewrap (shell sandbox), installed when missing
-	@command -v tesseract >/dev/null && command -v bwrap >/dev/null || { \
+system-deps:  ## tesseract (OCR), bubblewrap (shell sandbox), fonts and python venv, installed when missing
+	@missing=""; \
+	command -v tesseract >/dev/null || missing="$$missing tesseract-ocr"; \
+	command -v bwrap >/dev/null || missing="$$missing bubblewrap"; \
+	[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
+	$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || missing="$$missing python3-venv"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing system packages:$$missing"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq tesseract-ocr bubblewrap fonts-dejavu-core; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
 
 $(BIN)/officesim: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
