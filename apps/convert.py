@@ -28,7 +28,7 @@ import tempfile
 import threading
 import warnings
 from contextlib import contextmanager
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -103,62 +103,86 @@ def display_value(value: Any) -> str:
 
 # -- text to pdf ---------------------------------------------------------------------------------
 
-class _TextPdf:
-    """A small writer of headings, paragraphs and table rows onto fpdf2 pages."""
+class TextPdf:
+    """Headings, paragraphs and table rows laid out onto fpdf2 pages.
+
+    Calls are recorded and rendered in ``save``, once all the text is known: text that Latin-1 can
+    hold is set in the built-in Helvetica, anything else in DejaVuSans. Loading and subsetting a
+    TrueType font costs more than the rest of a small conversion, so it is paid only when needed.
+    """
 
     def __init__(self) -> None:
-        from fpdf import FPDF
-
-        self.pdf = FPDF(format="A4")
-        self.pdf.set_auto_page_break(auto=True, margin=15)
-        self.pdf.set_margins(18, 18, 18)
-        regular = find_font(FONT_FILE)
-        self.unicode = regular is not None
-        if self.unicode:
-            self.pdf.add_font("Body", "", str(regular))
-            self.family = "Body"
-        else:
-            self.family = "Helvetica"
-        self.pdf.add_page()
+        self.ops: list[tuple] = []
         self.has_content = False  # whether the current page has anything on it yet
-
-    def _text(self, text: str) -> str:
-        text = text.replace("\r", "").replace("\t", "    ")
-        text = _XML_ILLEGAL.sub("", text)
-        if not self.unicode:
-            text = text.translate(_ASCII_FALLBACK).encode("latin-1", "replace").decode("latin-1")
-        return text
 
     def _write(self, text: str, size: float, height: float = 6.0) -> None:
         self.has_content = True
-        self.pdf.set_font(self.family, "", size)
-        self.pdf.multi_cell(0, height, self._text(text), new_x="LMARGIN", new_y="NEXT")
+        self.ops.append(("text", text.replace("\r", "").replace("\t", "    "), size, height))
 
     def heading(self, text: str, level: int = 1) -> None:
         self._write(text, {0: 18, 1: 15, 2: 13}.get(level, 12), height=8.0)
-        self.pdf.ln(1)
+        self.gap(1)
 
     def paragraph(self, text: str) -> None:
         if text.strip():
             self._write(text, 11)
         else:
-            self.pdf.ln(6)
+            self.gap(6)
 
     def table_row(self, cells: list[str]) -> None:
         self._write(" | ".join(c.replace("\n", " ") for c in cells), 10, height=5.5)
 
     def gap(self, mm: float = 3) -> None:
-        self.pdf.ln(mm)
+        self.ops.append(("gap", mm))
 
     def new_page(self) -> None:
-        self.pdf.add_page()
+        self.ops.append(("page",))
         self.has_content = False
 
-    def save(self, dst: Path) -> None:
+    def _needs_unicode(self) -> bool:
+        try:
+            for op in self.ops:
+                if op[0] == "text":
+                    _XML_ILLEGAL.sub("", op[1]).encode("latin-1")
+        except UnicodeEncodeError:
+            return True
+        return False
+
+    def render(self, title: str | None = None, created: datetime | None = None) -> bytes:
+        """The PDF's bytes; a fixed ``created`` date makes the output reproducible."""
+        from fpdf import FPDF
+
+        pdf = FPDF(format="A4")
+        pdf.set_auto_page_break(auto=True, margin=15)
+        pdf.set_margins(18, 18, 18)
+        pdf.set_producer("officesim")
+        if title:
+            pdf.set_title(title)
+        if created is not None:
+            pdf.set_creation_date(created if created.tzinfo else created.replace(tzinfo=timezone.utc))
+        regular = find_font(FONT_FILE) if self._needs_unicode() else None
+        if regular is not None:
+            pdf.add_font("Body", "", str(regular))
+        family = "Body" if regular is not None else "Helvetica"
+        pdf.add_page()
+        for op in self.ops:
+            if op[0] == "text":
+                text = _XML_ILLEGAL.sub("", op[1])
+                if regular is None:  # core font: Latin-1 only
+                    text = text.translate(_ASCII_FALLBACK).encode("latin-1", "replace").decode("latin-1")
+                pdf.set_font(family, "", op[2])
+                pdf.multi_cell(0, op[3], text, new_x="LMARGIN", new_y="NEXT")
+            elif op[0] == "gap":
+                pdf.ln(op[1])
+            else:
+                pdf.add_page()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             logging.getLogger("fpdf").setLevel(logging.ERROR)
-            self.pdf.output(str(dst))
+            return bytes(pdf.output())
+
+    def save(self, dst: Path) -> None:
+        Path(dst).write_bytes(self.render())
 
 
 def _heading_level(style_name: str | None) -> int | None:
@@ -208,7 +232,7 @@ def docx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
 
     document = open_docx(src)
     styles = _style_names(document)
-    out = _TextPdf()
+    out = TextPdf()
     for block in document.iter_inner_content():
         if isinstance(block, Table):
             out.gap(2)
@@ -258,7 +282,7 @@ def used_rows(ws: Any) -> list[list[Any]]:
 def xlsx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
     """Write every worksheet of an .xlsx (its name, then one ' | '-joined line per row) into a PDF."""
     workbook = open_xlsx(src)
-    out = _TextPdf()
+    out = TextPdf()
     for index, ws in enumerate(workbook.worksheets):
         if index:
             out.gap(6)

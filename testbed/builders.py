@@ -134,42 +134,16 @@ def build_docx(task: Task, office: Office, b: DocxBuilder) -> None:
 
 
 # ---- pdf -----------------------------------------------------------------------------------------
-def _latin1(text: str) -> bool:
-    try:
-        text.encode("latin-1")
-        return True
-    except UnicodeEncodeError:
-        return False
-
-
 def text_pdf(pages: list[str], title: str | None, stamp: datetime) -> bytes:
-    """A PDF with one page per text.
+    """A PDF with one page per text, laid out as the apps' own conversions lay text out."""
+    from apps.convert import TextPdf
 
-    Text that Latin-1 covers uses the built-in Helvetica (nothing to embed: about 5 ms); anything
-    else uses DejaVuSans, embedded, so any Unicode text renders (about 150 ms, the font is parsed
-    per document).
-    """
-    from fpdf import FPDF
-
-    pdf = FPDF(format="A4")
-    pdf.set_creation_date(stamp.replace(tzinfo=dt_timezone.utc))
-    pdf.set_auto_page_break(auto=True, margin=15)
-    if title:
-        pdf.set_title(title)
-    pdf.set_producer("officesim")
-    unicode_needed = not all(_latin1(t) for t in pages)
-    if unicode_needed and FONT_REGULAR.exists():
-        pdf.add_font("DejaVu", "", str(FONT_REGULAR))
-        family = "DejaVu"
-    else:
-        family = "Helvetica"
-    pdf.set_font(family, size=11)
-    for text in pages:
-        pdf.add_page()
-        if family == "Helvetica":
-            text = text.encode("latin-1", "replace").decode("latin-1")
-        pdf.multi_cell(0, 6, text)
-    return bytes(pdf.output())
+    out = TextPdf()
+    for i, text in enumerate(pages):
+        if i:
+            out.new_page()
+        out.paragraph(text)
+    return out.render(title=title, created=stamp)
 
 
 def build_pdf(task: Task, office: Office, b: PdfBuilder) -> None:

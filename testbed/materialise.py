@@ -26,11 +26,13 @@ import uuid
 from pathlib import Path
 
 from tasks.model import Task
+from apps import convert
 from testbed import builders
 from testbed.builders import build_office
 from testbed.office import Office
 
-_BUILDER_CODE = hashlib.sha256(Path(builders.__file__).read_bytes()).hexdigest()[:16]
+# Templates are rebuilt when the code that writes them changes (the builders and the PDF writer).
+_BUILDER_CODE = hashlib.sha256(b"".join(Path(m.__file__).read_bytes() for m in (builders, convert))).hexdigest()[:16]
 _known: dict[tuple[str, str], Path] = {}
 _known_lock = threading.Lock()
 

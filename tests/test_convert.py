@@ -191,3 +191,27 @@ def test_pdf_docx_pdf_round_trip_keeps_pages(tmp_path):
     pages = [p.extract_text() for p in pypdf.PdfReader(tmp_path / "b.pdf").pages]
     assert len(pages) == 2
     assert "First page" in pages[0] and "Second page" in pages[1]
+
+
+def _fonts(path) -> set[str]:
+    fonts = set()
+    for page in pypdf.PdfReader(path).pages:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            fonts.add(str(font.get_object()["/BaseFont"]))
+    return fonts
+
+
+def test_docx_to_pdf_uses_the_core_font_for_latin1_and_dejavu_otherwise(tmp_path):
+    """Latin-1 text needs no embedded font (cheap); other text keeps every character via DejaVuSans."""
+    plain, wide = tmp_path / "plain.docx", tmp_path / "wide.docx"
+    for path, text in ((plain, "Café bill: 120 EUR, paid by Zoë"), (wide, "Łódź office paid €120 — Zoë")):
+        doc = docx.Document()
+        doc.add_paragraph(text)
+        doc.save(path)
+        convert.docx_to_pdf(path, path.with_suffix(".pdf"))
+    assert _fonts(plain.with_suffix(".pdf")) == {"/Helvetica"}
+    assert "Café bill" in _pdf_text(plain.with_suffix(".pdf"))
+    if convert.find_font() is None:
+        pytest.skip("DejaVuSans is not installed")
+    assert any("DejaVu" in f for f in _fonts(wide.with_suffix(".pdf")))
+    assert "Łódź office paid €120" in _pdf_text(wide.with_suffix(".pdf"))
