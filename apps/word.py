@@ -142,12 +142,12 @@ def _all_paragraphs(container: Any) -> Iterator[Any]:
     """Body paragraphs, then the paragraphs of every table cell (nested tables included)."""
     yield from container.paragraphs
     for table in container.tables:
-        seen: set[int] = set()
+        seen: list[Any] = []  # the cell elements themselves: an id() of a dropped proxy can be reused
         for row in table.rows:
             for cell in row.cells:
-                if id(cell._tc) in seen:
-                    continue
-                seen.add(id(cell._tc))
+                if any(cell._tc is tc for tc in seen):
+                    continue  # a merged cell appears once per row it spans
+                seen.append(cell._tc)
                 yield from _all_paragraphs(cell)
 
 

@@ -199,3 +199,22 @@ def test_font_size_kept_on_replace(run, office):
     assert run("word", "replace_text", file_path="data/size.docx", old_text="10", new_text="12").ok
     saved_run = docx.Document(str(office.root / "data/size.docx")).paragraphs[0].runs[0]
     assert saved_run.text == "Total: 12" and saved_run.font.size == Pt(20)
+
+
+def test_replace_reaches_every_row_of_a_table(run, office):
+    """Every cell of a many-row table is searched, not only the first ones seen."""
+    document = docx.Document()
+    table = document.add_table(rows=6, cols=3)
+    for r in range(6):
+        for c in range(3):
+            table.cell(r, c).text = f"r{r}c{c}"
+    table.cell(5, 1).text = "Oskar Lund"
+    a, b = table.cell(2, 0), table.cell(2, 1)
+    a.merge(b).text = "merged Oskar Lund"
+    document.save(str(office.root / "data/rows.docx"))
+    result = run("word", "replace_text", file_path="data/rows.docx", old_text="Oskar Lund", new_text="Bruno Costa")
+    assert result.ok, result.observation
+    assert result.data["replacements"] == 2
+    saved = docx.Document(str(office.root / "data/rows.docx")).tables[0]
+    assert saved.cell(5, 1).text == "Bruno Costa"
+    assert saved.cell(2, 0).text == "merged Bruno Costa"
