@@ -32,10 +32,10 @@ run: install  ## evaluate the oracle agent over the whole suite
 
 test: install  ## unit and end-to-end tests, then the suite validator
 	$(BIN)/python -m pytest -n 2 --dist loadfile
-	$(BIN)/officesim validate
+	$(BIN)/officesim validate --tasks tasks/examples
 
 validate: install
-	$(BIN)/officesim validate
+	$(BIN)/officesim validate --tasks tasks/examples
 
 suite: install  ## regenerate tasks/suite from the scenario families
 	$(BIN)/python -m tasks.build_suite

@@ -7,7 +7,7 @@ plausible wrong solutions that the validator replays through the real API. See t
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -107,7 +107,9 @@ class IcsBuilder(_Strict):
     events: list[IcsEvent] = []
 
 
-Builder = Union[XlsxBuilder, DocxBuilder, PdfBuilder, TextBuilder, ImageBuilder, EmlBuilder, IcsBuilder]
+# Discriminated by ``type``, so a problem is reported against the one builder the entry names.
+Builder = Annotated[Union[XlsxBuilder, DocxBuilder, PdfBuilder, TextBuilder, ImageBuilder, EmlBuilder, IcsBuilder],
+                    Field(discriminator="type")]
 
 
 # ---- checks, actions, solutions ---------------------------------------------------------------

@@ -52,3 +52,21 @@ def test_suite_is_the_test_split_and_ids_match_scenarios(suite):
 def test_every_task_has_a_wrong_solution_unless_no_action(suite):
     missing = [t.id for t in suite if not t.wrong and not t.no_action]
     assert not missing, f"tasks without a wrong solution: {missing[:10]}"
+
+
+def test_examples_and_suite_together_use_every_check_and_builder():
+    """Every check kind and every builder is exercised by a task that the validator proves."""
+    from pathlib import Path
+
+    from evaluators import CHECKS
+    from tasks.model import Task
+
+    tasks = load_tasks([Path(__file__).resolve().parent.parent / "tasks" / "examples"]).values()
+    used_checks = {c.check for t in tasks for c in t.checks}
+    assert set(CHECKS) - used_checks == set()
+    used_builders = {b.type for t in tasks for b in t.office}
+    builder_types = {m.model_fields["type"].annotation.__args__[0]
+                     for m in Task.model_fields["office"].annotation.__args__[0].__origin__.__args__}
+    assert builder_types == {"xlsx", "docx", "pdf", "text", "image", "eml", "ics"}
+    assert builder_types - used_builders == set()
+    assert any(Path(t.source_dir, "files").is_dir() for t in tasks), "no task uses a real files/ folder"
