@@ -309,3 +309,21 @@ def test_http_agent_example(env):
     evaluation = json.loads(result.stdout[result.stdout.index("{"):])
     assert evaluation["task_id"] == "ev-total-001" and evaluation["passed"] is False
     assert evaluation["checks"][0]["check"] == "xlsx_cell"
+
+
+def test_private_servers_share_the_episodes(env, tmp_path, monkeypatch):
+    """Without --server the runner starts its own servers and spreads episodes over all of them."""
+    import server.eval.runner as runner_module
+
+    used: list[str] = []
+    real_run_episode = runner_module.run_episode
+
+    def spy(client, *args, **kwargs):
+        used.append(str(client._http.base_url))
+        return real_run_episode(client, *args, **kwargs)
+
+    monkeypatch.setattr(runner_module, "run_episode", spy)
+    summary = run_eval(config(env, tmp_path / "two", agent="oracle", server=None, token=None, servers=2, workers=2))
+    assert summary["total"] == len(TASK_IDS) and summary["passed"] == len(TASK_IDS)
+    assert len(set(used)) == 2, used
+    assert env["server"].url not in used

@@ -22,6 +22,8 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--server", help="URL of a running officesim server (default: start a private one)")
     ev.add_argument("--token", default=os.environ.get("OFFICESIM_TOKEN"), help="bearer token for --server")
     ev.add_argument("--workers", type=int, default=max(1, min(4, os.cpu_count() or 1)))
+    ev.add_argument("--servers", type=int, default=0, metavar="N",
+                    help="without --server: private server processes to spread episodes over (default: one per core in use)")
     ev.add_argument("--trials", type=int, default=1)
     ev.add_argument("--mode", choices=["switch_app", "all_operations"], default="switch_app")
     ev.add_argument("--max-steps", type=int, default=50)
@@ -155,7 +157,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if shard:
         _say(console, f"shard {shard[0]}/{shard[1]}")
     cfg = EvalConfig(agent=args.agent, model=args.model, task_dirs=args.tasks, task_ids=args.task,
-                     category=args.category, server=args.server, token=args.token, workers=args.workers,
+                     category=args.category, server=args.server, token=args.token, workers=args.workers, servers=args.servers,
                      trials=args.trials, mode=args.mode, max_steps=args.max_steps, out=args.out, resume=args.resume,
                      shard=shard, agent_options=options, progress=progress)
     try:

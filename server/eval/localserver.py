@@ -8,7 +8,9 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import httpx
 
@@ -31,7 +33,8 @@ class LocalServer:
         self.include_suite = include_suite
         self.proc: subprocess.Popen | None = None
 
-    def __enter__(self) -> "LocalServer":
+    def start(self) -> "LocalServer":
+        """Launch the process without waiting for it (several can then start side by side)."""
         cmd = [sys.executable, "-c", "from server.cli import main; main()", "serve",
                "--host", "127.0.0.1", "--port", str(self.port)]
         for d in self.task_dirs:
@@ -40,6 +43,10 @@ class LocalServer:
             cmd.append("--no-suite")
         env = {**os.environ, **self.env, "OFFICESIM_TOKEN": self.token}
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        return self
+
+    def __enter__(self) -> "LocalServer":
+        self.start()
         self._wait_healthy()
         return self
 
@@ -65,3 +72,22 @@ class LocalServer:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+@contextmanager
+def local_servers(count: int, task_dirs: list[Path] | None = None, include_suite: bool = True) -> Iterator[list[LocalServer]]:
+    """``count`` private servers started side by side.
+
+    One server runs its Python work under one interpreter lock, so on a machine with several cores
+    the runner spreads episodes over one server process per core.
+    """
+    servers = [LocalServer(task_dirs, include_suite=include_suite) for _ in range(max(1, count))]
+    try:
+        for server in servers:
+            server.start()
+        for server in servers:
+            server._wait_healthy()
+        yield servers
+    finally:
+        for server in servers:
+            server.__exit__(None, None, None)

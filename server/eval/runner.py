@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 import time
 import traceback
+from contextlib import ExitStack
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from server.client import OfficeClient
 from server.eval.agents import Agent, Episode, load_agent, now_iso
-from server.eval.localserver import LocalServer
+from server.eval.localserver import local_servers
 from server.eval.results import (RUN_META, SUMMARY, ResultsWriter, read_json, read_results, record_key,
                                  rewrite_clean, write_json)
 from server.eval.shard import select_shard
@@ -40,6 +42,7 @@ class EvalConfig:
     server: str | None = None
     token: str | None = None
     workers: int = 1
+    servers: int = 0  # private servers to start without --server; 0 = one per core the workers use
     trials: int = 1
     mode: str = "switch_app"
     max_steps: int = 50
@@ -191,18 +194,16 @@ def run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
     done = {record_key(r) for r in kept}
     jobs = [(t, k) for t in selected for k in range(1, cfg.trials + 1) if (t.id, k) not in done]
 
-    def execute(client: OfficeClient) -> None:
-        _run_jobs(client, agent, jobs, cfg, console, already=kept)
-
     if not jobs:
         pass  # everything was already done (a resume of a finished run): just summarise again
     elif cfg.server:
         with OfficeClient(cfg.server, token=cfg.token) as client:
-            execute(client)
+            _run_jobs([client], agent, jobs, cfg, console, already=kept)
     else:
-        with LocalServer(cfg.task_dirs, include_suite=not cfg.task_dirs) as server, \
-                OfficeClient(server.url, token=server.token) as client:
-            execute(client)
+        count = cfg.servers or default_local_servers(cfg.workers)
+        with local_servers(count, cfg.task_dirs, include_suite=not cfg.task_dirs) as servers, ExitStack() as stack:
+            clients = [stack.enter_context(OfficeClient(s.url, token=s.token)) for s in servers]
+            _run_jobs(clients, agent, jobs, cfg, console, already=kept)
     meta["finished"] = now_iso()
     write_json(cfg.out / RUN_META, meta)
     return finalize(cfg.out)
@@ -218,8 +219,14 @@ def _progress_mode(value: str | bool) -> str:
     return value
 
 
-def _run_jobs(client: OfficeClient, agent: Agent, jobs: list, cfg: EvalConfig, console: Console,
+def default_local_servers(workers: int) -> int:
+    """One private server per core the workers can keep busy (at most 4)."""
+    return max(1, min(workers, os.cpu_count() or 1, 4))
+
+
+def _run_jobs(clients: list[OfficeClient], agent: Agent, jobs: list, cfg: EvalConfig, console: Console,
               already: list[dict]) -> None:
+    """Run the episodes on a thread pool; episode i talks to server i mod len(clients)."""
     writer = ResultsWriter(cfg.out)
     mode = _progress_mode(cfg.progress)
     counts = {"passed": sum(bool(r.get("passed")) for r in already)}
@@ -235,9 +242,9 @@ def _run_jobs(client: OfficeClient, agent: Agent, jobs: list, cfg: EvalConfig, c
     with Progress(*columns, console=console, disable=mode != "bar") as progress:
         bar = progress.add_task("eval", total=total, completed=len(already), **counts)
 
-        def one(job) -> None:
+        def one(index: int, job) -> None:
             task, trial = job
-            record = run_episode(client, agent, task, trial, cfg)
+            record = run_episode(clients[index % len(clients)], agent, task, trial, cfg)
             writer.write(record)
             with lock:
                 counts["passed" if record["passed"] else "failed"] += 1
@@ -254,7 +261,7 @@ def _run_jobs(client: OfficeClient, agent: Agent, jobs: list, cfg: EvalConfig, c
 
         pool = ThreadPoolExecutor(max_workers=max(1, cfg.workers))
         try:
-            for fut in as_completed([pool.submit(one, j) for j in jobs]):
+            for fut in as_completed([pool.submit(one, i, j) for i, j in enumerate(jobs)]):
                 fut.result()
         except BaseException:
             # Ctrl-C or a bookkeeping failure: start nothing new; episodes in flight still finish
