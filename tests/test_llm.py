@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import pytest
+
+from tests._json_http import JsonHandler
 
 ENV = ("OFFICESIM_LLM_BASE_URL", "OFFICESIM_LLM_MODEL", "OFFICESIM_LLM_API_KEY", "OFFICESIM_LLM_TIMEOUT",
        "OPENAI_BASE_URL", "OPENAI_API_KEY")
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(JsonHandler):
     """Answers with the prompt upper-cased; /fail/ answers 500; /slow/ waits."""
 
     seen: list = []
 
     def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        body = self.read_json()
         _Handler.seen.append((self.path, self.headers.get("Authorization"), body))
         if self.path.startswith("/slow/"):
             time.sleep(2)
@@ -29,16 +30,6 @@ class _Handler(BaseHTTPRequestHandler):
         text = body["messages"][-1]["content"].upper()
         self._send(200, {"choices": [{"message": {"role": "assistant", "content": text}}]})
 
-    def _send(self, status, obj):
-        data = json.dumps(obj).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):
-        pass
 
 
 @pytest.fixture

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import pytest
 
 from tests._eval_tasks import USER, write_tasks
+from tests._json_http import JsonHandler
 from server.cli import main as cli_main
 from server.eval.localserver import LocalServer
 from server.eval.openai_agent import extract_json_object, split_tool_name
@@ -33,9 +34,9 @@ class FakeOpenAI:
         self.lock = threading.Lock()
         fake = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(JsonHandler):
             def do_POST(self):  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                body = self.read_json()
                 with fake.lock:
                     fake.requests.append({"path": self.path, "body": body,
                                           "authorization": self.headers.get("Authorization")})
@@ -46,17 +47,6 @@ class FakeOpenAI:
                     self._send(404, {"error": {"message": f"no route {self.path}"}})
                 else:
                     self._send(200, step)
-
-            def _send(self, status: int, payload: dict) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):
-                pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
