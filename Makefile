@@ -38,7 +38,7 @@ validate: install
 	$(BIN)/officesim validate --tasks tasks/examples
 
 suite: install  ## regenerate tasks/suite from the scenario families
-	$(BIN)/python -m tasks.build_suite
+	$(BIN)/python -m officesim.tasks.build_suite
 
 bench: install  ## performance benchmarks (prints a table, writes benchmarks/results/*.json)
 	$(BIN)/python benchmarks/run_all.py

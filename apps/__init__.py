@@ -1,12 +1,12 @@
 """The nine office applications. ``APPS`` maps an app name to its ``App`` (see ``registry``)."""
 
-from apps.registry import App, ActionResult, OfficeContext, OpError, Result, resolve_operation
+from importlib import import_module
 
-from apps import calendar, email, excel, llm, ocr, pdf, shell, system, word  # noqa: E402
+from officesim.apps.registry import (APP_NAMES, DEFAULT_MODE, MODES, OFFICE_APPS, SYSTEM_APP, App, ActionResult,
+                                     OfficeContext, OpError, Result, resolve_operation)
 
-APPS: dict[str, App] = {
-    module.app.name: module.app
-    for module in (system, word, excel, pdf, calendar, email, ocr, llm, shell)
-}
+# One module per app, named as the app: officesim.apps.excel defines ``app = App("excel", ...)``.
+APPS: dict[str, App] = {name: import_module(f"officesim.apps.{name}").app for name in APP_NAMES}
 
-__all__ = ["APPS", "App", "ActionResult", "OfficeContext", "OpError", "Result", "resolve_operation"]
+__all__ = ["APPS", "APP_NAMES", "DEFAULT_MODE", "MODES", "OFFICE_APPS", "SYSTEM_APP", "App", "ActionResult",
+           "OfficeContext", "OpError", "Result", "resolve_operation"]

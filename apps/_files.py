@@ -6,8 +6,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from apps.convert import ConversionError
-from apps.registry import OfficeContext, OpError
+from officesim.testbed.convert import ConversionError
+from officesim.apps.registry import OfficeContext, OpError
 
 
 def _a(word: str) -> str:

@@ -16,12 +16,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from icalendar import Calendar, Event, vCalAddress
 
-from apps.registry import App, OfficeContext, OpError, Result
+from officesim.testbed.specs import DATE_FORMAT, TIME_FORMAT
+from officesim.apps.registry import App, OfficeContext, OpError, Result
 
 app = App("calendar", "Create, list, update and delete events in a person's calendar.")
 
-TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
-DATE_FORMAT = "%Y-%m-%d"
 
 
 # -- reading -----------------------------------------------------------------------------------

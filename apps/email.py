@@ -21,9 +21,9 @@ from email.utils import format_datetime, getaddresses, parseaddr, parsedate_to_d
 from html.parser import HTMLParser
 from pathlib import Path
 
-from apps import _cache
-from apps.calendar import office_zone
-from apps.registry import App, OfficeContext, OpError, Result
+from officesim.apps import _cache
+from officesim.apps.calendar import office_zone
+from officesim.apps.registry import App, OfficeContext, OpError, Result
 
 app = App("email", "Read, send, forward and reply to email; each person has an inbox and a sent folder.")
 

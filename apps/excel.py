@@ -23,9 +23,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from apps import _cache, convert
-from apps._files import existing_file, new_file, reported_as_corrupt
-from apps.registry import App, OfficeContext, OpError, Result
+from officesim.apps import _cache
+from officesim.testbed import convert
+from officesim.apps._files import existing_file, new_file, reported_as_corrupt
+from officesim.apps.registry import App, OfficeContext, OpError, Result
 
 app = App("excel", "Read, edit and convert Excel (.xlsx) workbooks with one or more sheets.")
 

@@ -12,7 +12,7 @@ import os
 
 import httpx
 
-from apps.registry import App, OfficeContext, OpError, Result
+from officesim.apps.registry import App, OfficeContext, OpError, Result
 
 app = App("llm", "Ask a language model to write, summarize or transform text.")
 

@@ -9,8 +9,8 @@ from collections import OrderedDict
 
 from PIL import Image, UnidentifiedImageError
 
-from apps._files import existing_file
-from apps.registry import App, OfficeContext, OpError, Result
+from officesim.apps._files import existing_file
+from officesim.apps.registry import App, OfficeContext, OpError, Result
 
 app = App("ocr", "Recognize the text in an image or a scanned PDF.")
 
@@ -50,7 +50,7 @@ def _pdf_pages(path, label: str) -> list[Image.Image]:
     """Render every page of a PDF to an image."""
     import pypdfium2 as pdfium
 
-    from apps.convert import PDFIUM_LOCK
+    from officesim.testbed.convert import PDFIUM_LOCK
 
     try:
         with PDFIUM_LOCK:  # pdfium is not thread-safe; convert() copies the pixels out of its bitmap

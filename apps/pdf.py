@@ -8,9 +8,9 @@ image, so one OCR call reads the whole document.
 
 from __future__ import annotations
 
-from apps import convert
-from apps._files import existing_file, new_file, reported_as_corrupt
-from apps.registry import App, OfficeContext, OpError, Result
+from officesim.testbed import convert
+from officesim.apps._files import existing_file, new_file, reported_as_corrupt
+from officesim.apps.registry import App, OfficeContext, OpError, Result
 
 app = App("pdf", "Read PDF files and convert PDFs to Word documents or images, and images to PDFs.")
 

@@ -29,6 +29,17 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
+from officesim.testbed.errors import OpError
+
+# The applications, in the order prompts list them. ``officesim.apps`` loads one module per name;
+# every other list of apps (task validation, switch_app, prompts, agents) reads this one.
+APP_NAMES = ("system", "word", "excel", "pdf", "calendar", "email", "ocr", "llm", "shell")
+SYSTEM_APP = "system"
+OFFICE_APPS = tuple(name for name in APP_NAMES if name != SYSTEM_APP)  # what a task may list in ``apps``
+# How a session restricts operations: only the current app's (OfficeBench's default), or all at once.
+MODES = ("switch_app", "all_operations")
+DEFAULT_MODE = "switch_app"
+
 # Error codes an operation may report. Apps may add their own, but prefer these.
 ERROR_CODES = {
     "unknown_app": "the app does not exist",
@@ -49,15 +60,6 @@ ERROR_CODES = {
     "ocr_unavailable": "the tesseract OCR engine is missing or did not answer",
     "internal_error": "an unexpected error inside the operation",
 }
-
-
-class OpError(Exception):
-    """An error the agent caused; becomes an observation, never a crash."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass

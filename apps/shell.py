@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from apps.registry import App, OfficeContext, OpError, Result
-from testbed.sandbox import Limits, SandboxError, SandboxResult, run_command
+from officesim.apps.registry import App, OfficeContext, OpError, Result
+from officesim.testbed.sandbox import Limits, SandboxError, SandboxResult, run_command
 
 app = App("shell", "Run shell commands (bash) in the office folder, inside a sandbox without network.")
 

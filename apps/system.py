@@ -6,24 +6,24 @@ applies them to its state machine. Their schemas live here with every other oper
 
 from __future__ import annotations
 
-from apps.registry import App, OfficeContext, OpError, Result
+from officesim.apps.registry import APP_NAMES, App, OfficeContext, OpError, Result
 
 app = App("system", "Switch between applications, list the office's files and finish the task.")
 
-APP_NAMES = ("system", "word", "excel", "pdf", "calendar", "email", "ocr", "llm", "shell")
-
-
-@app.operation
 def switch_app(ctx: OfficeContext, target_app: str) -> Result:
     """Switch to another application; afterwards only that app's actions are available.
 
     Args:
-        target_app: one of system, word, excel, pdf, calendar, email, ocr, llm, shell.
+        target_app: one of {apps}.
     """
     target = target_app.strip().lower()
     if target not in APP_NAMES:
         raise OpError("unknown_app", f"cannot switch to '{target_app}'; apps are: {', '.join(APP_NAMES)}")
     return Result(observation=f"Switched to app {target}.", data={"current_app": target})
+
+
+switch_app.__doc__ = switch_app.__doc__.format(apps=", ".join(APP_NAMES))
+app.operation(switch_app)
 
 
 @app.operation

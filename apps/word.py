@@ -11,9 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator
 
-from apps import _cache, convert
-from apps._files import existing_file, new_file, reported_as_corrupt
-from apps.registry import App, OfficeContext, OpError, Result
+from officesim.apps import _cache
+from officesim.testbed import convert
+from officesim.apps._files import existing_file, new_file, reported_as_corrupt
+from officesim.apps.registry import App, OfficeContext, OpError, Result
 
 app = App("word", "Create, read, write, edit and convert Word (.docx) documents.")
 

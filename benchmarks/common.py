@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from server.client import OfficeClient  # noqa: E402
-from server.eval.localserver import LocalServer  # noqa: E402
+from officesim.server.client import OfficeClient  # noqa: E402
+from officesim.runner.localserver import LocalServer  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 TASKS_DIR = ROOT / "benchmarks" / "tasks"  # the bench-office task (one small file of each kind)

@@ -24,7 +24,7 @@ WORKERS = [int(w) for w in os.environ.get("OFFICESIM_BENCH_WORKERS", "1 2 4").sp
 
 
 def run_once(workers: int, out: Path) -> dict:
-    cmd = [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())", "eval",
+    cmd = [sys.executable, "-c", "import sys; from runner.cli import main; sys.exit(main())", "eval",
            "--agent", "oracle", "--workers", str(workers), "--out", str(out), "--progress", "off"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()

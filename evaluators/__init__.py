@@ -18,7 +18,7 @@ files, wrong kinds, corrupt files and bad arguments all fail with a message that
 expected and what was found.
 """
 
-from evaluators.registry import (
+from officesim.evaluators.registry import (
     CHECKS,
     CheckOutcome,
     CheckResult,
@@ -28,11 +28,11 @@ from evaluators.registry import (
     run_checks,
     validate_check,
 )
-from evaluators.state import CheckError, EvalState
-from evaluators.text import document_text, values_equal
+from officesim.evaluators.state import CheckError, EvalState
+from officesim.evaluators.text import document_text, values_equal
 
-from evaluators import exact, fuzzy, predicates  # noqa: E402,F401  (registers the checks)
-from evaluators.record import CheckRecord, EvaluationRecord, evaluate  # noqa: E402
+from officesim.evaluators import exact, fuzzy, predicates  # noqa: E402,F401  (registers the checks)
+from officesim.evaluators.record import CheckRecord, EvaluationRecord, evaluate  # noqa: E402
 
 __all__ = [
     "CHECKS",

@@ -11,8 +11,8 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from evaluators.registry import CellRef, CheckResult, TimeStr, check
-from evaluators.state import (
+from officesim.evaluators.registry import CellRef, CheckResult, TimeStr, check
+from officesim.evaluators.state import (
     CheckError,
     EvalState,
     calendar_events,
@@ -23,7 +23,7 @@ from evaluators.state import (
     office_path,
     xlsx_sheet,
 )
-from evaluators.text import (
+from officesim.evaluators.text import (
     as_datetime,
     as_list,
     cell_name,

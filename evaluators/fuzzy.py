@@ -8,10 +8,10 @@ import posixpath
 
 from rapidfuzz import fuzz, utils
 
-from evaluators.exact import events_named, list_events
-from evaluators.registry import CheckResult, Ratio, TimeStr, check
-from evaluators.state import EvalState, calendar_events, find_entry, get_entry, near_names, office_path
-from evaluators.text import as_datetime, as_list, collapse, document_text, norm, show, text_contains
+from officesim.evaluators.exact import events_named, list_events
+from officesim.evaluators.registry import CheckResult, Ratio, TimeStr, check
+from officesim.evaluators.state import EvalState, calendar_events, find_entry, get_entry, near_names, office_path
+from officesim.evaluators.text import as_datetime, as_list, collapse, document_text, norm, show, text_contains
 
 
 def _closest_passage(needle: str, haystack: str, case_sensitive: bool) -> str:

@@ -10,10 +10,10 @@ import operator
 from datetime import datetime
 from typing import Any, Literal
 
-from evaluators.exact import events_named, list_events
-from evaluators.registry import CellRef, CheckResult, ColumnRef, check
-from evaluators.state import EvalState, calendar_events, cell_value, office_path, xlsx_sheet
-from evaluators.text import (
+from officesim.evaluators.exact import events_named, list_events
+from officesim.evaluators.registry import CellRef, CheckResult, ColumnRef, check
+from officesim.evaluators.state import EvalState, calendar_events, cell_value, office_path, xlsx_sheet
+from officesim.evaluators.text import (
     NUMBER_TOLERANCE,
     as_datetime,
     as_number,

@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from evaluators.registry import run_checks
-from evaluators.state import EvalState
+from officesim.evaluators.registry import run_checks
+from officesim.evaluators.state import EvalState
 
 
 class CheckRecord(BaseModel):

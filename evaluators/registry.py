@@ -16,9 +16,9 @@ from typing import Any, Callable
 from pydantic import BaseModel, ValidationError
 from pydantic_core import core_schema
 
-from apps.registry import model_from_signature
-from evaluators.state import CheckError, EvalState
-from evaluators.text import as_datetime, is_cell_ref, is_column_ref
+from officesim.apps.registry import model_from_signature
+from officesim.evaluators.state import CheckError, EvalState
+from officesim.evaluators.text import as_datetime, is_cell_ref, is_column_ref
 
 
 @dataclass(frozen=True)

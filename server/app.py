@@ -24,13 +24,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
-from apps import APPS, OpError
-from server.manager import CapacityError, ServerSettings, SessionManager
-from server.models import (
+from officesim.apps import APPS, OpError
+from officesim.server.manager import CapacityError, ServerSettings, SessionManager
+from officesim.server.models import (
     ActionRequest, ActionResponse, AppInfo, CreateSession, Deleted, ErrorResponse, FileInfo,
     FinishRequest, Health, SessionCreated, SessionInfo, TaskInfo,
 )
-from server.session import Session, SessionEnded, StepResult
+from officesim.server.session import Session, SessionEnded, StepResult
 
 try:
     __version__ = version("officesim")
@@ -127,7 +127,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 def create_app(task_dirs: list[str | Path] | None = None, settings: ServerSettings | None = None,
                tasks: dict | None = None) -> FastAPI:
     """Build the app; tasks are loaded (and validated) once here, never per request."""
-    from tasks.loader import load_tasks
+    from officesim.tasks.loader import load_tasks
 
     settings = settings or ServerSettings.from_env()
     if tasks is None:

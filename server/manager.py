@@ -14,9 +14,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from server.evaluation import Evaluator
-from server.session import Session
-from tasks.model import Task
+from officesim.server.grading import Evaluator
+from officesim.server.session import Session
+from officesim.tasks.model import Task
 
 
 @dataclass
@@ -72,7 +72,7 @@ class SessionManager:
     # -- lifecycle -------------------------------------------------------------------------------
     def create(self, task: Task, mode: str, max_steps: int) -> Session:
         """A new session on a fresh office; raises CapacityError at the cap."""
-        from testbed.materialise import new_office, remove_office
+        from officesim.testbed.materialise import new_office, remove_office
 
         self.sweep_if_due()
         with self._lock:
@@ -174,7 +174,7 @@ class SessionManager:
 
     @staticmethod
     def _remove_office(session: Session) -> None:
-        from testbed.materialise import remove_office
+        from officesim.testbed.materialise import remove_office
 
         if session.office is not None:
             remove_office(session.office)

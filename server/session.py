@@ -1,6 +1,6 @@
 """One attempt at one task, without HTTP: the switch_app state machine, step counting, endings.
 
-The HTTP layer (server/app.py), the in-process gold replay (server/evaluation.py) and tests all
+The HTTP layer (server/app.py), the in-process gold replay (server/grading.py) and tests all
 drive a ``Session`` the same way, so the rules below exist once:
 
 - a session starts in ``system``; in ``switch_app`` mode only the current app's operations and the
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-from apps import APPS, OfficeContext, OpError, resolve_operation
-from apps.registry import ActionResult, Operation
-from tasks.model import Task
+from officesim.apps import APPS, OfficeContext, OpError, resolve_operation
+from officesim.apps.registry import ActionResult, Operation
+from officesim.tasks.model import Task
 
 MODES = ("switch_app", "all_operations")
 STAGNATION_REPEATS = 5

@@ -1,7 +1,7 @@
 """Write the built-in suite (tasks/suite/) from the scenario families.
 
 Each family contributes ``SEEDS_PER_FAMILY`` tasks with ids ``<family>-001``, ``-002``, ...
-Run ``python -m tasks.build_suite`` after changing a family; ``--family`` limits it to some.
+Run ``python -m officesim.tasks.build_suite`` after changing a family; ``--family`` limits it to some.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from tasks.families import FAMILIES
-from tasks.loader import SUITE_DIR, TASK_FILE
+from officesim.tasks.families import FAMILIES
+from officesim.tasks.loader import SUITE_DIR, TASK_FILE
 
 SEEDS_PER_FAMILY = 3
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tasks.build_suite import dump_task
-from tasks.families import FAMILIES
-from tasks.loader import load_tasks
+from officesim.tasks.build_suite import dump_task
+from officesim.tasks.families import FAMILIES
+from officesim.tasks.loader import load_tasks
 
 
 def generate(family: str, seed: int, count: int, out: Path) -> list[Path]:

@@ -13,7 +13,7 @@ from typing import Iterable
 import yaml
 from pydantic import ValidationError
 
-from tasks.model import Task
+from officesim.tasks.model import Task
 
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
 TASK_FILE = "task.yaml"
@@ -73,7 +73,7 @@ def parse_task_file(path: Path) -> tuple[Task | None, list[str]]:
 def _check_problems(task: Task, path: Path) -> list[str]:
     """Unknown check names and bad check arguments, found at load time rather than at evaluation."""
     try:
-        from evaluators import validate_check
+        from officesim.evaluators import validate_check
     except ImportError:  # the evaluator library is optional for loading alone
         return []
     problems = []

@@ -7,109 +7,15 @@ plausible wrong solutions that the validator replays through the real API. See t
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal, Union
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-APP_NAMES = ("word", "excel", "pdf", "calendar", "email", "ocr", "llm", "shell")
-TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+from officesim.apps.registry import OFFICE_APPS
+from officesim.testbed.specs import TIME_FORMAT, Builder, Strict as _Strict  # noqa: F401  (re-exported)
+from officesim.testbed.specs import (DocxBuilder, DocxParagraph, EmlBuilder, IcsBuilder, IcsEvent,  # noqa: F401
+                                     ImageBuilder, PdfBuilder, TextBuilder, XlsxBuilder)
 
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-# ---- builders of the initial office -----------------------------------------------------------
-class XlsxBuilder(_Strict):
-    type: Literal["xlsx"]
-    path: str
-    sheets: dict[str, list[list[Any]]] = Field(min_length=1)
-
-
-class DocxParagraph(_Strict):
-    text: str
-    style: str | None = None  # e.g. "Heading 1", "List Bullet"
-
-
-class DocxBuilder(_Strict):
-    type: Literal["docx"]
-    path: str
-    paragraphs: list[Union[str, DocxParagraph]] = []
-    tables: list[list[list[Any]]] = []
-
-
-class PdfBuilder(_Strict):
-    type: Literal["pdf"]
-    path: str
-    pages: list[str] = Field(min_length=1)
-    title: str | None = None
-
-
-class TextBuilder(_Strict):
-    type: Literal["text"]
-    path: str
-    content: str
-
-
-class ImageBuilder(_Strict):
-    type: Literal["image"]
-    path: str
-    text: str
-    width: int | None = None
-    height: int | None = None
-    font_size: int = 28
-
-
-class EmlBuilder(_Strict):
-    type: Literal["eml"]
-    user: str  # mailbox owner (an email address)
-    folder: Literal["inbox", "sent"] = "inbox"
-    id: str | None = None  # file stem; also the email_id agents see
-    from_: str = Field(alias="from")
-    to: Union[str, list[str]]
-    cc: list[str] = []
-    date: str
-    subject: str
-    body: str = ""
-    attachments: list[str] = []  # office paths of files built earlier
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    @field_validator("date")
-    @classmethod
-    def _date(cls, v: str) -> str:
-        datetime.strptime(v, TIME_FORMAT)
-        return v
-
-
-class IcsEvent(_Strict):
-    summary: str
-    start: str  # "%Y-%m-%d %H:%M:%S", or "%Y-%m-%d" for an all-day event
-    end: str | None = None
-    location: str | None = None
-    description: str | None = None
-    attendees: list[str] = []
-    uid: str | None = None
-    tz: str | None = None  # write the times with this TZID (e.g. Europe/Berlin)
-
-    @field_validator("start", "end")
-    @classmethod
-    def _time(cls, v: str | None) -> str | None:
-        if v is not None:
-            fmt = TIME_FORMAT if " " in v else "%Y-%m-%d"
-            datetime.strptime(v, fmt)
-        return v
-
-
-class IcsBuilder(_Strict):
-    type: Literal["ics"]
-    user: str
-    events: list[IcsEvent] = []
-
-
-# Discriminated by ``type``, so a problem is reported against the one builder the entry names.
-Builder = Annotated[Union[XlsxBuilder, DocxBuilder, PdfBuilder, TextBuilder, ImageBuilder, EmlBuilder, IcsBuilder],
-                    Field(discriminator="type")]
 
 
 # ---- checks, actions, solutions ---------------------------------------------------------------
@@ -162,9 +68,9 @@ class Task(_Strict):
     @field_validator("apps")
     @classmethod
     def _apps(cls, v: list[str]) -> list[str]:
-        bad = [a for a in v if a not in APP_NAMES]
+        bad = [a for a in v if a not in OFFICE_APPS]
         if bad:
-            raise ValueError(f"unknown apps {bad}; apps are {list(APP_NAMES)}")
+            raise ValueError(f"unknown apps {bad}; apps are {list(OFFICE_APPS)}")
         if len(set(v)) != len(v):
             raise ValueError("apps are listed twice")
         return v

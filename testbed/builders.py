@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
-from tasks.model import (TIME_FORMAT, DocxBuilder, EmlBuilder, IcsBuilder, ImageBuilder, PdfBuilder,
-                         Task, TextBuilder, XlsxBuilder)
-from testbed.office import Office
+from officesim.testbed.specs import (TIME_FORMAT, DocxBuilder, EmlBuilder, IcsBuilder, ImageBuilder, OfficeSpec,
+                                     PdfBuilder, TextBuilder, XlsxBuilder)
+from officesim.testbed.office import Office
 
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"
@@ -32,7 +32,7 @@ FONT_BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 ZIP_EPOCH = (2020, 1, 1, 0, 0, 0)
 
 
-def build_office(task: Task, dest: str | Path) -> Office:
+def build_office(task: OfficeSpec, dest: str | Path) -> Office:
     """Create the task's initial office in ``dest``: copy ``files/``, then run builders in order."""
     root = Path(dest)
     root.mkdir(parents=True, exist_ok=True)
@@ -48,7 +48,7 @@ def build_office(task: Task, dest: str | Path) -> Office:
     return office
 
 
-def _when(task: Task) -> datetime:
+def _when(task: OfficeSpec) -> datetime:
     """The task's simulated now (naive local time), used wherever a file wants a timestamp."""
     return task.now_dt
 
@@ -87,7 +87,7 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def build_xlsx(task: Task, office: Office, b: XlsxBuilder) -> None:
+def build_xlsx(task: OfficeSpec, office: Office, b: XlsxBuilder) -> None:
     from openpyxl import Workbook
 
     wb = Workbook()
@@ -105,7 +105,7 @@ def build_xlsx(task: Task, office: Office, b: XlsxBuilder) -> None:
     _target(office, b.path).write_bytes(normalize_zip(buf.getvalue(), _when(task)))
 
 
-def build_docx(task: Task, office: Office, b: DocxBuilder) -> None:
+def build_docx(task: OfficeSpec, office: Office, b: DocxBuilder) -> None:
     import docx
 
     doc = docx.Document()
@@ -136,7 +136,7 @@ def build_docx(task: Task, office: Office, b: DocxBuilder) -> None:
 # ---- pdf -----------------------------------------------------------------------------------------
 def text_pdf(pages: list[str], title: str | None, stamp: datetime) -> bytes:
     """A PDF with one page per text, laid out as the apps' own conversions lay text out."""
-    from apps.convert import TextPdf
+    from officesim.testbed.convert import TextPdf
 
     out = TextPdf()
     for i, text in enumerate(pages):
@@ -146,12 +146,12 @@ def text_pdf(pages: list[str], title: str | None, stamp: datetime) -> bytes:
     return out.render(title=title, created=stamp)
 
 
-def build_pdf(task: Task, office: Office, b: PdfBuilder) -> None:
+def build_pdf(task: OfficeSpec, office: Office, b: PdfBuilder) -> None:
     _target(office, b.path).write_bytes(text_pdf(b.pages, b.title, _when(task)))
 
 
 # ---- text and images -----------------------------------------------------------------------------
-def build_text(task: Task, office: Office, b: TextBuilder) -> None:
+def build_text(task: OfficeSpec, office: Office, b: TextBuilder) -> None:
     _target(office, b.path).write_bytes(b.content.encode("utf-8"))
 
 
@@ -174,7 +174,7 @@ def render_text_image(text: str, font_size: int = 28, width: int | None = None, 
     return img
 
 
-def build_image(task: Task, office: Office, b: ImageBuilder) -> None:
+def build_image(task: OfficeSpec, office: Office, b: ImageBuilder) -> None:
     img = render_text_image(b.text, b.font_size, b.width, b.height)
     target = _target(office, b.path)
     fmt = {".jpg": "JPEG", ".jpeg": "JPEG", ".gif": "GIF", ".bmp": "BMP", ".tif": "TIFF",
@@ -205,7 +205,7 @@ def _digest(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
-def build_eml(task: Task, office: Office, b: EmlBuilder) -> None:
+def build_eml(task: OfficeSpec, office: Office, b: EmlBuilder) -> None:
     user = b.user.strip().lower()
     folder = office.mailbox(user, b.folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -244,7 +244,7 @@ def _event_time(value: str, tz: str | None):
     return when.replace(tzinfo=ZoneInfo(tz)) if tz else when
 
 
-def build_ics(task: Task, office: Office, b: IcsBuilder) -> None:
+def build_ics(task: OfficeSpec, office: Office, b: IcsBuilder) -> None:
     from icalendar import Calendar, Event, vCalAddress
 
     target = _target(office, f"calendar/{b.user.strip().lower()}.ics")
@@ -283,7 +283,7 @@ def build_ics(task: Task, office: Office, b: IcsBuilder) -> None:
     target.write_bytes(cal.to_ical())
 
 
-_BUILDERS: dict[str, Callable[[Task, Office, Any], None]] = {
+_BUILDERS: dict[str, Callable[[OfficeSpec, Office, Any], None]] = {
     "xlsx": build_xlsx,
     "docx": build_docx,
     "pdf": build_pdf,

@@ -25,11 +25,11 @@ import threading
 import uuid
 from pathlib import Path
 
-from tasks.model import Task
-from apps import convert
-from testbed import builders
-from testbed.builders import build_office
-from testbed.office import Office
+from officesim.testbed import convert
+from officesim.testbed import builders
+from officesim.testbed.builders import build_office
+from officesim.testbed.office import Office
+from officesim.testbed.specs import OfficeSpec
 
 # Templates are rebuilt when the code that writes them changes (the builders and the PDF writer).
 _BUILDER_CODE = hashlib.sha256(b"".join(Path(m.__file__).read_bytes() for m in (builders, convert))).hexdigest()[:16]
@@ -45,7 +45,7 @@ def cache_root() -> Path:
     return root
 
 
-def task_key(task: Task) -> str:
+def task_key(task: OfficeSpec) -> str:
     """A hash of everything the initial office depends on."""
     h = hashlib.sha256()
     h.update(_BUILDER_CODE.encode())
@@ -61,7 +61,7 @@ def task_key(task: Task) -> str:
     return h.hexdigest()[:20]
 
 
-def template_for(task: Task) -> Path:
+def template_for(task: OfficeSpec) -> Path:
     """The task's built office in the cache (built now if missing). Treat it as read-only."""
     root = cache_root()
     key = task_key(task)
@@ -85,7 +85,7 @@ def template_for(task: Task) -> Path:
     return final
 
 
-def new_office(task: Task, sessions_dir: str | os.PathLike) -> Office:
+def new_office(task: OfficeSpec, sessions_dir: str | os.PathLike) -> Office:
     """A fresh private copy of the task's template under ``sessions_dir`` (a unique folder)."""
     template = template_for(task)
     base = Path(sessions_dir)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
-from apps.registry import OpError
+from officesim.testbed.errors import OpError
 
 OFFICEBENCH_ROOT = "/testbed"
 

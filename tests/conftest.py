@@ -6,8 +6,8 @@ from datetime import datetime
 
 import pytest
 
-from apps import APPS, OfficeContext
-from testbed.office import Office
+from officesim.apps import APPS, OfficeContext
+from officesim.testbed.office import Office
 
 
 @pytest.fixture

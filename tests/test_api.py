@@ -8,11 +8,11 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from server.app import create_app
-from server.client import OfficeClient, OfficeError
-from server.manager import ServerSettings
-from tasks.loader import load_tasks
-from tasks.validate import local_server
+from officesim.server.app import create_app
+from officesim.server.client import OfficeClient, OfficeError
+from officesim.server.manager import ServerSettings
+from officesim.tasks.loader import load_tasks
+from officesim.runner.validate import local_server
 from tests._api_tasks import BUDGET, QUESTION, write_tasks
 
 

@@ -11,10 +11,10 @@ import pytesseract
 import pytest
 from PIL import Image
 
-from apps.registry import OpError
-from tasks.model import Task
-from testbed.builders import build_office
-from testbed.parse import parse_office
+from officesim.apps.registry import OpError
+from officesim.tasks.model import Task
+from officesim.testbed.builders import build_office
+from officesim.testbed.parse import parse_office
 
 USER = "maya.lin@northwind.test"
 JONAS = "jonas.berg@northwind.test"

@@ -151,7 +151,7 @@ def test_bad_user(run):
 
 def test_events_agree_with_parsed_office_state(run, office, ctx):
     """list_events data and testbed/parse.py describe the same events the same way."""
-    from testbed.parse import parse_office
+    from officesim.testbed.parse import parse_office
 
     _foreign_calendar(office)
     _create(run, "Mine", attendees=["a@x.test"], location="Desk")

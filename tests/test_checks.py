@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaluators import EvalState, run_check
+from officesim.evaluators import EvalState, run_check
 
 ME = "maya.lin@northwind.test"
 BOB = "bob.ray@northwind.test"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluators import CHECKS, CheckResult, EvalState, check, run_check, run_checks, validate_check
+from officesim.evaluators import CHECKS, CheckResult, EvalState, check, run_check, run_checks, validate_check
 
 FORMAT = Path(__file__).resolve().parents[1] / "tasks" / "FORMAT.md"
 
@@ -86,7 +86,7 @@ def test_run_checks_shape_and_order():
 
 
 def test_run_checks_accepts_task_model_checks():
-    from tasks.model import Check
+    from officesim.tasks.model import Check
 
     out = run_checks([Check(check="answer_equals", args={"value": "Paris"})], EvalState(answer="paris"))
     assert out[0]["passed"] is True

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evaluators.state import EvalState, office_path
-from evaluators.text import (
+from officesim.evaluators.state import EvalState, office_path
+from officesim.evaluators.text import (
     as_datetime,
     as_number,
     cell_name,

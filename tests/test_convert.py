@@ -13,7 +13,7 @@ import pytest
 from fpdf import FPDF
 from PIL import Image
 
-from apps import convert
+from officesim.testbed import convert
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from testbed.diff import Change, diff_states, side_effects
+from officesim.testbed.diff import Change, diff_states, side_effects
 
 USER = "maya.lin@northwind.test"
 BOB = "bob.hart@northwind.test"

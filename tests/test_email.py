@@ -167,7 +167,7 @@ def test_empty_mailbox(run):
 
 def test_sent_mail_agrees_with_parsed_office_state(run, office):
     """What send_email writes reads back through testbed/parse.py with the same fields."""
-    from testbed.parse import parse_office
+    from officesim.testbed.parse import parse_office
 
     (office.root / "data" / "notes.txt").write_text("notes")
     assert run("email", "send_email", sender=USER, recipient=[BEN], cc=["Ops <ops@northwind.test>"],

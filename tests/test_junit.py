@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
-from server.cli import main as cli_main
-from server.eval.junit import write_junit
-from server.eval.results import read_results
+from officesim.runner.cli import main as cli_main
+from officesim.runner.junit import write_junit
+from officesim.runner.results import read_results
 from tests._eval_tasks import write_tasks
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tasks.families import FAMILIES
-from tasks.generate import generate
-from tasks.loader import TaskLoadError, load_tasks
+from officesim.tasks.families import FAMILIES
+from officesim.tasks.generate import generate
+from officesim.tasks.loader import TaskLoadError, load_tasks
 
 GOOD = {
     "id": "tiny-001",

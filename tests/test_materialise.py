@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tasks.model import Task
-from testbed import materialise
-from testbed.materialise import new_office, remove_office, template_for
-from testbed.parse import parse_office
+from officesim.tasks.model import Task
+from officesim.testbed import materialise
+from officesim.testbed.materialise import new_office, remove_office, template_for
+from officesim.testbed.parse import parse_office
 
 USER = "maya.lin@northwind.test"
 
@@ -84,7 +84,7 @@ def test_remove_office_deletes_the_session_not_the_template(tmp_path):
 
 
 def test_remove_office_refuses_a_template():
-    from testbed.office import Office
+    from officesim.testbed.office import Office
 
     template = template_for(make_task())
     with pytest.raises(ValueError):

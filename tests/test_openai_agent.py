@@ -15,11 +15,11 @@ import pytest
 
 from tests._eval_tasks import USER, write_tasks
 from tests._json_http import JsonHandler
-from server.cli import main as cli_main
-from server.eval.localserver import LocalServer
-from server.eval.openai_agent import extract_json_object, split_tool_name
-from server.eval.results import read_results
-from server.eval.runner import EvalConfig, run_eval
+from officesim.runner.cli import main as cli_main
+from officesim.runner.localserver import LocalServer
+from officesim.runner.openai_agent import extract_json_object, split_tool_name
+from officesim.runner.results import read_results
+from officesim.runner.run import EvalConfig, run_eval
 
 TASK = "ev-total-001"  # switch to excel, set B4 to 1500, finish
 MODEL = "fake-model-1"

@@ -15,7 +15,7 @@ from fpdf import FPDF
 from icalendar import Calendar, Event
 from PIL import Image
 
-from testbed.parse import parse_bytes, parse_file, parse_office
+from officesim.testbed.parse import parse_bytes, parse_file, parse_office
 
 USER = "maya.lin@northwind.test"
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from apps.registry import OpError
+from officesim.apps.registry import OpError
 
 
 def refused(office, path, code="path_outside_office"):

@@ -8,7 +8,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from evaluators import EvalState, EvaluationRecord, evaluate
+from officesim.evaluators import EvalState, EvaluationRecord, evaluate
 
 STATE = EvalState(
     files={"data/budget.xlsx": {"kind": "xlsx", "sheets": {"Budget": [["Item", "Amount"], ["Total", 8450]]},

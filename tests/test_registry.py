@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from apps import APPS
-from apps.registry import App, OfficeContext, OpError, Result, resolve_operation
+from officesim.apps import APPS
+from officesim.apps.registry import App, OfficeContext, OpError, Result, resolve_operation
 
 demo = App("demo", "A demo app.")
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import main as cli_main
-from server.eval.agents import load_agent
-from server.eval.localserver import LocalServer
-from server.eval.results import read_results, record_key
-from server.eval.runner import EvalConfig, RunError, run_eval
+from officesim.runner.cli import main as cli_main
+from officesim.runner.agents import load_agent
+from officesim.runner.localserver import LocalServer
+from officesim.runner.results import read_results, record_key
+from officesim.runner.run import EvalConfig, RunError, run_eval
 from tests._eval_tasks import NO_ACTION_IDS, TASK_IDS, TASKS, write_tasks
 
 REPO = Path(__file__).resolve().parent.parent
@@ -201,7 +201,7 @@ def test_resume_after_kill_9_keeps_one_record_per_task(env, tmp_path, monkeypatc
     gate = tmp_path / "gate"
     gate.mkdir()
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "server.cli", "eval", "--agent", f"{agent_file}:GatedAgent", "--workers", "1",
+    cmd = [sys.executable, "-m", "officesim.runner.cli", "eval", "--agent", f"{agent_file}:GatedAgent", "--workers", "1",
            *server_args(env), "--out", str(out)]
     proc = subprocess.Popen(cmd, cwd=REPO, env={**os.environ, "EVAL_TEST_GATE": str(gate)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -292,7 +292,7 @@ def test_custom_agent_by_import_path(env, tmp_path, monkeypatch):
 
 def test_my_agent_example_loads_from_a_subprocess_with_pythonpath(env, tmp_path):
     out = tmp_path / "sub"
-    result = subprocess.run([sys.executable, "-m", "server.cli", "eval", "--agent", "examples.my_agent:MyAgent",
+    result = subprocess.run([sys.executable, "-m", "officesim.runner.cli", "eval", "--agent", "examples.my_agent:MyAgent",
                              "--task", "ev-total-001", *server_args(env), "--out", str(out)],
                             cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
@@ -313,7 +313,7 @@ def test_http_agent_example(env):
 
 def test_private_servers_share_the_episodes(env, tmp_path, monkeypatch):
     """Without --server the runner starts its own servers and spreads episodes over all of them."""
-    import server.eval.runner as runner_module
+    import officesim.runner.run as runner_module
 
     used: list[str] = []
     real_run_episode = runner_module.run_episode

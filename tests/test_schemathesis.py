@@ -9,8 +9,8 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
-from server.app import create_app
-from server.manager import ServerSettings
+from officesim.server.app import create_app
+from officesim.server.manager import ServerSettings
 from tests._api_tasks import BUDGET, QUESTION, write_tasks
 
 _TASKS = write_tasks(Path(tempfile.mkdtemp(prefix="officesim-schema-tasks-")), BUDGET, QUESTION)

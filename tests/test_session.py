@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from server.session import Session, SessionEnded, gold_actions, tools_for
-from tasks.loader import load_tasks
-from testbed.materialise import new_office, remove_office
+from officesim.server.session import Session, SessionEnded, gold_actions, tools_for
+from officesim.tasks.loader import load_tasks
+from officesim.testbed.materialise import new_office, remove_office
 from tests._api_tasks import BUDGET, QUESTION, write_tasks
 
 

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from server.cli import build_parser, main as cli_main
-from server.eval.localserver import LocalServer
-from server.eval.merge import MergeError, merge_runs
-from server.eval.results import read_results, record_key
-from server.eval.runner import EvalConfig, run_eval
-from server.eval.shard import parse_shard, select_shard, shard_from_env
-from tasks.model import Task
+from officesim.runner.cli import build_parser, main as cli_main
+from officesim.runner.localserver import LocalServer
+from officesim.runner.merge import MergeError, merge_runs
+from officesim.runner.results import read_results, record_key
+from officesim.runner.run import EvalConfig, run_eval
+from officesim.runner.shard import parse_shard, select_shard, shard_from_env
+from officesim.tasks.model import Task
 from tests._eval_tasks import TASK_IDS, TASKS, write_tasks
 
 REPO = Path(__file__).resolve().parent.parent

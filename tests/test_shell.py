@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from testbed import sandbox
+from officesim.testbed import sandbox
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 

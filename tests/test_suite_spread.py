@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tasks.loader import load_tasks
+from officesim.tasks.loader import load_tasks
 
 SPREAD_APPS = ("word", "excel", "pdf", "calendar", "email", "ocr", "shell")
 
@@ -58,8 +58,8 @@ def test_examples_and_suite_together_use_every_check_and_builder():
     """Every check kind and every builder is exercised by a task that the validator proves."""
     from pathlib import Path
 
-    from evaluators import CHECKS
-    from tasks.model import Task
+    from officesim.evaluators import CHECKS
+    from officesim.tasks.model import Task
 
     tasks = load_tasks([Path(__file__).resolve().parent.parent / "tasks" / "examples"]).values()
     used_checks = {c.check for t in tasks for c in t.checks}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from server.cli import main as cli_main
-from tasks.validate import main as validate
+from officesim.runner.cli import main as cli_main
+from officesim.runner.validate import main as validate
 from tests._api_tasks import BUDGET, QUESTION, variant, write_tasks
 
 

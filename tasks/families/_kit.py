@@ -21,7 +21,7 @@ COMPANIES = [("Northwind Analytics", "northwind.test"), ("Bluefin Logistics", "b
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December"]
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-FMT = "%Y-%m-%d %H:%M:%S"
+from officesim.testbed.specs import TIME_FORMAT as FMT  # noqa: E402
 
 
 def people(rng: random.Random, n: int, domain: str | None = None) -> list[dict]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from tasks.families._kit import (COMPANIES, act, at, check, company, day_name, fmt, now_on_weekday, people,
+from officesim.tasks.families._kit import (COMPANIES, act, at, check, company, day_name, fmt, now_on_weekday, people,
                                  switch)
-from tasks.families.registry import family
+from officesim.tasks.families.registry import family
 
 _BUSY = ["Client call", "Budget review", "Interview", "Team standup", "Vendor demo", "Training session",
          "Project sync", "Lunch with a client", "Dentist", "Workshop", "Board prep", "Recruiting panel"]

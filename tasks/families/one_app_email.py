@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import (COMPANIES, MONTHS, act, at, check, day_name, fmt, next_weekday,
+from officesim.tasks.families._kit import (COMPANIES, MONTHS, act, at, check, day_name, fmt, next_weekday,
                                  now_on_weekday, people, switch)
-from tasks.families.registry import family
+from officesim.tasks.families.registry import family
 
 
 def _mail(user: str, mid: str, frm: str, subject: str, when, body: str, to=None, folder: str = "inbox",

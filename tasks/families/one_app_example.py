@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from tasks.families._kit import act, check, company, fmt, now_on_weekday, people, switch
-from tasks.families.registry import family
+from officesim.tasks.families._kit import act, check, company, fmt, now_on_weekday, people, switch
+from officesim.tasks.families.registry import family
 
 _BUDGET_ITEMS = ["Rent", "Payroll", "Software licences", "Travel", "Catering", "Insurance", "Utilities",
                  "Training", "Marketing", "Office supplies", "Equipment", "Consulting"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import (MONTHS, act, at, check, company, fmt, next_weekday, now_on_weekday, people,
+from officesim.tasks.families._kit import (MONTHS, act, check, company, fmt, next_weekday, now_on_weekday, people,
                                  switch)
-from tasks.families.registry import family
+from officesim.tasks.families.registry import family
 
 
 def _col(n: int) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import (COMPANIES, MONTHS, act, check, day_name, finish, fmt, now_on_weekday, people,
+from officesim.tasks.families._kit import (COMPANIES, MONTHS, act, check, day_name, finish, fmt, now_on_weekday, people,
                                  switch)
-from tasks.families.registry import family
+from officesim.tasks.families.registry import family
 
 
 def _scan(path: str, text: str) -> dict:

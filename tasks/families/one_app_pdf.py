@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import COMPANIES, MONTHS, act, check, finish, fmt, now_on_weekday, people, switch
-from tasks.families.registry import family
+from officesim.tasks.families._kit import COMPANIES, MONTHS, act, check, finish, fmt, now_on_weekday, people, switch
+from officesim.tasks.families.registry import family
 
 
 @family("quote-cheapest-to-word", apps=["pdf"])

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from tasks.families._kit import COMPANIES, act, check, fmt, now_on_weekday, people, switch
-from tasks.families.registry import family
+from officesim.tasks.families._kit import COMPANIES, act, check, fmt, now_on_weekday, people, switch
+from officesim.tasks.families.registry import family
 
 
 def sh(command: str) -> dict:

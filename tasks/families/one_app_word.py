@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from tasks.families._kit import (COMPANIES, FIRST, LAST, MONTHS, act, check, company, day_name, fmt,
+from officesim.tasks.families._kit import (COMPANIES, FIRST, LAST, MONTHS, act, check, company, day_name, fmt,
                                  next_weekday, now_on_weekday, people, switch)
-from tasks.families.registry import family
+from officesim.tasks.families.registry import family
 
 
 def long_date(d: date) -> str:

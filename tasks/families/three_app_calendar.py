@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import act, check, finish, people, switch
-from tasks.families.three_app_common import (
+from officesim.tasks.families._kit import FMT, act, check, people, switch
+from officesim.tasks.families.three_app_common import (
     family3,
     before, day_phrase, docx, dt, eml, ev, head, hm, ics, image, iso, later_weekday, nice, outsider, pdf, setup,
     short, text, xlsx,
@@ -143,8 +143,8 @@ def interview_panel_booking(rng: random.Random) -> dict:
 
     def book(i, attendees):
         s = slots[i]
-        return act("calendar", "create_event", user=me["email"], summary=summary, time_start=s.strftime("%Y-%m-%d %H:%M:%S"),
-                   time_end=(s + timedelta(hours=1)).strftime("%Y-%m-%d %H:%M:%S"), location=room, attendees=attendees)
+        return act("calendar", "create_event", user=me["email"], summary=summary, time_start=s.strftime(FMT),
+                   time_end=(s + timedelta(hours=1)).strftime(FMT), location=room, attendees=attendees)
 
     reply = lambda i: act("email", "reply_email", username=me["email"], email_id="msg-2",
                           content=f"Dear {cand['first']},\n\nthank you - we look forward to meeting you {day_phrase(now, day)} "
@@ -164,8 +164,8 @@ def interview_panel_booking(rng: random.Random) -> dict:
                        f"Dear {me['first']},\n\nthank you for the invitation. Tomorrow I could do "
                        f"{hm(slots[0])}, {hm(slots[1])} or {hm(slots[2])}.\n\nKind regards,\n{cand['name']}",
                        before(now, 0, 8, 5))],
-        "checks": [check("ics_event", user=me["email"], summary=summary, start=s.strftime("%Y-%m-%d %H:%M:%S"),
-                         end=(s + timedelta(hours=1)).strftime("%Y-%m-%d %H:%M:%S"), attendees=att),
+        "checks": [check("ics_event", user=me["email"], summary=summary, start=s.strftime(FMT),
+                         end=(s + timedelta(hours=1)).strftime(FMT), attendees=att),
                    check("email_sent", sender=me["email"], to=cand["email"], body_contains=[hm(s)])],
         "gold": [switch("pdf"), act("pdf", "read_file", pdf_file_path=panel), switch("email"),
                  act("email", "read_email", username=me["email"], email_id="msg-2"), switch("calendar"),
@@ -402,4 +402,4 @@ def talk_slot_verify(rng: random.Random) -> dict:
 
 
 def fmt_(d) -> str:
-    return d.strftime("%Y-%m-%d %H:%M:%S")
+    return d.strftime(FMT)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from datetime import date, datetime, timedelta
 
-from tasks.families._kit import COMPANIES, MONTHS, WEEKDAYS, company, fmt, hm, iso, now_on_weekday, people
+from officesim.tasks.families._kit import COMPANIES, MONTHS, WEEKDAYS, company, fmt, now_on_weekday, people
 
 
 # ---- who, where, when -------------------------------------------------------------------------
@@ -134,7 +134,7 @@ def family3(name: str, apps: list[str]):
     import functools
     import json
 
-    from tasks.families.registry import family
+    from officesim.tasks.families.registry import family
 
     def register(fn):
         @functools.wraps(fn)

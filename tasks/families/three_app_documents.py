@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import act, check, people, switch
+from officesim.tasks.families._kit import act, check, people, switch
 
-from tasks.families.three_app_common import (
+from officesim.tasks.families.three_app_common import (
     family3,
-    before, docx, dt, eml, head, image, iso, later_weekday, nice, outsider, pdf, setup, short, text, xlsx,
+    before, docx, eml, head, image, iso, later_weekday, nice, outsider, pdf, setup, text,
 )
 
 
@@ -28,7 +28,7 @@ def contract_term_amend(rng: random.Random) -> dict:
     pay_old = f"Invoices are payable within {old_days} days."
     pay_new = f"Invoices are payable within {new_days} days."
     term = f"Either party may terminate on {notice} days notice."
-    page1 = "\n".join([f"Service Agreement", f"between {org} and {client}", "1. Services",
+    page1 = "\n".join(["Service Agreement", f"between {org} and {client}", "1. Services",
                        "The provider delivers the services in Annex A.", "2. Fees", "Fees are listed in Annex B.",
                        pay_old, "3. Term", "The agreement runs for twelve months.", term])
     page2 = "\n".join(["4. Confidentiality", "Both parties keep the terms confidential.", "5. Law",

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import act, check, finish, switch
+from officesim.tasks.families._kit import act, check, finish, switch
 
-from tasks.families.three_app_common import (
+from officesim.tasks.families.three_app_common import (
     family3,
-    before, docx, dt, eml, ev, head, ics, image, iso, later_weekday, money_str, nice, num, outsider, pdf,
-    setup, short, text, xlsx,
+    before, docx, dt, eml, ev, head, ics, image, iso, later_weekday, money_str, num, outsider, pdf,
+    setup, text, xlsx,
 )
 
 VENDOR_WORDS = ["Harbor", "Summit", "Willow", "Beacon", "Falcon", "Juniper", "Meridian", "Redstone", "Lakeside",
@@ -587,7 +587,7 @@ def event_venue_estimate(rng: random.Random) -> dict:
     n_conf = rng.randrange(9, 16)
     statuses = ["Confirmed"] * n_conf + ["Cancelled"] * rng.randrange(2, 4) + ["Waitlist"] * rng.randrange(1, 3)
     rng.shuffle(statuses)
-    from tasks.families._kit import people as _people
+    from officesim.tasks.families._kit import people as _people
     guests = _people(rng, len(statuses), "guests.test") if len(statuses) <= 30 else []
     rows = [["Name", "Company", "Status"]] + [[g["name"], rng.choice(["Acorn Ltd", "Brightwave", "Kestrel Co"]), s]
                                              for g, s in zip(guests, statuses)]

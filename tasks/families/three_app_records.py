@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import act, check, people, switch
+from officesim.tasks.families._kit import act, check, people, switch
 
-from tasks.families.three_app_common import (
+from officesim.tasks.families.three_app_common import (
     family3,
-    before, docx, eml, head, image, iso, later_weekday, money_str, nice, num, pdf, setup, text, xlsx,
+    before, docx, eml, head, image, iso, later_weekday, nice, pdf, setup, text, xlsx,
 )
 
 

@@ -5,15 +5,14 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import act, check, finish, people, switch
+from officesim.tasks.families._kit import act, check, finish, switch
 
-from tasks.families.three_app_common import (
+from officesim.tasks.families.three_app_common import (
     family3,
-    MONTHS, before, day_phrase, docx, dt, eml, ev, head, hm, ics, image, iso, later_weekday, nice, outsider, pdf,
-    setup, short, text, xlsx,
+    before, day_phrase, docx, dt, eml, ev, head, hm, ics, image, iso, later_weekday, nice, pdf,
+    setup, text, xlsx,
 )
 
-F = "%Y-%m-%d %H:%M:%S"
 
 
 # ---------------------------------------------------------------------------------------------

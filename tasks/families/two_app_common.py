@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from datetime import date, datetime, timedelta
 
-from tasks.families._kit import COMPANIES, MONTHS, company, fmt, hm, iso, now_on_weekday, people
+from officesim.tasks.families._kit import COMPANIES, MONTHS, company, fmt, now_on_weekday, people
 
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 

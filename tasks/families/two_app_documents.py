@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from tasks.families._kit import FMT, act, at, check, fmt, next_weekday, people, switch
-from tasks.families.registry import family
-from tasks.families.two_app_common import (
+from officesim.tasks.families._kit import FMT, act, at, check, fmt, next_weekday, people, switch
+from officesim.tasks.families.registry import family
+from officesim.tasks.families.two_app_common import (
     DAYS, MONTHS, day_month, ev, hm, iso, office_of, other_companies, spoken, workday_after, workday_before,
 )
 

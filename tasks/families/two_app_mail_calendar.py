@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import act, at, check, fmt, next_weekday, switch
-from tasks.families.registry import family
-from tasks.families.two_app_common import (
+from officesim.tasks.families._kit import act, at, check, fmt, next_weekday, switch
+from officesim.tasks.families.registry import family
+from officesim.tasks.families.two_app_common import (
     DAYS, clock, ev, mail_time, office_of, outsider, spoken, workday_after,
 )
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from tasks.families._kit import act, at, check, finish, fmt, people, switch
-from tasks.families.registry import family
-from tasks.families.two_app_common import (
+from officesim.tasks.families._kit import act, at, check, finish, fmt, people, switch
+from officesim.tasks.families.registry import family
+from officesim.tasks.families.two_app_common import (
     DAYS, day_month, ev, iso, office_of, other_companies, spoken, workday_after,
 )
 
@@ -246,7 +246,7 @@ def scanned_letter_transcribe(rng: random.Random) -> dict:
     return {
         "user": me["email"], "user_name": me["name"], "now": fmt(now),
         "instruction": ("Two customer letters were scanned into data/post/. Type the complaint one into a new Word "
-                        f"document data/cases/<order number>_letter.docx (the order number is in the letter, e.g. "
+                        "document data/cases/<order number>_letter.docx (the order number is in the letter, e.g. "
                         "CX-12345_letter.docx) so it can go into the case file; one paragraph per line is fine."),
         "office": [
             {"type": "image", "path": "data/post/letter_a.png", "text": thanks},

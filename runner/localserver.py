@@ -35,7 +35,7 @@ class LocalServer:
 
     def start(self) -> "LocalServer":
         """Launch the process without waiting for it (several can then start side by side)."""
-        cmd = [sys.executable, "-c", "from server.cli import main; main()", "serve",
+        cmd = [sys.executable, "-c", "from runner.cli import main; main()", "serve",
                "--host", "127.0.0.1", "--port", str(self.port)]
         for d in self.task_dirs:
             cmd += ["--tasks", d]

@@ -15,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-PLUGINS = ("server.eval.cli",)
+PLUGINS = ("officesim.runner.eval_command",)
 
 
 def _add_tasks_option(parser: argparse.ArgumentParser) -> None:
@@ -27,9 +27,9 @@ def _add_tasks_option(parser: argparse.ArgumentParser) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.app import KEEP_ALIVE_S, create_app
-    from server.manager import ServerSettings
-    from tasks.loader import TaskLoadError
+    from officesim.server.app import KEEP_ALIVE_S, create_app
+    from officesim.server.manager import ServerSettings
+    from officesim.tasks.loader import TaskLoadError
 
     overrides = {"include_suite": not args.no_suite, "idle_timeout": args.idle_timeout,
                  "max_sessions": args.max_sessions}
@@ -44,7 +44,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from tasks.validate import main as validate
+    from officesim.runner.validate import main as validate
 
     return validate(args.tasks, args.task, workers=args.workers, server_url=args.server,
                     token=os.environ.get("OFFICESIM_TOKEN") or None, include_suite=not args.no_suite,
@@ -52,7 +52,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks_list(args: argparse.Namespace) -> int:
-    from tasks.loader import TaskLoadError, load_tasks
+    from officesim.tasks.loader import TaskLoadError, load_tasks
 
     try:
         tasks = load_tasks([Path(d) for d in args.tasks], include_suite=not args.no_suite)
@@ -70,7 +70,7 @@ def cmd_tasks_list(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks_generate(args: argparse.Namespace) -> int:
-    from tasks.generate import generate
+    from officesim.tasks.generate import generate
 
     try:
         paths = generate(args.family, args.seed, args.count, Path(args.out))
@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_plugin_subcommands(subparsers: argparse._SubParsersAction) -> None:
-    """Let modules such as server/eval/cli.py register their own subcommands."""
+    """Let modules such as runner/eval_command.py register their own subcommands."""
     for name in PLUGINS:
         try:
             found = importlib.util.find_spec(name) is not None

@@ -17,7 +17,8 @@ from typing import Any
 
 import httpx
 
-from server.eval.agents import Episode
+from officesim.runner.episode import Episode
+from officesim.testbed.specs import TIME_FORMAT
 
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
 
@@ -154,7 +155,7 @@ class OpenAIAgent:
         from datetime import datetime
 
         task = episode.task
-        now = datetime.strptime(task["now"], "%Y-%m-%d %H:%M:%S")
+        now = datetime.strptime(task["now"], TIME_FORMAT)
         return SYSTEM_TEMPLATE.format(
             user_name=task.get("user_name") or task["user"], user=task["user"], now=task["now"],
             weekday=now.strftime("%A"), timezone=task.get("timezone", "UTC"),

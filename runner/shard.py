@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-from tasks.model import Task
+from officesim.tasks.model import Task
 
 
 def parse_shard(text: str) -> tuple[int, int]:

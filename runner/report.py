@@ -10,7 +10,7 @@ import json
 from html import escape
 from pathlib import Path
 
-from server.eval.results import REPORT
+from officesim.runner.results import REPORT
 
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}

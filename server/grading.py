@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
-from server.session import Session, gold_actions
-from tasks.model import Task
+from officesim.server.session import Session, gold_actions
+from officesim.tasks.model import Task
 
 
 class _OnceCache:
@@ -84,8 +84,8 @@ class Evaluator:
     # -- per-task reference states ---------------------------------------------------------------
     def before(self, task: Task) -> dict:
         """The parsed initial office of a task (from its cached template)."""
-        from testbed.materialise import template_for
-        from testbed.parse import parse_office
+        from officesim.testbed.materialise import template_for
+        from officesim.testbed.parse import parse_office
 
         return self._before.get(_key(task), lambda: parse_office(template_for(task), task.timezone))
 
@@ -114,8 +114,8 @@ class Evaluator:
         self._prefetch.submit(work)
 
     def _replay_gold(self, task: Task) -> GoldRun:
-        from testbed.materialise import new_office, remove_office
-        from testbed.parse import parse_office
+        from officesim.testbed.materialise import new_office, remove_office
+        from officesim.testbed.parse import parse_office
 
         actions = gold_actions(task.gold, task.answer)
         office = new_office(task, self.sessions_dir)
@@ -138,10 +138,10 @@ class Evaluator:
     # -- one session -----------------------------------------------------------------------------
     def evaluate(self, session: Session) -> dict:
         """The evaluation record (tasks/FORMAT.md §6) of an ended session."""
-        from evaluators import EvalState
-        from evaluators.record import evaluate
-        from testbed.diff import diff_states, side_effects
-        from testbed.parse import parse_office
+        from officesim.evaluators import EvalState
+        from officesim.evaluators.record import evaluate
+        from officesim.testbed.diff import diff_states, side_effects
+        from officesim.testbed.parse import parse_office
 
         task = session.task
         after = parse_office(session.office.root, task.timezone)

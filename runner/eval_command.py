@@ -106,8 +106,8 @@ def _parse_options(items: list[str]) -> dict:
 
 def _gate(console: Console, args: argparse.Namespace, summary: dict) -> int:
     """--baseline and --fail-under: 1 when the run should fail the build, else 0."""
-    from server.eval.results import read_results
-    from server.eval.runner import regressions
+    from officesim.runner.results import read_results
+    from officesim.runner.run import regressions
 
     status = 0
     if args.baseline:
@@ -129,9 +129,9 @@ def _gate(console: Console, args: argparse.Namespace, summary: dict) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from server.eval.runner import EvalConfig, RunError, run_eval
-    from server.eval.shard import parse_shard, shard_from_env
-    from tasks.loader import TaskLoadError
+    from officesim.runner.run import EvalConfig, RunError, run_eval
+    from officesim.runner.shard import parse_shard, shard_from_env
+    from officesim.tasks.loader import TaskLoadError
 
     console = Console(stderr=True)
     try:
@@ -170,8 +170,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def _conclude(console: Console, args: argparse.Namespace, summary: dict) -> int:
     """What eval and merge do once a run directory is complete: print, write JUnit, apply the gates."""
-    from server.eval.junit import write_junit
-    from server.eval.results import read_results
+    from officesim.runner.junit import write_junit
+    from officesim.runner.results import read_results
 
     _print_summary(console, summary, args.out)
     if args.junit:
@@ -181,14 +181,14 @@ def _conclude(console: Console, args: argparse.Namespace, summary: dict) -> int:
 
 
 def _clear_run_dir(out: Path) -> None:
-    from server.eval.results import REPORT, RESULTS, RUN_META, SUMMARY
+    from officesim.runner.results import REPORT, RESULTS, RUN_META, SUMMARY
 
     for name in (RESULTS, RUN_META, SUMMARY, REPORT):
         (out / name).unlink(missing_ok=True)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from server.eval.runner import finalize
+    from officesim.runner.run import finalize
 
     if not (args.run_dir / "results.jsonl").exists():
         print(f"error: {args.run_dir} has no results.jsonl", file=sys.stderr)
@@ -199,7 +199,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from server.eval.merge import MergeError, merge_runs
+    from officesim.runner.merge import MergeError, merge_runs
 
     console = Console(stderr=True)
     try:

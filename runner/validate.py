@@ -25,9 +25,9 @@ from typing import Any, Iterator, TextIO
 
 import httpx
 
-from server.client import OfficeClient, OfficeError
-from server.session import DEFAULT_MAX_STEPS, gold_actions
-from tasks.model import Task
+from officesim.server.client import OfficeClient, OfficeError
+from officesim.server.session import DEFAULT_MAX_STEPS, gold_actions
+from officesim.tasks.model import Task
 
 
 @dataclass
@@ -45,8 +45,8 @@ def local_server(tasks: dict[str, Task], token: str | None = None) -> Iterator[s
     """Serve ``tasks`` with uvicorn on a free 127.0.0.1 port in a thread; yields the base URL."""
     import uvicorn
 
-    from server.app import KEEP_ALIVE_S, create_app
-    from server.manager import ServerSettings
+    from officesim.server.app import KEEP_ALIVE_S, create_app
+    from officesim.server.manager import ServerSettings
 
     settings = ServerSettings(token=token, max_sessions=10_000)
     app = create_app(settings=settings, tasks=tasks)
@@ -142,7 +142,7 @@ def server_processes(count: int, task_dirs: list[str], include_suite: bool) -> I
     try:
         for _ in range(count):
             port, token = _free_port(), secrets.token_urlsafe(16)
-            cmd = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+            cmd = [sys.executable, "-m", "officesim.runner.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                    "--log-level", "warning", "--max-sessions", "10000"]
             for d in task_dirs:
                 cmd += ["--tasks", str(d)]
@@ -217,7 +217,7 @@ def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, 
          server_url: str | None = None, token: str | None = None, include_suite: bool = True,
          out: TextIO | None = None, servers: int | None = None) -> int:
     """Validate and print one line per failing task and a summary; 0 when every task holds."""
-    from tasks.loader import TaskLoadError, load_tasks
+    from officesim.tasks.loader import TaskLoadError, load_tasks
 
     out = out or sys.stdout
     started = time.monotonic()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.eval.results import RUN_META, read_json, read_results, record_key, rewrite_clean, write_json
+from officesim.runner.results import RUN_META, read_json, read_results, record_key, rewrite_clean, write_json
 
 
 class MergeError(Exception):
@@ -13,7 +13,7 @@ class MergeError(Exception):
 
 def merge_runs(dirs: list[Path], out: Path) -> dict:
     """Combine run directories (shards of one evaluation) into ``out``; returns the merged summary."""
-    from server.eval.runner import finalize
+    from officesim.runner.run import finalize
 
     metas = []
     for d in dirs:

@@ -21,15 +21,15 @@ from typing import Callable
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from server.client import OfficeClient
-from server.eval.agents import Agent, Episode, load_agent, now_iso
-from server.eval.localserver import local_servers
-from server.eval.results import (RUN_META, SUMMARY, ResultsWriter, read_json, read_results, record_key,
+from officesim.server.client import OfficeClient
+from officesim.runner.agents import Agent, Episode, load_agent, now_iso
+from officesim.runner.localserver import local_servers
+from officesim.runner.results import (RUN_META, SUMMARY, ResultsWriter, read_json, read_results, record_key,
                                  rewrite_clean, write_json)
-from server.eval.shard import select_shard
-from server.eval.summary import process_counts, summarize
-from tasks.loader import load_tasks
-from tasks.model import Task
+from officesim.runner.shard import select_shard
+from officesim.runner.summary import process_counts, summarize
+from officesim.tasks.loader import load_tasks
+from officesim.tasks.model import Task
 
 
 @dataclass
@@ -275,7 +275,7 @@ def _run_jobs(clients: list[OfficeClient], agent: Agent, jobs: list, cfg: EvalCo
 
 def finalize(run_dir: Path, write_report: Callable | None = None) -> dict:
     """Write summary.json and report.html from results.jsonl (also used by `report` and `merge`)."""
-    from server.eval.report import write_report as default_report
+    from officesim.runner.report import write_report as default_report
 
     records = read_results(run_dir)
     meta = read_json(run_dir / RUN_META) if (run_dir / RUN_META).exists() else {}

@@ -22,68 +22,10 @@ import sys
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Protocol
+from typing import Callable
 
-from tasks.model import Task
-
-
-class Episode:
-    """One attempt at one task as an agent sees it: the task, the prompt, the tools, and act()."""
-
-    def __init__(self, client: Any, session: dict):
-        self.client = client
-        self.session_id: str = session["session_id"]
-        self.task: dict = session["task"]
-        self.prompt: str = session["prompt"]
-        self.tools: list[dict] = session["tools"]
-        self.current_app: str = session["current_app"]
-        self.done = False
-        self.last: dict | None = None
-        self.evaluation: dict | None = None
-        self.tokens = {"prompt": 0, "completion": 0}
-        self.llm_latency_s = 0.0
-        self.llm_calls = 0
-
-    def act(self, app: str, action: str, args: dict | None = None) -> dict:
-        """Send one action; returns the API response ({ok, observation, data, error, ...})."""
-        resp = self.client.act(self.session_id, app, action, args or {})
-        self._absorb(resp)
-        return resp
-
-    def act_raw(self, body: dict) -> dict:
-        """Send an action body as given (e.g. the flat OfficeBench form an LLM wrote)."""
-        resp = self.client.act_raw(self.session_id, body)
-        self._absorb(resp)
-        return resp
-
-    def finish(self, answer: Any = None) -> dict:
-        resp = self.client.finish(self.session_id, None if answer is None else str(answer))
-        self._absorb(resp)
-        self.done = True
-        return resp
-
-    def record_usage(self, prompt_tokens: int = 0, completion_tokens: int = 0, latency_s: float = 0.0) -> None:
-        """Agents that call a model report its token use and latency here; it lands in the record."""
-        self.tokens["prompt"] += int(prompt_tokens or 0)
-        self.tokens["completion"] += int(completion_tokens or 0)
-        self.llm_latency_s += latency_s
-        self.llm_calls += 1
-
-    def _absorb(self, resp: dict) -> None:
-        self.last = resp
-        self.current_app = resp.get("current_app", self.current_app)
-        if resp.get("tools") is not None:
-            self.tools = resp["tools"]
-        if resp.get("done"):
-            self.done = True
-            self.evaluation = resp.get("evaluation") or self.evaluation
-
-
-class Agent(Protocol):
-    name: str
-    model: str | None
-
-    def solve(self, episode: Episode) -> None: ...
+from officesim.runner.episode import Agent, Episode
+from officesim.tasks.model import Task
 
 
 class OracleAgent:
@@ -133,7 +75,7 @@ def load_agent(spec: str, *, tasks: dict[str, Task], model: str | None = None, o
     if spec == "noop":
         return NoopAgent()
     if spec == "openai":
-        from server.eval.openai_agent import OpenAIAgent
+        from officesim.runner.openai_agent import OpenAIAgent
 
         return OpenAIAgent(model=model, **options)
     if ":" not in spec:
