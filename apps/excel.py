@@ -25,6 +25,7 @@ from typing import Any
 
 from officesim.apps import _cache
 from officesim.testbed import convert
+from officesim.testbed.spreadsheet import FormulaProblem, formula_values
 from officesim.apps._files import existing_file, new_file, reported_as_corrupt
 from officesim.apps.registry import App, OfficeContext, OpError, Result
 
@@ -156,7 +157,7 @@ def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None) -> R
         _real, workbook = _open(ctx, file_path)
         ws = _sheet(workbook, sheet)
         rows = convert.used_rows(ws)
-        return ws.title, _names(workbook), rows, _cached_values(real, ws.title, rows)
+        return ws.title, _names(workbook), rows, _formula_values(real, ws.title, rows)
 
     title, names, rows, cached = _cache.by_content(real, ("excel.read_file", sheet), parse)
     others = [n for n in names if n != title]
@@ -168,25 +169,25 @@ def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None) -> R
         lines.append("[The sheet is empty]")
     for r, row in enumerate(rows, start=1):
         for c, v in enumerate(row, start=1):
-            extra = f" (last computed value: {_shown(cached[(r, c)])})" if (r, c) in cached else ""
+            extra = ""
+            if (r, c) in cached:
+                value = cached[(r, c)]
+                extra = f" ({value})" if isinstance(value, FormulaProblem) else f" (value: {_shown(value)})"
             lines.append(f"({r}, {c}): {_shown(v)}{extra}")
     data = {"sheet": title, "sheets": names,
             "rows": [[_json_value(v) for v in row] for row in rows]}
     return Result(observation="\n".join(lines), data=data)
 
 
-def _cached_values(real: Path, title: str, rows: list[list[Any]]) -> dict[tuple[int, int], Any]:
-    """For formula cells, the value Excel last computed, when the file carries one."""
-    formulas = [(r, c) for r, row in enumerate(rows, 1) for c, v in enumerate(row, 1)
-                if isinstance(v, str) and v.startswith("=")]
-    if not formulas:
+def _formula_values(real: Path, title: str, rows: list[list[Any]]) -> dict[tuple[int, int], Any]:
+    """For formula cells of the sheet, the value they compute (cached by the file, else computed)."""
+    if not any(isinstance(v, str) and v.startswith("=") for row in rows for v in row):
         return {}
     try:
-        ws = convert.open_xlsx(real, data_only=True)[title]
-    except (convert.ConversionError, KeyError):
+        values = formula_values(real.read_bytes())
+    except Exception:  # an unreadable workbook was already reported by the read itself
         return {}
-    values = {(r, c): ws.cell(row=r, column=c).value for r, c in formulas}
-    return {key: value for key, value in values.items() if value is not None}
+    return {(r, c): v for (sheet, r, c), v in values.items() if sheet == title}
 
 
 @app.operation

@@ -83,12 +83,6 @@ def parse_bytes(data: bytes, relpath: str, timezone: str = "UTC") -> dict:
     return entry
 
 
-def clear_cache() -> None:
-    """Forget every cached entry (tests use it to measure cold parsing)."""
-    with _cache_lock:
-        _cache.clear()
-
-
 # ---- dispatch ------------------------------------------------------------------------------------
 def _parse_content(data: bytes, suffix: str, digest: str, tz: str) -> dict:
     parser = _PARSERS.get(suffix)
@@ -167,23 +161,36 @@ def _sheet_rows(ws) -> list[list[Any]]:
 
 
 def _parse_xlsx(data: bytes, tz: str) -> dict:
+    """Cells by value: a formula cell holds what it computes (testbed/spreadsheet.py); the formula
+    texts and any formula that could not be evaluated are listed beside the sheets."""
     import openpyxl
+
+    from officesim.testbed.spreadsheet import FormulaProblem, formula_cells, formula_values
 
     wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False)
     sheets = {ws.title: _sheet_rows(ws) for ws in wb.worksheets}
-    has_formula = any(isinstance(v, str) and v.startswith("=") for rows in sheets.values()
-                      for row in rows for v in row)
-    if has_formula:
-        # Show a formula's cached result when the file has one (saved by a spreadsheet program),
-        # and the formula text otherwise.
-        cached = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
-        for ws in cached.worksheets:
-            rows = sheets[ws.title]
-            for r, row in enumerate(_sheet_rows(ws)):
-                for c, v in enumerate(row):
-                    if v is not None and r < len(rows) and c < len(rows[r]):
-                        rows[r][c] = v
-    return {"kind": "xlsx", "sheets": sheets, "sheet_order": [ws.title for ws in wb.worksheets]}
+    entry: dict = {"kind": "xlsx", "sheets": sheets, "sheet_order": [ws.title for ws in wb.worksheets]}
+    cells = formula_cells(wb)
+    if cells:
+        formulas, problems = {}, {}
+        for (sheet, r, c), value in formula_values(data, cells).items():
+            ref = f"{sheet}!{_cell_ref(r, c)}"
+            formulas[ref] = cells[(sheet, r, c)]
+            rows = sheets[sheet]
+            if isinstance(value, FormulaProblem):
+                problems[ref] = value.reason
+            elif r - 1 < len(rows) and c - 1 < len(rows[r - 1]):
+                rows[r - 1][c - 1] = _cell_value(value)
+        entry["formulas"] = formulas
+        if problems:
+            entry["formula_problems"] = problems
+    return entry
+
+
+def _cell_ref(row: int, col: int) -> str:
+    from openpyxl.utils import get_column_letter
+
+    return f"{get_column_letter(col)}{row}"
 
 
 # ---- docx ----------------------------------------------------------------------------------------
@@ -204,7 +211,32 @@ def _parse_pdf(data: bytes, tz: str) -> dict:
     if reader.is_encrypted:
         reader.decrypt("")
     pages = [(page.extract_text() or "") for page in reader.pages]
-    return {"kind": "pdf", "pages": pages}
+    entry: dict = {"kind": "pdf", "pages": pages}
+    if any(not p.strip() for p in pages):  # scanned pages: compared by what they show
+        entry["page_digests"] = _page_digests(data, [i for i, p in enumerate(pages) if not p.strip()])
+    return entry
+
+
+def _page_digests(data: bytes, indices: list[int]) -> dict[str, str]:
+    """Picture digests of some pages (0-based index -> digest), rendered small by PDFium."""
+    import pypdfium2 as pdfium
+
+    from officesim.testbed.convert import PDFIUM_LOCK
+
+    out = {}
+    with PDFIUM_LOCK:
+        document = pdfium.PdfDocument(data)
+        try:
+            for i in indices:
+                page = document[i]
+                try:
+                    bitmap = page.render(scale=0.5)
+                    out[str(i)] = picture_digest(bitmap.to_pil())
+                finally:
+                    page.close()
+        finally:
+            document.close()
+    return out
 
 
 # ---- eml -----------------------------------------------------------------------------------------
@@ -258,7 +290,9 @@ def _parse_eml(data: bytes, tz: str) -> dict:
     attachments = []
     for part in msg.iter_attachments():
         payload = part.get_payload(decode=True) or b""
-        attachments.append({"filename": part.get_filename() or "", "size": len(payload), "sha256": _sha(payload)})
+        name = part.get_filename() or ""
+        attachments.append({"filename": name, "size": len(payload), "sha256": _sha(payload),
+                            "content": _attachment_content(payload, name, tz)})
     from_ = _addresses(msg.get_all("From") or [])
     return {
         "kind": "eml", "mailbox": None, "folder": None, "id": "",
@@ -272,6 +306,15 @@ def _parse_eml(data: bytes, tz: str) -> dict:
         "body": body.replace("\r\n", "\n"),
         "attachments": attachments,
     }
+
+
+def _attachment_content(payload: bytes, filename: str, tz: str) -> dict:
+    """An attachment parsed as the file it is (so a document is compared by what it says, not by its
+    bytes); an attached message is not opened again (no nesting)."""
+    suffix = PurePosixPath(filename or "attachment").suffix.lower()
+    if suffix == ".eml":
+        return {"kind": "eml-attachment", "sha256": _sha(payload)}
+    return _parse_content(payload, suffix, _sha(payload), tz)
 
 
 def _strip_html(html: str) -> str:
@@ -353,7 +396,28 @@ def _parse_image(data: bytes, tz: str) -> dict:
     with Image.open(io.BytesIO(data)) as img:
         width, height = img.size
         img.verify()
-    return {"kind": "image", "width": width, "height": height, "sha256": ""}
+    with Image.open(io.BytesIO(data)) as img:
+        digest = picture_digest(img)
+    return {"kind": "image", "width": width, "height": height, "sha256": "", "digest": digest}
+
+
+def picture_digest(img) -> str:
+    """A perceptual digest of a picture (a difference hash of 16x16 gray levels, 256 bits in hex):
+    the same picture re-encoded, rescaled or embedded in a PDF keeps it; another picture does not."""
+    from PIL import Image
+
+    gray = img.convert("L").resize((17, 16), Image.Resampling.LANCZOS)
+    px = list(gray.tobytes())
+    bits = 0
+    for row in range(16):
+        for col in range(16):
+            bits = (bits << 1) | (px[row * 17 + col] > px[row * 17 + col + 1])
+    return f"{bits:064x}"
+
+
+def digest_distance(a: str, b: str) -> int:
+    """How many of the 256 bits two picture digests differ in (0 = the same picture)."""
+    return bin(int(a, 16) ^ int(b, 16)).count("1")
 
 
 def _parse_text(data: bytes, tz: str) -> dict:
@@ -370,7 +434,50 @@ def _text_or_binary(data: bytes, digest: str) -> dict:
     return {"kind": "binary", "size": len(data), "sha256": digest}
 
 
+# ---- archives ------------------------------------------------------------------------------------
+_ARCHIVE_READ_LIMIT = 256 * 1024 * 1024  # bytes of members hashed per archive; past it, sizes only
+
+
+def _parse_zip(data: bytes, tz: str) -> dict:
+    import zipfile
+
+    members, budget = [], _ARCHIVE_READ_LIMIT
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            if info.is_dir():
+                continue
+            digest = None
+            if info.file_size <= budget:
+                budget -= info.file_size
+                digest = _sha(archive.read(info))
+            members.append({"name": info.filename, "size": info.file_size, "sha256": digest})
+    return {"kind": "archive", "format": "zip", "members": sorted(members, key=lambda m: m["name"])}
+
+
+def _parse_tar(data: bytes, tz: str) -> dict:
+    import tarfile
+
+    members, budget = [], _ARCHIVE_READ_LIMIT
+    try:
+        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")
+    except tarfile.ReadError:  # a compressed single file (notes.txt.gz), not an archive
+        return {"kind": "binary", "size": len(data), "sha256": _sha(data)}
+    with archive:
+        for info in archive.getmembers():
+            if not info.isfile():
+                continue
+            digest = None
+            if info.size <= budget:
+                budget -= info.size
+                handle = archive.extractfile(info)
+                digest = _sha(handle.read()) if handle else None
+            members.append({"name": info.name, "size": info.size, "sha256": digest})
+    return {"kind": "archive", "format": "tar", "members": sorted(members, key=lambda m: m["name"])}
+
+
 _PARSERS = {
+    ".zip": _parse_zip, ".tar": _parse_tar, ".tgz": _parse_tar, ".gz": _parse_tar, ".bz2": _parse_tar,
+    ".xz": _parse_tar,
     ".xlsx": _parse_xlsx, ".xlsm": _parse_xlsx,
     ".docx": _parse_docx,
     ".pdf": _parse_pdf,

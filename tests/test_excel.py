@@ -261,14 +261,16 @@ def test_saved_file_is_readable_by_others(run, office):
     assert not [p.name for p in (office.root / "data").iterdir() if p.name.startswith(".tmp-")]
 
 
-def test_formula_shows_cached_value_when_the_file_has_one(run, office):
+def test_formula_shows_its_value_computed_or_cached(run, office):
     import zipfile
 
     assert run("excel", "create_new_file", file_path="data/f.xlsx").ok
     assert run("excel", "set_cell", file_path="data/f.xlsx", row_idx=1, column_idx=1, text=2).ok
     assert run("excel", "set_cell", file_path="data/f.xlsx", row_idx=1, column_idx=2, text="=A1*3").ok
-    plain = run("excel", "read_file", file_path="data/f.xlsx").observation
-    assert "(1, 2): =A1*3" in plain.splitlines()  # openpyxl stores no computed value
+    assert run("excel", "set_cell", file_path="data/f.xlsx", row_idx=1, column_idx=3, text="=NOPE(A1)").ok
+    plain = run("excel", "read_file", file_path="data/f.xlsx").observation.splitlines()
+    assert "(1, 2): =A1*3 (value: 6)" in plain  # no cached value in the file: the engine computes it
+    assert any(line.startswith("(1, 3): =NOPE(A1) (=NOPE(A1) could not be evaluated") for line in plain), plain
     # Give the formula a cached value, as Excel does when it saves.
     path = office.root / "data/f.xlsx"
     with zipfile.ZipFile(path) as archive:
@@ -279,5 +281,9 @@ def test_formula_shows_cached_value_when_the_file_has_one(run, office):
     with zipfile.ZipFile(path, "w") as archive:
         for name, content in parts.items():
             archive.writestr(name, content)
+    parts["xl/worksheets/sheet1.xml"] = parts["xl/worksheets/sheet1.xml"].replace(b"<f>A1*3</f><v>6</v>", b"<f>A1*3</f><v>7</v>")
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, content in parts.items():
+            archive.writestr(name, content)
     shown = run("excel", "read_file", file_path="data/f.xlsx").observation
-    assert "(1, 2): =A1*3 (last computed value: 6)" in shown.splitlines()
+    assert "(1, 2): =A1*3 (value: 7)" in shown.splitlines()  # the file's cached result wins

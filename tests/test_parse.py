@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import date, datetime
+from pathlib import Path
 from email.message import EmailMessage
 from email.utils import format_datetime
 from zoneinfo import ZoneInfo
@@ -53,11 +54,26 @@ def test_xlsx_several_sheets_numbers_dates_and_trimming(tmp_path):
     assert isinstance(entry["sheets"]["Budget"][1][1], int)
 
 
-def test_xlsx_formula_without_cached_value_shows_the_formula(tmp_path):
+def test_xlsx_formula_without_cached_value_is_computed(tmp_path):
+    """openpyxl saves no result for a formula: the engine computes it, and the formula is listed."""
     wb = openpyxl.Workbook()
     wb.active.append([1, 2, "=A1+B1"])
+    wb.active.append([10, 20, "=SUM(A1:B2)"])
     wb.save(tmp_path / "f.xlsx")
-    assert parse_file(tmp_path / "f.xlsx", "data/f.xlsx")["sheets"]["Sheet"] == [[1, 2, "=A1+B1"]]
+    entry = parse_file(tmp_path / "f.xlsx", "data/f.xlsx")
+    assert entry["sheets"]["Sheet"] == [[1, 2, 3], [10, 20, 33]]
+    assert entry["formulas"] == {"Sheet!C1": "=A1+B1", "Sheet!C2": "=SUM(A1:B2)"}
+    assert "formula_problems" not in entry
+
+
+def test_xlsx_formula_the_engine_cannot_evaluate_is_reported(tmp_path):
+    wb = openpyxl.Workbook()
+    wb.active.append([1, "=NOSUCHFUNCTION(A1)", "=C1+1"])
+    wb.save(tmp_path / "f.xlsx")
+    entry = parse_file(tmp_path / "f.xlsx", "data/f.xlsx")
+    assert entry["sheets"]["Sheet"] == [[1, "=NOSUCHFUNCTION(A1)", "=C1+1"]]  # no value: the text stays
+    assert "#NAME?" in entry["formula_problems"]["Sheet!B1"]
+    assert "circular" in entry["formula_problems"]["Sheet!C1"]
 
 
 def test_docx_paragraphs_and_table(tmp_path):
@@ -165,7 +181,8 @@ def test_eml_headers_body_attachments_and_location(tmp_path):
     assert inbox["body"].strip() == "Numbers attached.\nJonas"
     payload = b"col1,col2\n1,2\n"
     assert inbox["attachments"] == [{"filename": "q1.csv", "size": len(payload),
-                                     "sha256": hashlib.sha256(payload).hexdigest()}]
+                                     "sha256": hashlib.sha256(payload).hexdigest(),
+                                     "content": {"kind": "text", "text": payload.decode()}}]
 
     sent = state["emails/jonas.berg@northwind.test/sent/out-1.eml"]
     # Same bytes, other place: the path-derived fields must not leak through the cache.
@@ -186,8 +203,10 @@ def test_images_text_and_binary(tmp_path):
     _write(tmp_path, "data/README", b"plain words")
 
     state = parse_office(tmp_path)
+    digest = state["data/pic.png"].pop("digest")
     assert state["data/pic.png"] == {"kind": "image", "width": 40, "height": 30,
                                      "sha256": hashlib.sha256(img.read_bytes()).hexdigest()}
+    assert len(digest) == 64
     assert state["data/notes.md"] == {"kind": "text", "text": "# Notes\nline\n"}
     assert state["data/blob.bin"] == {"kind": "binary", "size": 3,
                                       "sha256": hashlib.sha256(b"\x00\x01\x02").hexdigest()}
@@ -232,3 +251,46 @@ def test_rewritten_file_is_parsed_again(tmp_path):
     assert parse_office(tmp_path)["data/t.txt"]["text"] == "1200"
     path.write_bytes(b"1300")  # same size, possibly the same mtime tick
     assert parse_office(tmp_path)["data/t.txt"]["text"] == "1300"
+
+
+def test_picture_digest_survives_reencoding_and_tells_pictures_apart(tmp_path):
+    from PIL import Image, ImageDraw
+
+    from officesim.testbed.parse import digest_distance
+
+    def picture(text: str, path: Path, size=(300, 200)) -> bytes:
+        img = Image.new("RGB", size, "white")
+        ImageDraw.Draw(img).rectangle([20, 20, 120, 90] if text == "a" else [150, 100, 280, 180], fill="black")
+        img.save(path)
+        return path.read_bytes()
+
+    a_png = parse_bytes(picture("a", tmp_path / "a.png"), "data/a.png")["digest"]
+    Image.open(tmp_path / "a.png").resize((600, 400)).save(tmp_path / "a2.jpg", quality=80)
+    a_jpg = parse_bytes((tmp_path / "a2.jpg").read_bytes(), "data/a2.jpg")["digest"]
+    b_png = parse_bytes(picture("b", tmp_path / "b.png"), "data/b.png")["digest"]
+    assert digest_distance(a_png, a_jpg) <= 12
+    assert digest_distance(a_png, b_png) > 40
+
+
+def test_archives_list_their_members_with_hashes(tmp_path):
+    import io
+    import tarfile
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("reports/q1.txt", "one")
+        z.writestr("q2.txt", "two")
+    entry = parse_bytes(buf.getvalue(), "data/all.zip")
+    assert entry["kind"] == "archive"
+    assert [(m["name"], m["sha256"]) for m in entry["members"]] == [
+        ("q2.txt", hashlib.sha256(b"two").hexdigest()), ("reports/q1.txt", hashlib.sha256(b"one").hexdigest())]
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        info = tarfile.TarInfo("a.txt")
+        info.size = 3
+        t.addfile(info, io.BytesIO(b"abc"))
+    entry = parse_bytes(buf.getvalue(), "data/a.tar.gz")
+    assert entry["members"] == [{"name": "a.txt", "size": 3, "sha256": hashlib.sha256(b"abc").hexdigest()}]
+    import gzip
+    assert parse_bytes(gzip.compress(b"plain"), "data/notes.txt.gz")["kind"] == "binary"
