@@ -1,0 +1,63 @@
+"""What the routers share: the JSON error shape, the fast JSON response and the dependencies."""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.responses import JSONResponse
+
+from officesim.server.manager import SessionManager
+from officesim.server.models import ErrorResponse
+from officesim.server.session import Session
+
+try:
+    VERSION = version("officesim")
+except PackageNotFoundError:  # running from a source tree without installing
+    VERSION = "0.1.0"
+
+# The error statuses a route may answer, for the OpenAPI schema.
+ERRORS = {code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 410, 422, 429)}
+
+
+class FastJSON(JSONResponse):
+    """JSON without a second validation pass; values an operation left non-JSON become strings."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
+
+
+class ApiError(Exception):
+    """An error answered as JSON with an HTTP status, a code and a message."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def error_response(status: int, code: str, message: str, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+async def get_manager(request: Request) -> SessionManager:
+    """The server's session manager (async: resolving it costs no thread hop)."""
+    return request.app.state.manager
+
+
+Manager = Annotated[SessionManager, Depends(get_manager)]
+
+
+def session_or_404(manager: SessionManager, session_id: str) -> Session:
+    """The session; may run due expiries, so call it from a worker thread."""
+    try:
+        return manager.get(session_id)
+    except KeyError:
+        raise ApiError(404, "unknown_session", f"no session '{session_id}'") from None
+
+
+def office_or_410(manager: SessionManager, session: Session) -> Any:
+    if not manager.has_office(session.id):
+        raise ApiError(410, "office_removed", f"the office of session '{session.id}' was removed ({session.status})")
+    return session.office

@@ -1,0 +1,94 @@
+"""``/sessions``: start a session on a task, act, finish, read it, delete it.
+
+The routes that act are async and hand their work to the threadpool themselves: one thread hop per
+request (a lookup may run due expiries, which evaluate and remove offices), and the body is returned
+as built (its shape is the declared response_model, which stays for the OpenAPI schema) instead of
+being validated again.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from fastapi import APIRouter, Body
+from starlette.concurrency import run_in_threadpool
+
+from officesim.server.manager import CapacityError
+from officesim.server.models import (
+    ActionRequest, ActionResponse, CreateSession, Deleted, FinishRequest, SessionCreated, SessionInfo,
+)
+from officesim.server.routes.common import ERRORS, ApiError, FastJSON, Manager, session_or_404
+from officesim.server.session import Session, SessionEnded, StepResult
+
+router = APIRouter(tags=["sessions"])
+
+
+def _run_step(session: Session, fn: Callable[[], StepResult]) -> dict:
+    """One step as the action response: the step's result and the prompt of the state it left."""
+    try:
+        result = fn()
+    except SessionEnded as exc:
+        raise ApiError(409, "session_ended", str(exc)) from None
+    out = result.to_dict()
+    out["prompt"] = session.prompt()
+    return out
+
+
+@router.post("/sessions", status_code=201, response_model=SessionCreated, responses=ERRORS)
+async def create_session(body: CreateSession, manager: Manager):
+    def work() -> dict:
+        task = manager.tasks.get(body.task_id)
+        if task is None:
+            raise ApiError(404, "unknown_task", f"no task '{body.task_id}'")
+        try:
+            session = manager.create(task, body.mode, body.max_steps)
+        except CapacityError as exc:
+            raise ApiError(429, "too_many_sessions", str(exc)) from None
+        return {
+            "session_id": session.id, "task": task.public(), "mode": session.mode,
+            "max_steps": session.max_steps, "status": session.status,
+            "current_app": session.current_app, "step": session.step_count,
+            "tools": session.tools(), "prompt": session.prompt(),
+        }
+
+    return FastJSON(await run_in_threadpool(work), status_code=201)
+
+
+@router.post("/sessions/{session_id}/actions", response_model=ActionResponse, responses=ERRORS)
+async def act(session_id: str, body: ActionRequest, manager: Manager):
+    def work() -> dict:
+        session = session_or_404(manager, session_id)
+        return _run_step(session, lambda: session.step(body.app, body.action, body.arguments()))
+
+    return FastJSON(await run_in_threadpool(work))
+
+
+@router.post("/sessions/{session_id}/finish", response_model=ActionResponse, responses=ERRORS)
+async def finish(session_id: str, manager: Manager, body: FinishRequest | None = Body(None)):
+    answer = body.answer if body is not None else None
+
+    def work() -> dict:
+        session = session_or_404(manager, session_id)
+        return _run_step(session, lambda: session.finish(answer))
+
+    return FastJSON(await run_in_threadpool(work))
+
+
+@router.get("/sessions/{session_id}", response_model=SessionInfo, responses=ERRORS)
+async def get_session(session_id: str, manager: Manager):
+    def work() -> dict:
+        session = session_or_404(manager, session_id)
+        out = session.snapshot()
+        out["office_available"] = manager.has_office(session.id)
+        return out
+
+    return FastJSON(await run_in_threadpool(work))
+
+
+@router.delete("/sessions/{session_id}", response_model=Deleted, responses=ERRORS)
+def delete_session(session_id: str, manager: Manager) -> dict:
+    try:
+        manager.delete(session_id)
+    except KeyError:
+        raise ApiError(404, "unknown_session", f"no session '{session_id}'") from None
+    return {"session_id": session_id, "deleted": True}
