@@ -113,15 +113,6 @@ def _parse_arg_docs(doc: str) -> tuple[str, dict[str, str]]:
     return description, args
 
 
-def _type_name(annotation: Any) -> str:
-    """A short human type name for prompt listings."""
-    if annotation is inspect.Parameter.empty:
-        return "any"
-    text = getattr(annotation, "__name__", None) or str(annotation)
-    text = str(annotation) if text in ("Optional", "Union") else text
-    return text.replace("typing.", "")
-
-
 def model_from_signature(
     func: Callable, help_texts: dict[str, str] | None = None, skip: int = 1
 ) -> tuple[type[BaseModel], list[inspect.Parameter]]:

@@ -118,10 +118,6 @@ class SessionManager:
             with session.lock:
                 self._remove_office(session)
 
-    def live_count(self) -> int:
-        with self._lock:
-            return sum(1 for s in self._sessions.values() if not s.done)
-
     # -- expiry ----------------------------------------------------------------------------------
     def sweep_if_due(self) -> None:
         interval = min(1.0, self.settings.idle_timeout / 4)

@@ -71,13 +71,9 @@ class StepResult:
 
 
 # ---- what is allowed, as tools and as prompt text (static per mode and app: cached) ----------
-def allowed_operations(mode: str, current_app: str) -> list[Operation]:
-    """The operations an agent may call in this state, system ones first."""
-    return list(_allowed(mode, current_app))
-
-
 @lru_cache(maxsize=64)
 def _allowed(mode: str, current_app: str) -> tuple[Operation, ...]:
+    """The operations an agent may call in this state, system ones first."""
     if mode == "all_operations":
         return tuple(op for app in APPS.values() for op in app.operations.values())
     ops = list(APPS[SYSTEM].operations.values())

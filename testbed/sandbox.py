@@ -9,7 +9,6 @@ A backend turns (office root, command, limits) into a ``SandboxResult``. Backend
   ``/dev``. Nothing else of the host is visible, and nothing but the office is writable.
 - ``unsafe``: a plain subprocess in the office directory. No isolation at all; only for trusted
   local debugging, and only when asked for explicitly.
-- ``docker`` is a reserved name: register a backend with ``register_backend`` to provide it.
 
 Process limits. ``RLIMIT_NPROC`` is ignored for processes whose host uid is root, and a user
 namespace created by root maps the sandbox user back to host root. So when the server runs as
@@ -290,11 +289,6 @@ class BwrapBackend:
 # choosing a backend
 
 BACKENDS: dict[str, Callable[[], Backend]] = {"bwrap": BwrapBackend, "unsafe": UnsafeBackend}
-
-
-def register_backend(name: str, factory: Callable[[], Backend]) -> None:
-    """Add a backend (e.g. ``docker``) selectable through shell_mode / OFFICESIM_SHELL."""
-    BACKENDS[name] = factory
 
 
 def choose_backend(mode: str | None) -> Backend:
