@@ -9,6 +9,8 @@ from pathlib import Path
 
 from rich.console import Console
 
+from officesim.apps.registry import DEFAULT_MODE, MODES
+
 
 def add_subcommands(sub: argparse._SubParsersAction) -> None:
     ev = sub.add_parser("eval", help="evaluate an agent over tasks and write a run directory")
@@ -25,7 +27,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--servers", type=int, default=0, metavar="N",
                     help="without --server: private server processes to spread episodes over (default: one per core in use)")
     ev.add_argument("--trials", type=int, default=1)
-    ev.add_argument("--mode", choices=["switch_app", "all_operations"], default="switch_app")
+    ev.add_argument("--mode", choices=MODES, default=DEFAULT_MODE)
     ev.add_argument("--max-steps", type=int, default=50)
     ev.add_argument("--out", type=Path, default=Path("runs/latest"))
     ev.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")

@@ -21,6 +21,7 @@ from typing import Callable
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from officesim.apps.registry import DEFAULT_MODE
 from officesim.server.client import OfficeClient
 from officesim.runner.agents import Agent, Episode, load_agent, now_iso
 from officesim.runner.localserver import local_servers
@@ -44,7 +45,7 @@ class EvalConfig:
     workers: int = 1
     servers: int = 0  # private servers to start without --server; 0 = one per core the workers use
     trials: int = 1
-    mode: str = "switch_app"
+    mode: str = DEFAULT_MODE
     max_steps: int = 50
     out: Path = Path("runs/latest")
     resume: bool = False

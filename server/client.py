@@ -85,9 +85,16 @@ class OfficeClient:
         return self._json("GET", f"/tasks/{task_id}")
 
     # -- sessions --------------------------------------------------------------------------------
-    def create_session(self, task_id: str, mode: str = "switch_app", max_steps: int = 50) -> dict:
-        """Start a session; returns session_id, task, current_app, tools and prompt."""
-        return self._json("POST", "/sessions", json={"task_id": task_id, "mode": mode, "max_steps": max_steps})
+    def create_session(self, task_id: str, mode: str | None = None, max_steps: int = 50) -> dict:
+        """Start a session; returns session_id, task, current_app, tools and prompt.
+
+        ``mode`` is one of the registry's MODES; None leaves it to the server (its DEFAULT_MODE), so the
+        client need not load the apps to know it.
+        """
+        body: dict[str, Any] = {"task_id": task_id, "max_steps": max_steps}
+        if mode is not None:
+            body["mode"] = mode
+        return self._json("POST", "/sessions", json=body)
 
     def act(self, session_id: str, app: str, action: str, args: dict | None = None) -> dict:
         """Run one action; returns ok, observation, data, error, current_app, tools, step, done, status."""

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from officesim.apps.registry import DEFAULT_MODE, MODES
+
 
 class ErrorInfo(BaseModel):
     code: str
@@ -53,7 +55,7 @@ class CreateSession(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     task_id: str
-    mode: Literal["switch_app", "all_operations"] = "switch_app"
+    mode: Literal[MODES] = DEFAULT_MODE  # type: ignore[valid-type]  # the registry's modes
     max_steps: int = Field(50, ge=1, le=10_000)
 
 

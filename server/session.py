@@ -23,13 +23,12 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from officesim.apps import APPS, OfficeContext, OpError, resolve_operation
-from officesim.apps.registry import ActionResult, Operation
+from officesim.apps.registry import DEFAULT_MODE, MODES, OFFICE_APPS, SYSTEM_APP, ActionResult, Operation
 from officesim.tasks.model import Task
 
-MODES = ("switch_app", "all_operations")
 STAGNATION_REPEATS = 5
 DEFAULT_MAX_STEPS = 50
-SYSTEM = "system"
+SYSTEM = SYSTEM_APP
 ALWAYS_ALLOWED = ("switch_app", "finish_task")
 
 Evaluate = Callable[["Session"], dict]
@@ -102,7 +101,7 @@ def render_prompt(task: Task, mode: str, current_app: str) -> str:
     """An OfficeBench-style prompt: who, when, what to do, and the actions allowed now."""
     now = task.now_dt
     who = f"{task.user_name} ({task.user})" if task.user_name else task.user
-    apps = ", ".join(a for a in APPS if a != SYSTEM)
+    apps = ", ".join(OFFICE_APPS)
     if mode == "switch_app":
         where = (f"You are in the '{current_app}' app. Use system.switch_app to move to another app "
                  f"({apps}); only the current app's actions and the system actions are available.")
@@ -144,7 +143,7 @@ class Session:
     def __init__(
         self,
         task: Task,
-        mode: str = "switch_app",
+        mode: str = DEFAULT_MODE,
         max_steps: int = DEFAULT_MAX_STEPS,
         office: Any = None,
         *,
