@@ -1,25 +1,19 @@
-"""The outcome diff: what changed between two parsed offices, and which changes are side effects.
+"""The office diff: what changed between two parsed offices, item by item, for people to read.
 
-Evaluation is outcome-centric: the gold solution's final office is the reference, and whatever
-the agent changed that the gold run did not is reported as a side effect. Everything here is a
-pure function over parsed states (testbed/parse.py), so it can be tested without files.
-
-What legitimately varies between two correct runs is ignored: event UIDs and DTSTAMPs (parse does
-not report DTSTAMP), Message-ID and Date headers, and the file stems of newly sent mail; new
-messages are matched by (mailbox, folder, from, to set, cc set, subject case-insensitively).
+Reports show it as what an agent did (``changes`` in the record). Judging those changes against
+the gold solution's office is grading's job (evaluators/outcome.py). Everything here is a pure
+function over parsed states (testbed/parse.py). Event UIDs, DTSTAMPs, Message-ID and Date headers
+are not changes.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 State = dict[str, dict]
-_MAIL_PATH = re.compile(r"^emails/([^/]+)/(?:(sent)/)?[^/]+\.eml$", re.I)
-_BRIEF = 3  # items shown per file in a side-effect line
 
 
 @dataclass(frozen=True)
@@ -277,104 +271,4 @@ def diff_states(before: State, after: State) -> list[Change]:
     out: list[Change] = []
     for path in sorted(set(before) | set(after)):
         out.extend(file_changes(path, before.get(path), after.get(path)))
-    return out
-
-
-# ---- side effects --------------------------------------------------------------------------------
-def _brief(path: str, changes: list[Change]) -> str:
-    """One line per file: the first few item changes and how many more."""
-    if len(changes) == 1:
-        return str(changes[0])
-    action = "modified"
-    inner = "; ".join(c.describe() for c in changes[:_BRIEF] if c.describe())
-    more = f"; and {len(changes) - _BRIEF} more" if len(changes) > _BRIEF else ""
-    return f"{path}: {action} ({inner}{more})"
-
-
-def _mail_location(path: str) -> tuple[str, str] | None:
-    m = _MAIL_PATH.match(path)
-    return (m.group(1).lower(), "sent" if m.group(2) else "inbox") if m else None
-
-
-def _signature(entry: dict) -> tuple:
-    """What identifies a new message regardless of its file stem, Message-ID and Date."""
-    if entry.get("kind") != "eml":
-        return ("not-an-email", entry.get("kind"), entry.get("sha256"))
-    return (entry.get("from") or "", frozenset(a.lower() for a in entry.get("to") or []),
-            frozenset(a.lower() for a in entry.get("cc") or []), (entry.get("subject") or "").strip().casefold())
-
-
-def _new_mail_side_effects(before: State, agent: State, gold: State) -> list[str]:
-    """New messages beyond gold's, per mailbox folder."""
-    def new_by_folder(state: State) -> dict[tuple[str, str], list[dict]]:
-        out: dict[tuple[str, str], list[dict]] = {}
-        for path, entry in state.items():
-            where = _mail_location(path)
-            if where and path not in before:
-                out.setdefault(where, []).append(entry)
-        return out
-
-    agent_new, gold_new = new_by_folder(agent), new_by_folder(gold)
-    lines = []
-    for where in sorted(agent_new):
-        gold_sigs = Counter(_signature(e) for e in gold_new.get(where, []))
-        unmatched = []
-        for entry in agent_new[where]:
-            sig = _signature(entry)
-            if gold_sigs[sig] > 0:
-                gold_sigs[sig] -= 1
-            else:
-                unmatched.append(entry)
-        # Messages gold also sent here but with different content: the checks judge those.
-        spare = sum(gold_sigs.values())
-        mailbox, folder = where
-        place = f"emails/{mailbox}/" + ("sent/" if folder == "sent" else "")
-        for entry in unmatched[spare:]:
-            what = _message_summary(entry) if entry.get("kind") == "eml" else f"an unreadable file ({entry.get('kind')})"
-            lines.append(f"{place}: extra message ({what})")
-    return lines
-
-
-def side_effects(before: State, agent_after: State, gold_after: State) -> list[str]:
-    """Changes the agent made that the gold solution did not make, one line per finding."""
-    out: list[str] = []
-    for path in sorted(set(before) | set(agent_after) | set(gold_after)):
-        b, ag, go = before.get(path), agent_after.get(path), gold_after.get(path)
-        if same(b, ag):
-            continue
-        if b is None and _mail_location(path):
-            continue  # new mail is matched by content below, whatever its file stem
-        if same(b, go):
-            out.append(_brief(path, file_changes(path, b, ag)))
-            continue
-        if ag is None or go is None:
-            continue  # both runs touched the file and at least one removed it: checks judge
-        kinds = {ag.get("kind"), go.get("kind"), (b or ag).get("kind")}
-        if kinds == {"xlsx"}:
-            extra = _xlsx_extra(path, b, ag, go)
-            if extra:
-                out.append(_brief(path, extra))
-        elif kinds == {"ics"}:
-            gold_touched = {s for s, _i, _d in event_changes((b or {}).get("events", []), go.get("events", []))}
-            extra = [Change(path, "modified", item, detail)
-                     for s, item, detail in event_changes((b or {}).get("events", []), ag.get("events", []))
-                     if s not in gold_touched]
-            if extra:
-                out.append(_brief(path, extra))
-    out.extend(_new_mail_side_effects(before, agent_after, gold_after))
-    return out
-
-
-def _xlsx_extra(path: str, b: dict | None, ag: dict, go: dict) -> list[Change]:
-    """Sheets added/removed and cells changed by the agent that the gold run left alone."""
-    b_sheets = set((b or {}).get("sheets", {}))
-    ag_sheets, go_sheets = set(ag.get("sheets", {})), set(go.get("sheets", {}))
-    out = [Change(path, "modified", f"sheet {s}", "added") for s in sorted(ag_sheets - b_sheets - go_sheets)]
-    out += [Change(path, "modified", f"sheet {s}", "removed") for s in sorted((b_sheets - ag_sheets) & go_sheets)]
-    gold_cells = set(cell_changes(b, go))
-    for key, (old, new) in cell_changes(b, ag).items():
-        sheet, r, c = key
-        if key in gold_cells or sheet not in ag_sheets or (sheet not in b_sheets and sheet not in go_sheets):
-            continue
-        out.append(Change(path, "modified", f"sheet {sheet}: {_cell_name(r, c)}", _show_pair(old, new), old, new))
     return out

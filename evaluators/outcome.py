@@ -1,0 +1,384 @@
+"""Outcome-centric grading: how the agent's office differs from the office the gold solution makes.
+
+The gold solution's final office is the reference. Every difference between it and the agent's
+office, outside the paths the task declares free, is a *side effect* and fails the task (WorkBench's
+rule): an extra or missing file, a file left behind where it had to be moved, another workbook's
+cells, a duplicate event, an extra recipient or attachment. What legitimately varies between two
+correct runs is not compared:
+
+- how a file was written (libraries, zip timestamps, event UIDs, Message-ID and Date headers,
+  file stems of sent mail): states are compared as parsed (testbed/parse.py);
+- the form of a value: numbers by value (a formula by what it computes), text cells and event
+  locations without case or extra spaces, dates by the moment they denote;
+- wording that is free by nature: a mail's subject and body, an event's title and description, the
+  words of paragraphs and lines the gold run adds or rewrites. These are judged by the task's
+  checks (the facts they must state); here only *how many* such paragraphs there are counts, so
+  a duplicated paragraph or a wrong first attempt left beside the right one still fails;
+- documents by content: attachments and PDFs by their text (scanned pages and pictures by a
+  perceptual digest), archives by their members' names and hashes.
+
+Reading and listing change nothing, and a scratch file created and deleted again leaves no trace,
+so neither counts. A new file the gold run does not make counts unless a free path covers it.
+Everything here is a pure function of parsed states.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections import Counter
+from typing import Any, Callable, Iterable, Sequence
+
+from officesim.evaluators.text import as_datetime, as_number, collapse, format_value, is_empty
+from officesim.testbed.parse import digest_distance
+
+State = dict[str, dict]
+_MAIL = re.compile(r"^emails/([^/]+)/(?:(sent)/)?[^/]+\.eml$", re.I)
+PICTURE_TOLERANCE = 24  # of 256 digest bits: a re-encoded or rescaled picture stays within it
+_SHOWN = 4  # item differences shown per file
+
+
+def side_effects(before: State, agent: State, gold: State, free: Sequence[str] = ()) -> list[str]:
+    """Every way ``agent`` differs from ``gold`` outside the ``free`` path globs, one line per finding."""
+    is_free = _free_matcher(free)
+    out: list[str] = []
+    for path in sorted(set(before) | set(agent) | set(gold)):
+        if is_free(path) or (_MAIL.match(path) and path not in before):
+            continue  # new mail is matched by content below, whatever its file stem
+        b, a, g = before.get(path), agent.get(path), gold.get(path)
+        if a is None and g is None:
+            continue
+        if a is None:
+            out.append(f"{path}: missing (the correct outcome has it)" if b is None
+                       else f"{path}: removed (the correct outcome keeps it)")
+        elif g is None:
+            out.append(f"{path}: extra file (the correct outcome has none)" if b is None
+                       else f"{path}: still there (the correct outcome removes it)")
+        else:
+            problems = entry_differences(b, a, g)
+            if problems:
+                more = f"; and {len(problems) - _SHOWN} more" if len(problems) > _SHOWN else ""
+                out.append(f"{path}: differs from the correct outcome ({'; '.join(problems[:_SHOWN])}{more})")
+    out.extend(_new_mail_differences(before, agent, gold, is_free))
+    return out
+
+
+def _free_matcher(free: Sequence[str]) -> Callable[[str], bool]:
+    patterns = [p.strip().lstrip("/") for p in free if p and p.strip()]
+
+    def is_free(path: str) -> bool:
+        return any(fnmatch.fnmatchcase(path, p) or path.startswith(p.rstrip("/") + "/") for p in patterns)
+
+    return is_free
+
+
+def free_pattern_matches(pattern: str, paths: Iterable[str]) -> bool:
+    """Whether a free-path glob covers any of ``paths`` (task loading uses it to refuse dead patterns)."""
+    return any(_free_matcher([pattern])(p) for p in paths)
+
+
+# ---- values --------------------------------------------------------------------------------------
+def same_value(x: Any, y: Any) -> bool:
+    """Two cell-like values are the same outcome: numbers by value, dates by moment, text without
+    case and extra spaces, empty as empty."""
+    if is_empty(x) or is_empty(y):
+        return is_empty(x) and is_empty(y)
+    nx, ny = as_number(x), as_number(y)
+    if nx is not None and ny is not None:
+        return abs(nx - ny) <= 1e-6 * max(1.0, abs(nx), abs(ny))
+    dx, dy = as_datetime(x), as_datetime(y)
+    if dx is not None and dy is not None:
+        return dx == dy
+    return collapse(format_value(x)).casefold() == collapse(format_value(y)).casefold()
+
+
+def _squash(text: Any) -> str:
+    """Text with every space removed and case folded: PDF text extraction varies in spacing."""
+    return re.sub(r"\s+", "", str(text or "")).casefold()
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    if is_empty(value):
+        return "empty"
+    text = format_value(value)
+    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+# ---- one file ------------------------------------------------------------------------------------
+def entry_differences(before: dict | None, agent: dict, gold: dict) -> list[str]:
+    """How one file of the agent differs from gold's (empty when they are the same outcome)."""
+    kind = gold.get("kind")
+    if agent.get("kind") != kind:
+        why = f" ({agent.get('error')})" if agent.get("kind") == "corrupt" else ""
+        return [f"a {agent.get('kind')} file{why} where the correct outcome has a {kind} file"]
+    compare = _COMPARE.get(kind)
+    if compare is None:
+        return [] if agent.get("sha256") == gold.get("sha256") else ["content differs"]
+    return compare(before if (before or {}).get("kind") == kind else None, agent, gold)
+
+
+def _xlsx(before: dict | None, agent: dict, gold: dict) -> list[str]:
+    a_sheets, g_sheets = agent.get("sheets", {}), gold.get("sheets", {})
+    out = [f"sheet {s!r} missing" for s in g_sheets if s not in a_sheets]
+    out += [f"extra sheet {s!r}" for s in a_sheets if s not in g_sheets]
+    for name in g_sheets:
+        if name not in a_sheets:
+            continue
+        a_rows, g_rows = a_sheets[name], g_sheets[name]
+        for r in range(max(len(a_rows), len(g_rows))):
+            a_row = a_rows[r] if r < len(a_rows) else []
+            g_row = g_rows[r] if r < len(g_rows) else []
+            for c in range(max(len(a_row), len(g_row))):
+                x = a_row[c] if c < len(a_row) else None
+                y = g_row[c] if c < len(g_row) else None
+                if not same_value(x, y):
+                    out.append(f"{name}!{_cell(r, c)} is {_shown(x)}, correct: {_shown(y)}")
+    return out
+
+
+def _cell(row: int, col: int) -> str:
+    letters, n = "", col + 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        letters = chr(65 + rem) + letters
+    return f"{letters}{row + 1}"
+
+
+def _lines_outcome(before: list[str], agent: list[str], gold: list[str], unit: str) -> list[str]:
+    """Paragraphs or lines: the ones gold keeps from before must be kept, in gold's order; of the
+    ones gold adds or rewrites (free wording), the agent must have as many, without repeats."""
+    b, a, g = ([collapse(x) for x in seq if collapse(x)] for seq in (before, agent, gold))
+    if [x.casefold() for x in a] == [x.casefold() for x in g]:
+        return []
+    pool = Counter(b)
+    g_kept = _kept(g, pool)
+    a_kept = _kept(a, pool)
+    out = []
+    if a_kept != g_kept:
+        lost = list((Counter(g_kept) - Counter(a_kept)).elements())
+        gone = list((Counter(a_kept) - Counter(g_kept)).elements())
+        if lost:
+            out.append(f"{len(lost)} original {unit}(s) changed or removed, e.g. {_shown(lost[0])}")
+        if gone:
+            out.append(f"{len(gone)} original {unit}(s) kept that the correct outcome changes or removes, "
+                       f"e.g. {_shown(gone[0])}")
+        if not lost and not gone:
+            out.append(f"the original {unit}s are in another order")
+    g_new, a_new = len(g) - len(g_kept), len(a) - len(a_kept)
+    if a_new != g_new:
+        out.append(f"{a_new} new or rewritten {unit}(s), the correct outcome has {g_new}")
+    else:
+        repeats = [x for x, n in Counter(x.casefold() for x in _new(a, pool)).items() if n > 1]
+        gold_repeats = {x for x, n in Counter(x.casefold() for x in _new(g, pool)).items() if n > 1}
+        if set(repeats) - gold_repeats:
+            out.append(f"a new {unit} appears twice: {_shown(repeats[0])}")
+    return out
+
+
+def _kept(seq: list[str], pool: Counter) -> list[str]:
+    left = Counter(pool)
+    out = []
+    for x in seq:
+        if left[x] > 0:
+            left[x] -= 1
+            out.append(x)
+    return out
+
+
+def _new(seq: list[str], pool: Counter) -> list[str]:
+    left = Counter(pool)
+    out = []
+    for x in seq:
+        if left[x] > 0:
+            left[x] -= 1
+        else:
+            out.append(x)
+    return out
+
+
+def _docx(before: dict | None, agent: dict, gold: dict) -> list[str]:
+    out = _lines_outcome((before or {}).get("paragraphs", []), agent.get("paragraphs", []),
+                         gold.get("paragraphs", []), "paragraph")
+    a_tables, g_tables = agent.get("tables", []), gold.get("tables", [])
+    if len(a_tables) != len(g_tables):
+        out.append(f"{len(a_tables)} tables, the correct outcome has {len(g_tables)}")
+    for t, (at, gt) in enumerate(zip(a_tables, g_tables), start=1):
+        if len(at) != len(gt) or any(len(x) != len(y) for x, y in zip(at, gt)):
+            out.append(f"table {t} has another shape")
+            continue
+        for r, (arow, grow) in enumerate(zip(at, gt), start=1):
+            for c, (x, y) in enumerate(zip(arow, grow), start=1):
+                if not same_value(x, y):
+                    out.append(f"table {t} cell ({r}, {c}) is {_shown(x)}, correct: {_shown(y)}")
+    return out
+
+
+def _text(before: dict | None, agent: dict, gold: dict) -> list[str]:
+    return _lines_outcome(str((before or {}).get("text", "")).splitlines(), str(agent.get("text", "")).splitlines(),
+                          str(gold.get("text", "")).splitlines(), "line")
+
+
+def _pdf(before: dict | None, agent: dict, gold: dict) -> list[str]:
+    a_pages, g_pages = agent.get("pages", []), gold.get("pages", [])
+    if len(a_pages) != len(g_pages):
+        return [f"{len(a_pages)} pages, the correct outcome has {len(g_pages)}"]
+    a_pics, g_pics = agent.get("page_digests", {}), gold.get("page_digests", {})
+    out = []
+    for i, (x, y) in enumerate(zip(a_pages, g_pages)):
+        if _squash(x) != _squash(y):
+            out.append(f"page {i + 1} says something else")
+        elif str(i) in g_pics and not _same_picture(a_pics.get(str(i)), g_pics[str(i)]):
+            out.append(f"page {i + 1} shows another picture")
+    return out
+
+
+def _same_picture(x: str | None, y: str | None) -> bool:
+    return bool(x and y) and digest_distance(x, y) <= PICTURE_TOLERANCE
+
+
+def _image(before: dict | None, agent: dict, gold: dict) -> list[str]:
+    if agent.get("sha256") == gold.get("sha256") or _same_picture(agent.get("digest"), gold.get("digest")):
+        return []
+    return ["another picture"]
+
+
+def _archive(before: dict | None, agent: dict, gold: dict) -> list[str]:
+    def members(entry: dict) -> Counter:
+        return Counter((m["name"].rsplit("/", 1)[-1], m.get("sha256")) for m in entry.get("members", []))
+
+    a, g = members(agent), members(gold)
+    out = [f"member {name!r} missing or different" for name, _h in (g - a).elements()]
+    out += [f"extra or different member {name!r}" for name, _h in (a - g).elements()]
+    return out
+
+
+def _event_key(ev: dict) -> tuple:
+    """What an event is, apart from its free-worded title and description."""
+    return (ev.get("start"), ev.get("end"), bool(ev.get("all_day")), collapse(ev.get("location") or "").casefold(),
+            frozenset(x.lower() for x in ev.get("attendees") or []))
+
+
+def _event_full(ev: dict) -> tuple:
+    return _event_key(ev) + (collapse(ev.get("summary")).casefold(), collapse(ev.get("description") or "").casefold())
+
+
+def _ics(before: dict | None, agent: dict, gold: dict) -> list[str]:
+    a_events, g_events = list(agent.get("events", [])), list(gold.get("events", []))
+    b_full = Counter(_event_full(e) for e in (before or {}).get("events", []))
+    # Events the same in every field pair off first.
+    a_left = Counter(_event_full(e) for e in a_events)
+    g_left = Counter(_event_full(e) for e in g_events)
+    common = a_left & g_left
+    a_left, g_left = a_left - common, g_left - common
+    out = []
+    # Left-overs: a gold event that is new or changed may be matched by one whose title or
+    # description is worded otherwise; an event gold keeps untouched must be kept as it was.
+    a_rest = list(a_left.elements())
+    for g_ev in g_left.elements():
+        if g_ev in b_full:
+            out.append(f"event {g_ev[5]!r} at {g_ev[0]} changed or removed")
+            continue
+        match = next((x for x in a_rest if x[:5] == g_ev[:5]), None)
+        if match is not None:
+            a_rest.remove(match)
+        else:
+            out.append(f"no event at {g_ev[0]}-{g_ev[1]}{_where(g_ev)} as in the correct outcome ({g_ev[5]!r})")
+    for a_ev in a_rest:
+        out.append(f"extra event {a_ev[5]!r} at {a_ev[0]}-{a_ev[1]}{_where(a_ev)}")
+    return out
+
+
+def _where(key: tuple) -> str:
+    return f" in {key[3]!r}" if key[3] else ""
+
+
+def _eml(before: dict | None, agent: dict, gold: dict) -> list[str]:
+    """A message that existed before: nothing about it may change (it can only be kept or removed)."""
+    out = [f"{f} changed" for f in ("from", "to", "cc", "subject", "in_reply_to") if agent.get(f) != gold.get(f)]
+    if collapse(agent.get("body")) != collapse(gold.get("body")):
+        out.append("body changed")
+    if not _same_attachments(agent, gold):
+        out.append("attachments changed")
+    return out
+
+
+_COMPARE: dict[str, Callable[[dict | None, dict, dict], list[str]]] = {
+    "xlsx": _xlsx, "docx": _docx, "text": _text, "pdf": _pdf, "image": _image, "archive": _archive,
+    "ics": _ics, "eml": _eml,
+}
+
+
+# ---- documents inside messages -------------------------------------------------------------------
+def same_document(a: dict, b: dict) -> bool:
+    """Two parsed files say the same (attachments, documents compared by content)."""
+    if a.get("sha256") and a.get("sha256") == b.get("sha256"):
+        return True
+    if a.get("kind") != b.get("kind"):
+        return False
+    return not entry_differences(None, a, b)
+
+
+def _attachment_docs(entry: dict) -> list[dict]:
+    docs = []
+    for att in entry.get("attachments") or []:
+        content = dict(att.get("content") or {"kind": "binary"})
+        content.setdefault("sha256", att.get("sha256"))
+        docs.append(content)
+    return docs
+
+
+def _same_attachments(a: dict, b: dict) -> bool:
+    left = _attachment_docs(a)
+    for doc in _attachment_docs(b):
+        match = next((i for i, x in enumerate(left) if same_document(x, doc)), None)
+        if match is None:
+            return False
+        left.pop(match)
+    return not left
+
+
+# ---- new mail ------------------------------------------------------------------------------------
+def _new_mail(state: State, before: State, is_free: Callable[[str], bool]) -> dict[tuple[str, str], list[dict]]:
+    out: dict[tuple[str, str], list[dict]] = {}
+    for path, entry in state.items():
+        m = _MAIL.match(path)
+        if m and path not in before and not is_free(path):
+            out.setdefault((m.group(1).lower(), "sent" if m.group(2) else "inbox"), []).append(entry)
+    return out
+
+
+def _same_message(a: dict, b: dict) -> bool:
+    """Who sent what to whom: sender, every recipient and cc, and the attachments by content.
+    Subject and body wording are free (the checks judge the facts they must state)."""
+    if a.get("kind") != "eml" or b.get("kind") != "eml":
+        return a.get("sha256") == b.get("sha256")
+    return (a.get("from") == b.get("from")
+            and set(a.get("to") or []) == set(b.get("to") or [])
+            and set(a.get("cc") or []) == set(b.get("cc") or [])
+            and _same_attachments(a, b))
+
+
+def _message(entry: dict) -> str:
+    if entry.get("kind") != "eml":
+        return f"an unreadable file ({entry.get('kind')})"
+    cc = f" cc {', '.join(entry['cc'])}" if entry.get("cc") else ""
+    names = [a.get("filename") for a in entry.get("attachments") or []]
+    files = f" with {', '.join(names)}" if names else ""
+    return f"to {', '.join(entry.get('to') or []) or 'nobody'}{cc}{files}: {_shown(entry.get('subject'), 50)}"
+
+
+def _new_mail_differences(before: State, agent: State, gold: State, is_free: Callable[[str], bool]) -> list[str]:
+    a_new, g_new = _new_mail(agent, before, is_free), _new_mail(gold, before, is_free)
+    out = []
+    for where in sorted(set(a_new) | set(g_new)):
+        mailbox, folder = where
+        place = f"emails/{mailbox}/" + ("sent/" if folder == "sent" else "")
+        rest = list(a_new.get(where, []))
+        for g in g_new.get(where, []):
+            match = next((i for i, a in enumerate(rest) if _same_message(a, g)), None)
+            if match is None:
+                out.append(f"{place}: no message {_message(g)} as in the correct outcome")
+            else:
+                rest.pop(match)
+        out += [f"{place}: extra message {_message(a)}" for a in rest]
+    return out

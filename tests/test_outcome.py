@@ -1,0 +1,212 @@
+"""evaluators.outcome: every difference from the gold office is a side effect; what legitimately
+varies between two correct runs is not."""
+
+from __future__ import annotations
+
+import copy
+
+from officesim.evaluators.outcome import side_effects
+from tests._states import BOB, CAL, CAROL, USER, base_state, event, message, with_total
+
+SENT = f"emails/{USER}/sent"
+
+
+def test_the_gold_outcome_has_no_side_effect():
+    before = base_state()
+    assert side_effects(before, with_total(before), with_total(before)) == []
+
+
+def test_unrelated_file_modified_is_a_side_effect():
+    before = base_state()
+    agent = with_total(before)
+    agent["data/revenue.xlsx"]["sheets"]["Revenue"][1][1] = 0
+    (line,) = side_effects(before, agent, with_total(before))
+    assert line.startswith("data/revenue.xlsx: differs") and "Revenue!B2 is '0', correct: '50000'" in line
+
+
+def test_a_wrong_value_where_gold_writes_is_a_difference_but_its_form_is_not():
+    before = base_state()
+    assert side_effects(before, with_total(before, amount="1,200.00"), with_total(before)) == []
+    assert side_effects(before, with_total(before, amount="$1200"), with_total(before)) == []
+    (line,) = side_effects(before, with_total(before, amount=1300), with_total(before))
+    assert "Budget!B3 is '1300', correct: '1200'" in line
+
+
+def test_text_cells_compare_without_case_or_spacing():
+    before = base_state()
+    gold, agent = copy.deepcopy(before), copy.deepcopy(before)
+    gold["data/budget.xlsx"]["sheets"]["Budget"].append(["Status", "Approved"])
+    agent["data/budget.xlsx"]["sheets"]["Budget"].append(["status ", "APPROVED"])
+    assert side_effects(before, agent, gold) == []
+
+
+def test_new_deleted_and_kept_files():
+    before = base_state()
+    agent = base_state()
+    agent["data/scratch.txt"] = {"kind": "text", "text": "tmp"}
+    del agent["data/todo.txt"]
+    assert side_effects(before, agent, base_state()) == [
+        "data/scratch.txt: extra file (the correct outcome has none)",
+        "data/todo.txt: removed (the correct outcome keeps it)"]
+
+
+def test_copy_instead_of_move_leaves_the_original():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    gold["archive/todo.txt"] = gold.pop("data/todo.txt")
+    agent = copy.deepcopy(before)
+    agent["archive/todo.txt"] = agent["data/todo.txt"]
+    assert side_effects(before, agent, gold) == ["data/todo.txt: still there (the correct outcome removes it)"]
+
+
+def test_free_paths_are_not_compared():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    gold["out/summary.pdf"] = {"kind": "pdf", "pages": ["Total 1200"]}
+    agent = copy.deepcopy(before)
+    agent["out/budget-summary.pdf"] = {"kind": "pdf", "pages": ["Total: 1,200"]}
+    assert len(side_effects(before, agent, gold)) == 2
+    assert side_effects(before, agent, gold, free=["out/*.pdf"]) == []
+    assert side_effects(before, agent, gold, free=["out/"]) == []
+
+
+def test_docx_prose_is_free_but_duplicates_and_collateral_are_not():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    gold["data/notes.docx"]["paragraphs"].append("Owner: Maya")
+    worded = copy.deepcopy(before)
+    worded["data/notes.docx"]["paragraphs"].append("Maya owns it")
+    assert side_effects(before, worded, gold) == []
+    twice = copy.deepcopy(worded)
+    twice["data/notes.docx"]["paragraphs"].append("Owner: Bob")
+    (line,) = side_effects(before, twice, gold)
+    assert "2 new or rewritten paragraph(s), the correct outcome has 1" in line
+    collateral = copy.deepcopy(worded)
+    collateral["data/notes.docx"]["paragraphs"][0] = "Minutes (draft)"
+    (line,) = side_effects(before, collateral, gold)
+    assert "original paragraph(s) changed or removed" in line
+    reordered = copy.deepcopy(gold)
+    reordered["data/notes.docx"]["paragraphs"][:2] = ["Decisions", "Minutes"]
+    (line,) = side_effects(before, reordered, gold)
+    assert "another order" in line
+
+
+def test_appended_lines_repeated_fail():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    gold["data/todo.txt"]["text"] = "one\ntwo\nthree\nfour\n"
+    agent = copy.deepcopy(before)
+    agent["data/todo.txt"]["text"] = "one\ntwo\nthree\nthree\n"
+    (line,) = side_effects(before, agent, gold)
+    assert "appears twice" in line
+
+
+def test_duplicate_event_and_unmoved_original_fail():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    gold[CAL]["events"][1]["start"] = "2026-03-11 16:00:00"
+    gold[CAL]["events"][1]["end"] = "2026-03-11 17:00:00"
+    moved = copy.deepcopy(gold)
+    moved[CAL]["events"][1]["uid"] = "another"
+    moved[CAL]["events"][1]["summary"] = "Design review"  # the title of a moved event may be reworded
+    assert side_effects(before, moved, gold) == []
+    beside = copy.deepcopy(before)  # a second event created instead of moving the first
+    beside[CAL]["events"].append(event("Review", "2026-03-11 16:00:00", "2026-03-11 17:00:00", "new"))
+    (line,) = side_effects(before, beside, gold)
+    assert "extra event 'review' at 2026-03-11 14:00:00" in line
+    twice = copy.deepcopy(gold)
+    twice[CAL]["events"].append(copy.deepcopy(gold[CAL]["events"][1]))
+    (line,) = side_effects(before, twice, gold)
+    assert "extra event" in line
+
+
+def test_event_end_and_location_count():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    gold[CAL]["events"].append(dict(event("Lunch", "2026-03-12 12:00:00", "2026-03-12 13:00:00", "g"), location="Room 4"))
+    for field, value in (("end", "2026-03-12 12:30:00"), ("location", "Room 5"), ("attendees", [BOB])):
+        agent = copy.deepcopy(gold)
+        agent[CAL]["events"][-1][field] = value
+        assert side_effects(before, agent, gold), field
+    agent = copy.deepcopy(gold)
+    agent[CAL]["events"][-1]["location"] = " room 4"
+    assert side_effects(before, agent, gold) == []
+
+
+def test_renaming_an_untouched_event_is_collateral():
+    before = base_state()
+    agent = copy.deepcopy(before)
+    agent[CAL]["events"][0]["summary"] = "Daily standup"
+    assert any("'standup'" in line for line in side_effects(before, agent, before))
+
+
+def _sent(state, to, subject="Budget", cc=(), attachments=(), stem="msg-1"):
+    state[f"{SENT}/{stem}.eml"] = dict(message(stem, "sent", USER, USER, to, subject, cc=cc),
+                                       attachments=list(attachments))
+
+
+def test_sent_mail_wording_is_free_recipients_are_not():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    _sent(gold, [BOB], "Budget total")
+    agent = copy.deepcopy(before)
+    _sent(agent, [BOB], "The total you asked for", stem="msg-9")
+    assert side_effects(before, agent, gold) == []
+    for kwargs in ({"to": [CAROL]}, {"to": [BOB, CAROL]}, {"to": [BOB], "cc": [CAROL]}):
+        agent = copy.deepcopy(before)
+        _sent(agent, **kwargs)
+        assert side_effects(before, agent, gold), kwargs
+    extra = copy.deepcopy(gold)
+    _sent(extra, [CAROL], "Reminder", stem="msg-2")
+    assert side_effects(before, extra, gold) == [f"{SENT}/: extra message to {CAROL}: 'Reminder'"]
+
+
+def _attachment(name, content, sha):
+    return {"filename": name, "size": 10, "sha256": sha, "content": dict(content, sha256=sha)}
+
+
+def test_attachments_compare_by_content():
+    before = base_state()
+    edited = {"kind": "docx", "paragraphs": ["Minutes", "Decisions", "Approved"], "tables": []}
+    original = {"kind": "docx", "paragraphs": ["Minutes", "Decisions"], "tables": []}
+    gold = copy.deepcopy(before)
+    _sent(gold, [BOB], attachments=[_attachment("notes.docx", edited, "aaa")])
+    same_words = copy.deepcopy(before)  # written by another library: other bytes, same document
+    _sent(same_words, [BOB], attachments=[_attachment("notes.docx", edited, "bbb")])
+    assert side_effects(before, same_words, gold) == []
+    stale = copy.deepcopy(before)  # mailed before the edit
+    _sent(stale, [BOB], attachments=[_attachment("notes.docx", original, "ccc")])
+    assert side_effects(before, stale, gold)
+    extra = copy.deepcopy(before)
+    _sent(extra, [BOB], attachments=[_attachment("notes.docx", edited, "aaa"),
+                                     _attachment("invoice.pdf", {"kind": "pdf", "pages": ["x"]}, "ddd")])
+    assert side_effects(before, extra, gold)
+
+
+def test_archive_members_are_looked_into():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    gold["out/all.zip"] = {"kind": "archive", "members": [{"name": "a.pdf", "sha256": "1"}, {"name": "b.pdf", "sha256": "2"}]}
+    agent = copy.deepcopy(before)
+    agent["out/all.zip"] = {"kind": "archive", "members": [{"name": "docs/a.pdf", "sha256": "1"},
+                                                           {"name": "b.pdf", "sha256": "9"}]}
+    (line,) = side_effects(before, agent, gold)
+    assert "'b.pdf'" in line
+
+
+def test_pictures_and_scanned_pages_compare_by_digest():
+    before = base_state()
+    a = "f" * 64
+    near = "f" * 62 + "00"  # 8 bits off
+    far = "0" * 64
+    gold = dict(before, **{"out/scan.pdf": {"kind": "pdf", "pages": [""], "page_digests": {"0": a}}})
+    assert side_effects(before, dict(before, **{"out/scan.pdf": {"kind": "pdf", "pages": [""], "page_digests": {"0": near}}}), gold) == []
+    assert side_effects(before, dict(before, **{"out/scan.pdf": {"kind": "pdf", "pages": [""], "page_digests": {"0": far}}}), gold)
+
+
+def test_formula_counts_by_its_value():
+    before = base_state()
+    gold = with_total(before, amount=1200)
+    agent = with_total(before, amount=1200)  # parse puts the computed value in the cell
+    agent["data/budget.xlsx"]["formulas"] = {"Budget!B3": "=SUM(B2:B2)"}
+    assert side_effects(before, agent, gold) == []
