@@ -8,13 +8,18 @@ from typing import Any, Protocol
 
 
 class Episode:
-    """One attempt at one task as an agent sees it: the task, the prompt, the tools, and act()."""
+    """One attempt at one task as an agent sees it: the task, the prompt, the tools, and act().
+
+    ``prompt`` (for JSON actions in text), ``tool_prompt`` and ``tools`` (for native tool calling) and
+    ``current_app`` are the server's, kept current from each response (they change with switch_app).
+    """
 
     def __init__(self, client: Any, session: dict):
         self.client = client
         self.session_id: str = session["session_id"]
         self.task: dict = session["task"]
         self.prompt: str = session["prompt"]
+        self.tool_prompt: str = session.get("tool_prompt") or self.prompt  # servers before tool_prompt
         self.tools: list[dict] = session["tools"]
         self.current_app: str = session["current_app"]
         self.done = False
@@ -54,6 +59,10 @@ class Episode:
         self.current_app = resp.get("current_app", self.current_app)
         if resp.get("tools") is not None:
             self.tools = resp["tools"]
+        if resp.get("prompt") is not None:
+            self.prompt = resp["prompt"]
+        if resp.get("tool_prompt") is not None:
+            self.tool_prompt = resp["tool_prompt"]
         if resp.get("done"):
             self.done = True
             self.evaluation = resp.get("evaluation") or self.evaluation

@@ -1,10 +1,12 @@
 """An LLM agent for any OpenAI-compatible chat-completions endpoint, written on httpx.
 
-Two ways to act: native tool calling with the session's current ``tools`` (default), or
-``action_format="json"``: the model writes one OfficeBench-style JSON action in text, for models
-without tool calling. Either way a reply that is not a usable action becomes a malformed step
-(sent to the server, which counts it and says what was wrong) instead of a crash. Retries with
-exponential backoff on 429, 5xx and network errors; token use and latency are recorded per step.
+The model gets exactly the prompt and tools the server gives the session (server/session.py renders
+them). Two ways to act: native tool calling with the session's ``tool_prompt`` and current ``tools``
+(default), or ``action_format="json"`` with the session's ``prompt``, which lists the allowed actions:
+the model writes one OfficeBench-style JSON action in text, for models without tool calling. Either
+way a reply that is not a usable action becomes a malformed step (sent to the server, which counts
+it and says what was wrong) instead of a crash. Retries with exponential backoff on 429, 5xx and
+network errors; token use and latency are recorded per step.
 """
 
 from __future__ import annotations
@@ -18,22 +20,9 @@ from typing import Any
 import httpx
 
 from officesim.runner.episode import Episode
-from officesim.testbed.specs import TIME_FORMAT
+from officesim.server.session import ACTION_FORMATS
 
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
-
-SYSTEM_TEMPLATE = """You are an office assistant working for {user_name} <{user}>.
-Current date and time: {now} ({weekday}), time zone {timezone}.
-You work in a simulated office through applications: {apps}. The task needs: {task_apps}.
-You can only use the actions of the current application; use system.switch_app to change application.
-Files are at paths relative to the office root, e.g. data/report.docx. Your email address and calendar
-user is {user}. When the task is complete, call system.finish_task (give the answer there if the task
-asks a question). Act one step at a time and read each observation."""
-
-JSON_INSTRUCTIONS = """Reply with exactly one action as a JSON object and nothing else, in the form
-{"app": "<app>", "action": "<action>", "<argument>": <value>, ...}
-The actions available now are:
-"""
 
 
 class LLMError(Exception):
@@ -121,18 +110,6 @@ def extract_json_object(text: str) -> dict | None:
     return None
 
 
-def tools_as_text(tools: list[dict]) -> str:
-    """The current tools as OfficeBench-style JSON action lines (for the JSON action format)."""
-    lines = []
-    for tool in tools:
-        fn = tool["function"]
-        app, action = split_tool_name(fn["name"])
-        args = "".join(f', "{p}": ...' for p in fn.get("parameters", {}).get("properties", {}))
-        desc = fn.get("description", "").split("\n")[0]
-        lines.append(f'{{"app": "{app}", "action": "{action}"{args}}}  {desc}')
-    return "\n".join(lines)
-
-
 class OpenAIAgent:
     """Chat-completions agent: native tool calls (default) or JSON actions in text."""
 
@@ -143,45 +120,27 @@ class OpenAIAgent:
         self.model = model or os.environ.get("MODEL") or os.environ.get("OPENAI_MODEL")
         if not self.model:
             raise ValueError("the openai agent needs a model: pass --model or set MODEL")
-        if action_format not in ("tools", "json"):
-            raise ValueError("action_format must be 'tools' or 'json'")
+        if action_format not in ACTION_FORMATS:
+            raise ValueError(f"action_format must be one of {', '.join(ACTION_FORMATS)}, not '{action_format}'")
         self.action_format = action_format
         self.temperature = temperature
         self.chat = ChatClient(base_url or os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1"),
                                api_key or os.environ.get("OPENAI_API_KEY"), max_retries=max_retries, backoff_s=backoff_s)
 
-    # -- prompts -----------------------------------------------------------------------------------
-    def system_prompt(self, episode: Episode) -> str:
-        from datetime import datetime
-
-        task = episode.task
-        now = datetime.strptime(task["now"], TIME_FORMAT)
-        return SYSTEM_TEMPLATE.format(
-            user_name=task.get("user_name") or task["user"], user=task["user"], now=task["now"],
-            weekday=now.strftime("%A"), timezone=task.get("timezone", "UTC"),
-            apps="system, word, excel, pdf, calendar, email, ocr, llm, shell", task_apps=", ".join(task.get("apps", [])))
-
-    def _json_prompt(self, episode: Episode) -> str:
-        return JSON_INSTRUCTIONS + tools_as_text(episode.tools) + f"\nCurrent application: {episode.current_app}"
-
     # -- the loop ----------------------------------------------------------------------------------
     def solve(self, episode: Episode) -> None:
-        system = self.system_prompt(episode)
-        if self.action_format == "json":
-            system += "\n\n" + JSON_INSTRUCTIONS.split("\n")[0]
-        messages: list[dict[str, Any]] = [{"role": "system", "content": system},
-                                          {"role": "user", "content": f"Task: {episode.task['instruction']}"}]
+        """Talk to the model with the server's prompt and tools, one action per reply.
+
+        The conversation opens with the session's prompt (``tool_prompt`` with ``tools`` for tool
+        calling, ``prompt`` with its listing of actions for JSON). The server sends both again after
+        every action; when the allowed actions change (switch_app) the opening message becomes the new
+        prompt, so the model always reads the rules of where it is, and the history follows it.
+        """
+        messages: list[dict[str, Any]] = [{"role": "user", "content": self._prompt(episode)}]
         guard = 0
-        listed: tuple = ()
         while not episode.done and guard < 500:
             guard += 1
-            if self.action_format == "json":
-                # list the allowed actions when they change (first turn, after switch_app), not every
-                # turn: the conversation is resent whole, so repeating the list would multiply its cost
-                names = tuple(t["function"]["name"] for t in episode.tools)
-                if names != listed:
-                    messages[-1]["content"] += "\n\n" + self._json_prompt(episode)
-                    listed = names
+            messages[0]["content"] = self._prompt(episode)
             body = {"model": self.model, "messages": messages, "temperature": self.temperature}
             if self.action_format == "tools":
                 body["tools"] = episode.tools
@@ -196,6 +155,9 @@ class OpenAIAgent:
                 self._tools_turn(episode, messages, message)
             else:
                 self._json_turn(episode, messages, message)
+
+    def _prompt(self, episode: Episode) -> str:
+        return episode.tool_prompt if self.action_format == "tools" else episode.prompt
 
     def _tools_turn(self, episode: Episode, messages: list[dict], message: dict) -> None:
         calls = message.get("tool_calls") or []

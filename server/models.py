@@ -68,7 +68,8 @@ class SessionCreated(BaseModel):
     current_app: str
     step: int
     tools: list[dict[str, Any]]
-    prompt: str
+    prompt: str = Field(description="for JSON actions in text: the task and the actions allowed now, listed")
+    tool_prompt: str = Field(description="for native tool calling: the same without the listing; send it with tools")
 
 
 class ActionRequest(BaseModel):
@@ -111,7 +112,8 @@ class ActionResponse(BaseModel):
     step: int
     done: bool
     status: str
-    prompt: str | None = None
+    prompt: str | None = Field(None, description="the prompt of the state the action left (it changes with the app)")
+    tool_prompt: str | None = Field(None, description="the same for native tool calling with tools")
     evaluation: dict[str, Any] | None = None
 
 

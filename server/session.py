@@ -97,16 +97,33 @@ def actions_text(mode: str, current_app: str) -> str:
     return "\n".join(op.prompt_line() for op in _allowed(mode, current_app))
 
 
-def render_prompt(task: Task, mode: str, current_app: str) -> str:
-    """An OfficeBench-style prompt: who, when, what to do, and the actions allowed now."""
+# How an agent states its actions: OfficeBench-style JSON in text, or native tool calls.
+ACTION_FORMATS = ("tools", "json")
+
+
+def render_prompt(task: Task, mode: str, current_app: str, action_format: str = "json") -> str:
+    """An OfficeBench-style prompt: who, when, what to do, and the actions allowed now.
+
+    ``json`` (the API's ``prompt``): answer with one JSON action in text, chosen from the listing at
+    the end. ``tools`` (the API's ``tool_prompt``): the same for a model given the session's ``tools``
+    to call, so without the listing (the tools carry it).
+    """
     now = task.now_dt
     who = f"{task.user_name} ({task.user})" if task.user_name else task.user
     apps = ", ".join(OFFICE_APPS)
+    dot = "_" if action_format == "tools" else "."  # tool names are app_action
     if mode == "switch_app":
-        where = (f"You are in the '{current_app}' app. Use system.switch_app to move to another app "
+        where = (f"You are in the '{current_app}' app. Use system{dot}switch_app to move to another app "
                  f"({apps}); only the current app's actions and the system actions are available.")
     else:
         where = f"Every app's actions are available at once ({apps})."
+    if action_format == "tools":
+        how = (f"Call exactly one tool per turn. Call system{dot}finish_task when the task is done "
+               f"(with the answer if the task asks a question).\n")
+    else:
+        how = (f"Answer with exactly one action per turn, as a JSON object on one line. Call "
+               f"system{dot}finish_task when the task is done (with the answer if the task asks a question).\n\n"
+               f"Available actions:\n{actions_text(mode, current_app)}\n")
     return (
         f"You are an office assistant working for {who}.\n"
         f"Today is {now:%A}, {task.now} ({task.timezone}).\n"
@@ -114,9 +131,7 @@ def render_prompt(task: Task, mode: str, current_app: str) -> str:
         f"paths may be given relative to it.\n\n"
         f"Task: {task.instruction}\n\n"
         f"{where}\n"
-        f"Answer with exactly one action per turn, as a JSON object on one line. Call "
-        f"system.finish_task when the task is done (with the answer if the task asks a question).\n\n"
-        f"Available actions:\n{actions_text(mode, current_app)}\n"
+        f"{how}"
     )
 
 
@@ -187,7 +202,12 @@ class Session:
         return tools_for(self.mode, self.current_app)
 
     def prompt(self) -> str:
+        """The prompt for JSON actions in text, with the actions allowed now."""
         return render_prompt(self.task, self.mode, self.current_app)
+
+    def tool_prompt(self) -> str:
+        """The prompt for native tool calling with ``tools()``."""
+        return render_prompt(self.task, self.mode, self.current_app, "tools")
 
     def snapshot(self) -> dict:
         """The session as the API's GET /sessions/{id} shows it."""

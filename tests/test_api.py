@@ -67,6 +67,7 @@ def test_two_app_session_end_to_end(client):
     assert s["current_app"] == "system" and s["task"]["category"] == 2
     assert {t["function"]["name"] for t in s["tools"]} == {"system_switch_app", "system_finish_task", "system_list_files"}
     assert "Maya Lin" in s["prompt"] and BUDGET["instruction"] in s["prompt"]
+    assert "Maya Lin" in s["tool_prompt"] and "Available actions" not in s["tool_prompt"]  # tools carry them
     sid = s["session_id"]
 
     r = act(client, sid, "excel", "set_cell", file_path="data/budget.xlsx", row_idx=4, column_idx=2, text=1500)
@@ -76,6 +77,8 @@ def test_two_app_session_end_to_end(client):
     r = act(client, sid, "system", "switch_app", target_app="excel")
     assert r["ok"] and r["current_app"] == "excel"
     assert any(t["function"]["name"] == "excel_set_cell" for t in r["tools"])
+    assert "'excel' app" in r["prompt"] and '"action": "set_cell"' in r["prompt"]  # the prompts follow the app
+    assert "'excel' app" in r["tool_prompt"]
     r = act(client, sid, "excel", "set_cell", file_path="data/budget.xlsx", row_idx=4, column_idx=2, text=1500)
     assert r["ok"], r["observation"]
     act(client, sid, "system", "switch_app", target_app="word")

@@ -20,6 +20,7 @@ from officesim.runner.localserver import LocalServer
 from officesim.runner.openai_agent import extract_json_object, split_tool_name
 from officesim.runner.results import read_results
 from officesim.runner.run import EvalConfig, run_eval
+from officesim.server.client import OfficeClient
 
 TASK = "ev-total-001"  # switch to excel, set B4 to 1500, finish
 MODEL = "fake-model-1"
@@ -104,6 +105,19 @@ def env(tmp_path_factory):
     fake.stop()
 
 
+def server_says(env, *actions) -> list[dict]:
+    """What the server gives a fresh session on TASK: the creation response, then each action's."""
+    with OfficeClient(env["server"].url, env["server"].token) as client:
+        created = client.create_session(TASK)
+        try:
+            return [created, *(client.act(created["session_id"], *a) for a in actions)]
+        finally:
+            client.delete(created["session_id"])
+
+
+SWITCH_TO_EXCEL = ("system", "switch_app", {"target_app": "excel"})
+
+
 @pytest.fixture
 def run(env, tmp_path, monkeypatch):
     """run(action_format=..., **agent_options) -> the single record of one openai episode on TASK."""
@@ -143,13 +157,20 @@ def test_scripted_tool_calls_pass_with_tokens(env, run):
     first, second = requests[0]["body"], requests[1]["body"]
     assert requests[0]["authorization"] == "Bearer sk-test-123"
     assert first["model"] == MODEL
-    assert first["messages"][0]["role"] == "system" and USER in first["messages"][0]["content"]
-    assert "2026-03-10" in first["messages"][0]["content"]
-    assert "data/budget.xlsx" in first["messages"][1]["content"]
+    # the agent sends exactly the server's tool prompt and tools, and follows them when they change
+    created, switched = server_says(env, SWITCH_TO_EXCEL)
+    assert first["messages"] == [{"role": "user", "content": created["tool_prompt"]}]
+    assert first["tools"] == created["tools"]
+    assert second["messages"][0] == {"role": "user", "content": switched["tool_prompt"]}
+    assert second["tools"] == switched["tools"]
+    prompt = first["messages"][0]["content"]
+    assert USER in prompt and "2026-03-10" in prompt and "data/budget.xlsx" in prompt
+    assert "Available actions" not in prompt  # the tools carry the actions
     first_tools = {t["function"]["name"] for t in first["tools"]}
     second_tools = {t["function"]["name"] for t in second["tools"]}
     assert "system_switch_app" in first_tools and "excel_set_cell" not in first_tools
     assert "excel_set_cell" in second_tools  # the tools follow the current app
+    assert "You are in the 'excel' app" in second["messages"][0]["content"]
     tool_msgs = [m for m in second["messages"] if m["role"] == "tool"]
     assert tool_msgs and tool_msgs[-1]["tool_call_id"] == "call-system_switch_app"
     assert "excel" in tool_msgs[-1]["content"]
@@ -167,13 +188,17 @@ def test_json_action_format_passes(env, run):
     assert [s["ok"] for s in rec["trajectory"]] == [True, True, True]
     bodies = [r["body"] for r in env["fake"].requests]
     assert all("tools" not in b for b in bodies)
-    # the actions allowed now are listed in text, and follow the current app
-    assert "switch_app" in bodies[0]["messages"][-1]["content"]
-    assert "set_cell" in bodies[1]["messages"][-1]["content"]
-    assert bodies[1]["messages"][-2]["role"] == "assistant"
-    # ... and only when they change: set_cell did not change them, so the third turn lists nothing new
-    assert "set_cell" not in bodies[2]["messages"][-1]["content"]
-    assert bodies[2]["messages"][-1]["content"].startswith("Observation: ")
+    # the conversation opens with the server's prompt, whose listing follows the current app
+    created, switched = server_says(env, SWITCH_TO_EXCEL)
+    assert bodies[0]["messages"] == [{"role": "user", "content": created["prompt"]}]
+    assert '"action": "switch_app"' in created["prompt"] and '"action": "set_cell"' not in created["prompt"]
+    assert bodies[1]["messages"][0] == {"role": "user", "content": switched["prompt"]}
+    assert '"action": "set_cell"' in switched["prompt"]
+    assert [m["role"] for m in bodies[1]["messages"]] == ["user", "assistant", "user"]
+    # the listing is never repeated in the history: observations follow as they are
+    assert bodies[2]["messages"][0] == bodies[1]["messages"][0]
+    assert all(m["content"].startswith("Observation: ") for m in bodies[2]["messages"][2::2])
+    assert all("Available actions" not in m["content"] for m in bodies[2]["messages"][1:])
 
 
 def test_garbage_tool_replies_are_malformed_steps(env, run):

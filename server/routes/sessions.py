@@ -24,13 +24,14 @@ router = APIRouter(tags=["sessions"])
 
 
 def _run_step(session: Session, fn: Callable[[], StepResult]) -> dict:
-    """One step as the action response: the step's result and the prompt of the state it left."""
+    """One step as the action response: the step's result and the prompts of the state it left."""
     try:
         result = fn()
     except SessionEnded as exc:
         raise ApiError(409, "session_ended", str(exc)) from None
     out = result.to_dict()
     out["prompt"] = session.prompt()
+    out["tool_prompt"] = session.tool_prompt()
     return out
 
 
@@ -48,7 +49,7 @@ async def create_session(body: CreateSession, manager: Manager):
             "session_id": session.id, "task": task.public(), "mode": session.mode,
             "max_steps": session.max_steps, "status": session.status,
             "current_app": session.current_app, "step": session.step_count,
-            "tools": session.tools(), "prompt": session.prompt(),
+            "tools": session.tools(), "prompt": session.prompt(), "tool_prompt": session.tool_prompt(),
         }
 
     return FastJSON(await run_in_threadpool(work), status_code=201)
