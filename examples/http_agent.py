@@ -6,9 +6,9 @@ Start a server (``officesim serve --port 8000``, or the Docker image), then::
 
 When the server has ``OFFICESIM_TOKEN`` set, pass the same token (``--token`` or the environment).
 Instead of asking a model, the script plays three fixed steps: list the files, read the first
-spreadsheet, finish. A real agent loops: send ``prompt`` (or ``tools``, the OpenAI tool schemas of
-the actions allowed now) to a model, post the action it picks, feed back ``observation``, until
-``done``.
+spreadsheet, finish. A real agent loops: send ``prompt`` (or ``tool_prompt`` with ``tools``, the OpenAI tool
+schemas of the actions allowed now) to a model, post the action it picks, feed back ``observation``
+(each reply brings the prompts and tools of where the session is now), until ``done``.
 """
 
 from __future__ import annotations

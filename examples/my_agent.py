@@ -11,7 +11,8 @@ task x trial, possibly from several threads at once (``--workers``): keep per-ta
 
 An ``Episode`` gives you:
   episode.task          the task as the API shows it (id, instruction, user, now, apps, ...)
-  episode.prompt        an OfficeBench-style prompt with the actions allowed right now
+  episode.prompt        an OfficeBench-style prompt with the actions allowed right now (JSON actions in text)
+  episode.tool_prompt   the same prompt without the listing, for a model given episode.tools to call
   episode.tools         the allowed actions as OpenAI tool schemas (they change after switch_app)
   episode.current_app   where the session is
   episode.act(app, action, args) -> {"ok", "observation", "data", "error", "done", "status", ...}
