@@ -7,10 +7,12 @@ numbers and dates compared by value), so formatting noise never decides a result
 from __future__ import annotations
 
 import posixpath
+import re
 from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from officesim.evaluators.facts import other_candidates, own_text, states
 from officesim.evaluators.registry import CellRef, CheckResult, TimeStr, check
 from officesim.evaluators.state import (
     CheckError,
@@ -172,13 +174,23 @@ def docx_paragraphs_equal(state: EvalState, *, file: str, paragraphs: list[str])
     return CheckResult.ok(f"{path} has the expected {len(wanted)} paragraphs")
 
 
+_LIST_MARK = re.compile(r"^\s*(?:[-*\u2022\u00b7\u2013]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+", re.I)
+
+
+def paragraph_form(text: Any, case_sensitive: bool = True) -> str:
+    """A paragraph as compared: a list mark (-, *, •, 1., a)) and a final period dropped, spaces collapsed."""
+    out = _LIST_MARK.sub("", collapse(text))
+    out = out[:-1].rstrip() if out.endswith(".") and not out.endswith("..") else out
+    return out if case_sensitive else out.casefold()
+
+
 @check("docx_has_paragraph")
-def docx_has_paragraph(state: EvalState, *, file: str, text: str) -> CheckResult:
-    """Some paragraph equals ``text`` (whitespace collapsed, case-sensitive)."""
+def docx_has_paragraph(state: EvalState, *, file: str, text: str, case_sensitive: bool = True) -> CheckResult:
+    """Some paragraph is ``text``: spaces collapsed, a list mark ("- ", "1. ") and a final period aside."""
     entry = get_entry(state, file, "docx")
     paragraphs = [p for p in entry.get("paragraphs") or [] if collapse(p)]
     path = office_path(file)
-    if any(collapse(p) == collapse(text) for p in paragraphs):
+    if any(paragraph_form(p, case_sensitive) == paragraph_form(text, case_sensitive) for p in paragraphs):
         return CheckResult.ok(f"{path} has paragraph {show(collapse(text))}")
     if not paragraphs:
         return CheckResult.fail(f"{path}: no paragraph equals {show(collapse(text))}; the document has no text")
@@ -329,7 +341,9 @@ def mail_mismatches(
     subject: str | None = None,
     subject_contains: str | None = None,
     body_contains: Any = None,
+    body_excludes: Any = None,
     attachments: list[str] | None = None,
+    year: int | None = None,
 ) -> list[str]:
     """How a parsed message differs from what is wanted (None = not checked)."""
     out = []
@@ -342,11 +356,15 @@ def mail_mismatches(
     got_subject = entry.get("subject") or ""
     if subject is not None and norm(subject, False) != norm(got_subject, False):
         out.append(f"subject is {show(got_subject)}, expected {show(subject)}")
-    if subject_contains is not None and not text_contains(got_subject, subject_contains):
+    if subject_contains is not None and not states(got_subject, subject_contains, year=year):
         out.append(f"subject {show(got_subject)} does not contain {show(subject_contains)}")
-    missing = [t for t in as_list(body_contains) if not text_contains(entry.get("body") or "", str(t))]
+    own = own_text(entry.get("body"))  # a reply's quoted original is not what the sender wrote
+    missing = [t for t in as_list(body_contains) if not states(own, t, year=year)]
     if missing:
-        out.append(f"body lacks {', '.join(show(str(t)) for t in missing)}")
+        out.append(f"body does not state {', '.join(show(str(t)) for t in missing)}")
+    stated = [t for t in as_list(body_excludes) if states(own, t, year=year)]
+    if stated:
+        out.append(f"body states {', '.join(show(str(t)) for t in stated)}, which it must not")
     have = _attachment_names(entry)
     lacking = [a for a in as_list(attachments) if posixpath.basename(str(a).strip()).lower() not in have]
     if lacking:
@@ -361,7 +379,7 @@ def _best_match(messages: list[tuple[str, dict]], **wanted: Any) -> tuple[str, d
 
 
 def _describe_wanted(**wanted: Any) -> str:
-    return ", ".join(f"{k.replace('_', ' ')} {show(v)}" for k, v in wanted.items() if v is not None)
+    return ", ".join(f"{k.replace('_', ' ')} {show(v)}" for k, v in wanted.items() if v is not None and k != "year")
 
 
 @check("email_sent")
@@ -373,20 +391,22 @@ def email_sent(
     subject: str | None = None,
     subject_contains: str | None = None,
     body_contains: str | list[str] | None = None,
+    body_excludes: str | list[str] | None = None,
     cc: list[str] | None = None,
     attachments: list[str] | None = None,
 ) -> CheckResult:
     """A message in ``sender``'s sent folder matches: ``to`` set equal (ci), ``cc`` set equal when given,
-    subject equal / containing (ci), body containing every ``body_contains`` string (ci), and
+    subject equal / stating ``subject_contains``, the sender's own text (a quoted original aside)
+    stating every ``body_contains`` fact and none of ``body_excludes`` (evaluators/facts.py), and
     carrying every listed attachment (by file name).
     """
     wanted = dict(to=to, cc=cc, subject=subject, subject_contains=subject_contains,
-                  body_contains=body_contains, attachments=attachments)
+                  body_contains=body_contains, body_excludes=body_excludes, attachments=attachments)
     sent = mailbox(state, sender, "sent")
     who = sender.strip().lower()
     if not sent:
         return CheckResult.fail(f"{who} sent no messages; expected one with {_describe_wanted(**wanted)}")
-    path, entry, misses = _best_match(sent, **wanted)
+    path, entry, misses = _best_match(sent, year=state.year, **wanted)
     if not misses:
         return CheckResult.ok(f"{path}: {who} sent {show(entry.get('subject'))} to {', '.join(entry.get('to') or [])}")
     return CheckResult.fail(
@@ -410,7 +430,7 @@ def email_received(
     who = user.strip().lower()
     if not inbox:
         return CheckResult.fail(f"the inbox of {who} is empty; expected a message from {sender.strip().lower()}")
-    path, entry, misses = _best_match(inbox, **wanted)
+    path, entry, misses = _best_match(inbox, year=state.year, **wanted)
     if not misses:
         return CheckResult.ok(f"{path}: {who} received {show(entry.get('subject'))} from {entry.get('from')}")
     return CheckResult.fail(f"none of the {len(inbox)} message(s) in the inbox of {who} matches; closest {path}: {'; '.join(misses)}")
@@ -487,15 +507,28 @@ def clean_answer(value: Any) -> str:
 
 
 @check("answer_equals")
-def answer_equals(state: EvalState, *, value: Any) -> CheckResult:
-    """The finish_task answer equals ``value`` (ci, trailing '.' dropped, numbers by value); a list means any of them."""
+def answer_equals(state: EvalState, *, value: Any, exclude: list[Any] | None = None) -> CheckResult:
+    """The finish_task answer is ``value``: equal (ci, quotes and a final '.' aside, numbers by value),
+    or a sentence that states it (``You should book Harbor.``) and no other candidate: no other
+    number/date/time where one is expected (figures of the instruction aside), none of ``exclude``.
+    A list of values means any one of them."""
     accepted = value if isinstance(value, list) else [value]
+    want = show(accepted[0]) if len(accepted) == 1 else f"one of {show(accepted)}"
     if state.answer is None or not collapse(state.answer):
-        return CheckResult.fail(f"no answer was given; expected {show(accepted[0]) if len(accepted) == 1 else 'one of ' + show(accepted)}")
+        return CheckResult.fail(f"no answer was given; expected {want}")
     got = clean_answer(state.answer)
     for v in accepted:
         exp = v if not isinstance(v, str) else clean_answer(v)
         if values_equal(exp, got, case_sensitive=False):
             return CheckResult.ok(f"the answer {show(got)} equals {show(v)}")
-    want = show(accepted[0]) if len(accepted) == 1 else f"one of {show(accepted)}"
+    for v in accepted:
+        if not states(got, v, year=state.year):
+            continue
+        others = other_candidates(got, v, year=state.year, ignore=state.instruction)
+        others += [show(x) for x in as_list(exclude) if states(got, x, year=state.year)]
+        others += [show(x) for x in accepted if x is not v and states(got, x, year=state.year) and not states(str(x), v)]
+        if others:
+            return CheckResult.fail(f"the answer {show(got)} states {show(v)} but also {', '.join(others)}: "
+                                    f"a hedge, not an answer")
+        return CheckResult.ok(f"the answer {show(got)} states {show(v)}")
     return CheckResult.fail(f"the answer: expected {want}, found {show(got)}")

@@ -5,13 +5,28 @@ and files that must (not) exist. They accept the many right ways an agent may ph
 from __future__ import annotations
 
 import posixpath
-
-from rapidfuzz import fuzz, utils
+from typing import Any
 
 from officesim.evaluators.exact import events_named, list_events
+from officesim.evaluators.facts import fact_of, find, other_candidates, states
 from officesim.evaluators.registry import CheckResult, Ratio, TimeStr, check
-from officesim.evaluators.state import EvalState, calendar_events, find_entry, get_entry, near_names, office_path
-from officesim.evaluators.text import as_datetime, as_list, collapse, document_text, norm, show, text_contains
+from officesim.evaluators.state import (
+    EvalState,
+    calendar_events,
+    find_entry,
+    get_entry,
+    near_names,
+    office_path,
+)
+from officesim.evaluators.text import (
+    as_datetime,
+    as_list,
+    collapse,
+    document_text,
+    norm,
+    show,
+)
+from rapidfuzz import fuzz, utils
 
 
 def _closest_passage(needle: str, haystack: str, case_sensitive: bool) -> str:
@@ -36,32 +51,44 @@ def similarity(a: str, b: str) -> float:
 
 
 @check("contains")
-def contains(state: EvalState, *, file: str, text: str | list[str], case_sensitive: bool = False) -> CheckResult:
-    """The file's text (``document_text``, whitespace collapsed) contains ``text``; a list means all of them."""
+def contains(state: EvalState, *, file: str, text: str | list[str], case_sensitive: bool = False,
+             exclude: str | list[str] | None = None, ordered: bool = False) -> CheckResult:
+    """The file states every ``text`` fact (evaluators/facts.py: numbers, dates and times in any common
+    form, other text as whole words, whitespace collapsed) and none of ``exclude`` (the other candidates
+    of an enumeration); with ``ordered``, the ``text`` facts appear in the order given."""
     path = office_path(file)
     body = document_text(get_entry(state, file))
     needles = [str(t) for t in as_list(text)]
-    missing = [t for t in needles if not text_contains(body, t, case_sensitive)]
-    if not missing:
-        return CheckResult.ok(f"{path} contains {', '.join(show(t) for t in needles)}")
-    first = missing[0]
-    hint = _closest_passage(first, body, case_sensitive) or f"; {_preview(body)}"
-    return CheckResult.fail(f"{path}: expected to contain {', '.join(show(t) for t in missing)}, not found{hint}")
+    found = [find(body, t, case_sensitive=case_sensitive, year=state.year) for t in needles]
+    missing = [t for t, m in zip(needles, found) if m is None]
+    if missing:
+        first = missing[0]
+        hint = _closest_passage(first, body, case_sensitive) or f"; {_preview(body)}"
+        return CheckResult.fail(f"{path}: expected to state {', '.join(show(t) for t in missing)}, not found{hint}")
+    present = [str(t) for t in as_list(exclude) if states(body, t, case_sensitive=case_sensitive, year=state.year)]
+    if present:
+        return CheckResult.fail(f"{path} states {', '.join(show(t) for t in needles)} but also "
+                                f"{', '.join(show(t) for t in present)}, which it must not")
+    if ordered:
+        starts = [m.start for m in found]
+        if starts != sorted(starts):
+            order = [t for _s, t in sorted(zip(starts, needles))]
+            return CheckResult.fail(f"{path}: expected {show(needles)} in that order, found {show(order)}")
+    return CheckResult.ok(f"{path} states {', '.join(show(t) for t in needles)}")
 
 
 @check("not_contains")
 def not_contains(state: EvalState, *, file: str, text: str | list[str], case_sensitive: bool = False) -> CheckResult:
-    """The file's text contains none of ``text``."""
+    """The file states none of ``text`` (the same fact matching as ``contains``)."""
     path = office_path(file)
     body = document_text(get_entry(state, file))
-    present = [str(t) for t in as_list(text) if text_contains(body, str(t), case_sensitive)]
-    if not present:
-        return CheckResult.ok(f"{path} contains none of {show([str(t) for t in as_list(text)])}")
-    flat = collapse(body)
-    key = norm(present[0], case_sensitive)
-    at = (flat if case_sensitive else flat.casefold()).find(key)
-    around = flat[max(0, at - 30): at + len(key) + 30]
-    return CheckResult.fail(f"{path}: expected not to contain {', '.join(show(t) for t in present)}, found in {show(around)}")
+    hits = [(str(t), find(body, str(t), case_sensitive=case_sensitive, year=state.year)) for t in as_list(text)]
+    hits = [(t, m) for t, m in hits if m is not None]
+    if not hits:
+        return CheckResult.ok(f"{path} states none of {show([str(t) for t in as_list(text)])}")
+    t, m = hits[0]
+    around = collapse(body[max(0, m.start - 30): m.end + 30])
+    return CheckResult.fail(f"{path}: expected not to state {', '.join(show(t) for t, _m in hits)}, found in {show(around)}")
 
 
 @check("similar")
@@ -80,15 +107,36 @@ def _no_answer(expected: str) -> CheckResult:
 
 
 @check("answer_contains")
-def answer_contains(state: EvalState, *, text: str | list[str]) -> CheckResult:
-    """The finish_task answer contains ``text`` (ci, whitespace collapsed); a list means all of them."""
+def answer_contains(state: EvalState, *, text: str | list[str], exclude: str | list[str] | None = None) -> CheckResult:
+    """The finish_task answer states every ``text`` fact (as ``contains`` does) and nothing that hedges:
+    no other number, date or time than a numeric/date/time fact expected (figures the instruction
+    itself gives aside), and none of ``exclude``."""
     needles = [str(t) for t in as_list(text)]
-    if not collapse(state.answer):
+    answer = str(state.answer or "")
+    if not collapse(answer):
         return _no_answer(", ".join(show(t) for t in needles))
-    missing = [t for t in needles if not text_contains(str(state.answer), t)]
-    if not missing:
-        return CheckResult.ok(f"the answer contains {', '.join(show(t) for t in needles)}")
-    return CheckResult.fail(f"the answer lacks {', '.join(show(t) for t in missing)}; found {show(collapse(state.answer), 200)}")
+    missing = [t for t in needles if not states(answer, t, year=state.year)]
+    if missing:
+        return CheckResult.fail(f"the answer lacks {', '.join(show(t) for t in missing)}; found {show(collapse(answer), 200)}")
+    hedges = hedged(state, needles) + [str(t) for t in as_list(exclude) if states(answer, t, year=state.year)]
+    if hedges:
+        return CheckResult.fail(f"the answer {show(collapse(answer), 200)} states {', '.join(show(t) for t in needles)} "
+                                f"but also {', '.join(show(h) for h in hedges)}: a hedge, not an answer")
+    return CheckResult.ok(f"the answer states {', '.join(show(t) for t in needles)}")
+
+
+def hedged(state: EvalState, expected: list[Any]) -> list[str]:
+    """Other candidates the answer names beside the expected facts (only for numbers, dates, times)."""
+    answer = str(state.answer or "")
+    out: list[str] = []
+    for e in expected:
+        kind = fact_of(e)[0]
+        if kind in ("number", "date", "time"):
+            others = other_candidates(answer, e, year=state.year, ignore=state.instruction)
+            # another expected fact of the same kind is not a hedge
+            others = [o for o in others if not any(states(o, x, year=state.year) for x in expected if x is not e)]
+            out += [o for o in others if o not in out]
+    return out
 
 
 @check("answer_similar")

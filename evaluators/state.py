@@ -31,6 +31,12 @@ class EvalState:
     answer: str | None = None
     timezone: str = "UTC"
     now: datetime | None = None
+    instruction: str = ""  # the task's request: figures it states are not candidates of a hedge
+
+    @property
+    def year(self) -> int | None:
+        """The simulated year: a date written without one ("13 April") is read in it."""
+        return self.now.year if self.now else None
 
 
 def office_path(path: str) -> str:

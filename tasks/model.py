@@ -6,6 +6,7 @@ plausible wrong solutions that the validator replays through the real API. See t
 
 from __future__ import annotations
 
+import fnmatch
 from datetime import datetime
 from typing import Any, Literal
 
@@ -55,6 +56,10 @@ class Task(_Strict):
     gold: list[Action]
     answer: Any = None
     no_action: bool = False
+    # Office paths (globs) whose content and existence the outcome comparison leaves to the checks:
+    # where the instruction leaves several outcomes right (a file name it does not fix, a free
+    # document). Everything else must match the gold solution's office (FORMAT §7).
+    free: list[str] = []
     wrong: list[WrongSolution] = []
     tags: list[str] = []
     source_dir: str | None = Field(default=None, exclude=True)  # set by the loader
@@ -85,7 +90,27 @@ class Task(_Strict):
             raise ValueError(f"gold uses apps not listed in 'apps': {sorted(extra)}")
         if self.answer is not None and not any(c.check.startswith("answer_") for c in self.checks):
             raise ValueError("'answer' is set but no answer_* check verifies it")
+        known = self._named_paths()
+        for i, pattern in enumerate(self.free):
+            if not any(fnmatch.fnmatchcase(p, pattern.strip().lstrip("/")) or p.startswith(pattern.strip().lstrip("/").rstrip("/") + "/")
+                       for p in known):
+                raise ValueError(f"free[{i}] {pattern!r} names no file of the office and no path the gold solution uses")
         return self
+
+    def _named_paths(self) -> list[str]:
+        """Office paths the task mentions: its builders' files and every string argument of the gold."""
+        paths = [b.path for b in self.office if getattr(b, "path", None)]
+        paths += [f"emails/{b.user}/x.eml" for b in self.office if b.type == "eml"]
+        paths += [f"calendar/{b.user}.ics" for b in self.office if b.type == "ics"]
+        for action in self.gold:
+            for value in action.args.values():
+                for v in value if isinstance(value, list) else [value]:
+                    if isinstance(v, str):
+                        paths.append(v.strip().lstrip("/").removeprefix("testbed/"))
+                        if "@" in v:
+                            paths += [f"emails/{v.strip().lower()}/x.eml", f"emails/{v.strip().lower()}/sent/x.eml",
+                                      f"calendar/{v.strip().lower()}.ics"]
+        return paths
 
     @property
     def now_dt(self) -> datetime:

@@ -193,7 +193,7 @@ def test_email_sent_fail_reports_closest():
     out = run("email_sent", STATE, sender=ME, to=[ANA], subject="Q3 budget")
     assert not out.passed and f"to is [{BOB}], expected [{ANA}]" in out.message and "msg-1.eml" in out.message
     out = run("email_sent", STATE, sender=ME, to=[BOB], body_contains="8,400", attachments=["report.pdf"])
-    assert not out.passed and "body lacks '8,400'" in out.message and "missing 'report.pdf'" in out.message
+    assert not out.passed and "body does not state '8,400'" in out.message and "missing 'report.pdf'" in out.message
     out = run("email_sent", STATE, sender=BOB, to=[ME])
     assert not out.passed and f"{BOB} sent no messages" in out.message
 
@@ -255,7 +255,7 @@ def test_contains_fail_and_case_sensitive():
 def test_not_contains():
     assert run("not_contains", STATE, file="data/notes.docx", text=["Firing", "salary"]).passed
     out = run("not_contains", STATE, file="data/notes.docx", text=["Firing", "hiring"])
-    assert not out.passed and "expected not to contain 'hiring'" in out.message
+    assert not out.passed and "expected not to state 'hiring'" in out.message
 
 
 def test_similar():

@@ -1,0 +1,76 @@
+"""evaluators.facts: a fact in any common written form, never a part of another value."""
+
+from __future__ import annotations
+
+import pytest
+
+from officesim.evaluators.facts import other_candidates, own_text, states
+
+
+@pytest.mark.parametrize("text", ["Total: 3750", "total 3,750.00 due", "a $3,750 invoice", "3 750,00 € net",
+                                  "3.750,00 EUR", "(3750)"])
+def test_a_number_in_any_common_form(text):
+    assert states(text, 3750)
+    assert states(text, "3,750.00")
+
+
+@pytest.mark.parametrize("text,value", [("by 100 units", 10), ("1100 pieces", 110), ("paid 42.45", 42.4),
+                                        ("due 2026-04-10", 10), ("at 10:30", 30), ("INV-20410", "INV-2041")])
+def test_no_part_of_another_value(text, value):
+    assert not states(text, value)
+
+
+def test_trailing_zeros_and_currency():
+    assert states("it was 42.4 in all", "42.40")
+    assert states("costs 62.00", 62)
+    assert states("€12,50 each", 12.5)
+
+
+@pytest.mark.parametrize("text", ["on 2026-04-13", "Monday 13 April", "13 April 2026", "April 13, 2026",
+                                  "Mon, 13th of April", "13/04/2026", "April 13th"])
+def test_a_date_in_common_forms(text):
+    assert states(text, "2026-04-13", year=2026)
+
+
+def test_wrong_date_or_year():
+    assert not states("14 April 2026", "2026-04-13")
+    assert not states("13 April 2025", "2026-04-13")
+
+
+@pytest.mark.parametrize("text,value", [("at 9:00", "09:00"), ("from 9 am", "09:00"), ("9:00 AM sharp", "09:00"),
+                                        ("at 2:30 pm", "14:30"), ("14:30", "14:30:00"), ("at noon", "12:00")])
+def test_times(text, value):
+    assert states(text, value)
+
+
+def test_times_do_not_cross():
+    assert not states("at 9:30", "09:00")
+    assert not states("at 9 pm", "09:00")
+
+
+def test_words_are_whole():
+    assert states("Pay the rent now", "Rent")
+    assert not states("Rental income", "rent")
+    assert states("Room  4B\nis free", "room 4b")
+    assert not states("Room 4B", "room 4b", case_sensitive=True)
+
+
+def test_datetime_needs_both_parts():
+    assert states("Monday 13 April at 9 am", "2026-04-13 09:00:00", year=2026)
+    assert not states("Monday 13 April at 10 am", "2026-04-13 09:00:00", year=2026)
+
+
+def test_hedges_are_other_candidates():
+    assert other_candidates("Either 41.10 or 42.40", "42.40") == ["41.10"]
+    assert other_candidates("It is 42.40.", "42.40") == []
+    assert other_candidates("09:00-14:30", "14:30") == ["09:00"]
+    assert other_candidates("The March total is 42.40", "42.40", ignore="What was the total in March 2026?") == []
+
+
+def test_own_text_drops_the_quoted_original():
+    reply = "Thanks, see you then.\n\nOn 2026-03-10 09:00, Bob <bob@x.test> wrote:\n> The total is 3750.\n> Bob"
+    assert states(reply, 3750)
+    assert not states(own_text(reply), 3750)
+    forward = "FYI\n\n---------- Forwarded message ----------\nFrom: bob@x.test\nTotal 3750"
+    assert own_text(forward).strip() == "FYI"
+    assert own_text("> quoted\nmine") == "mine"
