@@ -188,6 +188,7 @@ class Session:
         self._evaluate = evaluate
         self._repeat_key: str | None = None
         self._repeats = 0
+        self._prompts: dict[tuple[str, str], str] = {}  # (current app, action format) -> prompt
         self.ctx = OfficeContext(
             office=office, user=task.user, now=task.now_dt,
             settings={**(settings or {}), "timezone": task.timezone},
@@ -203,11 +204,19 @@ class Session:
 
     def prompt(self) -> str:
         """The prompt for JSON actions in text, with the actions allowed now."""
-        return render_prompt(self.task, self.mode, self.current_app)
+        return self._prompt("json")
 
     def tool_prompt(self) -> str:
         """The prompt for native tool calling with ``tools()``."""
-        return render_prompt(self.task, self.mode, self.current_app, "tools")
+        return self._prompt("tools")
+
+    def _prompt(self, action_format: str) -> str:
+        # every action response carries both prompts; they change only with the current app
+        key = (self.current_app, action_format)
+        prompt = self._prompts.get(key)
+        if prompt is None:
+            prompt = self._prompts[key] = render_prompt(self.task, self.mode, key[0], action_format)
+        return prompt
 
     def snapshot(self) -> dict:
         """The session as the API's GET /sessions/{id} shows it."""
