@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import Callable
 
 from officesim.runner.episode import Agent, Episode
+from officesim.tasks.gold import play_gold
 from officesim.tasks.model import Task
 
 
@@ -39,15 +40,7 @@ class OracleAgent:
 
     def solve(self, episode: Episode) -> None:
         task = self.tasks[episode.task["id"]]
-        for action in task.gold:
-            if episode.done:
-                return
-            if action.app == "system" and action.action == "finish_task":
-                episode.finish(action.args.get("answer", task.answer))
-                return
-            episode.act(action.app, action.action, action.args)
-        if not episode.done:
-            episode.finish(task.answer)
+        play_gold(task.gold, task.answer, episode.act, episode.finish)
 
 
 class NoopAgent:

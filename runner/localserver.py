@@ -1,18 +1,34 @@
-"""Start a private officesim server in the background on a free local port (for ``eval`` without --server)."""
+"""Private officesim servers on free local ports: the one harness for ``eval`` and ``validate``
+without --server (and for tests and benchmarks that need a live server).
+
+Each server is a child process (``python -m officesim.runner.cli serve``) bound to 127.0.0.1 with
+a random token; it is ready when ``/health`` answers, and it is stopped (terminate, then kill) when
+its context ends, normally or by an exception, and at interpreter exit as a last resort.
+"""
 
 from __future__ import annotations
 
+import atexit
 import os
 import secrets
 import socket
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 import httpx
+
+HEALTH_TIMEOUT_S = 120.0  # how long a starting server may take to answer /health
+STOP_TIMEOUT_S = 10.0  # how long a terminated server may take to exit before it is killed
+PORT_ATTEMPTS = 3  # starts on a fresh port when another process took the chosen one meanwhile
+
+_live: set["LocalServer"] = set()
+_live_lock = threading.Lock()
 
 
 def free_port() -> int:
@@ -22,72 +38,136 @@ def free_port() -> int:
 
 
 class LocalServer:
-    """A server subprocess bound to 127.0.0.1 with a random token; a context manager."""
+    """A server subprocess bound to 127.0.0.1 with a token (random unless given); a context manager."""
 
-    def __init__(self, task_dirs: list[Path] | None = None, env: dict | None = None, include_suite: bool = True):
+    def __init__(self, task_dirs: list[Path] | None = None, env: dict | None = None, include_suite: bool = True,
+                 *, token: str | None = None, max_sessions: int | None = None, log_level: str = "warning"):
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.token = secrets.token_urlsafe(16)
+        self.token = token or secrets.token_urlsafe(16)
         self.task_dirs = [str(d) for d in task_dirs or []]
         self.env = env or {}
         self.include_suite = include_suite
+        self.max_sessions = max_sessions
+        self.log_level = log_level
         self.proc: subprocess.Popen | None = None
+        self._stderr = None
 
-    def start(self) -> "LocalServer":
-        """Launch the process without waiting for it (several can then start side by side)."""
-        cmd = [sys.executable, "-c", "from runner.cli import main; main()", "serve",
-               "--host", "127.0.0.1", "--port", str(self.port)]
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def command(self) -> list[str]:
+        cmd = [sys.executable, "-m", "officesim.runner.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+               "--log-level", self.log_level]
+        if self.max_sessions is not None:
+            cmd += ["--max-sessions", str(self.max_sessions)]
         for d in self.task_dirs:
             cmd += ["--tasks", d]
         if not self.include_suite:
             cmd.append("--no-suite")
+        return cmd
+
+    def start(self) -> "LocalServer":
+        """Launch the process without waiting for it (several can then start side by side)."""
         env = {**os.environ, **self.env, "OFFICESIM_TOKEN": self.token}
-        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        # stderr goes to a file, not a pipe: nobody reads it while the server runs, and a full pipe would block it
+        self._stderr = tempfile.TemporaryFile()
+        with _live_lock:
+            _live.add(self)
+        self.proc = subprocess.Popen(self.command(), env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=self._stderr)
         return self
 
-    def __enter__(self) -> "LocalServer":
-        self.start()
-        self._wait_healthy()
-        return self
-
-    def _wait_healthy(self, timeout: float = 60.0) -> None:
+    def wait_healthy(self, timeout: float = HEALTH_TIMEOUT_S) -> None:
+        """Wait until /health answers; a server that exits at start or never answers raises (and is stopped)."""
+        attempts = 1
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode(errors="replace")[-2000:]
+                err = self._stderr_tail()
+                if "address already in use" in err.lower() and attempts < PORT_ATTEMPTS:
+                    attempts += 1
+                    self.stop()
+                    self.port = free_port()
+                    self.start()
+                    continue
+                self.stop()
                 raise RuntimeError(f"the officesim server exited at start:\n{err}")
             try:
                 if httpx.get(f"{self.url}/health", timeout=1.0).status_code == 200:
                     return
             except httpx.HTTPError:
                 pass
-            time.sleep(0.1)
-        self.__exit__(None, None, None)
+            time.sleep(0.05)
+        self.stop()
         raise RuntimeError(f"the officesim server did not become healthy within {timeout:.0f} s")
 
-    def __exit__(self, *exc) -> None:
+    def _stderr_tail(self, limit: int = 2000) -> str:
+        if self._stderr is None:
+            return ""
+        self._stderr.seek(0)
+        return self._stderr.read().decode(errors="replace")[-limit:]
+
+    def terminate(self) -> None:
+        """Ask the process to stop, without waiting (``stop`` waits)."""
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
+
+    def stop(self) -> None:
+        """Stop the process (terminate, kill after STOP_TIMEOUT_S) and release its files; idempotent."""
+        if self.proc:
+            self.terminate()
             try:
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=STOP_TIMEOUT_S)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait()
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+        with _live_lock:
+            _live.discard(self)
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def __enter__(self) -> "LocalServer":
+        self.start()
+        self.wait_healthy()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
 
 
 @contextmanager
-def local_servers(count: int, task_dirs: list[Path] | None = None, include_suite: bool = True) -> Iterator[list[LocalServer]]:
-    """``count`` private servers started side by side.
+def local_servers(count: int, task_dirs: list[Path] | None = None, include_suite: bool = True, *,
+                  max_sessions: int | None = None) -> Iterator[list[LocalServer]]:
+    """``count`` private servers started side by side; all are stopped when the block ends, however.
 
     One server runs its Python work under one interpreter lock, so on a machine with several cores
-    the runner spreads episodes over one server process per core.
+    the runner and the validator spread their work over one server process per core.
     """
-    servers = [LocalServer(task_dirs, include_suite=include_suite) for _ in range(max(1, count))]
+    servers = [LocalServer(task_dirs, include_suite=include_suite, max_sessions=max_sessions)
+               for _ in range(max(1, count))]
     try:
         for server in servers:
             server.start()
         for server in servers:
-            server._wait_healthy()
+            server.wait_healthy()
         yield servers
     finally:
         for server in servers:
-            server.__exit__(None, None, None)
+            server.terminate()
+        for server in servers:
+            server.stop()
+
+
+@atexit.register
+def _stop_leftovers() -> None:
+    """Servers started without their context ending (e.g. ``start()`` alone) do not outlive the interpreter."""
+    with _live_lock:
+        leftovers = list(_live)
+    for server in leftovers:
+        server.stop()

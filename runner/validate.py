@@ -1,33 +1,33 @@
 """The task validator: proves, task by task and through the real HTTP API, that the ground truth holds.
 
 For every task: the gold solution passes with no side effects and no failing action; finishing at
-once fails (unless ``no_action``); every ``wrong`` solution fails. Solutions get
-``finish_task(answer)`` appended when they do not end with it. Without a server URL, local servers
-are started on free ports (one in a background thread for a few tasks; for many, one child process
-per core, since one Python process runs its operations on one core at a time), so the check covers
-routes, sessions, the state machine and the evaluation exactly as agents meet them.
+once fails (unless ``no_action``); every ``wrong`` solution fails. Solutions are played by the one
+gold player (``tasks/gold.py``), which appends ``finish_task(answer)`` when they do not end with it.
+Without a server URL, private servers are started by the one local-server harness
+(``runner/localserver.py``): one for a few tasks, for many one process per core (one Python process
+runs its operations on one core at a time). The check covers routes, sessions, the state machine
+and the evaluation exactly as agents meet them.
 """
 
 from __future__ import annotations
 
 import os
-import secrets
-import socket
-import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, TextIO
+from typing import Any, TextIO
 
 import httpx
 
+from officesim.runner.localserver import local_servers
 from officesim.server.client import OfficeClient, OfficeError
-from officesim.server.session import DEFAULT_MAX_STEPS, gold_actions
+from officesim.server.session import DEFAULT_MAX_STEPS
+from officesim.tasks.gold import gold_actions, play_gold
 from officesim.tasks.model import Task
+
+MAX_SESSIONS = 10_000  # the validator's private servers hold as many sessions as its workers open
 
 
 @dataclass
@@ -38,37 +38,6 @@ class TaskReport:
     @property
     def ok(self) -> bool:
         return not self.problems
-
-
-@contextmanager
-def local_server(tasks: dict[str, Task], token: str | None = None) -> Iterator[str]:
-    """Serve ``tasks`` with uvicorn on a free 127.0.0.1 port in a thread; yields the base URL."""
-    import uvicorn
-
-    from officesim.server.app import KEEP_ALIVE_S, create_app
-    from officesim.server.manager import ServerSettings
-
-    settings = ServerSettings(token=token, max_sessions=10_000)
-    app = create_app(settings=settings, tasks=tasks)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                                           timeout_keep_alive=KEEP_ALIVE_S))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="officesim-validate", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("the local officesim server did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
 
 
 def _failing(evaluation: dict) -> str:
@@ -83,17 +52,16 @@ def play(client: OfficeClient, task: Task, actions: list[Any], answer: Any) -> t
     steps = gold_actions(actions, answer)
     created = client.create_session(task.id, "switch_app", max(DEFAULT_MAX_STEPS, len(steps) + 1))
     sid = created["session_id"]
-    failures: list[str] = []
+    responses: list[dict] = []
+
+    def step(app: str, action: str, args: dict) -> dict:
+        responses.append(client.act(sid, app, action, args))
+        return responses[-1]
+
     try:
-        result: dict = {}
-        for i, act in enumerate(steps, 1):
-            result = client.act(sid, act.get("app"), act.get("action"), act.get("args") or {})
-            if not result["ok"]:
-                failures.append(f"action {i} {act.get('app')}.{act.get('action')}: {result['observation']}")
-            if result["done"] and i < len(steps):
-                failures.append(f"session ended ({result['status']}) after action {i} of {len(steps)}")
-                break
-        evaluation = result.get("evaluation") or client.get_session(sid).get("evaluation") or {}
+        failures = [str(f) for f in play_gold(steps, answer, step)]
+        last = responses[-1] if responses else {}
+        evaluation = last.get("evaluation") or client.get_session(sid).get("evaluation") or {}
         return evaluation, failures
     finally:
         try:
@@ -131,73 +99,11 @@ def check_task(client: OfficeClient, task: Task) -> TaskReport:
     return report
 
 
-@contextmanager
-def server_processes(count: int, task_dirs: list[str], include_suite: bool) -> Iterator[list[tuple[str, str]]]:
-    """``count`` servers in child processes (one interpreter each, so they use every core).
-
-    Yields ``[(url, token)]``; each server loads the same task directories and gets a random token.
-    """
-    procs: list[subprocess.Popen] = []
-    servers: list[tuple[str, str]] = []
-    try:
-        for _ in range(count):
-            port, token = _free_port(), secrets.token_urlsafe(16)
-            cmd = [sys.executable, "-m", "officesim.runner.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                   "--log-level", "warning", "--max-sessions", "10000"]
-            for d in task_dirs:
-                cmd += ["--tasks", str(d)]
-            if not include_suite:
-                cmd.append("--no-suite")
-            env = {**os.environ, "OFFICESIM_TOKEN": token}
-            root = str(Path(__file__).resolve().parent.parent)
-            env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-            procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
-            servers.append((f"http://127.0.0.1:{port}", token))
-        for proc, (url, token) in zip(procs, servers):
-            _wait_healthy(proc, url)
-        yield servers
-    finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_healthy(proc: subprocess.Popen, url: str, timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    with OfficeClient(url) as probe:
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                err = proc.stderr.read().decode(errors="replace")[-2000:] if proc.stderr else ""
-                raise RuntimeError(f"a validation server exited at start:\n{err}")
-            try:
-                probe.health()
-                return
-            except (OfficeError, httpx.HTTPError):
-                time.sleep(0.05)
-    raise RuntimeError(f"a validation server did not answer within {timeout:.0f} s")
-
-
-def validate_tasks(tasks: dict[str, Task], *, workers: int = 4, servers: list[tuple[str, str | None]] | None = None
+def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | None]], workers: int = 4
                    ) -> list[TaskReport]:
-    """Check every task (in parallel); task i goes to server i mod n; reports in task-id order.
-
-    Without ``servers``, one server runs in a background thread of this process.
-    """
+    """Check every task (in parallel) on the given ``[(url, token)]`` servers; task i goes to server
+    i mod n; reports in task-id order."""
     ordered = [tasks[k] for k in sorted(tasks)]
-    if not servers:
-        with local_server(tasks) as url:
-            return validate_tasks(tasks, workers=workers, servers=[(url, None)])
     clients = [OfficeClient(url, token=token) for url, token in servers]
     try:
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
@@ -209,7 +115,7 @@ def validate_tasks(tasks: dict[str, Task], *, workers: int = 4, servers: list[tu
 
 
 def default_servers(task_count: int) -> int:
-    """One in-process server for a few tasks; one process per core (up to 4) for many."""
+    """One private server for a few tasks; one process per core (up to 4) for many."""
     return 1 if task_count <= 20 else max(1, min(os.cpu_count() or 1, 4))
 
 
@@ -240,11 +146,10 @@ def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, 
     count = servers or default_servers(len(tasks))
     if server_url:
         reports = validate_tasks(tasks, workers=workers, servers=[(server_url, token)])
-    elif count > 1:
-        with server_processes(count, list(task_dirs or []), include_suite) as urls:
-            reports = validate_tasks(tasks, workers=workers, servers=urls)
     else:
-        reports = validate_tasks(tasks, workers=workers)
+        with local_servers(count, [Path(d) for d in task_dirs or []], include_suite,
+                           max_sessions=MAX_SESSIONS) as local:
+            reports = validate_tasks(tasks, workers=workers, servers=[(s.url, s.token) for s in local])
     failed = [r for r in reports if not r.ok]
     for report in failed:
         print(f"FAIL {report.task_id}: " + " | ".join(report.problems), file=out)

@@ -15,7 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
-from officesim.server.session import Session, gold_actions
+from officesim.server.session import Session
+from officesim.tasks.gold import gold_actions, play_gold
 from officesim.tasks.model import Task
 
 
@@ -122,14 +123,7 @@ class Evaluator:
         try:
             session = Session(task, "all_operations", max_steps=len(actions) + 1, office=office,
                               settings=self.settings)
-            failures = []
-            for i, act in enumerate(actions):
-                if session.done:
-                    failures.append(f"gold action {i + 1} not run: session already {session.status}")
-                    break
-                res = session.step(act.get("app"), act.get("action"), act.get("args") or {})
-                if not res.ok:
-                    failures.append(f"gold action {i + 1} {act.get('app')}.{act.get('action')}: {res.observation}")
+            failures = [str(f) for f in play_gold(actions, task.answer, session.step)]
             after = parse_office(office.root, task.timezone)
             return GoldRun(after=after, failures=failures, status=session.status, answer=session.answer)
         finally:

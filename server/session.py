@@ -306,11 +306,3 @@ class Session:
                     "answer": self.answer, "checks": [], "side_effects": [], "steps": self.step_count,
                     "error": f"evaluation failed: {type(exc).__name__}: {exc}",
                 }
-
-
-def gold_actions(actions: list[Any], answer: Any) -> list[dict]:
-    """Actions as dicts, with finish_task(answer) appended when they do not end with it."""
-    out = [a.model_dump() if hasattr(a, "model_dump") else dict(a) for a in actions]
-    if not out or (out[-1].get("app"), out[-1].get("action")) != (SYSTEM, "finish_task"):
-        out.append({"app": SYSTEM, "action": "finish_task", "args": {"answer": answer}})
-    return out

@@ -11,8 +11,7 @@ from fastapi.testclient import TestClient
 from officesim.server.app import create_app
 from officesim.server.client import OfficeClient, OfficeError
 from officesim.server.manager import ServerSettings
-from officesim.tasks.loader import load_tasks
-from officesim.runner.validate import local_server
+from officesim.runner.localserver import LocalServer
 from tests._api_tasks import BUDGET, QUESTION, write_tasks
 
 
@@ -176,8 +175,7 @@ def test_parallel_sessions_stay_apart(client):
 
 
 def test_concurrent_sessions_under_threads(task_dir, tmp_path):
-    tasks = load_tasks([task_dir], include_suite=False)
-    with local_server(tasks) as url, OfficeClient(url) as oc:
+    with LocalServer([task_dir], include_suite=False) as server, OfficeClient(server.url, token=server.token) as oc:
         def run(i: int, out: list) -> None:
             sid = oc.create_session("api-budget-note", "all_operations")["session_id"]
             oc.act(sid, "excel", "set_cell", {"file_path": "data/budget.xlsx", "row_idx": 9, "column_idx": 1, "text": f"s{i}"})
@@ -256,8 +254,7 @@ def test_errors_are_json(client):
 
 
 def test_python_client(task_dir):
-    tasks = load_tasks([task_dir], include_suite=False)
-    with local_server(tasks, token="tok") as url, OfficeClient(url, token="tok") as oc:
+    with LocalServer([task_dir], include_suite=False, token="tok") as server, OfficeClient(server.url, token="tok") as oc:
         assert oc.health()["status"] == "ok"
         assert {a["name"] for a in oc.apps()} >= {"system", "excel"}
         assert [t["id"] for t in oc.tasks(app="word")] == ["api-budget-note"]
@@ -275,10 +272,9 @@ def test_python_client(task_dir):
             oc.act(s["session_id"], "system", "list_files")
         assert err.value.status == 409 and err.value.code == "session_ended"
         oc.delete(s["session_id"])
-    with pytest.raises(OfficeError) as err:
-        with local_server(tasks, token="tok") as url, OfficeClient(url) as anon:
+        with pytest.raises(OfficeError) as err, OfficeClient(server.url) as anon:
             anon.tasks()
-    assert err.value.status == 401
+        assert err.value.status == 401
 
 
 def test_unexpected_errors_are_json_without_a_trace(task_dir, tmp_path):

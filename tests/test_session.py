@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from officesim.server.session import Session, SessionEnded, gold_actions, tools_for
+from officesim.server.session import Session, SessionEnded, tools_for
 from officesim.tasks.loader import load_tasks
 from officesim.testbed.materialise import new_office, remove_office
 from tests._api_tasks import BUDGET, QUESTION, write_tasks
@@ -164,11 +164,3 @@ def test_prompt_lists_user_time_instruction_and_actions(make):
     assert '{"app": "system", "action": "switch_app", "target_app": ...}' in prompt
     s.step("system", "switch_app", {"target_app": "excel"})
     assert '"action": "set_cell"' in s.prompt()
-
-
-def test_gold_actions_appends_finish_task():
-    acts = gold_actions([{"app": "system", "action": "list_files", "args": {}}], "7")
-    assert acts[-1] == {"app": "system", "action": "finish_task", "args": {"answer": "7"}}
-    done = [{"app": "system", "action": "finish_task", "args": {"answer": "x"}}]
-    assert gold_actions(done, "7") == done
-    assert gold_actions([], None) == [{"app": "system", "action": "finish_task", "args": {"answer": None}}]
