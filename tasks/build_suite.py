@@ -22,12 +22,24 @@ def suite_id(family: str, seed: int) -> str:
     return f"{family}-{seed:03d}"
 
 
+class _TaskDumper(yaml.SafeDumper):
+    """Writes an object reached twice in full each time: task files never carry anchors (&id001) or aliases."""
+
+    def ignore_aliases(self, data) -> bool:
+        return True
+
+
+def task_yaml(task: dict) -> str:
+    """One task dict as the readable YAML text of its task file."""
+    return yaml.dump(task, Dumper=_TaskDumper, sort_keys=False, allow_unicode=True, width=110,
+                     default_flow_style=None)
+
+
 def dump_task(task: dict, folder: Path) -> Path:
     """Write one task dict as a readable YAML file in its own folder."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / TASK_FILE
-    text = yaml.safe_dump(task, sort_keys=False, allow_unicode=True, width=110, default_flow_style=None)
-    path.write_text(text, encoding="utf-8")
+    path.write_text(task_yaml(task), encoding="utf-8")
     return path
 
 

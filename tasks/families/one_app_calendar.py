@@ -3,32 +3,27 @@
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from officesim.tasks.families._kit import (COMPANIES, act, at, check, company, day_name, fmt, now_on_weekday, people,
-                                 switch)
+from officesim.tasks.families._kit import (
+    COMPANIES, act, at, check, day_name, ev, fmt, head, ics, now_on_weekday, people, setup, switch
+)
 from officesim.tasks.families.registry import family
 
 _BUSY = ["Client call", "Budget review", "Interview", "Team standup", "Vendor demo", "Training session",
          "Project sync", "Lunch with a client", "Dentist", "Workshop", "Board prep", "Recruiting panel"]
 
 
-def _ev(summary: str, start: datetime, minutes: int, **extra) -> dict:
-    return {"summary": summary, "start": fmt(start), "end": fmt(start + timedelta(minutes=minutes)), **extra}
-
-
 def _background(rng: random.Random, day, n: int, avoid_hours: set[int] = frozenset()) -> list[dict]:
     """n filler events on another day (so whole-calendar checks see untouched history)."""
     hours = rng.sample([h for h in range(9, 17) if h not in avoid_hours], n)
-    return [_ev(rng.choice(_BUSY), at(day, h), rng.choice([30, 60])) for h in sorted(hours)]
+    return [ev(rng.choice(_BUSY), at(day, h), rng.choice([30, 60]), bare=True) for h in sorted(hours)]
 
 
 @family("meeting-common-free-slot", apps=["calendar"])
 def meeting_common_free_slot(rng: random.Random) -> dict:
     """Book a one-hour meeting tomorrow at the earliest hour free in three people's calendars."""
-    _, domain = company(rng)
-    me, a, b = people(rng, 3, domain)
-    now = now_on_weekday(rng)
+    _, domain, (me, a, b), now = setup(rng, 3)
     tomorrow = (now + timedelta(days=1)).date()
     topic = rng.choice(["Hiring plan", "Launch checklist", "Q3 forecast", "Pricing update", "Office move planning"])
     slot = rng.randint(11, 15)  # the answer: earliest hour (9..16) all three are free
@@ -36,13 +31,13 @@ def meeting_common_free_slot(rng: random.Random) -> dict:
     # every earlier hour is taken by at least one person; at least one earlier hour leaves me free
     owners = [rng.choice([a, b]) if h == 9 else rng.choice([me, a, b]) for h in range(9, slot)]
     for h, who in zip(range(9, slot), owners):
-        cal[who["email"]].append(_ev(rng.choice(_BUSY), at(tomorrow, h), 60))
+        cal[who["email"]].append(ev(rng.choice(_BUSY), at(tomorrow, h), 60, bare=True))
     my_free = next(h for h in range(9, slot) if all(e["start"] != fmt(at(tomorrow, h)) for e in cal[me["email"]]))
     for p in (me, a, b):  # later commitments that leave the slot itself free
         for h in rng.sample(range(slot + 1, 17), rng.randint(0, min(2, 16 - slot))):
-            cal[p["email"]].append(_ev(rng.choice(_BUSY), at(tomorrow, h), 60))
+            cal[p["email"]].append(ev(rng.choice(_BUSY), at(tomorrow, h), 60, bare=True))
         cal[p["email"]] += _background(rng, now.date(), 1, {now.hour, now.hour + 1})
-    office = [{"type": "ics", "user": u, "events": sorted(evs, key=lambda e: e["start"])} for u, evs in cal.items()]
+    office = [ics(u, sorted(evs, key=lambda e: e["start"])) for u, evs in cal.items()]
     start, end = at(tomorrow, slot), at(tomorrow, slot + 1)
     users = [me["email"], a["email"], b["email"]]
 
@@ -51,7 +46,7 @@ def meeting_common_free_slot(rng: random.Random) -> dict:
                     time_end=fmt(at(tomorrow, hour + 1)), attendees=[x for x in users if x != u]) for u in who]
 
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"I need an hour with {a['name']} and {b['name']} tomorrow about the {topic if topic[1].isdigit() else topic.lower()}. "
                         f"Find the earliest full hour between 9:00 and 17:00 (starting on the hour) when all three "
                         f"of us are free and put a one-hour meeting titled '{topic}' in all three calendars."),
@@ -71,9 +66,7 @@ def meeting_common_free_slot(rng: random.Random) -> dict:
 @family("meeting-reschedule-next-week", apps=["calendar"])
 def meeting_reschedule_next_week(rng: random.Random) -> dict:
     """Move tomorrow's meeting to a weekday of next week, same time, in both participants' calendars."""
-    _, domain = company(rng)
-    me, other = people(rng, 2, domain)
-    now = now_on_weekday(rng)
+    _, domain, (me, other), now = setup(rng, 2)
     tomorrow = (now + timedelta(days=1)).date()
     summary = rng.choice(["Quarterly review", "Contract walkthrough", "Roadmap check-in", "Mentoring session"])
     summary = f"{summary} ({other['first']})"
@@ -83,7 +76,7 @@ def meeting_reschedule_next_week(rng: random.Random) -> dict:
     target = next_monday + timedelta(days=rng.randrange(0, 5))
     this_week = target - timedelta(days=7)
     start = at(target, hour)
-    event = _ev(summary, at(tomorrow, hour), minutes, attendees=[me["email"], other["email"]], location="Room 2")
+    event = ev(summary, at(tomorrow, hour), minutes, "Room 2", attendees=[me["email"], other["email"]], bare=True)
     mine = [event] + _background(rng, tomorrow, 2, {hour}) + _background(rng, target, 1, {hour})
     theirs = [event] + _background(rng, target, 2, {hour})
 
@@ -94,11 +87,10 @@ def meeting_reschedule_next_week(rng: random.Random) -> dict:
 
     users = [me["email"], other["email"]]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Something came up tomorrow. Please move '{summary}' to {day_name(target)} of next week at "
                         f"the same time and for the same length, in my calendar and in {other['name']}'s."),
-        "office": [{"type": "ics", "user": me["email"], "events": mine},
-                   {"type": "ics", "user": other["email"], "events": theirs}],
+        "office": [ics(me["email"], mine), ics(other["email"], theirs)],
         "checks": [
             check("ics_event", user=u, summary=summary, start=fmt(start), end=fmt(start + timedelta(minutes=minutes)))
             for u in users
@@ -126,16 +118,16 @@ def client_visit_cancel(rng: random.Random) -> dict:
     day = (now + timedelta(days=rng.randint(1, 4 - now.weekday()))).date()  # a weekday later this week
     later = day + timedelta(days=rng.randint(6, 9))
     visit_h = rng.choice([9, 10])
-    doomed = [_ev(f"{short} site visit", at(day, visit_h), 120, location="Reception"),
-              _ev(f"Lunch with the {short} team", at(day, 12), 90, location="Canteen")]
-    keep_same_day = _ev(rng.choice(["Team standup", "Budget review", "Project sync"]), at(day, 15), 30)
-    keep_client = _ev(f"{short} contract review", at(later, 14), 60)
+    doomed = [ev(f"{short} site visit", at(day, visit_h), 120, "Reception", bare=True),
+              ev(f"Lunch with the {short} team", at(day, 12), 90, "Canteen", bare=True)]
+    keep_same_day = ev(rng.choice(["Team standup", "Budget review", "Project sync"]), at(day, 15), 30, bare=True)
+    keep_client = ev(f"{short} contract review", at(later, 14), 60, bare=True)
     events = doomed + [keep_same_day, keep_client] + _background(rng, now.date(), 2, {now.hour})
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{client} just postponed their visit on {day_name(day)}. Please take everything with "
                         f"them on that day out of my calendar. Anything with them on other days stays."),
-        "office": [{"type": "ics", "user": me["email"], "events": events}],
+        "office": [ics(me["email"], events)],
         "checks": [check("ics_no_event", user=me["email"], summary=e["summary"]) for e in doomed] + [
             check("ics_event", user=me["email"], summary=keep_client["summary"], start=keep_client["start"]),
             check("ics_event_count", user=me["email"], count=len(events) - 2),
@@ -155,24 +147,22 @@ def client_visit_cancel(rng: random.Random) -> dict:
 @family("meeting-room-and-invitee-update", apps=["calendar"])
 def meeting_room_and_invitee_update(rng: random.Random) -> dict:
     """Change tomorrow's meeting room and add one more invitee, keeping the existing ones."""
-    _, domain = company(rng)
-    me, *team = people(rng, 5, domain)
-    now = now_on_weekday(rng)
+    _, domain, (me, *team), now = setup(rng, 5)
     tomorrow = (now + timedelta(days=1)).date()
     summary = rng.choice(["Design review", "Sprint planning", "Release retrospective", "Customer feedback review"])
     rooms = rng.sample(["Atlas", "Borealis", "Cedar", "Delta", "Ember", "Fjord"], 2)
     invited, newcomer = team[:3], team[3]
     hour = rng.choice([10, 11, 13, 14])
     attendees = [me["email"]] + [p["email"] for p in invited]
-    event = _ev(summary, at(tomorrow, hour), 60, location=f"Room {rooms[0]}", attendees=attendees)
-    events = [event, _ev("Focus time", at(tomorrow, 8), 60)] + _background(rng, now.date(), 2, {now.hour})
+    event = ev(summary, at(tomorrow, hour), 60, f"Room {rooms[0]}", attendees=attendees, bare=True)
+    events = [event, ev("Focus time", at(tomorrow, 8), 60, bare=True)] + _background(rng, now.date(), 2, {now.hour})
     new_att = attendees + [newcomer["email"]]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Tomorrow's {summary.lower()} has to move to Room {rooms[1]} (the projector in "
                         f"Room {rooms[0]} is broken), and please add {newcomer['name']} ({newcomer['email']}) to "
                         f"the invite without dropping anyone."),
-        "office": [{"type": "ics", "user": me["email"], "events": events}],
+        "office": [ics(me["email"], events)],
         "checks": [
             check("ics_event", user=me["email"], summary=summary, start=event["start"], end=event["end"],
                   location=f"Room {rooms[1]}", attendees=new_att),
@@ -196,21 +186,20 @@ def meeting_room_and_invitee_update(rng: random.Random) -> dict:
 @family("sync-already-booked", apps=["calendar"])
 def sync_already_booked(rng: random.Random) -> dict:
     """Make sure a sync exists; it already does (the colleague sent the invite), so nothing changes."""
-    _, domain = company(rng)
-    me, other = people(rng, 2, domain)
-    now = now_on_weekday(rng)
+    _, domain, (me, other), now = setup(rng, 2)
     day = (now + timedelta(days=rng.randint(1, 4 - now.weekday()))).date()  # a weekday later this week
     topic = rng.choice(["vendor shortlist", "onboarding plan", "newsletter draft", "conference booth"])
     hour = rng.choice([11, 14, 15, 16])
-    existing = _ev(f"{topic.capitalize()} sync", at(day, hour), 30, attendees=[other["email"], me["email"]])
-    events = [existing, _ev(rng.choice(_BUSY), at(day, hour - 2), 60)] + _background(rng, now.date(), 2, {now.hour})
+    existing = ev(f"{topic.capitalize()} sync", at(day, hour), 30, attendees=[other["email"], me["email"]], bare=True)
+    events = ([existing, ev(rng.choice(_BUSY), at(day, hour - 2), 60, bare=True)]
+              + _background(rng, now.date(), 2, {now.hour}))
     dup = act("calendar", "create_event", user=me["email"], summary=f"Sync with {other['first']}",
               time_start=existing["start"], time_end=existing["end"], attendees=[other["email"]])
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Can you make sure I have a 30-minute sync with {other['name']} about the {topic} on "
                         f"{day_name(day)} at {hour}:00? I don't want to end up with two of them."),
-        "office": [{"type": "ics", "user": me["email"], "events": events}],
+        "office": [ics(me["email"], events)],
         "no_action": True,
         "checks": [
             check("ics_event_count", user=me["email"], count=len(events)),

@@ -5,20 +5,17 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import (COMPANIES, MONTHS, act, at, check, day_name, fmt, next_weekday,
-                                 now_on_weekday, people, switch)
+from officesim.tasks.families._kit import (
+    COMPANIES, MONTHS, act, at, check, day_name, eml, head, iso, month_day, next_weekday, now_on_weekday, pdf, people,
+    setup, switch
+)
 from officesim.tasks.families.registry import family
 
 
-def _mail(user: str, mid: str, frm: str, subject: str, when, body: str, to=None, folder: str = "inbox",
-          cc=None, attachments=None) -> dict:
-    return {"type": "eml", "user": user, "folder": folder, "id": mid, "from": frm, "to": to or [user],
-            "cc": cc or [], "date": fmt(when), "subject": subject, "body": body, "attachments": attachments or []}
-
-
 def _newsletter(user: str, mid: str, when) -> dict:
-    return _mail(user, mid, "news@officeweekly.test", "Office Weekly: five tips for tidier desks", when,
-                 "This week: cable trays, shared drawers and the clean-desk policy.\nUnsubscribe any time.")
+    return eml(user, mid, "news@officeweekly.test", "Office Weekly: five tips for tidier desks",
+               "This week: cable trays, shared drawers and the clean-desk policy.\nUnsubscribe any time.", when,
+               attachments=[])
 
 
 @family("customer-reply-ship-date", apps=["email"])
@@ -32,20 +29,22 @@ def customer_reply_ship_date(rng: random.Random) -> dict:
     new_no, old_no = rng.sample(range(4000, 9999), 2)
     asked = now - timedelta(hours=rng.randint(15, 40))
     mails = [
-        _mail(me["email"], "msg-1", cust["email"], f"Order {old_no} - invoice copy", now - timedelta(days=20),
-              f"Hello,\ncould you send me a copy of the invoice for order {old_no}?\nThanks, {cust['first']}"),
+        eml(me["email"], "msg-1", cust["email"], f"Order {old_no} - invoice copy",
+            f"Hello,\ncould you send me a copy of the invoice for order {old_no}?\nThanks, {cust['first']}",
+            now - timedelta(days=20), attachments=[]),
         _newsletter(me["email"], "msg-2", now - timedelta(days=3)),
-        _mail(me["email"], "msg-3", cust["email"], f"Order {new_no} - when will it ship?", asked,
-              f"Hi {me['first']},\nwe placed order {new_no} last week. Do you know yet when it will ship? "
-              f"We need it for a site opening.\nBest regards,\n{cust['name']}\n{cust_org}"),
-        _mail(me["email"], "msg-4", boss["email"], "Warehouse closed Monday", asked + timedelta(hours=2),
-              "Heads up: the warehouse is closed on Monday for the stock count."),
+        eml(me["email"], "msg-3", cust["email"], f"Order {new_no} - when will it ship?",
+            f"Hi {me['first']},\nwe placed order {new_no} last week. Do you know yet when it will ship? "
+            f"We need it for a site opening.\nBest regards,\n{cust['name']}\n{cust_org}", asked, attachments=[]),
+        eml(me["email"], "msg-4", boss["email"], "Warehouse closed Monday",
+            "Heads up: the warehouse is closed on Monday for the stock count.", asked + timedelta(hours=2),
+            attachments=[]),
     ]
-    date_words = [f"{MONTHS[friday.month - 1]} {friday.day}"]
+    date_words = [month_day(friday)]
     example_month = MONTHS[(friday.month + 5) % 12]
     subject = f"Re: Order {new_no} - when will it ship?"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{cust['first']} from {cust_org} is asking when their new order ships. Please reply to "
                         f"that email: it ships this Friday (give the weekday and date, written like 'Friday, "
                         f"{example_month} 6') and tracking details follow by email."),
@@ -60,22 +59,20 @@ def customer_reply_ship_date(rng: random.Random) -> dict:
             act("email", "list_emails", username=me["email"]),
             act("email", "read_email", username=me["email"], email_id="msg-3"),
             act("email", "reply_email", username=me["email"], email_id="msg-3",
-                content=(f"Hi {cust['first']},\nyour order {new_no} ships this Friday, "
-                         f"{MONTHS[friday.month - 1]} {friday.day}. Tracking details follow by email.\n"
-                         f"Best regards,\n{me['name']}")),
+                content=(f"Hi {cust['first']},\nyour order {new_no} ships this Friday, {month_day(friday)}. "
+                         f"Tracking details follow by email.\nBest regards,\n{me['name']}")),
         ],
         "wrong": [
             {"name": "replied to the older order's email", "actions": [
                 switch("email"),
                 act("email", "reply_email", username=me["email"], email_id="msg-1",
-                    content=f"Hi {cust['first']},\nyour order ships this Friday, {MONTHS[friday.month - 1]} "
-                            f"{friday.day}. Tracking details follow by email.")]},
+                    content=f"Hi {cust['first']},\nyour order ships this Friday, {month_day(friday)}. "
+                            f"Tracking details follow by email.")]},
             {"name": "ship date a week late", "actions": [
                 switch("email"),
                 act("email", "reply_email", username=me["email"], email_id="msg-3",
                     content=(f"Hi {cust['first']},\nyour order ships on Friday, "
-                             f"{MONTHS[(friday + timedelta(days=7)).month - 1]} {(friday + timedelta(days=7)).day}. "
-                             f"Tracking details follow by email."))]},
+                             f"{month_day(friday + timedelta(days=7))}. Tracking details follow by email."))]},
         ],
     }
 
@@ -95,20 +92,22 @@ def invoice_forward_to_payables(rng: random.Random) -> dict:
     f_new, f_old = f"data/invoices/INV-{n_new}.pdf", f"data/invoices/INV-{n_old}.pdf"
     other_vendor = rng.choice([c for c, _ in COMPANIES if c not in (vendor, org)])
     office = [
-        {"type": "pdf", "path": f_old, "pages": [f"{vendor}\nInvoice INV-{n_old}\nTotal due: EUR {amt_old}"]},
-        {"type": "pdf", "path": f_new, "pages": [f"{vendor}\nInvoice INV-{n_new}\nTotal due: EUR {amt_new}"]},
-        _mail(me["email"], "msg-1", billing, f"{vendor} invoice INV-{n_old}", at(month_ago.date(), 10),
-              f"Please find attached invoice INV-{n_old} (EUR {amt_old}).", attachments=[f_old]),
-        _mail(me["email"], "msg-2", ap, f"Paid: INV-{n_old}", at(month_ago.date(), 10) + timedelta(days=9),
-              f"INV-{n_old} from {vendor} has been paid."),
-        _mail(me["email"], "msg-3", f"accounts@{other_vendor.split()[0].lower()}.test",
-              f"{other_vendor} statement", at(last_week.date(), 9), "Your monthly statement is ready."),
-        _mail(me["email"], "msg-4", billing, f"{vendor} invoice INV-{n_new}", at(last_week.date(), 15),
-              f"Please find attached invoice INV-{n_new} (EUR {amt_new}).", attachments=[f_new]),
+        pdf(f_old, [f"{vendor}\nInvoice INV-{n_old}\nTotal due: EUR {amt_old}"]),
+        pdf(f_new, [f"{vendor}\nInvoice INV-{n_new}\nTotal due: EUR {amt_new}"]),
+        eml(me["email"], "msg-1", billing, f"{vendor} invoice INV-{n_old}",
+            f"Please find attached invoice INV-{n_old} (EUR {amt_old}).", at(month_ago.date(), 10),
+            attachments=[f_old]),
+        eml(me["email"], "msg-2", ap, f"Paid: INV-{n_old}", f"INV-{n_old} from {vendor} has been paid.",
+            at(month_ago.date(), 10) + timedelta(days=9), attachments=[]),
+        eml(me["email"], "msg-3", f"accounts@{other_vendor.split()[0].lower()}.test", f"{other_vendor} statement",
+            "Your monthly statement is ready.", at(last_week.date(), 9), attachments=[]),
+        eml(me["email"], "msg-4", billing, f"{vendor} invoice INV-{n_new}",
+            f"Please find attached invoice INV-{n_new} (EUR {amt_new}).", at(last_week.date(), 15),
+            attachments=[f_new]),
         _newsletter(me["email"], "msg-5", now - timedelta(days=1)),
     ]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Please forward last week's invoice from {vendor} to accounts payable ({ap}) so it gets "
                         f"paid on time."),
         "office": office,
@@ -138,9 +137,7 @@ def invoice_forward_to_payables(rng: random.Random) -> dict:
 @family("board-report-send-cc", apps=["email"])
 def board_report_send_cc(rng: random.Random) -> dict:
     """Send the final report PDF to two board members with the manager in cc (not the draft)."""
-    _, domain = rng.choice(COMPANIES)
-    me, manager, m1, m2, m3 = people(rng, 5, domain)
-    now = now_on_weekday(rng)
+    _, domain, (me, manager, m1, m2, m3), now = setup(rng, 5)
     q = (now.month - 1) // 3  # the quarter that just ended (Q4 of last year in Q1)
     quarter = f"Q{q}" if q else "Q4"
     year = now.year if q else now.year - 1
@@ -149,21 +146,20 @@ def board_report_send_cc(rng: random.Random) -> dict:
     revenue = rng.randrange(800, 4000) * 1000
     meeting = next_weekday(now, 3) + timedelta(days=7)
     office = [
-        {"type": "pdf", "path": draft, "pages": [f"{quarter} {year} board report - DRAFT\nRevenue: TBC"]},
-        {"type": "pdf", "path": final, "pages": [f"{quarter} {year} board report\nRevenue: EUR {revenue}",
-                                                 "Outlook and risks"]},
-        _mail(me["email"], "msg-1", manager["email"], f"{quarter} board pack", now - timedelta(hours=20),
-              f"When the report is final, send it to {m1['name']} ({m1['email']}) and {m2['name']} "
-              f"({m2['email']}) and cc me. {m3['first']} gets it later with the full pack.",
-              to=[me["email"]]),
+        pdf(draft, [f"{quarter} {year} board report - DRAFT\nRevenue: TBC"]),
+        pdf(final, [f"{quarter} {year} board report\nRevenue: EUR {revenue}", "Outlook and risks"]),
+        eml(me["email"], "msg-1", manager["email"], f"{quarter} board pack",
+            f"When the report is final, send it to {m1['name']} ({m1['email']}) and {m2['name']} "
+            f"({m2['email']}) and cc me. {m3['first']} gets it later with the full pack.", now - timedelta(hours=20),
+            to=[me["email"]], attachments=[]),
     ]
     subject = f"{quarter} {year} board report"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"The {quarter} board report is final. Send it ({final}) to the two board members "
                         f"{manager['first']} named in the email about the board pack, with {manager['first']} in cc. "
                         f"Subject '{subject}'; mention that the board meets on {day_name(meeting)} "
-                        f"{MONTHS[meeting.month - 1]} {meeting.day}."),
+                        f"{month_day(meeting)}."),
         "office": office,
         "checks": [
             check("email_sent", sender=me["email"], to=[m1["email"], m2["email"]], cc=[manager["email"]],
@@ -176,21 +172,21 @@ def board_report_send_cc(rng: random.Random) -> dict:
             act("email", "read_email", username=me["email"], email_id="msg-1"),
             act("email", "send_email", sender=me["email"], recipient=[m1["email"], m2["email"]], subject=subject,
                 content=(f"Dear {m1['first']} and {m2['first']},\nplease find attached the {quarter} {year} board "
-                         f"report ahead of the board meeting on {day_name(meeting)} {MONTHS[meeting.month - 1]} "
-                         f"{meeting.day}.\nKind regards,\n{me['name']}"),
+                         f"report ahead of the board meeting on {day_name(meeting)} {month_day(meeting)}.\n"
+                         f"Kind regards,\n{me['name']}"),
                 cc=[manager["email"]], attachments=[final]),
         ],
         "wrong": [
             {"name": "the draft attached", "actions": [
                 switch("email"),
                 act("email", "send_email", sender=me["email"], recipient=[m1["email"], m2["email"]],
-                    subject=subject, content=f"Board report attached; the board meets {MONTHS[meeting.month - 1]} "
-                                             f"{meeting.day}.", cc=[manager["email"]], attachments=[draft])]},
+                    subject=subject, content=f"Board report attached; the board meets {month_day(meeting)}.",
+                    cc=[manager["email"]], attachments=[draft])]},
             {"name": "manager in to instead of cc", "actions": [
                 switch("email"),
                 act("email", "send_email", sender=me["email"],
                     recipient=[m1["email"], m2["email"], manager["email"]], subject=subject,
-                    content=f"Board report attached; the board meets {MONTHS[meeting.month - 1]} {meeting.day}.",
+                    content=f"Board report attached; the board meets {month_day(meeting)}.",
                     attachments=[final])]},
         ],
     }
@@ -206,25 +202,25 @@ def fire_drill_notice_wardens(rng: random.Random) -> dict:
     wd = now.weekday()
     this_week = wd < 2  # Monday/Tuesday: this week's Thursday; later: next week's
     drill_day = now.date() + timedelta(days=(3 - wd) if this_week else (10 - wd))
-    when = drill_day.strftime("%Y-%m-%d")
+    when = iso(drill_day)
     minute = rng.choice(["00", "15", "30"])
     hour = rng.choice([10, 11, 14])
     point = rng.choice(["the north car park", "the bicycle shelter", "the bus stop on Quay Street",
                         "the lawn behind building B"])
     listing = "\n".join(f"- Floor {i + 1}: {w['name']} <{w['email']}>" for i, w in enumerate(wardens))
     office = [
-        _mail(me["email"], "msg-1", hr["email"], "Floor wardens for this year", now - timedelta(days=1, hours=3),
-              f"Hi {me['first']},\nthe floor wardens this year are:\n{listing}\n{bystander['name']} is first aider "
-              f"but not a warden.\nThanks,\n{hr['first']}"),
-        _mail(me["email"], "msg-2", bystander["email"], "First aid kit", now - timedelta(days=2),
-              "The first aid kit on floor 2 needs plasters."),
+        eml(me["email"], "msg-1", hr["email"], "Floor wardens for this year",
+            f"Hi {me['first']},\nthe floor wardens this year are:\n{listing}\n{bystander['name']} is first aider "
+            f"but not a warden.\nThanks,\n{hr['first']}", now - timedelta(days=1, hours=3), attachments=[]),
+        eml(me["email"], "msg-2", bystander["email"], "First aid kit", "The first aid kit on floor 2 needs plasters.",
+            now - timedelta(days=2), attachments=[]),
         _newsletter(me["email"], "msg-3", now - timedelta(hours=5)),
     ]
     emails = [w["email"] for w in wardens]
     content = (f"Hello,\nthe fire drill takes place on {day_name(drill_day)} {when} at {hour}:{minute}. "
                f"The meeting point is {point}. Please make sure your floor is cleared.\nThanks,\n{me['name']}")
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Please email the fire drill notice to all the floor wardens {hr['first']} listed in "
                         f"yesterday's email (one email, all of them in To). Subject 'Fire drill'. The drill is "
                         f"{day_name(drill_day)} {'this' if this_week else 'next'} "
@@ -268,16 +264,17 @@ def signed_quote_already_sent(rng: random.Random) -> dict:
     quote = f"data/quotes/{vendor.split()[0].lower()}_{qno}_signed.pdf"
     sent_at = now - timedelta(days=1, hours=rng.randint(0, 5))
     office = [
-        {"type": "pdf", "path": quote, "pages": [f"{vendor}\nQuote {qno}\nSigned for {org}: {me['name']}"]},
-        _mail(me["email"], "msg-1", sales["email"], f"Signed quote {qno}", sent_at - timedelta(hours=4),
-              f"Hi {me['first']},\nattached is the countersigned quote {qno}.\n{sales['name']}", attachments=[quote]),
-        _mail(me["email"], "msg-2", me["email"], f"Signed quote {qno} from {vendor}", sent_at,
-              f"Hi {colleague['first']},\nhere is the signed quote from {vendor} for your files.\n{me['first']}",
-              to=[colleague["email"]], folder="sent", attachments=[quote]),
+        pdf(quote, [f"{vendor}\nQuote {qno}\nSigned for {org}: {me['name']}"]),
+        eml(me["email"], "msg-1", sales["email"], f"Signed quote {qno}",
+            f"Hi {me['first']},\nattached is the countersigned quote {qno}.\n{sales['name']}",
+            sent_at - timedelta(hours=4), attachments=[quote]),
+        eml(me["email"], "msg-2", me["email"], f"Signed quote {qno} from {vendor}",
+            f"Hi {colleague['first']},\nhere is the signed quote from {vendor} for your files.\n{me['first']}", sent_at,
+            to=[colleague["email"]], folder="sent", attachments=[quote]),
         _newsletter(me["email"], "msg-3", now - timedelta(hours=2)),
     ]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{colleague['name']} needs the signed quote {qno} from {vendor} for the purchase order. "
                         f"Please forward it to {colleague['first']} ({colleague['email']}) - unless I already sent it "
                         f"to {colleague['first']}; I don't want to spam."),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from officesim.tasks.families._kit import act, check, company, fmt, now_on_weekday, people, switch
+from officesim.tasks.families._kit import act, check, company, head, now_on_weekday, people, switch, xlsx
 from officesim.tasks.families.registry import family
 
 _BUDGET_ITEMS = ["Rent", "Payroll", "Software licences", "Travel", "Catering", "Insurance", "Utilities",
@@ -31,14 +31,13 @@ def budget_add_total(rng: random.Random) -> dict:
     other_items = rng.sample(_BUDGET_ITEMS, 4)
     other = [["Item", "Amount"]] + [[i, rng.randrange(200, 9000, 10)] for i in other_items]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now_on_weekday(rng)),
+        **head(me, now_on_weekday(rng)),
         "instruction": (f"{boss['first']} needs the {dept} {quarter} budget finished today. In {path}, add a row "
                         f"right under the last line item with 'Total' in column A and the sum of all the amounts "
                         f"in column B."),
         "office": [
-            {"type": "xlsx", "path": path, "sheets": {"Budget": rows}},
-            {"type": "xlsx", "path": f"data/budgets/{other_dept.lower()}_{quarter.lower()}.xlsx",
-             "sheets": {"Budget": other}},
+            xlsx(path, {"Budget": rows}),
+            xlsx(f"data/budgets/{other_dept.lower()}_{quarter.lower()}.xlsx", {"Budget": other}),
         ],
         "checks": [
             check("xlsx_cell", file=path, cell=f"A{last}", value="Total"),

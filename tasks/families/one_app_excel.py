@@ -5,13 +5,10 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import (MONTHS, act, check, company, fmt, next_weekday, now_on_weekday, people,
-                                 switch)
+from officesim.tasks.families._kit import (
+    MONTHS, act, check, company, head, next_weekday, now_on_weekday, people, setup, switch, text, xlsx
+)
 from officesim.tasks.families.registry import family
-
-
-def _col(n: int) -> str:
-    return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n - 1]
 
 
 def _letter(score: int) -> str:
@@ -51,13 +48,13 @@ def gradebook_letter_grades(rng: random.Random) -> dict:
     wrong_file = [switch("excel")] + [act("excel", "set_cell", file_path=other_path, row_idx=i + 2, column_idx=3, text=g)
                                       for i, g in enumerate(grades[:5])]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now_on_weekday(rng, hour=15)),
+        **head(me, now_on_weekday(rng, hour=15)),
         "instruction": (f"Report cards go out Friday. Please fill in the Grade column of my period {period} "
                         f"{subject} gradebook ({path}) from the final scores: A for 90 and above, B for 80 to 89, "
                         f"C for 70 to 79, D for 60 to 69 and F below 60."),
         "office": [
-            {"type": "xlsx", "path": path, "sheets": {"Grades": rows}},
-            {"type": "xlsx", "path": other_path, "sheets": {"Grades": other_rows}},
+            xlsx(path, {"Grades": rows}),
+            xlsx(other_path, {"Grades": other_rows}),
         ],
         "checks": [
             check("column_values", file=path, column="C", values=grades),
@@ -102,14 +99,14 @@ def inventory_receive_delivery(rng: random.Random) -> dict:
     path = "data/inventory/office_supplies.xlsx"
     unit = paper_like.split(" (")[0]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now_on_weekday(rng, hour=11)),
+        **head(me, now_on_weekday(rng, hour=11)),
         "instruction": (f"The {supplier} delivery just arrived: {q_item} of '{paper_like}' and {q_black} black toner "
                         f"cartridges. Please add them to the On hand counts in {path}."),
         "office": [
-            {"type": "xlsx", "path": path, "sheets": {"Stock": rows}},
-            {"type": "xlsx", "path": "data/inventory/kitchen.xlsx", "sheets": {"Stock": [
+            xlsx(path, {"Stock": rows}),
+            xlsx("data/inventory/kitchen.xlsx", {"Stock": [
                 ["SKU", "Item", "On hand", "Reorder level"], ["KIT-01", "Tea bags (box)", rng.randint(2, 20), 5],
-                ["KIT-02", "Paper cups (sleeve)", rng.randint(2, 20), 5], ["KIT-03", unit, rng.randint(2, 20), 3]]}},
+                ["KIT-02", "Paper cups (sleeve)", rng.randint(2, 20), 5], ["KIT-03", unit, rng.randint(2, 20), 3]]}),
         ],
         "checks": [
             check("xlsx_cell", file=path, cell=f"C{r_item}", value=new_item),
@@ -141,9 +138,7 @@ def inventory_receive_delivery(rng: random.Random) -> dict:
 @family("roster-add-new-hire", apps=["excel"])
 def roster_add_new_hire(rng: random.Random) -> dict:
     """Insert a new hire into the staff roster at the right alphabetical place, starting next Monday."""
-    org, domain = company(rng)
-    me, *staff = people(rng, 9, domain)
-    now = now_on_weekday(rng)
+    org, domain, (me, *staff), now = setup(rng, 9)
     teams = ["Finance", "Operations", "Sales", "Support", "Engineering"]
     staff.sort(key=lambda p: p["name"].split()[1])
     pos = rng.randint(1, len(staff) - 2)  # never first or last: the right place is inside the table
@@ -160,15 +155,15 @@ def roster_add_new_hire(rng: random.Random) -> dict:
     row_idx = pos + 2
     path = "data/hr/staff_roster.xlsx"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{hire['name']} joins the {hire_team} team next Monday (email {hire['email']}). Please add "
                         f"{hire['first']} to the roster in {path}, keeping it sorted by last name, with the start "
                         f"date written like the others (YYYY-MM-DD)."),
         "office": [
-            {"type": "xlsx", "path": path, "sheets": {"Roster": rows}},
-            {"type": "xlsx", "path": "data/hr/contractors.xlsx", "sheets": {"Contractors": [
+            xlsx(path, {"Roster": rows}),
+            xlsx("data/hr/contractors.xlsx", {"Contractors": [
                 ["Name", "Agency", "Ends"], [people(rng, 1, "kestrel.test")[0]["name"], "Kestrel Staffing",
-                                             (now.date() + timedelta(days=90)).isoformat()]]}},
+                                             (now.date() + timedelta(days=90)).isoformat()]]}),
         ],
         "checks": [
             check("xlsx_row", file=path, row=row_idx, values=new_row),
@@ -202,9 +197,7 @@ _EXPENSE_RANGE = {"Travel": (40, 300), "Lodging": (250, 900), "Taxi": (15, 80), 
 @family("expense-report-remove-personal", apps=["excel"])
 def expense_report_remove_personal(rng: random.Random) -> dict:
     """Take the personal items out of an expense report and correct its total."""
-    _, domain = company(rng)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     monday = now.date() - timedelta(days=now.weekday() + 7)
     week = monday.isocalendar()[1]
     city = rng.choice(["Lisbon", "Rotterdam", "Denver", "Osaka", "Montreal", "Krakow"])
@@ -244,12 +237,12 @@ def expense_report_remove_personal(rng: random.Random) -> dict:
     slip = [switch("excel")] + [act("excel", "delete_row", file_path=path, row_idx=r) for r in pers_rows]
     slip.append(act("excel", "set_cell", file_path=path, row_idx=total_row_after, column_idx=4, text=new_total))
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Before I submit last week's expense report ({path}), please take out the lines I marked "
                         f"as Personal and correct the total at the bottom."),
         "office": [
-            {"type": "xlsx", "path": path, "sheets": {"Expenses": rows}},
-            {"type": "xlsx", "path": prev_path, "sheets": {"Expenses": prev_rows}},
+            xlsx(path, {"Expenses": rows}),
+            xlsx(prev_path, {"Expenses": prev_rows}),
         ],
         "checks": [
             check("column_values", file=path, column="B", values=[r[1] for r in keep] + ["Total"]),
@@ -268,9 +261,7 @@ def expense_report_remove_personal(rng: random.Random) -> dict:
 @family("price-list-export-pdf", apps=["excel"])
 def price_list_export_pdf(rng: random.Random) -> dict:
     """Export this year's customer price list workbook to PDF for sending out."""
-    org, domain = company(rng)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    org, domain, (me,), now = setup(rng, 1)
     year = now.year
     products = rng.sample(["Standing desk", "Ergonomic chair", "Monitor arm", "Desk lamp", "Cable tray",
                            "Footrest", "Whiteboard", "Filing cabinet", "Coat stand", "Acoustic panel"], 6)
@@ -285,12 +276,12 @@ def price_list_export_pdf(rng: random.Random) -> dict:
     out = f"data/pricing/{org.split()[0].lower()}_price_list_{year}.pdf"
     changed = products[rng.randrange(0, 5)]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Customers keep asking for our prices. Please export this year's price list workbook "
                         f"(in data/pricing/) to a PDF named {out}."),
         "office": [
-            {"type": "xlsx", "path": src, "sheets": {"Prices": rows_new}},
-            {"type": "xlsx", "path": src_old, "sheets": {"Prices": rows_old}},
+            xlsx(src, {"Prices": rows_new}),
+            xlsx(src_old, {"Prices": rows_old}),
         ],
         "checks": [
             check("file_exists", file=out),
@@ -313,9 +304,7 @@ def price_list_export_pdf(rng: random.Random) -> dict:
 @family("sales-tracker-new-month", apps=["excel"])
 def sales_tracker_new_month(rng: random.Random) -> dict:
     """Start next month's sheet in a monthly sales tracker, named and headed like the others."""
-    _, domain = company(rng)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     header = rng.choice([["Date", "Customer", "Product", "Units", "Revenue"],
                          ["Date", "Account", "Sales rep", "Deal", "Amount"],
                          ["Order no.", "Date", "Customer", "Region", "Total"]])
@@ -347,13 +336,12 @@ def sales_tracker_new_month(rng: random.Random) -> dict:
              for i, h in enumerate(header)]
     short = f"{ny}-{nm + 1:02d}"  # a plausible but different naming
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Can you set up next month's tab in {path}? Add a sheet named the same way as the "
                         f"existing month sheets, with the same header row and no data yet."),
         "office": [
-            {"type": "xlsx", "path": path, "sheets": sheets},
-            {"type": "text", "path": "data/sales/README.txt",
-             "content": "One sheet per month. Enter each closed deal on the day it is signed.\n"},
+            xlsx(path, sheets),
+            text("data/sales/README.txt", "One sheet per month. Enter each closed deal on the day it is signed.\n"),
         ],
         "checks": [
             check("xlsx_sheet_exists", file=path, sheet=new_name),

@@ -9,37 +9,33 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import (COMPANIES, MONTHS, act, check, day_name, finish, fmt, now_on_weekday, people,
-                                 switch)
+from officesim.tasks.families._kit import (
+    act, check, day_month, finish, head, image, people, setup, switch, weekday_day_month
+)
 from officesim.tasks.families.registry import family
-
-
-def _scan(path: str, text: str) -> dict:
-    return {"type": "image", "path": path, "text": text, "font_size": 30}
 
 
 @family("parcel-card-pickup-place", apps=["ocr"])
 def parcel_card_pickup_place(rng: random.Random) -> dict:
     """Read a missed-delivery card and say where the parcel can be collected."""
-    _, domain = rng.choice(COMPANIES)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     places = rng.sample(["North Gate Desk", "Harbour Kiosk", "Mill Road Depot", "Station Locker Hall",
                          "Elm Street Post Office", "Riverside Service Point"], 2)
     sender = rng.choice(["Kestrel Stationers", "Harbor Office Goods", "Fernwood Books", "Alder Print"])
     by = now.date() + timedelta(days=rng.randint(5, 9))
     ref = f"{rng.randint(1000, 9999)} {rng.randint(1000, 9999)}"
     card = (f"SORRY WE MISSED YOU\nParcel from: {sender}\nFor: {me['name']}\nCollect at: {places[0]}\n"
-            f"Open 8:00 to 18:00\nCollect by: {by.day} {MONTHS[by.month - 1]}\nReference: {ref}")
+            f"Open 8:00 to 18:00\nCollect by: {day_month(by)}\nReference: {ref}")
     old = now.date() - timedelta(days=rng.randint(20, 60))
     old_card = (f"SORRY WE MISSED YOU\nParcel from: Office Weekly\nFor: {me['name']}\nCollect at: {places[1]}\n"
-                f"Collect by: {old.day} {MONTHS[old.month - 1]}\nCOLLECTED")
+                f"Collect by: {day_month(old)}\nCOLLECTED")
     path = "data/scans/delivery_card_today.png"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"The courier left a card this morning; I scanned it to {path}. Where do I have to go to "
                         f"collect the parcel? Just tell me the place."),
-        "office": [_scan(path, card), _scan("data/scans/delivery_card_old.png", old_card)],
+        "office": [image(path, card, font_size=30),
+                   image("data/scans/delivery_card_old.png", old_card, font_size=30)],
         "answer": places[0],
         "checks": [check("answer_contains", text=places[0].split()[:2])],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=path), finish(places[0])],
@@ -55,9 +51,7 @@ def parcel_card_pickup_place(rng: random.Random) -> dict:
 @family("receipt-scan-total", apps=["ocr"])
 def receipt_scan_total(rng: random.Random) -> dict:
     """Find the scanned receipt of one shop among several and report its total (tip included)."""
-    _, domain = rng.choice(COMPANIES)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     shops = rng.sample([("Blue Door Bistro", ["Soup of the day", "Grilled fish", "Sparkling water", "Espresso"]),
                         ("Corner Deli", ["Club sandwich", "Green salad", "Lemonade", "Brownie"]),
                         ("Quay Street Taxi", ["Fare", "Waiting time", "Luggage"]),
@@ -77,10 +71,10 @@ def receipt_scan_total(rng: random.Random) -> dict:
     target = rng.randrange(0, 3)
     shop, sub, total = totals[target]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"For my expense claim: what was the total, tip included, on the {shop} receipt? It's one "
                         f"of the scans in data/scans/ ({', '.join(files)}). Just the amount in euros, please."),
-        "office": [_scan(f, t) for f, t in zip(files, texts)],
+        "office": [image(f, t, font_size=30) for f, t in zip(files, texts)],
         "answer": f"{total:.2f}",
         "checks": [check("answer_contains", text=f"{total:.2f}")],
         "gold": [switch("ocr")] + [act("ocr", "recognize_file", file_path=f) for f in files[: target + 1]]
@@ -97,9 +91,7 @@ def receipt_scan_total(rng: random.Random) -> dict:
 @family("building-notice-water-back", apps=["ocr"])
 def building_notice_water_back(rng: random.Random) -> dict:
     """Read the landlord's scanned maintenance notices and say when the water comes back on one day."""
-    _, domain = rng.choice(COMPANIES)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     day = now.date() + timedelta(days=rng.randint(1, 3))
     start = rng.choice([7, 8, 9])
     back = start + rng.randint(2, 5)
@@ -107,18 +99,19 @@ def building_notice_water_back(rng: random.Random) -> dict:
     lift_day = day + timedelta(days=rng.randint(5, 8))
     lift_back = rng.choice([11, 12, 15, 16])
     landlord = rng.choice(["Quayside Estates", "Lindenhof Property", "Harbor Lane Management"])
-    water = (f"NOTICE TO ALL TENANTS\nWater supply works\n{day_name(day)} {day.day} {MONTHS[day.month - 1]}\n"
+    water = (f"NOTICE TO ALL TENANTS\nWater supply works\n{weekday_day_month(day)}\n"
              f"Water off from {start:02d}:00\nWater back on at {back:02d}:{back_min}\nToilets on floor 1 stay open\n"
              f"{landlord}")
-    lift = (f"NOTICE TO ALL TENANTS\nLift inspection\n{day_name(lift_day)} {lift_day.day} {MONTHS[lift_day.month - 1]}\n"
+    lift = (f"NOTICE TO ALL TENANTS\nLift inspection\n{weekday_day_month(lift_day)}\n"
             f"Lift out of service from 08:00\nBack in service at {lift_back:02d}:00\n{landlord}")
     answer = f"{back:02d}:{back_min}"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{landlord} put two notices in the lobby; I scanned them to data/scans/notice_1.png and "
                         f"data/scans/notice_2.png. On the day of the water works, at what time does the water come "
                         f"back on? Answer as HH:MM (24-hour)."),
-        "office": [_scan("data/scans/notice_1.png", lift), _scan("data/scans/notice_2.png", water)],
+        "office": [image("data/scans/notice_1.png", lift, font_size=30),
+                   image("data/scans/notice_2.png", water, font_size=30)],
         "answer": answer,
         "checks": [check("answer_contains", text=answer)],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/notice_1.png"),
@@ -135,9 +128,7 @@ def building_notice_water_back(rng: random.Random) -> dict:
 @family("business-card-email", apps=["ocr"])
 def business_card_email(rng: random.Random) -> dict:
     """Read the right one of two scanned business cards and give that person's email address."""
-    _, domain = rng.choice(COMPANIES)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     firms = rng.sample([("Kestrel Stationers", "kestrel"), ("Fernwood Books", "fernwood"),
                         ("Alder Print Works", "alderprint"), ("Marlow Furniture", "marlow"),
                         ("Pinecrest Catering", "pinecrest")], 2)
@@ -153,11 +144,11 @@ def business_card_email(rng: random.Random) -> dict:
     target = rng.randrange(0, 2)
     who = contacts[target]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"I met someone from {firms[target][0]} {met} and scanned the business cards I got to "
                         f"{files[0]} and {files[1]}. What is the email address of the person from "
                         f"{firms[target][0]}?"),
-        "office": [_scan(f, c) for f, c in zip(files, cards)],
+        "office": [image(f, c, font_size=30) for f, c in zip(files, cards)],
         "answer": who["email"],
         "checks": [check("answer_contains", text=who["email"])],
         "gold": [switch("ocr")] + [act("ocr", "recognize_file", file_path=f) for f in files[: target + 1]]

@@ -5,16 +5,16 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import COMPANIES, MONTHS, act, check, finish, fmt, now_on_weekday, people, switch
+from officesim.tasks.families._kit import (
+    COMPANIES, MONTHS, act, check, finish, head, image, now_on_weekday, pdf, people, setup, switch, text
+)
 from officesim.tasks.families.registry import family
 
 
 @family("quote-cheapest-to-word", apps=["pdf"])
 def quote_cheapest_to_word(rng: random.Random) -> dict:
     """Compare three supplier quotes (PDF) and convert the cheapest one to Word for editing."""
-    _, domain = rng.choice(COMPANIES)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     item = rng.choice([("office chairs", "Ergonomic office chair"), ("laptops", "14-inch business laptop"),
                        ("standing desks", "Electric standing desk"), ("monitors", "27-inch monitor")])
     qty = rng.randint(8, 40)
@@ -25,17 +25,16 @@ def quote_cheapest_to_word(rng: random.Random) -> dict:
     office = []
     for v, p, f in zip(vendors, prices, files):
         total = p * qty
-        office.append({"type": "pdf", "path": f, "pages": [
+        office.append(pdf(f, [
             f"{v}\nQuotation for {me['name']}\nItem: {item[1]}\nQuantity: {qty}\nUnit price: EUR {p}\n"
             f"Total: EUR {total}\nValid for 30 days",
-            "Terms: payment within 30 days. Delivery in 2 to 3 weeks."]})
-    office.append({"type": "pdf", "path": "data/quotes/old/quote_2019_cleaning.pdf",
-                   "pages": ["Tidewater Cleaning\nQuotation\nTotal: EUR 80"]})
+            "Terms: payment within 30 days. Delivery in 2 to 3 weeks."]))
+    office.append(pdf("data/quotes/old/quote_2019_cleaning.pdf", ["Tidewater Cleaning\nQuotation\nTotal: EUR 80"]))
     best = min(range(3), key=lambda i: prices[i])
     worst = max(range(3), key=lambda i: prices[i])
     out = "data/quotes/selected_quote.docx"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"We have three quotes for the {qty} {item[0]} in data/quotes/. Please convert the cheapest "
                         f"one to a Word document at {out} so I can add our purchase terms."),
         "office": office,
@@ -59,24 +58,19 @@ def quote_cheapest_to_word(rng: random.Random) -> dict:
 @family("receipt-photos-to-pdf", apps=["pdf"])
 def receipt_photos_to_pdf(rng: random.Random) -> dict:
     """Turn yesterday's receipt photos into PDFs named by date and kind for the expense system."""
-    _, domain = rng.choice(COMPANIES)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     yday = (now - timedelta(days=1)).date()
     kinds = rng.sample(["taxi", "hotel", "parking", "train", "dinner"], 2)
     nums = rng.sample(range(4000, 9999), 3)
     imgs = [f"data/receipts/incoming/IMG_{n}.png" for n in nums]
-    office = [{"type": "image", "path": imgs[0],
-               "text": f"{kinds[0].upper()} RECEIPT\n{yday.isoformat()}\nEUR {rng.randint(12, 90)}.00"},
-              {"type": "image", "path": imgs[1],
-               "text": f"{kinds[1].upper()} RECEIPT\n{yday.isoformat()}\nEUR {rng.randint(40, 300)}.00"},
-              {"type": "image", "path": imgs[2], "text": "Whiteboard photo\nSprint goals"},
-              {"type": "text", "path": "data/receipts/README.txt",
-               "content": "Expense system naming: YYYY-MM-DD-<kind>.pdf in data/receipts/\n"}]
+    office = [image(imgs[0], f"{kinds[0].upper()} RECEIPT\n{yday.isoformat()}\nEUR {rng.randint(12, 90)}.00"),
+              image(imgs[1], f"{kinds[1].upper()} RECEIPT\n{yday.isoformat()}\nEUR {rng.randint(40, 300)}.00"),
+              image(imgs[2], "Whiteboard photo\nSprint goals"),
+              text("data/receipts/README.txt", "Expense system naming: YYYY-MM-DD-<kind>.pdf in data/receipts/\n")]
     outs = [f"data/receipts/{yday.isoformat()}-{k}.pdf" for k in kinds]
     today_outs = [f"data/receipts/{now.date().isoformat()}-{k}.pdf" for k in kinds]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"I photographed two receipts from yesterday's trip: {imgs[0]} is the {kinds[0]} and "
                         f"{imgs[1]} is the {kinds[1]}. The expense system only takes PDFs - please make one PDF per "
                         f"receipt in data/receipts/, named by the receipt's date and kind like "
@@ -119,15 +113,15 @@ def lease_rent_after_addendum(rng: random.Random) -> dict:
                 f"Following indexation the monthly rent is EUR {new_rent} from 1 {MONTHS[change.month - 1]} "
                 f"{change.year}.\nAll other terms, including parking, stay unchanged."]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"For next month's payment run: what monthly rent (without parking) do we owe "
                         f"{landlord} for the office from next month on? The lease and its addendum are in "
                         f"data/legal/. Answer with the number in euros only."),
         "office": [
-            {"type": "pdf", "path": "data/legal/office_lease.pdf", "pages": lease},
-            {"type": "pdf", "path": "data/legal/office_lease_addendum_1.pdf", "pages": addendum},
-            {"type": "pdf", "path": "data/legal/cleaning_contract.pdf",
-             "pages": [f"Cleaning contract\nMonthly fee: EUR {rng.randrange(300, 900, 10)}"]},
+            pdf("data/legal/office_lease.pdf", lease),
+            pdf("data/legal/office_lease_addendum_1.pdf", addendum),
+            pdf("data/legal/cleaning_contract.pdf",
+                [f"Cleaning contract\nMonthly fee: EUR {rng.randrange(300, 900, 10)}"]),
         ],
         "answer": new_rent,
         "checks": [check("answer_equals", value=new_rent)],
@@ -145,9 +139,7 @@ def lease_rent_after_addendum(rng: random.Random) -> dict:
 @family("board-minutes-last-month-to-word", apps=["pdf"])
 def board_minutes_last_month_to_word(rng: random.Random) -> dict:
     """Convert last month's board minutes PDF (one of several months) to Word as a starting point."""
-    (org, domain) = rng.choice(COMPANIES)
-    me, chair = people(rng, 2, domain)
-    now = now_on_weekday(rng)
+    org, domain, (me, chair), now = setup(rng, 2)
     last = now.date().replace(day=1) - timedelta(days=1)
     months = []
     d = now.date().replace(day=1)
@@ -158,14 +150,14 @@ def board_minutes_last_month_to_word(rng: random.Random) -> dict:
                          "charity partnership", "security training"], 3)
     office = []
     for m, topic in zip(months, topics):
-        office.append({"type": "pdf", "path": f"data/minutes/board_{m.year}-{m.month:02d}.pdf", "pages": [
+        office.append(pdf(f"data/minutes/board_{m.year}-{m.month:02d}.pdf", [
             f"{org}\nBoard meeting minutes\n{MONTHS[m.month - 1]} {m.year}\nChair: {chair['name']}",
-            f"Main item: {topic}\nDecision: approved\nNext meeting in four weeks"]})
+            f"Main item: {topic}\nDecision: approved\nNext meeting in four weeks"]))
     out = f"data/minutes/board_{now.year}-{now.month:02d}_draft.docx"
     src = f"data/minutes/board_{last.year}-{last.month:02d}.pdf"
     two_ago = f"data/minutes/board_{months[1].year}-{months[1].month:02d}.pdf"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"I'm drafting this month's board minutes. Please convert last month's minutes (in "
                         f"data/minutes/) to Word at {out}, so I can reuse their structure."),
         "office": office,

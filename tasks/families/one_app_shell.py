@@ -7,20 +7,16 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from officesim.tasks.families._kit import COMPANIES, act, check, fmt, now_on_weekday, people, switch
+from officesim.tasks.families._kit import (
+    COMPANIES, check, docx, head, image, now_on_weekday, pdf, people, setup, sh, switch, text, xlsx
+)
 from officesim.tasks.families.registry import family
-
-
-def sh(command: str) -> dict:
-    return act("shell", "command", command=command)
 
 
 @family("downloads-sort-by-type", apps=["shell"])
 def downloads_sort_by_type(rng: random.Random) -> dict:
     """Move the PDFs (whatever the case of the extension) and spreadsheets of a downloads folder into sub-folders."""
-    _, domain = rng.choice(COMPANIES)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     pdfs = rng.sample(["invoice_march.pdf", "train_tickets.pdf", "warranty.pdf", "floor_plan.pdf",
                        "onboarding_guide.pdf", "tax_form.pdf"], 3)
     upper = f"Scan_{rng.randint(1000, 9999)}.PDF"
@@ -28,19 +24,19 @@ def downloads_sort_by_type(rng: random.Random) -> dict:
     rest_docs = rng.sample(["cover_letter.docx", "agenda.docx", "minutes.docx"], 1)
     rest = rest_docs + ["team_photo.png", "notes.txt", "pdf_links.txt"]
     d = "data/downloads"
-    office = [{"type": "pdf", "path": f"{d}/{p}", "pages": [p.replace("_", " ").replace(".pdf", "")]} for p in pdfs]
-    office.append({"type": "pdf", "path": f"{d}/{upper}", "pages": ["Scanned page"]})
-    office += [{"type": "xlsx", "path": f"{d}/{s}", "sheets": {"Sheet1": [["Item", "Value"], ["a", 1]]}}
+    office = [pdf(f"{d}/{p}", [p.replace("_", " ").replace(".pdf", "")]) for p in pdfs]
+    office.append(pdf(f"{d}/{upper}", ["Scanned page"]))
+    office += [xlsx(f"{d}/{s}", {"Sheet1": [["Item", "Value"], ["a", 1]]})
                for s in sheets]
-    office += [{"type": "docx", "path": f"{d}/{rest_docs[0]}", "paragraphs": ["Draft"]},
-               {"type": "image", "path": f"{d}/team_photo.png", "text": "Team day"},
-               {"type": "text", "path": f"{d}/notes.txt", "content": "call the printer company\n"},
-               {"type": "text", "path": f"{d}/pdf_links.txt", "content": "https://docs.example.test/a.pdf\n"}]
+    office += [docx(f"{d}/{rest_docs[0]}", ["Draft"]),
+               image(f"{d}/team_photo.png", "Team day"),
+               text(f"{d}/notes.txt", "call the printer company\n"),
+               text(f"{d}/pdf_links.txt", "https://docs.example.test/a.pdf\n")]
     all_pdfs = pdfs + [upper]
     gold_cmd = (f"mkdir -p {d}/pdf {d}/sheets && find {d} -maxdepth 1 -type f -iname '*.pdf' "
                 f"-exec mv {{}} {d}/pdf/ \\; && mv {d}/*.xlsx {d}/sheets/")
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"My {d} folder is a mess. Please move every PDF in it into {d}/pdf and every Excel "
                         f"workbook into {d}/sheets (create the folders). Everything else stays where it is."),
         "office": office,
@@ -73,9 +69,7 @@ def _month_days(year: int, month: int) -> list[date]:
 @family("logs-archive-last-month", apps=["shell"])
 def logs_archive_last_month(rng: random.Random) -> dict:
     """Pack last month's daily log files into one tar.gz archive and remove the originals."""
-    _, domain = rng.choice(COMPANIES)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     today = now.date()
     last = today.replace(day=1) - timedelta(days=1)
     service = rng.choice(["billing", "webshop", "intranet", "scheduler"])
@@ -89,17 +83,17 @@ def logs_archive_last_month(rng: random.Random) -> dict:
     def log(d: date) -> dict:
         lines = [f"{d.isoformat()} 0{h}:{rng.randint(10, 59)}:00 INFO request served in {rng.randint(20, 400)} ms"
                  for h in sorted(rng.sample(range(0, 10), 3))]
-        return {"type": "text", "path": f"data/logs/{service}-{d.isoformat()}.log", "content": "\n".join(lines) + "\n"}
+        return text(f"data/logs/{service}-{d.isoformat()}.log", "\n".join(lines) + "\n")
 
     office = [log(d) for d in old_days + new_days]
-    office.append({"type": "text", "path": f"data/logs/archive/{service}-{before.year}-{before.month:02d}.txt",
-                   "content": f"Logs of {before.year}-{before.month:02d} were archived on the server.\n"})
+    office.append(text(f"data/logs/archive/{service}-{before.year}-{before.month:02d}.txt",
+                       f"Logs of {before.year}-{before.month:02d} were archived on the server.\n"))
     old_names = [f"{service}-{d.isoformat()}.log" for d in old_days]
     new_names = [f"{service}-{d.isoformat()}.log" for d in new_days]
     gold_cmd = (f"cd data/logs && tar -czf archive/{service}-{stamp}.tar.gz {service}-{stamp}-*.log "
                 f"&& rm {service}-{stamp}-*.log")
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"The {service} logs in data/logs are piling up. Please pack all of last month's daily log "
                         f"files into one archive, {archive}, then delete those log files. This month's logs stay."),
         "office": office,
@@ -124,9 +118,7 @@ def logs_archive_last_month(rng: random.Random) -> dict:
 @family("log-errors-yesterday-extract", apps=["shell"])
 def log_errors_yesterday_extract(rng: random.Random) -> dict:
     """Extract yesterday's ERROR lines from a service log into a dated report file."""
-    _, domain = rng.choice(COMPANIES)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     today = now.date()
     yday = today - timedelta(days=1)
     errors = ["payment gateway timeout", "database connection refused", "disk usage above 95%",
@@ -154,12 +146,12 @@ def log_errors_yesterday_extract(rng: random.Random) -> dict:
     out = f"data/reports/errors-{yday.isoformat()}.txt"
     wrong_out = f"data/reports/errors-{today.isoformat()}.txt"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"For the incident review I need yesterday's errors: copy every ERROR line from yesterday in "
                         f"{log} into a new file data/reports/errors-<yesterday's date as YYYY-MM-DD>.txt, "
                         f"unchanged and in their original order."),
-        "office": [{"type": "text", "path": log, "content": "\n".join(lines) + "\n"},
-                   {"type": "text", "path": "data/reports/README.txt", "content": "Incident review material.\n"}],
+        "office": [text(log, "\n".join(lines) + "\n"),
+                   text("data/reports/README.txt", "Incident review material.\n")],
         "checks": [
             check("contains", file=out, text=wanted),
             check("not_contains", file=out, text=others),
@@ -189,14 +181,14 @@ def contract_scans_rename(rng: random.Random) -> dict:
     d = f"data/scans/{slug}"
     olds = [f"Scan {i:03d}.PNG" for i in range(1, n + 1)]
     news = [f"{slug}-contract-p{i:03d}.png" for i in range(1, n + 1)]
-    office = [{"type": "image", "path": f"{d}/{o}", "text": f"{client}\nService contract\nPage {i}"}
+    office = [image(f"{d}/{o}", f"{client}\nService contract\nPage {i}")
               for i, o in enumerate(olds, 1)]
-    office.append({"type": "text", "path": f"{d}/notes.txt", "content": "Originals are in the red folder.\n"})
-    office.append({"type": "image", "path": "data/scans/other/Scan 001.PNG", "text": "Parking permit"})
+    office.append(text(f"{d}/notes.txt", "Originals are in the red folder.\n"))
+    office.append(image("data/scans/other/Scan 001.PNG", "Parking permit"))
     gold_cmd = (f"cd '{d}' && for f in Scan*.PNG; do n=${{f#Scan }}; n=${{n%.PNG}}; "
                 f"mv \"$f\" \"{slug}-contract-p$n.png\"; done")
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"The scanner saved the {client} contract pages in {d} as 'Scan 001.PNG', 'Scan 002.PNG' "
                         f"and so on. Please rename them to our convention: {slug}-contract-p001.png, "
                         f"{slug}-contract-p002.png, ... (same page numbers, lower-case .png). Leave other folders "
@@ -222,9 +214,7 @@ def contract_scans_rename(rng: random.Random) -> dict:
 @family("mailer-config-smtp-change", apps=["shell"])
 def mailer_config_smtp_change(rng: random.Random) -> dict:
     """Change the SMTP host and port in an ini file without touching the IMAP section's host."""
-    _, domain = rng.choice(COMPANIES)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     old_smtp = f"smtp{rng.randint(1, 3)}.{domain}"
     new_smtp = rng.choice(["mail-out", "relay", "smtp-new"]) + f".{domain}"
     imap = f"imap.{domain}"
@@ -238,12 +228,12 @@ def mailer_config_smtp_change(rng: random.Random) -> dict:
     gold_cmd = (f"sed -i '/^\\[smtp\\]/,/^\\[/ {{ s/^host = .*/host = {new_smtp}/; s/^port = .*/port = {new_port}/ }}' "
                 f"{path}")
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"IT moved our outgoing mail server. In {path}, set the SMTP host to {new_smtp} and the SMTP "
                         f"port to {new_port}. The other sections must stay exactly as they are, and don't touch "
                         f"{backup}."),
-        "office": [{"type": "text", "path": path, "content": ini},
-                   {"type": "text", "path": backup, "content": ini}],
+        "office": [text(path, ini),
+                   text(backup, ini)],
         "checks": [
             check("contains", file=path, text=f"[smtp] host = {new_smtp} port = {new_port} user = invoices@{domain}"),
             check("contains", file=path, text=[f"[imap] host = {imap} port = 993", "[retry]", "port = 0"]),

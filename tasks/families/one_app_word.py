@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import random
-from datetime import date, timedelta
+from datetime import timedelta
 
-from officesim.tasks.families._kit import (COMPANIES, FIRST, LAST, MONTHS, act, check, company, day_name, fmt,
-                                 next_weekday, now_on_weekday, people, switch)
+from officesim.tasks.families._kit import (
+    COMPANIES, FIRST, LAST, act, check, day_name, docx, head, next_weekday, now_on_weekday, people, setup, switch,
+    weekday_day_month
+)
 from officesim.tasks.families.registry import family
-
-
-def long_date(d: date) -> str:
-    """'Friday 19 June 2026'."""
-    return f"{day_name(d)} {d.day} {MONTHS[d.month - 1]} {d.year}"
 
 
 def _slug(text: str) -> str:
@@ -40,17 +37,16 @@ def meeting_notes_write_up(rng: random.Random) -> dict:
              f"Next call: {next_call.isoformat()}"]
     wrong_date = next_call - timedelta(days=7)
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"I just got off the kickoff call with {client}. Please write the notes into a new document "
                         f"data/notes/<today's date as YYYY-MM-DD>-{_slug(client.split()[0])}-kickoff.docx: a title "
                         f"line naming the call and today's date, then one line per point. Points: the budget is capped "
                         f"at EUR {budget}; {owner['name']} owns the {workstream}; {pm['name']} sends the project plan "
                         f"by Friday; next call is {day_name(next_call)} of next week (write it as YYYY-MM-DD)."),
         "office": [
-            {"type": "docx", "path": f"data/notes/{old_day.isoformat()}-weekly-sync.docx",
-             "paragraphs": [f"Weekly sync - {old_day.isoformat()}", "Hiring plan approved", "Office move in Q4"]},
-            {"type": "docx", "path": "data/notes/template.docx",
-             "paragraphs": ["<Meeting> - <date>", "<point>"]},
+            docx(f"data/notes/{old_day.isoformat()}-weekly-sync.docx",
+                 [f"Weekly sync - {old_day.isoformat()}", "Hiring plan approved", "Office move in Q4"]),
+            docx("data/notes/template.docx", ["<Meeting> - <date>", "<point>"]),
         ],
         "checks": [
             check("file_exists", file=path),
@@ -111,13 +107,13 @@ def contract_company_rename(rng: random.Random) -> dict:
                 f"Signed for {party}: ____________________"]
 
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Since the merger our legal name is {new} (it used to be {old}). Please update the draft "
                         f"service agreement for {client} in data/contracts/drafts/ to the new name everywhere. "
                         f"Don't touch the signed contracts - those stay as they were signed."),
         "office": [
-            {"type": "docx", "path": draft, "paragraphs": agreement(client, now.year)},
-            {"type": "docx", "path": signed, "paragraphs": agreement(clients[1], now.year - 1)},
+            docx(draft, agreement(client, now.year)),
+            docx(signed, agreement(clients[1], now.year - 1)),
         ],
         "checks": [
             check("contains", file=draft, text=[new, client, f"EUR {fee}"]),
@@ -162,9 +158,7 @@ _MEMOS = {
 @family("memo-latest-version-pdf", apps=["word"])
 def memo_latest_version_pdf(rng: random.Random) -> dict:
     """Find the latest version among memo drafts and convert it to PDF for posting."""
-    _, domain = company(rng)
-    me, facilities = people(rng, 2, domain)
-    now = now_on_weekday(rng)
+    _, domain, (me, facilities), now = setup(rng, 2)
     key = rng.choice(list(_MEMOS))
     title, body = _MEMOS[key]
     start = next_weekday(now, 0)
@@ -183,17 +177,17 @@ def memo_latest_version_pdf(rng: random.Random) -> dict:
 
     office = []
     for n, v in enumerate(versions, 1):
-        office.append({"type": "docx", "path": f"data/memos/{key}_memo_v{n}.docx", "paragraphs": paragraphs(v, n)})
+        office.append(docx(f"data/memos/{key}_memo_v{n}.docx", paragraphs(v, n)))
     other = rng.choice([k for k in _MEMOS if k != key])
     o_title, o_body = _MEMOS[other]
-    office.append({"type": "docx", "path": f"data/memos/{other}_memo_v1.docx",
-                   "paragraphs": [f"{o_title} - memo", "Version 1"] + [line.format(**v1) for line in o_body]})
+    office.append(docx(f"data/memos/{other}_memo_v1.docx",
+                       [f"{o_title} - memo", "Version 1"] + [line.format(**v1) for line in o_body]))
     latest = f"data/memos/{key}_memo_v{n_latest}.docx"
     out = f"data/memos/{key}_memo.pdf"
     changed = next(line for line in body if "{a}" in line)
     new_line, old_line = changed.format(**v2), changed.format(**v1)
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{facilities['first']} revised the {title.lower()} memo. Please convert the latest version "
                         f"in data/memos/ to a PDF at {out} so I can post it on the noticeboard."),
         "office": office,
@@ -219,9 +213,7 @@ def memo_latest_version_pdf(rng: random.Random) -> dict:
 @family("invitation-date-change", apps=["word"])
 def invitation_date_change(rng: random.Random) -> dict:
     """Move a party invitation's date one week earlier everywhere it appears in the document."""
-    org, domain = company(rng)
-    me, host = people(rng, 2, domain)
-    now = now_on_weekday(rng)
+    org, domain, (me, host), now = setup(rng, 2)
     event = rng.choice(["Summer party", "Team offsite", "Anniversary dinner", "Charity quiz night"])
     venue = rng.choice(["the Boathouse", "Harbour Hall", "the rooftop terrace", "Lindenhof Gardens"])
     old = next_weekday(now, 4) + timedelta(days=14)
@@ -230,43 +222,43 @@ def invitation_date_change(rng: random.Random) -> dict:
     rsvp_old = old - timedelta(days=5)
     lunch = old + timedelta(days=rng.choice([3, 4, 6]))
     path = f"data/events/{_slug(event)}_invitation.docx"
+    old_s, new_s, rsvp_s, lunch_s, late_s = (weekday_day_month(d, year=True)
+                                             for d in (old, new, rsvp_old, lunch, old + timedelta(days=7)))
     paras = [{"text": f"{event} {old.year}", "style": "Heading 1"},
              f"Dear colleagues, {org} invites you to our {event.lower()} at {venue}.",
-             f"Date: {long_date(old)}, from {hour}:00",
-             f"We look forward to seeing you on {long_date(old)}!",
-             f"Please reply to {host['name']} by {long_date(rsvp_old)}."]
+             f"Date: {old_s}, from {hour}:00",
+             f"We look forward to seeing you on {old_s}!",
+             f"Please reply to {host['name']} by {rsvp_s}."]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Good news: {venue} had a cancellation, so the {event.lower()} moves one week earlier, "
                         f"same time. Please update the date everywhere in {path} (write it the same way as it is "
                         f"written now). The RSVP deadline stays as it is."),
         "office": [
-            {"type": "docx", "path": path, "paragraphs": paras},
-            {"type": "docx", "path": "data/events/client_lunch_invitation.docx",
-             "paragraphs": [f"Client lunch {old.year}", f"Date: {long_date(lunch)}, from 12:00"]},
+            docx(path, paras),
+            docx("data/events/client_lunch_invitation.docx",
+                 [f"Client lunch {old.year}", f"Date: {lunch_s}, from 12:00"]),
         ],
         "checks": [
-            check("docx_has_paragraph", file=path, text=f"Date: {long_date(new)}, from {hour}:00"),
-            check("docx_has_paragraph", file=path, text=f"We look forward to seeing you on {long_date(new)}!"),
-            check("docx_has_paragraph", file=path, text=f"Please reply to {host['name']} by {long_date(rsvp_old)}."),
-            check("not_contains", file=path, text=long_date(old)),
-            check("contains", file="data/events/client_lunch_invitation.docx", text=long_date(lunch)),
+            check("docx_has_paragraph", file=path, text=f"Date: {new_s}, from {hour}:00"),
+            check("docx_has_paragraph", file=path, text=f"We look forward to seeing you on {new_s}!"),
+            check("docx_has_paragraph", file=path, text=f"Please reply to {host['name']} by {rsvp_s}."),
+            check("not_contains", file=path, text=old_s),
+            check("contains", file="data/events/client_lunch_invitation.docx", text=lunch_s),
         ],
         "gold": [
             switch("word"),
             act("word", "read_file", file_path=path),
-            act("word", "replace_text", file_path=path, old_text=long_date(old), new_text=long_date(new)),
+            act("word", "replace_text", file_path=path, old_text=old_s, new_text=new_s),
         ],
         "wrong": [
             {"name": "moved one week later", "actions": [
                 switch("word"),
-                act("word", "replace_text", file_path=path, old_text=long_date(old),
-                    new_text=long_date(old + timedelta(days=7))),
+                act("word", "replace_text", file_path=path, old_text=old_s, new_text=late_s),
             ]},
             {"name": "only the Date line changed", "actions": [
                 switch("word"),
-                act("word", "replace_text", file_path=path, old_text=f"Date: {long_date(old)}",
-                    new_text=f"Date: {long_date(new)}"),
+                act("word", "replace_text", file_path=path, old_text=f"Date: {old_s}", new_text=f"Date: {new_s}"),
             ]},
         ],
     }
@@ -275,9 +267,7 @@ def invitation_date_change(rng: random.Random) -> dict:
 @family("phone-list-replace-leaver", apps=["word"])
 def phone_list_replace_leaver(rng: random.Random) -> dict:
     """Replace a departed colleague with their successor in the office phone list (two people share a first name)."""
-    _, domain = company(rng)
-    me = people(rng, 1, domain)[0]
-    now = now_on_weekday(rng)
+    _, domain, (me,), now = setup(rng, 1)
     depts = ["Accounts", "Sales", "Reception", "IT", "HR", "Legal", "Facilities"]
     twin_first = rng.choice(FIRST)
     firsts = rng.sample([f for f in FIRST if f != twin_first], 6)
@@ -294,14 +284,13 @@ def phone_list_replace_leaver(rng: random.Random) -> dict:
     ext = exts[[n for n, _ in staff].index(leaver)]
     path = "data/admin/phone_list.docx"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{twin_first} from {dept_a} left last Friday; {successor} took over the job and keeps "
                         f"the same extension. Please update the office phone list ({path}) accordingly."),
         "office": [
-            {"type": "docx", "path": path,
-             "paragraphs": [{"text": "Office phone list", "style": "Heading 1"}] + lines},
-            {"type": "docx", "path": "data/admin/emergency_contacts.docx",
-             "paragraphs": ["Emergency contacts", f"First aid: {other}", f"Fire warden: {leaver}"]},
+            docx(path, [{"text": "Office phone list", "style": "Heading 1"}] + lines),
+            docx("data/admin/emergency_contacts.docx",
+                 ["Emergency contacts", f"First aid: {other}", f"Fire warden: {leaver}"]),
         ],
         "checks": [
             check("contains", file=path, text=[f"{successor} | {dept_a} | ext. {ext}", other]),

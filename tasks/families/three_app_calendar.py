@@ -5,22 +5,21 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import FMT, act, check, people, switch
-from officesim.tasks.families.three_app_common import (
-    family3,
-    before, day_phrase, docx, dt, eml, ev, head, hm, ics, image, iso, later_weekday, nice, outsider, pdf, setup,
-    short, text, xlsx,
+from officesim.tasks.families._kit import (
+    act, at, check, day_phrase, days_ago, docx, eml, ev, fmt, head, hm, ics, image, iso, month_day, outsider, pdf,
+    people, setup, sh, switch, text, weekday_month_day, workday_from, xlsx
 )
+from officesim.tasks.families.registry import family
 
 
 ROOMS = ["Orion", "Vega", "Lyra", "Atlas", "Cedar", "Maple", "Juniper", "Harbor"]
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("training-session-invite", apps=["excel", "calendar", "email"])
+@family("training-session-invite", apps=["excel", "calendar", "email"])
 def training_session_invite(rng: random.Random) -> dict:
     """Invite everyone whose mandatory training is due (per the tracker) to a session and mail them."""
-    org, domain, me, staff, now = setup(rng, 7)
+    org, domain, (me, *staff), now = setup(rng, 8)
     training = rng.choice(["Fire Warden Training", "First Aid Refresher", "Data Protection Basics",
                            "Manual Handling Course"])
     status = ["Due", "Due", "Due", "Done", "Done", "Exempt", "Done"]
@@ -30,20 +29,20 @@ def training_session_invite(rng: random.Random) -> dict:
     tracker = "data/hr/training_tracker.xlsx"
     rows = [["Name", "Email", "Team", training]] + [
         [p["name"], p["email"], rng.choice(["Sales", "Ops", "Finance", "IT"]), s] for p, s in zip(staff, status)]
-    day = later_weekday(now, 2, 6)
+    day = workday_from(now, 2)
     room = rng.choice(ROOMS)
-    start, end = dt(day, 10), dt(day, 12)
     emails = [p["email"] for p in due]
-    cal = ics(me["email"], [ev("1:1 with manager", dt(day, 14), dt(day, 14, 30)),
-                            ev("Weekly planning", dt(now.date(), 11), dt(now.date(), 12))])
+    cal = ics(me["email"], [ev("1:1 with manager", at(day, 14), at(day, 14, 30)),
+                            ev("Weekly planning", at(now.date(), 11), at(now.date(), 12))])
 
     def book(d, people_):
-        return [act("calendar", "create_event", user=me["email"], summary=training, time_start=d.strftime("%Y-%m-%d 10:00:00"),
-                    time_end=d.strftime("%Y-%m-%d 12:00:00"), location=room, attendees=[p["email"] for p in people_])]
+        return [act("calendar", "create_event", user=me["email"], summary=training, time_start=fmt(at(d, 10)),
+                    time_end=fmt(at(d, 12)), location=room, attendees=[p["email"] for p in people_])]
 
     def mail(people_, d):
         return act("email", "send_email", sender=me["email"], recipient=[p["email"] for p in people_], subject=training,
-                   content=f"Hello,\n\nyou are booked on {training} on {nice(d)}, 10:00-12:00, in room {room}.\n\n{me['name']}")
+                   content=f"Hello,\n\nyou are booked on {training} on {weekday_month_day(d)}, 10:00-12:00, in room "
+                           f"{room}.\n\n{me['name']}")
 
     later = day + timedelta(days=7)
     return {
@@ -53,8 +52,8 @@ def training_session_invite(rng: random.Random) -> dict:
                         f"attendees (nobody else), and send them one email (all of them in To) with subject '{training}' "
                         f"giving the date, time and room."),
         "office": [xlsx(tracker, {"Tracker": rows}), cal],
-        "checks": [check("ics_event", user=me["email"], summary=training, start=f"{iso(day)} 10:00:00",
-                         end=f"{iso(day)} 12:00:00", location=room, attendees=emails),
+        "checks": [check("ics_event", user=me["email"], summary=training, start=fmt(at(day, 10)),
+                         end=fmt(at(day, 12)), location=room, attendees=emails),
                    check("email_sent", sender=me["email"], to=emails, subject=training, body_contains=[room])],
         "gold": [switch("excel"), act("excel", "read_file", file_path=tracker), switch("calendar"), *book(day, due),
                  switch("email"), mail(due, day)],
@@ -68,39 +67,40 @@ def training_session_invite(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("room-closure-relocate", apps=["ocr", "calendar", "email"])
+@family("room-closure-relocate", apps=["ocr", "calendar", "email"])
 def room_closure_relocate(rng: random.Random) -> dict:
     """A scanned facilities notice closes a room for a day: move the affected meetings and tell the attendees."""
-    org, domain, me, staff, now = setup(rng, 6)
+    org, domain, (me, *staff), now = setup(rng, 7)
     closed, repl, third = rng.sample(ROOMS, 3)
-    day = later_weekday(now, 1, 4)
-    other_day = later_weekday(now, 5, 9)
+    day = workday_from(now, 1)
+    other_day = workday_from(now, 5)
     titles = rng.sample(["Vendor review", "Hiring sync", "Roadmap check-in", "Budget walkthrough", "Sprint demo",
                          "Client prep"], 4)
     a_att, b_att, c_att = staff[0:2], staff[1:4], staff[4:6]
-    events = [ev(titles[0], dt(day, 10), dt(day, 11), closed, [p["email"] for p in a_att]),
-              ev(titles[1], dt(day, 15), dt(day, 15, 45), closed, [p["email"] for p in b_att]),
-              ev(titles[2], dt(day, 13), dt(day, 13, 30), third, [p["email"] for p in c_att]),
-              ev(titles[3], dt(other_day, 9, 30), dt(other_day, 10, 30), closed, [staff[5]["email"]])]
+    events = [ev(titles[0], at(day, 10), at(day, 11), closed, attendees=[p["email"] for p in a_att]),
+              ev(titles[1], at(day, 15), at(day, 15, 45), closed, attendees=[p["email"] for p in b_att]),
+              ev(titles[2], at(day, 13), at(day, 13, 30), third, attendees=[p["email"] for p in c_att]),
+              ev(titles[3], at(other_day, 9, 30), at(other_day, 10, 30), closed, attendees=[staff[5]["email"]])]
     scan = "data/scans/facilities_notice.png"
-    lines = ["FACILITIES NOTICE", f"Room {closed} is closed", f"on {nice(day)}", "for floor repairs.",
+    lines = ["FACILITIES NOTICE", f"Room {closed} is closed", f"on {weekday_month_day(day)}", "for floor repairs.",
              f"Please use room {repl}", "instead on that day."]
     affected = sorted({p["email"] for p in a_att + b_att})
 
     def move(ts):
         return [act("calendar", "update_event", user=me["email"], summary=t, location=repl) for t in ts]
 
-    mail = lambda to: act("email", "send_email", sender=me["email"], recipient=to, subject=f"Room change on {short(day)}",
-                          content=f"Hi all,\n\nroom {closed} is closed on {nice(day)}, so our meetings that day move to "
-                                  f"room {repl}. Times stay the same.\n\n{me['first']}")
+    mail = lambda to: act("email", "send_email", sender=me["email"], recipient=to,
+                          subject=f"Room change on {month_day(day)}",
+                          content=f"Hi all,\n\nroom {closed} is closed on {weekday_month_day(day)}, so our meetings "
+                                  f"that day move to room {repl}. Times stay the same.\n\n{me['first']}")
     return {
         **head(me, now),
         "instruction": (f"Facilities left a scanned notice at {scan}. Move my meetings affected by it to the "
                         f"replacement room it names (change their location only), then send one email to all the "
                         f"attendees of the moved meetings (everyone in To) telling them the new room."),
-        "office": [image(scan, lines), ics(me["email"], events),
+        "office": [image(scan, lines, font_size=30), ics(me["email"], events),
                    eml(me["email"], "msg-1", staff[2]["email"], "Agenda", "I added two points to the agenda.",
-                       before(now, 1, 9))],
+                       days_ago(now, 1, 9))],
         "checks": [check("ics_event", user=me["email"], summary=titles[0], start=events[0]["start"], location=repl),
                    check("ics_event", user=me["email"], summary=titles[1], start=events[1]["start"], location=repl),
                    check("ics_event", user=me["email"], summary=titles[2], location=third),
@@ -119,22 +119,22 @@ def room_closure_relocate(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("interview-panel-booking", apps=["pdf", "calendar", "email"])
+@family("interview-panel-booking", apps=["pdf", "calendar", "email"])
 def interview_panel_booking(rng: random.Random) -> dict:
     """Pick the candidate's offered slot when the whole panel is free, book it and confirm by reply."""
-    org, domain, me, (p1, p2, col), now = setup(rng, 3)
+    org, domain, (me, p1, p2, col), now = setup(rng, 4)
     cand = people(rng, 1, "mailbox.test")[0]
     role = rng.choice(["Senior Data Analyst", "Office Manager", "Backend Engineer", "Payroll Specialist",
                        "UX Researcher"])
     slug = role.lower().replace(" ", "_")
     day = (now + timedelta(days=1)).date()
-    slots = [dt(day, 10), dt(day, 13, 30), dt(day, 15)]
+    slots = [at(day, 10), at(day, 13, 30), at(day, 15)]
     free = rng.randrange(3)
     busy = [i for i in range(3) if i != free]
     room = rng.choice(ROOMS)
     cals = {p1["email"]: [ev("Quarterly close", slots[busy[0]] - timedelta(minutes=30), slots[busy[0]] + timedelta(minutes=30))],
             p2["email"]: [ev("Customer call", slots[busy[1]] + timedelta(minutes=15), slots[busy[1]] + timedelta(minutes=45))],
-            me["email"]: [ev("Team standup", dt(day, 9), dt(day, 9, 15))]}
+            me["email"]: [ev("Team standup", at(day, 9), at(day, 9, 15))]}
     panel = f"data/hiring/{slug}_panel.pdf"
     ptext = (f"Interview panel - {role}\nPanel: {p1['name']} ({p1['email']}), {p2['name']} ({p2['email']})\n"
              f"Interview length: 60 minutes\nRoom: {room}")
@@ -143,8 +143,8 @@ def interview_panel_booking(rng: random.Random) -> dict:
 
     def book(i, attendees):
         s = slots[i]
-        return act("calendar", "create_event", user=me["email"], summary=summary, time_start=s.strftime(FMT),
-                   time_end=(s + timedelta(hours=1)).strftime(FMT), location=room, attendees=attendees)
+        return act("calendar", "create_event", user=me["email"], summary=summary, time_start=fmt(s),
+                   time_end=fmt(s + timedelta(hours=1)), location=room, attendees=attendees)
 
     reply = lambda i: act("email", "reply_email", username=me["email"], email_id="msg-2",
                           content=f"Dear {cand['first']},\n\nthank you - we look forward to meeting you {day_phrase(now, day)} "
@@ -159,13 +159,13 @@ def interview_panel_booking(rng: random.Random) -> dict:
                         f"confirming the start time as HH:MM."),
         "office": [pdf(panel, [ptext]), *[ics(u, es) for u, es in cals.items()],
                    eml(me["email"], "msg-1", col["email"], "Hiring update", "Two more CVs came in for other roles.",
-                       before(now, 2, 10)),
+                       days_ago(now, 2, 10)),
                    eml(me["email"], "msg-2", cand["email"], f"Interview availability - {role}",
                        f"Dear {me['first']},\n\nthank you for the invitation. Tomorrow I could do "
                        f"{hm(slots[0])}, {hm(slots[1])} or {hm(slots[2])}.\n\nKind regards,\n{cand['name']}",
-                       before(now, 0, 8, 5))],
-        "checks": [check("ics_event", user=me["email"], summary=summary, start=s.strftime(FMT),
-                         end=(s + timedelta(hours=1)).strftime(FMT), attendees=att),
+                       days_ago(now, 0, 8, 5))],
+        "checks": [check("ics_event", user=me["email"], summary=summary, start=fmt(s),
+                         end=fmt(s + timedelta(hours=1)), attendees=att),
                    check("email_sent", sender=me["email"], to=cand["email"], body_contains=[hm(s)])],
         "gold": [switch("pdf"), act("pdf", "read_file", pdf_file_path=panel), switch("email"),
                  act("email", "read_email", username=me["email"], email_id="msg-2"), switch("calendar"),
@@ -181,11 +181,11 @@ def interview_panel_booking(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("rsvp-lunch-tally", apps=["email", "excel", "calendar"])
+@family("rsvp-lunch-tally", apps=["email", "excel", "calendar"])
 def rsvp_lunch_tally(rng: random.Random) -> dict:
     """Record colleagues' emailed RSVPs (the latest reply counts) and invite those coming."""
-    org, domain, me, staff, now = setup(rng, 5)
-    day = later_weekday(now, 2, 6)
+    org, domain, (me, *staff), now = setup(rng, 6)
+    day = workday_from(now, 2)
     place = rng.choice(["Trattoria Sole", "The Copper Pot", "Green Fig Bistro", "Harbour Noodle Bar"])
     occasion = rng.choice(["Team lunch", "Farewell lunch", "Welcome lunch", "Quarter-end lunch"])
     answers = [rng.choice([True, False]) for _ in staff]
@@ -199,15 +199,15 @@ def rsvp_lunch_tally(rng: random.Random) -> dict:
     for k, i in enumerate(order):
         p = staff[i]
         if i == flip:
-            mails.append(eml(me["email"], f"msg-{n}", p["email"], f"Re: {occasion} on {short(day)}",
-                             rng.choice(no_txt if answers[i] else yes_txt), before(now, 2, 9 + k)))
+            mails.append(eml(me["email"], f"msg-{n}", p["email"], f"Re: {occasion} on {month_day(day)}",
+                             rng.choice(no_txt if answers[i] else yes_txt), days_ago(now, 2, 9 + k)))
             n += 1
-        mails.append(eml(me["email"], f"msg-{n}", p["email"], f"Re: {occasion} on {short(day)}",
+        mails.append(eml(me["email"], f"msg-{n}", p["email"], f"Re: {occasion} on {month_day(day)}",
                          ("Change of plans - " if i == flip else "") + rng.choice(yes_txt if answers[i] else no_txt),
-                         before(now, 1 if i != flip else 0, 10 + k if i != flip else 8)))
+                         days_ago(now, 1 if i != flip else 0, 10 + k if i != flip else 8)))
         n += 1
     mails.append(eml(me["email"], f"msg-{n}", staff[0]["email"], "Printer", "The 2nd floor printer is jammed again.",
-                     before(now, 0, 8, 30)))
+                     days_ago(now, 0, 8, 30)))
     sheet = "data/events/lunch_rsvp.xlsx"
     rows = [["Name", "Email", "Coming"]] + [[p["name"], p["email"], None] for p in staff]
     coming = [p["email"] for p, a in zip(staff, answers) if a]
@@ -240,25 +240,25 @@ def rsvp_lunch_tally(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("minutes-followup-meeting", apps=["word", "calendar", "email"])
+@family("minutes-followup-meeting", apps=["word", "calendar", "email"])
 def minutes_followup_meeting(rng: random.Random) -> dict:
     """From meeting notes: book the agreed follow-up with the attendees and mail them the action items."""
-    org, domain, me, staff, now = setup(rng, 4)
+    org, domain, (me, *staff), now = setup(rng, 5)
     project = rng.choice(["Atlas", "Beacon", "Nimbus", "Quarry", "Solstice", "Keystone"])
     att = staff[:3]
-    follow = later_weekday(now, 3, 8)
-    demo = later_weekday(now, 1, 2)
+    follow = workday_from(now, 3)
+    demo = workday_from(now, 1)
     h = rng.choice([9, 11, 14, 15])
     room = rng.choice(ROOMS)
     tasks_ = rng.sample(["update the risk log", "send the revised timeline", "book the test devices",
                          "collect vendor quotes", "draft the launch email", "review the data model"], 3)
     notes = f"data/meetings/{iso(now)}_{project.lower()}_sync.docx"
-    paragraphs = [{"text": f"{project} sync - {nice(now)}", "style": "Heading 1"},
+    paragraphs = [{"text": f"{project} sync - {weekday_month_day(now)}", "style": "Heading 1"},
                   "Attendees: " + ", ".join(f"{p['name']} ({p['email']})" for p in att) + f", {me['name']}",
-                  f"Decisions: the client demo stays on {nice(demo)} at 10:00.",
+                  f"Decisions: the client demo stays on {weekday_month_day(demo)} at 10:00.",
                   "Action items:",
                   *[f"{p['first']}: {t}" for p, t in zip(att, tasks_)],
-                  f"Follow-up meeting: {nice(follow)}, {h:02d}:00-{h:02d}:45, room {room}."]
+                  f"Follow-up meeting: {weekday_month_day(follow)}, {h:02d}:00-{h:02d}:45, room {room}."]
     summary = f"{project} follow-up"
     emails = [p["email"] for p in att]
 
@@ -270,13 +270,13 @@ def minutes_followup_meeting(rng: random.Random) -> dict:
     mail = act("email", "send_email", sender=me["email"], recipient=emails, subject=f"{project} sync - action items",
                content="Hi all,\n\nthe action items from today:\n" +
                        "\n".join(f"- {p['first']}: {t}" for p, t in zip(att, tasks_)) +
-                       f"\n\nFollow-up on {nice(follow)} at {h:02d}:00 in {room}.\n\n{me['first']}")
+                       f"\n\nFollow-up on {weekday_month_day(follow)} at {h:02d}:00 in {room}.\n\n{me['first']}")
     return {
         **head(me, now),
         "instruction": (f"My notes from today's {project} sync are in {notes}. Put the follow-up meeting they agree on "
                         f"into my calendar as '{summary}' (time and room as noted, the other attendees invited), and "
                         f"email those attendees the action items."),
-        "office": [docx(notes, paragraphs), ics(me["email"], [ev("Focus time", dt(follow, 8), dt(follow, 9))]),
+        "office": [docx(notes, paragraphs), ics(me["email"], [ev("Focus time", at(follow, 8), at(follow, 9))]),
                    docx(f"data/meetings/{iso(now - timedelta(days=7))}_{project.lower()}_sync.docx",
                         [f"{project} sync", "Follow-up meeting: to be decided."])],
         "checks": [check("ics_event", user=me["email"], summary=summary, start=f"{iso(follow)} {h:02d}:00:00",
@@ -295,22 +295,22 @@ def minutes_followup_meeting(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("leave-requests-calendar", apps=["email", "shell", "calendar"])
+@family("leave-requests-calendar", apps=["email", "shell", "calendar"])
 def leave_requests_calendar(rng: random.Random) -> dict:
     """A colleague asks to have approved leave on the team calendar: find it in the HR register and add it."""
-    org, domain, me, staff, now = setup(rng, 5)
+    org, domain, (me, *staff), now = setup(rng, 6)
     asker = staff[0]
     team = f"team@{domain}"
     reg = "data/hr/leave_register.csv"
     lines = ["employee,first_day,last_day,status"]
-    start = later_weekday(now, 10, 20)
+    start = workday_from(now, 10)
     length = rng.randrange(2, 6)
     last = start + timedelta(days=length - 1)
     rej_start = start + timedelta(days=21)
     rows = [(asker["name"], rej_start, rej_start + timedelta(days=3), "Rejected"),
             (asker["name"], start, last, "Approved")]
     for p in staff[1:]:
-        s = later_weekday(now, 3, 30)
+        s = workday_from(now, 3)
         rows.append((p["name"], s, s + timedelta(days=rng.randrange(1, 5)), rng.choice(["Approved", "Pending"])))
     rng.shuffle(rows)
     lines += [f"{n},{iso(a)},{iso(b)},{s}" for n, a, b, s in rows]
@@ -328,19 +328,19 @@ def leave_requests_calendar(rng: random.Random) -> dict:
                         f"The dates are in the HR register {reg}. Add an event '{summary}' on that calendar from 09:00 on "
                         f"the first day to 17:00 on the last day, then reply to {asker['first']}'s email to say it's done."),
         "office": [text(reg, "\n".join(lines) + "\n"),
-                   ics(team, [ev(f"Out of office: {staff[1]['name']}", dt(later_weekday(now, 1, 3), 9),
-                                 dt(later_weekday(now, 1, 3), 17))]),
+                   ics(team, [ev(f"Out of office: {staff[1]['name']}", at(workday_from(now, 1), 9),
+                                 at(workday_from(now, 1), 17))]),
                    eml(me["email"], "msg-1", staff[2]["email"], "Offsite", "Shall we plan the offsite next month?",
-                       before(now, 3, 14)),
+                       days_ago(now, 3, 14)),
                    eml(me["email"], "msg-2", asker["email"], "My leave",
                        f"Hi {me['first']},\n\nmy leave request went through - could you put it on the team calendar? "
-                       f"Thanks!\n{asker['first']}", before(now, 0, 8, 20))],
+                       f"Thanks!\n{asker['first']}", days_ago(now, 0, 8, 20))],
         "checks": [check("ics_event", user=team, summary=summary, start=f"{iso(start)} 09:00:00",
                          end=f"{iso(last)} 17:00:00"),
                    check("ics_event_count", user=team, count=2),
                    check("email_sent", sender=me["email"], to=asker["email"])],
         "gold": [switch("email"), act("email", "read_email", username=me["email"], email_id="msg-2"), switch("shell"),
-                 act("shell", "command", command=f"grep '{asker['name']}' {reg}"), switch("calendar"),
+                 sh(f"grep '{asker['name']}' {reg}"), switch("calendar"),
                  add(start, last), switch("email"), reply],
         "wrong": [
             {"name": "takes the rejected request's dates", "actions": [
@@ -354,25 +354,25 @@ def leave_requests_calendar(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("talk-slot-verify", apps=["pdf", "calendar", "email"])
+@family("talk-slot-verify", apps=["pdf", "calendar", "email"])
 def talk_slot_verify(rng: random.Random) -> dict:
     """No action: the calendar entry already matches the organiser's confirmation, so nothing changes."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     conf_org, conf_domain, (organiser,) = outsider(rng, domain)
     conf = rng.choice(["Northern Data Days", "Office Futures Forum", "Open Ledger Conference", "Civic Tech Week"])
     title = rng.choice(["Spreadsheets that scale", "Lessons from a paperless year", "Calendars without chaos",
                         "Small teams, big audits"])
-    day = later_weekday(now, 7, 20)
+    day = workday_from(now, 7)
     h, m = rng.choice([(9, 30), (11, 0), (14, 15), (16, 0)])
     hall = rng.choice(["Hall A", "Hall B", "Room 2.14", "Auditorium"])
-    start = dt(day, h, m)
+    start = at(day, h, m)
     end = start + timedelta(minutes=30)
     conf_pdf = "data/conference/speaker_confirmation.pdf"
     body = (f"{conf} - speaker confirmation\nSpeaker: {me['name']}\nTalk: {title}\nDate: {iso(day)}\n"
             f"Time: {hm(start)}-{hm(end)}\nLocation: {hall}\nPlease arrive 15 minutes early.")
     summary = f"Talk: {title}"
     events = [ev(summary, start, end, hall), ev("Travel to venue", start - timedelta(hours=3), start - timedelta(hours=1)),
-              ev("Project review", dt(now.date() + timedelta(days=1), 10), dt(now.date() + timedelta(days=1), 11))]
+              ev("Project review", at(now.date() + timedelta(days=1), 10), at(now.date() + timedelta(days=1), 11))]
     return {
         **head(me, now),
         "no_action": True,
@@ -383,8 +383,8 @@ def talk_slot_verify(rng: random.Random) -> dict:
         "office": [pdf(conf_pdf, [body]), ics(me["email"], events),
                    eml(me["email"], "msg-1", organiser["email"], f"{conf}: your speaker slot",
                        f"Dear {me['first']},\n\nplease find your speaker confirmation attached.\n\n{organiser['name']}",
-                       before(now, 2, 13), attachments=[conf_pdf])],
-        "checks": [check("ics_event", user=me["email"], summary=summary, start=fmt_(start), end=fmt_(end), location=hall),
+                       days_ago(now, 2, 13), attachments=[conf_pdf])],
+        "checks": [check("ics_event", user=me["email"], summary=summary, start=fmt(start), end=fmt(end), location=hall),
                    check("ics_event_count", user=me["email"], count=3),
                    check("email_not_sent", sender=me["email"])],
         "gold": [switch("email"), act("email", "read_email", username=me["email"], email_id="msg-1"), switch("pdf"),
@@ -393,13 +393,9 @@ def talk_slot_verify(rng: random.Random) -> dict:
         "wrong": [
             {"name": "adds a second entry for the talk", "actions": [
                 switch("calendar"), act("calendar", "create_event", user=me["email"], summary=summary,
-                                        time_start=fmt_(start), time_end=fmt_(end), location=hall)]},
+                                        time_start=fmt(start), time_end=fmt(end), location=hall)]},
             {"name": "emails the organiser although nothing changed", "actions": [
                 switch("email"), act("email", "send_email", sender=me["email"], recipient=organiser["email"],
                                      subject=f"{conf}: slot confirmed", content="All good on my side.")]},
         ],
     }
-
-
-def fmt_(d) -> str:
-    return d.strftime(FMT)

@@ -5,19 +5,18 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import act, check, people, switch
-
-from officesim.tasks.families.three_app_common import (
-    family3,
-    before, docx, eml, head, image, iso, later_weekday, nice, outsider, pdf, setup, text,
+from officesim.tasks.families._kit import (
+    act, check, days_ago, docx, eml, head, image, iso, outsider, pdf, people, setup, sh, switch, text,
+    weekday_month_day, workday_from
 )
+from officesim.tasks.families.registry import family
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("contract-term-amend", apps=["pdf", "word", "email"])
+@family("contract-term-amend", apps=["pdf", "word", "email"])
 def contract_term_amend(rng: random.Random) -> dict:
     """Amend one clause of a PDF contract as legal asks (PDF -> Word -> PDF) and send the new version back."""
-    org, domain, me, (legal, col), now = setup(rng, 2)
+    org, domain, (me, legal, col), now = setup(rng, 3)
     client = rng.choice(["Pinecrest Dental", "Marlow Freight", "Halcyon Hotels", "Quill & Co", "Brightwater Farms"])
     slug = client.split()[0].lower()
     old_days, new_days = rng.choice([(30, 45), (30, 60), (14, 30)])
@@ -48,12 +47,12 @@ def contract_term_amend(rng: random.Random) -> dict:
         "instruction": (f"Please do what {legal['name']} asks in the email about the {client} agreement ({src})."),
         "office": [pdf(src, [page1, page2]),
                    eml(me["email"], "msg-1", col["email"], f"{client} kickoff", "Kickoff is confirmed for next month.",
-                       before(now, 4, 11)),
+                       days_ago(now, 4, 11)),
                    eml(me["email"], "msg-2", legal["email"], f"{client} agreement - payment terms",
                        f"Hi {me['first']},\n\n{client} accepted our offer on one condition: invoices are payable "
                        f"within {new_days} days instead of {old_days}. Nothing else changes (the termination notice "
                        f"stays as it is). Could you update {src}, save the new version as {v2} and send it back to "
-                       f"me as an attachment?\n\nThanks,\n{legal['first']}", before(now, 0, 8, 40))],
+                       f"me as an attachment?\n\nThanks,\n{legal['first']}", days_ago(now, 0, 8, 40))],
         "checks": [check("contains", file=v2, text=[pay_new, term, client]),
                    check("not_contains", file=v2, text=pay_old),
                    check("contains", file=src, text=pay_old),
@@ -70,10 +69,10 @@ def contract_term_amend(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("incident-log-report", apps=["shell", "pdf", "word"])
+@family("incident-log-report", apps=["shell", "pdf", "word"])
 def incident_log_report(rng: random.Random) -> dict:
     """Count yesterday's errors in the service log and fill in the PDF incident form (via Word, back to PDF)."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     services = rng.sample(["payments", "search", "auth", "catalog", "orders", "notify"], 4)
     top = services[0]
     logs = {}
@@ -116,7 +115,7 @@ def incident_log_report(rng: random.Random) -> dict:
         "office": [pdf(form, [form_text]), *[text(log(b), "\n".join(logs[b][0]) + "\n") for b in (2, 1, 0)]],
         "checks": [check("contains", file=out_pdf, text=["Incident report", f"Errors: {n_err}",
                                                          f"Most affected service: {top}"])],
-        "gold": [switch("shell"), act("shell", "command", command=cmd), switch("pdf"),
+        "gold": [switch("shell"), sh(cmd), switch("pdf"),
                  act("pdf", "convert_to_word", pdf_file_path=form, word_file_path=out_doc), switch("word"),
                  add(n_err, top), act("word", "convert_to_pdf", word_file_path=out_doc, pdf_file_path=out_pdf)],
         "wrong": [
@@ -132,10 +131,10 @@ def incident_log_report(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("delivery-shortfall-claim", apps=["ocr", "pdf", "email"])
+@family("delivery-shortfall-claim", apps=["ocr", "pdf", "email"])
 def delivery_shortfall_claim(rng: random.Random) -> dict:
     """Compare a scanned delivery note with the purchase order PDF and claim the missing items from the supplier."""
-    org, domain, me, (col,), now = setup(rng, 1)
+    org, domain, (me, col), now = setup(rng, 2)
     sup_org, sup_domain, (rep,) = outsider(rng, domain)
     items = rng.sample(["Paper A4", "Toner", "Folders", "Pens", "Envelopes", "Tape", "Labels", "Staples"], 5)
     ordered = [rng.randrange(5, 40) for _ in items]
@@ -158,10 +157,10 @@ def delivery_shortfall_claim(rng: random.Random) -> dict:
         "instruction": (f"Today's delivery from {sup_org} came with the delivery note scanned at {scan}. Compare it with "
                         f"our order {po_pdf} and email {rep['name']} ({rep['email']}) with subject 'Missing items on "
                         f"{po}', listing each short item as a line '<item>: <quantity still missing>'."),
-        "office": [image(scan, lines), pdf(po_pdf, [po_text]),
+        "office": [image(scan, lines, font_size=30), pdf(po_pdf, [po_text]),
                    pdf("data/purchasing/PO-older.pdf", [f"Purchase order PO-1200\nSupplier: {sup_org}\nChairs: 4"]),
                    eml(me["email"], "msg-1", rep["email"], f"Dispatch of {po}", "Your order is on its way.",
-                       before(now, 1, 15))],
+                       days_ago(now, 1, 15))],
         "checks": [check("email_sent", sender=me["email"], to=rep["email"], subject_contains=po, body_contains=missing)],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scan), switch("pdf"),
                  act("pdf", "read_file", pdf_file_path=po_pdf), switch("email"), mail(missing)],
@@ -174,10 +173,10 @@ def delivery_shortfall_claim(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("scan-to-pdf-filing", apps=["ocr", "pdf", "shell"])
+@family("scan-to-pdf-filing", apps=["ocr", "pdf", "shell"])
 def scan_to_pdf_filing(rng: random.Random) -> dict:
     """Identify which scanned page is which client's signed form, save it as a named PDF, tidy the scans."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     clients = rng.sample(["Pinecrest Dental", "Marlow Freight", "Halcyon Hotels", "Quill Books", "Brightwater Farms",
                           "Kestrel Labs"], 3)
     target = clients[0]
@@ -188,12 +187,12 @@ def scan_to_pdf_filing(rng: random.Random) -> dict:
     for pos, k in enumerate(order, start=1):
         scans[k] = f"data/scans/scan_{pos:02d}.png"
     office = [image(scans[k], [kinds[k], f"Client: {clients[k]}", f"Signed {iso(now - timedelta(days=1))}",
-                               "Signature: on file"]) for k in range(3)]
+                               "Signature: on file"], font_size=30) for k in range(3)]
     office.append(text("data/contracts/signed/README.txt", "Signed contracts, one PDF per client.\n"))
     slug = target.split()[0].lower()
     out = f"data/contracts/signed/{slug}_nda.pdf"
     processed = "data/scans/processed"
-    move = lambda f: act("shell", "command", command=f"mkdir -p {processed} && mv {f} {processed}/")
+    move = lambda f: sh(f"mkdir -p {processed} && mv {f} {processed}/")
     conv = lambda f: act("pdf", "image_to_pdf", image_file_path=f, pdf_file_path=out)
     name = scans[0].rsplit("/", 1)[1]
     return {
@@ -215,11 +214,11 @@ def scan_to_pdf_filing(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("scan-transcribe-archive", apps=["ocr", "word", "shell"])
+@family("scan-transcribe-archive", apps=["ocr", "word", "shell"])
 def scan_transcribe_archive(rng: random.Random) -> dict:
     """Transcribe a scanned handwritten-style notice board into a document, then archive the scans as tar.gz."""
     board = rng.choice(["Kitchen rota", "Parking rules", "Fire drill plan", "Quiet hours"])
-    org, domain, me, staff, now = setup(rng, 3)
+    org, domain, (me, *staff), now = setup(rng, 4)
     facts = {
         "Kitchen rota": ["Monday: {a}", "Wednesday: {b}", "Friday: {c}"],
         "Parking rules": ["Bay 1: {a}", "Bay 2: {b}", "Visitors: bay 3"],
@@ -231,11 +230,12 @@ def scan_transcribe_archive(rng: random.Random) -> dict:
     imgs = [f"{folder}/photo_1.png", f"{folder}/photo_2.png"]
     doc = f"data/notices/{board.lower().replace(' ', '_')}.docx"
     tarball = f"data/archive/{board.lower().replace(' ', '_')}_scans.tar.gz"
-    office = [image(imgs[0], [board.upper()] + lines[:2]), image(imgs[1], lines[2:] + [f"Updated {iso(now)}"]),
-              image("data/scans/other/poster.png", ["YOGA CLASS", "Thursdays 6pm"])]
+    office = [image(imgs[0], [board.upper()] + lines[:2], font_size=30),
+              image(imgs[1], lines[2:] + [f"Updated {iso(now)}"], font_size=30),
+              image("data/scans/other/poster.png", ["YOGA CLASS", "Thursdays 6pm"], font_size=30)]
     write = lambda ls: act("word", "write_to_file", file_path=doc, contents="\n".join(ls))
-    tar = act("shell", "command", command=f"mkdir -p data/archive && tar -czf {tarball} -C data/scans "
-                                          f"{folder.rsplit('/', 1)[1]} && rm -r {folder}")
+    tar = sh(f"mkdir -p data/archive && tar -czf {tarball} -C data/scans "
+             f"{folder.rsplit('/', 1)[1]} && rm -r {folder}")
     return {
         **head(me, now),
         "instruction": (f"The photos of the '{board}' board are in {folder}/ (two images, in order). Type the notice "
@@ -253,16 +253,16 @@ def scan_transcribe_archive(rng: random.Random) -> dict:
                                                                    switch("shell"), tar]},
             {"name": "archives but keeps the scans", "actions": [
                 switch("word"), write([board] + lines), switch("shell"),
-                act("shell", "command", command=f"mkdir -p data/archive && tar -czf {tarball} {folder}")]},
+                sh(f"mkdir -p data/archive && tar -czf {tarball} {folder}")]},
         ],
     }
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("policy-publish-update", apps=["shell", "pdf", "word"])
+@family("policy-publish-update", apps=["shell", "pdf", "word"])
 def policy_publish_update(rng: random.Random) -> dict:
     """Archive the published policy PDF with a date stamp, then publish a new version with an added rule."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     policy, rule = rng.choice([
         ("travel_policy", "Rail is preferred over flights for trips under 500 km."),
         ("remote_work_policy", "Core hours for meetings are 10:00 to 15:00."),
@@ -282,7 +282,7 @@ def policy_publish_update(rng: random.Random) -> dict:
     steps = lambda: [switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=pub, word_file_path=work),
                      switch("word"), act("word", "write_to_file", file_path=work, contents=new_line),
                      act("word", "convert_to_pdf", word_file_path=work, pdf_file_path=pub)]
-    archive = act("shell", "command", command=f"mkdir -p data/policies/archive && cp {pub} {arch}")
+    archive = sh(f"mkdir -p data/policies/archive && cp {pub} {arch}")
     return {
         **head(me, now),
         "instruction": (f"HR approved a new rule for the {title}: '{new_line}'. First keep the currently published "
@@ -301,12 +301,12 @@ def policy_publish_update(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("onboarding-packet", apps=["shell", "word", "email"])
+@family("onboarding-packet", apps=["shell", "word", "email"])
 def onboarding_packet(rng: random.Random) -> dict:
     """Copy the onboarding template folder for a new hire, personalise the welcome letter and mail it."""
-    org, domain, me, (hire, buddy, col), now = setup(rng, 3)
+    org, domain, (me, hire, buddy, col), now = setup(rng, 4)
     personal = people(rng, 1, "mailbox.test")[0]
-    start = later_weekday(now, 5, 12)
+    start = workday_from(now, 5)
     if start.weekday() != 0:
         start = start + timedelta(days=(7 - start.weekday()) % 7)
     folder = f"data/onboarding/{hire['first'].lower()}_{hire['name'].split()[1].lower()}"
@@ -314,26 +314,28 @@ def onboarding_packet(rng: random.Random) -> dict:
     letter = f"{folder}/welcome_letter.docx"
     paras = ["Welcome to " + org + "!", "Dear {NAME},", "We are glad you are joining us on {START_DATE}.",
              "Your onboarding buddy is {BUDDY}; they will meet you at reception at 9:00.", "See you soon!"]
-    reps = [("{NAME}", hire["first"]), ("{START_DATE}", nice(start)), ("{BUDDY}", buddy["name"])]
-    copy = act("shell", "command", command=f"mkdir -p data/onboarding && cp -r {tmpl} {folder} && ls {folder}")
+    reps = [("{NAME}", hire["first"]), ("{START_DATE}", weekday_month_day(start)), ("{BUDDY}", buddy["name"])]
+    copy = sh(f"mkdir -p data/onboarding && cp -r {tmpl} {folder} && ls {folder}")
     fill = [act("word", "replace_text", file_path=letter, old_text=o, new_text=n) for o, n in reps]
     send = lambda to: act("email", "send_email", sender=me["email"], recipient=to, subject=f"Welcome to {org}",
                           content=f"Dear {hire['first']},\n\nplease find your welcome letter attached. See you on "
-                                  f"{nice(start)}!\n\n{me['name']}", attachments=[letter])
+                                  f"{weekday_month_day(start)}!\n\n{me['name']}", attachments=[letter])
     return {
         **head(me, now),
-        "instruction": (f"{hire['name']} starts on {nice(start)}; {buddy['name']} will be the onboarding buddy. Copy the "
-                        f"template folder {tmpl}/ to {folder}/, fill in the placeholders in the copied welcome_letter.docx "
-                        f"({{NAME}} = first name, {{START_DATE}} written like '{nice(start)}', {{BUDDY}} = the buddy's "
-                        f"full name), and email the letter as an attachment to {hire['first']}'s personal address, which "
-                        f"is in HR's email to me."),
+        "instruction": (f"{hire['name']} starts on {weekday_month_day(start)}; {buddy['name']} will be the onboarding "
+                        f"buddy. Copy the template folder {tmpl}/ to {folder}/, fill in the placeholders in the copied "
+                        f"welcome_letter.docx ({{NAME}} = first name, {{START_DATE}} written like "
+                        f"'{weekday_month_day(start)}', {{BUDDY}} = the buddy's full name), and email the letter as an "
+                        f"attachment to {hire['first']}'s personal address, which is in HR's email to me."),
         "office": [docx(f"{tmpl}/welcome_letter.docx", paras), text(f"{tmpl}/checklist.txt",
                                                                    "laptop\nbadge\nwelcome lunch\n"),
                    eml(me["email"], "msg-1", col["email"], f"New starter: {hire['name']}",
                        f"Hi {me['first']},\n\n{hire['name']} signed! Until the start date please use the personal "
-                       f"address {personal['email']}.\n\nHR", before(now, 2, 10)),
-                   eml(me["email"], "msg-2", buddy["email"], "Buddy", "Happy to be a buddy again.", before(now, 1, 12))],
-        "checks": [check("contains", file=letter, text=[f"Dear {hire['first']},", nice(start), buddy["name"]]),
+                       f"address {personal['email']}.\n\nHR", days_ago(now, 2, 10)),
+                   eml(me["email"], "msg-2", buddy["email"], "Buddy", "Happy to be a buddy again.",
+                       days_ago(now, 1, 12))],
+        "checks": [check("contains", file=letter,
+                         text=[f"Dear {hire['first']},", weekday_month_day(start), buddy["name"]]),
                    check("not_contains", file=letter, text=["{NAME}", "{START_DATE}", "{BUDDY}"]),
                    check("contains", file=f"{tmpl}/welcome_letter.docx", text="{NAME}"),
                    check("file_exists", file=f"{folder}/checklist.txt"),

@@ -5,13 +5,11 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import act, check, finish, switch
-
-from officesim.tasks.families.three_app_common import (
-    family3,
-    before, docx, dt, eml, ev, head, ics, image, iso, later_weekday, money_str, num, outsider, pdf,
-    setup, text, xlsx,
+from officesim.tasks.families._kit import (
+    act, at, check, days_ago, docx, eml, ev, finish, head, ics, image, iso, money_str, num, outsider, pdf, setup, sh,
+    switch, text, workday_from, xlsx
 )
+from officesim.tasks.families.registry import family
 
 VENDOR_WORDS = ["Harbor", "Summit", "Willow", "Beacon", "Falcon", "Juniper", "Meridian", "Redstone", "Lakeside",
                 "Aspen", "Cobalt", "Everfield"]
@@ -26,10 +24,10 @@ def _vendors(rng: random.Random, n: int) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("vendor-invoice-log", apps=["ocr", "excel", "email"])
+@family("vendor-invoice-log", apps=["ocr", "excel", "email"])
 def vendor_invoice_log(rng: random.Random) -> dict:
     """Read a scanned supplier invoice, log it in the invoice register and tell accounts payable."""
-    org, domain, me, (ap, other), now = setup(rng, 2)
+    org, domain, (me, ap, other), now = setup(rng, 3)
     vendors = _vendors(rng, 4)
     vendor = vendors[0]
     inv_no = f"INV-{rng.randrange(1000, 9999)}"
@@ -64,13 +62,14 @@ def vendor_invoice_log(rng: random.Random) -> dict:
                         f"as YYYY-MM-DD, status 'Open'), then email {ap['name']} ({ap['email']}) that it is logged, "
                         f"mentioning the invoice number and the amount."),
         "office": [
-            image(scan, lines),
-            image("data/scans/scan_old.png", ["DELIVERY NOTE", vendors[1], "Boxes: 4", "Signed: warehouse"]),
+            image(scan, lines, font_size=30),
+            image("data/scans/scan_old.png", ["DELIVERY NOTE", vendors[1], "Boxes: 4", "Signed: warehouse"],
+                  font_size=30),
             xlsx(reg, {"Register": rows}),
             eml(me["email"], "msg-1", ap["email"], "Invoices this month",
                 f"Hi {me['first']},\n\nPlease keep logging supplier invoices in the register as they arrive "
-                f"and drop me a line for each one.\n\n{ap['first']}", before(now, 6, 10)),
-            eml(me["email"], "msg-2", other["email"], "Lunch order", "Pizza on Friday?", before(now, 1, 12)),
+                f"and drop me a line for each one.\n\n{ap['first']}", days_ago(now, 6, 10)),
+            eml(me["email"], "msg-2", other["email"], "Lunch order", "Pizza on Friday?", days_ago(now, 1, 12)),
         ],
         "checks": [
             check("xlsx_cell", file=reg, cell=f"A{new}", value=vendor),
@@ -93,10 +92,10 @@ def vendor_invoice_log(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("receipt-batch-expenses", apps=["ocr", "excel", "shell"])
+@family("receipt-batch-expenses", apps=["ocr", "excel", "shell"])
 def receipt_batch_expenses(rng: random.Random) -> dict:
     """Key a trip's scanned receipts into an expense sheet with a total, then file the scans away."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     city = rng.choice(["Lisbon", "Oslo", "Krakow", "Dublin", "Lyon", "Porto", "Gdansk", "Turin"])
     merchants = [("Taxi", rng.choice(["City Cabs", "Blue Line Taxi", "Metro Cars"])),
                  ("Hotel", rng.choice(["Hotel Aurora", "Riverside Inn", "Park Lane Hotel"])),
@@ -113,9 +112,9 @@ def receipt_batch_expenses(rng: random.Random) -> dict:
               xlsx("data/expenses/team_mileage.xlsx", {"Mileage": [["Name", "Km"], [me["name"], rng.randrange(40, 300)]]})]
     for n, (cat, merchant), amt in zip(names, merchants, amounts):
         office.append(image(f"{inbox}/{n}", [merchant.upper(), f"{city}", iso(trip_day), f"TOTAL {money_str(amt)}",
-                                             "Thank you"]))
+                                             "Thank you"], font_size=30))
     for o in old:
-        office.append(image(f"{filed}/{o}", ["OLD RECEIPT", "TOTAL 12.00"]))
+        office.append(image(f"{filed}/{o}", ["OLD RECEIPT", "TOTAL 12.00"], font_size=30))
 
     def rows(vals, tot):
         out = []
@@ -126,7 +125,7 @@ def receipt_batch_expenses(rng: random.Random) -> dict:
                 act("excel", "set_cell", file_path=sheet, row_idx=5, column_idx=4, text=tot)]
         return out
 
-    move = act("shell", "command", command=f"mv {inbox}/receipt_*.png {filed}/ && ls {filed}")
+    move = sh(f"mv {inbox}/receipt_*.png {filed}/ && ls {filed}")
     ocr = [act("ocr", "recognize_file", file_path=f"{inbox}/{n}") for n in names]
     return {
         **head(me, now),
@@ -147,7 +146,7 @@ def receipt_batch_expenses(rng: random.Random) -> dict:
         "wrong": [
             {"name": "copies the scans instead of moving them", "actions": [
                 switch("excel"), *rows(amounts, total), switch("shell"),
-                act("shell", "command", command=f"cp {inbox}/receipt_*.png {filed}/")]},
+                sh(f"cp {inbox}/receipt_*.png {filed}/")]},
             {"name": "total leaves out the last receipt", "actions": [
                 switch("excel"), *rows(amounts, round(total - amounts[-1], 2)), switch("shell"), move]},
         ],
@@ -155,10 +154,10 @@ def receipt_batch_expenses(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("inventory-reorder-po", apps=["excel", "word", "email"])
+@family("inventory-reorder-po", apps=["excel", "word", "email"])
 def inventory_reorder_po(rng: random.Random) -> dict:
     """Find one supplier's items at or below reorder level, draft a purchase order document and mail it."""
-    org, domain, me, (colleague,), now = setup(rng, 1)
+    org, domain, (me, colleague), now = setup(rng, 2)
     sup_org, sup_domain, (contact,) = outsider(rng, domain)
     other_sup = rng.choice(["Delta Paper Mills", "Quayside Packaging", "Orbit Hardware"])
     items = rng.sample(["A4 paper box", "Toner black", "Toner cyan", "Stapler", "Sticky notes", "Whiteboard marker",
@@ -199,7 +198,7 @@ def inventory_reorder_po(rng: random.Random) -> dict:
             xlsx(stock, {"Stock": rows}),
             docx("data/purchasing/PO-template-notes.docx", ["Purchase orders are numbered PO-<year>-<nnn>."]),
             eml(me["email"], "msg-1", colleague["email"], "Stock check", "I counted the store room yesterday, "
-                "the sheet is up to date.", before(now, 1, 16)),
+                "the sheet is up to date.", days_ago(now, 1, 16)),
         ],
         "checks": [
             check("contains", file=po, text=[po_no] + [f"{s}, {i}, {q}" for s, i, q in low]),
@@ -223,10 +222,10 @@ def inventory_reorder_po(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("timesheet-hours-tally", apps=["shell", "excel", "email"])
+@family("timesheet-hours-tally", apps=["shell", "excel", "email"])
 def timesheet_hours_tally(rng: random.Random) -> dict:
     """Add up last week's timesheet CSVs per person, fill the payroll sheet and send payroll the total."""
-    org, domain, me, staff, now = setup(rng, 5)
+    org, domain, (me, *staff), now = setup(rng, 6)
     payroll, team = staff[0], staff[1:]
     week = (now - timedelta(days=7)).isocalendar()[1]
     monday = now.date() - timedelta(days=now.weekday() + 7)
@@ -253,7 +252,7 @@ def timesheet_hours_tally(rng: random.Random) -> dict:
                                [[p["name"], p["name"].lower().replace(" ", "_") + ".csv", None] for p in team]}))
     office.append(eml(me["email"], "msg-1", payroll["email"], f"Hours for week {week}",
                       f"Hi {me['first']}, could you send me the total hours of your team for week {week} once the "
-                      f"sheet is filled? Thanks, {payroll['first']}", before(now, 0, 8, 10)))
+                      f"sheet is filled? Thanks, {payroll['first']}", days_ago(now, 0, 8, 10)))
     cmd = f"cd {folder} && for f in *.csv; do echo \"$f $(awk -F, 'NR>1 {{s+=$3}} END {{print s}}' \"$f\")\"; done"
 
     def fill(vals):
@@ -272,7 +271,7 @@ def timesheet_hours_tally(rng: random.Random) -> dict:
         "office": office,
         "checks": [*[check("xlsx_cell", file=sheet, cell=f"C{i}", value=h) for i, h in enumerate(hours, start=2)],
                    check("email_sent", sender=me["email"], to=payroll["email"], body_contains=[str(total)])],
-        "gold": [switch("shell"), act("shell", "command", command=cmd), switch("excel"),
+        "gold": [switch("shell"), sh(cmd), switch("excel"),
                  act("excel", "read_file", file_path=sheet), *fill(hours), switch("email"),
                  act("email", "read_email", username=me["email"], email_id="msg-1"), mail(total)],
         "wrong": [
@@ -289,10 +288,10 @@ def _quarter(d) -> tuple[int, int]:
     return d.year, (d.month - 1) // 3 + 1
 
 
-@family3("budget-variance-memo", apps=["pdf", "excel", "word"])
+@family("budget-variance-memo", apps=["pdf", "excel", "word"])
 def budget_variance_memo(rng: random.Random) -> dict:
     """Copy a quarter's actual spend from a PDF export into the budget sheet, compute variances, note overruns."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     year, q = _quarter(now.date())
     pq = q - 1 if q > 1 else 4
     pyear = year if q > 1 else year - 1
@@ -349,10 +348,10 @@ def budget_variance_memo(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("price-list-sync", apps=["pdf", "excel", "email"])
+@family("price-list-sync", apps=["pdf", "excel", "email"])
 def price_list_sync(rng: random.Random) -> dict:
     """Apply a supplier's new price list (PDF attached to a mail) to the product catalogue and tell sales."""
-    org, domain, me, (sales, other), now = setup(rng, 2)
+    org, domain, (me, sales, other), now = setup(rng, 3)
     sup_org, sup_domain, (rep,) = outsider(rng, domain)
     names = rng.sample(["Oak desk", "Mesh chair", "Monitor arm", "Filing cabinet", "Desk lamp", "Footrest",
                         "Whiteboard 120", "Coat stand", "Bookshelf", "Meeting table"], 7)
@@ -369,7 +368,7 @@ def price_list_sync(rng: random.Random) -> dict:
     rows = [["Code", "Product", "Supplier", "Cost", "List price"]] + [
         [codes[i], names[i], suppliers[i], cost[i], round(cost[i] * 1.6)] for i in order]
     row_of = {i: k + 2 for k, i in enumerate(order)}
-    eff = later_weekday(now, 3, 10)
+    eff = workday_from(now, 3)
     plist = f"data/suppliers/{sup_domain.split('.')[0]}_prices_{iso(eff)}.pdf"
     pdf_text = (f"{sup_org} - price list effective {iso(eff)}\n" +
                 "\n".join(f"{codes[i]} {names[i]}: {new_cost[i]}.00" for i in mine) + "\nPrices exclude VAT.")
@@ -389,9 +388,9 @@ def price_list_sync(rng: random.Random) -> dict:
             pdf(plist, [pdf_text]), xlsx(cat, {"Catalogue": rows}),
             eml(me["email"], "msg-1", rep["email"], "New price list",
                 f"Dear {me['first']},\n\nplease find attached our updated price list, valid from {iso(eff)}.\n\n"
-                f"Best regards,\n{rep['name']}\n{sup_org}", before(now, 1, 15, 40), attachments=[plist]),
+                f"Best regards,\n{rep['name']}\n{sup_org}", days_ago(now, 1, 15, 40), attachments=[plist]),
             eml(me["email"], "msg-2", other["email"], "Catalogue photos", "New product photos are on the share.",
-                before(now, 3, 9)),
+                days_ago(now, 3, 9)),
         ],
         "checks": [*[check("xlsx_cell", file=cat, cell=f"D{row_of[i]}", value=new_cost[i]) for i in mine],
                    check("email_sent", sender=me["email"], to=sales["email"], body_contains=ch)],
@@ -408,10 +407,10 @@ def price_list_sync(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("client-hours-billing", apps=["calendar", "excel", "email"])
+@family("client-hours-billing", apps=["calendar", "excel", "email"])
 def client_hours_billing(rng: random.Random) -> dict:
     """Total last week's calendar hours spent with one client, add the billing row and mail the amount due."""
-    org, domain, me, (col,), now = setup(rng, 1)
+    org, domain, (me, col), now = setup(rng, 2)
     cl_org, cl_domain, (contact,) = outsider(rng, domain)
     short_name = cl_org.split()[0]
     other_client = rng.choice([c for c in ["Pinecrest", "Marlow", "Halcyon"]])
@@ -419,15 +418,15 @@ def client_hours_billing(rng: random.Random) -> dict:
     durations = rng.sample([60, 90, 120, 30, 150, 45], 3)
     events, hours = [], 0.0
     for k, (d, mins) in enumerate(zip(sorted(rng.sample(range(5), 3)), durations)):
-        start = dt(monday + timedelta(days=d), rng.choice([9, 10, 13, 14]))
+        start = at(monday + timedelta(days=d), rng.choice([9, 10, 13, 14]))
         events.append(ev(f"{short_name}: {['workshop', 'design review', 'data walkthrough'][k]}", start,
                          start + timedelta(minutes=mins), attendees=[contact["email"]]))
         hours += mins / 60
-    this_week = dt(now.date() + timedelta(days=1), 11)
+    this_week = at(now.date() + timedelta(days=1), 11)
     events += [ev(f"{short_name}: follow-up call", this_week, this_week + timedelta(hours=1)),
-               ev(f"{other_client}: kickoff", dt(monday + timedelta(days=2), 16), dt(monday + timedelta(days=2), 17)),
-               ev("Team standup", dt(monday, 9), dt(monday, 9, 15)),
-               ev(f"{short_name}: intro call", dt(monday - timedelta(days=7), 10), dt(monday - timedelta(days=7), 11))]
+               ev(f"{other_client}: kickoff", at(monday + timedelta(days=2), 16), at(monday + timedelta(days=2), 17)),
+               ev("Team standup", at(monday, 9), at(monday, 9, 15)),
+               ev(f"{short_name}: intro call", at(monday - timedelta(days=7), 10), at(monday - timedelta(days=7), 11))]
     rate = rng.choice([95, 110, 120, 135, 150])
     hours = num(hours)
     amount = num(hours * rate)
@@ -466,10 +465,10 @@ def client_hours_billing(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("quarterly-report-archive", apps=["shell", "pdf", "excel"])
+@family("quarterly-report-archive", apps=["shell", "pdf", "excel"])
 def quarterly_report_archive(rng: random.Random) -> dict:
     """Move last quarter's regional PDF reports into an archive folder and index their revenue totals."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     year, q = _quarter(now.date())
     pq, pyear = (q - 1, year) if q > 1 else (4, year - 1)
     tag, cur = f"{pyear}-Q{pq}", f"{year}-Q{q}"
@@ -492,7 +491,7 @@ def quarterly_report_archive(rng: random.Random) -> dict:
     office.append(text(f"data/archive/{oq}/.keep", ""))
     names = sorted(f"sales_{tag}_{r}.pdf" for r in regions)
     arch = f"data/archive/{tag}"
-    move = act("shell", "command", command=f"mkdir -p {arch} && mv data/reports/sales_{tag}_*.pdf {arch}/ && ls {arch}")
+    move = sh(f"mkdir -p {arch} && mv data/reports/sales_{tag}_*.pdf {arch}/ && ls {arch}")
     reads = [act("pdf", "read_file", pdf_file_path=f"data/reports/sales_{tag}_{r}.pdf") for r in regions]
 
     def index(vals):
@@ -516,16 +515,16 @@ def quarterly_report_archive(rng: random.Random) -> dict:
                 switch("excel"), *index(targets), switch("shell"), move]},
             {"name": "moves the current quarter's draft too", "actions": [
                 switch("excel"), *index(totals), switch("shell"),
-                act("shell", "command", command=f"mkdir -p {arch} && mv data/reports/*.pdf {arch}/")]},
+                sh(f"mkdir -p {arch} && mv data/reports/*.pdf {arch}/")]},
         ],
     }
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("po-match-question", apps=["email", "pdf", "excel"])
+@family("po-match-question", apps=["email", "pdf", "excel"])
 def po_match_question(rng: random.Random) -> dict:
     """Question: which purchase order does a supplier's emailed invoice belong to?"""
-    org, domain, me, (col,), now = setup(rng, 1)
+    org, domain, (me, col), now = setup(rng, 2)
     sup_org, sup_domain, (rep,) = outsider(rng, domain)
     item = rng.choice(["ergonomic chair", "standing desk", "27-inch monitor", "laptop dock", "noise-cancelling headset"])
     qty = rng.randrange(6, 40)
@@ -559,9 +558,9 @@ def po_match_question(rng: random.Random) -> dict:
             pdf(inv, [body]), xlsx(reg, {"POs": rows}),
             eml(me["email"], "msg-1", rep["email"], "Invoice for your recent order",
                 f"Hello,\n\nattached is our invoice for the {item}s we delivered last week.\n\nRegards,\n{rep['name']}",
-                before(now, 1, 11), attachments=[inv]),
+                days_ago(now, 1, 11), attachments=[inv]),
             eml(me["email"], "msg-2", col["email"], "PO approvals", "I approved the open POs yesterday.",
-                before(now, 2, 17)),
+                days_ago(now, 2, 17)),
         ],
         "answer": answer,
         "checks": [check("answer_equals", value=answer)],
@@ -574,10 +573,10 @@ def po_match_question(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("event-venue-estimate", apps=["pdf", "excel", "word"])
+@family("event-venue-estimate", apps=["pdf", "excel", "word"])
 def event_venue_estimate(rng: random.Random) -> dict:
     """Price an event from the venue's PDF quote and the confirmed registrations; add it to the proposal."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     event = rng.choice(["Customer Day", "Partner Summit", "Autumn Offsite", "Product Forum"])
     venue = rng.choice(["Lakeview Conference Centre", "The Granary Hall", "Old Mill Rooms"])
     packages = {"Day package": rng.randrange(35, 60), "Full board": rng.randrange(70, 110),

@@ -5,28 +5,27 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import act, check, people, switch
-
-from officesim.tasks.families.three_app_common import (
-    family3,
-    before, docx, eml, head, image, iso, later_weekday, nice, pdf, setup, text, xlsx,
+from officesim.tasks.families._kit import (
+    act, check, days_ago, docx, eml, head, image, iso, pdf, people, setup, sh, switch, text, weekday_month_day,
+    workday_from, xlsx
 )
+from officesim.tasks.families.registry import family
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("whiteboard-notes-share", apps=["ocr", "word", "email"])
+@family("whiteboard-notes-share", apps=["ocr", "word", "email"])
 def whiteboard_notes_share(rng: random.Random) -> dict:
     """Type the decisions from a whiteboard photo into the meeting notes and send them to the attendees."""
-    org, domain, me, staff, now = setup(rng, 5)
+    org, domain, (me, *staff), now = setup(rng, 6)
     att = staff[:3]
     topic = rng.choice(["Launch planning", "Office move", "Hiring plan", "Website refresh"])
-    launch = later_weekday(now, 20, 40)
+    launch = workday_from(now, 20)
     cap = rng.randrange(8, 40)
     owner = att[rng.randrange(3)]
     decisions = [f"Launch date {iso(launch)}", f"Budget cap {cap}k", f"Owner {owner['first']}"]
     photo = "data/scans/whiteboard.png"
     notes = f"data/meetings/{iso(now)}_{topic.lower().replace(' ', '_')}.docx"
-    paras = [{"text": f"{topic} - {nice(now)}", "style": "Heading 1"},
+    paras = [{"text": f"{topic} - {weekday_month_day(now)}", "style": "Heading 1"},
              "Attendees: " + ", ".join(f"{p['name']} ({p['email']})" for p in att), "Discussion: see board."]
     write = lambda ds: act("word", "write_to_file", file_path=notes, contents="Decisions:\n" + "\n".join(ds))
     emails = [p["email"] for p in att]
@@ -39,11 +38,11 @@ def whiteboard_notes_share(rng: random.Random) -> dict:
                         f"'Decisions:' at the end of {notes}, followed by each decision from the board as its own line, "
                         f"exactly as written there. Then email the notes as an attachment to the attendees listed in the "
                         f"document (all in To)."),
-        "office": [image(photo, ["DECISIONS"] + decisions),
-                   image("data/scans/old_whiteboard.png", ["IDEAS", "Team photo day", "New plants"]),
+        "office": [image(photo, ["DECISIONS"] + decisions, font_size=30),
+                   image("data/scans/old_whiteboard.png", ["IDEAS", "Team photo day", "New plants"], font_size=30),
                    docx(notes, paras),
                    eml(me["email"], "msg-1", staff[3]["email"], "Board photo", "Please wipe the board after use.",
-                       before(now, 5, 9))],
+                       days_ago(now, 5, 9))],
         "checks": [check("contains", file=notes, text=decisions),
                    check("email_sent", sender=me["email"], to=emails, attachments=[notes.rsplit("/", 1)[1]])],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=photo), switch("word"),
@@ -58,10 +57,10 @@ def whiteboard_notes_share(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("candidate-shortlist", apps=["pdf", "excel", "shell"])
+@family("candidate-shortlist", apps=["pdf", "excel", "shell"])
 def candidate_shortlist(rng: random.Random) -> dict:
     """Screen CVs (PDF) against two criteria, shortlist the fits in a sheet and move the rest to 'declined'."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     role = rng.choice(["Accountant", "Project Coordinator", "Data Engineer", "Facilities Manager"])
     cert = {"Accountant": "ACCA", "Project Coordinator": "PRINCE2", "Data Engineer": "Cloud Associate",
             "Facilities Manager": "IOSH"}[role]
@@ -92,8 +91,7 @@ def candidate_shortlist(rng: random.Random) -> dict:
                     for c, v in enumerate([cands[k]["name"], cands[k]["email"], profiles[k][0]], start=1)]
         return out
 
-    mv = lambda ks: act("shell", "command", command=f"mkdir -p {declined} && mv " + " ".join(files[k] for k in ks)
-                        + f" {declined}/")
+    mv = lambda ks: sh(f"mkdir -p {declined} && mv " + " ".join(files[k] for k in ks) + f" {declined}/")
     near = next(k for k in range(5) if profiles[k][0] == min_years - 1)
     return {
         **head(me, now),
@@ -120,10 +118,10 @@ def candidate_shortlist(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("sales-export-summary", apps=["shell", "excel", "word"])
+@family("sales-export-summary", apps=["shell", "excel", "word"])
 def sales_export_summary(rng: random.Random) -> dict:
     """Total a month's order export per region with the shell, fill the summary sheet, name the top region."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     regions = rng.sample(["North", "South", "East", "West", "Central"], 4)
     first = now.date().replace(day=1)
     prev_last = first - timedelta(days=1)
@@ -161,7 +159,7 @@ def sales_export_summary(rng: random.Random) -> dict:
                    docx(review, [{"text": f"Monthly review {month}", "style": "Heading 1"}, "Highlights:"])],
         "checks": [check("column_values", file=sheet, column="B", values=[totals[r] for r in regions]),
                    check("contains", file=review, text=f"Top region: {top} ({totals[top]})")],
-        "gold": [switch("shell"), act("shell", "command", command=cmd), switch("excel"),
+        "gold": [switch("shell"), sh(cmd), switch("excel"),
                  act("excel", "read_file", file_path=sheet), *fill([totals[r] for r in regions]), switch("word"),
                  say(top)],
         "wrong": [
@@ -175,10 +173,10 @@ def sales_export_summary(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("complaint-case-summary", apps=["email", "shell", "word"])
+@family("complaint-case-summary", apps=["email", "shell", "word"])
 def complaint_case_summary(rng: random.Random) -> dict:
     """A customer complains by email: find their past tickets in the support export and write a case summary."""
-    org, domain, me, (col,), now = setup(rng, 1)
+    org, domain, (me, col), now = setup(rng, 2)
     custs = people(rng, 4, "mailbox.test")
     cust = custs[0]
     product = rng.choice(["smart thermostat", "label printer", "standing desk", "coffee machine"])
@@ -205,14 +203,14 @@ def complaint_case_summary(rng: random.Random) -> dict:
         "office": [text(export, "\n".join(lines) + "\n"),
                    eml(me["email"], "msg-1", cust["email"], f"Third time my {product} fails!",
                        f"Hello,\n\nmy {product} has stopped working AGAIN. I want this fixed this week.\n\n{cust['name']}",
-                       before(now, 0, 8, 15)),
+                       days_ago(now, 0, 8, 15)),
                    eml(me["email"], "msg-2", custs[1]["email"], "Thanks", "The replacement works fine, thank you!",
-                       before(now, 1, 16))],
+                       days_ago(now, 1, 16))],
         "checks": [check("contains", file=case, text=[cust["email"], f"Previous tickets: {len(mine)}",
                                                       "Ticket ids: " + ", ".join(mine)]),
                    check("not_contains", file=case, text=others)],
         "gold": [switch("email"), act("email", "read_email", username=me["email"], email_id="msg-1"), switch("shell"),
-                 act("shell", "command", command=f"grep -c '{cust['email']}' {export}; grep '{cust['email']}' {export}"),
+                 sh(f"grep -c '{cust['email']}' {export}; grep '{cust['email']}' {export}"),
                  switch("word"), write(summary)],
         "wrong": [
             {"name": "misses the first ticket", "actions": [switch("word"), write(summary[:2] + [
@@ -224,10 +222,10 @@ def complaint_case_summary(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("membership-application-entry", apps=["ocr", "excel", "word"])
+@family("membership-application-entry", apps=["ocr", "excel", "word"])
 def membership_application_entry(rng: random.Random) -> dict:
     """Enter a scanned membership application in the register and write the welcome letter from the template."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     club = rng.choice(["Riverside Rowing Club", "Hilltop Chess Society", "Old Town Choir", "Harbour Cycling Club"])
     applicant = people(rng, 1, "mailbox.test")[0]
     tier, fee = rng.choice([("Standard", 60), ("Student", 25), ("Family", 110), ("Senior", 35)])
@@ -254,7 +252,7 @@ def membership_application_entry(rng: random.Random) -> dict:
                         f"YYYY-MM-DD as the join date), then write {letter.replace(str(new_no), '<member no>')} with a "
                         f"short welcome that greets them by first name and states their member number, tier and "
                         f"annual fee."),
-        "office": [image(scan, lines), xlsx(reg, {"Members": rows}),
+        "office": [image(scan, lines, font_size=30), xlsx(reg, {"Members": rows}),
                    docx("data/members/letters/welcome_example.docx", ["Dear Sam,", "Welcome to the club!"])],
         "checks": [check("xlsx_row", file=reg, row=4, values=[new_no, applicant["name"], applicant["email"], tier,
                                                               iso(now)]),

@@ -5,21 +5,19 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import act, check, finish, switch
-
-from officesim.tasks.families.three_app_common import (
-    family3,
-    before, day_phrase, docx, dt, eml, ev, head, hm, ics, image, iso, later_weekday, nice, pdf,
-    setup, text, xlsx,
+from officesim.tasks.families._kit import (
+    act, at, check, day_phrase, days_ago, docx, eml, ev, finish, head, hm, ics, image, iso, pdf, setup, sh, switch,
+    text, weekday_month_day, workday_from, xlsx
 )
+from officesim.tasks.families.registry import family
 
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("milestone-deadline-events", apps=["excel", "calendar", "word"])
+@family("milestone-deadline-events", apps=["excel", "calendar", "word"])
 def milestone_deadline_events(rng: random.Random) -> dict:
     """Put next week's open project milestones on the calendar and list them in the status report."""
-    org, domain, me, staff, now = setup(rng, 4)
+    org, domain, (me, *staff), now = setup(rng, 5)
     project = rng.choice(["Harbor migration", "Payroll upgrade", "Intranet redesign", "Warehouse scanners"])
     slug = project.lower().replace(" ", "_")
     names = rng.sample(["Requirements sign-off", "Vendor shortlist", "Data export", "Pilot go-live", "User training",
@@ -53,8 +51,8 @@ def milestone_deadline_events(rng: random.Random) -> dict:
                         f"such milestone, '<milestone> - <due date YYYY-MM-DD>', earliest first."),
         "office": [xlsx(sheet, {"Milestones": rows}),
                    docx(report, [{"text": f"{project} - status", "style": "Heading 1"}, "Overall: on track."]),
-                   ics(me["email"], [ev("Steering committee", dt(now.date() + timedelta(days=1), 15),
-                                        dt(now.date() + timedelta(days=1), 16))])],
+                   ics(me["email"], [ev("Steering committee", at(now.date() + timedelta(days=1), 15),
+                                        at(now.date() + timedelta(days=1), 16))])],
         "checks": [*[check("ics_event", user=me["email"], summary=f"Due: {names[i]}",
                            start=f"{iso(now + timedelta(days=offsets[i]))} 09:00:00") for i in todo],
                    check("ics_no_event", user=me["email"], summary=f"Due: {names[3]}"),
@@ -76,10 +74,10 @@ def milestone_deadline_events(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("backup-failure-escalation", apps=["shell", "email", "calendar"])
+@family("backup-failure-escalation", apps=["shell", "email", "calendar"])
 def backup_failure_escalation(rng: random.Random) -> dict:
     """Find last night's failed backup jobs in a log, report them to the ops lead and book a review."""
-    org, domain, me, (lead, col), now = setup(rng, 2)
+    org, domain, (me, lead, col), now = setup(rng, 3)
     jobs = rng.sample(["db-main", "db-replica", "fileshare", "mail-archive", "crm-export", "wiki", "hr-docs",
                        "build-cache"], 6)
     failed = rng.sample(jobs, 2)
@@ -94,8 +92,8 @@ def backup_failure_escalation(rng: random.Random) -> dict:
                          + (" error=timeout" if bad else f" size={rng.randrange(1, 90)}GB"))
     tomorrow = now.date() + timedelta(days=1)
     summary = "Backup failure review"
-    cal = ics(me["email"], [ev("Change board", dt(tomorrow, 11), dt(tomorrow, 12)),
-                            ev("Lunch", dt(now.date(), 12), dt(now.date(), 13))])
+    cal = ics(me["email"], [ev("Change board", at(tomorrow, 11), at(tomorrow, 12)),
+                            ev("Lunch", at(now.date(), 12), at(now.date(), 13))])
 
     def mail(fs):
         return act("email", "send_email", sender=me["email"], recipient=lead["email"], subject=f"Backup failures {iso(now)}",
@@ -113,12 +111,12 @@ def backup_failure_escalation(rng: random.Random) -> dict:
                         f"book a 30-minute '{summary}' with {lead['first']} tomorrow at 10:00 on my calendar."),
         "office": [text(log, "\n".join(lines) + "\n"), text("data/ops/backup.conf", "retention_days=14\n"), cal,
                    eml(me["email"], "msg-1", col["email"], "Backups", "The new retention setting is live.",
-                       before(now, 3, 16))],
+                       days_ago(now, 3, 16))],
         "checks": [check("email_sent", sender=me["email"], to=lead["email"], subject_contains="Backup failures",
                          body_contains=sorted(failed)),
                    check("ics_event", user=me["email"], summary=summary, start=f"{iso(tomorrow)} 10:00:00",
                          end=f"{iso(tomorrow)} 10:30:00", attendees=[lead["email"]])],
-        "gold": [switch("shell"), act("shell", "command", command=f"grep '^{iso(now)}' {log} | grep FAILED"),
+        "gold": [switch("shell"), sh(f"grep '^{iso(now)}' {log} | grep FAILED"),
                  switch("email"), mail(sorted(failed)), switch("calendar"), book(tomorrow)],
         "wrong": [
             {"name": "reports the night before's failure too, misses one", "actions": [
@@ -130,16 +128,16 @@ def backup_failure_escalation(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("flight-conflict-question", apps=["ocr", "pdf", "calendar"])
+@family("flight-conflict-question", apps=["ocr", "pdf", "calendar"])
 def flight_conflict_question(rng: random.Random) -> dict:
     """Question: which meeting clashes with the flight on my boarding pass (times from the itinerary PDF)?"""
-    org, domain, me, staff, now = setup(rng, 2)
-    day = later_weekday(now, 1, 3)
+    org, domain, (me, *staff), now = setup(rng, 3)
+    day = workday_from(now, 1)
     airline = rng.choice(["NW", "SK", "BL", "TQ"])
     nums = rng.sample(range(100, 999), 3)
-    flights = [(f"{airline} {nums[0]}", dt(day, 8, 10), dt(day, 9, 35)),
-               (f"{airline} {nums[1]}", dt(day, 13, 40), dt(day, 15, 5)),
-               (f"{airline} {nums[2]}", dt(day, 17, 20), dt(day, 18, 50))]
+    flights = [(f"{airline} {nums[0]}", at(day, 8, 10), at(day, 9, 35)),
+               (f"{airline} {nums[1]}", at(day, 13, 40), at(day, 15, 5)),
+               (f"{airline} {nums[2]}", at(day, 17, 20), at(day, 18, 50))]
     mine = rng.randrange(3)
     other = (mine + 1) % 3
     titles = rng.sample(["Pricing review", "Recruiting sync", "Board prep", "Supplier call", "Design critique",
@@ -149,7 +147,7 @@ def flight_conflict_question(rng: random.Random) -> dict:
         mid = dep + (arr - dep) / 2
         s = mid.replace(minute=0 if mid.minute < 30 else 30, second=0, microsecond=0)
         ev_list.append(ev(titles[k], s, s + timedelta(minutes=30)))
-    ev_list.append(ev(titles[3], dt(day, 11, 0), dt(day, 11, 45)))
+    ev_list.append(ev(titles[3], at(day, 11, 0), at(day, 11, 45)))
     # only the meetings during my flight and the other listed flight are real clashes; drop the third
     third = 3 - mine - other
     ev_list = [e for k, e in enumerate(ev_list) if k != third]
@@ -166,7 +164,7 @@ def flight_conflict_question(rng: random.Random) -> dict:
         "instruction": (f"I'm flying {day_phrase(now, day)}: my boarding pass is scanned at {bp} and the flight times are "
                         f"in {itin}. Which meeting on my calendar falls during my flight (between departure and "
                         f"arrival)? Answer with the meeting's title."),
-        "office": [image(bp, lines), pdf(itin, [itext]), ics(me["email"], ev_list)],
+        "office": [image(bp, lines, font_size=30), pdf(itin, [itext]), ics(me["email"], ev_list)],
         "answer": answer,
         "checks": [check("answer_equals", value=answer)],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=bp), switch("pdf"),
@@ -178,10 +176,10 @@ def flight_conflict_question(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("room-fit-question", apps=["calendar", "excel", "word"])
+@family("room-fit-question", apps=["calendar", "excel", "word"])
 def room_fit_question(rng: random.Random) -> dict:
     """Question: the smallest open room that seats everyone invited to tomorrow's meeting."""
-    org, domain, me, staff, now = setup(rng, 14)
+    org, domain, (me, *staff), now = setup(rng, 15)
     n = rng.randrange(6, 14)
     invited = staff[:n]
     tomorrow = now.date() + timedelta(days=1)
@@ -205,10 +203,10 @@ def room_fit_question(rng: random.Random) -> dict:
         "instruction": (f"Tomorrow's '{title}' still has no room. Which room should I book: the smallest room in "
                         f"{rooms} that seats everyone invited to the meeting (see my calendar) and is not closed "
                         f"according to the facilities notice {notice}? Answer with the room name."),
-        "office": [ics(me["email"], [ev(title, dt(tomorrow, 14), dt(tomorrow, 15, 30), None,
-                                        [p["email"] for p in invited] + [me["email"]]),
-                                     ev("Budget check-in", dt(tomorrow, 10), dt(tomorrow, 10, 30), "Cedar",
-                                        [staff[-1]["email"]])]),
+        "office": [ics(me["email"], [ev(title, at(tomorrow, 14), at(tomorrow, 15, 30),
+                                        attendees=[p["email"] for p in invited] + [me["email"]]),
+                                     ev("Budget check-in", at(tomorrow, 10), at(tomorrow, 10, 30), "Cedar",
+                                        attendees=[staff[-1]["email"]])]),
                    xlsx(rooms, {"Rooms": rows}),
                    docx(notice, [{"text": "Facilities notice", "style": "Heading 1"},
                                  f"Room {names[closed]} is closed all week for repainting.",
@@ -223,22 +221,22 @@ def room_fit_question(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("daily-agenda-print", apps=["calendar", "word", "pdf"])
+@family("daily-agenda-print", apps=["calendar", "word", "pdf"])
 def daily_agenda_print(rng: random.Random) -> dict:
     """Turn tomorrow's calendar into an agenda document, a PDF, and a PNG for the lobby screen."""
-    org, domain, me, staff, now = setup(rng, 3)
+    org, domain, (me, *staff), now = setup(rng, 4)
     tomorrow = now.date() + timedelta(days=1)
     titles = rng.sample(["Supplier visit", "Design review", "Interview", "Budget call", "Site walk", "Board prep",
                          "Team lunch", "Training"], 6)
     rooms_ = rng.sample(["Orion", "Vega", "Lyra", "Atlas", "Cedar"], 4)
     hours = sorted(rng.sample([8, 9, 10, 11, 13, 14, 15, 16], 4))
-    evs = [ev(titles[k], dt(tomorrow, h), dt(tomorrow, h, 45), rooms_[k]) for k, h in enumerate(hours)]
-    evs += [ev(titles[4], dt(now.date(), 15), dt(now.date(), 16), "Maple"),
-            ev(titles[5], dt(tomorrow + timedelta(days=1), 9), dt(tomorrow + timedelta(days=1), 10), "Maple")]
+    evs = [ev(titles[k], at(tomorrow, h), at(tomorrow, h, 45), rooms_[k]) for k, h in enumerate(hours)]
+    evs += [ev(titles[4], at(now.date(), 15), at(now.date(), 16), "Maple"),
+            ev(titles[5], at(tomorrow + timedelta(days=1), 9), at(tomorrow + timedelta(days=1), 10), "Maple")]
     rng.shuffle(evs)
     base = f"data/frontdesk/agenda_{iso(tomorrow)}"
     lines = [f"{h:02d}:00-{h:02d}:45 {titles[k]} ({rooms_[k]})" for k, h in enumerate(hours)]
-    doc_lines = f"Agenda for {nice(tomorrow)}\n" + "\n".join(lines)
+    doc_lines = f"Agenda for {weekday_month_day(tomorrow)}\n" + "\n".join(lines)
     return {
         **head(me, now),
         "instruction": (f"The front desk wants my agenda for tomorrow. Create {base}.docx with the title line 'Agenda "
@@ -268,20 +266,20 @@ def daily_agenda_print(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("meetup-flyer-register", apps=["ocr", "calendar", "word"])
+@family("meetup-flyer-register", apps=["ocr", "calendar", "word"])
 def meetup_flyer_register(rng: random.Random) -> dict:
     """Read an event flyer scan, put the event in the calendar and on the team's upcoming-events list."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     topic = rng.choice(["Data Viz", "Cloud Cost", "Open Source", "Accessibility", "Product Ops", "Python"])
     title = f"{topic} Meetup"
-    day = later_weekday(now, 6, 14)
+    day = workday_from(now, 6)
     h = rng.choice([17, 18, 19])
     venue = rng.choice(["Hall B", "Loft 3", "Studio 5", "Room 12"])
     scan = "data/scans/flyer.png"
-    lines = [title.upper(), f"{nice(day)}, {day.year}", f"{h}:00 - {h + 2}:00", f"Venue: {venue}", "Free entry",
-             "Pizza and drinks"]
+    lines = [title.upper(), f"{weekday_month_day(day)}, {day.year}", f"{h}:00 - {h + 2}:00", f"Venue: {venue}",
+             "Free entry", "Pizza and drinks"]
     lst = "data/team/upcoming_events.docx"
-    existing = later_weekday(now, 2, 4)
+    existing = workday_from(now, 2)
     add = lambda d: act("calendar", "create_event", user=me["email"], summary=title, time_start=f"{iso(d)} {h}:00:00",
                         time_end=f"{iso(d)} {h + 2}:00:00", location=venue)
     return {
@@ -289,9 +287,9 @@ def meetup_flyer_register(rng: random.Random) -> dict:
         "instruction": (f"Someone pinned a flyer at the office; the scan is {scan}. Add the meetup to my calendar "
                         f"(title as on the flyer in normal capitalisation, e.g. '{title}', with the date, times and "
                         f"venue it gives) and add it to the team's list in {lst} as a line '<YYYY-MM-DD> {title}'."),
-        "office": [image(scan, lines),
+        "office": [image(scan, lines, font_size=30),
                    docx(lst, [{"text": "Upcoming events", "style": "Heading 1"}, f"{iso(existing)} Team quiz night"]),
-                   ics(me["email"], [ev("Dentist", dt(day, 8), dt(day, 9))])],
+                   ics(me["email"], [ev("Dentist", at(day, 8), at(day, 9))])],
         "checks": [check("ics_event", user=me["email"], summary=title, start=f"{iso(day)} {h}:00:00",
                          end=f"{iso(day)} {h + 2}:00:00", location=venue),
                    check("contains", file=lst, text=f"{iso(day)} {title}")],
@@ -308,10 +306,10 @@ def meetup_flyer_register(rng: random.Random) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-@family3("lease-notice-deadline", apps=["pdf", "calendar", "excel"])
+@family("lease-notice-deadline", apps=["pdf", "calendar", "excel"])
 def lease_notice_deadline(rng: random.Random) -> dict:
     """Work out a lease's notice deadline from the agreement, record it and set a calendar reminder."""
-    org, domain, me, _, now = setup(rng, 1)
+    org, domain, (me, _), now = setup(rng, 2)
     landlord = rng.choice(["Kingsway Properties", "Elm Court Estates", "Riverbank Holdings", "Stonegate Realty"])
     premises = rng.choice(["Warehouse Unit 4", "Second floor, 12 Mill Road", "Shop 7, Market Arcade",
                            "Studio B, Canal Works"])

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 
-from officesim.tasks.families._kit import FMT, act, at, check, fmt, next_weekday, people, switch
-from officesim.tasks.families.registry import family
-from officesim.tasks.families.two_app_common import (
-    DAYS, MONTHS, day_month, ev, hm, iso, office_of, other_companies, spoken, workday_after, workday_before,
+from officesim.tasks.families._kit import (
+    FMT, MONTHS, act, at, check, day_month, day_name, docx, ev, fmt, head, hm, ics, iso, next_weekday, other_companies,
+    pdf, people, setup, switch, weekday_day_month, workday_after, workday_before, xlsx
 )
+from officesim.tasks.families.registry import family
 
 STREETS = ["Mill Road", "Quarry Lane", "Harbour Street", "Elm Avenue", "Station Square", "Kiln Way",
            "Orchard Row", "Beacon Hill", "Canal Walk", "Linden Court"]
@@ -20,7 +20,7 @@ TOWNS = ["Easton", "Westbury", "Northfleet", "Southmere", "Ashford Vale", "Brook
 @family("certificate-name-fix", apps=["pdf", "word"])
 def certificate_name_fix(rng: random.Random) -> dict:
     """Fix a misspelt participant name on a training certificate PDF by converting it to Word and back."""
-    org, domain, (me, trainer), now = office_of(rng, 2)
+    org, domain, (me, trainer), now = setup(rng, 2)
     person = people(rng, 1, domain)[0]
     first, last = person["name"].split()
     typo_last = last[:-2] + last[-1] + last[-2] if last[-1] != last[-2] else last + "e"
@@ -37,14 +37,14 @@ def certificate_name_fix(rng: random.Random) -> dict:
     mid = f"data/training/certificates/{slug}_{last.lower()}.docx"
     other = people(rng, 1, domain)[0]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"The {course} certificate in data/training/certificates/ misspells {person['name']}'s "
                         f"surname. Please make a corrected certificate with the name spelt '{person['name']}' and save "
                         f"it as {out}. Keep everything else on it the same."),
         "office": [
-            {"type": "pdf", "path": src, "pages": [text], "title": "Certificate"},
-            {"type": "pdf", "path": f"data/training/certificates/{slug}_{other['name'].split()[1].lower()}.pdf",
-             "pages": [text.replace(wrong_name, other["name"])]},
+            pdf(src, [text], title="Certificate"),
+            pdf(f"data/training/certificates/{slug}_{other['name'].split()[1].lower()}.pdf",
+                [text.replace(wrong_name, other["name"])]),
         ],
         "checks": [
             check("contains", file=out, text=[person["name"], course, trainer["name"], f"({hours} hours)"],
@@ -74,7 +74,7 @@ def certificate_name_fix(rng: random.Random) -> dict:
 @family("per-diem-memo", apps=["pdf", "word"])
 def per_diem_memo(rng: random.Random) -> dict:
     """Look up a city's daily allowance in the travel policy PDF and write the trip allowance memo."""
-    org, domain, (me, traveller), now = office_of(rng, 2)
+    org, domain, (me, traveller), now = setup(rng, 2)
     cities = rng.sample(["Lisbon", "Krakow", "Bergen", "Valencia", "Ghent", "Tallinn", "Bologna", "Graz",
                          "Cork", "Aarhus"], 6)
     rates = {c: rng.randrange(55, 150, 5) for c in cities}
@@ -91,19 +91,20 @@ def per_diem_memo(rng: random.Random) -> dict:
         + "\nOther cities: 60\nThe allowance covers meals and local transport.",
     ]
     memo = f"data/memos/allowance_{traveller['first'].lower()}_{city.lower()}.docx"
-    lines = (f"Travel allowance: {traveller['name']}\nDestination: {city}, {days} days from {spoken(depart)}\n"
+    lines = (f"Travel allowance: {traveller['name']}\n"
+             f"Destination: {city}, {days} days from {weekday_day_month(depart)}\n"
              f"Daily allowance: {rates[city]} EUR\nTotal allowance: {total} EUR")
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
-        "instruction": (f"{traveller['name']} is going to {city} for {days} days from {spoken(depart)}. Please "
-                        f"write a short memo in a new Word file {memo} with the daily allowance for {city} from "
+        **head(me, now),
+        "instruction": (f"{traveller['name']} is going to {city} for {days} days from {weekday_day_month(depart)}. "
+                        f"Please write a short memo in a new Word file {memo} with the daily allowance for {city} from "
                         "our travel policy (data/policies/travel_policy.pdf) and the total allowance for the trip."),
         "office": [
-            {"type": "pdf", "path": "data/policies/travel_policy.pdf", "pages": policy},
-            {"type": "pdf", "path": "data/policies/expenses_policy.pdf",
-             "pages": ["EXPENSES POLICY\nReceipts are needed for every claim\nover 25 EUR."]},
-            {"type": "docx", "path": "data/memos/allowance_template_notes.docx",
-             "paragraphs": ["Notes for allowance memos", "State destination, dates and amounts."]},
+            pdf("data/policies/travel_policy.pdf", policy),
+            pdf("data/policies/expenses_policy.pdf",
+                ["EXPENSES POLICY\nReceipts are needed for every claim\nover 25 EUR."]),
+            docx("data/memos/allowance_template_notes.docx",
+                 ["Notes for allowance memos", "State destination, dates and amounts."]),
         ],
         "checks": [
             check("file_exists", file=memo),
@@ -130,7 +131,7 @@ def per_diem_memo(rng: random.Random) -> dict:
 @family("invoice-pdf-to-payables", apps=["pdf", "email"])
 def invoice_pdf_to_payables(rng: random.Random) -> dict:
     """Find one supplier's invoice among scanned-in PDFs and send it to accounts payable with its details."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     sups = other_companies(rng, domain, 3)
     ap = f"payables@{domain}"
     files = rng.sample(range(101, 140), 3)
@@ -149,12 +150,12 @@ def invoice_pdf_to_payables(rng: random.Random) -> dict:
     send = lambda i: act("email", "send_email", sender=me["email"], recipient=ap,  # noqa: E731
                          subject=f"Invoice {i['no']} for payment", content=body(i), attachments=[i["path"]])
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"The invoice from {target['supplier']} is one of the PDFs in data/inbox_scans/. Send it to "
                         f"accounts payable ({ap}) as an attachment, with its invoice number and total in the message."),
-        "office": [{"type": "pdf", "path": i["path"], "pages": [i["text"]]} for i in invs]
-                  + [{"type": "pdf", "path": f"data/inbox_scans/document_{files[2] + 1}.pdf",
-                      "pages": [f"DELIVERY NOTE\nFrom {target['supplier']}\n12 boxes delivered\nNo payment needed"]}],
+        "office": [pdf(i["path"], [i["text"]]) for i in invs]
+                  + [pdf(f"data/inbox_scans/document_{files[2] + 1}.pdf",
+                         [f"DELIVERY NOTE\nFrom {target['supplier']}\n12 boxes delivered\nNo payment needed"])],
         "checks": [
             check("email_sent", sender=me["email"], to=ap, body_contains=[target["no"]],
                   attachments=[target["path"].rsplit("/", 1)[1]]),
@@ -178,7 +179,7 @@ def invoice_pdf_to_payables(rng: random.Random) -> dict:
 @family("bank-statement-reconcile", apps=["pdf", "excel"])
 def bank_statement_reconcile(rng: random.Random) -> dict:
     """Mark receivables as paid when the bank statement PDF shows the full payment."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     clients = other_companies(rng, domain, 5)
     base = rng.randrange(2000, 2600)
     rows = [["Invoice", "Client", "Amount", "Status"]]
@@ -202,13 +203,13 @@ def bank_statement_reconcile(rng: random.Random) -> dict:
         lines.append(f"{month.year}-{month.month:02d}-{d:02d}  {ref}  {amt:+d}")
     path = "data/finance/receivables.xlsx"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Please reconcile {path} against last month's bank statement "
                         f"(data/finance/statement_{month.year}-{month.month:02d}.pdf): set the Status of every invoice "
                         "that was paid in full to 'Paid'. Leave the others as they are."),
         "office": [
-            {"type": "xlsx", "path": path, "sheets": {"Receivables": rows}},
-            {"type": "pdf", "path": f"data/finance/statement_{month.year}-{month.month:02d}.pdf", "pages": ["\n".join(lines)]},
+            xlsx(path, {"Receivables": rows}),
+            pdf(f"data/finance/statement_{month.year}-{month.month:02d}.pdf", ["\n".join(lines)]),
         ],
         "checks": [check("xlsx_cell", file=path, cell=f"D{i + 2}", value="Paid") for i in full]
                   + [check("xlsx_cell", file=path, cell=f"D{partial + 2}", value="Open")],
@@ -232,7 +233,7 @@ def bank_statement_reconcile(rng: random.Random) -> dict:
 @family("conference-sessions-calendar", apps=["pdf", "calendar"])
 def conference_sessions_calendar(rng: random.Random) -> dict:
     """Put the sessions a colleague presents at a conference (from the programme PDF) in the calendar."""
-    org, domain, folks, now = office_of(rng, 5)
+    org, domain, folks, now = setup(rng, 5)
     me, speaker = folks[0], folks[1]
     others = folks[2:]
     ext = [people(rng, 1, d)[0] for _, d in other_companies(rng, domain, 3)]
@@ -246,7 +247,7 @@ def conference_sessions_calendar(rng: random.Random) -> dict:
     presenters = [speaker, ext[0], speaker, others[0], ext[1], ext[2]]
     rng.shuffle(presenters)
     sess = []
-    lines = [f"{conf.upper()} - PROGRAMME", f"{spoken(day)} {day.year}"]
+    lines = [f"{conf.upper()} - PROGRAMME", f"{weekday_day_month(day)} {day.year}"]
     for (h, m), t, p in zip(slots, titles, presenters):
         room = rng.choice(rooms)
         s, e = at(day, h, m), at(day, h, m) + timedelta(minutes=45)
@@ -258,15 +259,15 @@ def conference_sessions_calendar(rng: random.Random) -> dict:
                            time_end=fmt(x[2]), location=x[3])
     path = f"data/events/{conf.lower().replace(' ', '_')}_programme.pdf"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
-        "instruction": (f"I'm going to {conf} on {spoken(day)} to support {speaker['name']}. Add the sessions "
-                        f"{speaker['first']} presents to my calendar, using the session title as the event title and "
-                        f"the room as location. The programme is {path}."),
+        **head(me, now),
+        "instruction": (f"I'm going to {conf} on {weekday_day_month(day)} to support {speaker['name']}. Add the "
+                        f"sessions {speaker['first']} presents to my calendar, using the session title as the event "
+                        f"title and the room as location. The programme is {path}."),
         "office": [
-            {"type": "pdf", "path": path, "pages": ["\n".join(lines)]},
-            {"type": "ics", "user": me["email"], "events": [
+            pdf(path, ["\n".join(lines)]),
+            ics(me["email"], [
                 ev("Travel to " + conf, at(day, 7, 30), at(day, 9)),
-                ev("Weekly report", at(workday_after(day, 1), 9), at(workday_after(day, 1), 10))]},
+                ev("Weekly report", at(workday_after(day, 1), 9), at(workday_after(day, 1), 10))]),
         ],
         "checks": [check("ics_event", user=me["email"], summary=x[0], start=fmt(x[1]), end=fmt(x[2]), location=x[3])
                    for x in mine] + [check("ics_event_count", user=me["email"], count=2 + len(mine))],
@@ -283,7 +284,7 @@ def conference_sessions_calendar(rng: random.Random) -> dict:
 @family("registration-forms-to-sheet", apps=["pdf", "excel"])
 def registration_forms_to_sheet(rng: random.Random) -> dict:
     """Copy new workshop registration forms (PDFs) into the attendee workbook."""
-    org, domain, folks, now = office_of(rng, 6)
+    org, domain, folks, now = setup(rng, 6)
     me = folks[0]
     depts = ["Finance", "Operations", "Sales", "IT", "Legal", "Facilities"]
     sessions = ["Morning", "Afternoon"]
@@ -296,18 +297,18 @@ def registration_forms_to_sheet(rng: random.Random) -> dict:
         forms.append(path)
         txt = (f"WORKSHOP REGISTRATION\n{workshop}\nName: {r[0]}\nEmail: {r[1]}\nDepartment: {r[2]}\n"
                f"Session: {r[3]}\nSigned: {r[0]}")
-        forms_entry = {"type": "pdf", "path": path, "pages": [txt]}
+        forms_entry = pdf(path, [txt])
         new[k] = r + [forms_entry]
     sheet = "data/registrations/attendees.xlsx"
     rows = [["Name", "Email", "Department", "Session"]] + old
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Three new registration forms for the '{workshop}' workshop came in as PDFs in "
                         f"data/registrations/. Add each registrant as a new row at the bottom of {sheet} "
                         "(name, email, department, session)."),
-        "office": [{"type": "xlsx", "path": sheet, "sheets": {"Attendees": rows}}] + [r[4] for r in new]
-                  + [{"type": "pdf", "path": "data/registrations/README.pdf",
-                      "pages": ["Registration process\nForms go to the coordinator.\nMax 20 people per session."]}],
+        "office": [xlsx(sheet, {"Attendees": rows})] + [r[4] for r in new]
+                  + [pdf("data/registrations/README.pdf",
+                         ["Registration process\nForms go to the coordinator.\nMax 20 people per session."])],
         "checks": [check("xlsx_row", file=sheet, values=r[:4]) for r in new]
                   + [check("xlsx_row", file=sheet, row=k + 2, values=r) for k, r in enumerate(old)],
         "gold": [switch("pdf")] + [act("pdf", "read_file", pdf_file_path=r[4]["path"]) for r in new]
@@ -333,7 +334,7 @@ def exam_resit_list(rng: random.Random) -> dict:
               "Redcliff Academy": "redcliff.test"}[org]
     folks = people(rng, 13, domain)
     me, students = folks[0], folks[1:]
-    now = office_of(rng, 1)[3]
+    now = setup(rng, 1)[3]
     subject = rng.choice(["Chemistry", "Economics", "History", "Statistics", "Biology"])
     pass_mark = rng.choice([50, 55, 60])
     rows = [["Student", "Coursework", "Midterm", "Final exam"]]
@@ -355,15 +356,15 @@ def exam_resit_list(rng: random.Random) -> dict:
     intro = [f"{subject} resit examination", "The following students are invited to the resit:"]
     gold_lines = "\n".join(sorted(fails))
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"The {subject} resit notice {doc} needs its list of names: add one paragraph per student "
                         f"whose Final exam mark in data/{subject.lower()}/grades.xlsx is below the pass mark of "
                         f"{pass_mark}."),
         "office": [
-            {"type": "xlsx", "path": f"data/{subject.lower()}/grades.xlsx", "sheets": {"Grades": rows}},
-            {"type": "docx", "path": doc, "paragraphs": [{"text": intro[0], "style": "Heading 1"}, intro[1]]},
-            {"type": "docx", "path": f"data/{subject.lower()}/syllabus.docx",
-             "paragraphs": [f"{subject} syllabus", "Assessment: coursework 30%, midterm 20%, final exam 50%."]},
+            xlsx(f"data/{subject.lower()}/grades.xlsx", {"Grades": rows}),
+            docx(doc, [{"text": intro[0], "style": "Heading 1"}, intro[1]]),
+            docx(f"data/{subject.lower()}/syllabus.docx",
+                 [f"{subject} syllabus", "Assessment: coursework 30%, midterm 20%, final exam 50%."]),
         ],
         "checks": [check("docx_has_paragraph", file=doc, text=n) for n in fails]
                   + [check("not_contains", file=doc, text=passes),
@@ -388,7 +389,7 @@ def exam_resit_list(rng: random.Random) -> dict:
 @family("quote-letter-fill", apps=["excel", "word"])
 def quote_letter_fill(rng: random.Random) -> dict:
     """Fill the placeholders of a drafted price quote from the product catalogue."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     client, cdom = other_companies(rng, domain, 1)[0]
     contact = people(rng, 1, cdom)[0]
     products = rng.sample(["Ergonomic chair", "Standing desk", "Monitor arm", "Desk lamp", "Filing cabinet",
@@ -408,14 +409,14 @@ def quote_letter_fill(rng: random.Random) -> dict:
     fill = lambda u, tot: [act("word", "replace_text", file_path=doc, old_text="[UNIT PRICE]", new_text=str(u)),  # noqa: E731
                            act("word", "replace_text", file_path=doc, old_text="[TOTAL]", new_text=str(tot))]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Please finish the quote for {client} in {doc}: fill in the unit price and the total "
                         "where the placeholders are, using the price list data/sales/catalogue.xlsx."),
         "office": [
-            {"type": "xlsx", "path": "data/sales/catalogue.xlsx", "sheets": {"Catalogue": cat}},
-            {"type": "docx", "path": doc, "paragraphs": paras},
-            {"type": "docx", "path": "data/sales/quote_template.docx",
-             "paragraphs": ["Quotation for [CLIENT]", "Unit price: [UNIT PRICE] EUR", "Total: [TOTAL] EUR"]},
+            xlsx("data/sales/catalogue.xlsx", {"Catalogue": cat}),
+            docx(doc, paras),
+            docx("data/sales/quote_template.docx",
+                 ["Quotation for [CLIENT]", "Unit price: [UNIT PRICE] EUR", "Total: [TOTAL] EUR"]),
         ],
         "checks": [
             check("docx_has_paragraph", file=doc, text=f"Unit price: {price} EUR"),
@@ -440,7 +441,7 @@ def quote_letter_fill(rng: random.Random) -> dict:
 @family("leave-handover-note", apps=["calendar", "word"])
 def leave_handover_note(rng: random.Random) -> dict:
     """Before going on leave, list next week's meetings in the handover note so a colleague can cover them."""
-    org, domain, folks, now = office_of(rng, 4)
+    org, domain, folks, now = setup(rng, 4)
     me, cover = folks[0], folks[1]
     monday = now.date() + timedelta(days=7 - now.weekday())
     names = rng.sample(["Supplier review", "Hiring panel", "Budget check-in", "Client call: " + other_companies(rng, domain, 1)[0][0],
@@ -457,20 +458,21 @@ def leave_handover_note(rng: random.Random) -> dict:
     after = [ev(names[5], at(monday + timedelta(days=7 + days[0]), 10), at(monday + timedelta(days=7 + days[0]), 11))]
     leave = [ev("Annual leave", at(monday, 8), at(monday + timedelta(days=4), 18))]
     doc = f"data/handover/handover_{iso(monday)}.docx"
-    line = lambda e: f"{e['summary']} - {spoken(datetime.strptime(e['start'], FMT))}, {e['start'][11:16]}"  # noqa: E731
+    line = lambda e: (f"{e['summary']} - {weekday_day_month(datetime.strptime(e['start'], FMT))}, "  # noqa: E731
+                      f"{e['start'][11:16]}")
     intro = [{"text": f"Handover: {me['name']}, week of {day_month(monday)}", "style": "Heading 1"},
              f"Covering: {cover['name']}", "Meetings to cover:"]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"I'm on leave next week and {cover['first']} covers for me. In my handover note {doc}, add "
                         "one paragraph under 'Meetings to cover:' for each meeting in my calendar next week, giving "
                         "its title and its day."),
         "office": [
-            {"type": "ics", "user": me["email"], "events": this_week + leave + nxt + after},
-            {"type": "docx", "path": doc, "paragraphs": intro},
+            ics(me["email"], this_week + leave + nxt + after),
+            docx(doc, intro),
         ],
         "checks": [check("contains", file=doc, text=[e["summary"] for e in nxt]
-                         + [DAYS[monday.weekday() + d] for d in days]),
+                         + [day_name(monday + timedelta(days=d)) for d in days]),
                    check("not_contains", file=doc, text=[e["summary"] for e in this_week + after]),
                    check("docx_has_paragraph", file=doc, text=f"Covering: {cover['name']}")],
         "gold": [
@@ -494,7 +496,7 @@ def leave_handover_note(rng: random.Random) -> dict:
 @family("action-items-mail", apps=["word", "email"])
 def action_items_mail(rng: random.Random) -> dict:
     """Send one colleague the action items assigned to them in yesterday's meeting notes."""
-    org, domain, folks, now = office_of(rng, 4)
+    org, domain, folks, now = setup(rng, 4)
     me, target, other, third = folks
     y = workday_before(now.date(), 1)
     project = rng.choice(["Harbour", "Summit", "Lantern", "Meridian", "Quartz"])
@@ -504,29 +506,29 @@ def action_items_mail(rng: random.Random) -> dict:
             "prepare slides for the steering group"]
     items = rng.sample(pool, 5)
     assign = [target, other, target, third, other]
-    dd = spoken(workday_after(now.date(), 3))
-    notes = [f"{project} project sync - {spoken(y)}", "Attendees: " + ", ".join(p["name"] for p in (me, other, third)) + f"; apologies: {target['name']}",
+    dd = weekday_day_month(workday_after(now.date(), 3))
+    notes = [f"{project} project sync - {weekday_day_month(y)}",
+             "Attendees: " + ", ".join(p["name"] for p in (me, other, third)) + f"; apologies: {target['name']}",
              "Notes", "Timeline is on track; launch date unchanged.", "Action items"]
     actions = [f"{p['first']}: {it} (by {dd})" for p, it in zip(assign, items)]
     mine = [it for p, it in zip(assign, items) if p is target]
     theirs = [it for p, it in zip(assign, items) if p is other]
     doc = f"data/meetings/{iso(y)}_{project.lower()}_sync.docx"
-    when = "yesterday's" if (now.date() - y).days == 1 else f"last {DAYS[y.weekday()]}'s"
+    when = "yesterday's" if (now.date() - y).days == 1 else f"last {day_name(y)}'s"
     body = lambda its: (f"Hi,\n\nFrom {when} {project} sync, your action items are:\n"  # noqa: E731
                         + "\n".join(f"- {i}" for i in its) + f"\n\nThanks,\n{me['first']}")
     send = lambda to, its: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
                                subject=f"Your action items from the {project} sync", content=body(its))
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{target['name']} missed {when} {project} sync. Email {target['first']} "
                         f"({target['email']}) the action items assigned to them in the meeting notes in data/meetings/."),
         "office": [
-            {"type": "docx", "path": doc,
-             "paragraphs": [{"text": notes[0], "style": "Heading 1"}] + notes[1:4]
-                           + [{"text": notes[4], "style": "Heading 2"}] + actions},
-            {"type": "docx", "path": f"data/meetings/{iso(y - timedelta(days=7))}_{project.lower()}_sync.docx",
-             "paragraphs": [f"{project} project sync", "Action items",
-                            f"{target['first']}: {rng.choice([p for p in pool if p not in items])} (done)"]},
+            docx(doc, [{"text": notes[0], "style": "Heading 1"}] + notes[1:4]
+                 + [{"text": notes[4], "style": "Heading 2"}] + actions),
+            docx(f"data/meetings/{iso(y - timedelta(days=7))}_{project.lower()}_sync.docx",
+                 [f"{project} project sync", "Action items",
+                  f"{target['first']}: {rng.choice([p for p in pool if p not in items])} (done)"]),
         ],
         "checks": [check("email_sent", sender=me["email"], to=target["email"], body_contains=mine),
                    check("email_not_sent", sender=me["email"], to=other["email"])],

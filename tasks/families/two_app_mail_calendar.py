@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import act, at, check, fmt, next_weekday, switch
-from officesim.tasks.families.registry import family
-from officesim.tasks.families.two_app_common import (
-    DAYS, clock, ev, mail_time, office_of, outsider, spoken, workday_after,
+from officesim.tasks.families._kit import (
+    act, at, check, clock, day_month, day_name, days_ago, eml, ev, fmt, head, hm, ics, next_weekday, outsider, setup,
+    switch, weekday_day_month, workday_after
 )
+from officesim.tasks.families.registry import family
 
 TOPICS = ["onboarding checklist", "Q3 forecast", "vendor shortlist", "website refresh", "warehouse layout",
           "training plan", "customer survey", "pricing model", "office move", "audit findings"]
@@ -19,7 +19,7 @@ ROOMS = ["Room Aspen", "Room Birch", "Room Cedar", "Room Delta", "the Harbour ro
 @family("meeting-request-accept", apps=["email", "calendar"])
 def meeting_request_accept(rng: random.Random) -> dict:
     """A colleague proposes a meeting by mail: book it with them as attendee and reply to confirm."""
-    org, domain, (me, asker, other), now = office_of(rng, 3)
+    org, domain, (me, asker, other), now = setup(rng, 3)
     topic, topic2 = rng.sample(TOPICS, 2)
     wd = rng.randrange(0, 5)
     day = next_weekday(now, wd)
@@ -31,30 +31,30 @@ def meeting_request_accept(rng: random.Random) -> dict:
     room = rng.choice(ROOMS)
     length = {30: "half an hour", 45: "45 minutes", 60: "an hour"}[minutes]
     subject = f"Quick chat about the {topic}?"
-    body = (f"Hi {me['first']},\n\nCould we sit down on {spoken(day)} at {clock(start)} for {length} to go over "
-            f"the {topic}? I've checked and {room} is free then.\n\nThanks,\n{asker['first']}")
+    body = (f"Hi {me['first']},\n\nCould we sit down on {weekday_day_month(day)} at {clock(start)} for {length} to go "
+            f"over the {topic}? I've checked and {room} is free then.\n\nThanks,\n{asker['first']}")
     # a second proposal from someone else, for a different topic and time (not asked for)
     day2 = workday_after(day, 1)
     start2 = at(day2, 9, 30)
-    body2 = (f"Hello {me['first']},\n\nWould {spoken(day2)} at {clock(start2)} work for a short call on the "
-             f"{topic2}?\n\nBest,\n{other['first']}")
+    body2 = (f"Hello {me['first']},\n\nWould {weekday_day_month(day2)} at {clock(start2)} work for a short call on "
+             f"the {topic2}?\n\nBest,\n{other['first']}")
     title = topic[0].upper() + topic[1:]
     existing = [ev("Weekly team sync", at(day, 9), at(day, 9, 30)), ev("Focus time", at(day, 8), at(day, 9))]
     create = lambda s, e: act("calendar", "create_event", user=me["email"], summary=title, time_start=fmt(s),  # noqa: E731
                               time_end=fmt(e), location=room, attendees=[asker["email"]])
     reply = act("email", "reply_email", username=me["email"], email_id="msg-2",
-                content=f"Hi {asker['first']},\n\n{spoken(day)} at {clock(start)} works, it's in my calendar.\n\n{me['first']}")
+                content=f"Hi {asker['first']},\n\n{weekday_day_month(day)} at {clock(start)} works, it's in my "
+                        f"calendar.\n\n{me['first']}")
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{asker['name']} mailed me to propose a meeting about the {topic}. Put it in my calendar "
                         f"titled '{title}', at the time and place {asker['first']} suggested, with "
                         f"{asker['first']} as attendee, then reply to the mail to confirm."),
         "office": [
-            {"type": "eml", "user": me["email"], "id": "msg-1", "from": other["email"], "to": [me["email"]],
-             "date": mail_time(now, 1, 16, 5), "subject": f"Call on the {topic2}", "body": body2},
-            {"type": "eml", "user": me["email"], "id": "msg-2", "from": asker["email"], "to": [me["email"]],
-             "date": mail_time(now, 0, 8, 0), "subject": subject, "body": body},
-            {"type": "ics", "user": me["email"], "events": existing},
+            eml(me["email"], "msg-1", other["email"], f"Call on the {topic2}", body2, days_ago(now, 1, 16, 5),
+                bare=True),
+            eml(me["email"], "msg-2", asker["email"], subject, body, days_ago(now, 0, 8, 0), bare=True),
+            ics(me["email"], existing),
         ],
         "checks": [
             check("ics_event", user=me["email"], summary=title, start=fmt(start), end=fmt(end),
@@ -85,9 +85,9 @@ def meeting_request_accept(rng: random.Random) -> dict:
 @family("meeting-reschedule-notify", apps=["calendar", "email"])
 def meeting_reschedule_notify(rng: random.Random) -> dict:
     """Move tomorrow's meeting to a later day at the same time and tell everyone invited."""
-    org, domain, folks, now = office_of(rng, 4)
+    org, domain, folks, now = setup(rng, 4)
     me, guests = folks[0], folks[1:3]
-    ext = outsider(rng, domain)
+    _, _, (ext,) = outsider(rng, domain)
     attendees = [g["email"] for g in guests] + [ext["email"]]
     tomorrow = workday_after(now.date(), 1)
     new_day = workday_after(tomorrow, rng.choice([1, 2]))
@@ -101,21 +101,21 @@ def meeting_reschedule_notify(rng: random.Random) -> dict:
         ev(f"{project} internal prep", at(tomorrow, h - 1), at(tomorrow, h - 1, 30), attendees=[guests[0]["email"]]),
         ev("Quarterly planning", at(new_day, 9), at(new_day, 10, 30), attendees=[guests[1]["email"]]),
     ]
-    body = (f"Hello all,\n\nI need to move our {summary} from tomorrow to {spoken(new_day)}, same time "
-            f"({new_start.strftime('%H:%M')}). The calendar is updated.\n\nApologies for the shuffle,\n{me['first']}")
+    body = (f"Hello all,\n\nI need to move our {summary} from tomorrow to {weekday_day_month(new_day)}, same time "
+            f"({hm(new_start)}). The calendar is updated.\n\nApologies for the shuffle,\n{me['first']}")
     wrong_day = workday_after(tomorrow, 1 if new_day != workday_after(tomorrow, 1) else 2)
     move = act("calendar", "update_event", user=me["email"], summary=summary, time_start=fmt(new_start),
                time_end=fmt(new_end))
     mail = lambda to: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
-                          subject=f"{summary} moved to {DAYS[new_day.weekday()]}", content=body)
+                          subject=f"{summary} moved to {day_name(new_day)}", content=body)
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
-        "instruction": (f"Something came up: please move tomorrow's {summary} to {spoken(new_day)} at the same time "
-                        "(same length), and email everyone invited to it about the new date."),
-        "office": [{"type": "ics", "user": me["email"], "events": events}],
+        **head(me, now),
+        "instruction": (f"Something came up: please move tomorrow's {summary} to {weekday_day_month(new_day)} at the "
+                        "same time (same length), and email everyone invited to it about the new date."),
+        "office": [ics(me["email"], events)],
         "checks": [
             check("ics_event", user=me["email"], summary=summary, start=fmt(new_start), end=fmt(new_end)),
-            check("email_sent", sender=me["email"], to=attendees, body_contains=[DAYS[new_day.weekday()]]),
+            check("email_sent", sender=me["email"], to=attendees, body_contains=[day_name(new_day)]),
             check("ics_event", user=me["email"], summary=f"{project} internal prep",
                   start=fmt(at(tomorrow, h - 1))),
         ],
@@ -141,7 +141,7 @@ def meeting_reschedule_notify(rng: random.Random) -> dict:
 @family("new-joiner-welcome", apps=["email", "calendar"])
 def new_joiner_welcome(rng: random.Random) -> dict:
     """HR announces a new joiner: add them to the weekly team meeting and send them a welcome mail."""
-    org, domain, folks, now = office_of(rng, 6)
+    org, domain, folks, now = setup(rng, 6)
     me, hr, team = folks[0], folks[1], folks[2:5]
     joiner = folks[5]
     start_day = now.date() + timedelta(days=7 - now.weekday())  # next Monday
@@ -157,30 +157,30 @@ def new_joiner_welcome(rng: random.Random) -> dict:
     ]
     role = rng.choice(["data analyst", "account manager", "office coordinator", "QA engineer", "designer"])
     hr_body = (f"Hi {me['first']},\n\nGood news: {joiner['name']} joins your team as {role} on Monday "
-               f"{spoken(start_day)[len('Monday '):]}. Their work address is already active: {joiner['email']}.\n\n"
+               f"{day_month(start_day)}. Their work address is already active: {joiner['email']}.\n\n"
                f"Best,\n{hr['first']} (HR)")
     welcome = (f"Hi {joiner['first']},\n\nWelcome to the team! I've added you to our {team_meeting} meeting, "
-               f"{DAYS[meet_day.weekday()]}s at {clock(at(meet_day, h))} in Room Aspen. See you on Monday.\n\n{me['first']}")
+               f"{day_name(meet_day)}s at {clock(at(meet_day, h))} in Room Aspen. See you on Monday.\n\n{me['first']}")
     add = lambda who: act("calendar", "update_event", user=me["email"], summary=team_meeting,  # noqa: E731
                           attendees=team_mails + [who])
     send = act("email", "send_email", sender=me["email"], recipient=joiner["email"], subject="Welcome aboard",
                content=welcome)
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": ("HR emailed me about a new person joining my team next week. Add them to the attendees of "
                         f"our '{team_meeting}' meeting in my calendar (keep everyone else on it), and send them a "
                         "short welcome email that says which day and at what time that meeting is."),
         "office": [
-            {"type": "eml", "user": me["email"], "id": "msg-1", "from": hr["email"], "to": [me["email"]],
-             "date": mail_time(now, 2, 14, 30), "subject": "Payroll cut-off", "body": "Reminder: expenses by the 25th.\n"},
-            {"type": "eml", "user": me["email"], "id": "msg-2", "from": hr["email"], "to": [me["email"]],
-             "date": mail_time(now, 0, 8, 45), "subject": "New starter next week", "body": hr_body},
-            {"type": "ics", "user": me["email"], "events": events},
+            eml(me["email"], "msg-1", hr["email"], "Payroll cut-off", "Reminder: expenses by the 25th.\n",
+                days_ago(now, 2, 14, 30), bare=True),
+            eml(me["email"], "msg-2", hr["email"], "New starter next week", hr_body, days_ago(now, 0, 8, 45),
+                bare=True),
+            ics(me["email"], events),
         ],
         "checks": [
             check("ics_event", user=me["email"], summary=team_meeting, start=fmt(at(meet_day, h)),
                   attendees=team_mails + [joiner["email"]]),
-            check("email_sent", sender=me["email"], to=joiner["email"], body_contains=[DAYS[meet_day.weekday()]]),
+            check("email_sent", sender=me["email"], to=joiner["email"], body_contains=[day_name(meet_day)]),
         ],
         "gold": [
             switch("email"),

@@ -5,17 +5,17 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import act, at, check, fmt, people, switch
-from officesim.tasks.families.registry import family
-from officesim.tasks.families.two_app_common import (
-    day_month, ev, iso, mail_time, office_of, other_companies, spoken,
+from officesim.tasks.families._kit import (
+    act, at, check, col_letter, day_month, days_ago, eml, ev, fmt, head, ics, iso, other_companies, people, setup,
+    switch, weekday_day_month, xlsx
 )
+from officesim.tasks.families.registry import family
 
 
 @family("invoice-overdue-reminder", apps=["excel", "email"])
 def invoice_overdue_reminder(rng: random.Random) -> dict:
     """Find the one client invoice that is past due and unpaid in the invoice register; mail its contact."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     clients = other_companies(rng, domain, 5)
     contacts = [people(rng, 1, d)[0] for _, d in clients]
     base = rng.randrange(1100, 1800)
@@ -40,16 +40,16 @@ def invoice_overdue_reminder(rng: random.Random) -> dict:
     send = lambda to, inv: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
                                subject=f"Payment reminder: {inv}", content=body.replace(target_inv, inv))
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": ("One of our client invoices in data/finance/invoices.xlsx is past its due date and still "
                         "unpaid. Please send a polite payment reminder to that client's contact (the address is in "
                         "the register) and mention the invoice number and the amount in the message."),
         "office": [
-            {"type": "xlsx", "path": "data/finance/invoices.xlsx", "sheets": {"Invoices": rows}},
-            {"type": "xlsx", "path": "data/finance/supplier_bills.xlsx", "sheets": {"Bills": [
+            xlsx("data/finance/invoices.xlsx", {"Invoices": rows}),
+            xlsx("data/finance/supplier_bills.xlsx", {"Bills": [
                 ["Bill", "Supplier", "Amount", "Due date", "Status"],
                 [f"B-{rng.randrange(300, 900)}", other_companies(rng, domain, 1)[0][0], rng.randrange(200, 3000, 10),
-                 iso(now - timedelta(days=4)), "Unpaid"]]}},
+                 iso(now - timedelta(days=4)), "Unpaid"]]}),
         ],
         "checks": [
             check("email_sent", sender=me["email"], to=target_mail, body_contains=[target_inv]),
@@ -75,7 +75,7 @@ def invoice_overdue_reminder(rng: random.Random) -> dict:
 @family("supplier-price-update", apps=["email", "excel"])
 def supplier_price_update(rng: random.Random) -> dict:
     """Apply the unit-price changes a supplier announced by mail to the purchasing price list."""
-    org, domain, (me, buyer), now = office_of(rng, 2)
+    org, domain, (me, buyer), now = setup(rng, 2)
     (sup_a, dom_a), (sup_b, dom_b) = other_companies(rng, domain, 2)
     rep = people(rng, 1, dom_a)[0]
     rep_b = people(rng, 1, dom_b)[0]
@@ -106,18 +106,17 @@ def supplier_price_update(rng: random.Random) -> dict:
               f"unchanged.\n\nRegards,\n{rep_b['name']}\n{sup_b}")
     shared_row_b, shared_price_b = prices[(shared, sup_b)]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{sup_a} sent us new unit prices by email. Please update their rows in "
                         "data/purchasing/price_list.xlsx (the Unit price column) to the new prices."),
         "office": [
-            {"type": "xlsx", "path": "data/purchasing/price_list.xlsx", "sheets": {"Prices": rows}},
-            {"type": "eml", "user": me["email"], "id": "msg-1", "from": rep_b["email"], "to": [me["email"]],
-             "date": mail_time(now, 3, 11, 5), "subject": "Stock notice", "body": body_b},
-            {"type": "eml", "user": me["email"], "id": "msg-2", "from": rep["email"], "to": [me["email"]],
-             "cc": [buyer["email"]], "date": mail_time(now, 1, 15, 40), "subject": "Price changes", "body": body_a},
-            {"type": "eml", "user": me["email"], "id": "msg-3", "from": buyer["email"], "to": [me["email"]],
-             "date": mail_time(now, 0, 8, 10), "subject": "Stationery order",
-             "body": "Hi, I've placed this month's stationery order. Nothing needed from you.\n"},
+            xlsx("data/purchasing/price_list.xlsx", {"Prices": rows}),
+            eml(me["email"], "msg-1", rep_b["email"], "Stock notice", body_b, days_ago(now, 3, 11, 5), bare=True),
+            eml(me["email"], "msg-2", rep["email"], "Price changes", body_a, days_ago(now, 1, 15, 40),
+                cc=[buyer["email"]], bare=True),
+            eml(me["email"], "msg-3", buyer["email"], "Stationery order",
+                "Hi, I've placed this month's stationery order. Nothing needed from you.\n", days_ago(now, 0, 8, 10),
+                bare=True),
         ],
         "checks": [check("xlsx_cell", file="data/purchasing/price_list.xlsx", cell=f"D{r}", value=p)
                    for r, p in new.values()]
@@ -147,7 +146,7 @@ def supplier_price_update(rng: random.Random) -> dict:
 @family("roster-names-reply", apps=["email", "excel"])
 def roster_names_reply(rng: random.Random) -> dict:
     """Answer a facilities colleague's mail with the names of one team's people at one office, from the roster."""
-    org, domain, folks, now = office_of(rng, 14)
+    org, domain, folks, now = setup(rng, 14)
     me, asker = folks[0], folks[1]
     staff = folks[2:]
     teams = rng.sample(["Finance", "Support", "Marketing", "Engineering", "Sales", "Legal"], 3)
@@ -166,18 +165,16 @@ def roster_names_reply(rng: random.Random) -> dict:
            f"{team} people who are based there?\n\nThanks,\n{asker['first']}")
     reply = lambda names: f"Hi {asker['first']},\n\nHere they are: {', '.join(names)}.\n\nBest,\n{me['first']}"  # noqa: E731
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{asker['name']} asked me by email for some names for the desk plan. Reply to that mail "
                         "with the names; the staff roster is data/hr/roster.xlsx."),
         "office": [
-            {"type": "xlsx", "path": "data/hr/roster.xlsx", "sheets": {"Staff": rows}},
-            {"type": "xlsx", "path": "data/hr/leave_2026.xlsx", "sheets": {"Leave": [
-                ["Name", "From", "To"], [staff[0]["name"], iso(now + timedelta(days=9)), iso(now + timedelta(days=13))]]}},
-            {"type": "eml", "user": me["email"], "id": "msg-1", "from": asker["email"], "to": [me["email"]],
-             "date": mail_time(now, 6, 10, 0), "subject": "Fire warden list",
-             "body": "Hi, the fire warden list is final now, thanks for your help.\n"},
-            {"type": "eml", "user": me["email"], "id": "msg-2", "from": asker["email"], "to": [me["email"]],
-             "date": mail_time(now, 0, 8, 20), "subject": subject, "body": ask},
+            xlsx("data/hr/roster.xlsx", {"Staff": rows}),
+            xlsx("data/hr/leave_2026.xlsx", {"Leave": [
+                ["Name", "From", "To"], [staff[0]["name"], iso(now + timedelta(days=9)), iso(now + timedelta(days=13))]]}),
+            eml(me["email"], "msg-1", asker["email"], "Fire warden list",
+                "Hi, the fire warden list is final now, thanks for your help.\n", days_ago(now, 6, 10, 0), bare=True),
+            eml(me["email"], "msg-2", asker["email"], subject, ask, days_ago(now, 0, 8, 20), bare=True),
         ],
         "checks": [check("email_sent", sender=me["email"], to=asker["email"], subject_contains=subject,
                          body_contains=hits)],
@@ -203,7 +200,7 @@ def roster_names_reply(rng: random.Random) -> dict:
 @family("timesheet-from-calendar", apps=["calendar", "excel"])
 def timesheet_from_calendar(rng: random.Random) -> dict:
     """Fill yesterday's timesheet column with the hours of meetings per project code found in the calendar."""
-    org, domain, folks, now = office_of(rng, 4, weekdays=(1, 2, 3))  # Tue-Thu: yesterday is a workday
+    org, domain, folks, now = setup(rng, 4, weekdays=(1, 2, 3))  # Tue-Thu: yesterday is a workday
     me = folks[0]
     codes = rng.sample(["ORCA", "KITE", "LARK", "MOSS", "PIKE", "WREN", "BIRCH"], 3)
     y = (now - timedelta(days=1)).date()
@@ -231,15 +228,15 @@ def timesheet_from_calendar(rng: random.Random) -> dict:
     path = f"data/timesheets/week_{iso(monday)}.xlsx"
     gold_cells = [act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=col, text=hours[c])
                   for i, c in enumerate(codes)]
-    letter = "ABCDEF"[col - 1]
+    letter = col_letter(col)
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Please fill in yesterday's column of my timesheet {path}: for each project, the hours I "
                         "spent in meetings for it yesterday according to my calendar (the project code is in "
                         "brackets in the meeting title). Put 0 for a project with no meetings."),
         "office": [
-            {"type": "xlsx", "path": path, "sheets": {"Hours": rows}},
-            {"type": "ics", "user": me["email"], "events": events},
+            xlsx(path, {"Hours": rows}),
+            ics(me["email"], events),
         ],
         "checks": [check("xlsx_cell", file=path, cell=f"{letter}{i + 2}", value=hours[c]) for i, c in enumerate(codes)],
         "gold": [
@@ -264,7 +261,7 @@ def timesheet_from_calendar(rng: random.Random) -> dict:
 @family("oncall-shifts-to-calendar", apps=["excel", "calendar"])
 def oncall_shifts_to_calendar(rng: random.Random) -> dict:
     """Copy the user's own on-call shifts for next week from the rota workbook into the calendar."""
-    org, domain, folks, now = office_of(rng, 4)
+    org, domain, folks, now = setup(rng, 4)
     me = folks[0]
     monday = now.date() + timedelta(days=7 - now.weekday())
     shifts = [("07:00", "15:00"), ("15:00", "23:00")]
@@ -281,7 +278,7 @@ def oncall_shifts_to_calendar(rng: random.Random) -> dict:
             rows.append([iso(day), day.strftime("%A"), a, b, who["name"]])
             if who is me:
                 mine.append((day, a, b, len(rows)))
-    def dt(day, hhmm):  # noqa: E306
+    def at_hhmm(day, hhmm):  # noqa: E306
         return at(day, int(hhmm[:2]), int(hhmm[3:]))
     existing = [ev("Team retro", at(monday, 10), at(monday, 11)),
                 ev("Dentist", at(monday + timedelta(days=3), 8), at(monday + timedelta(days=3), 9))]
@@ -289,18 +286,18 @@ def oncall_shifts_to_calendar(rng: random.Random) -> dict:
     first_day = mine[0][0]
     nb_a, nb_b = shifts[1 - shifts.index((mine[0][1], mine[0][2]))]
     create = lambda day, a, b: act("calendar", "create_event", user=me["email"], summary="On-call",  # noqa: E731
-                                   time_start=fmt(dt(day, a)), time_end=fmt(dt(day, b)))
+                                   time_start=fmt(at_hhmm(day, a)), time_end=fmt(at_hhmm(day, b)))
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": ("The on-call rota for next week is in data/ops/oncall_rota.xlsx. Add each of my shifts to "
                         "my calendar as an event called 'On-call' with the shift's start and end times."),
         "office": [
-            {"type": "xlsx", "path": "data/ops/oncall_rota.xlsx", "sheets": {"Rota": rows}},
-            {"type": "xlsx", "path": "data/ops/oncall_rota_previous.xlsx", "sheets": {"Rota": [
-                rows[0], [iso(monday - timedelta(days=7)), "Monday", "07:00", "15:00", me["name"]]]}},
-            {"type": "ics", "user": me["email"], "events": existing},
+            xlsx("data/ops/oncall_rota.xlsx", {"Rota": rows}),
+            xlsx("data/ops/oncall_rota_previous.xlsx", {"Rota": [
+                rows[0], [iso(monday - timedelta(days=7)), "Monday", "07:00", "15:00", me["name"]]]}),
+            ics(me["email"], existing),
         ],
-        "checks": [check("ics_event", user=me["email"], summary="On-call", start=fmt(dt(d, a)), end=fmt(dt(d, b)))
+        "checks": [check("ics_event", user=me["email"], summary="On-call", start=fmt(at_hhmm(d, a)), end=fmt(at_hhmm(d, b)))
                    for d, a, b, _ in mine] + [check("ics_event_count", user=me["email"], count=len(existing) + len(mine))],
         "gold": [switch("excel"), act("excel", "read_file", file_path="data/ops/oncall_rota.xlsx"), switch("calendar")]
                 + [create(d, a, b) for d, a, b, _ in mine],
@@ -317,7 +314,7 @@ def oncall_shifts_to_calendar(rng: random.Random) -> dict:
 @family("payment-already-recorded", apps=["email", "excel"])
 def payment_already_recorded(rng: random.Random) -> dict:
     """A client mails that they paid an invoice; the receivables sheet already shows it paid, so nothing changes."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     (client, cdom), (c2, _), (c3, _) = other_companies(rng, domain, 3)
     payer = people(rng, 1, cdom)[0]
     base = rng.randrange(3000, 3800)
@@ -335,16 +332,15 @@ def payment_already_recorded(rng: random.Random) -> dict:
     k_open = next(k for k, p in enumerate(plan) if p[0] == client and p[1] == "Open")
     inv = f"INV-{base + k_paid}"
     body = (f"Hello,\n\nJust to let you know we paid invoice {inv} ({amounts[k_paid]}) by bank transfer on "
-            f"{spoken(paid_on)}. Please update your records.\n\nRegards,\n{payer['name']}\n{client}")
+            f"{weekday_day_month(paid_on)}. Please update your records.\n\nRegards,\n{payer['name']}\n{client}")
     path = "data/finance/receivables.xlsx"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"{client} emailed about a payment. If our receivables sheet ({path}) doesn't show it yet, "
                         "mark that invoice as Paid with the payment date in 'Paid on' (YYYY-MM-DD)."),
         "office": [
-            {"type": "xlsx", "path": path, "sheets": {"Receivables": rows}},
-            {"type": "eml", "user": me["email"], "id": "msg-1", "from": payer["email"], "to": [me["email"]],
-             "date": mail_time(now, 1, 14, 20), "subject": f"Payment of {inv}", "body": body},
+            xlsx(path, {"Receivables": rows}),
+            eml(me["email"], "msg-1", payer["email"], f"Payment of {inv}", body, days_ago(now, 1, 14, 20), bare=True),
         ],
         "no_action": True,
         "checks": [

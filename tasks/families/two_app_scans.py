@@ -5,16 +5,16 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import act, at, check, finish, fmt, people, switch
-from officesim.tasks.families.registry import family
-from officesim.tasks.families.two_app_common import (
-    DAYS, day_month, ev, iso, office_of, other_companies, spoken, workday_after,
+from officesim.tasks.families._kit import (
+    act, at, check, day_month, day_name, docx, ev, finish, fmt, head, hm, ics, image, iso, other_companies, people,
+    setup, sh, switch, weekday_day_month, workday_after, xlsx
 )
+from officesim.tasks.families.registry import family
 
 @family("meter-reading-log", apps=["ocr", "excel"])
 def meter_reading_log(rng: random.Random) -> dict:
     """Log this month's electricity meter reading from the scanned reading card and the usage since last month."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     meter = f"E{rng.randrange(100000, 999999)}"
     gas_meter = f"G{rng.randrange(100000, 999999)}"
     months = []
@@ -44,14 +44,14 @@ def meter_reading_log(rng: random.Random) -> dict:
     fill = lambda r, u: [act("excel", "set_cell", file_path=path, row_idx=n, column_idx=c, text=v)  # noqa: E731
                          for c, v in enumerate([month, r, u], start=1)]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"The caretaker scanned this month's meter reading cards into data/scans/. Add a row for "
                         f"{month} to {path} with the electricity reading and the usage since the previous month's "
                         "reading."),
         "office": [
-            {"type": "image", "path": "data/scans/reading_card_1.png", "text": gas},
-            {"type": "image", "path": "data/scans/reading_card_2.png", "text": card},
-            {"type": "xlsx", "path": path, "sheets": {"Readings": rows}},
+            image("data/scans/reading_card_1.png", gas),
+            image("data/scans/reading_card_2.png", card),
+            xlsx(path, {"Readings": rows}),
         ],
         "checks": [check("xlsx_row", file=path, row=n, values=[month, new_reading, usage])],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/reading_card_1.png"),
@@ -70,7 +70,7 @@ def meter_reading_log(rng: random.Random) -> dict:
 @family("stock-below-reorder", apps=["ocr", "excel"])
 def stock_below_reorder(rng: random.Random) -> dict:
     """Question: which item on the scanned stock count is below its reorder level in the workbook?"""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     items = rng.sample(["Pallet wrap", "Cable ties", "Printer paper", "Box cutters", "Bubble wrap", "Tape guns",
                         "Gloves", "Label rolls", "Hi-vis vests", "Zip bags"], 6)
     levels = {i: rng.randrange(10, 60, 5) for i in items}
@@ -90,12 +90,12 @@ def stock_below_reorder(rng: random.Random) -> dict:
     rows = [["Item", "Reorder level", "Supplier"]] + [[i, levels[i], rng.choice(["Packwell", "Storeline", "Boxmart"])]
                                                       for i in sorted(items)]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": ("This morning's stock count sheet was scanned to data/warehouse/count_today.png. Which item on "
                         "it is below its reorder level in data/warehouse/reorder_levels.xlsx? Answer with the item name."),
         "office": [
-            {"type": "image", "path": "data/warehouse/count_today.png", "text": scan},
-            {"type": "xlsx", "path": "data/warehouse/reorder_levels.xlsx", "sheets": {"Levels": rows}},
+            image("data/warehouse/count_today.png", scan),
+            xlsx("data/warehouse/reorder_levels.xlsx", {"Levels": rows}),
         ],
         "answer": low,
         "checks": [check("answer_equals", value=low)],
@@ -108,33 +108,34 @@ def stock_below_reorder(rng: random.Random) -> dict:
 @family("car-park-closure-notice", apps=["ocr", "email"])
 def car_park_closure_notice(rng: random.Random) -> dict:
     """Tell the team when the car park is closed, from the scanned building-management notice."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     team = f"team-{rng.choice(['ops', 'finance', 'studio', 'support'])}@{domain}"
     d1 = workday_after(now.date(), rng.randrange(2, 6))
     d2 = workday_after(d1, rng.randrange(1, 3))
     h1, h2 = rng.choice([6, 7, 8]), rng.choice([15, 16, 17])
     alt = rng.choice(["the Station Road garage", "the retail park", "the sports centre car park"])
-    closure = (f"NOTICE TO ALL TENANTS\nThe car park will be closed\non {spoken(d1)}\nfrom {h1}:00 to {h2}:00\n"
-               f"for resurfacing works.\nPlease park at {alt}.\nBuilding management")
-    alarm = (f"NOTICE TO ALL TENANTS\nThe fire alarm will be tested\non {spoken(d2)}\nfrom 10:00 to 11:00.\n"
+    closure = (f"NOTICE TO ALL TENANTS\nThe car park will be closed\non {weekday_day_month(d1)}\n"
+               f"from {h1}:00 to {h2}:00\nfor resurfacing works.\nPlease park at {alt}.\nBuilding management")
+    alarm = (f"NOTICE TO ALL TENANTS\nThe fire alarm will be tested\non {weekday_day_month(d2)}\nfrom 10:00 to 11:00.\n"
              "No need to leave the building.\nBuilding management")
     scans = {"closure": f"data/notices/scan_{rng.randrange(100, 500)}.png",
              "alarm": f"data/notices/scan_{rng.randrange(500, 900)}.png"}
-    body = lambda d, a, b: (f"Hi all,\n\nHeads-up from building management: the car park is closed on {spoken(d)} "  # noqa: E731
-                            f"from {a}:00 to {b}:00. Please park at {alt} instead.\n\n{me['first']}")
+    body = lambda d, a, b: (f"Hi all,\n\nHeads-up from building management: the car park is closed on "  # noqa: E731
+                            f"{weekday_day_month(d)} from {a}:00 to {b}:00. Please park at {alt} instead.\n\n"
+                            f"{me['first']}")
     mail = lambda text, to=team: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
                                      subject="Car park closed", content=text)
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": ("Building management's notice about the car park closure was scanned into data/notices/ "
                         f"(together with another notice). Email my team at {team} which day the car park is closed, "
                         "the hours, and where to park instead."),
         "office": [
-            {"type": "image", "path": scans["closure"], "text": closure},
-            {"type": "image", "path": scans["alarm"], "text": alarm},
+            image(scans["closure"], closure),
+            image(scans["alarm"], alarm),
         ],
         "checks": [check("email_sent", sender=me["email"], to=team,
-                         body_contains=[DAYS[d1.weekday()], str(d1.day), alt.replace("the ", "")])],
+                         body_contains=[day_name(d1), str(d1.day), alt.replace("the ", "")])],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scans["closure"]),
                  act("ocr", "recognize_file", file_path=scans["alarm"]),
                  switch("email"), mail(body(d1, h1, h2))],
@@ -150,7 +151,7 @@ def car_park_closure_notice(rng: random.Random) -> dict:
 @family("business-card-followup", apps=["ocr", "email"])
 def business_card_followup(rng: random.Random) -> dict:
     """Follow up with a contact met at a trade fair, using the address on their scanned business card."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     fair_cos = rng.sample([("Riverbend Components", "riverbend.test"), ("Oakmoor Tools", "oakmoor.test"),
                            ("Saltmarsh Media", "saltmarsh.test"), ("Kestrel Freight", "kestrel.test"),
                            ("Pinecrest Labs", "pinecrest.test")], 3)
@@ -170,11 +171,11 @@ def business_card_followup(rng: random.Random) -> dict:
     send = lambda c: act("email", "send_email", sender=me["email"], recipient=c["p"]["email"],  # noqa: E731
                          subject="Great to meet you at the fair", content=body(c))
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"I met {target['p']['first']} from {target['co']} at the trade fair last week; the business "
                         "cards I collected are scanned in data/cards/. Send a short follow-up email about "
                         f"{product} to the address on the card."),
-        "office": [{"type": "image", "path": c["path"], "text": c["text"]} for c in cards],
+        "office": [image(c["path"], c["text"]) for c in cards],
         "checks": [check("email_sent", sender=me["email"], to=target["p"]["email"]),
                    check("email_not_sent", sender=me["email"], to=other["p"]["email"])],
         "gold": [switch("ocr")] + [act("ocr", "recognize_file", file_path=c["path"]) for c in cards[:2]]
@@ -192,27 +193,27 @@ def business_card_followup(rng: random.Random) -> dict:
 @family("fire-drill-flyer", apps=["ocr", "calendar"])
 def fire_drill_flyer(rng: random.Random) -> dict:
     """Put the fire drill announced on a scanned flyer into the calendar."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     d = workday_after(now.date(), rng.randrange(3, 8))
     d2 = workday_after(d, rng.randrange(1, 4))
     h, m = rng.choice([(10, 30), (11, 0), (14, 0), (15, 30), (9, 45)])
     start = at(d, h, m)
     end = start + timedelta(minutes=rng.choice([20, 30]))
     spot = rng.choice(["car park B", "the front lawn", "Gate 2", "the side car park"])
-    flyer = (f"FIRE DRILL\n{spoken(d)}\n{start.strftime('%H:%M')} to {end.strftime('%H:%M')}\n"
+    flyer = (f"FIRE DRILL\n{weekday_day_month(d)}\n{hm(start)} to {hm(end)}\n"
              f"When the alarm sounds, leave by\nthe nearest exit and go to\n{spot}.\nFire wardens wear yellow vests.")
-    course = (f"FIRST AID COURSE\n{spoken(d2)}\n13:00 to 16:00\nMeeting room 2\nSign up at reception")
+    course = (f"FIRST AID COURSE\n{weekday_day_month(d2)}\n13:00 to 16:00\nMeeting room 2\nSign up at reception")
     create = lambda s, e: act("calendar", "create_event", user=me["email"], summary="Fire drill",  # noqa: E731
                               time_start=fmt(s), time_end=fmt(e))
     events = [ev("Supplier call", at(d, 9), at(d, 9, 30)), ev("Report writing", at(d, 16), at(d, 17))]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": ("Facilities left two flyers on my desk; I scanned them into data/scans/. Put the fire drill "
                         "in my calendar as 'Fire drill' with the start and end time from its flyer."),
         "office": [
-            {"type": "image", "path": "data/scans/flyer_1.png", "text": course},
-            {"type": "image", "path": "data/scans/flyer_2.png", "text": flyer},
-            {"type": "ics", "user": me["email"], "events": events},
+            image("data/scans/flyer_1.png", course),
+            image("data/scans/flyer_2.png", flyer),
+            ics(me["email"], events),
         ],
         "checks": [check("ics_event", user=me["email"], summary="Fire drill", start=fmt(start), end=fmt(end))],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/flyer_1.png"),
@@ -230,7 +231,7 @@ def fire_drill_flyer(rng: random.Random) -> dict:
 @family("scanned-letter-transcribe", apps=["ocr", "word"])
 def scanned_letter_transcribe(rng: random.Random) -> dict:
     """Type a scanned customer complaint letter into a Word document for the case file."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     writers = people(rng, 2, "mail.test")
     ref = f"CX-{rng.randrange(10000, 99999)}"
     product = rng.choice(["kettle", "desk fan", "toaster", "blender", "heater"])
@@ -244,14 +245,14 @@ def scanned_letter_transcribe(rng: random.Random) -> dict:
     doc = f"data/cases/{ref}_letter.docx"
     lines = "\n".join(letter.split("\n"))
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": ("Two customer letters were scanned into data/post/. Type the complaint one into a new Word "
                         "document data/cases/<order number>_letter.docx (the order number is in the letter, e.g. "
                         "CX-12345_letter.docx) so it can go into the case file; one paragraph per line is fine."),
         "office": [
-            {"type": "image", "path": "data/post/letter_a.png", "text": thanks},
-            {"type": "image", "path": "data/post/letter_b.png", "text": letter},
-            {"type": "docx", "path": "data/cases/README.docx", "paragraphs": ["One document per case, named by order number."]},
+            image("data/post/letter_a.png", thanks),
+            image("data/post/letter_b.png", letter),
+            docx("data/cases/README.docx", ["One document per case, named by order number."]),
         ],
         "checks": [
             check("file_exists", file=doc),
@@ -274,7 +275,7 @@ def scanned_letter_transcribe(rng: random.Random) -> dict:
 @family("scan-file-by-content", apps=["ocr", "shell"])
 def scan_file_by_content(rng: random.Random) -> dict:
     """Find which numbered scan is a supplier's invoice and file it under a name with its invoice number."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     (sup, _), (sup2, _) = other_companies(rng, domain, 2)
     no = f"{rng.randrange(100, 999)}-{rng.randrange(1000, 9999)}"
     kinds = [
@@ -292,21 +293,21 @@ def scan_file_by_content(rng: random.Random) -> dict:
     target = f"data/finance/invoices/{slug}_{no}.png"
     wrong_src = files[1]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"One of the scans in data/scans/ is an invoice from {sup}. Move it (don't copy) into "
                         f"data/finance/invoices/ and name it {slug}_<invoice number>.png, e.g. {slug}_123-4567.png."),
-        "office": [{"type": "image", "path": files[i], "text": kinds[i]} for i in range(4)],
+        "office": [image(files[i], kinds[i]) for i in range(4)],
         "checks": [
             check("file_exists", file=target),
             check("file_not_exists", file=files[0]),
             check("dir_files", dir="data/scans", names=sorted(f.rsplit("/", 1)[1] for i, f in files.items() if i != 0)),
         ],
         "gold": [switch("ocr")] + [act("ocr", "recognize_file", file_path=files[i]) for i in order]
-                + [switch("shell"), act("shell", "command", command=f"mkdir -p data/finance/invoices && mv {files[0]} {target}")],
+                + [switch("shell"), sh(f"mkdir -p data/finance/invoices && mv {files[0]} {target}")],
         "wrong": [
             {"name": "moves the same supplier's delivery note",
-             "actions": [switch("shell"), act("shell", "command", command=f"mkdir -p data/finance/invoices && mv {wrong_src} {target}")]},
+             "actions": [switch("shell"), sh(f"mkdir -p data/finance/invoices && mv {wrong_src} {target}")]},
             {"name": "copies instead of moving",
-             "actions": [switch("shell"), act("shell", "command", command=f"mkdir -p data/finance/invoices && cp {files[0]} {target}")]},
+             "actions": [switch("shell"), sh(f"mkdir -p data/finance/invoices && cp {files[0]} {target}")]},
         ],
     }

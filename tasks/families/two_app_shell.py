@@ -5,17 +5,17 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from officesim.tasks.families._kit import act, at, check, fmt, people, switch
-from officesim.tasks.families.registry import family
-from officesim.tasks.families.two_app_common import (
-    ev, iso, office_of, other_companies, spoken, workday_after, workday_before,
+from officesim.tasks.families._kit import (
+    act, at, check, ev, fmt, head, hm, ics, iso, other_companies, pdf, people, setup, sh, switch, text,
+    weekday_day_month, workday_after, workday_before, xlsx
 )
+from officesim.tasks.families.registry import family
 
 
 @family("paid-invoices-filing", apps=["excel", "shell"])
 def paid_invoices_filing(rng: random.Random) -> dict:
     """Move the PDFs of invoices the register marks as paid from the incoming folder to the paid folder."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     sups = other_companies(rng, domain, 4)
     base = rng.randrange(4000, 4800)
     rows = [["Invoice", "Supplier", "Amount", "Status", "Paid on"]]
@@ -28,23 +28,22 @@ def paid_invoices_filing(rng: random.Random) -> dict:
         st = "Paid" if k in paid_idx else rng.choice(["Open", "Disputed", "Open"])
         rows.append([inv, sup, rng.randrange(100, 6000, 5), st, iso(now - timedelta(days=rng.randrange(2, 20))) if st == "Paid" else None])
         fname = f"{inv}.pdf"
-        files.append({"type": "pdf", "path": f"data/invoices/incoming/{fname}",
-                      "pages": [f"{sup}\nINVOICE {inv}\nThank you for your business."]})
+        files.append(pdf(f"data/invoices/incoming/{fname}", [f"{sup}\nINVOICE {inv}\nThank you for your business."]))
         (paid if st == "Paid" else unpaid).append(fname)
     reg = "data/invoices/register.xlsx"
     inc, dst = "data/invoices/incoming", "data/invoices/paid"
     mv = lambda names: f"mkdir -p {dst} && mv " + " ".join(f"{inc}/{x}" for x in names) + f" {dst}/"  # noqa: E731
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Tidy up {inc}/: move the PDF of every invoice marked Paid in {reg} into {dst}/ "
                         "(create it if needed). The others stay where they are."),
-        "office": [{"type": "xlsx", "path": reg, "sheets": {"Register": rows}}] + files,
+        "office": [xlsx(reg, {"Register": rows})] + files,
         "checks": [check("dir_files", dir=dst, names=sorted(paid)), check("dir_files", dir=inc, names=sorted(unpaid))],
         "gold": [switch("excel"), act("excel", "read_file", file_path=reg), switch("shell"),
-                 act("shell", "command", command=f"ls {inc}"), act("shell", "command", command=mv(paid))],
+                 sh(f"ls {inc}"), sh(mv(paid))],
         "wrong": [
-            {"name": "moves everything", "actions": [switch("shell"), act("shell", "command", command=mv(paid + unpaid))]},
-            {"name": "misses one paid invoice", "actions": [switch("shell"), act("shell", "command", command=mv(paid[:-1]))]},
+            {"name": "moves everything", "actions": [switch("shell"), sh(mv(paid + unpaid))]},
+            {"name": "misses one paid invoice", "actions": [switch("shell"), sh(mv(paid[:-1]))]},
         ],
     }
 
@@ -52,7 +51,7 @@ def paid_invoices_filing(rng: random.Random) -> dict:
 @family("optin-announcement-mail", apps=["shell", "email"])
 def optin_announcement_mail(rng: random.Random) -> dict:
     """Announce a branch opening to the customers of one region who opted in to news, from the CRM export."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     region = rng.choice(["North", "Coast", "Valley", "Central"])
     others = [r for r in ["North", "Coast", "Valley", "Central", "Lakes"] if r != region]
     customers = []
@@ -67,22 +66,22 @@ def optin_announcement_mail(rng: random.Random) -> dict:
     csv = "name,email,region,newsletter\n" + "".join(f"{n},{e},{r},{o}\n" for n, e, r, o in customers)
     opening = workday_after(now.date(), rng.randrange(8, 15))
     town = rng.choice(["Fairholm", "Brookhaven", "Redcliff", "Easton"])
-    body = (f"Dear customer,\n\nWe're opening our new {town} branch on {spoken(opening)}. Come and visit us for "
-            f"coffee and a 10% opening discount.\n\nThe team at {org}")
+    body = (f"Dear customer,\n\nWe're opening our new {town} branch on {weekday_day_month(opening)}. Come and "
+            f"visit us for coffee and a 10% opening discount.\n\nThe team at {org}")
     send = lambda to: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
-                          subject=f"Our new {town} branch opens {spoken(opening)}", content=body)
+                          subject=f"Our new {town} branch opens {weekday_day_month(opening)}", content=body)
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
-        "instruction": (f"Please email the announcement of our new {town} branch (opening {spoken(opening)}) to our "
-                        f"customers in the {region} region who said yes to the newsletter. The customer export is "
-                        "data/crm/customers.csv. Send one email with all of them as recipients."),
-        "office": [{"type": "text", "path": "data/crm/customers.csv", "content": csv},
-                   {"type": "text", "path": "data/crm/unsubscribed_2025.csv",
-                    "content": f"email\n{no_news[0]}\n"}],
+        **head(me, now),
+        "instruction": (f"Please email the announcement of our new {town} branch (opening "
+                        f"{weekday_day_month(opening)}) to our customers in the {region} region who said yes to the "
+                        "newsletter. The customer export is data/crm/customers.csv. Send one email with all of them as "
+                        "recipients."),
+        "office": [text("data/crm/customers.csv", csv),
+                   text("data/crm/unsubscribed_2025.csv", f"email\n{no_news[0]}\n")],
         "checks": [check("email_sent", sender=me["email"], to=targets, body_contains=[town]),
                    check("email_not_sent", sender=me["email"], to=no_news[0])],
         "gold": [switch("shell"),
-                 act("shell", "command", command=f"awk -F, '$3 == \"{region}\" && $4 == \"yes\" {{print $2}}' data/crm/customers.csv"),
+                 sh(f"awk -F, '$3 == \"{region}\" && $4 == \"yes\" {{print $2}}' data/crm/customers.csv"),
                  switch("email"), send(targets)],
         "wrong": [
             {"name": "includes the region's customers who said no",
@@ -95,7 +94,7 @@ def optin_announcement_mail(rng: random.Random) -> dict:
 @family("my-action-items-collect", apps=["shell", "word"])
 def my_action_items_collect(rng: random.Random) -> dict:
     """Gather the user's action items from a folder of plain-text meeting notes into a Word checklist."""
-    org, domain, folks, now = office_of(rng, 4)
+    org, domain, folks, now = setup(rng, 4)
     me = folks[0]
     inits = {p["email"]: p["first"][0] + p["name"].split()[1][0] for p in folks}
     if len(set(inits.values())) < 4:
@@ -118,17 +117,17 @@ def my_action_items_collect(rng: random.Random) -> dict:
             lines.append(f"ACTION {inits[who['email']]}: {item}")
             (mine if who is me else theirs).append(item)
         lines.append("Next meeting in one week.")
-        files.append({"type": "text", "path": f"data/notes/{iso(d)}.txt", "content": "\n".join(lines) + "\n"})
+        files.append(text(f"data/notes/{iso(d)}.txt", "\n".join(lines) + "\n"))
     doc = "data/my_actions.docx"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"The meeting notes in data/notes/ mark action items as 'ACTION <initials>: ...'; mine are "
                         f"'ACTION {mine_tag}'. Put all my action items into a new Word document {doc}, one item per "
                         "paragraph, without the 'ACTION' prefix."),
-        "office": files + [{"type": "text", "path": "data/notes/README.txt", "content": "One file per meeting.\n"}],
+        "office": files + [text("data/notes/README.txt", "One file per meeting.\n")],
         "checks": [check("docx_has_paragraph", file=doc, text=i) for i in mine]
                   + [check("not_contains", file=doc, text=theirs)],
-        "gold": [switch("shell"), act("shell", "command", command=f"grep -h '^ACTION {mine_tag}:' data/notes/*.txt"),
+        "gold": [switch("shell"), sh(f"grep -h '^ACTION {mine_tag}:' data/notes/*.txt"),
                  switch("word"), act("word", "create_new_file", file_path=doc),
                  act("word", "write_to_file", file_path=doc, contents="\n".join(mine))],
         "wrong": [
@@ -144,7 +143,7 @@ def my_action_items_collect(rng: random.Random) -> dict:
 @family("orders-csv-to-dashboard", apps=["shell", "excel"])
 def orders_csv_to_dashboard(rng: random.Random) -> dict:
     """Count yesterday's orders and their revenue from the exported CSV and enter them in the dashboard."""
-    org, domain, (me,), now = office_of(rng, 1, weekdays=(1, 2, 3))
+    org, domain, (me,), now = setup(rng, 1, weekdays=(1, 2, 3))
     y = (now - timedelta(days=1)).date()
     regions = ["North", "South", "East", "West"]
     def export(d, n):  # noqa: E306
@@ -175,21 +174,20 @@ def orders_csv_to_dashboard(rng: random.Random) -> dict:
     fill = lambda cnt, rev: [act("excel", "set_cell", file_path=dash, row_idx=r, column_idx=2, text=cnt),  # noqa: E731
                              act("excel", "set_cell", file_path=dash, row_idx=r, column_idx=3, text=rev)]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"The shop exports each day's orders to data/exports/orders_<date>.csv. Fill in yesterday's row "
                         f"of {dash}: the number of orders and the total revenue (sum of the amount column)."),
         "office": [
-            {"type": "text", "path": f"data/exports/orders_{iso(y)}.csv", "content": csv_y},
-            {"type": "text", "path": f"data/exports/orders_{iso(d0)}.csv", "content": csv_0},
-            {"type": "xlsx", "path": dash, "sheets": {"Week": rows}},
+            text(f"data/exports/orders_{iso(y)}.csv", csv_y),
+            text(f"data/exports/orders_{iso(d0)}.csv", csv_0),
+            xlsx(dash, {"Week": rows}),
         ],
         "checks": [check("xlsx_cell", file=dash, cell=f"B{r}", value=n),
                    check("cell_compare", file=dash, cell=f"C{r}", op=">=", value=round(rev_y - 0.01, 2)),
                    check("cell_compare", file=dash, cell=f"C{r}", op="<=", value=round(rev_y + 0.01, 2))],
         "gold": [switch("shell"),
-                 act("shell", "command", command=f"tail -n +2 data/exports/orders_{iso(y)}.csv | wc -l"),
-                 act("shell", "command",
-                     command=f"awk -F, 'NR>1 {{s+=$4}} END {{printf \"%.2f\\n\", s}}' data/exports/orders_{iso(y)}.csv"),
+                 sh(f"tail -n +2 data/exports/orders_{iso(y)}.csv | wc -l"),
+                 sh(f"awk -F, 'NR>1 {{s+=$4}} END {{printf \"%.2f\\n\", s}}' data/exports/orders_{iso(y)}.csv"),
                  switch("excel"), act("excel", "read_file", file_path=dash)] + fill(n, rev_y),
         "wrong": [
             {"name": "counts the header line as an order", "actions": [switch("excel")] + fill(n + 1, rev_y)},
@@ -202,7 +200,7 @@ def orders_csv_to_dashboard(rng: random.Random) -> dict:
 @family("print-previews-from-pdfs", apps=["shell", "pdf"])
 def print_previews_from_pdfs(rng: random.Random) -> dict:
     """Find every flyer PDF in a nested marketing folder and make a PNG of each for the print shop."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     campaigns = rng.sample(["spring_sale", "open_day", "charity_run", "new_branch", "loyalty_card"], 3)
     flyers = [f"data/marketing/{campaigns[0]}/flyer.pdf",
               f"data/marketing/{campaigns[1]}/final/flyer_{rng.choice(['a5', 'a4'])}.pdf",
@@ -210,26 +208,26 @@ def print_previews_from_pdfs(rng: random.Random) -> dict:
     others = [f"data/marketing/{campaigns[0]}/budget.pdf", f"data/marketing/{campaigns[1]}/brief.pdf"]
     out = "data/print_shop"
     target = lambda p: f"{out}/{p.split('/')[2]}.png"  # noqa: E731
-    office = [{"type": "pdf", "path": p, "pages": [f"{p.split('/')[2].replace('_', ' ').upper()}\nCome and see us!"]}
+    office = [pdf(p, [f"{p.split('/')[2].replace('_', ' ').upper()}\nCome and see us!"])
               for p in flyers]
-    office += [{"type": "pdf", "path": p, "pages": ["Internal document, not for print."]} for p in others]
+    office += [pdf(p, ["Internal document, not for print."]) for p in others]
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": ("The print shop wants PNG images of our flyers. Every flyer is a PDF whose file name starts "
                         "with 'flyer', somewhere under data/marketing/ (the campaign folders are nested). Make one PNG "
                         f"per flyer in {out}/, named after its campaign folder, e.g. {out}/{campaigns[0]}.png."),
         "office": office,
         "checks": [check("dir_files", dir=out, names=sorted([target(p).rsplit("/", 1)[1] for p in flyers]))]
                   + [check("file_exists", file=target(p)) for p in flyers],
-        "gold": [switch("shell"), act("shell", "command", command="find data/marketing -name 'flyer*.pdf'"),
-                 act("shell", "command", command=f"mkdir -p {out}"), switch("pdf")]
+        "gold": [switch("shell"), sh("find data/marketing -name 'flyer*.pdf'"),
+                 sh(f"mkdir -p {out}"), switch("pdf")]
                 + [act("pdf", "convert_to_image", pdf_file_path=p, image_file_path=target(p)) for p in flyers],
         "wrong": [
             {"name": "misses the flyer nested in the drafts folder",
-             "actions": [switch("shell"), act("shell", "command", command=f"mkdir -p {out}"), switch("pdf")]
+             "actions": [switch("shell"), sh(f"mkdir -p {out}"), switch("pdf")]
                         + [act("pdf", "convert_to_image", pdf_file_path=p, image_file_path=target(p)) for p in flyers[:2]]},
             {"name": "converts every PDF, internal documents too",
-             "actions": [switch("shell"), act("shell", "command", command=f"mkdir -p {out}"), switch("pdf")]
+             "actions": [switch("shell"), sh(f"mkdir -p {out}"), switch("pdf")]
                         + [act("pdf", "convert_to_image", pdf_file_path=p,
                                image_file_path=f"{out}/{p.split('/')[2]}_{p.rsplit('/', 1)[1][:-4]}.png")
                            for p in flyers + others]},
@@ -240,7 +238,7 @@ def print_previews_from_pdfs(rng: random.Random) -> dict:
 @family("maintenance-slots-calendar", apps=["shell", "calendar"])
 def maintenance_slots_calendar(rng: random.Random) -> dict:
     """Block the calendar for next week's maintenance visits to the user's floor, from a plain-text schedule."""
-    org, domain, (me,), now = office_of(rng, 1)
+    org, domain, (me,), now = setup(rng, 1)
     floor = rng.randrange(2, 7)
     monday = now.date() + timedelta(days=7 - now.weekday())
     works = ["Window cleaning", "Carpet shampoo", "Air filter change", "Fire alarm test", "Network cabling",
@@ -262,7 +260,7 @@ def maintenance_slots_calendar(rng: random.Random) -> dict:
             mine.append(e)
     entries.sort(key=lambda x: (x[1], x[3]))
     txt = "Facilities schedule - week of " + iso(monday) + "\n" + "\n".join(
-        f"{iso(s)} {s.strftime('%H:%M')}-{e.strftime('%H:%M')} | Floor {f} | {w}" for w, s, e, f in entries) + "\n"
+        f"{iso(s)} {hm(s)}-{hm(e)} | Floor {f} | {w}" for w, s, e, f in entries) + "\n"
     old = f"Facilities schedule - week of {iso(monday - timedelta(days=7))}\n{iso(monday - timedelta(days=5))} 09:00-10:00 | Floor {floor} | Window cleaning\n"
     create = lambda x: act("calendar", "create_event", user=me["email"], summary=x[0], time_start=fmt(x[1]),  # noqa: E731
                            time_end=fmt(x[2]), location=f"Floor {x[3]}")
@@ -270,16 +268,16 @@ def maintenance_slots_calendar(rng: random.Random) -> dict:
     existing = [ev("Team lunch", at(monday, 12), at(monday, 13))]
     grep = f"grep '| Floor {floor} |' data/facilities/schedule_{iso(monday)}.txt"
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"I sit on floor {floor}. The facilities schedule for next week is "
                         f"data/facilities/schedule_{iso(monday)}.txt. Add every job planned on my floor to my calendar "
                         "with the job as the title and its start and end time, so I can plan around it."),
-        "office": [{"type": "text", "path": f"data/facilities/schedule_{iso(monday)}.txt", "content": txt},
-                   {"type": "text", "path": f"data/facilities/schedule_{iso(monday - timedelta(days=7))}.txt", "content": old},
-                   {"type": "ics", "user": me["email"], "events": existing}],
+        "office": [text(f"data/facilities/schedule_{iso(monday)}.txt", txt),
+                   text(f"data/facilities/schedule_{iso(monday - timedelta(days=7))}.txt", old),
+                   ics(me["email"], existing)],
         "checks": [check("ics_event", user=me["email"], summary=x[0], start=fmt(x[1]), end=fmt(x[2])) for x in mine]
                   + [check("ics_event_count", user=me["email"], count=1 + len(mine))],
-        "gold": [switch("shell"), act("shell", "command", command=grep), switch("calendar")] + [create(x) for x in mine],
+        "gold": [switch("shell"), sh(grep), switch("calendar")] + [create(x) for x in mine],
         "wrong": [
             {"name": "adds a job from another floor too",
              "actions": [switch("calendar")] + [create(x) for x in mine + [other]]},
@@ -291,7 +289,7 @@ def maintenance_slots_calendar(rng: random.Random) -> dict:
 @family("latest-report-send", apps=["shell", "email"])
 def latest_report_send(rng: random.Random) -> dict:
     """Find the most recent weekly report among many files and mail it to the manager as an attachment."""
-    org, domain, (me, boss), now = office_of(rng, 2)
+    org, domain, (me, boss), now = setup(rng, 2)
     fridays = []
     d = now.date() - timedelta(days=(now.weekday() - 4) % 7 or 7)
     for _ in range(5):
@@ -299,23 +297,23 @@ def latest_report_send(rng: random.Random) -> dict:
         d -= timedelta(days=7)
     office = []
     for f in fridays:
-        office.append({"type": "pdf", "path": f"data/reports/weekly/weekly_report_{iso(f)}.pdf",
-                       "pages": [f"Weekly report\nWeek ending {iso(f)}\nAll projects on track."]})
-    office.append({"type": "pdf", "path": f"data/reports/monthly/monthly_report_{iso(fridays[0] - timedelta(days=2))}.pdf",
-                   "pages": ["Monthly report"]})
+        office.append(pdf(f"data/reports/weekly/weekly_report_{iso(f)}.pdf",
+                          [f"Weekly report\nWeek ending {iso(f)}\nAll projects on track."]))
+    office.append(pdf(f"data/reports/monthly/monthly_report_{iso(fridays[0] - timedelta(days=2))}.pdf",
+                      ["Monthly report"]))
     rng.shuffle(office)
     latest = f"weekly_report_{iso(fridays[0])}.pdf"
     send = lambda name: act("email", "send_email", sender=me["email"], recipient=boss["email"],  # noqa: E731
                             subject="Latest weekly report", content=f"Hi {boss['first']},\n\nAttached is the latest "
                             f"weekly report.\n\n{me['first']}", attachments=[f"data/reports/weekly/{name}"])
     return {
-        "user": me["email"], "user_name": me["name"], "now": fmt(now),
+        **head(me, now),
         "instruction": (f"Please email the most recent weekly report from data/reports/weekly/ to {boss['name']} "
                         f"({boss['email']}) as an attachment."),
         "office": office,
         "checks": [check("email_sent", sender=me["email"], to=boss["email"], attachments=[latest]),
                    check("email_not_sent", sender=me["email"], to=boss["email"], subject_contains="monthly")],
-        "gold": [switch("shell"), act("shell", "command", command="ls data/reports/weekly | sort | tail -n 1"),
+        "gold": [switch("shell"), sh("ls data/reports/weekly | sort | tail -n 1"),
                  switch("email"), send(latest)],
         "wrong": [
             {"name": "attaches the oldest report (sorted the wrong way)",
