@@ -8,7 +8,8 @@ string of characters:
   nor in a date such as 2026-04-10);
 - a date (``2026-04-13``) matches ``13 April 2026``, ``April 13``, ``Monday 13 April``, ``13/04/2026``;
 - a time (``09:00``) matches ``9:00``, ``9 am``, ``9:00 AM``; ``14:30`` matches ``2:30 pm``;
-- anything else is text: whitespace collapsed, and whole words only ("Rent" is not in "Rental").
+- anything else is text: whitespace collapsed, and whole words only ("Rent" is not in "Rental"; a
+  plural is the same word: "Wednesdays" states "Wednesday").
 
 A reply's or forward's quoted original is not the sender's own text (``own_text``). And an answer that
 names several candidates of the expected kind is a hedge (``other_candidates``), not an answer.
@@ -216,7 +217,8 @@ def _find_words(body: str, needle: str, case_sensitive: bool) -> Mention | None:
         return Mention(needle, 0, 0)
     parts = [re.escape(p) for p in needle.split()]
     left = r"(?<!\w)" if needle[0].isalnum() else ""
-    right = r"(?!\w)" if needle[-1].isalnum() else ""
+    # a plural of the last word is the same word ("Wednesdays" states "Wednesday"); "Rental" is not "Rent"
+    right = (r"(?:e?s)?(?!\w)" if needle[-1].isalpha() else r"(?!\w)") if needle[-1].isalnum() else ""
     pattern = re.compile(left + r"\s+".join(parts) + right, 0 if case_sensitive else re.I)
     m = pattern.search(body)
     return Mention(m.group(0), m.start(), m.end()) if m else None

@@ -51,6 +51,7 @@ def test_times_do_not_cross():
 def test_words_are_whole():
     assert states("Pay the rent now", "Rent")
     assert not states("Rental income", "rent")
+    assert states("on Wednesdays at 10", "Wednesday")
     assert states("Room  4B\nis free", "room 4b")
     assert not states("Room 4B", "room 4b", case_sensitive=True)
 
