@@ -15,15 +15,17 @@ Three kinds of checks, one registry:
 Every check is ``fn(state: EvalState, *, <args>) -> CheckResult(passed, message)`` registered with
 ``@check("name")``; its signature is its argument schema. ``run_check`` never raises: missing
 files, wrong kinds, corrupt files and bad arguments all fail with a message that says what was
-expected and what was found.
+expected and what was found. A check as run is a ``CheckRecord``; ``evaluate`` grades a task's
+checks into an ``EpisodeRecord`` (``record.py``), the one record of an episode.
 """
 
+from officesim.evaluators.record import CheckRecord, EpisodeRecord
 from officesim.evaluators.registry import (
     CHECKS,
-    CheckOutcome,
     CheckResult,
     CheckSpec,
     check,
+    evaluate,
     run_check,
     run_checks,
     validate_check,
@@ -32,17 +34,15 @@ from officesim.evaluators.state import CheckError, EvalState
 from officesim.evaluators.text import document_text, values_equal
 
 from officesim.evaluators import exact, fuzzy, predicates  # noqa: E402,F401  (registers the checks)
-from officesim.evaluators.record import CheckRecord, EvaluationRecord, evaluate  # noqa: E402
 
 __all__ = [
     "CHECKS",
     "CheckError",
-    "CheckOutcome",
     "CheckRecord",
     "CheckResult",
     "CheckSpec",
+    "EpisodeRecord",
     "EvalState",
-    "EvaluationRecord",
     "check",
     "document_text",
     "evaluate",

@@ -1,17 +1,24 @@
-"""The evaluation record of one session (FORMAT §6) and the pure function that computes it."""
+"""The episode record (FORMAT §6): the one shape of "how one session went", from grading to report.
+
+The server grades an ended session into an ``EpisodeRecord`` (the ``evaluation`` of the API); the
+runner adds what only it knows (trial, agent, tokens, trajectory...) and writes it as one line of
+results.jsonl; summary, report, JUnit and merge read the lines back as ``EpisodeRecord``.
+
+To add a field: declare it below with a default (so older results.jsonl lines still read). A field
+that only the runner fills also goes into ``RUNNER_FIELDS``, which keeps it out of the API's
+``evaluation``; every other field is part of both.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from pydantic import BaseModel, Field
-
-from officesim.evaluators.registry import run_checks
-from officesim.evaluators.state import EvalState
+from pydantic import BaseModel, Field, computed_field
 
 
 class CheckRecord(BaseModel):
-    """One check's outcome as stored in a record."""
+    """One check as run on one final state: its name and arguments as written, pass/fail and why."""
 
     check: str
     args: dict[str, Any] = {}
@@ -19,63 +26,81 @@ class CheckRecord(BaseModel):
     message: str
 
 
-class EvaluationRecord(BaseModel):
-    """One JSON line of results.jsonl: how one session went.
+class EpisodeRecord(BaseModel):
+    """One episode of one task: the verdict of its checks, what else changed, and how it ran.
 
     ``passed`` needs every check to pass (and at least one check); ``score`` is the fraction passed.
     Side effects are reported, not scored: the task decides what must hold, the diff shows what else
-    changed. The optional fields are filled by whoever knows them (the server, the runner).
+    changed. Fields are in the order of a results.jsonl line.
     """
 
     task_id: str
+    category: int | None = None
+    apps: list[str] = []
+    trial: int = 1
+    agent: str | None = None
+    model: str | None = None
+    mode: str | None = None  # switch_app or all_operations
     passed: bool
     score: float = Field(ge=0.0, le=1.0)
-    status: str  # how the session ended: finished, stagnated, step_limit, error...
-    answer: str | None = None
+    status: str  # how the session ended: finished, stagnated, step_limit, expired; error when not graded
     checks: list[CheckRecord] = []
-    side_effects: list[str] = []
+    side_effects: list[str] = []  # changes the gold solution does not make
+    changes: list[str] = []  # every change to the office, for reports
+    answer: str | None = None
     steps: int = 0
-    checks_passed: int = 0
-    checks_total: int = 0
-    tokens: dict[str, int] | None = None
+    tokens: dict[str, int] | None = None  # {"prompt", "completion"}
+    llm_calls: int = 0
+    llm_latency_s: float = 0.0
     wall_time_s: float | None = None
-    error: str | None = None
-    trajectory: list[dict[str, Any]] | None = None
+    process: dict[str, int] | None = None  # operation counts against the gold trajectory
+    error: str | None = None  # agent or infrastructure error, or why grading failed
+    error_traceback: str | None = None  # written only when there is one
+    trajectory: list[dict[str, Any]] | None = None  # every action with its arguments and observation
+
+    @computed_field
+    @property
+    def checks_passed(self) -> int:
+        return sum(1 for c in self.checks if c.passed)
+
+    @computed_field
+    @property
+    def checks_total(self) -> int:
+        return len(self.checks)
 
     @property
     def failed_checks(self) -> list[CheckRecord]:
         return [c for c in self.checks if not c.passed]
 
+    # -- building ------------------------------------------------------------------------------
+    @classmethod
+    def graded(cls, checks: list[CheckRecord], **fields: Any) -> EpisodeRecord:
+        """The record whose verdict is its checks': all must pass and there must be some."""
+        good = sum(1 for c in checks if c.passed)
+        score = good / len(checks) if checks else 0.0
+        return cls(checks=checks, passed=bool(checks) and good == len(checks), score=score, **fields)
 
-def score_of(results: list[dict]) -> tuple[bool, float]:
-    """(passed, score) of check results: all must pass and there must be some; score is the fraction."""
-    if not results:
-        return False, 0.0
-    good = sum(1 for r in results if r["passed"])
-    return good == len(results), good / len(results)
+    @classmethod
+    def ungraded(cls, task_id: str, status: str, error: str | None, **fields: Any) -> EpisodeRecord:
+        """The record of an episode that could not be graded: failed, score 0, ``error`` says why."""
+        return cls(task_id=task_id, passed=False, score=0.0, status=status, error=error, **fields)
+
+    # -- the two JSON forms ----------------------------------------------------------------------
+    def api_dict(self) -> dict[str, Any]:
+        """The API's ``evaluation``: the graded fields, with ``checks_passed`` and ``checks_total``."""
+        return self.model_dump(mode="json", exclude=RUNNER_FIELDS)
+
+    def to_line(self) -> str:
+        """One line of results.jsonl (without its newline); ``model_validate_json`` reads it back."""
+        exclude = set(_NOT_IN_RESULTS)
+        if self.error_traceback is None:
+            exclude.add("error_traceback")
+        return json.dumps(self.model_dump(mode="json", exclude=exclude), ensure_ascii=False)
 
 
-def evaluate(
-    task_checks: list[dict],
-    state: EvalState,
-    *,
-    task_id: str,
-    status: str,
-    side_effects: list[str],
-    steps: int,
-) -> EvaluationRecord:
-    """Run a task's checks on the final state and build its record; pure (reads nothing but its arguments)."""
-    results = run_checks(task_checks, state)
-    passed, score = score_of(results)
-    return EvaluationRecord(
-        task_id=task_id,
-        passed=passed,
-        score=score,
-        status=status,
-        answer=state.answer,
-        checks=[CheckRecord(**r) for r in results],
-        side_effects=list(side_effects),
-        steps=steps,
-        checks_passed=sum(1 for r in results if r["passed"]),
-        checks_total=len(results),
-    )
+# Filled by the runner only, so not part of the API's evaluation (tokens, wall_time_s and trajectory
+# are: null there, as they have always been).
+RUNNER_FIELDS = frozenset({"category", "apps", "trial", "agent", "model", "llm_calls", "llm_latency_s",
+                           "process", "error_traceback"})
+# Counts the API shows for convenience; results.jsonl keeps the checks themselves.
+_NOT_IN_RESULTS = frozenset({"checks_passed", "checks_total"})

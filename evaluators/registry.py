@@ -3,20 +3,22 @@
 A check is ``fn(state: EvalState, *, <args>) -> CheckResult``. Its keyword arguments are its schema
 (``apps.registry.model_from_signature``), so task files are validated against the very signature
 that runs them. Running a check never raises: a missing file, bad arguments or a bug in a check all
-become a failed result whose message says why.
+become a failed ``CheckRecord`` whose message says why; ``evaluate`` grades a task's checks into
+its ``EpisodeRecord``.
 """
 
 from __future__ import annotations
 
 import difflib
 import inspect
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import core_schema
 
 from officesim.apps.registry import model_from_signature
+from officesim.evaluators.record import CheckRecord, EpisodeRecord
 from officesim.evaluators.state import CheckError, EvalState
 from officesim.evaluators.text import as_datetime, is_cell_ref, is_column_ref
 
@@ -35,19 +37,6 @@ class CheckResult:
     @classmethod
     def fail(cls, message: str) -> "CheckResult":
         return cls(False, message)
-
-
-@dataclass(frozen=True)
-class CheckOutcome:
-    """One check as run on one state, in the shape of an evaluation record's ``checks`` items."""
-
-    check: str
-    args: dict
-    passed: bool
-    message: str
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -161,25 +150,29 @@ def validate_check(name: str, args: dict | None) -> list[str]:
     return _validated(name, {} if args is None else args)[2]
 
 
-def run_check(name: str, args: dict | None, state: EvalState) -> CheckOutcome:
-    """Run one check; never raises: every problem becomes a failed outcome with a message."""
+def run_check(name: str, args: dict | None, state: EvalState) -> CheckRecord:
+    """Run one check; never raises: every problem becomes a failed record with a message."""
     given = {} if args is None else args
     spec, values, problems = _validated(name, given)
     shown = given if isinstance(given, dict) else {"args": given}
+
+    def record(passed: bool, message: str) -> CheckRecord:
+        return CheckRecord(check=str(name), args=shown, passed=passed, message=message)
+
     if problems:
-        return CheckOutcome(str(name), shown, False, "invalid check: " + "; ".join(problems))
+        return record(False, "invalid check: " + "; ".join(problems))
     try:
         result = spec.func(state, **values)
     except CheckError as exc:
-        return CheckOutcome(name, shown, False, exc.message)
+        return record(False, exc.message)
     except Exception as exc:  # a bug in a check must not end the evaluation
-        return CheckOutcome(name, shown, False, f"{name} crashed: {type(exc).__name__}: {exc}")
+        return record(False, f"{name} crashed: {type(exc).__name__}: {exc}")
     if not isinstance(result, CheckResult):
-        return CheckOutcome(name, shown, False, f"{name} returned {type(result).__name__}, not a CheckResult")
-    return CheckOutcome(name, shown, bool(result.passed), result.message)
+        return record(False, f"{name} returned {type(result).__name__}, not a CheckResult")
+    return record(bool(result.passed), result.message)
 
 
-def run_checks(checks: list[Any], state: EvalState) -> list[dict]:
+def run_checks(checks: list[Any], state: EvalState) -> list[CheckRecord]:
     """Run task checks (``{"check", "args"}`` dicts or objects with those attributes) in order."""
     out = []
     for item in checks:
@@ -187,5 +180,15 @@ def run_checks(checks: list[Any], state: EvalState) -> list[dict]:
             name, args = item.get("check"), item.get("args")
         else:
             name, args = getattr(item, "check", None), getattr(item, "args", None)
-        out.append(run_check(name, args, state).as_dict())
+        out.append(run_check(name, args, state))
     return out
+
+
+def evaluate(task_checks: list[Any], state: EvalState, *, task_id: str, status: str, side_effects: list[str],
+             steps: int, mode: str | None = None, changes: list[str] | None = None) -> EpisodeRecord:
+    """Run a task's checks on the final state and grade them into its record; pure (reads nothing
+    but its arguments)."""
+    return EpisodeRecord.graded(
+        run_checks(task_checks, state), task_id=task_id, mode=mode, status=status, answer=state.answer,
+        side_effects=list(side_effects), changes=list(changes or []), steps=steps,
+    )

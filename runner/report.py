@@ -10,6 +10,7 @@ import json
 from html import escape
 from pathlib import Path
 
+from officesim.evaluators.record import EpisodeRecord
 from officesim.runner.results import REPORT
 
 CSS = """
@@ -43,32 +44,32 @@ def _kv_table(data: dict) -> str:
     return f"<table>{rows}</table>"
 
 
-def _task_row(rec: dict) -> str:
-    verdict = '<span class=pass>pass</span>' if rec.get("passed") else '<span class=fail>fail</span>'
+def _task_row(rec: EpisodeRecord) -> str:
+    verdict = '<span class=pass>pass</span>' if rec.passed else '<span class=fail>fail</span>'
     steps = "".join(
         f"<li><code>{escape(str(s.get('app')))}.{escape(str(s.get('action')))}"
         f"({escape(json.dumps(s.get('args', {}), ensure_ascii=False))})</code> "
         f"{'' if s.get('ok') else '<span class=fail>error</span>'}"
         f"<pre>{escape(str(s.get('observation', ''))[:2000])}</pre></li>"
-        for s in rec.get("trajectory", []))
+        for s in rec.trajectory or [])
     checks = "".join(
-        f"<li>{'✔' if c.get('passed') else '✘'} <code>{escape(str(c.get('check')))}</code> {escape(str(c.get('message', '')))}</li>"
-        for c in rec.get("checks", []))
-    side = "".join(f"<li>{escape(s)}</li>" for s in rec.get("side_effects", [])) or "<li>none</li>"
-    changes = "".join(f"<li>{escape(str(c))}</li>" for c in rec.get("changes") or [])
+        f"<li>{'✔' if c.passed else '✘'} <code>{escape(c.check)}</code> {escape(c.message)}</li>"
+        for c in rec.checks)
+    side = "".join(f"<li>{escape(s)}</li>" for s in rec.side_effects) or "<li>none</li>"
+    changes = "".join(f"<li>{escape(c)}</li>" for c in rec.changes)
     changes = f"<b>Office changes</b><ul>{changes}</ul>" if changes else ""  # only when the server reports them
-    error = f"<p class=fail>{escape(rec['error'])}</p>" if rec.get("error") else ""
+    error = f"<p class=fail>{escape(rec.error)}</p>" if rec.error else ""
     return (
-        f"<tr><td>{escape(rec['task_id'])}</td><td>{rec.get('category')}</td><td>{escape(', '.join(rec.get('apps', [])))}</td>"
-        f"<td>{rec.get('trial', 1)}</td><td>{verdict}</td><td>{rec.get('score', 0):.2f}</td><td>{escape(str(rec.get('status')))}</td>"
-        f"<td>{rec.get('steps')}</td><td>{len(rec.get('side_effects', []))}</td><td>"
+        f"<tr><td>{escape(rec.task_id)}</td><td>{rec.category}</td><td>{escape(', '.join(rec.apps))}</td>"
+        f"<td>{rec.trial}</td><td>{verdict}</td><td>{rec.score:.2f}</td><td>{escape(rec.status)}</td>"
+        f"<td>{rec.steps}</td><td>{len(rec.side_effects)}</td><td>"
         f"<details><summary>details</summary>{error}<b>Checks</b><ul>{checks}</ul><b>Side effects</b><ul>{side}</ul>"
-        f"{changes}<b>Answer</b> <code>{escape(str(rec.get('answer')))}</code>"
+        f"{changes}<b>Answer</b> <code>{escape(str(rec.answer))}</code>"
         f"<b>Trajectory</b><ol>{steps}</ol></details></td></tr>")
 
 
-def render(records: list[dict], summary: dict) -> str:
-    rows = "".join(_task_row(r) for r in sorted(records, key=lambda r: (r["task_id"], r.get("trial", 1))))
+def render(records: list[EpisodeRecord], summary: dict) -> str:
+    rows = "".join(_task_row(r) for r in sorted(records, key=lambda r: (r.task_id, r.trial)))
     extras = {k: summary.get(k) for k in ("side_effect_rate", "pass_hat_k", "process", "statuses", "tokens",
                                            "mode", "trials", "started", "finished", "suite")}
     return (
@@ -79,7 +80,7 @@ def render(records: list[dict], summary: dict) -> str:
         f"<th>status</th><th>steps</th><th>side eff.</th><th></th></tr>{rows}</table></body></html>")
 
 
-def write_report(run_dir: Path, records: list[dict], summary: dict) -> Path:
+def write_report(run_dir: Path, records: list[EpisodeRecord], summary: dict) -> Path:
     path = Path(run_dir) / REPORT
     path.write_text(render(records, summary), encoding="utf-8")
     return path

@@ -1,7 +1,8 @@
 """The run directory on disk: results.jsonl written record by record, run.json, summary.json.
 
-Each record is one line, flushed and fsynced as soon as its episode ends, so a run killed with
-``kill -9`` loses at most the episodes in flight; a torn last line is ignored on reading.
+Each record is one ``EpisodeRecord`` on one line, flushed and fsynced as soon as its episode ends,
+so a run killed with ``kill -9`` loses at most the episodes in flight; a torn last line is ignored
+on reading.
 """
 
 from __future__ import annotations
@@ -12,18 +13,20 @@ import threading
 from pathlib import Path
 from typing import Iterable
 
+from officesim.evaluators.record import EpisodeRecord
+
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
 RUN_META = "run.json"
 REPORT = "report.html"
 
 
-def record_key(record: dict) -> tuple[str, int]:
-    return record["task_id"], int(record.get("trial", 1))
+def record_key(record: EpisodeRecord) -> tuple[str, int]:
+    return record.task_id, record.trial
 
 
-def read_results(run_dir: Path) -> list[dict]:
-    """Every complete record of a run directory (a torn or garbled line is skipped)."""
+def read_results(run_dir: Path) -> list[EpisodeRecord]:
+    """Every complete record of a run directory (a torn, garbled or malformed line is skipped)."""
     path = Path(run_dir) / RESULTS
     if not path.exists():
         return []
@@ -31,19 +34,19 @@ def read_results(run_dir: Path) -> list[dict]:
     with path.open("rb") as fh:
         for raw in fh:
             try:
-                records.append(json.loads(raw))
-            except (ValueError, UnicodeDecodeError):
+                records.append(EpisodeRecord.model_validate_json(raw))
+            except ValueError:  # pydantic's ValidationError is one
                 continue
     return records
 
 
-def rewrite_clean(run_dir: Path, records: Iterable[dict]) -> None:
+def rewrite_clean(run_dir: Path, records: Iterable[EpisodeRecord]) -> None:
     """Rewrite results.jsonl with exactly these records (drops a torn tail before resuming)."""
     path = Path(run_dir) / RESULTS
     tmp = path.with_suffix(".jsonl.tmp")
     with tmp.open("w", encoding="utf-8") as fh:
         for rec in records:
-            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            fh.write(rec.to_line() + "\n")
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
@@ -58,8 +61,8 @@ class ResultsWriter:
         self._lock = threading.Lock()
         self._fh = self.path.open("a", encoding="utf-8")
 
-    def write(self, record: dict) -> None:
-        line = json.dumps(record, ensure_ascii=False) + "\n"
+    def write(self, record: EpisodeRecord) -> None:
+        line = record.to_line() + "\n"
         with self._lock:
             self._fh.write(line)
             self._fh.flush()

@@ -7,7 +7,6 @@ evaluates; records go to results.jsonl as soon as each episode ends.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import threading
 import time
@@ -22,6 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from officesim.apps.registry import DEFAULT_MODE
+from officesim.evaluators.record import EpisodeRecord
 from officesim.server.client import OfficeClient
 from officesim.runner.agents import Agent, Episode, load_agent, now_iso
 from officesim.runner.localserver import local_servers
@@ -87,7 +87,7 @@ def suite_fingerprint(tasks: list[Task]) -> str:
     return digest.hexdigest()[:16]
 
 
-def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg: EvalConfig) -> dict:
+def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg: EvalConfig) -> EpisodeRecord:
     """One task x trial: create a session, let the agent act, finish, collect the evaluation."""
     started = time.perf_counter()
     error = None
@@ -115,11 +115,18 @@ def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg:
                 client.delete(session_id)
             except Exception:
                 pass
-    evaluation = state.get("evaluation") or (episode.evaluation if episode else None) or {}
+    evaluation = state.get("evaluation") or (episode.evaluation if episode else None)
+    graded = None
+    if evaluation:
+        try:
+            graded = EpisodeRecord.model_validate(evaluation)
+            error = error or graded.error  # the server could not evaluate the session
+        except ValueError as exc:  # a server of another version: this episode's error, not the run's
+            error = error or f"the server's evaluation is not a record: {exc}"
+    if graded is None:  # no evaluation: the episode failed before the session ended
+        graded = EpisodeRecord.ungraded(task.id, "error" if error else state.get("status", "error"), error)
     history = state.get("history", [])
-    if evaluation.get("error") and not error:  # the server could not evaluate the session
-        error = str(evaluation["error"])
-    return {
+    return graded.model_copy(update={
         "task_id": task.id,
         "category": task.category,
         "apps": task.apps,
@@ -127,26 +134,20 @@ def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg:
         "agent": agent.name,
         "model": getattr(agent, "model", None),
         "mode": cfg.mode,
-        "passed": bool(evaluation.get("passed")) and error is None,
-        "score": float(evaluation.get("score", 0.0)),
-        "status": "error" if error and not evaluation else evaluation.get("status", state.get("status", "error")),
-        "checks": evaluation.get("checks", []),
-        "side_effects": evaluation.get("side_effects", []),
-        "changes": evaluation.get("changes", []),
-        "answer": evaluation.get("answer"),
-        "steps": state.get("step", evaluation.get("steps", 0)),
+        "passed": graded.passed and error is None,
+        "steps": state.get("step", graded.steps),
         "tokens": dict(episode.tokens) if episode else {"prompt": 0, "completion": 0},
         "llm_calls": episode.llm_calls if episode else 0,
         "llm_latency_s": round(episode.llm_latency_s, 3) if episode else 0.0,
         "wall_time_s": round(time.perf_counter() - started, 3),
         "process": process_counts(history, [a.model_dump() for a in task.gold]),
         "error": error,
-        **({"error_traceback": error_trace} if error_trace else {}),
+        "error_traceback": error_trace,
         "trajectory": history,
-    }
+    })
 
 
-def _prepare_run_dir(cfg: EvalConfig, meta: dict) -> list[dict]:
+def _prepare_run_dir(cfg: EvalConfig, meta: dict) -> list[EpisodeRecord]:
     """Create the run directory, or on --resume check it matches and return the records to keep.
 
     On resume, results.jsonl is rewritten with one record per wanted task x trial: a torn last
@@ -168,7 +169,7 @@ def _prepare_run_dir(cfg: EvalConfig, meta: dict) -> list[dict]:
     kept, seen = [], set()
     for rec in existing:
         key = record_key(rec)
-        if key in wanted and key not in seen and rec.get("status") != "error":
+        if key in wanted and key not in seen and rec.status != "error":
             kept.append(rec)
             seen.add(key)
     rewrite_clean(cfg.out, kept)
@@ -226,11 +227,11 @@ def default_local_servers(workers: int) -> int:
 
 
 def _run_jobs(clients: list[OfficeClient], agent: Agent, jobs: list, cfg: EvalConfig, console: Console,
-              already: list[dict]) -> None:
+              already: list[EpisodeRecord]) -> None:
     """Run the episodes on a thread pool; episode i talks to server i mod len(clients)."""
     writer = ResultsWriter(cfg.out)
     mode = _progress_mode(cfg.progress)
-    counts = {"passed": sum(bool(r.get("passed")) for r in already)}
+    counts = {"passed": sum(r.passed for r in already)}
     counts["failed"] = len(already) - counts["passed"]
     lock = threading.Lock()
     total = len(jobs) + len(already)
@@ -248,16 +249,16 @@ def _run_jobs(clients: list[OfficeClient], agent: Agent, jobs: list, cfg: EvalCo
             record = run_episode(clients[index % len(clients)], agent, task, trial, cfg)
             writer.write(record)
             with lock:
-                counts["passed" if record["passed"] else "failed"] += 1
+                counts["passed" if record.passed else "failed"] += 1
                 progress.update(bar, advance=1, **counts)
                 if mode == "lines":
                     done = counts["passed"] + counts["failed"]
-                    verdict = "pass" if record["passed"] else ("ERROR" if record["status"] == "error" else "fail")
+                    verdict = "pass" if record.passed else ("ERROR" if record.status == "error" else "fail")
                     trial_note = f" trial {trial}" if cfg.trials > 1 else ""
                     console.print(f"[{done:>{width}}/{total}] {verdict:5} {task.id}{trial_note} "
-                                  f"({record['status']}, {record['steps']} step{'' if record['steps'] == 1 else 's'}, "
-                                  f"{record['wall_time_s']:.1f} s)"
-                                  + (f" {record['error']}" if record.get("error") else ""),
+                                  f"({record.status}, {record.steps} step{'' if record.steps == 1 else 's'}, "
+                                  f"{record.wall_time_s:.1f} s)"
+                                  + (f" {record.error}" if record.error else ""),
                                   highlight=False, markup=False, soft_wrap=True)
 
         pool = ThreadPoolExecutor(max_workers=max(1, cfg.workers))
@@ -288,15 +289,11 @@ def finalize(run_dir: Path, write_report: Callable | None = None) -> dict:
 
 def regressions(run_dir: Path, baseline_dir: Path) -> list[str]:
     """Tasks that passed (every trial) in the baseline and fail (any trial) now."""
-    def by_task(records: list[dict]) -> dict[str, bool]:
+    def by_task(records: list[EpisodeRecord]) -> dict[str, bool]:
         out: dict[str, bool] = {}
         for rec in records:
-            out[rec["task_id"]] = out.get(rec["task_id"], True) and bool(rec["passed"])
+            out[rec.task_id] = out.get(rec.task_id, True) and rec.passed
         return out
 
     now, before = by_task(read_results(run_dir)), by_task(read_results(baseline_dir))
     return sorted(t for t, ok in before.items() if ok and t in now and not now[t])
-
-
-def dumps(data: dict) -> str:
-    return json.dumps(data, indent=2)

@@ -10,6 +10,8 @@ from collections import Counter, defaultdict
 from math import comb
 from typing import Any, Iterable
 
+from officesim.evaluators.record import EpisodeRecord
+
 SYSTEM_OPS = {("system", "switch_app"), ("system", "finish_task")}
 
 
@@ -49,10 +51,10 @@ def process_counts(trajectory: Iterable[dict], gold: Iterable[dict]) -> dict:
     return {"agent_ops": len(agent_ops), "gold_ops": len(gold_ops), "matched_ops": matched, "args_matched": args_matched}
 
 
-def process_metrics(records: Iterable[dict]) -> dict:
+def process_metrics(records: Iterable[EpisodeRecord]) -> dict:
     totals = Counter()
     for rec in records:
-        totals.update(rec.get("process") or {})
+        totals.update(rec.process or {})
     return {
         "operation_precision": _rate(totals["matched_ops"], totals["agent_ops"]),
         "operation_recall": _rate(totals["matched_ops"], totals["gold_ops"]),
@@ -61,11 +63,11 @@ def process_metrics(records: Iterable[dict]) -> dict:
     }
 
 
-def pass_hat_k(records: Iterable[dict]) -> dict[str, float]:
+def pass_hat_k(records: Iterable[EpisodeRecord]) -> dict[str, float]:
     """tau-bench's pass^k: the chance that k trials of a task all pass, averaged over tasks."""
     per_task: dict[str, list[bool]] = defaultdict(list)
     for rec in records:
-        per_task[rec["task_id"]].append(bool(rec["passed"]))
+        per_task[rec.task_id].append(rec.passed)
     if not per_task:
         return {}
     n = min(len(v) for v in per_task.values())
@@ -76,29 +78,29 @@ def pass_hat_k(records: Iterable[dict]) -> dict[str, float]:
     return out
 
 
-def summarize(records: list[dict], meta: dict) -> dict:
+def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
     by_cat: dict[str, dict] = {}
     for cat in ("1", "2", "3"):
-        recs = [r for r in records if str(r.get("category")) == cat]
-        passed = sum(bool(r["passed"]) for r in recs)
+        recs = [r for r in records if str(r.category) == cat]
+        passed = sum(r.passed for r in recs)
         by_cat[cat] = {"total": len(recs), "passed": passed, "pass_rate": _rate(passed, len(recs))}
-    passed = sum(bool(r["passed"]) for r in records)
-    trials = max((int(r.get("trial", 1)) for r in records), default=1)
+    passed = sum(r.passed for r in records)
+    trials = max((r.trial for r in records), default=1)
     summary = {
         "total": len(records),
         "passed": passed,
         "pass_rate": _rate(passed, len(records)),
         "by_category": by_cat,
-        "side_effect_rate": _rate(sum(bool(r.get("side_effects")) for r in records), len(records)),
+        "side_effect_rate": _rate(sum(bool(r.side_effects) for r in records), len(records)),
         "pass_hat_k": pass_hat_k(records) if trials > 1 else None,
         "process": process_metrics(records),
-        "statuses": dict(Counter(r.get("status", "?") for r in records)),
-        "errors": sum(bool(r.get("error")) for r in records),
+        "statuses": dict(Counter(r.status for r in records)),
+        "errors": sum(bool(r.error) for r in records),
         "tokens": {
-            "prompt": sum((r.get("tokens") or {}).get("prompt", 0) for r in records),
-            "completion": sum((r.get("tokens") or {}).get("completion", 0) for r in records),
+            "prompt": sum((r.tokens or {}).get("prompt", 0) for r in records),
+            "completion": sum((r.tokens or {}).get("completion", 0) for r in records),
         },
-        "wall_time_s": round(sum(r.get("wall_time_s", 0.0) for r in records), 3),
+        "wall_time_s": round(sum(r.wall_time_s or 0.0 for r in records), 3),
         "trials": trials,
         "agent": meta.get("agent"),
         "model": meta.get("model"),

@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
+from officesim.evaluators.record import EpisodeRecord
 from officesim.server.session import Session
 from officesim.tasks.gold import gold_actions, play_gold
 from officesim.tasks.model import Task
@@ -41,11 +42,6 @@ class _OnceCache:
     def has(self, key: Any) -> bool:
         return key in self._values
 
-    def clear(self) -> None:
-        with self._guard:
-            self._values.clear()
-            self._locks.clear()
-
 
 @dataclasses.dataclass
 class GoldRun:
@@ -59,15 +55,6 @@ class GoldRun:
 
 def _key(task: Task) -> tuple:
     return (task.id, task.source_dir)
-
-
-def record_to_dict(record: Any) -> dict:
-    """An evaluation record (pydantic model, dataclass or dict) as a plain JSON-able dict."""
-    if hasattr(record, "model_dump"):
-        return record.model_dump(mode="json")
-    if dataclasses.is_dataclass(record):
-        return dataclasses.asdict(record)
-    return dict(record)
 
 
 class Evaluator:
@@ -130,32 +117,20 @@ class Evaluator:
             remove_office(office)
 
     # -- one session -----------------------------------------------------------------------------
-    def evaluate(self, session: Session) -> dict:
-        """The evaluation record (tasks/FORMAT.md §6) of an ended session."""
-        from officesim.evaluators import EvalState
-        from officesim.evaluators.record import evaluate
-        from officesim.testbed.diff import diff_states, side_effects
+    def evaluate(self, session: Session) -> EpisodeRecord:
+        """The record (tasks/FORMAT.md §6) of an ended session: its checks, side effects and changes."""
+        from officesim.evaluators import EvalState, evaluate
+        from officesim.evaluators.outcome import side_effects
+        from officesim.testbed.diff import diff_states
         from officesim.testbed.parse import parse_office
 
         task = session.task
         after = parse_office(session.office.root, task.timezone)
         effects = side_effects(self.before(task), after, self.gold(task).after)
         state = EvalState(files=after, answer=session.answer, timezone=task.timezone, now=task.now_dt)
-        record = evaluate(task.checks, state, task_id=task.id, status=session.status,
-                          side_effects=effects, steps=session.step_count)
-        out = record_to_dict(record)
-        out.setdefault("answer", session.answer)
-        out.setdefault("status", session.status)
-        out.setdefault("steps", session.step_count)
-        out["mode"] = session.mode
-        out["changes"] = [str(c) for c in diff_states(self.before(task), after)]  # the office diff, for reports
-        return out
-
-    def clear(self) -> None:
-        self._before.clear()
-        self._gold.clear()
-        with self._queued_lock:
-            self._queued.clear()
+        return evaluate(task.checks, state, task_id=task.id, mode=session.mode, status=session.status,
+                        side_effects=effects, steps=session.step_count,
+                        changes=[str(c) for c in diff_states(self.before(task), after)])  # the office diff, for reports
 
     def close(self) -> None:
         self._prefetch.shutdown(wait=False, cancel_futures=True)

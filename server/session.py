@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from officesim.apps import APPS, OfficeContext, OpError, resolve_operation
 from officesim.apps.registry import DEFAULT_MODE, MODES, OFFICE_APPS, SYSTEM_APP, ActionResult, Operation
+from officesim.evaluators.record import EpisodeRecord
 from officesim.tasks.model import Task
 
 STAGNATION_REPEATS = 5
@@ -31,7 +32,7 @@ DEFAULT_MAX_STEPS = 50
 SYSTEM = SYSTEM_APP
 ALWAYS_ALLOWED = ("switch_app", "finish_task")
 
-Evaluate = Callable[["Session"], dict]
+Evaluate = Callable[["Session"], EpisodeRecord]
 
 
 class SessionEnded(Exception):
@@ -56,7 +57,7 @@ class StepResult:
     step: int
     done: bool
     status: str
-    evaluation: dict | None = None
+    evaluation: EpisodeRecord | None = None
 
     def to_dict(self) -> dict:
         out = {
@@ -65,7 +66,7 @@ class StepResult:
             "done": self.done, "status": self.status,
         }
         if self.evaluation is not None:
-            out["evaluation"] = self.evaluation
+            out["evaluation"] = self.evaluation.api_dict()
         return out
 
 
@@ -180,7 +181,7 @@ class Session:
         self.status = "active"
         self.answer: str | None = None
         self.history: list[dict] = []
-        self.evaluation: dict | None = None
+        self.evaluation: EpisodeRecord | None = None
         self.created = time.time()
         self.last_active = time.monotonic()
         self.ended_at: float | None = None
@@ -225,7 +226,8 @@ class Session:
                 "session_id": self.id, "task_id": self.task.id, "mode": self.mode,
                 "status": self.status, "current_app": self.current_app, "step": self.step_count,
                 "max_steps": self.max_steps, "done": self.done, "answer": self.answer,
-                "history": list(self.history), "evaluation": self.evaluation,
+                "history": list(self.history),
+                "evaluation": None if self.evaluation is None else self.evaluation.api_dict(),
             }
 
     # -- acting --------------------------------------------------------------------------------
@@ -301,8 +303,7 @@ class Session:
             try:
                 self.evaluation = self._evaluate(self)
             except Exception as exc:  # an evaluation failure must not lose the session's ending
-                self.evaluation = {
-                    "task_id": self.task.id, "passed": False, "score": 0.0, "status": status,
-                    "answer": self.answer, "checks": [], "side_effects": [], "steps": self.step_count,
-                    "error": f"evaluation failed: {type(exc).__name__}: {exc}",
-                }
+                self.evaluation = EpisodeRecord.ungraded(
+                    self.task.id, status, f"evaluation failed: {type(exc).__name__}: {exc}",
+                    mode=self.mode, answer=self.answer, steps=self.step_count,
+                )

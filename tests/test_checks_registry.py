@@ -80,16 +80,16 @@ def test_run_checks_shape_and_order():
     state = EvalState(files={"data/a.txt": {"kind": "text", "text": "hello"}})
     out = run_checks([{"check": "contains", "args": {"file": "data/a.txt", "text": "hello"}},
                       {"check": "file_exists", "args": {"file": "data/b.txt"}}], state)
-    assert [set(o) for o in out] == [{"check", "args", "passed", "message"}] * 2
-    assert [o["passed"] for o in out] == [True, False]
-    assert out[0]["args"] == {"file": "data/a.txt", "text": "hello"}
+    assert [set(o.model_dump()) for o in out] == [{"check", "args", "passed", "message"}] * 2
+    assert [o.passed for o in out] == [True, False]
+    assert out[0].check == "contains" and out[0].args == {"file": "data/a.txt", "text": "hello"}
 
 
 def test_run_checks_accepts_task_model_checks():
     from officesim.tasks.model import Check
 
     out = run_checks([Check(check="answer_equals", args={"value": "Paris"})], EvalState(answer="paris"))
-    assert out[0]["passed"] is True
+    assert out[0].passed is True
 
 
 def test_every_check_has_a_docstring():

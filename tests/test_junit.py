@@ -5,16 +5,17 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
+from officesim.evaluators import EpisodeRecord
 from officesim.runner.cli import main as cli_main
 from officesim.runner.junit import write_junit
 from officesim.runner.results import read_results
 from tests._eval_tasks import write_tasks
 
 
-def record(task_id: str, category: int, passed: bool, trial: int = 1, **kw) -> dict:
+def record(task_id: str, category: int, passed: bool, trial: int = 1, **kw) -> EpisodeRecord:
     base = {"task_id": task_id, "category": category, "trial": trial, "passed": passed, "score": 1.0 if passed else 0.5,
             "status": "finished", "checks": [], "side_effects": [], "wall_time_s": 0.25, "error": None}
-    return {**base, **kw}
+    return EpisodeRecord.model_validate({**base, **kw})
 
 
 def parse(path) -> ET.Element:
@@ -76,7 +77,7 @@ def test_eval_junit_with_trials_and_a_private_server(tmp_path, capsys):
     for failure in failed.values():
         assert "check xlsx_cell" in failure.text and "B4" in failure.text
     records = read_results(out)
-    assert sorted((r["task_id"], r["trial"]) for r in records) == [
+    assert sorted((r.task_id, r.trial) for r in records) == [
         ("ev-nothing-001", 1), ("ev-nothing-001", 2), ("ev-total-001", 1), ("ev-total-001", 2)]
     summary = json.loads((out / "summary.json").read_text())
     assert summary["trials"] == 2 and summary["pass_hat_k"] == {"1": 0.5, "2": 0.5}

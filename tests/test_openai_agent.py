@@ -133,7 +133,7 @@ def run(env, tmp_path, monkeypatch):
         summary = run_eval(cfg)
         records = read_results(out)
         assert len(records) == 1 and summary["total"] == 1
-        return records[0]
+        return records[0].model_dump()
 
     return _run
 

@@ -1,4 +1,5 @@
-"""The evaluation record (FORMAT §6): pass needs every check, score is the fraction, evaluation is pure."""
+"""The episode record (FORMAT §6): pass needs every check, score is the fraction, evaluation is pure;
+one model from grading to results.jsonl."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from officesim.evaluators import EvalState, EvaluationRecord, evaluate
+from officesim.evaluators import EvalState, EpisodeRecord, evaluate
 
 STATE = EvalState(
     files={"data/budget.xlsx": {"kind": "xlsx", "sheets": {"Budget": [["Item", "Amount"], ["Total", 8450]]},
@@ -59,7 +60,7 @@ def test_record_serialises_to_the_documented_shape():
         assert key in data
     assert data["checks"][0] == {"check": "xlsx_cell", "args": GOOD["args"], "passed": True,
                                  "message": "data/budget.xlsx Budget!B2 is 8450"}
-    assert EvaluationRecord.model_validate(data).checks[0].passed
+    assert EpisodeRecord.model_validate(data).checks[0].passed
 
 
 def test_evaluate_is_pure():
@@ -72,4 +73,82 @@ def test_evaluate_is_pure():
 
 def test_score_is_bounded():
     with pytest.raises(ValidationError):
-        EvaluationRecord(task_id="t", passed=True, score=1.5, status="finished")
+        EpisodeRecord(task_id="t", passed=True, score=1.5, status="finished")
+
+
+# ---- one model from the server's grading to results.jsonl --------------------------------------
+# The API's `evaluation` (its contract) and a results.jsonl line (README "The run directory").
+API_FIELDS = {"task_id", "mode", "passed", "score", "status", "checks", "side_effects", "changes", "answer",
+              "steps", "tokens", "wall_time_s", "error", "trajectory", "checks_passed", "checks_total"}
+RESULTS_FIELDS = ["task_id", "category", "apps", "trial", "agent", "model", "mode", "passed", "score", "status",
+                  "checks", "side_effects", "changes", "answer", "steps", "tokens", "llm_calls", "llm_latency_s",
+                  "wall_time_s", "process", "error", "trajectory"]
+
+
+def _run_record(**kw) -> EpisodeRecord:
+    graded = _eval([GOOD, BAD], mode="switch_app", changes=["data/budget.xlsx: modified"])
+    fields = dict(category=1, apps=["excel"], trial=2, agent="oracle", model=None, tokens={"prompt": 5, "completion": 2},
+                  llm_calls=1, llm_latency_s=0.25, wall_time_s=1.5,
+                  process={"agent_ops": 1, "gold_ops": 1, "matched_ops": 1, "args_matched": 0},
+                  trajectory=[{"step": 1, "app": "system", "action": "finish_task", "args": {"answer": "é"},
+                               "ok": True, "observation": "done"}])
+    return graded.model_copy(update={**fields, **kw})
+
+
+def test_graded_record_json_is_the_api_evaluation():
+    data = _eval([GOOD, BAD], mode="all_operations", changes=["x: added"]).api_dict()
+    assert set(data) == API_FIELDS
+    assert data["checks_passed"] == 1 and data["checks_total"] == 2 and data["mode"] == "all_operations"
+    assert data["tokens"] is None and data["trajectory"] is None and data["changes"] == ["x: added"]
+    back = EpisodeRecord.model_validate(data)
+    assert back.api_dict() == data
+
+
+def test_results_line_round_trips_with_the_documented_fields():
+    rec = _run_record()
+    line = rec.to_line()
+    assert list(json.loads(line)) == RESULTS_FIELDS  # no counts, no empty traceback
+    assert "\\u" not in line and "é" in line
+    back = EpisodeRecord.model_validate_json(line)
+    assert back == rec and back.to_line() == line
+    assert back.failed_checks[0].check == "xlsx_cell" and back.checks_passed == 1
+
+
+def test_results_line_keeps_a_traceback_when_there_is_one():
+    line = _run_record(error="agent error: boom", error_traceback="Traceback ...").to_line()
+    data = json.loads(line)
+    assert list(data) == RESULTS_FIELDS[:-1] + ["error_traceback", "trajectory"]
+    assert EpisodeRecord.model_validate_json(line).to_line() == line
+
+
+def test_older_lines_without_newer_fields_still_read():
+    rec = EpisodeRecord.model_validate_json('{"task_id": "t", "passed": false, "score": 0, "status": "error"}')
+    assert rec.trial == 1 and rec.checks == [] and rec.changes == [] and rec.error is None
+
+
+def test_ungraded_record_fails_with_its_reason():
+    rec = EpisodeRecord.ungraded("t", "finished", "evaluation failed: boom", mode="switch_app", steps=3)
+    assert not rec.passed and rec.score == 0.0 and rec.checks_total == 0
+    assert set(rec.api_dict()) == API_FIELDS and rec.api_dict()["error"] == "evaluation failed: boom"
+
+
+def test_finish_response_evaluation_validates_as_the_record(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from officesim.server.app import create_app
+    from officesim.server.manager import ServerSettings
+    from tests._api_tasks import BUDGET, write_tasks
+
+    tasks = write_tasks(tmp_path / "tasks", BUDGET)
+    cfg = ServerSettings(include_suite=False, sessions_dir=tmp_path / "sessions")
+    with TestClient(create_app([tasks], cfg)) as client:
+        sid = client.post("/sessions", json={"task_id": BUDGET["id"], "mode": "all_operations"}).json()["session_id"]
+        client.post(f"/sessions/{sid}/actions", json={"app": "excel", "action": "set_cell", "args": {
+            "file_path": "data/budget.xlsx", "row_idx": 4, "column_idx": 2, "text": 1500}})
+        data = client.post(f"/sessions/{sid}/finish", json={}).json()["evaluation"]
+        assert set(data) == API_FIELDS
+        rec = EpisodeRecord.model_validate(data)
+        assert rec.task_id == BUDGET["id"] and rec.mode == "all_operations" and rec.steps == 2
+        assert rec.checks_passed == 1 and rec.checks_total == 2 and not rec.passed and rec.score == 0.5
+        assert rec.changes and rec.api_dict() == data
+        assert client.get(f"/sessions/{sid}").json()["evaluation"] == data

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from officesim.evaluators import EpisodeRecord
 from officesim.runner.cli import main as cli_main
 from officesim.runner.agents import load_agent
 from officesim.runner.localserver import LocalServer
@@ -57,12 +58,12 @@ def noop_run(env) -> Path:
     return out
 
 
-def recompute(records: list[dict]) -> dict:
+def recompute(records: list[EpisodeRecord]) -> dict:
     """The summary fields that must follow from results.jsonl, computed independently here."""
-    out = {"total": len(records), "passed": sum(r["passed"] for r in records), "by_category": {}}
+    out = {"total": len(records), "passed": sum(r.passed for r in records), "by_category": {}}
     for cat in ("1", "2", "3"):
-        recs = [r for r in records if str(r["category"]) == cat]
-        out["by_category"][cat] = {"total": len(recs), "passed": sum(r["passed"] for r in recs)}
+        recs = [r for r in records if str(r.category) == cat]
+        out["by_category"][cat] = {"total": len(recs), "passed": sum(r.passed for r in recs)}
     return out
 
 
@@ -76,27 +77,27 @@ def assert_summary_matches(run_dir: Path) -> dict:
     for cat, want in expected["by_category"].items():
         got = summary["by_category"][cat]
         assert (got["total"], got["passed"]) == (want["total"], want["passed"]), cat
-    assert summary["statuses"] == dict(Counter(r["status"] for r in records))
+    assert summary["statuses"] == dict(Counter(r.status for r in records))
     return summary
 
 
 def test_oracle_passes_every_task_with_real_checks(oracle_run):
     records = read_results(oracle_run)
-    assert sorted(r["task_id"] for r in records) == TASK_IDS
+    assert sorted(r.task_id for r in records) == TASK_IDS
     for rec in records:
-        assert rec["passed"] is True, (rec["task_id"], rec["checks"], rec["error"])
-        assert rec["status"] == "finished" and rec["score"] == 1.0
-        assert rec["checks"] and all(c["passed"] and c["message"] for c in rec["checks"])
-        assert rec["side_effects"] == []
-        assert rec["steps"] == GOLD_LEN[rec["task_id"]] + 1 == len(rec["trajectory"])
-        assert rec["trajectory"][-1]["action"] == "finish_task"
-        assert rec["tokens"] == {"prompt": 0, "completion": 0}
-        assert rec["agent"] == "oracle" and rec["trial"] == 1 and rec["error"] is None
-        assert rec["wall_time_s"] > 0
-    by_id = {r["task_id"]: r for r in records}
-    assert by_id["ev-rent-001"]["answer"] == "1200"
-    assert by_id["ev-review-001"]["category"] == 3 and by_id["ev-review-001"]["apps"] == ["excel", "word", "calendar"]
-    assert len(by_id["ev-review-001"]["checks"]) == 3
+        assert rec.passed is True, (rec.task_id, rec.checks, rec.error)
+        assert rec.status == "finished" and rec.score == 1.0
+        assert rec.checks and all(c.passed and c.message for c in rec.checks)
+        assert rec.side_effects == []
+        assert rec.steps == GOLD_LEN[rec.task_id] + 1 == len(rec.trajectory)
+        assert rec.trajectory[-1]["action"] == "finish_task"
+        assert rec.tokens == {"prompt": 0, "completion": 0}
+        assert rec.agent == "oracle" and rec.trial == 1 and rec.error is None
+        assert rec.wall_time_s > 0
+    by_id = {r.task_id: r for r in records}
+    assert by_id["ev-rent-001"].answer == "1200"
+    assert by_id["ev-review-001"].category == 3 and by_id["ev-review-001"].apps == ["excel", "word", "calendar"]
+    assert len(by_id["ev-review-001"].checks) == 3
     summary = assert_summary_matches(oracle_run)
     assert summary["pass_rate"] == 1.0
     assert summary["side_effect_rate"] == 0.0
@@ -106,17 +107,33 @@ def test_oracle_passes_every_task_with_real_checks(oracle_run):
     assert summary["agent"] == "oracle" and summary["started"] and summary["finished"]
 
 
+RESULTS_FIELDS = ["task_id", "category", "apps", "trial", "agent", "model", "mode", "passed", "score", "status",
+                  "checks", "side_effects", "changes", "answer", "steps", "tokens", "llm_calls", "llm_latency_s",
+                  "wall_time_s", "process", "error", "trajectory"]
+
+
+def test_results_lines_are_episode_records(oracle_run):
+    lines = (oracle_run / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(TASK_IDS)
+    for line in lines:
+        assert list(json.loads(line)) == RESULTS_FIELDS
+        rec = EpisodeRecord.model_validate_json(line)
+        assert rec.to_line() == line and rec.mode == "switch_app"
+        assert rec.process == {"agent_ops": rec.process["gold_ops"], "gold_ops": rec.process["gold_ops"],
+                               "matched_ops": rec.process["gold_ops"], "args_matched": rec.process["gold_ops"]}
+
+
 def test_noop_passes_at_most_the_no_action_tasks(noop_run):
     records = read_results(noop_run)
     summary = assert_summary_matches(noop_run)
     # (pass_rate is rounded to 4 places, so compare the counts)
     assert summary["passed"] / summary["total"] <= len(NO_ACTION_IDS) / len(TASK_IDS)
-    assert sorted(r["task_id"] for r in records if r["passed"]) == NO_ACTION_IDS
+    assert sorted(r.task_id for r in records if r.passed) == NO_ACTION_IDS
     for rec in records:
-        assert rec["steps"] == 1 and rec["status"] == "finished"
-        if not rec["passed"]:
-            assert any(not c["passed"] for c in rec["checks"])
-            assert rec["score"] < 1.0
+        assert rec.steps == 1 and rec.status == "finished"
+        if not rec.passed:
+            assert any(not c.passed for c in rec.checks)
+            assert rec.score < 1.0
     assert summary["process"]["operation_recall"] == 0.0
 
 
@@ -242,7 +259,7 @@ def test_resume_after_kill_9_keeps_one_record_per_task(env, tmp_path, monkeypatc
     assert all(json.loads(line) for line in lines)  # the torn line is gone
     assert summary == assert_summary_matches(out)
     assert summary["agent"] == "gated"
-    passed = sorted(r["task_id"] for r in records if r["passed"])
+    passed = sorted(r.task_id for r in records if r.passed)
     assert passed == sorted(["ev-rent-001", *NO_ACTION_IDS])
 
 
@@ -264,10 +281,10 @@ def test_agent_exception_is_an_episode_error(env, tmp_path):
     records = read_results(out)
     assert len(records) == 2 and summary["errors"] == 2 and summary["passed"] == 0
     for rec in records:
-        assert rec["error"] == "agent error: RuntimeError: boom in the agent"
-        assert "boom in the agent" in rec["error_traceback"]
-        assert rec["status"] == "finished" and rec["steps"] == 2  # the runner finished the session
-        assert rec["model"] is None
+        assert rec.error == "agent error: RuntimeError: boom in the agent"
+        assert "boom in the agent" in rec.error_traceback
+        assert rec.status == "finished" and rec.steps == 2  # the runner finished the session
+        assert rec.model is None
 
 
 def test_custom_agent_by_import_path(env, tmp_path, monkeypatch):
@@ -276,10 +293,10 @@ def test_custom_agent_by_import_path(env, tmp_path, monkeypatch):
     run_eval(config(env, out, agent="examples.my_agent:MyAgent", agent_options={"max_reads": 1},
                     model="my-model", task_ids=["ev-note-001"]))
     (rec,) = read_results(out)
-    assert rec["agent"] == "my-agent" and rec["model"] == "my-model"
-    assert [(s["app"], s["action"]) for s in rec["trajectory"]] == [
+    assert rec.agent == "my-agent" and rec.model == "my-model"
+    assert [(s["app"], s["action"]) for s in rec.trajectory] == [
         ("system", "list_files"), ("system", "switch_app"), ("excel", "read_file"), ("system", "finish_task")]
-    assert rec["passed"] is False and rec["error"] is None
+    assert rec.passed is False and rec.error is None
     agent = load_agent("examples/my_agent.py:MyAgent", tasks={}, options={"max_reads": 2})
     assert agent.name == "my-agent" and agent.max_reads == 2
     with pytest.raises(ValueError, match="cannot load agent"):
@@ -297,7 +314,7 @@ def test_my_agent_example_loads_from_a_subprocess_with_pythonpath(env, tmp_path)
                             cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "passed 0/1" in result.stderr
-    assert read_results(out)[0]["agent"] == "my-agent"
+    assert read_results(out)[0].agent == "my-agent"
 
 
 def test_http_agent_example(env):

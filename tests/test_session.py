@@ -127,7 +127,8 @@ def test_failed_evaluation_still_ends_with_a_record(make):
 
     s = make(evaluate=boom)
     r = s.finish()
-    assert r.done and r.evaluation["passed"] is False and "parser exploded" in r.evaluation["error"]
+    assert r.done and r.evaluation.passed is False and "parser exploded" in r.evaluation.error
+    assert r.to_dict()["evaluation"]["error"] == r.evaluation.error and r.evaluation.status == "finished"
 
 
 def test_expire(make):

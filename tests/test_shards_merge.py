@@ -115,7 +115,7 @@ def test_environment_shard_selection(runs):
     assert meta["shard"] == [1, 3]
     tasks = [Task.model_validate(t) for t in TASKS]
     assert meta["task_ids"] == [t.id for t in select_shard(tasks, 1, 3)]
-    assert sorted(r["task_id"] for r in read_results(runs / "shard-1")) == sorted(meta["task_ids"])
+    assert sorted(r.task_id for r in read_results(runs / "shard-1")) == sorted(meta["task_ids"])
 
 
 def test_merged_shards_equal_the_unsharded_run(runs, tmp_path):
@@ -128,6 +128,9 @@ def test_merged_shards_equal_the_unsharded_run(runs, tmp_path):
     keys = [record_key(r) for r in read_results(tmp_path / "merged")]
     assert sorted(keys) == sorted(record_key(r) for r in read_results(runs / "full"))
     assert json.loads((tmp_path / "merged" / "summary.json").read_text()) == merged
+    # every record survives the merge as written (read as an EpisodeRecord and written back)
+    shard_lines = [line for d in shard_dirs(runs) for line in (d / "results.jsonl").read_text("utf-8").splitlines()]
+    assert sorted((tmp_path / "merged" / "results.jsonl").read_text("utf-8").splitlines()) == sorted(shard_lines)
     html = (tmp_path / "merged" / "report.html").read_text()
     assert all(t in html for t in TASK_IDS)
     meta = json.loads((tmp_path / "merged" / "run.json").read_text())
