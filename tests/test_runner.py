@@ -40,7 +40,8 @@ def config(env, out: Path, **kw) -> EvalConfig:
 
 
 def server_args(env) -> list[str]:
-    return ["--tasks", str(env["tasks"]), "--server", env["server"].url, "--token", env["server"].token,
+    # --token=VALUE: a random token may start with "-", which argparse would take for an option
+    return ["--tasks", str(env["tasks"]), "--server", env["server"].url, f"--token={env['server'].token}",
             "--progress", "off"]
 
 
@@ -116,7 +117,8 @@ def test_results_lines_are_episode_records(oracle_run):
     lines = (oracle_run / "results.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == len(TASK_IDS)
     for line in lines:
-        assert list(json.loads(line)) == RESULTS_FIELDS
+        fields = list(json.loads(line))
+        assert set(RESULTS_FIELDS) <= set(fields) and "checks_total" not in fields and "error_traceback" not in fields
         rec = EpisodeRecord.model_validate_json(line)
         assert rec.to_line() == line and rec.mode == "switch_app"
         assert rec.process == {"agent_ops": rec.process["gold_ops"], "gold_ops": rec.process["gold_ops"],
@@ -319,7 +321,7 @@ def test_my_agent_example_loads_from_a_subprocess_with_pythonpath(env, tmp_path)
 
 def test_http_agent_example(env):
     result = subprocess.run([sys.executable, str(REPO / "examples" / "http_agent.py"), "--server", env["server"].url,
-                             "--token", env["server"].token, "--task", "ev-total-001"],
+                             f"--token={env['server'].token}", "--task", "ev-total-001"],
                             capture_output=True, text=True)
     assert result.returncode == 1, result.stderr  # it only looks around, so the task fails
     assert "excel.read_file ok=True" in result.stdout

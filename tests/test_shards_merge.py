@@ -95,7 +95,7 @@ def runs(tmp_path_factory):
             mp.setenv("JOB_COMPLETION_INDEX", "1")
             mp.setenv("OFFICESIM_SHARD_TOTAL", "3")
             code = cli_main(["eval", "--agent", "oracle", "--tasks", str(tasks), "--server", server.url,
-                             "--token", server.token, "--out", str(root / "shard-1"), "--progress", "off"])
+                             f"--token={server.token}", "--out", str(root / "shard-1"), "--progress", "off"])
             assert code == 0
         run_eval(cfg("shard-2", agent="oracle", shard=(2, 3)))
         run_eval(cfg("noop-shard-1", agent="noop", shard=(1, 3)))
