@@ -27,11 +27,14 @@ class CheckRecord(BaseModel):
 
 
 class EpisodeRecord(BaseModel):
-    """One episode of one task: the verdict of its checks, what else changed, and how it ran.
+    """One episode of one task: its verdict, why, what changed, and how it ran.
 
-    ``passed`` needs every check to pass (and at least one check); ``score`` is the fraction passed.
-    Side effects are reported, not scored: the task decides what must hold, the diff shows what else
-    changed. Fields are in the order of a results.jsonl line.
+    The verdict is outcome-centric (README, "How grading works"): ``passed`` needs every check to pass
+    (and at least one check) AND no side effect, i.e. no difference from the gold solution's office
+    outside the task's free paths. ``failed`` names the components that failed (``checks``,
+    ``side_effects``). ``passed_checks_only`` is the lenient, checks-only verdict (OfficeBench's way),
+    kept for comparison with published numbers. ``score`` is the fraction of checks passed.
+    Fields are in the order of a results.jsonl line.
     """
 
     task_id: str
@@ -42,10 +45,12 @@ class EpisodeRecord(BaseModel):
     model: str | None = None
     mode: str | None = None  # switch_app or all_operations
     passed: bool
+    passed_checks_only: bool | None = None  # the checks' verdict alone (None in records older than it)
+    failed: list[str] = []  # the components that failed: "checks", "side_effects"
     score: float = Field(ge=0.0, le=1.0)
     status: str  # how the session ended: finished, stagnated, step_limit, expired; error when not graded
     checks: list[CheckRecord] = []
-    side_effects: list[str] = []  # changes the gold solution does not make
+    side_effects: list[str] = []  # every difference from the gold office outside the free paths
     changes: list[str] = []  # every change to the office, for reports
     answer: str | None = None
     steps: int = 0
@@ -74,16 +79,21 @@ class EpisodeRecord(BaseModel):
 
     # -- building ------------------------------------------------------------------------------
     @classmethod
-    def graded(cls, checks: list[CheckRecord], **fields: Any) -> EpisodeRecord:
-        """The record whose verdict is its checks': all must pass and there must be some."""
+    def graded(cls, checks: list[CheckRecord], side_effects: list[str] = (), **fields: Any) -> EpisodeRecord:
+        """The record of a graded episode: its checks must all pass (and there must be some) and it
+        must have no side effect."""
         good = sum(1 for c in checks if c.passed)
         score = good / len(checks) if checks else 0.0
-        return cls(checks=checks, passed=bool(checks) and good == len(checks), score=score, **fields)
+        checks_ok = bool(checks) and good == len(checks)
+        failed = [name for name, bad in (("checks", not checks_ok), ("side_effects", bool(side_effects))) if bad]
+        return cls(checks=checks, passed=not failed, passed_checks_only=checks_ok, failed=failed, score=score,
+                   side_effects=list(side_effects), **fields)
 
     @classmethod
     def ungraded(cls, task_id: str, status: str, error: str | None, **fields: Any) -> EpisodeRecord:
         """The record of an episode that could not be graded: failed, score 0, ``error`` says why."""
-        return cls(task_id=task_id, passed=False, score=0.0, status=status, error=error, **fields)
+        return cls(task_id=task_id, passed=False, passed_checks_only=False, failed=["error"], score=0.0,
+                   status=status, error=error, **fields)
 
     # -- the two JSON forms ----------------------------------------------------------------------
     def api_dict(self) -> dict[str, Any]:

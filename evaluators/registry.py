@@ -189,6 +189,6 @@ def evaluate(task_checks: list[Any], state: EvalState, *, task_id: str, status: 
     """Run a task's checks on the final state and grade them into its record; pure (reads nothing
     but its arguments)."""
     return EpisodeRecord.graded(
-        run_checks(task_checks, state), task_id=task_id, mode=mode, status=status, answer=state.answer,
-        side_effects=list(side_effects), changes=list(changes or []), steps=steps,
+        run_checks(task_checks, state), side_effects=list(side_effects), task_id=task_id, mode=mode, status=status,
+        answer=state.answer, changes=list(changes or []), steps=steps,
     )

@@ -126,8 +126,9 @@ class Evaluator:
 
         task = session.task
         after = parse_office(session.office.root, task.timezone)
-        effects = side_effects(self.before(task), after, self.gold(task).after)
-        state = EvalState(files=after, answer=session.answer, timezone=task.timezone, now=task.now_dt)
+        effects = side_effects(self.before(task), after, self.gold(task).after, task.free)
+        state = EvalState(files=after, answer=session.answer, timezone=task.timezone, now=task.now_dt,
+                          instruction=task.instruction)
         return evaluate(task.checks, state, task_id=task.id, mode=session.mode, status=session.status,
                         side_effects=effects, steps=session.step_count,
                         changes=[str(c) for c in diff_states(self.before(task), after)])  # the office diff, for reports
