@@ -16,6 +16,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Callable, TypeVar
 
+from officesim.testbed.guards import read_bounded
+
 T = TypeVar("T")
 
 _LIMIT = 1024
@@ -26,7 +28,7 @@ _lock = threading.Lock()
 def by_content(path: Path, key: tuple, compute: Callable[[], T]) -> T:
     """``compute()`` (which reads ``path``), or a copy of its earlier result for the same bytes and key."""
     try:
-        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        digest = hashlib.sha256(read_bounded(path, Path(path).name)).hexdigest()  # TooLarge past the file limit
     except OSError:
         return compute()  # unreadable: let the operation report it as it always does
     full = (digest, *key)

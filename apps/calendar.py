@@ -18,6 +18,7 @@ from icalendar import Calendar, Event, vCalAddress
 
 from officesim.testbed.specs import DATE_FORMAT, TIME_FORMAT
 from officesim.apps.registry import App, OfficeContext, OpError, Result
+from officesim.testbed.guards import TooLarge, read_bounded
 
 app = App("calendar", "Create, list, update and delete events in a person's calendar.")
 
@@ -111,7 +112,9 @@ def load_calendar(ctx: OfficeContext, user: str) -> tuple[Path, Calendar]:
     if not path.is_file():
         raise OpError("wrong_file_type", f"calendar of {user} is not a file")
     try:
-        cal = Calendar.from_ical(path.read_bytes())
+        cal = Calendar.from_ical(read_bounded(path, f"the calendar of {user}"))
+    except (TooLarge, MemoryError):
+        raise
     except Exception as exc:  # icalendar raises ValueError and friends on bad input
         raise OpError("corrupt_file", f"the calendar of {user} could not be read: {exc}") from None
     return path, cal
@@ -208,7 +211,7 @@ def block(index: int, event: dict) -> str:
 # -- operations --------------------------------------------------------------------------------
 
 
-@app.operation
+@app.operation(writes=True)
 def create_event(
     ctx: OfficeContext,
     user: str,
@@ -252,7 +255,7 @@ def create_event(
     )
 
 
-@app.operation
+@app.operation(writes=True)
 def delete_event(ctx: OfficeContext, user: str, summary: str) -> Result:
     """Delete every event with this title (case-insensitive) from a person's calendar.
 
@@ -305,7 +308,7 @@ def _new_times(ev: Event, zone: ZoneInfo, time_start: str | None, time_end: str 
     return start, end
 
 
-@app.operation
+@app.operation(writes=True)
 def update_event(
     ctx: OfficeContext,
     user: str,

@@ -24,6 +24,7 @@ from pathlib import Path
 from officesim.apps import _cache
 from officesim.apps.calendar import office_zone
 from officesim.apps.registry import App, OfficeContext, OpError, Result
+from officesim.testbed.guards import TooLarge, read_bounded
 
 app = App("email", "Read, send, forward and reply to email; each person has an inbox and a sent folder.")
 
@@ -131,8 +132,10 @@ def message_attachments(msg: EmailMessage) -> list[tuple[str, str, bytes]]:
 def load_message(path: Path, label: str) -> EmailMessage:
     """Parse one .eml; an empty or header-less file is reported as corrupt."""
     try:
-        data = path.read_bytes()
+        data = read_bounded(path, label)
         msg = BytesParser(policy=policy.default).parsebytes(data)
+    except (TooLarge, MemoryError):
+        raise
     except Exception as exc:  # the parser is lenient; this is for I/O and worse
         raise OpError("corrupt_file", f"email {label} could not be read: {exc}") from None
     if not data.strip() or not any(msg.get(h) for h in ("from", "to", "subject", "date")):
@@ -231,7 +234,7 @@ def _attachment_files(ctx: OfficeContext, paths: list[str] | None) -> list[tuple
         if not real.is_file():
             raise OpError("file_not_found", f"attachment not found: {path}")
         ctype = mimetypes.guess_type(real.name)[0] or "application/octet-stream"
-        out.append((real.name, ctype, real.read_bytes()))
+        out.append((real.name, ctype, read_bounded(real, path)))
     return out
 
 
@@ -324,6 +327,7 @@ def list_emails(ctx: OfficeContext, username: str, folder: str = "inbox") -> Res
     rows = []
     for path in sorted(where.glob("*.eml")) if where.is_dir() else []:
         try:
+            ctx.office.resolve(path.relative_to(ctx.office.root).as_posix())  # a link out is never read
             rows.append(_list_entry(path, ctx))
         except OpError as exc:
             rows.append(({"id": path.stem, "error": exc.message}, 0.0))
@@ -368,7 +372,7 @@ def read_email(ctx: OfficeContext, username: str, email_id: str) -> Result:
     return Result(observation="\n".join(lines), data=info)
 
 
-@app.operation
+@app.operation(writes=True)
 def send_email(
     ctx: OfficeContext,
     sender: str,
@@ -392,7 +396,7 @@ def send_email(
                     address_list(cc, "cc"), subject, content, _attachment_files(ctx, attachments))
 
 
-@app.operation
+@app.operation(writes=True)
 def forward_email(ctx: OfficeContext, username: str, email_id: str, recipient: str | list[str], content: str = "") -> Result:
     """Forward an email (with its attachments) to someone, optionally with a note on top.
 
@@ -416,7 +420,7 @@ def forward_email(ctx: OfficeContext, username: str, email_id: str, recipient: s
                     _prefixed("Fwd:", info["subject"], ("fw:",)), body, message_attachments(msg))
 
 
-@app.operation
+@app.operation(writes=True)
 def reply_email(ctx: OfficeContext, username: str, email_id: str, content: str) -> Result:
     """Reply to the sender of an email; the original is quoted below the reply.
 

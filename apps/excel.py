@@ -126,7 +126,7 @@ def _cell_ref(row_idx: int, column_idx: int) -> str:
 
 # -- operations ----------------------------------------------------------------------------------
 
-@app.operation
+@app.operation(writes=True)
 def create_new_file(ctx: OfficeContext, file_path: str) -> Result:
     """Create a new Excel workbook with one empty sheet named Sheet1.
 
@@ -190,7 +190,7 @@ def _formula_values(real: Path, title: str, rows: list[list[Any]]) -> dict[tuple
     return {(r, c): v for (sheet, r, c), v in values.items() if sheet == title}
 
 
-@app.operation
+@app.operation(writes=True)
 def set_cell(ctx: OfficeContext, file_path: str, row_idx: int, column_idx: int,
              text: str | int | float | None, sheet: str | None = None) -> Result:
     """Set the value of one cell. Plain numbers (1200, "-3.5") are stored as numbers; "007" stays text.
@@ -215,7 +215,7 @@ def set_cell(ctx: OfficeContext, file_path: str, row_idx: int, column_idx: int,
     )
 
 
-@app.operation
+@app.operation(writes=True)
 def delete_cell(ctx: OfficeContext, file_path: str, row_idx: int, column_idx: int,
                 sheet: str | None = None) -> Result:
     """Empty one cell (the cells around it do not move).
@@ -241,7 +241,7 @@ def delete_cell(ctx: OfficeContext, file_path: str, row_idx: int, column_idx: in
                   data={"sheet": ws.title, "cell": ref, "old_value": _json_value(old)})
 
 
-@app.operation
+@app.operation(writes=True)
 def convert_to_pdf(ctx: OfficeContext, excel_file_path: str, pdf_file_path: str) -> Result:
     """Convert an Excel workbook (every sheet, under its name) to a PDF file.
 
@@ -273,7 +273,7 @@ def list_sheets(ctx: OfficeContext, file_path: str) -> Result:
     return Result(observation=f"Sheets of {file_path}:\n" + "\n".join(lines), data=data)
 
 
-@app.operation
+@app.operation(writes=True)
 def insert_row(ctx: OfficeContext, file_path: str, row_idx: int,
                values: list[str | int | float | None] | None = None, sheet: str | None = None) -> Result:
     """Insert a row before row row_idx (the rows below move down), optionally filled with values.
@@ -300,7 +300,7 @@ def insert_row(ctx: OfficeContext, file_path: str, row_idx: int,
                   data={"sheet": ws.title, "row": row_idx, "values": [_json_value(v) for v in stored]})
 
 
-@app.operation
+@app.operation(writes=True)
 def delete_row(ctx: OfficeContext, file_path: str, row_idx: int, sheet: str | None = None) -> Result:
     """Delete row row_idx; the rows below move up.
 
@@ -323,7 +323,7 @@ def delete_row(ctx: OfficeContext, file_path: str, row_idx: int, sheet: str | No
                   data={"sheet": ws.title, "row": row_idx, "values": [_json_value(v) for v in removed]})
 
 
-@app.operation
+@app.operation(writes=True)
 def add_sheet(ctx: OfficeContext, file_path: str, sheet: str) -> Result:
     """Add an empty sheet at the end of an Excel workbook.
 

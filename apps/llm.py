@@ -55,7 +55,7 @@ def _ask(prompt: str) -> tuple[str, str]:
         raise OpError("llm_unavailable", f"the LLM endpoint gave an unexpected answer: {resp.text[:300]}") from None
 
 
-@app.operation
+@app.operation(time_limit=90)  # the endpoint may take OFFICESIM_LLM_TIMEOUT (60 s) to answer
 def complete_text(ctx: OfficeContext, prompt: str) -> Result:
     """Send a prompt to a language model and return its answer.
 

@@ -10,6 +10,7 @@ from collections import OrderedDict
 from PIL import Image, UnidentifiedImageError
 
 from officesim.apps._files import existing_file
+from officesim.testbed import guards
 from officesim.apps.registry import App, OfficeContext, OpError, Result
 
 app = App("ocr", "Recognize the text in an image or a scanned PDF.")
@@ -56,7 +57,12 @@ def _pdf_pages(path, label: str) -> list[Image.Image]:
         with PDFIUM_LOCK:  # pdfium is not thread-safe; convert() copies the pixels out of its bitmap
             pdf = pdfium.PdfDocument(str(path))
             try:
-                return [pdf[i].render(scale=PDF_DPI / 72).to_pil().convert("RGB") for i in range(len(pdf))]
+                guards.check_pages(len(pdf), label, limit=guards.MAX_FRAMES)
+                pages = []
+                for i in range(len(pdf)):
+                    guards.check_render(*pdf[i].get_size(), PDF_DPI / 72, f"{label} page {i + 1}")
+                    pages.append(pdf[i].render(scale=PDF_DPI / 72).to_pil().convert("RGB"))
+                return pages
             finally:
                 pdf.close()
     except pdfium.PdfiumError as exc:
@@ -67,6 +73,7 @@ def _image_frames(path, label: str) -> list[Image.Image]:
     """The frames of an image (a multi-page TIFF has several)."""
     try:
         img = Image.open(path)
+        guards.check_image(img, label)
         frames = []
         for i in range(getattr(img, "n_frames", 1)):
             img.seek(i)
@@ -83,7 +90,7 @@ def _recognize(path, label: str) -> list[str]:
     is_pdf = path.suffix.lower() == ".pdf"
     try:  # the engine is part of the key: another tesseract may read differently
         key = (pytesseract.pytesseract.tesseract_cmd, "pdf" if is_pdf else "image",
-               hashlib.sha256(path.read_bytes()).hexdigest())
+               hashlib.sha256(guards.read_bounded(path, label)).hexdigest())
     except OSError as exc:
         raise OpError("corrupt_file", f"{label} could not be read: {exc}") from None
     with _cache_lock:
@@ -112,7 +119,7 @@ def _recognize(path, label: str) -> list[str]:
     return texts
 
 
-@app.operation
+@app.operation(time_limit=60)  # tesseract reads a page in a second or two; scans run to many pages
 def recognize_file(ctx: OfficeContext, file_path: str) -> Result:
     """Recognize the text in an image (png, jpg, tif, bmp, gif) or a scanned PDF.
 

@@ -39,7 +39,7 @@ def read_file(ctx: OfficeContext, pdf_file_path: str) -> Result:
     return Result(observation=text, data=pages)
 
 
-@app.operation
+@app.operation(writes=True)
 def convert_to_word(ctx: OfficeContext, pdf_file_path: str, word_file_path: str) -> Result:
     """Convert a PDF to a Word document: each text line becomes a paragraph, each page a new page.
 
@@ -55,7 +55,7 @@ def convert_to_word(ctx: OfficeContext, pdf_file_path: str, word_file_path: str)
                   data={"pdf_file_path": pdf_file_path, "word_file_path": word_file_path})
 
 
-@app.operation
+@app.operation(writes=True)
 def convert_to_image(ctx: OfficeContext, pdf_file_path: str, image_file_path: str,
                      page: int | None = None) -> Result:
     """Render a PDF to one PNG or JPEG image: one page, or all pages stacked top to bottom.
@@ -82,7 +82,7 @@ def convert_to_image(ctx: OfficeContext, pdf_file_path: str, image_file_path: st
     )
 
 
-@app.operation
+@app.operation(writes=True)
 def image_to_pdf(ctx: OfficeContext, image_file_path: str, pdf_file_path: str) -> Result:
     """Put an image (png, jpg, gif, bmp, tiff, webp) into a PDF file, one page per frame.
 

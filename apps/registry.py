@@ -30,6 +30,7 @@ from typing import Any, Callable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from officesim.testbed.errors import OpError
+from officesim.testbed.guards import TooLarge
 
 # The applications, in the order prompts list them. ``officesim.apps`` loads one module per name;
 # every other list of apps (task validation, switch_app, prompts, agents) reads this one.
@@ -58,6 +59,8 @@ ERROR_CODES = {
     "sandbox_error": "the shell sandbox could not run the command",
     "llm_unavailable": "no LLM endpoint is configured or it failed",
     "ocr_unavailable": "the tesseract OCR engine is missing or did not answer",
+    "resource_limit": "the operation passed a limit (time, memory, file size, inflated size, disk quota); "
+                      "the message says which",
     "internal_error": "an unexpected error inside the operation",
 }
 
@@ -136,11 +139,21 @@ def model_from_signature(
 
 
 class Operation:
-    """One operation of one app, with everything derived from its signature."""
+    """One operation of one app, with everything derived from its signature.
 
-    def __init__(self, app: str, func: Callable[..., Result]):
+    How the server runs it (server/workers.py) is declared beside it: ``inline`` operations touch no
+    file and run in the server process itself; the others run in a worker process under a time limit
+    (``time_limit`` seconds, else the server's default) and a memory limit. ``writes`` operations
+    change the office and are refused while the office is over its disk quota.
+    """
+
+    def __init__(self, app: str, func: Callable[..., Result], *, inline: bool = False,
+                 time_limit: float | None = None, writes: bool = False):
         self.app = app
         self.func = func
+        self.inline = inline
+        self.time_limit = time_limit
+        self.writes = writes
         self.name = func.__name__
         self.description, self.arg_help = _parse_arg_docs(func.__doc__ or "")
         self.model, self.params = model_from_signature(func, self.arg_help, skip=1)
@@ -212,6 +225,10 @@ class Operation:
             result = self.func(ctx, **values)
         except OpError as exc:
             return ActionResult.failure(exc.code, exc.message)
+        except TooLarge as exc:
+            return ActionResult.failure("resource_limit", str(exc))
+        except MemoryError:  # the worker that runs the operation reports it (and is replaced)
+            raise
         except Exception as exc:  # never let an operation crash the session
             return ActionResult.failure("internal_error", f"{self.app}.{self.name} failed: {type(exc).__name__}: {exc}")
         if not isinstance(result, Result):
@@ -227,11 +244,16 @@ class App:
         self.description = description
         self.operations: dict[str, Operation] = {}
 
-    def operation(self, func: Callable[..., Result]) -> Callable[..., Result]:
-        """Decorator registering ``func`` as an operation of this app."""
-        op = Operation(self.name, func)
-        self.operations[op.name] = op
-        return func
+    def operation(self, func: Callable[..., Result] | None = None, *, inline: bool = False,
+                  time_limit: float | None = None, writes: bool = False):
+        """Decorator registering ``func`` as an operation of this app: ``@app.operation``, or with
+        how it runs, ``@app.operation(writes=True)`` (see ``Operation``)."""
+        def register(f: Callable[..., Result]) -> Callable[..., Result]:
+            op = Operation(self.name, f, inline=inline, time_limit=time_limit, writes=writes)
+            self.operations[op.name] = op
+            return f
+
+        return register if func is None else register(func)
 
     def describe(self) -> dict:
         return {

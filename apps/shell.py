@@ -33,7 +33,7 @@ def _observation(command: str, res: SandboxResult, limits: Limits) -> str:
     return "\n".join(lines)
 
 
-@app.operation
+@app.operation(time_limit=40)  # the command's own limit (10 s) plus preparing and returning the office
 def command(ctx: OfficeContext, command: str) -> Result:
     """Run a bash command with the office folder as the working directory and show its output.
 

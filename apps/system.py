@@ -6,6 +6,10 @@ applies them to its state machine. Their schemas live here with every other oper
 
 from __future__ import annotations
 
+import os
+import stat
+from pathlib import Path
+
 from officesim.apps.registry import APP_NAMES, App, OfficeContext, OpError, Result
 
 app = App("system", "Switch between applications, list the office's files and finish the task.")
@@ -23,10 +27,10 @@ def switch_app(ctx: OfficeContext, target_app: str) -> Result:
 
 
 switch_app.__doc__ = switch_app.__doc__.format(apps=", ".join(APP_NAMES))
-app.operation(switch_app)
+app.operation(switch_app, inline=True)  # pure: runs in the server process
 
 
-@app.operation
+@app.operation(inline=True)
 def finish_task(ctx: OfficeContext, answer: str | int | float | None = None) -> Result:
     """Finish the task. Give the answer here when the task asks a question.
 
@@ -47,12 +51,44 @@ def list_files(ctx: OfficeContext, path: str = ".") -> Result:
     root = ctx.office.resolve(path)
     if not root.exists():
         raise OpError("file_not_found", f"no such folder: {path}")
-    if root.is_file():
-        files = [root]
-    else:
-        files = sorted(p for p in root.rglob("*") if p.is_file())
-    rows = [{"path": ctx.office.relpath(p), "size": p.stat().st_size} for p in files]
+    rows = [_row(ctx, root)] if root.is_file() else [_row(ctx, p) for p in _walk(root)]
+    rows = [r for r in rows if r is not None]
     if not rows:
         return Result(observation=f"No files under {path}.", data=[])
-    text = "\n".join(f"{r['path']} ({r['size']} bytes)" for r in rows)
-    return Result(observation=text, data=rows)
+    return Result(observation="\n".join(_line(r) for r in rows), data=rows)
+
+
+def _walk(folder: Path) -> list[Path]:
+    """Files and symbolic links below ``folder``, sorted; links to folders are listed, not entered."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder):  # os.walk does not follow links to folders
+        base = Path(dirpath)
+        out += [base / n for n in filenames]
+        out += [base / n for n in dirnames if (base / n).is_symlink()]
+    return sorted(out)
+
+
+def _row(ctx: OfficeContext, p: Path) -> dict | None:
+    """One listing row: a file with its size, or a link with where it points (never a host path)."""
+    rel = p.relative_to(ctx.office.root).as_posix()
+    if p.is_symlink():
+        real = Path(os.path.realpath(p))
+        root = ctx.office.root
+        if real == root or root in real.parents:
+            return {"path": rel, "size": None, "link": real.relative_to(root).as_posix() or "."}
+        return {"path": rel, "size": None, "link": None}
+    try:
+        st = p.stat()
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return {"path": rel, "size": st.st_size}
+
+
+def _line(row: dict) -> str:
+    if "link" not in row:
+        return f"{row['path']} ({row['size']} bytes)"
+    if row["link"] is None:
+        return f"{row['path']} -> (a link pointing outside the office; it cannot be opened)"
+    return f"{row['path']} -> {row['link']} (link)"

@@ -35,7 +35,7 @@ def _save(document: Any, real: Path) -> None:
         document.save(str(tmp))
 
 
-@app.operation
+@app.operation(writes=True)
 def create_new_file(ctx: OfficeContext, file_path: str) -> Result:
     """Create a new, empty Word document.
 
@@ -72,7 +72,7 @@ def read_file(ctx: OfficeContext, file_path: str) -> Result:
     return Result(observation="\n".join(lines), data={"paragraphs": paragraphs, "tables": tables})
 
 
-@app.operation
+@app.operation(writes=True)
 def write_to_file(ctx: OfficeContext, file_path: str, contents: str) -> Result:
     """Append text to the end of a Word document, one paragraph per line; creates the file if missing.
 
@@ -100,7 +100,7 @@ def write_to_file(ctx: OfficeContext, file_path: str, contents: str) -> Result:
     )
 
 
-@app.operation
+@app.operation(writes=True)
 def convert_to_pdf(ctx: OfficeContext, word_file_path: str, pdf_file_path: str) -> Result:
     """Convert a Word document (paragraphs and tables) to a PDF file.
 
@@ -116,7 +116,7 @@ def convert_to_pdf(ctx: OfficeContext, word_file_path: str, pdf_file_path: str) 
                   data={"word_file_path": word_file_path, "pdf_file_path": pdf_file_path})
 
 
-@app.operation
+@app.operation(writes=True)
 def replace_text(ctx: OfficeContext, file_path: str, old_text: str, new_text: str) -> Result:
     """Replace every occurrence of a text in a Word document's paragraphs and table cells.
 

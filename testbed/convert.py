@@ -15,6 +15,9 @@ must read a rendered page), so plain libraries do it in tens of milliseconds:
   into one image so OCR can read the whole document at once.
 - image -> pdf: Pillow writes the image(s) as PDF pages.
 
+Inputs pass the guards of testbed/guards.py first (file size, inflated size, cells, pages, pixels);
+a refusal raises ``guards.TooLarge``.
+
 Every function raises ``ConversionError`` for input it cannot read; callers map it to an OpError.
 Outputs are written to a temporary file and moved into place, so a failure never leaves half a file.
 """
@@ -31,6 +34,8 @@ from contextlib import contextmanager
 from datetime import date, datetime, time, timezone
 from pathlib import Path
 from typing import Any, Iterator
+
+from officesim.testbed import guards
 
 FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu", "/usr/share/fonts/TTF")
 FONT_FILE = "DejaVuSans.ttf"  # one face only: loading a TrueType font is most of a conversion's cost
@@ -220,8 +225,12 @@ def open_docx(src: str | os.PathLike) -> Any:
     """Open a .docx with python-docx, or raise ConversionError saying why not."""
     import docx
 
+    guards.check_size(os.path.getsize(src), Path(src).name)
+    guards.check_docx(str(src), Path(src).name)
     try:
         return docx.Document(str(src))
+    except MemoryError:
+        raise
     except Exception as exc:  # zip, XML and content-type errors all mean "not a readable docx"
         raise ConversionError(f"not a readable Word document ({type(exc).__name__}: {exc})") from None
 
@@ -260,10 +269,14 @@ def open_xlsx(src: str | os.PathLike, data_only: bool = False) -> Any:
     """
     import openpyxl
 
+    guards.check_size(os.path.getsize(src), Path(src).name)
+    guards.check_xlsx(str(src), Path(src).name)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return openpyxl.load_workbook(str(src), data_only=data_only)
+    except MemoryError:
+        raise
     except Exception as exc:
         raise ConversionError(f"not a readable Excel workbook ({type(exc).__name__}: {exc})") from None
 
@@ -302,13 +315,14 @@ def open_pdf(src: str | os.PathLike) -> Any:
     """Open a PDF with pypdf (an empty password is tried on encrypted files) or raise ConversionError."""
     import pypdf
 
+    guards.check_size(os.path.getsize(src), Path(src).name)
     try:
         reader = pypdf.PdfReader(str(src))
         if reader.is_encrypted and not reader.decrypt(""):
             raise ConversionError("the PDF is password-protected")
-        len(reader.pages)
+        guards.check_pages(len(reader.pages), Path(src).name)
         return reader
-    except ConversionError:
+    except (ConversionError, guards.TooLarge, MemoryError):
         raise
     except Exception as exc:
         raise ConversionError(f"not a readable PDF ({type(exc).__name__}: {exc})") from None
@@ -353,11 +367,14 @@ def _render_pages(src: str | os.PathLike, page: int | None, dpi: int) -> list[An
 def _render_pages_locked(src: str | os.PathLike, page: int | None, dpi: int) -> list[Any]:
     import pypdfium2 as pdfium
 
+    guards.check_size(os.path.getsize(src), Path(src).name)
     try:
         document = pdfium.PdfDocument(str(src))
     except Exception as exc:
         raise ConversionError(f"not a readable PDF ({type(exc).__name__}: {exc})") from None
     try:
+        if page is None:  # every page stacked into one picture
+            guards.check_pages(len(document), Path(src).name, limit=guards.MAX_FRAMES)
         indices = range(len(document)) if page is None else [page - 1]
         sizes = [document[i].get_size() for i in indices]  # points
         scale = dpi / 72.0
@@ -416,9 +433,13 @@ def image_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> int:
     """Write an image (every frame of a multi-frame one) as PDF pages; returns the page count."""
     from PIL import Image, ImageSequence
 
+    guards.check_size(os.path.getsize(src), Path(src).name)
     try:
         with Image.open(str(src)) as image:
+            guards.check_image(image, Path(src).name)
             frames = [_flatten(frame) for frame in ImageSequence.Iterator(image)]
+    except (guards.TooLarge, MemoryError):
+        raise
     except Exception as exc:
         raise ConversionError(f"not a readable image ({type(exc).__name__}: {exc})") from None
     # Fit the page to A4 width at most; small images keep 1 pixel = 1 point.

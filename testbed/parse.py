@@ -2,7 +2,9 @@
 
 Evaluators, the outcome diff and the validator all look at an office through this one view, so a
 check never depends on how a file happened to be written (which library, which zip timestamps,
-which event UID). Parsing never raises: a file its parser rejects becomes ``kind: "corrupt"``.
+which event UID). Parsing never raises: a file its parser rejects becomes ``kind: "corrupt"``, and
+one that would pass a limit of testbed/guards.py (inflated size, cells, pixels, file size) becomes
+``kind: "corrupt"`` with ``reason: "too_large"`` and the limit in ``error``.
 
 Parsed entries are cached by file content (sha256) and timezone, so the many snapshots of one
 session, and all the sessions of one task, parse each distinct file once. Entries are returned as
@@ -24,6 +26,9 @@ from datetime import date, datetime, time, timedelta, timezone as dt_timezone
 from pathlib import Path, PurePosixPath
 from typing import Any
 from zoneinfo import ZoneInfo
+
+from officesim.testbed.guards import (TooLarge, check_docx, check_image, check_pages, check_render, check_xlsx,
+                                      check_zip, compression_of, inflate, peek, read_bounded)
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 DATE_FORMAT = "%Y-%m-%d"
@@ -55,10 +60,21 @@ def parse_office(root: str | os.PathLike, timezone: str = "UTC") -> dict[str, di
 def parse_file(path: str | os.PathLike, relpath: str, timezone: str = "UTC") -> dict:
     """One file as a FORMAT.md section 3 entry; ``relpath`` gives the mailbox/calendar owner."""
     try:
-        data = Path(path).read_bytes()
+        data = read_bounded(path, relpath)
+    except TooLarge as exc:
+        entry = too_large_entry(str(exc), os.path.getsize(path))
+        _add_path_fields(entry, relpath)
+        return entry
     except OSError as exc:
-        return {"kind": "corrupt", "error": f"unreadable: {exc}", "size": 0, "sha256": _sha(b"")}
+        return {"kind": "corrupt", "error": f"unreadable: {exc.strerror or type(exc).__name__}", "size": 0,
+                "sha256": _sha(b"")}
     return parse_bytes(data, relpath, timezone)
+
+
+def too_large_entry(message: str, size: int = 0, digest: str | None = None) -> dict:
+    """The entry of a file that could not be parsed within the limits (guards, time or memory)."""
+    return {"kind": "corrupt", "reason": "too_large", "error": message[:300], "size": size,
+            "sha256": digest or ""}
 
 
 def parse_bytes(data: bytes, relpath: str, timezone: str = "UTC") -> dict:
@@ -95,6 +111,12 @@ def _parse_content(data: bytes, suffix: str, digest: str, tz: str) -> dict:
             return _text_or_binary(data, digest)
     try:
         entry = parser(data, tz)
+    except TooLarge as exc:
+        return too_large_entry(str(exc), len(data), digest)
+    except MemoryError:
+        return too_large_entry("parsing it needs more memory than an operation may use", len(data), digest)
+    except RecursionError:
+        return too_large_entry("it is nested too deeply to parse", len(data), digest)
     except Exception as exc:  # any parser failure means the file is corrupt, never a crash
         message = f"{type(exc).__name__}: {exc}".strip()
         return {"kind": "corrupt", "error": message[:300], "size": len(data), "sha256": digest}
@@ -167,6 +189,7 @@ def _parse_xlsx(data: bytes, tz: str) -> dict:
 
     from officesim.testbed.spreadsheet import FormulaProblem, formula_cells, formula_values
 
+    check_xlsx(data)
     wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False)
     sheets = {ws.title: _sheet_rows(ws) for ws in wb.worksheets}
     entry: dict = {"kind": "xlsx", "sheets": sheets, "sheet_order": [ws.title for ws in wb.worksheets]}
@@ -197,6 +220,7 @@ def _cell_ref(row: int, col: int) -> str:
 def _parse_docx(data: bytes, tz: str) -> dict:
     import docx
 
+    check_docx(data)
     doc = docx.Document(io.BytesIO(data))
     paragraphs = [p.text for p in doc.paragraphs]
     tables = [[[cell.text for cell in row.cells] for row in table.rows] for table in doc.tables]
@@ -210,6 +234,7 @@ def _parse_pdf(data: bytes, tz: str) -> dict:
     reader = PdfReader(io.BytesIO(data), strict=False)
     if reader.is_encrypted:
         reader.decrypt("")
+    check_pages(len(reader.pages))
     pages = [(page.extract_text() or "") for page in reader.pages]
     entry: dict = {"kind": "pdf", "pages": pages}
     if any(not p.strip() for p in pages):  # scanned pages: compared by what they show
@@ -230,6 +255,7 @@ def _page_digests(data: bytes, indices: list[int]) -> dict[str, str]:
             for i in indices:
                 page = document[i]
                 try:
+                    check_render(*page.get_size(), 0.5, f"page {i + 1}")
                     bitmap = page.render(scale=0.5)
                     out[str(i)] = picture_digest(bitmap.to_pil())
                 finally:
@@ -394,6 +420,7 @@ def _parse_image(data: bytes, tz: str) -> dict:
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as img:
+        check_image(img)
         width, height = img.size
         img.verify()
     with Image.open(io.BytesIO(data)) as img:
@@ -435,13 +462,14 @@ def _text_or_binary(data: bytes, digest: str) -> dict:
 
 
 # ---- archives ------------------------------------------------------------------------------------
-_ARCHIVE_READ_LIMIT = 256 * 1024 * 1024  # bytes of members hashed per archive; past it, sizes only
+_ARCHIVE_READ_LIMIT = 64 * 1024 * 1024  # bytes of members hashed per archive; past it, sizes only
 
 
 def _parse_zip(data: bytes, tz: str) -> dict:
     import zipfile
 
     members, budget = [], _ARCHIVE_READ_LIMIT
+    check_zip(data)
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         for info in archive.infolist():
             if info.is_dir():
@@ -458,8 +486,15 @@ def _parse_tar(data: bytes, tz: str) -> dict:
     import tarfile
 
     members, budget = [], _ARCHIVE_READ_LIMIT
+    kind = compression_of(data)
+    if kind:  # a compressed single file (notes.txt.gz) is not inflated at all; an archive only so far
+        try:
+            tarfile.TarInfo.frombuf(peek(data, kind), "utf-8", "surrogateescape")
+        except tarfile.TarError:
+            return {"kind": "binary", "size": len(data), "sha256": _sha(data)}
+    plain = inflate(data, kind) if kind else data
     try:
-        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")
+        archive = tarfile.open(fileobj=io.BytesIO(plain), mode="r:")
     except tarfile.ReadError:  # a compressed single file (notes.txt.gz), not an archive
         return {"kind": "binary", "size": len(data), "sha256": _sha(data)}
     with archive:
