@@ -261,7 +261,7 @@ def test_cli_openai_json_with_agent_options(env, tmp_path, monkeypatch, capsys):
     code = cli_main(["eval", "--agent", "openai", "--model", MODEL, "--action-format", "json",
                      "--agent-option", "backoff_s=0.001", "--agent-option", "temperature=0.5",
                      "--tasks", str(env["tasks"]), "--task", TASK, "--server", env["server"].url,
-                     "--token", env["server"].token, "--out", str(out), "--progress", "off", "--fail-under", "1"])
+                     f"--token={env['server'].token}", "--out", str(out), "--progress", "off", "--fail-under", "1"])
     err = capsys.readouterr().err
     assert code == 0, err
     assert "passed 1/1" in err and "tokens 36 in / 6 out" in err

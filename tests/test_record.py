@@ -50,9 +50,12 @@ def test_invalid_check_counts_as_failed_not_crash():
     assert not rec.passed and rec.score == 0.5 and "unknown check" in rec.checks[1].message
 
 
-def test_side_effects_are_reported_not_scored():
+def test_side_effects_fail_the_outcome_but_not_the_checks_only_verdict():
     rec = _eval([GOOD], side_effects=["data/other.xlsx: modified"])
-    assert rec.passed and rec.side_effects == ["data/other.xlsx: modified"]
+    assert not rec.passed and rec.side_effects == ["data/other.xlsx: modified"]
+    assert rec.passed_checks_only and rec.failed == ["side_effects"] and rec.score == 1.0
+    clean = _eval([GOOD], side_effects=[])
+    assert clean.passed and clean.passed_checks_only and clean.failed == []
 
 
 def test_record_serialises_to_the_documented_shape():

@@ -164,7 +164,7 @@ def board_report_send_cc(rng: random.Random) -> dict:
         "checks": [
             check("email_sent", sender=me["email"], to=[m1["email"], m2["email"]], cc=[manager["email"]],
                   subject=subject, attachments=[final.split("/")[-1]],
-                  body_contains=[MONTHS[meeting.month - 1], str(meeting.day)]),
+                  body_contains=[meeting.strftime("%Y-%m-%d")]),
             check("email_not_sent", sender=me["email"], to=m3["email"]),
         ],
         "gold": [

@@ -6,7 +6,7 @@ import random
 from datetime import timedelta
 
 from officesim.tasks.families._kit import (
-    act, at, check, day_month, day_name, docx, ev, finish, fmt, head, hm, ics, image, iso, other_companies, people,
+    act, at, check, day_month, docx, ev, finish, fmt, head, hm, ics, image, iso, other_companies, people,
     setup, sh, switch, weekday_day_month, workday_after, xlsx
 )
 from officesim.tasks.families.registry import family
@@ -135,7 +135,8 @@ def car_park_closure_notice(rng: random.Random) -> dict:
             image(scans["alarm"], alarm),
         ],
         "checks": [check("email_sent", sender=me["email"], to=team,
-                         body_contains=[day_name(d1), str(d1.day), alt.replace("the ", "")])],
+                         body_contains=[d1.isoformat(), f"{h1:02d}:00", f"{h2:02d}:00", alt.replace("the ", "")],
+                         body_excludes=[d2.isoformat()])],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scans["closure"]),
                  act("ocr", "recognize_file", file_path=scans["alarm"]),
                  switch("email"), mail(body(d1, h1, h2))],
