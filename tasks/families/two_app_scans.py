@@ -38,6 +38,7 @@ def meter_reading_log(rng: random.Random) -> dict:
             f"Reading: {new_reading} kWh\nRead by: caretaker")
     gas = (f"METER READING CARD\nSite: {org}\nMeter no: {gas_meter}\nType: Gas\nDate: {iso(read_day)}\n"
            f"Reading: {rng.randrange(3000, 9000)} m3\nRead by: caretaker")
+    gas_reading = int(gas.split("Reading: ")[1].split()[0])
     path = "data/facilities/electricity_readings.xlsx"
     n = len(rows) + 1
     month = now.strftime("%Y-%m")
@@ -63,6 +64,17 @@ def meter_reading_log(rng: random.Random) -> dict:
             {"name": "overwrites last month's row",
              "actions": [switch("excel")] + [act("excel", "set_cell", file_path=path, row_idx=n - 1, column_idx=c, text=v)
                                              for c, v in enumerate([month, new_reading, usage], start=1)]},
+            {"name": "takes the gas meter's reading",
+             "actions": [switch("excel")] + fill(gas_reading, gas_reading - prev)},
+            {"name": "leaves the usage empty", "actions": [switch("excel")] + fill(new_reading, None)[:2]},
+            {"name": "usage as a negative difference", "actions": [switch("excel")] + fill(new_reading, -usage)},
+        ],
+        "right": [
+            {"name": "usage as a formula",
+             "actions": [switch("excel")] + fill(new_reading, f"=B{n}-B{n - 1}")},
+            {"name": "the row inserted at once, the reading with a thousands separator",
+             "actions": [switch("excel"), act("excel", "insert_row", file_path=path, row_idx=n,
+                                              values=[month, f"{new_reading:,}", usage])]},
         ],
     }
 
@@ -98,10 +110,21 @@ def stock_below_reorder(rng: random.Random) -> dict:
             xlsx("data/warehouse/reorder_levels.xlsx", {"Levels": rows}),
         ],
         "answer": low,
-        "checks": [check("answer_equals", value=low)],
+        "checks": [check("answer_equals", value=low, exclude=[i for i in items if i != low])],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/warehouse/count_today.png"),
                  switch("excel"), act("excel", "read_file", file_path="data/warehouse/reorder_levels.xlsx"), finish(low)],
-        "wrong": [{"name": "the item with the smallest count", "actions": [finish(decoy)], "answer": decoy}],
+        "wrong": [
+            {"name": "the item with the smallest count", "actions": [finish(decoy)], "answer": decoy},
+            {"name": "hedges between two items", "actions": [], "answer": f"{low} or {decoy}"},
+            {"name": "lists every item of the count", "actions": [], "answer": ", ".join(items)},
+            {"name": "the item with the highest reorder level",
+             "actions": [], "answer": max((i for i in items if i != low), key=lambda i: levels[i])},
+        ],
+        "right": [
+            {"name": "a sentence with the figures", "actions": [],
+             "answer": f"{low} is below its reorder level: {counts[low]} counted, reorder level {levels[low]}."},
+            {"name": "the name in lower case", "actions": [], "answer": low.lower()},
+        ],
     }
 
 
@@ -145,6 +168,22 @@ def car_park_closure_notice(rng: random.Random) -> dict:
              "actions": [switch("email"), mail(body(d2, 10, 11))]},
             {"name": "sends it to me instead of the team",
              "actions": [switch("email"), mail(body(d1, h1, h2), me["email"])]},
+            {"name": "the closure day with the fire alarm test's hours",
+             "actions": [switch("email"), mail(body(d1, 10, 11))]},
+            {"name": "leaves out where to park",
+             "actions": [switch("email"), mail(f"Hi all,\n\nthe car park is closed on {weekday_day_month(d1)} from "
+                                               f"{h1}:00 to {h2}:00.\n\n{me['first']}")]},
+            {"name": "passes on both notices",
+             "actions": [switch("email"), mail(body(d1, h1, h2) + f"\n\nAlso: the fire alarm will be tested on "
+                                               f"{weekday_day_month(d2)}.")]},
+            {"name": "one mail for the closure, a second one for the fire alarm",
+             "actions": [switch("email"), mail(body(d1, h1, h2)), mail(body(d2, 10, 11))]},
+        ],
+        "right": [
+            {"name": "reworded, with the date in figures and the hours as am/pm", "actions": [switch("email"), act(
+                "email", "send_email", sender=me["email"], recipient=team, subject="Parking",
+                content=f"Team - no parking on site on {d1.strftime('%d/%m/%Y')}, {h1} am to {h2 - 12} pm "
+                        f"(resurfacing). Use {alt} that day.")]},
         ],
     }
 
@@ -171,13 +210,15 @@ def business_card_followup(rng: random.Random) -> dict:
                       f"{me['name']}\n{org}")
     send = lambda c: act("email", "send_email", sender=me["email"], recipient=c["p"]["email"],  # noqa: E731
                          subject="Great to meet you at the fair", content=body(c))
+    topic = {"our packaging catalogue": "packaging", "the fleet tracking demo": "fleet tracking",
+             "our spring price list": "price list", "the pilot programme": "pilot"}[product]
     return {
         **head(me, now),
         "instruction": (f"I met {target['p']['first']} from {target['co']} at the trade fair last week; the business "
                         "cards I collected are scanned in data/cards/. Send a short follow-up email about "
                         f"{product} to the address on the card."),
         "office": [image(c["path"], c["text"]) for c in cards],
-        "checks": [check("email_sent", sender=me["email"], to=target["p"]["email"]),
+        "checks": [check("email_sent", sender=me["email"], to=target["p"]["email"], body_contains=topic),
                    check("email_not_sent", sender=me["email"], to=other["p"]["email"])],
         "gold": [switch("ocr")] + [act("ocr", "recognize_file", file_path=c["path"]) for c in cards[:2]]
                 + [switch("email"), send(target)],
@@ -187,6 +228,23 @@ def business_card_followup(rng: random.Random) -> dict:
              "actions": [switch("email"), act("email", "send_email", sender=me["email"],
                                               recipient=target["p"]["email"].split("@")[0] + "@" + domain,
                                               subject="Great to meet you at the fair", content=body(target))]},
+            {"name": "a follow-up that never mentions what it is about",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=target["p"]["email"],
+                                              subject="Great to meet you", content=f"Dear {target['p']['first']},\n\n"
+                                              f"It was good to meet you at the trade fair.\n\n{me['name']}")]},
+            {"name": "one mail to everyone whose card was scanned",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"],
+                                              recipient=[c["p"]["email"] for c in cards],
+                                              subject="Great to meet you at the fair", content=body(target))]},
+            {"name": "the right mail, and a copy to the other contact",
+             "actions": [switch("email"), send(target), send(other)]},
+        ],
+        "right": [
+            {"name": "another subject and wording", "actions": [switch("email"), act(
+                "email", "send_email", sender=me["email"], recipient=target["p"]["email"],
+                subject=f"{target['co']} - following up",
+                content=f"Hello {target['p']['first']}, thanks for the chat at the fair. Here is the follow-up on "
+                        f"{product} I promised; are you free for a call next week? {me['first']}")]},
         ],
     }
 
@@ -225,6 +283,22 @@ def fire_drill_flyer(rng: random.Random) -> dict:
              "actions": [switch("calendar"), create(at(d2, 13), at(d2, 16))]},
             {"name": "default one-hour slot instead of the flyer's end time",
              "actions": [switch("calendar"), create(start, start + timedelta(hours=1))]},
+            {"name": "the drill's time on the first aid course's day",
+             "actions": [switch("calendar"), create(at(d2, h, m), at(d2, end.hour, end.minute))]},
+            {"name": "enters the drill twice", "actions": [switch("calendar"), create(start, end), create(start, end)]},
+            {"name": "titled after the assembly point instead of 'Fire drill'",
+             "actions": [switch("calendar"), act("calendar", "create_event", user=me["email"],
+                                                 summary=f"Assemble at {spot}", time_start=fmt(start),
+                                                 time_end=fmt(end))]},
+        ],
+        "right": [
+            {"name": "title in lower case, with a description",
+             "actions": [switch("calendar"), act("calendar", "create_event", user=me["email"], summary="fire drill",
+                                                 time_start=fmt(start), time_end=fmt(end),
+                                                 description=f"Leave by the nearest exit and go to {spot}.")]},
+            {"name": "created with a one-hour default, then the end corrected",
+             "actions": [switch("calendar"), create(start, start + timedelta(hours=1)),
+                         act("calendar", "update_event", user=me["email"], summary="Fire drill", time_end=fmt(end))]},
         ],
     }
 
@@ -245,6 +319,7 @@ def scanned_letter_transcribe(rng: random.Random) -> dict:
               "Everything works well.\nKind regards,\n" + writers[1]["name"])
     doc = f"data/cases/{ref}_letter.docx"
     lines = "\n".join(letter.split("\n"))
+    street = letter.split("\n")[1]
     return {
         **head(me, now),
         "instruction": ("Two customer letters were scanned into data/post/. Type the complaint one into a new Word "
@@ -255,9 +330,13 @@ def scanned_letter_transcribe(rng: random.Random) -> dict:
             image("data/post/letter_b.png", letter),
             docx("data/cases/README.docx", ["One document per case, named by order number."]),
         ],
+        "free": [doc],
         "checks": [
             check("file_exists", file=doc),
-            check("contains", file=doc, text=[writers[0]["name"].split()[1], ref, product, "refund"]),
+            check("contains", file=doc, ordered=True,
+                  text=[writers[0]["name"], street, sent.date().isoformat(), "Dear Sir or Madam", ref, "arrived on time",
+                        product, "does not switch on", "replacement", "full refund", "Yours faithfully"],
+                  exclude=[writers[1]["name"], other_ref, "quick delivery"]),
         ],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/post/letter_a.png"),
                  act("ocr", "recognize_file", file_path="data/post/letter_b.png"),
@@ -269,6 +348,21 @@ def scanned_letter_transcribe(rng: random.Random) -> dict:
             {"name": "files it under the other letter's order number",
              "actions": [switch("word"), act("word", "write_to_file", file_path=f"data/cases/{other_ref}_letter.docx",
                                              contents=lines)]},
+            {"name": "types both letters into the case document",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents=lines + "\n" + thanks)]},
+            {"name": "a one-line summary instead of the letter",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
+                                             contents=f"{writers[0]['name']}: order {ref}, {product} does not switch "
+                                                      "on; wants a replacement or a full refund.")]},
+            {"name": "the right document, plus a copy under a second name",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents=lines),
+                         act("word", "write_to_file", file_path="data/cases/complaint_letter.docx", contents=lines)]},
+        ],
+        "right": [
+            {"name": "the letter in a few paragraphs instead of one per line",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join([
+                 " ".join(letter.split("\n")[:3]), "Dear Sir or Madam,",
+                 " ".join(letter.split("\n")[4:8]), "Yours faithfully,", writers[0]["name"]]))]},
         ],
     }
 
@@ -293,6 +387,7 @@ def scan_file_by_content(rng: random.Random) -> dict:
     slug = sup.split()[0].lower()
     target = f"data/finance/invoices/{slug}_{no}.png"
     wrong_src = files[1]
+    other_no = kinds[2].split("Invoice no: ")[1].split()[0]
     return {
         **head(me, now),
         "instruction": (f"One of the scans in data/scans/ is an invoice from {sup}. Move it (don't copy) into "
@@ -310,5 +405,18 @@ def scan_file_by_content(rng: random.Random) -> dict:
              "actions": [switch("shell"), sh(f"mkdir -p data/finance/invoices && mv {wrong_src} {target}")]},
             {"name": "copies instead of moving",
              "actions": [switch("shell"), sh(f"mkdir -p data/finance/invoices && cp {files[0]} {target}")]},
+            {"name": "files the other supplier's invoice under its own number",
+             "actions": [switch("shell"), sh(f"mkdir -p data/finance/invoices && mv {files[2]} "
+                                             f"data/finance/invoices/{slug}_{other_no}.png")]},
+            {"name": "the right scan named with the other invoice's number",
+             "actions": [switch("shell"), sh(f"mkdir -p data/finance/invoices && mv {files[0]} "
+                                             f"data/finance/invoices/{slug}_{other_no}.png")]},
+            {"name": "moved into data/finance/ instead of the invoices folder",
+             "actions": [switch("shell"), sh(f"mkdir -p data/finance && mv {files[0]} data/finance/{slug}_{no}.png")]},
+        ],
+        "right": [
+            {"name": "copied, then the original removed",
+             "actions": [switch("shell"), sh("mkdir -p data/finance/invoices"), sh(f"cp {files[0]} {target}"),
+                         sh(f"rm {files[0]}")]},
         ],
     }
