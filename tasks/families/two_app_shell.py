@@ -44,6 +44,16 @@ def paid_invoices_filing(rng: random.Random) -> dict:
         "wrong": [
             {"name": "moves everything", "actions": [switch("shell"), sh(mv(paid + unpaid))]},
             {"name": "misses one paid invoice", "actions": [switch("shell"), sh(mv(paid[:-1]))]},
+            {"name": "copies the paid ones instead of moving them",
+             "actions": [switch("shell"), sh(mv(paid).replace(" && mv ", " && cp "))]},
+            {"name": "moves the unpaid ones instead", "actions": [switch("shell"), sh(mv(unpaid))]},
+            {"name": "moves the paid ones and deletes the rest",
+             "actions": [switch("shell"), sh(mv(paid)), sh("rm " + " ".join(f"{inc}/{x}" for x in unpaid))]},
+        ],
+        "right": [
+            {"name": "one move per file, absolute paths",
+             "actions": [switch("shell"), sh(f"mkdir -p /testbed/{dst}")]
+                        + [sh(f"mv /testbed/{inc}/{x} /testbed/{dst}/{x}") for x in paid]},
         ],
     }
 
@@ -78,7 +88,7 @@ def optin_announcement_mail(rng: random.Random) -> dict:
                         "recipients."),
         "office": [text("data/crm/customers.csv", csv),
                    text("data/crm/unsubscribed_2025.csv", f"email\n{no_news[0]}\n")],
-        "checks": [check("email_sent", sender=me["email"], to=targets, body_contains=[town]),
+        "checks": [check("email_sent", sender=me["email"], to=targets, body_contains=[town, iso(opening)]),
                    check("email_not_sent", sender=me["email"], to=no_news[0])],
         "gold": [switch("shell"),
                  sh(f"awk -F, '$3 == \"{region}\" && $4 == \"yes\" {{print $2}}' data/crm/customers.csv"),
@@ -87,6 +97,20 @@ def optin_announcement_mail(rng: random.Random) -> dict:
             {"name": "includes the region's customers who said no",
              "actions": [switch("email"), send(targets + no_news)]},
             {"name": "leaves one opted-in customer out", "actions": [switch("email"), send(targets[:-1])]},
+            {"name": "one email per customer instead of one to all",
+             "actions": [switch("email")] + [send(t) for t in targets]},
+            {"name": "announces the opening a week late", "actions": [switch("email"), act(
+                "email", "send_email", sender=me["email"], recipient=targets, subject=f"Our new {town} branch",
+                content=body.replace(weekday_day_month(opening), weekday_day_month(opening + timedelta(days=7))))]},
+            {"name": "every customer who said yes, whatever the region",
+             "actions": [switch("email"), send([c[1] for c in customers if c[3] == "yes"])]},
+        ],
+        "right": [
+            {"name": "another subject and wording, the date in figures", "actions": [switch("email"), act(
+                "email", "send_email", sender=me["email"], recipient=list(reversed(targets)),
+                subject=f"{town} branch opening",
+                content=f"Hello! {org} opens a new branch in {town} on {opening.strftime('%d/%m/%Y')}. "
+                        "We hope to see you there.")]},
         ],
     }
 
@@ -125,7 +149,7 @@ def my_action_items_collect(rng: random.Random) -> dict:
                         f"'ACTION {mine_tag}'. Put all my action items into a new Word document {doc}, one item per "
                         "paragraph, without the 'ACTION' prefix."),
         "office": files + [text("data/notes/README.txt", "One file per meeting.\n")],
-        "checks": [check("docx_has_paragraph", file=doc, text=i) for i in mine]
+        "checks": [check("docx_has_paragraph", file=doc, text=i, case_sensitive=False) for i in mine]
                   + [check("not_contains", file=doc, text=theirs)],
         "gold": [switch("shell"), sh(f"grep -h '^ACTION {mine_tag}:' data/notes/*.txt"),
                  switch("word"), act("word", "create_new_file", file_path=doc),
@@ -136,6 +160,19 @@ def my_action_items_collect(rng: random.Random) -> dict:
                  mine[-1:]))]},
             {"name": "every action item of every person",
              "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join(mine + theirs))]},
+            {"name": "keeps the 'ACTION <initials>:' prefix",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
+                                             contents="\n".join(f"ACTION {mine_tag}: {i}" for i in mine))]},
+            {"name": "all items in one paragraph",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="; ".join(mine))]},
+            {"name": "a colleague's item in place of one of mine",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
+                                             contents="\n".join(mine[:-1] + theirs[:1]))]},
+        ],
+        "right": [
+            {"name": "capitalised bullet points in another order",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join(
+                 f"- {i[0].upper()}{i[1:]}." for i in reversed(mine)))]},
         ],
     }
 
@@ -193,6 +230,17 @@ def orders_csv_to_dashboard(rng: random.Random) -> dict:
             {"name": "counts the header line as an order", "actions": [switch("excel")] + fill(n + 1, rev_y)},
             {"name": "uses the day before yesterday's export",
              "actions": [switch("excel")] + fill(csv_0.count("\n") - 1, rev_0)},
+            {"name": "yesterday's figures in today's row",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=dash, row_idx=r + 1, column_idx=2, text=n),
+                                             act("excel", "set_cell", file_path=dash, row_idx=r + 1, column_idx=3,
+                                                 text=rev_y)]},
+            {"name": "the right count with the day before's revenue", "actions": [switch("excel")] + fill(n, rev_0)},
+            {"name": "revenue without the last order", "actions": [switch("excel")] + fill(
+                n, round(rev_y - float(csv_y.strip().rsplit(",", 1)[1]), 2))},
+        ],
+        "right": [
+            {"name": "revenue written with a currency sign and thousands separator",
+             "actions": [switch("excel")] + fill(str(n), f"${rev_y:,.2f}")},
         ],
     }
 
@@ -231,6 +279,19 @@ def print_previews_from_pdfs(rng: random.Random) -> dict:
                         + [act("pdf", "convert_to_image", pdf_file_path=p,
                                image_file_path=f"{out}/{p.split('/')[2]}_{p.rsplit('/', 1)[1][:-4]}.png")
                            for p in flyers + others]},
+            {"name": "named after the PDF files instead of the campaigns",
+             "actions": [switch("shell"), sh(f"mkdir -p {out}"), switch("pdf")]
+                        + [act("pdf", "convert_to_image", pdf_file_path=p,
+                               image_file_path=f"{out}/{p.rsplit('/', 1)[1][:-4]}.png") for p in flyers]},
+            {"name": "the PNGs left beside the PDFs",
+             "actions": [switch("pdf")] + [act("pdf", "convert_to_image", pdf_file_path=p, image_file_path=p[:-4] + ".png")
+                                           for p in flyers]},
+        ],
+        "right": [
+            {"name": "first page named explicitly, flyers in another order, absolute paths",
+             "actions": [switch("pdf")] + [act("pdf", "convert_to_image", pdf_file_path=f"/testbed/{p}",
+                                               image_file_path=f"/testbed/{target(p)}", page=1)
+                                           for p in reversed(flyers)]},
         ],
     }
 
@@ -263,7 +324,7 @@ def maintenance_slots_calendar(rng: random.Random) -> dict:
         f"{iso(s)} {hm(s)}-{hm(e)} | Floor {f} | {w}" for w, s, e, f in entries) + "\n"
     old = f"Facilities schedule - week of {iso(monday - timedelta(days=7))}\n{iso(monday - timedelta(days=5))} 09:00-10:00 | Floor {floor} | Window cleaning\n"
     create = lambda x: act("calendar", "create_event", user=me["email"], summary=x[0], time_start=fmt(x[1]),  # noqa: E731
-                           time_end=fmt(x[2]), location=f"Floor {x[3]}")
+                           time_end=fmt(x[2]))
     other = next(x for x in entries if x[3] != floor)
     existing = [ev("Team lunch", at(monday, 12), at(monday, 13))]
     grep = f"grep '| Floor {floor} |' data/facilities/schedule_{iso(monday)}.txt"
@@ -282,6 +343,15 @@ def maintenance_slots_calendar(rng: random.Random) -> dict:
             {"name": "adds a job from another floor too",
              "actions": [switch("calendar")] + [create(x) for x in mine + [other]]},
             {"name": "adds only the first job", "actions": [switch("calendar"), create(mine[0])]},
+            {"name": "adds last week's job on my floor too", "actions": [switch("calendar")] + [create(x) for x in mine] + [
+                create(("Window cleaning", at(monday - timedelta(days=5), 9), at(monday - timedelta(days=5), 10), floor))]},
+            {"name": "adds every job twice", "actions": [switch("calendar")] + [create(x) for x in mine + mine]},
+            {"name": "a generic title instead of the job",
+             "actions": [switch("calendar")] + [create(("Maintenance",) + x[1:]) for x in mine]},
+        ],
+        "right": [
+            {"name": "titles in lower case, in another order",
+             "actions": [switch("calendar")] + [create((x[0].lower(),) + x[1:]) for x in reversed(mine)]},
         ],
     }
 
@@ -303,6 +373,7 @@ def latest_report_send(rng: random.Random) -> dict:
                       ["Monthly report"]))
     rng.shuffle(office)
     latest = f"weekly_report_{iso(fridays[0])}.pdf"
+    monthly = f"data/reports/monthly/monthly_report_{iso(fridays[0] - timedelta(days=2))}.pdf"
     send = lambda name: act("email", "send_email", sender=me["email"], recipient=boss["email"],  # noqa: E731
                             subject="Latest weekly report", content=f"Hi {boss['first']},\n\nAttached is the latest "
                             f"weekly report.\n\n{me['first']}", attachments=[f"data/reports/weekly/{name}"])
@@ -319,5 +390,20 @@ def latest_report_send(rng: random.Random) -> dict:
             {"name": "attaches the oldest report (sorted the wrong way)",
              "actions": [switch("email"), send(f"weekly_report_{iso(fridays[-1])}.pdf")]},
             {"name": "attaches the week before", "actions": [switch("email"), send(f"weekly_report_{iso(fridays[1])}.pdf")]},
+            {"name": "attaches the monthly report as well", "actions": [switch("email"), act(
+                "email", "send_email", sender=me["email"], recipient=boss["email"], subject="Latest reports",
+                content="Attached.", attachments=[f"data/reports/weekly/{latest}", monthly])]},
+            {"name": "mentions the report but attaches nothing", "actions": [switch("email"), act(
+                "email", "send_email", sender=me["email"], recipient=boss["email"], subject="Latest weekly report",
+                content=f"The latest weekly report is {latest}.")]},
+            {"name": "copies me in", "actions": [switch("email"), act(
+                "email", "send_email", sender=me["email"], recipient=boss["email"], cc=[me["email"]],
+                subject="Latest weekly report", content="Attached.", attachments=[f"data/reports/weekly/{latest}"])]},
+        ],
+        "right": [
+            {"name": "another subject and wording, an absolute attachment path", "actions": [switch("email"), act(
+                "email", "send_email", sender=me["email"], recipient=boss["email"],
+                subject=f"Weekly report {iso(fridays[0])}", content="Here it is.",
+                attachments=[f"/testbed/data/reports/weekly/{latest}"])]},
         ],
     }
