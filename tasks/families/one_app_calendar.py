@@ -41,9 +41,13 @@ def meeting_common_free_slot(rng: random.Random) -> dict:
     start, end = at(tomorrow, slot), at(tomorrow, slot + 1)
     users = [me["email"], a["email"], b["email"]]
 
-    def book(hour: int, who: list[str]) -> list[dict]:
-        return [act("calendar", "create_event", user=u, summary=topic, time_start=fmt(at(tomorrow, hour)),
-                    time_end=fmt(at(tomorrow, hour + 1)), attendees=[x for x in users if x != u]) for u in who]
+    def book(hour: int, who: list[str], minutes: int = 60, title: str = topic) -> list[dict]:
+        return [act("calendar", "create_event", user=u, summary=title, time_start=fmt(at(tomorrow, hour)),
+                    time_end=fmt(at(tomorrow, hour) + timedelta(minutes=minutes)),
+                    attendees=[x for x in users if x != u]) for u in who]
+
+    busy = {e["start"] for evs in cal.values() for e in evs}
+    later = next((h for h in range(slot + 1, 16) if fmt(at(tomorrow, h)) not in busy), None)
 
     return {
         **head(me, now),
@@ -59,6 +63,17 @@ def meeting_common_free_slot(rng: random.Random) -> dict:
         "wrong": [
             {"name": "booked at my own first free hour", "actions": [switch("calendar")] + book(my_free, users)},
             {"name": "only booked in my calendar", "actions": [switch("calendar")] + book(slot, users[:1])},
+            {"name": "booked in two of the three calendars", "actions": [switch("calendar")] + book(slot, users[:2])},
+            {"name": "booked for half an hour", "actions": [switch("calendar")] + book(slot, users, minutes=30)},
+            {"name": "titled otherwise than asked", "actions": [switch("calendar")]
+             + book(slot, users, title=f"Meeting with {a['first']} and {b['first']}")},
+            {"name": "booked twice in my calendar", "actions": [switch("calendar")] + book(slot, users)
+             + book(slot, users[:1])},
+        ] + ([{"name": "a later common hour booked, not the earliest", "actions": [switch("calendar")]
+               + book(later, users)}] if later is not None else []),
+        "right": [
+            {"name": "the others' calendars booked first", "actions": [switch("calendar")] + book(slot, users[::-1])},
+            {"name": "title in lower case", "actions": [switch("calendar")] + book(slot, users, title=topic.lower())},
         ],
     }
 
@@ -80,10 +95,21 @@ def meeting_reschedule_next_week(rng: random.Random) -> dict:
     mine = [event] + _background(rng, tomorrow, 2, {hour}) + _background(rng, target, 1, {hour})
     theirs = [event] + _background(rng, target, 2, {hour})
 
-    def move(day, who) -> list[dict]:
-        s = at(day, hour)
+    def move(day, who, h: int = hour, length: int = minutes) -> list[dict]:
+        s = at(day, h)
         return [act("calendar", "update_event", user=u, summary=summary, time_start=fmt(s),
-                    time_end=fmt(s + timedelta(minutes=minutes))) for u in who]
+                    time_end=fmt(s + timedelta(minutes=length))) for u in who]
+
+    def recreate(day, who, delete: bool = True) -> list[dict]:
+        s = at(day, hour)
+        out = []
+        for u in who:
+            if delete:
+                out.append(act("calendar", "delete_event", user=u, summary=summary))
+            out.append(act("calendar", "create_event", user=u, summary=summary, time_start=fmt(s),
+                           time_end=fmt(s + timedelta(minutes=minutes)), location="Room 2",
+                           attendees=[me["email"], other["email"]]))
+        return out
 
     users = [me["email"], other["email"]]
     return {
@@ -102,6 +128,25 @@ def meeting_reschedule_next_week(rng: random.Random) -> dict:
             {"name": "moved to that weekday of this week", "actions": [switch("calendar")] + move(this_week, users)}
             if this_week > tomorrow else
             {"name": "moved a day too late", "actions": [switch("calendar")] + move(target + timedelta(days=1), users)},
+            {"name": "moved two weeks ahead", "actions": [switch("calendar")] + move(target + timedelta(days=7), users)},
+            {"name": "moved to next week an hour later", "actions": [switch("calendar")] + move(target, users, h=hour + 1)},
+            {"name": "length changed", "actions": [switch("calendar")]
+             + move(target, users, length=60 if minutes != 60 else 30)},
+            {"name": "copied to next week, tomorrow's meeting kept", "actions": [switch("calendar")]
+             + recreate(target, users, delete=False)},
+            {"name": "recreated next week without the room and attendees", "actions": [switch("calendar")] + [
+                x for u in users for x in (
+                    act("calendar", "delete_event", user=u, summary=summary),
+                    act("calendar", "create_event", user=u, summary=summary, time_start=fmt(start),
+                        time_end=fmt(start + timedelta(minutes=minutes))))]},
+        ],
+        "right": [
+            {"name": "deleted and recreated next week with the same room and attendees", "actions": [
+                switch("calendar")] + recreate(target, users)},
+            {"name": "updated with the room and attendees restated", "actions": [switch("calendar")] + [
+                act("calendar", "update_event", user=u, summary=summary, time_start=fmt(start),
+                    time_end=fmt(start + timedelta(minutes=minutes)), location="Room 2",
+                    attendees=[other["email"], me["email"]]) for u in users[::-1]]},
         ],
     }
 
@@ -140,6 +185,21 @@ def client_visit_cancel(rng: random.Random) -> dict:
             {"name": "the contract review on another day removed too", "actions": [switch("calendar")] + [
                 act("calendar", "delete_event", user=me["email"], summary=e["summary"])
                 for e in doomed + [keep_client]]},
+            {"name": "everything on that day removed, the team meeting too", "actions": [switch("calendar")] + [
+                act("calendar", "delete_event", user=me["email"], summary=e["summary"])
+                for e in doomed + [keep_same_day]]},
+            {"name": "entries marked cancelled instead of removed", "actions": [switch("calendar")] + [
+                act("calendar", "update_event", user=me["email"], summary=e["summary"],
+                    new_summary=f"CANCELLED - {e['summary']}") for e in doomed]},
+            {"name": "entries moved to the contract review day instead of removed", "actions": [switch("calendar")] + [
+                act("calendar", "update_event", user=me["email"], summary=e["summary"],
+                    time_start=fmt(at(later, 9 + 2 * i)), time_end=fmt(at(later, 10 + 2 * i)))
+                for i, e in enumerate(doomed)]},
+        ],
+        "right": [
+            {"name": "removed in the other order", "actions": [switch("calendar")] + [
+                act("calendar", "delete_event", user=me["email"], summary=e["summary"].upper())
+                for e in doomed[::-1]]},
         ],
     }
 
@@ -179,6 +239,32 @@ def meeting_room_and_invitee_update(rng: random.Random) -> dict:
             {"name": "room left unchanged", "actions": [
                 switch("calendar"),
                 act("calendar", "update_event", user=me["email"], summary=summary, attendees=new_att)]},
+            {"name": "newcomer added but the organiser dropped", "actions": [
+                switch("calendar"),
+                act("calendar", "update_event", user=me["email"], summary=summary, location=f"Room {rooms[1]}",
+                    attendees=new_att[1:])]},
+            {"name": "newcomer left out", "actions": [
+                switch("calendar"),
+                act("calendar", "update_event", user=me["email"], summary=summary, location=f"Room {rooms[1]}")]},
+            {"name": "a second meeting booked in the new room, the old one kept", "actions": [
+                switch("calendar"),
+                act("calendar", "create_event", user=me["email"], summary=summary, time_start=event["start"],
+                    time_end=event["end"], location=f"Room {rooms[1]}", attendees=new_att)]},
+            {"name": "the focus time moved to the new room instead", "actions": [
+                switch("calendar"),
+                act("calendar", "update_event", user=me["email"], summary="Focus time", location=f"Room {rooms[1]}",
+                    attendees=new_att)]},
+        ],
+        "right": [
+            {"name": "attendees listed in another order", "actions": [
+                switch("calendar"),
+                act("calendar", "update_event", user=me["email"], summary=summary.upper(),
+                    location=f"Room {rooms[1]}", attendees=new_att[::-1])]},
+            {"name": "deleted and booked again with the new room and everyone", "actions": [
+                switch("calendar"),
+                act("calendar", "delete_event", user=me["email"], summary=summary),
+                act("calendar", "create_event", user=me["email"], summary=summary, time_start=event["start"],
+                    time_end=event["end"], location=f"Room {rooms[1]}", attendees=new_att)]},
         ],
     }
 
@@ -212,5 +298,22 @@ def sync_already_booked(rng: random.Random) -> dict:
             {"name": "existing invite replaced by a new one", "actions": [
                 switch("calendar"), act("calendar", "delete_event", user=me["email"], summary=existing["summary"]),
                 dup]},
+            {"name": "existing sync lengthened to an hour", "actions": [
+                switch("calendar"),
+                act("calendar", "update_event", user=me["email"], summary=existing["summary"],
+                    time_end=fmt(at(day, hour, 0) + timedelta(minutes=60)))]},
+            {"name": "the earlier meeting that day removed", "actions": [
+                switch("calendar"), act("calendar", "delete_event", user=me["email"], summary=events[1]["summary"])]},
+            {"name": "a second sync booked half an hour later", "actions": [
+                switch("calendar"),
+                act("calendar", "create_event", user=me["email"], summary=f"Sync with {other['first']}",
+                    time_start=fmt(at(day, hour, 30)), time_end=fmt(at(day, hour + 1)),
+                    attendees=[other["email"]])]},
+        ],
+        "right": [
+            {"name": "both calendars looked at, nothing changed", "actions": [
+                switch("calendar"), act("calendar", "list_events", username=me["email"]),
+                act("calendar", "list_events", username=other["email"])],
+             "answer": f"The sync with {other['first']} is already booked; nothing added."},
         ],
     }
