@@ -40,9 +40,12 @@ def customer_reply_ship_date(rng: random.Random) -> dict:
             "Heads up: the warehouse is closed on Monday for the stock count.", asked + timedelta(hours=2),
             attachments=[]),
     ]
-    date_words = [month_day(friday)]
     example_month = MONTHS[(friday.month + 5) % 12]
     subject = f"Re: Order {new_no} - when will it ship?"
+    week = timedelta(days=7)
+
+    def reply(content: str, mid: str = "msg-3") -> list[dict]:
+        return [switch("email"), act("email", "reply_email", username=me["email"], email_id=mid, content=content)]
     return {
         **head(me, now),
         "instruction": (f"{cust['first']} from {cust_org} is asking when their new order ships. Please reply to "
@@ -50,8 +53,11 @@ def customer_reply_ship_date(rng: random.Random) -> dict:
                         f"{example_month} 6') and tracking details follow by email."),
         "office": mails,
         "checks": [
-            check("email_sent", sender=me["email"], to=cust["email"], subject=subject,
-                  body_contains=date_words + ["Friday", "tracking"]),
+            # the thread by its order number (a reply's subject, or any subject naming the order); the
+            # date as a date in any written form, beside the weekday; not the Friday before or after
+            check("email_sent", sender=me["email"], to=cust["email"], subject_contains=str(new_no),
+                  body_contains=[iso(friday), "Friday", "tracking"],
+                  body_excludes=[iso(friday - week), iso(friday + week), str(old_no)]),
             check("email_not_sent", sender=me["email"], to=boss["email"]),
         ],
         "gold": [
@@ -73,6 +79,33 @@ def customer_reply_ship_date(rng: random.Random) -> dict:
                 act("email", "reply_email", username=me["email"], email_id="msg-3",
                     content=(f"Hi {cust['first']},\nyour order ships on Friday, "
                              f"{month_day(friday + timedelta(days=7))}. Tracking details follow by email."))]},
+            {"name": "only 'this Friday', no date", "actions": reply(
+                f"Hi {cust['first']},\nyour order {new_no} ships this Friday. Tracking details follow by email.")},
+            {"name": "tracking details not mentioned", "actions": reply(
+                f"Hi {cust['first']},\nyour order {new_no} ships on Friday, {month_day(friday)}.")},
+            {"name": "hedged between two Fridays", "actions": reply(
+                f"Hi {cust['first']},\nyour order {new_no} ships on Friday, {month_day(friday)}, or Friday, "
+                f"{month_day(friday + week)} at the latest. Tracking details follow by email.")},
+            {"name": "answer sent to the colleague instead of the customer", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=boss["email"], subject=subject,
+                    content=f"Order {new_no} ships on Friday, {month_day(friday)}. Tracking details follow by email.")]},
+            {"name": "reply copied to the colleague", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=cust["email"], cc=[boss["email"]],
+                    subject=subject,
+                    content=f"Order {new_no} ships on Friday, {month_day(friday)}. Tracking details follow by email.")]},
+        ],
+        "right": [
+            {"name": "reworded, the date written day first", "actions": reply(
+                f"Dear {cust['first']}, good news: we will ship it on Friday {friday.day} {MONTHS[friday.month - 1]} "
+                f"{friday.year}. You will get the tracking details in a separate email.")},
+            {"name": "a new mail in the thread's name", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=cust["email"],
+                    subject=f"Order {new_no} ships {day_name(friday)}",
+                    content=f"Hello {cust['first']}, order {new_no} ships on {day_name(friday)}, "
+                            f"{friday.strftime('%d/%m/%Y')}; tracking details follow by email.")]},
         ],
     }
 
@@ -112,8 +145,8 @@ def invoice_forward_to_payables(rng: random.Random) -> dict:
                         f"paid on time."),
         "office": office,
         "checks": [
-            check("email_sent", sender=me["email"], to=ap, subject_contains=f"INV-{n_new}",
-                  attachments=[f"INV-{n_new}.pdf"]),
+            # the invoice itself is the fact (its content is compared too); the subject is free
+            check("email_sent", sender=me["email"], to=ap, attachments=[f"INV-{n_new}.pdf"]),
             check("email_not_sent", sender=me["email"], to=ap, subject_contains=f"INV-{n_old}"),
         ],
         "gold": [
@@ -130,6 +163,29 @@ def invoice_forward_to_payables(rng: random.Random) -> dict:
                 switch("email"),
                 act("email", "send_email", sender=me["email"], recipient=ap, subject=f"Invoice INV-{n_new}",
                     content=f"Please pay {vendor} invoice INV-{n_new}, EUR {amt_new}.")]},
+            {"name": "both invoices forwarded", "actions": [
+                switch("email"),
+                act("email", "forward_email", username=me["email"], email_id="msg-4", recipient=ap),
+                act("email", "forward_email", username=me["email"], email_id="msg-1", recipient=ap)]},
+            {"name": "forwarded back to the supplier's billing address", "actions": [
+                switch("email"),
+                act("email", "forward_email", username=me["email"], email_id="msg-4", recipient=billing)]},
+            {"name": "new mail with both invoice PDFs attached", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=ap, subject=f"Invoice INV-{n_new}",
+                    content=f"Please pay {vendor} invoice INV-{n_new}.", attachments=[f_new, f_old])]},
+            {"name": "forwarded to payables and the supplier together", "actions": [
+                switch("email"),
+                act("email", "forward_email", username=me["email"], email_id="msg-4", recipient=[ap, billing])]},
+        ],
+        "right": [
+            {"name": "a new mail with the invoice attached and its own subject", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=ap, subject=f"{vendor} - please pay",
+                    content=f"Hi, please pay the attached {vendor} invoice (EUR {amt_new}).", attachments=[f_new])]},
+            {"name": "forwarded without a note", "actions": [
+                switch("email"),
+                act("email", "forward_email", username=me["email"], email_id="msg-4", recipient=ap)]},
         ],
     }
 
@@ -154,6 +210,13 @@ def board_report_send_cc(rng: random.Random) -> dict:
             to=[me["email"]], attachments=[]),
     ]
     subject = f"{quarter} {year} board report"
+
+    def send(to: list[str], cc, files: list[str], day=meeting, iso_date: bool = False) -> list[dict]:
+        when = iso(day) if iso_date else f"{day_name(day)} {month_day(day)}"
+        return [switch("email"), act("email", "send_email", sender=me["email"], recipient=to, subject=subject,
+                                     content=f"Please find the report attached; the board meets on {when}.",
+                                     cc=cc, attachments=files)]
+
     return {
         **head(me, now),
         "instruction": (f"The {quarter} board report is final. Send it ({final}) to the two board members "
@@ -164,7 +227,8 @@ def board_report_send_cc(rng: random.Random) -> dict:
         "checks": [
             check("email_sent", sender=me["email"], to=[m1["email"], m2["email"]], cc=[manager["email"]],
                   subject=subject, attachments=[final.split("/")[-1]],
-                  body_contains=[meeting.strftime("%Y-%m-%d")]),
+                  body_contains=[meeting.strftime("%Y-%m-%d")],
+                  body_excludes=[iso(meeting - timedelta(days=7)), iso(meeting + timedelta(days=7))]),
             check("email_not_sent", sender=me["email"], to=m3["email"]),
         ],
         "gold": [
@@ -188,6 +252,25 @@ def board_report_send_cc(rng: random.Random) -> dict:
                     recipient=[m1["email"], m2["email"], manager["email"]], subject=subject,
                     content=f"Board report attached; the board meets {month_day(meeting)}.",
                     attachments=[final])]},
+            {"name": "the third board member included", "actions": send(
+                [m1["email"], m2["email"], m3["email"]], [manager["email"]], [final])},
+            {"name": "manager not in cc", "actions": send([m1["email"], m2["email"]], None, [final])},
+            {"name": "draft attached beside the final report", "actions": send(
+                [m1["email"], m2["email"]], [manager["email"]], [final, draft])},
+            {"name": "meeting date a week early", "actions": send(
+                [m1["email"], m2["email"]], [manager["email"]], [final], meeting - timedelta(days=7))},
+            {"name": "one mail per board member", "actions": [switch("email")] + [
+                x for m in (m1, m2) for x in send([m["email"]], [manager["email"]], [final])[1:]]},
+        ],
+        "right": [
+            {"name": "reworded, the date written out with its year", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=[m2["email"], m1["email"]],
+                    subject=subject.upper(), cc=[manager["email"]], attachments=[final],
+                    content=(f"Hello both, here is the final report. The board meets on {meeting.day} "
+                             f"{MONTHS[meeting.month - 1]} {meeting.year}."))]},
+            {"name": "the date written as YYYY-MM-DD", "actions": send(
+                [m1["email"], m2["email"]], [manager["email"]], [final], iso_date=True)},
         ],
     }
 
@@ -228,7 +311,8 @@ def fire_drill_notice_wardens(rng: random.Random) -> dict:
         "office": office,
         "checks": [
             check("email_sent", sender=me["email"], to=emails, subject="Fire drill",
-                  body_contains=[when, f"{hour}:{minute}", point]),
+                  body_contains=[when, f"{hour}:{minute}", point],
+                  body_excludes=[iso(drill_day - timedelta(days=7)), iso(drill_day + timedelta(days=7))]),
             check("email_not_sent", sender=me["email"], to=bystander["email"]),
         ],
         "gold": [
@@ -249,6 +333,32 @@ def fire_drill_notice_wardens(rng: random.Random) -> dict:
                 switch("email"),
                 act("email", "send_email", sender=me["email"], recipient=emails, subject="Fire drill",
                     content=content.replace(when, (drill_day + timedelta(days=7)).isoformat()))]},
+            {"name": "one email per warden", "actions": [switch("email")] + [
+                act("email", "send_email", sender=me["email"], recipient=e, subject="Fire drill", content=content)
+                for e in emails]},
+            {"name": "first aider in cc", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=emails, subject="Fire drill",
+                    content=content, cc=[bystander["email"]])]},
+            {"name": "meeting point left out", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=emails, subject="Fire drill",
+                    content=content.replace(f" The meeting point is {point}.", ""))]},
+            {"name": "time an hour off", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=emails, subject="Fire drill",
+                    content=content.replace(f"{hour}:{minute}", f"{hour + 1}:{minute}"))]},
+            {"name": "HR colleague put in To with the wardens", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=emails + [hr["email"]],
+                    subject="Fire drill", content=content)]},
+        ],
+        "right": [
+            {"name": "reworded, wardens in another order, 12-hour time", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=emails[::-1], subject="FIRE DRILL",
+                    content=(f"Dear floor wardens,\nplease gather at {point} after clearing your floor. Drill: "
+                             f"{when}, {hour % 12 or 12}:{minute} {'am' if hour < 12 else 'pm'}.\n{me['first']}"))]},
         ],
     }
 
@@ -292,5 +402,19 @@ def signed_quote_already_sent(rng: random.Random) -> dict:
             {"name": "forwarded again", "actions": [
                 switch("email"),
                 act("email", "forward_email", username=me["email"], email_id="msg-1", recipient=colleague["email"])]},
+            {"name": "re-sent as a new mail with the quote attached", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=colleague["email"],
+                    subject=f"Quote {qno}", content="Here it is again.", attachments=[quote])]},
+            {"name": "forwarded to the salesperson instead", "actions": [
+                switch("email"),
+                act("email", "forward_email", username=me["email"], email_id="msg-1", recipient=sales["email"])]},
+        ],
+        "right": [
+            {"name": "both folders checked, nothing sent", "actions": [
+                switch("email"), act("email", "list_emails", username=me["email"]),
+                act("email", "list_emails", username=me["email"], folder="sent"),
+                act("email", "read_email", username=me["email"], email_id="msg-1")],
+             "answer": f"Already sent to {colleague['first']} yesterday; nothing sent again."},
         ],
     }
