@@ -43,7 +43,9 @@ def whiteboard_notes_share(rng: random.Random) -> dict:
                    docx(notes, paras),
                    eml(me["email"], "msg-1", staff[3]["email"], "Board photo", "Please wipe the board after use.",
                        days_ago(now, 5, 9))],
-        "checks": [check("contains", file=notes, text=decisions),
+        "checks": [check("contains", file=notes, text=["Discussion: see board", "Decisions:", *decisions], ordered=True,
+                         exclude=["Team photo day", "New plants"]),
+                   *[check("docx_has_paragraph", file=notes, text=line) for line in ["Decisions:", *decisions]],
                    check("email_sent", sender=me["email"], to=emails, attachments=[notes.rsplit("/", 1)[1]])],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=photo), switch("word"),
                  act("word", "read_file", file_path=notes), write(decisions), switch("email"), mail(emails)],
@@ -52,6 +54,25 @@ def whiteboard_notes_share(rng: random.Random) -> dict:
                 switch("word"), write(["Team photo day", "New plants"]), switch("email"), mail(emails)]},
             {"name": "misses one attendee", "actions": [switch("word"), write(decisions), switch("email"),
                                                         mail(emails[:2])]},
+            {"name": "mails the notes before adding the decisions", "actions": [
+                switch("email"), mail(emails), switch("word"), write(decisions)]},
+            {"name": "also sends them to the colleague who mailed about the board", "actions": [
+                switch("word"), write(decisions), switch("email"), mail(emails + [staff[3]["email"]])]},
+            {"name": "decisions without the 'Decisions:' line", "actions": [
+                switch("word"), act("word", "write_to_file", file_path=notes, contents="\n".join(decisions)),
+                switch("email"), mail(emails)]},
+            {"name": "one attendee in To, the others in Cc", "actions": [
+                switch("word"), write(decisions), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=emails[0], cc=emails[1:],
+                    subject=f"{topic} - notes", content="Notes attached.", attachments=[notes])]},
+        ],
+        "right": [
+            {"name": "one line per write, another subject and wording", "actions": [
+                switch("word"), *[act("word", "write_to_file", file_path=notes, contents=line)
+                                  for line in ["Decisions:", *decisions]],
+                switch("email"), act("email", "send_email", sender=me["email"], recipient=list(reversed(emails)),
+                                     subject="Meeting notes", content="Attached: today's notes with the decisions.",
+                                     attachments=[f"/testbed/{notes}"])]},
         ],
     }
 
@@ -113,6 +134,20 @@ def candidate_shortlist(rng: random.Random) -> dict:
             {"name": "ignores the certificate", "actions": [
                 switch("excel"), *rows(sorted([k for k in range(5) if profiles[k][0] >= min_years],
                                               key=lambda k: files[k])), switch("shell"), mv([near])]},
+            {"name": "copies the declined CVs instead of moving them", "actions": [
+                switch("excel"), *rows(fit), switch("shell"),
+                sh(f"mkdir -p {declined} && cp " + " ".join(files[k] for k in rest) + f" {declined}/")]},
+            {"name": "shortlist in reverse file-name order", "actions": [
+                switch("excel"), *rows(list(reversed(fit))), switch("shell"), mv(rest)]},
+            {"name": "moves every CV, the shortlisted ones too", "actions": [
+                switch("excel"), *rows(fit), switch("shell"), mv(range(5))]},
+        ],
+        "right": [
+            {"name": "rows inserted whole, one move per CV", "actions": [
+                switch("excel"), *[act("excel", "insert_row", file_path=sheet, row_idx=r,
+                                       values=[cands[k]["name"], cands[k]["email"], str(profiles[k][0])])
+                                   for r, k in enumerate(fit, start=2)],
+                switch("shell"), sh(f"mkdir -p {declined}"), *[sh(f"mv {files[k]} {declined}/") for k in rest]]},
         ],
     }
 
@@ -146,6 +181,7 @@ def sales_export_summary(rng: random.Random) -> dict:
     fill = lambda vals: [act("excel", "set_cell", file_path=sheet, row_idx=i, column_idx=2, text=v)
                          for i, v in enumerate(vals, start=2)]
     low = min(regions, key=lambda r: totals[r])
+    second = sorted(regions, key=lambda r: totals[r])[-2]
     say = lambda r: act("word", "write_to_file", file_path=review, contents=f"Top region: {r} ({totals[r]})")
     return {
         **head(me, now),
@@ -158,7 +194,8 @@ def sales_export_summary(rng: random.Random) -> dict:
                    xlsx(sheet, {"Regions": rows}),
                    docx(review, [{"text": f"Monthly review {month}", "style": "Heading 1"}, "Highlights:"])],
         "checks": [check("column_values", file=sheet, column="B", values=[totals[r] for r in regions]),
-                   check("contains", file=review, text=f"Top region: {top} ({totals[top]})")],
+                   check("contains", file=review, text=["Top region", top, str(totals[top])], ordered=True,
+                         exclude=[r for r in regions if r != top])],
         "gold": [switch("shell"), sh(cmd), switch("excel"),
                  act("excel", "read_file", file_path=sheet), *fill([totals[r] for r in regions]), switch("word"),
                  say(top)],
@@ -168,6 +205,20 @@ def sales_export_summary(rng: random.Random) -> dict:
             {"name": "counts orders instead of summing amounts", "actions": [
                 switch("excel"), *fill([sum(1 for l in lines[1:] if l.split(',')[2] == r) for r in regions]),
                 switch("word"), say(top)]},
+            {"name": "the top region with the runner-up's total", "actions": [
+                switch("excel"), *fill([totals[r] for r in regions]), switch("word"),
+                act("word", "write_to_file", file_path=review, contents=f"Top region: {top} ({totals[second]})")]},
+            {"name": "hedges between the two best regions", "actions": [
+                switch("excel"), *fill([totals[r] for r in regions]), switch("word"),
+                act("word", "write_to_file", file_path=review,
+                    contents=f"Top region: {top} ({totals[top]}) or {second} ({totals[second]})")]},
+            {"name": "totals sorted instead of in the sheet's region order", "actions": [
+                switch("excel"), *fill(sorted(totals[r] for r in regions)), switch("word"), say(top)]},
+        ],
+        "right": [
+            {"name": "totals with thousands separators, the top total with decimals", "actions": [
+                switch("excel"), *fill([f"{totals[r]:,}" for r in regions]), switch("word"),
+                act("word", "write_to_file", file_path=review, contents=f"Top region: {top} ({totals[top]:,.2f})")]},
         ],
     }
 
@@ -181,7 +232,7 @@ def complaint_case_summary(rng: random.Random) -> dict:
     cust = custs[0]
     product = rng.choice(["smart thermostat", "label printer", "standing desk", "coffee machine"])
     lines = ["ticket,customer_email,opened,status,subject"]
-    mine, others = [], []
+    mine, others, open_ = [], [], []
     for k in range(rng.randrange(14, 20)):
         c = custs[0] if k % 4 == 1 else rng.choice(custs[1:])
         tid = f"T-{5000 + k * 7}"
@@ -189,6 +240,8 @@ def complaint_case_summary(rng: random.Random) -> dict:
         status = rng.choice(["closed", "closed", "open"])
         lines.append(f"{tid},{c['email']},{opened},{status},{rng.choice(['noise', 'no power', 'delivery', 'refund'])}")
         (mine if c is cust else others).append(tid)
+        if c is cust and status == "open":
+            open_.append(tid)
     export = "data/support/tickets.csv"
     case = f"data/support/cases/{cust['first'].lower()}_{cust['name'].split()[1].lower()}.docx"
     summary = [f"Case summary: {cust['name']}", f"Customer email: {cust['email']}",
@@ -206,8 +259,8 @@ def complaint_case_summary(rng: random.Random) -> dict:
                        days_ago(now, 0, 8, 15)),
                    eml(me["email"], "msg-2", custs[1]["email"], "Thanks", "The replacement works fine, thank you!",
                        days_ago(now, 1, 16))],
-        "checks": [check("contains", file=case, text=[cust["email"], f"Previous tickets: {len(mine)}",
-                                                      "Ticket ids: " + ", ".join(mine)]),
+        "checks": [check("contains", file=case, text=[f"Case summary: {cust['name']}", cust["email"],
+                                                      f"Previous tickets: {len(mine)}", "Ticket ids: " + ", ".join(mine)]),
                    check("not_contains", file=case, text=others)],
         "gold": [switch("email"), act("email", "read_email", username=me["email"], email_id="msg-1"), switch("shell"),
                  sh(f"grep -c '{cust['email']}' {export}; grep '{cust['email']}' {export}"),
@@ -217,6 +270,17 @@ def complaint_case_summary(rng: random.Random) -> dict:
                 f"Previous tickets: {len(mine) - 1}", "Ticket ids: " + ", ".join(mine[1:])])]},
             {"name": "mixes in another customer's tickets", "actions": [switch("word"), write(summary[:2] + [
                 f"Previous tickets: {len(mine) + 1}", "Ticket ids: " + ", ".join(mine + others[:1])])]},
+            {"name": "ids newest first instead of in file order", "actions": [switch("word"), write(summary[:3] + [
+                "Ticket ids: " + ", ".join(reversed(mine))])]},
+            {"name": "counts every ticket in the export", "actions": [switch("word"), write(summary[:2] + [
+                f"Previous tickets: {len(mine) + len(others)}", summary[3]])]},
+            {"name": "only the open tickets", "actions": [switch("word"), write(summary[:2] + [
+                f"Previous tickets: {len(open_)}", "Ticket ids: " + ", ".join(open_)])]},
+            {"name": "the angry mail's sender name on another customer's case", "actions": [switch("word"), write(
+                [f"Case summary: {custs[1]['name']}", f"Customer email: {custs[1]['email']}"] + summary[2:])]},
+        ],
+        "right": [
+            {"name": "one line per write", "actions": [switch("word")] + [write([line]) for line in summary]},
         ],
     }
 
@@ -243,6 +307,7 @@ def membership_application_entry(rng: random.Random) -> dict:
              f"Your {tier} membership costs {fee} per year.")
     fill = lambda n, t: [act("excel", "set_cell", file_path=reg, row_idx=4, column_idx=c, text=v)
                          for c, v in enumerate([n, applicant["name"], applicant["email"], t, iso(now)], start=1)]
+    wrong_tier = "Student" if tier != "Student" else "Standard"
     write = lambda n: act("word", "write_to_file", file_path=letter.replace(str(new_no), str(n)),
                           contents=text_.replace(str(new_no), str(n)))
     return {
@@ -254,11 +319,36 @@ def membership_application_entry(rng: random.Random) -> dict:
                         f"annual fee."),
         "office": [image(scan, lines, font_size=30), xlsx(reg, {"Members": rows}),
                    docx("data/members/letters/welcome_example.docx", ["Dear Sam,", "Welcome to the club!"])],
+        "free": [letter],
         "checks": [check("xlsx_row", file=reg, row=4, values=[new_no, applicant["name"], applicant["email"], tier,
                                                               iso(now)]),
-                   check("contains", file=letter, text=[applicant["first"], str(new_no), tier, str(fee)])],
+                   check("contains", file=letter, text=[applicant["first"], str(new_no), tier, str(fee)],
+                         exclude=[t for t in ["Standard", "Student", "Family", "Senior"] if t != tier] + [str(new_no - 1)])],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scan), switch("excel"),
                  act("excel", "read_file", file_path=reg), *fill(new_no, tier), switch("word"), write(new_no)],
-        "wrong": [{"name": "reuses the last member number", "actions": [
-            switch("excel"), *fill(new_no - 1, tier), switch("word"), write(new_no - 1)]}],
+        "wrong": [
+            {"name": "reuses the last member number", "actions": [
+                switch("excel"), *fill(new_no - 1, tier), switch("word"), write(new_no - 1)]},
+            {"name": "overwrites the last member's row", "actions": [
+                switch("excel"), *[act("excel", "set_cell", file_path=reg, row_idx=3, column_idx=c, text=v)
+                                   for c, v in enumerate([new_no, applicant["name"], applicant["email"], tier, iso(now)],
+                                                         start=1)], switch("word"), write(new_no)]},
+            {"name": "a welcome letter without the fee", "actions": [
+                switch("excel"), *fill(new_no, tier), switch("word"),
+                act("word", "write_to_file", file_path=letter, contents=text_.split("\n", 2)[0] + "\n" +
+                    text_.split("\n")[1])]},
+            {"name": "the welcome written into the example letter", "actions": [
+                switch("excel"), *fill(new_no, tier), switch("word"),
+                act("word", "write_to_file", file_path="data/members/letters/welcome_example.docx", contents=text_)]},
+            {"name": "the letter names another tier", "actions": [
+                switch("excel"), *fill(new_no, tier), switch("word"),
+                act("word", "write_to_file", file_path=letter, contents=text_.replace(f"Your {tier}", f"Your {wrong_tier}"))]},
+        ],
+        "right": [
+            {"name": "a longer letter in other words, the fee with a currency sign", "actions": [
+                switch("excel"), *fill(new_no, tier), switch("word"),
+                act("word", "write_to_file", file_path=letter, contents=(
+                    f"Hello {applicant['first']},\n\nwe are delighted to have you at the {club}.\n"
+                    f"Member number: {new_no}\nMembership: {tier}\nAnnual fee: ${fee}.00\n\nSee you soon!"))]},
+        ],
     }
