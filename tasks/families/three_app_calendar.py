@@ -54,7 +54,8 @@ def training_session_invite(rng: random.Random) -> dict:
         "office": [xlsx(tracker, {"Tracker": rows}), cal],
         "checks": [check("ics_event", user=me["email"], summary=training, start=fmt(at(day, 10)),
                          end=fmt(at(day, 12)), location=room, attendees=emails),
-                   check("email_sent", sender=me["email"], to=emails, subject=training, body_contains=[room])],
+                   check("email_sent", sender=me["email"], to=emails, subject=training,
+                         body_contains=[iso(day), "10:00", "12:00", room])],
         "gold": [switch("excel"), act("excel", "read_file", file_path=tracker), switch("calendar"), *book(day, due),
                  switch("email"), mail(due, day)],
         "wrong": [
@@ -62,6 +63,26 @@ def training_session_invite(rng: random.Random) -> dict:
                 switch("calendar"), *book(day, due + exempt), switch("email"), mail(due + exempt, day)]},
             {"name": "booked a week late", "actions": [switch("calendar"), *book(later, due), switch("email"),
                                                       mail(due, later)]},
+            {"name": "the mail gives the room but not the date and time", "actions": [
+                switch("calendar"), *book(day, due), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=emails, subject=training,
+                    content=f"Hello,\n\nyou are booked on {training} in room {room}.\n\n{me['name']}")]},
+            {"name": "one mail per person instead of one to all", "actions": [
+                switch("calendar"), *book(day, due), switch("email"), *[mail([p], day) for p in due]]},
+            {"name": "also invites those who are done", "actions": [
+                switch("calendar"), *book(day, [p for p, s_ in zip(staff, status) if s_ != "Exempt"]),
+                switch("email"), mail([p for p, s_ in zip(staff, status) if s_ != "Exempt"], day)]},
+            {"name": "a one-hour session", "actions": [
+                switch("calendar"), act("calendar", "create_event", user=me["email"], summary=training,
+                                        time_start=fmt(at(day, 10)), time_end=fmt(at(day, 11)), location=room,
+                                        attendees=emails), switch("email"), mail(due, day)]},
+        ],
+        "right": [
+            {"name": "attendees in another order, the mail reworded with am/pm times", "actions": [
+                switch("calendar"), *book(day, list(reversed(due))), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=list(reversed(emails)), subject=training.upper(),
+                    content=f"Hi all, see you on {weekday_month_day(day)} from 10 am to 12 pm in {room} for "
+                            f"the {training}.")]},
         ],
     }
 
@@ -114,6 +135,31 @@ def room_closure_relocate(rng: random.Random) -> dict:
                 mail(sorted(set(affected) | {staff[5]["email"]}))]},
             {"name": "tells only the first meeting's attendees", "actions": [
                 switch("calendar"), *move(titles[:2]), switch("email"), mail(sorted(p["email"] for p in a_att))]},
+            {"name": "moves that day's meeting in another room too", "actions": [
+                switch("calendar"), *move(titles[:3]), switch("email"),
+                mail(sorted(set(affected) | {p["email"] for p in c_att}))]},
+            {"name": "the mail does not name the new room", "actions": [
+                switch("calendar"), *move(titles[:2]), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=affected, subject="Room change",
+                    content=f"Hi all,\n\nroom {closed} is closed on {weekday_month_day(day)}; our meetings move to "
+                            f"another room.\n\n{me['first']}")]},
+            {"name": "moves the meetings to the day after instead of changing the room", "actions": [
+                switch("calendar"), *[act("calendar", "update_event", user=me["email"], summary=t,
+                                          time_start=fmt(at(workday_from(now, 2), s_.hour, s_.minute)),
+                                          time_end=fmt(at(workday_from(now, 2), e_.hour, e_.minute)))
+                                      for t, s_, e_ in [(titles[0], at(day, 10), at(day, 11)),
+                                                        (titles[1], at(day, 15), at(day, 15, 45))]],
+                switch("email"), mail(affected)]},
+        ],
+        "right": [
+            {"name": "the meetings re-created in the new room, the mail reworded", "actions": [
+                switch("calendar"),
+                act("calendar", "delete_event", user=me["email"], summary=titles[0]),
+                act("calendar", "create_event", user=me["email"], summary=titles[0], time_start=fmt(at(day, 10)),
+                    time_end=fmt(at(day, 11)), location=repl, attendees=[p["email"] for p in a_att]),
+                *move(titles[1:2]), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=list(reversed(affected)),
+                    subject="New room", content=f"Please come to {repl} for our meetings on {month_day(day)}.")]},
         ],
     }
 
@@ -166,7 +212,8 @@ def interview_panel_booking(rng: random.Random) -> dict:
                        days_ago(now, 0, 8, 5))],
         "checks": [check("ics_event", user=me["email"], summary=summary, start=fmt(s),
                          end=fmt(s + timedelta(hours=1)), attendees=att),
-                   check("email_sent", sender=me["email"], to=cand["email"], body_contains=[hm(s)])],
+                   check("email_sent", sender=me["email"], to=cand["email"], subject_contains="Interview availability",
+                         body_contains=[hm(s)], body_excludes=[hm(slots[i]) for i in busy])],
         "gold": [switch("pdf"), act("pdf", "read_file", pdf_file_path=panel), switch("email"),
                  act("email", "read_email", username=me["email"], email_id="msg-2"), switch("calendar"),
                  act("calendar", "list_events", username=p1["email"]), act("calendar", "list_events", username=p2["email"]),
@@ -176,6 +223,29 @@ def interview_panel_booking(rng: random.Random) -> dict:
                 switch("calendar"), book(busy[0], att), switch("email"), reply(busy[0])]},
             {"name": "forgets to invite the candidate", "actions": [
                 switch("calendar"), book(free, att[:2]), switch("email"), reply(free)]},
+            {"name": "the reply offers two of the times", "actions": [
+                switch("calendar"), book(free, att), switch("email"),
+                act("email", "reply_email", username=me["email"], email_id="msg-2",
+                    content=f"Dear {cand['first']},\n\nwe can do {hm(slots[free])} or {hm(slots[busy[0]])}.\n\n"
+                            f"{me['name']}")]},
+            {"name": "books the right slot without the room", "actions": [
+                switch("calendar"), act("calendar", "create_event", user=me["email"], summary=summary, time_start=fmt(s),
+                                        time_end=fmt(s + timedelta(hours=1)), attendees=att),
+                switch("email"), reply(free)]},
+            {"name": "books half an hour instead of the panel's length", "actions": [
+                switch("calendar"), act("calendar", "create_event", user=me["email"], summary=summary, time_start=fmt(s),
+                                        time_end=fmt(s + timedelta(minutes=30)), location=room, attendees=att),
+                switch("email"), reply(free)]},
+            {"name": "confirms to the panel instead of replying to the candidate", "actions": [
+                switch("calendar"), book(free, att), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=[p1["email"], p2["email"]],
+                    subject=f"Interview availability - {role}", content=f"Interview at {hm(s)} in {room}.")]},
+        ],
+        "right": [
+            {"name": "attendees in another order, a shorter reply", "actions": [
+                switch("calendar"), book(free, list(reversed(att))), switch("email"),
+                act("email", "reply_email", username=me["email"], email_id="msg-2",
+                    content=f"Confirmed: {hm(s)}, room {room}. See you then!")]},
         ],
     }
 
@@ -233,9 +303,23 @@ def rsvp_lunch_tally(rng: random.Random) -> dict:
         "gold": [switch("email"), act("email", "list_emails", username=me["email"]),
                  *[act("email", "read_email", username=me["email"], email_id=f"msg-{k}") for k in range(1, n)],
                  switch("excel"), *fill(answers), switch("calendar"), book(coming)],
-        "wrong": [{"name": "takes the first reply of the person who changed their mind", "actions": [
-            switch("excel"), *fill(first_answers), switch("calendar"),
-            book([p["email"] for p, a in zip(staff, first_answers) if a])]}],
+        "wrong": [
+            {"name": "takes the first reply of the person who changed their mind", "actions": [
+                switch("excel"), *fill(first_answers), switch("calendar"),
+                book([p["email"] for p, a in zip(staff, first_answers) if a])]},
+            {"name": "invites everyone who replied", "actions": [
+                switch("excel"), *fill(answers), switch("calendar"), book([p["email"] for p in staff])]},
+            {"name": "marks everyone Yes", "actions": [
+                switch("excel"), *fill([True] * len(staff)), switch("calendar"), book(coming)]},
+            {"name": "the lunch booked 12:00-13:00", "actions": [
+                switch("excel"), *fill(answers), switch("calendar"),
+                act("calendar", "create_event", user=me["email"], summary=occasion, time_start=f"{iso(day)} 12:00:00",
+                    time_end=f"{iso(day)} 13:00:00", location=place, attendees=coming)]},
+        ],
+        "right": [
+            {"name": "rows filled bottom-up, attendees in another order", "actions": [
+                switch("excel"), *reversed(fill(answers)), switch("calendar"), book(list(reversed(coming)))]},
+        ],
     }
 
 
@@ -281,7 +365,7 @@ def minutes_followup_meeting(rng: random.Random) -> dict:
                         [f"{project} sync", "Follow-up meeting: to be decided."])],
         "checks": [check("ics_event", user=me["email"], summary=summary, start=f"{iso(follow)} {h:02d}:00:00",
                          end=f"{iso(follow)} {h:02d}:45:00", attendees=emails),
-                   check("email_sent", sender=me["email"], to=emails, body_contains=tasks_)],
+                   check("email_sent", sender=me["email"], to=emails, body_contains=[p["first"] for p in att] + tasks_)],
         "gold": [switch("word"), act("word", "read_file", file_path=notes), switch("calendar"), book(follow, h),
                  switch("email"), mail],
         "wrong": [
@@ -290,6 +374,28 @@ def minutes_followup_meeting(rng: random.Random) -> dict:
                 switch("calendar"), book(follow, h), switch("email"),
                 act("email", "send_email", sender=me["email"], recipient=emails, subject=f"{project} action items",
                     content="\n".join(f"{p['first']}: {t}" for p, t in list(zip(att, tasks_))[:2]))]},
+            {"name": "books the follow-up without inviting anyone", "actions": [
+                switch("calendar"), act("calendar", "create_event", user=me["email"], summary=summary,
+                                        time_start=f"{iso(follow)} {h:02d}:00:00", time_end=f"{iso(follow)} {h:02d}:45:00",
+                                        location=room), switch("email"), mail]},
+            {"name": "a one-hour follow-up", "actions": [
+                switch("calendar"), act("calendar", "create_event", user=me["email"], summary=summary,
+                                        time_start=f"{iso(follow)} {h:02d}:00:00", time_end=f"{iso(follow)} {h + 1:02d}:00:00",
+                                        location=room, attendees=emails), switch("email"), mail]},
+            {"name": "the items without who owns them", "actions": [
+                switch("calendar"), book(follow, h), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=emails, subject=f"{project} action items",
+                    content="Action items:\n" + "\n".join(f"- {t}" for t in tasks_))]},
+        ],
+        "right": [
+            {"name": "the event created then the attendees added, the mail reworded", "actions": [
+                switch("calendar"), act("calendar", "create_event", user=me["email"], summary=summary.upper(),
+                                        time_start=f"{iso(follow)} {h:02d}:00:00", time_end=f"{iso(follow)} {h:02d}:45:00",
+                                        location=room),
+                act("calendar", "update_event", user=me["email"], summary=summary, attendees=list(reversed(emails))),
+                switch("email"), act("email", "send_email", sender=me["email"], recipient=emails, subject="Follow-ups",
+                                     content="To do before we meet again: " + "; ".join(
+                                         f"{t} ({p['first']})" for p, t in reversed(list(zip(att, tasks_)))))]},
         ],
     }
 
@@ -338,7 +444,7 @@ def leave_requests_calendar(rng: random.Random) -> dict:
         "checks": [check("ics_event", user=team, summary=summary, start=f"{iso(start)} 09:00:00",
                          end=f"{iso(last)} 17:00:00"),
                    check("ics_event_count", user=team, count=2),
-                   check("email_sent", sender=me["email"], to=asker["email"])],
+                   check("email_sent", sender=me["email"], to=asker["email"], subject_contains="My leave")],
         "gold": [switch("email"), act("email", "read_email", username=me["email"], email_id="msg-2"), switch("shell"),
                  sh(f"grep '{asker['name']}' {reg}"), switch("calendar"),
                  add(start, last), switch("email"), reply],
@@ -349,6 +455,22 @@ def leave_requests_calendar(rng: random.Random) -> dict:
                 switch("calendar"), act("calendar", "create_event", user=me["email"], summary=summary,
                                         time_start=f"{iso(start)} 09:00:00", time_end=f"{iso(last)} 17:00:00"),
                 switch("email"), reply]},
+            {"name": "adds the leave but never replies", "actions": [switch("calendar"), add(start, last)]},
+            {"name": "ends a day early", "actions": [
+                switch("calendar"), add(start, last - timedelta(days=1)), switch("email"), reply]},
+            {"name": "tells the whole team instead of replying", "actions": [
+                switch("calendar"), add(start, last), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=team, subject="Re: My leave",
+                    content=f"{asker['first']}'s leave is on the team calendar.")]},
+            {"name": "adds both of the colleague's requests", "actions": [
+                switch("calendar"), add(start, last), add(rej_start, rej_start + timedelta(days=3)), switch("email"),
+                reply]},
+        ],
+        "right": [
+            {"name": "title in lower case, a one-word reply", "actions": [
+                switch("calendar"), act("calendar", "create_event", user=team, summary=summary.lower(),
+                                        time_start=f"{iso(start)} 09:00:00", time_end=f"{iso(last)} 17:00:00"),
+                switch("email"), act("email", "reply_email", username=me["email"], email_id="msg-2", content="Done!")]},
         ],
     }
 
@@ -397,5 +519,21 @@ def talk_slot_verify(rng: random.Random) -> dict:
             {"name": "emails the organiser although nothing changed", "actions": [
                 switch("email"), act("email", "send_email", sender=me["email"], recipient=organiser["email"],
                                      subject=f"{conf}: slot confirmed", content="All good on my side.")]},
+            {"name": "moves the talk an hour later", "actions": [
+                switch("calendar"), act("calendar", "update_event", user=me["email"], summary=summary,
+                                        time_start=fmt(start + timedelta(hours=1)), time_end=fmt(end + timedelta(hours=1)))]},
+            {"name": "deletes the travel entry as a duplicate", "actions": [
+                switch("calendar"), act("calendar", "delete_event", user=me["email"], summary="Travel to venue")]},
+            {"name": "replaces the location with the conference's name", "actions": [
+                switch("calendar"), act("calendar", "update_event", user=me["email"], summary=summary, location=conf)]},
+        ],
+        "right": [
+            {"name": "re-saves the entry with the same time and place", "actions": [
+                switch("calendar"), act("calendar", "update_event", user=me["email"], summary=summary,
+                                        time_start=fmt(start), time_end=fmt(end), location=hall)]},
+            {"name": "reads everything and reports that it matches", "actions": [
+                switch("pdf"), act("pdf", "read_file", pdf_file_path=conf_pdf), switch("calendar"),
+                act("calendar", "list_events", username=me["email"])],
+             "answer": "The calendar entry matches the confirmation; nothing to change."},
         ],
     }
