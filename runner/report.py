@@ -27,15 +27,23 @@ def _pct(rate: float | None) -> str:
 
 
 def _category_table(summary: dict) -> str:
+    """OfficeBench's Table 2 shape: one row for the outcome-centric verdict, one for checks only."""
     cats = summary.get("by_category", {})
-    head = "<tr><th>Agent</th><th>Model</th><th>Single App</th><th>Two Apps</th><th>Three Apps</th><th>Overall</th></tr>"
-    cells = "".join(
-        f"<td>{_pct(cats.get(c, {}).get('pass_rate')) if cats.get(c, {}).get('total') else '–'}"
-        f" <span class=small>({cats.get(c, {}).get('passed', 0)}/{cats.get(c, {}).get('total', 0)})</span></td>"
-        for c in ("1", "2", "3"))
-    row = (f"<tr><td>{escape(str(summary.get('agent')))}</td><td>{escape(str(summary.get('model') or '–'))}</td>"
-           f"{cells}<td><b>{_pct(summary.get('pass_rate'))}</b> <span class=small>({summary.get('passed')}/{summary.get('total')})</span></td></tr>")
-    return f"<table>{head}{row}</table>"
+    head = ("<tr><th>Agent</th><th>Model</th><th>Verdict</th><th>Single App</th><th>Two Apps</th>"
+            "<th>Three Apps</th><th>Overall</th></tr>")
+    rows = ""
+    for label, passed, rate in (("outcome (checks + no side effects)", "passed", "pass_rate"),
+                                ("checks only", "passed_checks_only", "pass_rate_checks_only")):
+        if summary.get(rate) is None:
+            continue
+        cells = "".join(
+            f"<td>{_pct(cats.get(c, {}).get(rate)) if cats.get(c, {}).get('total') else '–'}"
+            f" <span class=small>({cats.get(c, {}).get(passed, 0)}/{cats.get(c, {}).get('total', 0)})</span></td>"
+            for c in ("1", "2", "3"))
+        rows += (f"<tr><td>{escape(str(summary.get('agent')))}</td><td>{escape(str(summary.get('model') or '–'))}</td>"
+                 f"<td>{label}</td>{cells}<td><b>{_pct(summary.get(rate))}</b> "
+                 f"<span class=small>({summary.get(passed)}/{summary.get('total')})</span></td></tr>")
+    return f"<table>{head}{rows}</table>"
 
 
 def _kv_table(data: dict) -> str:
@@ -46,6 +54,10 @@ def _kv_table(data: dict) -> str:
 
 def _task_row(rec: EpisodeRecord) -> str:
     verdict = '<span class=pass>pass</span>' if rec.passed else '<span class=fail>fail</span>'
+    if rec.failed:
+        verdict += f"<br><small>failed: {escape(', '.join(rec.failed))}</small>"
+    if rec.passed_checks_only is not None and rec.passed_checks_only != rec.passed:
+        verdict += "<br><small>checks only: pass</small>" if rec.passed_checks_only else "<br><small>checks only: fail</small>"
     steps = "".join(
         f"<li><code>{escape(str(s.get('app')))}.{escape(str(s.get('action')))}"
         f"({escape(json.dumps(s.get('args', {}), ensure_ascii=False))})</code> "
@@ -70,7 +82,8 @@ def _task_row(rec: EpisodeRecord) -> str:
 
 def render(records: list[EpisodeRecord], summary: dict) -> str:
     rows = "".join(_task_row(r) for r in sorted(records, key=lambda r: (r.task_id, r.trial)))
-    extras = {k: summary.get(k) for k in ("side_effect_rate", "pass_hat_k", "process", "statuses", "tokens",
+    extras = {k: summary.get(k) for k in ("pass_rate", "pass_rate_checks_only", "failed_components",
+                                           "side_effect_rate", "pass_hat_k", "process", "statuses", "tokens",
                                            "mode", "trials", "started", "finished", "suite")}
     return (
         "<!doctype html><html><head><meta charset=utf-8><title>officesim report</title>"

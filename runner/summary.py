@@ -1,4 +1,5 @@
-"""summary.json from results.jsonl: pass rates by category, side effects, pass^k, process metrics.
+"""summary.json from results.jsonl: pass rates by category (outcome-centric, and checks-only beside it),
+side effects, which grading component failed, pass^k, process metrics.
 
 Pure functions over records, so a merged run and an unsharded run summarise identically.
 """
@@ -78,19 +79,28 @@ def pass_hat_k(records: Iterable[EpisodeRecord]) -> dict[str, float]:
     return out
 
 
+def _checks_only(rec: EpisodeRecord) -> bool:
+    """The lenient verdict (checks alone); records written before it existed had only that one."""
+    return rec.passed if rec.passed_checks_only is None else rec.passed_checks_only
+
+
 def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
     by_cat: dict[str, dict] = {}
     for cat in ("1", "2", "3"):
         recs = [r for r in records if str(r.category) == cat]
-        passed = sum(r.passed for r in recs)
-        by_cat[cat] = {"total": len(recs), "passed": passed, "pass_rate": _rate(passed, len(recs))}
-    passed = sum(r.passed for r in records)
+        passed, lenient = sum(r.passed for r in recs), sum(_checks_only(r) for r in recs)
+        by_cat[cat] = {"total": len(recs), "passed": passed, "pass_rate": _rate(passed, len(recs)),
+                       "passed_checks_only": lenient, "pass_rate_checks_only": _rate(lenient, len(recs))}
+    passed, lenient = sum(r.passed for r in records), sum(_checks_only(r) for r in records)
     trials = max((r.trial for r in records), default=1)
     summary = {
         "total": len(records),
         "passed": passed,
         "pass_rate": _rate(passed, len(records)),
+        "passed_checks_only": lenient,
+        "pass_rate_checks_only": _rate(lenient, len(records)),
         "by_category": by_cat,
+        "failed_components": dict(Counter(c for r in records for c in r.failed)),
         "side_effect_rate": _rate(sum(bool(r.side_effects) for r in records), len(records)),
         "pass_hat_k": pass_hat_k(records) if trials > 1 else None,
         "process": process_metrics(records),
