@@ -36,6 +36,8 @@ def certificate_name_fix(rng: random.Random) -> dict:
     out = f"data/training/certificates/{slug}_{last.lower()}.pdf"
     mid = f"data/training/certificates/{slug}_{last.lower()}.docx"
     other = people(rng, 1, domain)[0]
+    other_src = f"data/training/certificates/{slug}_{other['name'].split()[1].lower()}.pdf"
+    draft = "data/training/certificate_draft.docx"
     return {
         **head(me, now),
         "instruction": (f"The {course} certificate in data/training/certificates/ misspells {person['name']}'s "
@@ -43,9 +45,10 @@ def certificate_name_fix(rng: random.Random) -> dict:
                         f"it as {out}. Keep everything else on it the same."),
         "office": [
             pdf(src, [text], title="Certificate"),
-            pdf(f"data/training/certificates/{slug}_{other['name'].split()[1].lower()}.pdf",
-                [text.replace(wrong_name, other["name"])]),
+            pdf(other_src, [text.replace(wrong_name, other["name"])]),
         ],
+        # the Word file the conversion goes through is the agent's scratch file: any name, kept or not
+        "free": ["data/*.docx"],
         "checks": [
             check("contains", file=out, text=[person["name"], course, trainer["name"], f"({hours} hours)"],
                   case_sensitive=True),
@@ -67,6 +70,25 @@ def certificate_name_fix(rng: random.Random) -> dict:
              "actions": [switch("word"), act("word", "write_to_file", file_path=mid,
                                              contents=f"CERTIFICATE OF COMPLETION\n{person['name']}"),
                          act("word", "convert_to_pdf", word_file_path=mid, pdf_file_path=out)]},
+            {"name": "fixes the name but saves over the misspelt original",
+             "actions": [switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=mid),
+                         switch("word"), act("word", "replace_text", file_path=mid, old_text=wrong_name,
+                                             new_text=person["name"]),
+                         act("word", "convert_to_pdf", word_file_path=mid, pdf_file_path=src)]},
+            {"name": "corrects the name but drops the trainer line",
+             "actions": [switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=mid),
+                         switch("word"), act("word", "replace_text", file_path=mid, old_text=wrong_name,
+                                             new_text=person["name"]),
+                         act("word", "replace_text", file_path=mid, old_text=f"Trainer: {trainer['name']}",
+                             new_text=""),
+                         act("word", "convert_to_pdf", word_file_path=mid, pdf_file_path=out)]},
+        ],
+        "right": [
+            {"name": "only the surname replaced, in a Word file of another name",
+             "actions": [switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=draft),
+                         switch("word"), act("word", "replace_text", file_path=draft, old_text=typo_last,
+                                             new_text=last),
+                         act("word", "convert_to_pdf", word_file_path=draft, pdf_file_path=out)]},
         ],
     }
 
@@ -91,6 +113,10 @@ def per_diem_memo(rng: random.Random) -> dict:
         + "\nOther cities: 60\nThe allowance covers meals and local transport.",
     ]
     memo = f"data/memos/allowance_{traveller['first'].lower()}_{city.lower()}.docx"
+    # figures a memo must not state: the other cities' rates and the trip's total at a wrong rate or length
+    wrong_figures = [str(v) for v in sorted(({rates[c] for c in cities if c != city}
+                                             | {60, rates[neighbour] * days, rates[city] * (days - 1),
+                                                rates[city] * (days + 1)}) - {rates[city], total, days})]
     lines = (f"Travel allowance: {traveller['name']}\n"
              f"Destination: {city}, {days} days from {weekday_day_month(depart)}\n"
              f"Daily allowance: {rates[city]} EUR\nTotal allowance: {total} EUR")
@@ -106,9 +132,11 @@ def per_diem_memo(rng: random.Random) -> dict:
             docx("data/memos/allowance_template_notes.docx",
                  ["Notes for allowance memos", "State destination, dates and amounts."]),
         ],
+        # the memo's wording and layout are free: the checks hold its facts
+        "free": [memo],
         "checks": [
             check("file_exists", file=memo),
-            check("contains", file=memo, text=[city, str(rates[city]), str(total)]),
+            check("contains", file=memo, text=[city, str(rates[city]), str(total)], exclude=wrong_figures),
         ],
         "gold": [
             switch("pdf"),
@@ -124,6 +152,25 @@ def per_diem_memo(rng: random.Random) -> dict:
             {"name": "total for one day fewer",
              "actions": [switch("word"), act("word", "write_to_file", file_path=memo, contents=lines.replace(
                  f"{total} EUR", f"{rates[city] * (days - 1)} EUR"))]},
+            {"name": "copies the whole allowance table into the memo",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=memo, contents=lines + "\n"
+                                             + "\n".join(f"{c}: {rates[c]} EUR per day" for c in cities))]},
+            {"name": "total for one day more",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=memo, contents=lines.replace(
+                 f"{total} EUR", f"{rates[city] * (days + 1)} EUR"))]},
+            {"name": "writes the memo into the notes document instead of a new file",
+             "actions": [switch("word"), act("word", "write_to_file", file_path="data/memos/allowance_template_notes.docx",
+                                             contents=lines)]},
+        ],
+        "right": [
+            {"name": "a two-line memo, amounts with decimals",
+             "actions": [switch("word"), act("word", "create_new_file", file_path=memo),
+                         act("word", "write_to_file", file_path=memo, contents=(
+                             f"Allowance memo - {traveller['name']}, {city} trip ({days} days)\n"
+                             f"EUR {rates[city]:.2f} per day x {days} days = EUR {total:,.2f}"))]},
+            {"name": "one sentence with the euro sign, file made by writing to it",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=memo, contents=(
+                 f"{traveller['first']} gets €{rates[city]} a day in {city}, so €{total} for the whole trip."))]},
         ],
     }
 
@@ -145,6 +192,10 @@ def invoice_pdf_to_payables(rng: random.Random) -> dict:
                 f"Consulting services\nTotal due: {amount} EUR\nPayment due by: {iso(due)}")
         invs.append({"supplier": name, "no": no, "amount": amount, "path": path, "text": text})
     target = invs[1]
+    # the other invoices' numbers and totals: a message naming them is about the wrong invoice (or all of them)
+    others = [i[k] for i in (invs[0], invs[2]) for k in ("no", "amount") if float(i["amount"]) != float(target["amount"])
+              or k == "no"]
+    note = f"data/inbox_scans/document_{files[2] + 1}.pdf"
     body = lambda i: (f"Hello,\n\nPlease process the attached invoice {i['no']} from {i['supplier']}, total due "  # noqa: E731
                       f"{i['amount']} EUR.\n\nThanks,\n{me['first']}")
     send = lambda i: act("email", "send_email", sender=me["email"], recipient=ap,  # noqa: E731
@@ -154,11 +205,11 @@ def invoice_pdf_to_payables(rng: random.Random) -> dict:
         "instruction": (f"The invoice from {target['supplier']} is one of the PDFs in data/inbox_scans/. Send it to "
                         f"accounts payable ({ap}) as an attachment, with its invoice number and total in the message."),
         "office": [pdf(i["path"], [i["text"]]) for i in invs]
-                  + [pdf(f"data/inbox_scans/document_{files[2] + 1}.pdf",
+                  + [pdf(note,
                          [f"DELIVERY NOTE\nFrom {target['supplier']}\n12 boxes delivered\nNo payment needed"])],
         "checks": [
-            check("email_sent", sender=me["email"], to=ap, body_contains=[target["no"]],
-                  attachments=[target["path"].rsplit("/", 1)[1]]),
+            check("email_sent", sender=me["email"], to=ap, body_contains=[target["no"], target["amount"]],
+                  body_excludes=others, attachments=[target["path"].rsplit("/", 1)[1]]),
             check("email_not_sent", sender=me["email"], subject_contains=invs[0]["no"]),
         ],
         "gold": [
@@ -172,6 +223,31 @@ def invoice_pdf_to_payables(rng: random.Random) -> dict:
             {"name": "right details but no attachment",
              "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=ap,
                                               subject=f"Invoice {target['no']}", content=body(target))]},
+            {"name": "attaches the same supplier's delivery note",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=ap,
+                                              subject=f"Invoice {target['no']} for payment", content=body(target),
+                                              attachments=[note])]},
+            {"name": "gives the invoice number but not the total",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=ap,
+                                              subject=f"Invoice {target['no']} for payment",
+                                              content=f"Hello,\n\nPlease process the attached invoice {target['no']} "
+                                                      f"from {target['supplier']}.\n\nThanks,\n{me['first']}",
+                                              attachments=[target["path"]])]},
+            {"name": "lists every scanned invoice in the message",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=ap,
+                                              subject="Invoices for payment", attachments=[target["path"]],
+                                              content="\n".join(f"{i['supplier']}: invoice {i['no']}, {i['amount']} EUR"
+                                                                for i in invs))]},
+            {"name": "the right mail, plus one for another supplier's invoice",
+             "actions": [switch("email"), send(target), send(invs[2])]},
+        ],
+        "right": [
+            {"name": "another subject, the total with a thousands separator and the euro sign",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=ap,
+                                              subject=f"{target['supplier']} invoice", attachments=[target["path"]],
+                                              content=f"Hi team, attached is {target['supplier']}'s invoice no. "
+                                                      f"{target['no']} - amount due €{float(target['amount']):,.2f}. "
+                                                      f"Best, {me['first']}")]},
         ],
     }
 
@@ -226,6 +302,22 @@ def bank_statement_reconcile(rng: random.Random) -> dict:
             {"name": "marks the row below each paid invoice (header miscount)",
              "actions": [switch("excel")] + [act("excel", "set_cell", file_path=path, row_idx=i + 3, column_idx=4,
                                                  text="Paid") for i in full]},
+            {"name": "marks only the first paid invoice",
+             "actions": [switch("excel"), act("excel", "set_cell", file_path=path, row_idx=full[0] + 2, column_idx=4,
+                                              text="Paid")]},
+            {"name": "writes Paid into the Amount column",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=3,
+                                                 text="Paid") for i in full]},
+            {"name": "marks the paid invoices and the partial one as 'Part paid'",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=4,
+                                                 text="Paid") for i in full]
+                        + [act("excel", "set_cell", file_path=path, row_idx=partial + 2, column_idx=4, text="Part paid")]},
+        ],
+        "right": [
+            {"name": "the invoices marked in the other order, with a stray space typed",
+             "actions": [switch("excel"), act("excel", "read_file", file_path=path)]
+                        + [act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=4, text="Paid ")
+                           for i in reversed(full)]},
         ],
     }
 
@@ -277,6 +369,27 @@ def conference_sessions_calendar(rng: random.Random) -> dict:
             {"name": "adds someone else's session", "actions": [switch("calendar"), create(mine[0]), create(other)]},
             {"name": "books each session as a full hour instead of 45 minutes",
              "actions": [switch("calendar")] + [create((x[0], x[1], x[1] + timedelta(hours=1), x[3], x[4])) for x in mine]},
+            {"name": "puts the room in the title instead of the location",
+             "actions": [switch("calendar")] + [act("calendar", "create_event", user=me["email"],
+                                                    summary=f"{x[0]} ({x[3]})", time_start=fmt(x[1]),
+                                                    time_end=fmt(x[2])) for x in mine]},
+            {"name": "uses the speaker's name as the event title",
+             "actions": [switch("calendar")] + [act("calendar", "create_event", user=me["email"],
+                                                    summary=f"{speaker['name']} presents", time_start=fmt(x[1]),
+                                                    time_end=fmt(x[2]), location=x[3]) for x in mine]},
+            {"name": "adds each session twice",
+             "actions": [switch("calendar")] + [create(x) for x in mine] + [create(x) for x in mine]},
+            {"name": "invites the speaker to each session",
+             "actions": [switch("calendar")] + [act("calendar", "create_event", user=me["email"], summary=x[0],
+                                                    time_start=fmt(x[1]), time_end=fmt(x[2]), location=x[3],
+                                                    attendees=[speaker["email"]]) for x in mine]},
+        ],
+        "right": [
+            {"name": "titles and rooms in lower case, with a description",
+             "actions": [switch("calendar")] + [act("calendar", "create_event", user=me["email"], summary=x[0].lower(),
+                                                    time_start=fmt(x[1]), time_end=fmt(x[2]), location=x[3].lower(),
+                                                    description=f"{conf}: {speaker['name']} presents")
+                                                for x in reversed(mine)]},
         ],
     }
 
@@ -309,8 +422,16 @@ def registration_forms_to_sheet(rng: random.Random) -> dict:
         "office": [xlsx(sheet, {"Attendees": rows})] + [r[4] for r in new]
                   + [pdf("data/registrations/README.pdf",
                          ["Registration process\nForms go to the coordinator.\nMax 20 people per session."])],
-        "checks": [check("xlsx_row", file=sheet, values=r[:4]) for r in new]
-                  + [check("xlsx_row", file=sheet, row=k + 2, values=r) for k, r in enumerate(old)],
+        # the new rows may come in any order (the forms have none), which a cell-by-cell comparison with
+        # the gold workbook cannot accept: the checks judge the whole sheet instead
+        "free": [sheet],
+        "checks": [check("xlsx_row", file=sheet, row=1, values=rows[0])]
+                  + [check("xlsx_row", file=sheet, row=k + 2, values=r) for k, r in enumerate(old)]
+                  + [check("xlsx_row", file=sheet, values=r[:4]) for r in new]
+                  + [check("cell_compare", file=sheet, cell=f"A{4 + k}", op="!=", value=None) for k in range(len(new))]
+                  + [check("xlsx_row", file=sheet, row=4 + len(new), values=[]),
+                     check("xlsx_row", file=sheet, row=5 + len(new), values=[]),
+                     check("xlsx_sheet_exists", file=sheet, sheet="Attendees")],
         "gold": [switch("pdf")] + [act("pdf", "read_file", pdf_file_path=r[4]["path"]) for r in new]
                 + [switch("excel"), act("excel", "read_file", file_path=sheet)]
                 + [act("excel", "set_cell", file_path=sheet, row_idx=4 + k, column_idx=c + 1, text=v)
@@ -322,6 +443,30 @@ def registration_forms_to_sheet(rng: random.Random) -> dict:
             {"name": "forgets the last form",
              "actions": [switch("excel")] + [act("excel", "set_cell", file_path=sheet, row_idx=4 + k, column_idx=c + 1,
                                                  text=v) for k, r in enumerate(new[:2]) for c, v in enumerate(r[:4])]},
+            {"name": "adds the rows below a blank line",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=sheet, row_idx=5 + k, column_idx=c + 1,
+                                                 text=v) for k, r in enumerate(new) for c, v in enumerate(r[:4])]},
+            {"name": "department and session swapped",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=sheet, row_idx=4 + k, column_idx=c + 1,
+                                                 text=v) for k, r in enumerate(new)
+                                             for c, v in enumerate([r[0], r[1], r[3], r[2]])]},
+            {"name": "adds the first form twice",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=sheet, row_idx=4 + k, column_idx=c + 1,
+                                                 text=v) for k, r in enumerate(new + new[:1])
+                                             for c, v in enumerate(r[:4])]},
+            {"name": "adds the rows and a note beside them",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=sheet, row_idx=4 + k, column_idx=c + 1,
+                                                 text=v) for k, r in enumerate(new) for c, v in enumerate(r[:4])]
+                        + [act("excel", "set_cell", file_path=sheet, row_idx=4, column_idx=5, text="new")]},
+        ],
+        "right": [
+            {"name": "the forms in file-name order",
+             "actions": [switch("excel")] + [act("excel", "set_cell", file_path=sheet, row_idx=4 + k, column_idx=c + 1,
+                                                 text=v) for k, r in enumerate(sorted(new, key=lambda r: r[4]["path"]))
+                                             for c, v in enumerate(r[:4])]},
+            {"name": "each row inserted whole under the existing ones",
+             "actions": [switch("excel")] + [act("excel", "insert_row", file_path=sheet, row_idx=4, values=r[:4])
+                                             for r in new]},
         ],
     }
 
@@ -366,9 +511,10 @@ def exam_resit_list(rng: random.Random) -> dict:
             docx(f"data/{subject.lower()}/syllabus.docx",
                  [f"{subject} syllabus", "Assessment: coursework 30%, midterm 20%, final exam 50%."]),
         ],
-        "checks": [check("docx_has_paragraph", file=doc, text=n) for n in fails]
-                  + [check("not_contains", file=doc, text=passes),
-                     check("docx_has_paragraph", file=doc, text=intro[1])],
+        # one new paragraph per student is held by the outcome (how many paragraphs are added); their
+        # wording is free (a name may come with its mark), so the names are checked as facts
+        "checks": [check("contains", file=doc, text=fails, exclude=passes),
+                   check("docx_has_paragraph", file=doc, text=intro[1])],
         "gold": [
             switch("excel"),
             act("excel", "read_file", file_path=f"data/{subject.lower()}/grades.xlsx"),
@@ -382,6 +528,19 @@ def exam_resit_list(rng: random.Random) -> dict:
             {"name": "includes a student exactly at or above the pass mark",
              "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
                                              contents="\n".join(sorted(fails) + [passes[0]]))]},
+            {"name": "all the names in one paragraph",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents=", ".join(sorted(fails)))]},
+            {"name": "lists every student with a pass or fail",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join(
+                 f"{r[0]}: {'resit' if r[0] in fails else 'passed'}" for r in rows[1:]))]},
+            {"name": "writes the list into the syllabus",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=f"data/{subject.lower()}/syllabus.docx",
+                                             contents=gold_lines)]},
+        ],
+        "right": [
+            {"name": "a bulleted list with each student's mark, in the workbook's order",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join(
+                 f"- {r[0]} ({r[3]})" for r in rows[1:] if r[0] in fails))]},
         ],
     }
 
@@ -406,6 +565,13 @@ def quote_letter_fill(rng: random.Random) -> dict:
              f"Thank you for your enquiry. We are pleased to quote for {qty} x {product}.",
              "Unit price: [UNIT PRICE] EUR", "Total: [TOTAL] EUR", "This quote is valid for 30 days.",
              f"Kind regards, {me['name']}, {org}"]
+    # numbers the filled quote states anyway (quantity, "120cm", "valid for 30 days") are no candidates
+    stated = {qty, 30} | ({120} if "120" in product else set())
+    wrong_figures = [str(v) for v in sorted({p for p in prices if p != price} | {qty * p for p in prices if p != price}
+                                            | {total - price, total + price}) if v not in stated | {price, total}]
+    # the unit price after its label and before the total's (so not swapped): possible when neither figure
+    # appears earlier in the quote
+    ordered = price not in stated and total not in stated
     fill = lambda u, tot: [act("word", "replace_text", file_path=doc, old_text="[UNIT PRICE]", new_text=str(u)),  # noqa: E731
                            act("word", "replace_text", file_path=doc, old_text="[TOTAL]", new_text=str(tot))]
     return {
@@ -419,10 +585,10 @@ def quote_letter_fill(rng: random.Random) -> dict:
                  ["Quotation for [CLIENT]", "Unit price: [UNIT PRICE] EUR", "Total: [TOTAL] EUR"]),
         ],
         "checks": [
-            check("docx_has_paragraph", file=doc, text=f"Unit price: {price} EUR"),
-            check("contains", file=doc, text=f"Total: {total}"),
+            check("contains", file=doc, text=[str(price), str(total)], exclude=wrong_figures),
             check("not_contains", file=doc, text=["[UNIT PRICE]", "[TOTAL]"]),
-        ],
+        ] + ([check("contains", file=doc, text=["Unit price", str(price), "Total", str(total)], ordered=True)]
+             if ordered else []),
         "gold": [
             switch("word"),
             act("word", "read_file", file_path=doc),
@@ -434,6 +600,21 @@ def quote_letter_fill(rng: random.Random) -> dict:
             {"name": "takes the price of the next product in the list",
              "actions": [switch("word")] + fill(wrong_price, qty * wrong_price)},
             {"name": "total for one unit fewer", "actions": [switch("word")] + fill(price, total - price)},
+            {"name": "fills the blank quote template instead of the client's quote",
+             "actions": [switch("word")] + [act("word", "replace_text", file_path="data/sales/quote_template.docx",
+                                                old_text=o, new_text=str(n))
+                                            for o, n in (("[UNIT PRICE]", price), ("[TOTAL]", total))]},
+            {"name": "fills the unit price only",
+             "actions": [switch("word")] + fill(price, total)[:1]},
+        ] + ([{"name": "unit price and total swapped", "actions": [switch("word")] + fill(total, price)}]
+             if ordered else []),
+        "right": [
+            {"name": "the two lines rewritten with decimals and the currency first",
+             "actions": [switch("word"),
+                         act("word", "replace_text", file_path=doc, old_text="Unit price: [UNIT PRICE] EUR",
+                             new_text=f"Unit price: EUR {price:.2f}"),
+                         act("word", "replace_text", file_path=doc, old_text="Total: [TOTAL] EUR",
+                             new_text=f"Total: EUR {total:,.2f} ({qty} x {price})")]},
         ],
     }
 
@@ -471,9 +652,10 @@ def leave_handover_note(rng: random.Random) -> dict:
             ics(me["email"], this_week + leave + nxt + after),
             docx(doc, intro),
         ],
-        "checks": [check("contains", file=doc, text=[e["summary"] for e in nxt]
-                         + [day_name(monday + timedelta(days=d)) for d in days]),
-                   check("not_contains", file=doc, text=[e["summary"] for e in this_week + after]),
+        # each meeting's day as a date (any common form); the other meetings' titles must not be there
+        "checks": [check("contains", file=doc, text=[e["summary"] for e in nxt] + [iso(monday + timedelta(days=d))
+                                                                                   for d in days],
+                         exclude=[e["summary"] for e in this_week + after]),
                    check("docx_has_paragraph", file=doc, text=f"Covering: {cover['name']}")],
         "gold": [
             switch("calendar"),
@@ -489,6 +671,28 @@ def leave_handover_note(rng: random.Random) -> dict:
             {"name": "misses next week's last meeting",
              "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
                                              contents="\n".join(line(e) for e in nxt[:2]))]},
+            {"name": "next week's meetings with this week's dates",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join(
+                 f"{e['summary']} - {weekday_day_month(datetime.strptime(e['start'], FMT) - timedelta(days=7))}"
+                 for e in nxt))]},
+            {"name": "lists every meeting in the calendar",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
+                                             contents="\n".join(line(e) for e in this_week + nxt + after))]},
+            {"name": "adds the annual leave as a meeting to cover",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
+                                             contents="\n".join(line(e) for e in leave + nxt))]},
+            {"name": "writes the meetings into a new document",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=f"data/handover/meetings_{iso(monday)}.docx",
+                                             contents="\n".join(line(e) for e in nxt))]},
+        ],
+        "right": [
+            {"name": "date first, as the calendar shows it",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join(
+                 f"{e['start'][:10]}: {e['summary']}" for e in nxt))]},
+            {"name": "bullets with the day as month and day, latest first",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join(
+                 f"- {e['summary']} ({datetime.strptime(e['start'], FMT).strftime('%A, %B %-d')})"
+                 for e in reversed(nxt)))]},
         ],
     }
 
@@ -519,6 +723,7 @@ def action_items_mail(rng: random.Random) -> dict:
                         + "\n".join(f"- {i}" for i in its) + f"\n\nThanks,\n{me['first']}")
     send = lambda to, its: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
                                subject=f"Your action items from the {project} sync", content=body(its))
+    done_item = rng.choice([p for p in pool if p not in items])  # last week's item, already done
     return {
         **head(me, now),
         "instruction": (f"{target['name']} missed {when} {project} sync. Email {target['first']} "
@@ -527,10 +732,10 @@ def action_items_mail(rng: random.Random) -> dict:
             docx(doc, [{"text": notes[0], "style": "Heading 1"}] + notes[1:4]
                  + [{"text": notes[4], "style": "Heading 2"}] + actions),
             docx(f"data/meetings/{iso(y - timedelta(days=7))}_{project.lower()}_sync.docx",
-                 [f"{project} project sync", "Action items",
-                  f"{target['first']}: {rng.choice([p for p in pool if p not in items])} (done)"]),
+                 [f"{project} project sync", "Action items", f"{target['first']}: {done_item} (done)"]),
         ],
-        "checks": [check("email_sent", sender=me["email"], to=target["email"], body_contains=mine),
+        "checks": [check("email_sent", sender=me["email"], to=target["email"], body_contains=mine,
+                         body_excludes=[it for it in items if it not in mine] + [done_item]),
                    check("email_not_sent", sender=me["email"], to=other["email"])],
         "gold": [
             switch("word"),
@@ -541,5 +746,22 @@ def action_items_mail(rng: random.Random) -> dict:
         "wrong": [
             {"name": "sends another colleague's items", "actions": [switch("email"), send(target["email"], theirs)]},
             {"name": "misses one of the two items", "actions": [switch("email"), send(target["email"], mine[:1])]},
+            {"name": "sends every action item of the meeting", "actions": [switch("email"), send(target["email"], items)]},
+            {"name": "adds last week's item that is already done",
+             "actions": [switch("email"), send(target["email"], mine + [done_item])]},
+            {"name": "copies another attendee in",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=target["email"],
+                                              cc=[other["email"]], subject=f"Your action items from the {project} sync",
+                                              content=body(mine))]},
+            {"name": "sends the items to the whole meeting",
+             "actions": [switch("email"), send([p["email"] for p in folks[1:]], mine)]},
+        ],
+        "right": [
+            {"name": "reworded, items capitalised with their deadline",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=target["email"],
+                                              subject=f"{project} sync follow-up",
+                                              content=f"Hello {target['first']}, you have {len(mine)} actions from the "
+                                                      f"sync: " + "; ".join(f"{i[0].upper()}{i[1:]} (due {dd})"
+                                                                            for i in mine) + f". Cheers, {me['first']}")]},
         ],
     }
