@@ -6,8 +6,8 @@ import random
 from datetime import timedelta
 
 from officesim.tasks.families._kit import (
-    act, at, check, clock, day_month, day_name, days_ago, eml, ev, fmt, head, hm, ics, next_weekday, outsider, setup,
-    switch, weekday_day_month, workday_after
+    act, at, check, clock, day_month, day_name, days_ago, eml, ev, fmt, head, hm, ics, iso, next_weekday, outsider,
+    setup, switch, weekday_day_month, workday_after
 )
 from officesim.tasks.families.registry import family
 
@@ -78,6 +78,29 @@ def meeting_request_accept(rng: random.Random) -> dict:
                          switch("email"), reply]},
             {"name": "books it but never replies",
              "actions": [switch("calendar"), create(start, end)]},
+            {"name": "books the other colleague's proposed time",
+             "actions": [switch("calendar"), create(start2, start2 + timedelta(minutes=minutes)), switch("email"), reply]},
+            {"name": "replies to the other colleague's mail",
+             "actions": [switch("calendar"), create(start, end), switch("email"),
+                         act("email", "reply_email", username=me["email"], email_id="msg-1",
+                             content=f"{weekday_day_month(day)} at {clock(start)} works.")]},
+            {"name": "books it without the room",
+             "actions": [switch("calendar"), act("calendar", "create_event", user=me["email"], summary=title,
+                                                 time_start=fmt(start), time_end=fmt(end), attendees=[asker["email"]]),
+                         switch("email"), reply]},
+            {"name": "invites the other colleague too",
+             "actions": [switch("calendar"), act("calendar", "create_event", user=me["email"], summary=title,
+                                                 time_start=fmt(start), time_end=fmt(end), location=room,
+                                                 attendees=[asker["email"], other["email"]]),
+                         switch("email"), reply]},
+        ],
+        "right": [
+            {"name": "title and room in another case, a one-line reply",
+             "actions": [switch("calendar"), act("calendar", "create_event", user=me["email"], summary=title.lower(),
+                                                 time_start=fmt(start), time_end=fmt(end), location=room.upper(),
+                                                 attendees=[asker["email"].upper()]),
+                         switch("email"), act("email", "reply_email", username=me["email"], email_id="msg-2",
+                                              content="Confirmed - see you then.")]},
         ],
     }
 
@@ -104,6 +127,7 @@ def meeting_reschedule_notify(rng: random.Random) -> dict:
     body = (f"Hello all,\n\nI need to move our {summary} from tomorrow to {weekday_day_month(new_day)}, same time "
             f"({hm(new_start)}). The calendar is updated.\n\nApologies for the shuffle,\n{me['first']}")
     wrong_day = workday_after(tomorrow, 1 if new_day != workday_after(tomorrow, 1) else 2)
+    near = [workday_after(tomorrow, 1), workday_after(tomorrow, 2)]  # the days it could have moved to
     move = act("calendar", "update_event", user=me["email"], summary=summary, time_start=fmt(new_start),
                time_end=fmt(new_end))
     mail = lambda to: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
@@ -115,7 +139,8 @@ def meeting_reschedule_notify(rng: random.Random) -> dict:
         "office": [ics(me["email"], events)],
         "checks": [
             check("ics_event", user=me["email"], summary=summary, start=fmt(new_start), end=fmt(new_end)),
-            check("email_sent", sender=me["email"], to=attendees, body_contains=[day_name(new_day)]),
+            check("email_sent", sender=me["email"], to=attendees, body_contains=[iso(new_day)],
+                  body_excludes=[iso(d) for d in near if d != new_day]),
             check("ics_event", user=me["email"], summary=f"{project} internal prep",
                   start=fmt(at(tomorrow, h - 1))),
         ],
@@ -134,6 +159,30 @@ def meeting_reschedule_notify(rng: random.Random) -> dict:
                          act("calendar", "update_event", user=me["email"], summary=summary,
                              time_start=fmt(at(wrong_day, h)), time_end=fmt(at(wrong_day, h, 45))),
                          switch("email"), mail(attendees)]},
+            {"name": "moves the meeting but the mail names the wrong day",
+             "actions": [switch("calendar"), move, switch("email"),
+                         act("email", "send_email", sender=me["email"], recipient=attendees,
+                             subject=f"{summary} moved", content=body.replace(weekday_day_month(new_day),
+                                                                              weekday_day_month(wrong_day)))]},
+            {"name": "books a new event and leaves the old one",
+             "actions": [switch("calendar"),
+                         act("calendar", "create_event", user=me["email"], summary=summary, time_start=fmt(new_start),
+                             time_end=fmt(new_end), location="Video call", attendees=attendees),
+                         switch("email"), mail(attendees)]},
+            {"name": "one mail to each guest, and the external one forgotten",
+             "actions": [switch("calendar"), move, switch("email")] + [mail(g) for g in attendees[:2]]},
+            {"name": "mails the guests but never moves the meeting",
+             "actions": [switch("email"), mail(attendees)]},
+        ],
+        "right": [
+            {"name": "deleted and booked again, the date in figures in another subject",
+             "actions": [switch("calendar"), act("calendar", "delete_event", user=me["email"], summary=summary),
+                         act("calendar", "create_event", user=me["email"], summary=summary, time_start=fmt(new_start),
+                             time_end=fmt(new_end), location="Video call", attendees=attendees),
+                         switch("email"),
+                         act("email", "send_email", sender=me["email"], recipient=attendees, subject="New date",
+                             content=f"Hi all, our {summary} is now on {new_day.strftime('%d/%m/%Y')} at "
+                                     f"{clock(new_start)} instead of tomorrow. {me['first']}")]},
         ],
     }
 
@@ -180,7 +229,10 @@ def new_joiner_welcome(rng: random.Random) -> dict:
         "checks": [
             check("ics_event", user=me["email"], summary=team_meeting, start=fmt(at(meet_day, h)),
                   attendees=team_mails + [joiner["email"]]),
-            check("email_sent", sender=me["email"], to=joiner["email"], body_contains=[day_name(meet_day)]),
+            # a weekly meeting: its day is the weekday; its time as a clock time, not the other meetings'
+            check("email_sent", sender=me["email"], to=joiner["email"], body_contains=[day_name(meet_day), hm(at(meet_day, h))],
+                  body_excludes=["14:00", "16:00"] + [day_name(start_day + timedelta(days=k)) for k in (1, 2)
+                                                      if k != meet_wd]),
         ],
         "gold": [
             switch("email"),
@@ -200,5 +252,26 @@ def new_joiner_welcome(rng: random.Random) -> dict:
              "actions": [switch("calendar"), add(joiner["email"]), switch("email"),
                          act("email", "send_email", sender=me["email"], recipient=hr["email"],
                              subject="Welcome aboard", content=welcome)]},
+            {"name": "the welcome mail gives the budget review's time",
+             "actions": [switch("calendar"), add(joiner["email"]), switch("email"),
+                         act("email", "send_email", sender=me["email"], recipient=joiner["email"],
+                             subject="Welcome aboard", content=welcome.replace(clock(at(meet_day, h)), "2 pm"))]},
+            {"name": "the welcome mail names the day but not the time",
+             "actions": [switch("calendar"), add(joiner["email"]), switch("email"),
+                         act("email", "send_email", sender=me["email"], recipient=joiner["email"],
+                             subject="Welcome aboard",
+                             content=f"Hi {joiner['first']}, welcome! Our {team_meeting} is on {day_name(meet_day)}s.")]},
+            {"name": "adds the new joiner to the budget review instead",
+             "actions": [switch("calendar"), act("calendar", "update_event", user=me["email"], summary="Budget review",
+                                                 attendees=[team_mails[0], joiner["email"]]), switch("email"), send]},
+            {"name": "welcome mail only, the calendar untouched", "actions": [switch("email"), send]},
+        ],
+        "right": [
+            {"name": "another subject and wording, the time as 24-hour clock",
+             "actions": [switch("calendar"), add(joiner["email"]), switch("email"),
+                         act("email", "send_email", sender=me["email"], recipient=joiner["email"],
+                             subject=f"Welcome, {joiner['first']}",
+                             content=f"Great to have you with us! You're invited to the {team_meeting}: every "
+                                     f"{day_name(meet_day)} at {hm(at(meet_day, h))}, Room Aspen.")]},
         ],
     }
