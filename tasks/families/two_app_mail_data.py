@@ -39,6 +39,7 @@ def invoice_overdue_reminder(rng: random.Random) -> dict:
             f"Kind regards,\n{me['name']}\n{org}")
     send = lambda to, inv: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
                                subject=f"Payment reminder: {inv}", content=body.replace(target_inv, inv))
+    other_amount = next(info[i][2] for i in (4, 3, 2, 1) if info[i][2] != target_amount)
     return {
         **head(me, now),
         "instruction": ("One of our client invoices in data/finance/invoices.xlsx is past its due date and still "
@@ -52,7 +53,10 @@ def invoice_overdue_reminder(rng: random.Random) -> dict:
                  iso(now - timedelta(days=4)), "Unpaid"]]}),
         ],
         "checks": [
-            check("email_sent", sender=me["email"], to=target_mail, body_contains=[target_inv]),
+            check("email_sent", sender=me["email"], to=target_mail, body_contains=[target_inv, str(target_amount)],
+                  body_excludes=[info[i][0] for i in range(1, 5)]
+                  + [str(info[i][2]) for i in range(1, 5)
+                     if info[i][2] not in (target_amount, int(target_inv.split("-")[1]))]),
             check("email_not_sent", sender=me["email"], to=info[1][1]),
             check("email_not_sent", sender=me["email"], to=info[2][1]),
             check("email_not_sent", sender=me["email"], to=info[3][1]),
@@ -68,6 +72,28 @@ def invoice_overdue_reminder(rng: random.Random) -> dict:
              "actions": [switch("email"), send(info[1][1], info[1][0])]},
             {"name": "reminds a client whose unpaid invoice is not due yet",
              "actions": [switch("email"), send(info[2][1], info[2][0])]},
+            {"name": "gives the invoice number but not the amount",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=target_mail,
+                                              subject=subject, content=body.replace(f" for {target_amount}", ""))]},
+            {"name": "the right client, but the amount of another invoice",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=target_mail,
+                                              subject=subject, content=body.replace(str(target_amount),
+                                                                                    str(other_amount)))]},
+            {"name": "reminds every client with an unpaid invoice",
+             "actions": [switch("email"), send(target_mail, target_inv), send(info[2][1], info[2][0]),
+                         send(info[4][1], info[4][0])]},
+            {"name": "one reminder listing every open invoice",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=target_mail,
+                                              subject="Payment reminder", content=body + "\n\nOpen invoices: " + ", ".join(
+                                                  f"{info[i][0]} ({info[i][2]})" for i in (0, 2, 4)))]},
+        ],
+        "right": [
+            {"name": "another subject, the amount with a currency sign and separator",
+             "actions": [switch("email"), act("email", "send_email", sender=me["email"], recipient=target_mail,
+                                              subject="Overdue invoice",
+                                              content=f"Hello {contacts[0]['first']}, our records show invoice "
+                                                      f"{target_inv} (€{target_amount:,}.00) is still open past its "
+                                                      f"due date. Could you check? Thanks, {me['name']}")]},
         ],
     }
 
@@ -139,6 +165,30 @@ def supplier_price_update(rng: random.Random) -> dict:
             {"name": "updates only the first item of the mail",
              "actions": [switch("excel"), act("excel", "set_cell", file_path="data/purchasing/price_list.xlsx",
                                               row_idx=new[changed[0]][0], column_idx=4, text=new[changed[0]][1])]},
+            {"name": "updates both suppliers' rows of the shared item",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path="data/purchasing/price_list.xlsx", row_idx=r, column_idx=4, text=p)
+                 for r, p in new.values()] + [
+                 act("excel", "set_cell", file_path="data/purchasing/price_list.xlsx", row_idx=shared_row_b,
+                     column_idx=4, text=new[shared][1])]},
+            {"name": "writes the price differences instead of the new prices",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path="data/purchasing/price_list.xlsx", row_idx=r, column_idx=4,
+                     text=round(p - prices[(i, sup_a)][1], 2)) for i, (r, p) in new.items()]},
+            {"name": "new prices written in a column beside the old ones",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path="data/purchasing/price_list.xlsx", row_idx=r, column_idx=5, text=p)
+                 for r, p in new.values()]},
+        ],
+        "right": [
+            {"name": "prices typed with two decimals",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path="data/purchasing/price_list.xlsx", row_idx=r, column_idx=4,
+                     text=f"{p:.2f}") for r, p in new.values()]},
+            {"name": "each new price as a formula on the old one",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path="data/purchasing/price_list.xlsx", row_idx=r, column_idx=4,
+                     text=f"={prices[(i, sup_a)][1]:.2f}{p - prices[(i, sup_a)][1]:+.2f}") for i, (r, p) in new.items()]},
         ],
     }
 
@@ -177,7 +227,7 @@ def roster_names_reply(rng: random.Random) -> dict:
             eml(me["email"], "msg-2", asker["email"], subject, ask, days_ago(now, 0, 8, 20), bare=True),
         ],
         "checks": [check("email_sent", sender=me["email"], to=asker["email"], subject_contains=subject,
-                         body_contains=hits)],
+                         body_contains=hits, body_excludes=[r[0] for r in rows[1:] if r[0] not in hits])],
         "gold": [
             switch("email"),
             act("email", "read_email", username=me["email"], email_id="msg-2"),
@@ -193,6 +243,21 @@ def roster_names_reply(rng: random.Random) -> dict:
             {"name": "leaves one name out",
              "actions": [switch("email"), act("email", "reply_email", username=me["email"], email_id="msg-2",
                                              content=reply(hits[:-1]))]},
+            {"name": "lists the whole team, both offices",
+             "actions": [switch("email"), act("email", "reply_email", username=me["email"], email_id="msg-2",
+                                             content=reply(hits + other_office))]},
+            {"name": "lists everyone based in that office",
+             "actions": [switch("email"), act("email", "reply_email", username=me["email"], email_id="msg-2",
+                                             content=reply([r[0] for r in rows[1:] if r[2] == city]))]},
+            {"name": "replies to the older fire warden mail",
+             "actions": [switch("email"), act("email", "reply_email", username=me["email"], email_id="msg-1",
+                                             content=reply(hits))]},
+        ],
+        "right": [
+            {"name": "one name a line, in another order",
+             "actions": [switch("email"), act("email", "reply_email", username=me["email"], email_id="msg-2",
+                                             content=f"Sure - the {team} people in {city}:\n"
+                                                     + "\n".join(f"* {n}" for n in reversed(hits)))]},
         ],
     }
 
@@ -254,6 +319,23 @@ def timesheet_from_calendar(rng: random.Random) -> dict:
              "actions": [switch("excel")] + [
                  act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=col + 1, text=hours[c])
                  for i, c in enumerate(codes)]},
+            {"name": "minutes instead of hours",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=col, text=round(hours[c] * 60))
+                 for i, c in enumerate(codes)]},
+            {"name": "leaves the project without meetings empty",
+             "actions": [switch("excel")] + gold_cells[:2]},
+            {"name": "counts the lunch for the first project",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=col,
+                     text=hours[c] + (1 if i == 0 else 0)) for i, c in enumerate(codes)]},
+        ],
+        "right": [
+            {"name": "hours as formulas of minutes",
+             "actions": [switch("excel")] + [
+                 act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=col,
+                     text=f"=({'+'.join(str(m) for m in dur0)})/60" if c == codes[0] else hours[c])
+                 for i, c in enumerate(codes)]},
         ],
     }
 
@@ -266,7 +348,7 @@ def oncall_shifts_to_calendar(rng: random.Random) -> dict:
     monday = now.date() + timedelta(days=7 - now.weekday())
     shifts = [("07:00", "15:00"), ("15:00", "23:00")]
     rows = [["Date", "Day", "Shift start", "Shift end", "Engineer"]]
-    mine = []
+    mine, every = [], []
     my_days = set(rng.sample(range(5), 2))
     for d in range(5):
         day = monday + timedelta(days=d)
@@ -276,6 +358,7 @@ def oncall_shifts_to_calendar(rng: random.Random) -> dict:
             else:
                 who = rng.choice(folks[1:])
             rows.append([iso(day), day.strftime("%A"), a, b, who["name"]])
+            every.append((day, a, b))
             if who is me:
                 mine.append((day, a, b, len(rows)))
     def at_hhmm(day, hhmm):  # noqa: E306
@@ -307,6 +390,22 @@ def oncall_shifts_to_calendar(rng: random.Random) -> dict:
                         + [create(d, a, b) for d, a, b, _ in mine[1:]]},
             {"name": "only the first shift",
              "actions": [switch("calendar"), create(*mine[0][:3])]},
+            {"name": "every shift of the rota",
+             "actions": [switch("calendar")] + [create(d, a, b) for d, a, b in every]},
+            {"name": "the shifts from last week's rota file",
+             "actions": [switch("calendar"), create(monday - timedelta(days=7), "07:00", "15:00")]},
+            {"name": "each shift added twice",
+             "actions": [switch("calendar")] + [create(d, a, b) for d, a, b, _ in mine + mine]},
+            {"name": "the early shift's hours for every one of my shifts",
+             "actions": [switch("calendar")] + [create(d, "07:00", "15:00") for d, a, b, _ in mine]
+                        if any(a != "07:00" for _d, a, _b, _r in mine) else
+                        [switch("calendar")] + [create(d, "15:00", "23:00") for d, a, b, _ in mine]},
+        ],
+        "right": [
+            {"name": "title in lower case, with a description, last shift first",
+             "actions": [switch("calendar")] + [
+                 act("calendar", "create_event", user=me["email"], summary="on-call", time_start=fmt(at_hhmm(d, a)),
+                     time_end=fmt(at_hhmm(d, b)), description="From the on-call rota") for d, a, b, _ in reversed(mine)]},
         ],
     }
 
@@ -334,6 +433,7 @@ def payment_already_recorded(rng: random.Random) -> dict:
     body = (f"Hello,\n\nJust to let you know we paid invoice {inv} ({amounts[k_paid]}) by bank transfer on "
             f"{weekday_day_month(paid_on)}. Please update your records.\n\nRegards,\n{payer['name']}\n{client}")
     path = "data/finance/receivables.xlsx"
+    mail_day = (now - timedelta(days=1)).date()  # the day the client's mail came
     return {
         **head(me, now),
         "instruction": (f"{client} emailed about a payment. If our receivables sheet ({path}) doesn't show it yet, "
@@ -364,5 +464,17 @@ def payment_already_recorded(rng: random.Random) -> dict:
              "actions": [switch("excel")] + [
                  act("excel", "set_cell", file_path=path, row_idx=7, column_idx=c, text=v)
                  for c, v in enumerate([inv, client, amounts[k_paid], "Paid", iso(paid_on)], start=1)]},
+            {"name": "overwrites the payment date with the day the mail came",
+             "actions": [switch("excel"), act("excel", "set_cell", file_path=path, row_idx=k_paid + 2, column_idx=5,
+                                              text=iso(mail_day))]},
+            {"name": "replies to the client that the payment is recorded",
+             "actions": [switch("email"), act("email", "reply_email", username=me["email"], email_id="msg-1",
+                                              content="Thank you, the payment is recorded on our side.")]},
+        ],
+        "right": [
+            {"name": "re-enters the status and the date that are already there",
+             "actions": [switch("excel"),
+                         act("excel", "set_cell", file_path=path, row_idx=k_paid + 2, column_idx=4, text="Paid"),
+                         act("excel", "set_cell", file_path=path, row_idx=k_paid + 2, column_idx=5, text=iso(paid_on))]},
         ],
     }
