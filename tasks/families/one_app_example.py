@@ -30,6 +30,12 @@ def budget_add_total(rng: random.Random) -> dict:
     other_dept = rng.choice([d for d in ["Sales", "Legal", "IT", "Finance"]])
     other_items = rng.sample(_BUDGET_ITEMS, 4)
     other = [["Item", "Amount"]] + [[i, rng.randrange(200, 9000, 10)] for i in other_items]
+    other_path = f"data/budgets/{other_dept.lower()}_{quarter.lower()}.xlsx"
+
+    def put(file: str, row: int, col: int, value) -> list[dict]:
+        return [act("excel", "set_cell", file_path=file, row_idx=row, column_idx=col, text="Total"),
+                act("excel", "set_cell", file_path=file, row_idx=row, column_idx=col + 1, text=value)]
+
     return {
         **head(me, now_on_weekday(rng)),
         "instruction": (f"{boss['first']} needs the {dept} {quarter} budget finished today. In {path}, add a row "
@@ -61,5 +67,16 @@ def budget_add_total(rng: random.Random) -> dict:
                 act("excel", "set_cell", file_path=path, row_idx=last - 1, column_idx=1, text="Total"),
                 act("excel", "set_cell", file_path=path, row_idx=last - 1, column_idx=2, text=total),
             ]},
+            {"name": "total written into the other department's budget", "actions": [switch("excel")]
+             + put(other_path, last, 1, total)},
+            {"name": "total one row too low, a blank row left", "actions": [switch("excel")] + put(path, last + 1, 1, total)},
+            {"name": "total one column to the right", "actions": [switch("excel")] + put(path, last, 2, total)},
+            {"name": "sum without the first item", "actions": [switch("excel")] + put(path, last, 1, total - amounts[0])},
+            {"name": "total without its label", "actions": [
+                switch("excel"), act("excel", "set_cell", file_path=path, row_idx=last, column_idx=2, text=total)]},
+        ],
+        "right": [
+            {"name": "a SUM formula", "actions": [switch("excel")] + put(path, last, 1, f"=SUM(B2:B{last - 1})")},
+            {"name": "amount first, then the label", "actions": [switch("excel")] + put(path, last, 1, total)[::-1]},
         ],
     }

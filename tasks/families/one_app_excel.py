@@ -64,6 +64,23 @@ def gradebook_letter_grades(rng: random.Random) -> dict:
         "wrong": [
             {"name": "boundary scores get the lower grade", "actions": wrong_strict},
             {"name": "grades written into the other period's gradebook", "actions": wrong_file},
+            {"name": "grades in column D", "actions": [switch("excel")] + [
+                act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=4, text=g)
+                for i, g in enumerate(grades)]},
+            {"name": "grades one row up, over the header", "actions": [switch("excel")] + [
+                act("excel", "set_cell", file_path=path, row_idx=i + 1, column_idx=3, text=g)
+                for i, g in enumerate(grades)]},
+            {"name": "the last student left without a grade", "actions": gold[:-1]},
+            {"name": "scores overwritten by the grades", "actions": [switch("excel")] + [
+                act("excel", "set_cell", file_path=path, row_idx=i + 2, column_idx=2, text=g)
+                for i, g in enumerate(grades)]},
+        ],
+        "right": [
+            {"name": "a nested IF formula per student", "actions": [switch("excel")] + [
+                act("excel", "set_cell", file_path=path, row_idx=r, column_idx=3,
+                    text=f'=IF(B{r}>=90,"A",IF(B{r}>=80,"B",IF(B{r}>=70,"C",IF(B{r}>=60,"D","F"))))')
+                for r in range(2, len(grades) + 2)]},
+            {"name": "graded from the bottom up", "actions": [switch("excel")] + gold[:1:-1]},
         ],
     }
 
@@ -131,6 +148,43 @@ def inventory_receive_delivery(rng: random.Random) -> dict:
                 act("excel", "set_cell", file_path=path, row_idx=r_cyan, column_idx=3,
                     text=on_hand[r_cyan - 2] + q_black),
             ]},
+            {"name": "delivery counted twice", "actions": [
+                switch("excel"),
+                act("excel", "set_cell", file_path=path, row_idx=r_item, column_idx=3, text=new_item + q_item),
+                act("excel", "set_cell", file_path=path, row_idx=r_black, column_idx=3, text=new_black + q_black),
+            ]},
+            {"name": "toner forgotten", "actions": [
+                switch("excel"),
+                act("excel", "set_cell", file_path=path, row_idx=r_item, column_idx=3, text=new_item),
+            ]},
+            {"name": "delivery entered as new rows at the bottom", "actions": [
+                switch("excel"),
+                act("excel", "insert_row", file_path=path, row_idx=len(rows) + 1,
+                    values=[rows[r_item - 1][0], paper_like, q_item, rows[r_item - 1][3]]),
+                act("excel", "insert_row", file_path=path, row_idx=len(rows) + 2,
+                    values=[rows[r_black - 1][0], "Toner cartridge (black)", q_black, rows[r_black - 1][3]]),
+            ]},
+            {"name": "quantities added to the reorder levels", "actions": [
+                switch("excel"),
+                act("excel", "set_cell", file_path=path, row_idx=r_item, column_idx=4,
+                    text=rows[r_item - 1][3] + q_item),
+                act("excel", "set_cell", file_path=path, row_idx=r_black, column_idx=4,
+                    text=rows[r_black - 1][3] + q_black),
+            ]},
+        ],
+        "right": [
+            {"name": "the additions as formulas", "actions": [
+                switch("excel"),
+                act("excel", "set_cell", file_path=path, row_idx=r_black, column_idx=3,
+                    text=f"={on_hand[r_black - 2]}+{q_black}"),
+                act("excel", "set_cell", file_path=path, row_idx=r_item, column_idx=3,
+                    text=f"={on_hand[r_item - 2]}+{q_item}"),
+            ]},
+            {"name": "counts written as text with a decimal", "actions": [
+                switch("excel"),
+                act("excel", "set_cell", file_path=path, row_idx=r_item, column_idx=3, text=f"{new_item}.0"),
+                act("excel", "set_cell", file_path=path, row_idx=r_black, column_idx=3, text=f"{new_black}.0"),
+            ]},
         ],
     }
 
@@ -186,6 +240,28 @@ def roster_add_new_hire(rng: random.Random) -> dict:
                 act("excel", "insert_row", file_path=path, row_idx=row_idx,
                     values=new_row[:4] + [(start - timedelta(days=7)).isoformat()]),
             ]},
+            {"name": "the colleague in that place overwritten", "actions": [switch("excel")] + [
+                act("excel", "set_cell", file_path=path, row_idx=row_idx, column_idx=c + 1, text=v)
+                for c, v in enumerate(new_row)]},
+            {"name": "start date written day first", "actions": [
+                switch("excel"),
+                act("excel", "insert_row", file_path=path, row_idx=row_idx,
+                    values=new_row[:4] + [start.strftime("%d/%m/%Y")]),
+            ]},
+            {"name": "team left out", "actions": [
+                switch("excel"),
+                act("excel", "insert_row", file_path=path, row_idx=row_idx, values=new_row[:3] + [None, new_row[4]]),
+            ]},
+            {"name": "first and last name swapped", "actions": [
+                switch("excel"),
+                act("excel", "insert_row", file_path=path, row_idx=row_idx, values=[first, last] + new_row[2:]),
+            ]},
+        ],
+        "right": [
+            {"name": "an empty row inserted, then filled cell by cell", "actions": [
+                switch("excel"), act("excel", "insert_row", file_path=path, row_idx=row_idx)] + [
+                act("excel", "set_cell", file_path=path, row_idx=row_idx, column_idx=c + 1, text=v)
+                for c, v in reversed(list(enumerate(new_row)))]},
         ],
     }
 
@@ -254,6 +330,22 @@ def expense_report_remove_personal(rng: random.Random) -> dict:
                 [switch("excel")] + [act("excel", "delete_row", file_path=path, row_idx=r)
                                      for r in sorted(pers_rows, reverse=True)]},
             {"name": "second deletion uses the row number from before the first one", "actions": slip},
+            {"name": "personal lines emptied instead of removed", "actions": [switch("excel")] + [
+                act("excel", "delete_cell", file_path=path, row_idx=r, column_idx=c)
+                for r in pers_rows for c in range(1, 5)] + [
+                act("excel", "set_cell", file_path=path, row_idx=len(lines) + 2, column_idx=4, text=new_total)]},
+            {"name": "total still counts one personal line", "actions": gold[:-1] + [
+                act("excel", "set_cell", file_path=path, row_idx=total_row_after, column_idx=4,
+                    text=round(new_total + lines[pers_rows[0] - 2][3], 2))]},
+            {"name": "only one personal line removed", "actions": [
+                switch("excel"), act("excel", "delete_row", file_path=path, row_idx=pers_rows[-1]),
+                act("excel", "set_cell", file_path=path, row_idx=len(lines) + 1, column_idx=4,
+                    text=round(old_total - lines[pers_rows[-1] - 2][3], 2))]},
+        ],
+        "right": [
+            {"name": "the total as a SUM formula", "actions": gold[:-1] + [
+                act("excel", "set_cell", file_path=path, row_idx=total_row_after, column_idx=4,
+                    text=f"=SUM(D2:D{total_row_after - 1})")]},
         ],
     }
 
@@ -297,6 +389,23 @@ def price_list_export_pdf(rng: random.Random) -> dict:
                 switch("excel"),
                 act("excel", "convert_to_pdf", excel_file_path=src_old, pdf_file_path=out),
             ]},
+            {"name": "exported to another name", "actions": [
+                switch("excel"),
+                act("excel", "convert_to_pdf", excel_file_path=src, pdf_file_path=f"data/pricing/price_list_{year}.pdf"),
+            ]},
+            {"name": "both years exported", "actions": [
+                switch("excel"),
+                act("excel", "convert_to_pdf", excel_file_path=src, pdf_file_path=out),
+                act("excel", "convert_to_pdf", excel_file_path=src_old,
+                    pdf_file_path=f"data/pricing/{org.split()[0].lower()}_price_list_{year - 1}.pdf"),
+            ]},
+        ],
+        "right": [
+            {"name": "workbook read first, then exported", "actions": [
+                switch("excel"), act("excel", "list_sheets", file_path=src),
+                act("excel", "read_file", file_path=src),
+                act("excel", "convert_to_pdf", excel_file_path=f"/testbed/{src}", pdf_file_path=f"/testbed/{out}"),
+            ]},
         ],
     }
 
@@ -335,6 +444,7 @@ def sales_tracker_new_month(rng: random.Random) -> dict:
     gold += [act("excel", "set_cell", file_path=path, row_idx=1, column_idx=i + 1, text=h, sheet=new_name)
              for i, h in enumerate(header)]
     short = f"{ny}-{nm + 1:02d}"  # a plausible but different naming
+    after = f"{MONTHS[(nm + 1) % 12]} {ny + (1 if nm == 11 else 0)}"
     return {
         **head(me, now),
         "instruction": (f"Can you set up next month's tab in {path}? Add a sheet named the same way as the "
@@ -354,5 +464,23 @@ def sales_tracker_new_month(rng: random.Random) -> dict:
                 act("excel", "set_cell", file_path=path, row_idx=1, column_idx=i + 1, text=h, sheet=short)
                 for i, h in enumerate(header)]},
             {"name": "header row missing its last column", "actions": gold[:-1]},
+            {"name": "last month's rows copied into the new sheet", "actions": gold + [
+                act("excel", "set_cell", file_path=path, row_idx=r + 2, column_idx=c + 1, text=v, sheet=new_name)
+                for r, row in enumerate(sheets[list(sheets)[-1]][1:]) for c, v in enumerate(row)]},
+            {"name": "sheet named by the month only", "actions": [
+                switch("excel"), act("excel", "add_sheet", file_path=path, sheet=MONTHS[nm])] + [
+                act("excel", "set_cell", file_path=path, row_idx=1, column_idx=i + 1, text=h, sheet=MONTHS[nm])
+                for i, h in enumerate(header)]},
+            {"name": "sheet for the month after next", "actions": [
+                switch("excel"), act("excel", "add_sheet", file_path=path, sheet=after)] + [
+                act("excel", "set_cell", file_path=path, row_idx=1, column_idx=i + 1, text=h, sheet=after)
+                for i, h in enumerate(header)]},
+            {"name": "header written into this month's sheet, new sheet left empty", "actions": [
+                switch("excel"), act("excel", "add_sheet", file_path=path, sheet=new_name)] + [
+                act("excel", "set_cell", file_path=path, row_idx=1, column_idx=i + 1, text=h.upper(),
+                    sheet=list(sheets)[-1]) for i, h in enumerate(header)]},
+        ],
+        "right": [
+            {"name": "header written right to left", "actions": gold[:4] + gold[:3:-1]},
         ],
     }
