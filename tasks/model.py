@@ -35,6 +35,8 @@ class Action(BaseModel):
 
 
 class WrongSolution(_Strict):
+    """A solution the validator plays: each ``wrong:`` one must fail, each ``right:`` one must pass."""
+
     name: str
     actions: list[Action]
     answer: Any = None
@@ -61,6 +63,7 @@ class Task(_Strict):
     # document). Everything else must match the gold solution's office (FORMAT §7).
     free: list[str] = []
     wrong: list[WrongSolution] = []
+    right: list[WrongSolution] = []  # alternative correct solutions (same shape as wrong:); each must pass
     tags: list[str] = []
     source_dir: str | None = Field(default=None, exclude=True)  # set by the loader
 
