@@ -33,15 +33,20 @@ def contract_term_amend(rng: random.Random) -> dict:
     page2 = "\n".join(["4. Confidentiality", "Both parties keep the terms confidential.", "5. Law",
                        "This agreement is governed by local law."])
 
-    def edit(old, new):
-        return [switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=v2_doc), switch("word"),
-                act("word", "replace_text", file_path=v2_doc, old_text=old, new_text=new),
-                act("word", "convert_to_pdf", word_file_path=v2_doc, pdf_file_path=v2)]
+    def edit(old, new, doc=v2_doc, outs=(v2,)):
+        steps = [switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=doc), switch("word")]
+        if old is not None:
+            steps.append(act("word", "replace_text", file_path=doc, old_text=old, new_text=new))
+        return steps + [act("word", "convert_to_pdf", word_file_path=doc, pdf_file_path=o) for o in outs]
 
-    send = act("email", "send_email", sender=me["email"], recipient=legal["email"],
-               subject=f"Re: {client} agreement - payment terms",
-               content=f"Hi {legal['first']},\n\nhere is the updated agreement with {new_days}-day payment terms.\n\n"
-                       f"{me['first']}", attachments=[v2])
+    def mail(to=legal["email"], files=(v2,)):
+        return act("email", "send_email", sender=me["email"], recipient=to,
+                   subject=f"Re: {client} agreement - payment terms",
+                   content=f"Hi {legal['first']},\n\nhere is the updated agreement with {new_days}-day payment terms."
+                           f"\n\n{me['first']}", attachments=list(files))
+
+    send = mail()
+    fix = (f"within {old_days} days", f"within {new_days} days")
     return {
         **head(me, now),
         "instruction": (f"Please do what {legal['name']} asks in the email about the {client} agreement ({src})."),
@@ -53,17 +58,36 @@ def contract_term_amend(rng: random.Random) -> dict:
                        f"within {new_days} days instead of {old_days}. Nothing else changes (the termination notice "
                        f"stays as it is). Could you update {src}, save the new version as {v2} and send it back to "
                        f"me as an attachment?\n\nThanks,\n{legal['first']}", days_ago(now, 0, 8, 40))],
+        # the Word file the conversion goes through is the agent's scratch file: any name, kept or not
+        "free": ["data/*.docx"],
         "checks": [check("contains", file=v2, text=[pay_new, term, client]),
                    check("not_contains", file=v2, text=pay_old),
                    check("contains", file=src, text=pay_old),
                    check("email_sent", sender=me["email"], to=legal["email"], attachments=[v2.rsplit("/", 1)[1]])],
         "gold": [switch("email"), act("email", "read_email", username=me["email"], email_id="msg-2"),
-                 *edit(f"within {old_days} days", f"within {new_days} days"), switch("email"), send],
+                 *edit(*fix), switch("email"), send],
         "wrong": [
             {"name": "changes every occurrence of the number of days", "actions": [
                 *edit(f"{old_days} days", f"{new_days} days"), switch("email"), send]},
-            {"name": "edits the PDF but never sends it", "actions": edit(f"within {old_days} days",
-                                                                         f"within {new_days} days")},
+            {"name": "edits the PDF but never sends it", "actions": edit(*fix)},
+            {"name": "saves the new version over the original as well", "actions": [
+                *edit(*fix, outs=(v2, src)), switch("email"), send]},
+            {"name": "makes the new version but attaches the original agreement", "actions": [
+                *edit(*fix), switch("email"), mail(files=(src,))]},
+            {"name": "sends the Word file instead of the PDF", "actions": [
+                *edit(*fix), switch("email"), mail(files=(v2_doc,))]},
+            {"name": "saves the agreement as v2 without changing it", "actions": [
+                *edit(None, None), switch("email"), send]},
+            {"name": "sends it to the colleague of the kickoff mail", "actions": [
+                *edit(*fix), switch("email"), mail(to=col["email"])]},
+        ],
+        "right": [
+            {"name": "the whole sentence replaced in a Word file of another name, a new mail of its own wording",
+             "actions": [*edit(pay_old, pay_new, doc=f"data/contracts/{slug}_draft.docx"), switch("email"),
+                         act("email", "send_email", sender=me["email"], recipient=legal["email"],
+                             subject=f"{client} agreement v2",
+                             content=f"{legal['first']} - attached is the version with the new payment terms "
+                                     f"({new_days} days).", attachments=[v2])]},
         ],
     }
 
@@ -102,10 +126,12 @@ def incident_log_report(rng: random.Random) -> dict:
     form = "data/forms/incident_form.pdf"
     out_doc, out_pdf = f"data/reports/incident_{iso(y)}.docx", f"data/reports/incident_{iso(y)}.pdf"
     form_text = "Incident report\nService: API platform\nPrepared by the on-call engineer\nFindings:"
-    add = lambda n, s: act("word", "write_to_file", file_path=out_doc,
-                           contents=f"Date: {iso(y)}\nErrors: {n}\nMost affected service: {s}")
+    add = lambda n, s, d=y: act("word", "write_to_file", file_path=out_doc,
+                                contents=f"Date: {iso(d)}\nErrors: {n}\nMost affected service: {s}")
     log = lambda b: f"data/logs/api-{iso(now.date() - timedelta(days=b))}.log"
     cmd = (f"grep -c ' ERROR ' {log(1)}; grep ' ERROR ' {log(1)} | awk '{{print $4}}' | sort | uniq -c | sort -rn")
+    to_word = [switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=form, word_file_path=out_doc), switch("word")]
+    to_pdf = act("word", "convert_to_pdf", word_file_path=out_doc, pdf_file_path=out_pdf)
     return {
         **head(me, now),
         "instruction": (f"Write up yesterday's API incident. Our incident form is {form}: convert it to a Word document "
@@ -113,19 +139,28 @@ def incident_log_report(rng: random.Random) -> dict:
                         f"in yesterday's log>' and 'Most affected service: <service with the most ERROR lines>', then "
                         f"save it as {out_pdf}. The logs are in data/logs/, one file per day."),
         "office": [pdf(form, [form_text]), *[text(log(b), "\n".join(logs[b][0]) + "\n") for b in (2, 1, 0)]],
-        "checks": [check("contains", file=out_pdf, text=["Incident report", f"Errors: {n_err}",
-                                                         f"Most affected service: {top}"])],
+        "checks": [*[check("contains", file=f, text=["Incident report", f"Date: {iso(y)}", f"Errors: {n_err}",
+                                                     f"Most affected service: {top}"], ordered=True)
+                     for f in (out_pdf, out_doc)]],
         "gold": [switch("shell"), sh(cmd), switch("pdf"),
                  act("pdf", "convert_to_word", pdf_file_path=form, word_file_path=out_doc), switch("word"),
                  add(n_err, top), act("word", "convert_to_pdf", word_file_path=out_doc, pdf_file_path=out_pdf)],
         "wrong": [
             {"name": "counts today's log", "actions": [
-                switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=form, word_file_path=out_doc),
-                switch("word"), add(t_errors, max(logs[0][1], key=logs[0][1].get)),
-                act("word", "convert_to_pdf", word_file_path=out_doc, pdf_file_path=out_pdf)]},
-            {"name": "fills the Word file but never makes the PDF", "actions": [
-                switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=form, word_file_path=out_doc),
-                switch("word"), add(n_err, top)]},
+                *to_word, add(t_errors, max(logs[0][1], key=logs[0][1].get)), to_pdf]},
+            {"name": "fills the Word file but never makes the PDF", "actions": [*to_word, add(n_err, top)]},
+            {"name": "yesterday's figures under today's date", "actions": [*to_word, add(n_err, top, now.date()), to_pdf]},
+            {"name": "counts the log of the day before yesterday", "actions": [
+                *to_word, add(sum(logs[2][1].values()), max(logs[2][1], key=logs[2][1].get)), to_pdf]},
+            {"name": "counts the ERROR lines of all three logs", "actions": [
+                *to_word, add(sum(sum(logs[b][1].values()) for b in logs), top), to_pdf]},
+            {"name": "makes the PDF before adding the lines", "actions": [*to_word, to_pdf, add(n_err, top)]},
+        ],
+        "right": [
+            {"name": "one line at a time, the service in capitals", "actions": [
+                *to_word, *[act("word", "write_to_file", file_path=out_doc, contents=line)
+                            for line in (f"Date: {iso(y)}", f"Errors: {n_err}", f"Most affected service: {top.upper()}")],
+                to_pdf]},
         ],
     }
 
@@ -147,10 +182,15 @@ def delivery_shortfall_claim(rng: random.Random) -> dict:
     lines = ["DELIVERY NOTE", sup_org, f"Ref {po}"] + [f"{i}: {q}" for i, q in zip(items, delivered)] + ["Received OK"]
     missing = [f"{items[k]}: {ordered[k] - delivered[k]}" for k in short_k]
 
-    def mail(ms, to=rep["email"]):
-        return act("email", "send_email", sender=me["email"], recipient=to, subject=f"Missing items on {po}",
+    def mail(ms, to=rep["email"], subject=f"Missing items on {po}"):
+        return act("email", "send_email", sender=me["email"], recipient=to, subject=subject,
                    content=f"Hello {rep['first']},\n\nthe delivery for {po} was short. Still missing:\n"
                            + "\n".join(ms) + f"\n\nPlease send them as soon as possible.\n\n{me['name']}")
+
+    # what a wrong list would say: a short item's delivered or ordered count, a complete item at all
+    wrong_lines = [f"{items[k]}: {q}" for k in short_k for q in (delivered[k], ordered[k])]
+    wrong_lines += [f"{items[k]}: {q}" for k in range(5) if k not in short_k for q in (0, ordered[k])]
+    wrong_lines = [w for w in dict.fromkeys(wrong_lines) if w not in missing]
 
     return {
         **head(me, now),
@@ -161,13 +201,28 @@ def delivery_shortfall_claim(rng: random.Random) -> dict:
                    pdf("data/purchasing/PO-older.pdf", [f"Purchase order PO-1200\nSupplier: {sup_org}\nChairs: 4"]),
                    eml(me["email"], "msg-1", rep["email"], f"Dispatch of {po}", "Your order is on its way.",
                        days_ago(now, 1, 15))],
-        "checks": [check("email_sent", sender=me["email"], to=rep["email"], subject_contains=po, body_contains=missing)],
+        "checks": [check("email_sent", sender=me["email"], to=rep["email"], subject_contains=f"Missing items on {po}",
+                         body_contains=missing, body_excludes=wrong_lines)],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scan), switch("pdf"),
                  act("pdf", "read_file", pdf_file_path=po_pdf), switch("email"), mail(missing)],
         "wrong": [
             {"name": "lists delivered quantities instead of what is missing", "actions": [
                 switch("email"), mail([f"{items[k]}: {delivered[k]}" for k in short_k])]},
             {"name": "only the first shortfall", "actions": [switch("email"), mail(missing[:1])]},
+            {"name": "lists every ordered item with what is missing, zeros too", "actions": [
+                switch("email"), mail([f"{i}: {o - d}" for i, o, d in zip(items, ordered, delivered)])]},
+            {"name": "each short item with the ordered and the delivered count", "actions": [
+                switch("email"), mail(missing + [f"{items[k]}: {ordered[k]} ordered" for k in short_k])]},
+            {"name": "another subject", "actions": [switch("email"), mail(missing, subject=f"Delivery {po}")]},
+            {"name": "sends the claim to my colleague", "actions": [switch("email"), mail(missing, to=col["email"])]},
+            {"name": "the claim, and a second mail with only the first item", "actions": [
+                switch("email"), mail(missing), mail(missing[:1])]},
+        ],
+        "right": [
+            {"name": "a reply-style subject and a bulleted list", "actions": [switch("email"), act(
+                "email", "send_email", sender=me["email"], recipient=rep["email"], subject=f"RE: Missing items on {po}",
+                content=f"Hi {rep['first']}, we are still waiting for:\n" + "\n".join(f"- {m}" for m in missing)
+                        + "\nThanks!")]},
         ],
     }
 
@@ -201,6 +256,7 @@ def scan_to_pdf_filing(rng: random.Random) -> dict:
                         f"a PDF at {out}, then move that scan (only that one) into {processed}/."),
         "office": office,
         "checks": [check("file_exists", file=out), check("dir_files", dir=processed, names=[name]),
+                   check("file_not_exists", file=scans[0]),
                    check("file_exists", file=scans[1]), check("file_exists", file=scans[2])],
         "gold": [switch("ocr"), *[act("ocr", "recognize_file", file_path=scans[k]) for k in range(3)], switch("pdf"),
                  conv(scans[0]), switch("shell"), move(scans[0])],
@@ -209,6 +265,21 @@ def scan_to_pdf_filing(rng: random.Random) -> dict:
                                                                  move(scans[2])]},
             {"name": "moves every scan", "actions": [switch("pdf"), conv(scans[0]), switch("shell"),
                                                      move("data/scans/scan_*.png")]},
+            {"name": "files the other client's NDA, moves the right scan", "actions": [
+                switch("pdf"), conv(scans[2]), switch("shell"), move(scans[0])]},
+            {"name": "files the data sharing form", "actions": [
+                switch("pdf"), conv(scans[1]), switch("shell"), move(scans[1])]},
+            {"name": "copies the scan instead of moving it", "actions": [
+                switch("pdf"), conv(scans[0]), switch("shell"), sh(f"mkdir -p {processed} && cp {scans[0]} {processed}/")]},
+            {"name": "moves the scan but makes no PDF", "actions": [switch("shell"), move(scans[0])]},
+            {"name": "moves the scan in under another name", "actions": [
+                switch("pdf"), conv(scans[0]), switch("shell"), sh(f"mkdir -p {processed} && mv {scans[0]} "
+                                                                   f"{processed}/{slug}_nda.png")]},
+        ],
+        "right": [
+            {"name": "moves the scan first, makes the PDF from the moved file", "actions": [
+                switch("shell"), sh(f"mkdir {processed}; mv {scans[0]} {processed}/{name}"), switch("pdf"),
+                act("pdf", "image_to_pdf", image_file_path=f"{processed}/{name}", pdf_file_path=out)]},
         ],
     }
 
@@ -233,6 +304,7 @@ def scan_transcribe_archive(rng: random.Random) -> dict:
     office = [image(imgs[0], [board.upper()] + lines[:2], font_size=30),
               image(imgs[1], lines[2:] + [f"Updated {iso(now)}"], font_size=30),
               image("data/scans/other/poster.png", ["YOGA CLASS", "Thursdays 6pm"], font_size=30)]
+    poster = ["YOGA CLASS", "Thursdays 6pm"]
     write = lambda ls: act("word", "write_to_file", file_path=doc, contents="\n".join(ls))
     tar = sh(f"mkdir -p data/archive && tar -czf {tarball} -C data/scans "
              f"{folder.rsplit('/', 1)[1]} && rm -r {folder}")
@@ -243,8 +315,14 @@ def scan_transcribe_archive(rng: random.Random) -> dict:
                         f"as its own paragraph, in order. Then pack that scan folder into {tarball} and delete the "
                         f"folder."),
         "office": office,
-        "checks": [check("contains", file=doc, text=[board] + lines),
+        # the board's 'Updated <date>' footer may or may not be typed as a line of the notice: the document's
+        # layout is judged by the checks (each line a paragraph, in order, nothing from the other poster)
+        "free": [doc],
+        "checks": [check("contains", file=doc, text=[board] + lines, ordered=True, exclude=poster),
+                   check("docx_has_paragraph", file=doc, text=board),
+                   *[check("docx_has_paragraph", file=doc, text=line, case_sensitive=False) for line in lines],
                    check("file_exists", file=tarball), check("file_not_exists", file=imgs[0]),
+                   check("file_not_exists", file=imgs[1]),
                    check("file_exists", file="data/scans/other/poster.png")],
         "gold": [switch("ocr"), *[act("ocr", "recognize_file", file_path=i) for i in imgs], switch("word"),
                  write([board] + lines), switch("shell"), tar],
@@ -254,6 +332,26 @@ def scan_transcribe_archive(rng: random.Random) -> dict:
             {"name": "archives but keeps the scans", "actions": [
                 switch("word"), write([board] + lines), switch("shell"),
                 sh(f"mkdir -p data/archive && tar -czf {tarball} {folder}")]},
+            {"name": "the notice as one paragraph", "actions": [
+                switch("word"), act("word", "write_to_file", file_path=doc, contents=" ".join([board] + lines)),
+                switch("shell"), tar]},
+            {"name": "the second photo typed before the first", "actions": [
+                switch("word"), write([board] + lines[2:] + lines[:2]), switch("shell"), tar]},
+            {"name": "archives every scan folder, the poster too", "actions": [
+                switch("word"), write([board] + lines), switch("shell"),
+                sh(f"mkdir -p data/archive && tar -czf {tarball} -C data scans && rm -r {folder}")]},
+            {"name": "deletes the photos without archiving them", "actions": [
+                switch("word"), write([board] + lines), switch("shell"), sh(f"rm -r {folder}")]},
+            {"name": "archives only the first photo", "actions": [
+                switch("word"), write([board] + lines), switch("shell"),
+                sh(f"mkdir -p data/archive && tar -czf {tarball} -C {folder} photo_1.png && rm -r {folder}")]},
+        ],
+        "right": [
+            {"name": "the footer typed as well, the archive made with full paths", "actions": [
+                switch("word"), write([board] + lines + [f"Updated {iso(now)}"]), switch("shell"),
+                sh(f"mkdir -p data/archive && tar -czf {tarball} {folder} && rm -rf {folder}")]},
+            {"name": "the lines as a bulleted list", "actions": [
+                switch("word"), write([board] + [f"- {line}" for line in lines]), switch("shell"), tar]},
         ],
     }
 
@@ -290,12 +388,31 @@ def policy_publish_update(rng: random.Random) -> dict:
                         f"(you can edit it as a Word document in data/policies/drafts/)."),
         "office": [pdf(pub, [body]), pdf(f"data/policies/archive/{policy}_2025-01-15.pdf", [f"{title}\n1. {rules[0]}"]),
                    text("data/policies/README.txt", "Published policies live here; old versions go to archive/.\n")],
-        "checks": [check("contains", file=pub, text=[new_line] + rules), check("contains", file=arch, text=rules),
-                   check("not_contains", file=arch, text=rule)],
+        # the Word file the new version is edited in is the agent's scratch file: any name, kept or not
+        "free": ["data/policies/drafts/*"],
+        "checks": [check("contains", file=pub, text=[title] + rules + [new_line], ordered=True),
+                   check("contains", file=arch, text=rules), check("not_contains", file=arch, text=rule)],
         "gold": [switch("shell"), archive, *steps()],
         "wrong": [
             {"name": "archives after publishing (old version lost)", "actions": [*steps(), switch("shell"), archive]},
             {"name": "publishes without archiving", "actions": steps()},
+            {"name": "moves the published version to the archive, publishes nothing", "actions": [
+                switch("shell"), sh(f"mkdir -p data/policies/archive && mv {pub} {arch}")]},
+            {"name": "adds the rule without its number", "actions": [
+                switch("shell"), archive, *[a if a["action"] != "write_to_file" else {**a, "args": {**a["args"],
+                                            "contents": rule}} for a in steps()]]},
+            {"name": "adds the rule in the Word draft but never publishes it", "actions": [
+                switch("shell"), archive, *steps()[:-1]]},
+            {"name": "archives over the 2025 version instead of a dated copy", "actions": [
+                switch("shell"), sh(f"cp {pub} data/policies/archive/{policy}_2025-01-15.pdf"), *steps()]},
+        ],
+        "right": [
+            {"name": "moves the published file to the archive and publishes from the archived copy", "actions": [
+                switch("shell"), sh(f"mkdir -p data/policies/archive && mv {pub} {arch}"), switch("pdf"),
+                act("pdf", "convert_to_word", pdf_file_path=arch, word_file_path="data/policies/drafts/new.docx"),
+                switch("word"), act("word", "write_to_file", file_path="data/policies/drafts/new.docx",
+                                    contents=new_line),
+                act("word", "convert_to_pdf", word_file_path="data/policies/drafts/new.docx", pdf_file_path=pub)]},
         ],
     }
 
@@ -349,5 +466,34 @@ def onboarding_packet(rng: random.Random) -> dict:
                 switch("word"), *[act("word", "replace_text", file_path=f"{tmpl}/welcome_letter.docx", old_text=o,
                                       new_text=n) for o, n in reps],
                 switch("shell"), copy, switch("email"), send(personal["email"])]},
+            {"name": "copies only the letter, not the checklist", "actions": [
+                switch("shell"), sh(f"mkdir -p {folder} && cp {tmpl}/welcome_letter.docx {folder}/"), switch("word"),
+                *fill, switch("email"), send(personal["email"])]},
+            {"name": "sends the copied letter without filling it in", "actions": [
+                switch("shell"), copy, switch("email"), send(personal["email"])]},
+            {"name": "the start date as YYYY-MM-DD", "actions": [
+                switch("shell"), copy, switch("word"),
+                *[act("word", "replace_text", file_path=letter, old_text=o, new_text=iso(start) if o == "{START_DATE}"
+                      else n) for o, n in reps], switch("email"), send(personal["email"])]},
+            {"name": "the buddy's first name only", "actions": [
+                switch("shell"), copy, switch("word"),
+                *[act("word", "replace_text", file_path=letter, old_text=o, new_text=buddy["first"] if o == "{BUDDY}"
+                      else n) for o, n in reps], switch("email"), send(personal["email"])]},
+            {"name": "sends it to the personal and the work address", "actions": [
+                switch("shell"), copy, switch("word"), *fill, switch("email"),
+                send([personal["email"], hire["email"]])]},
+        ],
+        "right": [
+            {"name": "files copied one by one, whole lines replaced, another subject and wording", "actions": [
+                switch("shell"), sh(f"mkdir -p {folder} && for f in {tmpl}/*; do cp \"$f\" {folder}/; done"),
+                switch("word"),
+                act("word", "replace_text", file_path=letter, old_text="Dear {NAME},", new_text=f"Dear {hire['first']},"),
+                act("word", "replace_text", file_path=letter, old_text="on {START_DATE}.",
+                    new_text=f"on {weekday_month_day(start)}."),
+                act("word", "replace_text", file_path=letter, old_text="{BUDDY};", new_text=f"{buddy['name']};"),
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=personal["email"],
+                    subject="Your first day", content=f"Hi {hire['first']}, your welcome letter is attached.",
+                    attachments=[letter])]},
         ],
     }
