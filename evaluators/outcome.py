@@ -151,8 +151,8 @@ def _lines_outcome(before: list[str], agent: list[str], gold: list[str], unit: s
     if [x.casefold() for x in a] == [x.casefold() for x in g]:
         return []
     pool = Counter(b)
-    g_kept = _kept(g, pool)
-    a_kept = _kept(a, pool)
+    g_kept, g_added = _split(g, pool)
+    a_kept, a_added = _split(a, pool)
     out = []
     if a_kept != g_kept:
         lost = list((Counter(g_kept) - Counter(a_kept)).elements())
@@ -164,36 +164,28 @@ def _lines_outcome(before: list[str], agent: list[str], gold: list[str], unit: s
                        f"e.g. {_shown(gone[0])}")
         if not lost and not gone:
             out.append(f"the original {unit}s are in another order")
-    g_new, a_new = len(g) - len(g_kept), len(a) - len(a_kept)
+    g_new, a_new = len(g_added), len(a_added)
     if a_new != g_new:
         out.append(f"{a_new} new or rewritten {unit}(s), the correct outcome has {g_new}")
     else:
-        repeats = [x for x, n in Counter(x.casefold() for x in _new(a, pool)).items() if n > 1]
-        gold_repeats = {x for x, n in Counter(x.casefold() for x in _new(g, pool)).items() if n > 1}
+        repeats = [x for x, n in Counter(x.casefold() for x in a_added).items() if n > 1]
+        gold_repeats = {x for x, n in Counter(x.casefold() for x in g_added).items() if n > 1}
         if set(repeats) - gold_repeats:
             out.append(f"a new {unit} appears twice: {_shown(repeats[0])}")
     return out
 
 
-def _kept(seq: list[str], pool: Counter) -> list[str]:
-    left = Counter(pool)
-    out = []
+def _split(seq: list[str], pool: Counter) -> tuple[list[str], list[str]]:
+    """(kept, new): the items of ``seq`` taken from the original ``pool`` (each at most as often as
+    it was there), and the rest."""
+    left, kept, new = Counter(pool), [], []
     for x in seq:
         if left[x] > 0:
             left[x] -= 1
-            out.append(x)
-    return out
-
-
-def _new(seq: list[str], pool: Counter) -> list[str]:
-    left = Counter(pool)
-    out = []
-    for x in seq:
-        if left[x] > 0:
-            left[x] -= 1
+            kept.append(x)
         else:
-            out.append(x)
-    return out
+            new.append(x)
+    return kept, new
 
 
 def _docx(before: dict | None, agent: dict, gold: dict) -> list[str]:
