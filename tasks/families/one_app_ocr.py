@@ -10,7 +10,7 @@ import random
 from datetime import timedelta
 
 from officesim.tasks.families._kit import (
-    act, check, day_month, finish, head, image, people, setup, switch, weekday_day_month
+    act, check, day_month, finish, head, image, num, people, setup, switch, weekday_day_month
 )
 from officesim.tasks.families.registry import family
 
@@ -37,12 +37,24 @@ def parcel_card_pickup_place(rng: random.Random) -> dict:
         "office": [image(path, card, font_size=30),
                    image("data/scans/delivery_card_old.png", old_card, font_size=30)],
         "answer": places[0],
-        "checks": [check("answer_contains", text=places[0].split()[:2])],
+        # the place, not the old card's place beside it
+        "checks": [check("answer_contains", text=places[0].split()[:2], exclude=[places[1]])],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=path), finish(places[0])],
         "wrong": [
             {"name": "place from the old, collected card", "answer": places[1], "actions": [
                 switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/delivery_card_old.png")]},
             {"name": "the sender given instead of the place", "answer": sender, "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=path)]},
+            {"name": "both cards' places named", "answer": f"{places[0]} or {places[1]}", "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=path)]},
+            {"name": "the reference number given", "answer": ref, "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=path)]},
+        ],
+        "right": [
+            {"name": "a sentence with the opening hours", "answer":
+                f"You can pick it up at the {places[0]} (open 8:00 to 18:00).", "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=path)]},
+            {"name": "the place in lower case", "answer": places[0].lower(), "actions": [
                 switch("ocr"), act("ocr", "recognize_file", file_path=path)]},
         ],
     }
@@ -84,6 +96,16 @@ def receipt_scan_total(rng: random.Random) -> dict:
                 switch("ocr"), act("ocr", "recognize_file", file_path=files[target])]},
             {"name": "total of another receipt", "answer": f"{totals[(target + 1) % 3][2]:.2f}", "actions": [
                 switch("ocr"), act("ocr", "recognize_file", file_path=files[(target + 1) % 3])]},
+            {"name": "hedged between subtotal and total", "answer": f"{sub:.2f} or {total:.2f}", "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=files[target])]},
+            {"name": "every receipt's total listed", "answer": ", ".join(f"{t:.2f}" for _, _, t in totals),
+             "actions": [switch("ocr")] + [act("ocr", "recognize_file", file_path=f) for f in files]},
+        ],
+        "right": [
+            {"name": "with a currency sign, trailing zero dropped", "answer": f"€{num(total)}", "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=files[target])]},
+            {"name": "a sentence", "answer": f"The {shop} receipt came to EUR {total:.2f} in total.", "actions": [
+                switch("ocr")] + [act("ocr", "recognize_file", file_path=f) for f in files]},
         ],
     }
 
@@ -121,6 +143,14 @@ def building_notice_water_back(rng: random.Random) -> dict:
                 switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/notice_2.png")]},
             {"name": "time from the lift notice", "answer": f"{lift_back:02d}:00", "actions": [
                 switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/notice_1.png")]},
+            {"name": "both times of the water works given", "answer": f"{start:02d}:00 - {answer}", "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/notice_2.png")]},
+            {"name": "hedged with the lift time", "answer": f"{answer} (or {lift_back:02d}:00)", "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/notice_2.png")]},
+        ],
+        "right": [
+            {"name": "a sentence", "answer": f"The water is back on at {answer}.", "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/notice_2.png")]},
         ],
     }
 
@@ -150,7 +180,7 @@ def business_card_email(rng: random.Random) -> dict:
                         f"{firms[target][0]}?"),
         "office": [image(f, c, font_size=30) for f, c in zip(files, cards)],
         "answer": who["email"],
-        "checks": [check("answer_contains", text=who["email"])],
+        "checks": [check("answer_contains", text=who["email"], exclude=[contacts[1 - target]["email"]])],
         "gold": [switch("ocr")] + [act("ocr", "recognize_file", file_path=f) for f in files[: target + 1]]
                 + [finish(who["email"])],
         "wrong": [
@@ -158,5 +188,15 @@ def business_card_email(rng: random.Random) -> dict:
                 switch("ocr"), act("ocr", "recognize_file", file_path=files[1 - target])]},
             {"name": "address guessed from the company name", "answer":
                 f"{who['first'].lower()}@{firms[target][1]}.test", "actions": [switch("ocr")]},
+            {"name": "both cards' addresses", "answer": f"{contacts[0]['email']}, {contacts[1]['email']}",
+             "actions": [switch("ocr")] + [act("ocr", "recognize_file", file_path=f) for f in files]},
+            {"name": "the name instead of the address", "answer": who["name"], "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=files[target])]},
+        ],
+        "right": [
+            {"name": "a sentence", "answer": f"{who['name']} of {firms[target][0]}: {who['email']}", "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=files[target])]},
+            {"name": "the address in capitals", "answer": who["email"].upper(), "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=files[target])]},
         ],
     }
