@@ -128,7 +128,22 @@ FREE_NAME = task(
     [sw("word"), do("word", "convert_to_pdf", word_file_path="data/memo.docx", pdf_file_path="out/memo.pdf")],
     free=["out/*.pdf"])
 
-TASKS = [TOTAL, ARCHIVE, REMIND, REPLY, MOVE_EVENT, TEAM, PRICE, SEND_DOC, ZIP, SCAN, FREE_NAME]
+STEPS = task(
+    "g-steps", ["word"], "Add the steps PLAN, BUILD and SHIP to data/steps.docx, one paragraph each, in this order "
+                        "and in capitals.",
+    [{"type": "docx", "path": "data/steps.docx", "paragraphs": ["Release steps"]}],
+    [check("contains", file="data/steps.docx", text=["PLAN", "BUILD", "SHIP"], ordered=True, case_sensitive=True)],
+    [sw("word"), do("word", "write_to_file", file_path="data/steps.docx", contents="PLAN\nBUILD\nSHIP")])
+
+RENAME = task(
+    "g-rename", ["shell"], "data/scan_1.png and data/scan_2.png are an invoice and a receipt. Rename them by what "
+                          "they show to data/invoice.png and data/receipt.png.",
+    [{"type": "image", "path": "data/scan_1.png", "text": "RECEIPT\nCoffee 3.20\nThank you"},
+     {"type": "image", "path": "data/scan_2.png", "text": "INVOICE INV-77\nConsulting\n1,200.00 EUR due"}],
+    [check("file_exists", file="data/invoice.png"), check("file_exists", file="data/receipt.png")],
+    [sw("shell"), do("shell", "command", command="mv data/scan_2.png data/invoice.png && mv data/scan_1.png data/receipt.png")])
+
+TASKS = [TOTAL, ARCHIVE, REMIND, REPLY, MOVE_EVENT, TEAM, PRICE, SEND_DOC, ZIP, SCAN, FREE_NAME, STEPS, RENAME]
 
 
 @pytest.fixture(scope="module")
@@ -284,6 +299,19 @@ def test_formula_and_number_forms_count_by_value(client):
     passes(client, TOTAL, [cell("data/budget.xlsx", 4, 2, "1500.00")])
     fails(client, TOTAL, [cell("data/budget.xlsx", 4, 2, "=SUM(B2:B2)")])
     fails(client, TOTAL, [cell("data/budget.xlsx", 5, 2, 1500)])  # one row off
+
+
+def test_order_and_case_the_instruction_fixes(client):
+    write = lambda text: [do("word", "write_to_file", file_path="data/steps.docx", contents=text)]  # noqa: E731
+    fails(client, STEPS, write("SHIP\nBUILD\nPLAN"), component="checks")
+    fails(client, STEPS, write("Plan\nBuild\nShip"), component="checks")
+    passes(client, STEPS, write("1. PLAN\n2. BUILD\n3. SHIP"))
+
+
+def test_scans_swapped_while_renaming_fail(client):
+    swapped = do("shell", "command", command="mv data/scan_1.png data/invoice.png && mv data/scan_2.png data/receipt.png")
+    ev = fails(client, RENAME, [swapped], component="side_effects")
+    assert any("another picture" in s for s in ev["side_effects"])
 
 
 def test_free_paths_allow_any_file_name(client):
