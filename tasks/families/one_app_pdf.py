@@ -51,6 +51,22 @@ def quote_cheapest_to_word(rng: random.Random) -> dict:
             {"name": "the first quote converted without comparing", "actions": [
                 switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=files[0 if best else 1],
                                    word_file_path=out)]},
+            {"name": "the middle quote converted", "actions": [
+                switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=files[3 - best - worst], word_file_path=out)]},
+            {"name": "the cheapest converted under another name", "actions": [
+                switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=files[best],
+                                   word_file_path="data/quotes/cheapest_quote.docx")]},
+            {"name": "every quote converted, the cheapest to the asked name", "actions": [switch("pdf")] + [
+                act("pdf", "convert_to_word", pdf_file_path=f, word_file_path=out if i == best else f[:-4] + ".docx")
+                for i, f in enumerate(files)]},
+        ],
+        "right": [
+            {"name": "office paths in the /testbed form", "actions": [
+                switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=f"/testbed/{files[best]}",
+                                   word_file_path=f"/testbed/{out}")]},
+            {"name": "another quote converted first, then overwritten by the cheapest", "actions": [
+                switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=files[worst], word_file_path=out),
+                act("pdf", "convert_to_word", pdf_file_path=files[best], word_file_path=out)]},
         ],
     }
 
@@ -87,6 +103,19 @@ def receipt_photos_to_pdf(rng: random.Random) -> dict:
                 act("pdf", "image_to_pdf", image_file_path=i, pdf_file_path=o) for i, o in zip(imgs, today_outs)]},
             {"name": "only the first receipt converted", "actions": [
                 switch("pdf"), act("pdf", "image_to_pdf", image_file_path=imgs[0], pdf_file_path=outs[0])]},
+            {"name": "the kinds swapped in the names", "actions": [switch("pdf")] + [
+                act("pdf", "image_to_pdf", image_file_path=i, pdf_file_path=o) for i, o in zip(imgs, outs[::-1])]},
+            {"name": "the whiteboard photo converted too", "actions": [switch("pdf")] + [
+                act("pdf", "image_to_pdf", image_file_path=i, pdf_file_path=o) for i, o in zip(imgs, outs)] + [
+                act("pdf", "image_to_pdf", image_file_path=imgs[2], pdf_file_path=f"data/receipts/{yday.isoformat()}-whiteboard.pdf")]},
+            {"name": "PDFs left in the incoming folder", "actions": [switch("pdf")] + [
+                act("pdf", "image_to_pdf", image_file_path=i, pdf_file_path=o.replace("receipts/", "receipts/incoming/"))
+                for i, o in zip(imgs, outs)]},
+        ],
+        "right": [
+            {"name": "the second receipt first", "actions": [switch("pdf")] + [
+                act("pdf", "image_to_pdf", image_file_path=f"/testbed/{i}", pdf_file_path=o)
+                for i, o in reversed(list(zip(imgs, outs)))]},
         ],
     }
 
@@ -132,6 +161,17 @@ def lease_rent_after_addendum(rng: random.Random) -> dict:
                 switch("pdf"), act("pdf", "read_file", pdf_file_path="data/legal/office_lease.pdf")]},
             {"name": "new rent plus parking", "answer": new_rent + parking, "actions": [
                 switch("pdf"), act("pdf", "read_file", pdf_file_path="data/legal/office_lease_addendum_1.pdf")]},
+            {"name": "hedged between the old and the new rent", "answer": f"{new_rent} (previously {rent})",
+             "actions": [switch("pdf"), act("pdf", "read_file", pdf_file_path="data/legal/office_lease.pdf")]},
+            {"name": "the yearly rent", "answer": new_rent * 12, "actions": [
+                switch("pdf"), act("pdf", "read_file", pdf_file_path="data/legal/office_lease_addendum_1.pdf")]},
+        ],
+        "right": [
+            {"name": "with thousands separator and cents", "answer": f"EUR {new_rent:,}.00", "actions": [
+                switch("pdf"), act("pdf", "read_file", pdf_file_path="data/legal/office_lease_addendum_1.pdf")]},
+            {"name": "a sentence naming the start date", "answer":
+                f"From 1 {MONTHS[change.month - 1]} {change.year} the rent is {new_rent} euros a month.", "actions": [
+                switch("pdf"), act("pdf", "read_file", pdf_file_path="data/legal/office_lease_addendum_1.pdf")]},
         ],
     }
 
@@ -172,5 +212,16 @@ def board_minutes_last_month_to_word(rng: random.Random) -> dict:
             {"name": "saved under last month's name", "actions": [
                 switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src,
                                    word_file_path=f"data/minutes/board_{last.year}-{last.month:02d}_draft.docx")]},
+            {"name": "three months ago converted", "actions": [
+                switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=f"data/minutes/board_{months[2].year}-"
+                                   f"{months[2].month:02d}.pdf", word_file_path=out)]},
+            {"name": "the two latest months both converted", "actions": [
+                switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=out),
+                act("pdf", "convert_to_word", pdf_file_path=two_ago, word_file_path=two_ago[:-4] + ".docx")]},
+        ],
+        "right": [
+            {"name": "office paths in the /testbed form", "actions": [
+                switch("pdf"), act("pdf", "read_file", pdf_file_path=src),
+                act("pdf", "convert_to_word", pdf_file_path=f"/testbed/{src}", word_file_path=f"/testbed/{out}")]},
         ],
     }
