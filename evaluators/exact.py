@@ -390,7 +390,7 @@ def email_sent(
     to: str | list[str],
     subject: str | None = None,
     subject_contains: str | None = None,
-    body_contains: str | list[str] | None = None,
+    body_contains: str | list[str | list[str]] | None = None,
     body_excludes: str | list[str] | None = None,
     cc: list[str] | None = None,
     attachments: list[str] | None = None,

@@ -195,7 +195,11 @@ def _same_date(found: Any, wanted: date) -> bool:
 
 
 def find(text: Any, expected: Any, *, case_sensitive: bool = False, year: int | None = None) -> Mention | None:
-    """Where ``text`` states ``expected`` (see the module rules), or None."""
+    """Where ``text`` states ``expected`` (see the module rules), or None. A list of facts is a
+    choice: the first of them that the text states (``["Monday", "2026-03-16"]``)."""
+    if isinstance(expected, (list, tuple)):
+        return next((m for m in (find(text, e, case_sensitive=case_sensitive, year=year) for e in expected)
+                     if m is not None), None)
     body = str(text or "")
     kind, value = fact_of(expected)
     if kind == "number":
@@ -234,6 +238,9 @@ def other_candidates(text: Any, expected: Any, *, year: int | None = None, ignor
 
     Numbers that ``ignore`` states (e.g. the question's own figures) are not candidates.
     """
+    if isinstance(expected, (list, tuple)):
+        stated = [e for e in expected if states(text, e, year=year)]
+        return other_candidates(text, stated[0], year=year, ignore=ignore) if stated else []
     body = str(text or "")
     kind, value = fact_of(expected)
     ignored = str(ignore or "")

@@ -51,14 +51,15 @@ def similarity(a: str, b: str) -> float:
 
 
 @check("contains")
-def contains(state: EvalState, *, file: str, text: str | list[str], case_sensitive: bool = False,
+def contains(state: EvalState, *, file: str, text: str | list[str | list[str]], case_sensitive: bool = False,
              exclude: str | list[str] | None = None, ordered: bool = False) -> CheckResult:
     """The file states every ``text`` fact (evaluators/facts.py: numbers, dates and times in any common
     form, other text as whole words, whitespace collapsed) and none of ``exclude`` (the other candidates
-    of an enumeration); with ``ordered``, the ``text`` facts appear in the order given."""
+    of an enumeration); with ``ordered``, the ``text`` facts appear in the order given. An item that is a
+    list is a choice: any one of its facts will do."""
     path = office_path(file)
     body = document_text(get_entry(state, file))
-    needles = [str(t) for t in as_list(text)]
+    needles = [_fact(t) for t in as_list(text)]
     found = [find(body, t, case_sensitive=case_sensitive, year=state.year) for t in needles]
     missing = [t for t, m in zip(needles, found) if m is None]
     if missing:
@@ -107,11 +108,12 @@ def _no_answer(expected: str) -> CheckResult:
 
 
 @check("answer_contains")
-def answer_contains(state: EvalState, *, text: str | list[str], exclude: str | list[str] | None = None) -> CheckResult:
+def answer_contains(state: EvalState, *, text: str | list[str | list[str]],
+                    exclude: str | list[str] | None = None) -> CheckResult:
     """The finish_task answer states every ``text`` fact (as ``contains`` does) and nothing that hedges:
     no other number, date or time than a numeric/date/time fact expected (figures the instruction
-    itself gives aside), and none of ``exclude``."""
-    needles = [str(t) for t in as_list(text)]
+    itself gives aside), and none of ``exclude``. An item that is a list is a choice."""
+    needles = [_fact(t) for t in as_list(text)]
     answer = str(state.answer or "")
     if not collapse(answer):
         return _no_answer(", ".join(show(t) for t in needles))
@@ -125,12 +127,17 @@ def answer_contains(state: EvalState, *, text: str | list[str], exclude: str | l
     return CheckResult.ok(f"the answer states {', '.join(show(t) for t in needles)}")
 
 
+def _fact(item: Any) -> str | list[str]:
+    """A fact as checks take it: text, or a list of alternative texts."""
+    return [str(x) for x in item] if isinstance(item, (list, tuple)) else str(item)
+
+
 def hedged(state: EvalState, expected: list[Any]) -> list[str]:
     """Other candidates the answer names beside the expected facts (only for numbers, dates, times)."""
     answer = str(state.answer or "")
     out: list[str] = []
     for e in expected:
-        kind = fact_of(e)[0]
+        kind = fact_of(e[0] if isinstance(e, list) else e)[0]
         if kind in ("number", "date", "time"):
             others = other_candidates(answer, e, year=state.year, ignore=state.instruction)
             # another expected fact of the same kind is not a hedge

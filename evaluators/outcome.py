@@ -8,8 +8,10 @@ correct runs is not compared:
 
 - how a file was written (libraries, zip timestamps, event UIDs, Message-ID and Date headers,
   file stems of sent mail): states are compared as parsed (testbed/parse.py);
-- the form of a value: numbers by value (a formula by what it computes), text cells and event
-  locations without case or extra spaces, dates by the moment they denote;
+- the form of a value: numbers by value (a formula by what it computes), text cells without case or
+  extra spaces, dates by the moment they denote, an event's place with or without words around it
+  ("Birch" for "Room Birch"); the order of rows a sheet gains (the checks judge an order the
+  instruction fixes);
 - wording that is free by nature: a mail's subject and body, an event's title and description, the
   words of paragraphs and lines the gold run adds or rewrites. These are judged by the task's
   checks (the facts they must state); here only *how many* such paragraphs there are counts, so
@@ -119,12 +121,15 @@ def entry_differences(before: dict | None, agent: dict, gold: dict) -> list[str]
 
 def _xlsx(before: dict | None, agent: dict, gold: dict) -> list[str]:
     a_sheets, g_sheets = agent.get("sheets", {}), gold.get("sheets", {})
+    b_sheets = (before or {}).get("sheets", {})
     out = [f"sheet {s!r} missing" for s in g_sheets if s not in a_sheets]
     out += [f"extra sheet {s!r}" for s in a_sheets if s not in g_sheets]
     for name in g_sheets:
         if name not in a_sheets:
             continue
         a_rows, g_rows = a_sheets[name], g_sheets[name]
+        if _rows_in_other_order(b_sheets.get(name, []), a_rows, g_rows):
+            continue
         for r in range(max(len(a_rows), len(g_rows))):
             a_row = a_rows[r] if r < len(a_rows) else []
             g_row = g_rows[r] if r < len(g_rows) else []
@@ -134,6 +139,39 @@ def _xlsx(before: dict | None, agent: dict, gold: dict) -> list[str]:
                 if not same_value(x, y):
                     out.append(f"{name}!{_cell(r, c)} is {_shown(x)}, correct: {_shown(y)}")
     return out
+
+
+def _row(rows: list[list[Any]], r: int) -> list[Any]:
+    return rows[r] if r < len(rows) else []
+
+
+def _same_row(x: list[Any], y: list[Any]) -> bool:
+    return all(same_value(x[c] if c < len(x) else None, y[c] if c < len(y) else None)
+               for c in range(max(len(x), len(y))))
+
+
+def _rows_in_other_order(before: list, agent: list, gold: list) -> bool:
+    """The agent's sheet is gold's with the rows gold added or rewrote in another order: the rows
+    gold keeps from the original stand where they stood, the same places hold data, and the other
+    rows are the same multiset (the order of appended rows is the checks' business, when fixed)."""
+    kept = {r for r in range(min(len(before), len(gold))) if _same_row(before[r], gold[r])}
+    moved_agent, moved_gold = [], []
+    for r in range(max(len(agent), len(gold))):
+        a, g = _row(agent, r), _row(gold, r)
+        if r in kept:
+            if not _same_row(a, g):
+                return False
+        elif _same_row(a, []) != _same_row(g, []):
+            return False
+        elif not _same_row(g, []):
+            moved_agent.append(a)
+            moved_gold.append(g)
+    for g in moved_gold:
+        match = next((i for i, a in enumerate(moved_agent) if _same_row(a, g)), None)
+        if match is None:
+            return False
+        moved_agent.pop(match)
+    return not moved_agent
 
 
 def _cell(row: int, col: int) -> str:
@@ -270,7 +308,7 @@ def _ics(before: dict | None, agent: dict, gold: dict) -> list[str]:
         if g_ev in b_full:
             out.append(f"event {g_ev[5]!r} at {g_ev[0]} changed or removed")
             continue
-        match = next((x for x in a_rest if x[:5] == g_ev[:5]), None)
+        match = next((x for x in a_rest if x[:3] == g_ev[:3] and x[4] == g_ev[4] and same_place(x[3], g_ev[3])), None)
         if match is not None:
             a_rest.remove(match)
         else:
@@ -278,6 +316,18 @@ def _ics(before: dict | None, agent: dict, gold: dict) -> list[str]:
     for a_ev in a_rest:
         out.append(f"extra event {a_ev[5]!r} at {a_ev[0]}-{a_ev[1]}{_where(a_ev)}")
     return out
+
+
+def same_place(x: str, y: str) -> bool:
+    """Two locations name the same place: equal without case, or one is the other with words around
+    it ("Birch" and "Room Birch", "Harbour room" and "the Harbour room")."""
+    x, y = collapse(x).casefold(), collapse(y).casefold()
+    if x == y:
+        return True
+    if not x or not y:
+        return False
+    short, long_ = sorted((x, y), key=len)
+    return re.search(r"(?<!\w)" + re.escape(short) + r"(?!\w)", long_) is not None
 
 
 def _where(key: tuple) -> str:

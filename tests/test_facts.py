@@ -75,3 +75,21 @@ def test_own_text_drops_the_quoted_original():
     forward = "FYI\n\n---------- Forwarded message ----------\nFrom: bob@x.test\nTotal 3750"
     assert own_text(forward).strip() == "FYI"
     assert own_text("> quoted\nmine") == "mine"
+
+
+def test_a_list_of_facts_is_a_choice():
+    assert states("see you Monday", ["Monday", "2026-03-16"], year=2026)
+    assert states("see you on 16 March", ["Monday", "2026-03-16"], year=2026)
+    assert not states("see you Tuesday", ["Monday", "2026-03-16"], year=2026)
+
+
+def test_contains_check_takes_choices():
+    from datetime import datetime
+
+    from officesim.evaluators import EvalState
+    from officesim.evaluators.registry import run_check
+
+    state = EvalState(files={"data/n.txt": {"kind": "text", "text": "Budget review on 16 March"}},
+                      now=datetime(2026, 3, 10))
+    assert run_check("contains", {"file": "data/n.txt", "text": [["Monday", "2026-03-16"], "Budget review"]}, state).passed
+    assert not run_check("contains", {"file": "data/n.txt", "text": [["Tuesday", "2026-03-17"]]}, state).passed

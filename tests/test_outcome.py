@@ -210,3 +210,33 @@ def test_formula_counts_by_its_value():
     agent = with_total(before, amount=1200)  # parse puts the computed value in the cell
     agent["data/budget.xlsx"]["formulas"] = {"Budget!B3": "=SUM(B2:B2)"}
     assert side_effects(before, agent, gold) == []
+
+
+def test_appended_rows_in_another_order_are_the_same_outcome():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    gold["data/budget.xlsx"]["sheets"]["Budget"] += [["Travel", 300], ["Fees", 80]]
+    agent = copy.deepcopy(before)
+    agent["data/budget.xlsx"]["sheets"]["Budget"] += [["Fees", 80], ["Travel", 300]]
+    assert side_effects(before, agent, gold) == []
+    gap = copy.deepcopy(before)  # a blank row before them is another sheet
+    gap["data/budget.xlsx"]["sheets"]["Budget"] += [[None, None], ["Fees", 80], ["Travel", 300]]
+    assert side_effects(before, gap, gold)
+    mixed = copy.deepcopy(before)  # values moved between rows are not rows in another order
+    mixed["data/budget.xlsx"]["sheets"]["Budget"] += [["Travel", 80], ["Fees", 300]]
+    assert side_effects(before, mixed, gold)
+    moved_original = copy.deepcopy(gold)  # an original row must stay where it stood
+    rows = moved_original["data/budget.xlsx"]["sheets"]["Budget"]
+    rows[1], rows[2] = rows[2], rows[1]
+    assert side_effects(before, moved_original, gold)
+
+
+def test_a_place_named_with_words_around_it():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    gold[CAL]["events"].append(dict(event("Sync", "2026-03-12 12:00:00", "2026-03-12 13:00:00", "g"), location="Room Birch"))
+    agent = copy.deepcopy(gold)
+    agent[CAL]["events"][-1]["location"] = "birch"
+    assert side_effects(before, agent, gold) == []
+    agent[CAL]["events"][-1]["location"] = "Room Birchwood"
+    assert side_effects(before, agent, gold)
