@@ -53,6 +53,25 @@ def downloads_sort_by_type(rng: random.Random) -> dict:
             {"name": "the text file with 'pdf' in its name moved too", "actions": [
                 switch("shell"),
                 sh(f"mkdir -p {d}/pdf {d}/sheets && mv {d}/*[pP][dD][fF]* {d}/pdf/ && mv {d}/*.xlsx {d}/sheets/")]},
+            {"name": "copied instead of moved", "actions": [
+                switch("shell"),
+                sh(f"mkdir -p {d}/pdf {d}/sheets && cp {d}/*.pdf {d}/{upper} {d}/pdf/ && cp {d}/*.xlsx {d}/sheets/")]},
+            {"name": "folders named otherwise", "actions": [
+                switch("shell"),
+                sh(f"mkdir -p {d}/PDFs {d}/Spreadsheets && mv {d}/*.pdf {d}/{upper} {d}/PDFs/ "
+                   f"&& mv {d}/*.xlsx {d}/Spreadsheets/")]},
+            {"name": "the Word document filed with the spreadsheets", "actions": [
+                switch("shell"),
+                sh(f"mkdir -p {d}/pdf {d}/sheets && mv {d}/*.pdf {d}/{upper} {d}/pdf/ "
+                   f"&& mv {d}/*.xlsx {d}/*.docx {d}/sheets/")]},
+        ],
+        "right": [
+            {"name": "one mv per file", "actions": [switch("shell"), sh(f"mkdir {d}/pdf {d}/sheets")]
+             + [sh(f"mv '{d}/{p}' {d}/pdf/") for p in all_pdfs] + [sh(f"mv {d}/{x} {d}/sheets/{x}") for x in sheets]},
+            {"name": "find for both kinds, case-insensitively", "actions": [
+                switch("shell"),
+                sh(f"cd {d} && mkdir -p pdf sheets && find . -maxdepth 1 -type f -iname '*.pdf' -exec mv -t pdf {{}} + "
+                   f"&& find . -maxdepth 1 -type f -iname '*.xlsx' -exec mv -t sheets {{}} +")]},
         ],
     }
 
@@ -111,6 +130,31 @@ def logs_archive_last_month(rng: random.Random) -> dict:
                 switch("shell"),
                 sh(f"cd data/logs && tar -czf archive/{service}-{stamp}.tar.gz {service}-{stamp}-*.log "
                    f"&& rm {service}-*.log")]},
+            {"name": "the first day left out of the archive, all deleted", "actions": [
+                switch("shell"),
+                sh(f"cd data/logs && tar -czf archive/{service}-{stamp}.tar.gz {' '.join(old_names[1:])} "
+                   f"&& rm {service}-{stamp}-*.log")]},
+            {"name": "this month's logs packed into the archive too", "actions": [
+                switch("shell"),
+                sh(f"cd data/logs && tar -czf archive/{service}-{stamp}.tar.gz {service}-*.log "
+                   f"&& rm {service}-{stamp}-*.log")]},
+            {"name": "archive named otherwise", "actions": [
+                switch("shell"),
+                sh(f"cd data/logs && tar -czf archive/{service}-logs-{stamp}.tar.gz {service}-{stamp}-*.log "
+                   f"&& rm {service}-{stamp}-*.log")]},
+            {"name": "logs moved into the archive folder instead of packed", "actions": [
+                switch("shell"),
+                sh(f"cd data/logs && mv {service}-{stamp}-*.log archive/ && tar -czf archive/{service}-{stamp}.tar.gz "
+                   f"-C archive {' '.join(old_names)}")]},
+        ],
+        "right": [
+            {"name": "packed from the office root with their paths", "actions": [
+                switch("shell"),
+                sh(f"tar -czf {archive} data/logs/{service}-{stamp}-*.log && rm data/logs/{service}-{stamp}-*.log")]},
+            {"name": "tar, then gzip, files listed by name", "actions": [
+                switch("shell"),
+                sh(f"cd data/logs && tar -cf archive/{service}-{stamp}.tar {' '.join(old_names)} "
+                   f"&& gzip archive/{service}-{stamp}.tar && rm {' '.join(old_names)}")]},
         ],
     }
 
@@ -153,7 +197,7 @@ def log_errors_yesterday_extract(rng: random.Random) -> dict:
         "office": [text(log, "\n".join(lines) + "\n"),
                    text("data/reports/README.txt", "Incident review material.\n")],
         "checks": [
-            check("contains", file=out, text=wanted),
+            check("contains", file=out, text=wanted, ordered=True),
             check("not_contains", file=out, text=others),
             check("file_exists", file=log),
         ],
@@ -166,6 +210,25 @@ def log_errors_yesterday_extract(rng: random.Random) -> dict:
                 switch("shell"), sh(f"grep '^{yday.isoformat()} .* ERROR ' {log} > {wrong_out}")]},
             {"name": "all of yesterday's lines copied", "actions": [
                 switch("shell"), sh(f"grep '^{yday.isoformat()} ' {log} > {out}")]},
+            {"name": "lines in reverse order", "actions": [
+                switch("shell"), sh(f"grep '^{yday.isoformat()} .* ERROR ' {log} | tac > {out}")]},
+            {"name": "lines sorted by message", "actions": [
+                switch("shell"), sh(f"grep '^{yday.isoformat()} .* ERROR ' {log} | sort -k4 -s > {out}")]}
+            if [x.split(" ", 3)[3] for x in wanted] != sorted(x.split(" ", 3)[3] for x in wanted) else
+            {"name": "the last error left out", "actions": [
+                switch("shell"), sh(f"grep '^{yday.isoformat()} .* ERROR ' {log} | head -n -1 > {out}")]},
+            {"name": "only the messages copied, without date and time", "actions": [
+                switch("shell"), sh(f"grep '^{yday.isoformat()} .* ERROR ' {log} | cut -d' ' -f3- > {out}")]},
+            {"name": "errors moved out of the log", "actions": [
+                switch("shell"), sh(f"grep '^{yday.isoformat()} .* ERROR ' {log} > {out} && "
+                                    f"grep -v '^{yday.isoformat()} .* ERROR ' {log} > /tmp/rest; cat /tmp/rest > {log}")]},
+        ],
+        "right": [
+            {"name": "awk on the date and level fields", "actions": [
+                switch("shell"),
+                sh(f"awk '$1 == \"{yday.isoformat()}\" && $3 == \"ERROR\"' {log} > {out}")]},
+            {"name": "two greps in a pipe", "actions": [
+                switch("shell"), sh(f"grep -F '{yday.isoformat()}' /testbed/{log} | grep -w ERROR > /testbed/{out}")]},
         ],
     }
 
@@ -207,6 +270,15 @@ def contract_scans_rename(rng: random.Random) -> dict:
                 switch("shell"),
                 sh(f"cd '{d}' && i=1; for f in Scan*.PNG; do mv \"$f\" \"{slug}-contract-p$i.png\"; "
                    f"i=$((i+1)); done")]},
+            {"name": "the other folder's scan renamed too", "actions": [
+                switch("shell"), sh(gold_cmd),
+                sh(f"mv 'data/scans/other/Scan 001.PNG' 'data/scans/other/{slug}-contract-p001.png'")]},
+            {"name": "copied instead of renamed", "actions": [switch("shell")] + [
+                sh(f"cd '{d}' && cp '{o}' '{nw}'") for o, nw in zip(olds, news)]},
+        ],
+        "right": [
+            {"name": "one mv per page", "actions": [switch("shell")] + [
+                sh(f"mv '{d}/{o}' {d}/{nw}") for o, nw in reversed(list(zip(olds, news)))]},
         ],
     }
 
@@ -235,7 +307,9 @@ def mailer_config_smtp_change(rng: random.Random) -> dict:
         "office": [text(path, ini),
                    text(backup, ini)],
         "checks": [
-            check("contains", file=path, text=f"[smtp] host = {new_smtp} port = {new_port} user = invoices@{domain}"),
+            # the new host and port inside the [smtp] section (before [imap]), however the lines are spaced
+            check("contains", file=path, text=["[smtp]", new_smtp, str(new_port), f"invoices@{domain}", "[imap]"],
+                  ordered=True),
             check("contains", file=path, text=[f"[imap] host = {imap} port = 993", "[retry]", "port = 0"]),
             check("not_contains", file=path, text=old_smtp),
             check("contains", file=backup, text=f"[smtp] host = {old_smtp} port = {old_port}"),
@@ -247,5 +321,22 @@ def mailer_config_smtp_change(rng: random.Random) -> dict:
                 sh(f"sed -i 's/^host = .*/host = {new_smtp}/; s/^port = .*/port = {new_port}/' {path}")]},
             {"name": "only the host changed", "actions": [
                 switch("shell"), sh(f"sed -i 's/^host = {old_smtp}/host = {new_smtp}/' {path}")]},
+            {"name": "the example file changed too", "actions": [
+                switch("shell"), sh(gold_cmd), sh(gold_cmd.replace(path, backup))]},
+            {"name": "a new [smtp] section appended, the old one left", "actions": [
+                switch("shell"), sh(f"printf '\\n[smtp]\\nhost = {new_smtp}\\nport = {new_port}\\n' >> {path}")]},
+            {"name": "the IMAP port changed as well", "actions": [
+                switch("shell"), sh(gold_cmd), sh(f"sed -i 's/^port = 993/port = {new_port}/' {path}")]},
+        ],
+        "right": [
+            {"name": "lines written without spaces around '='", "actions": [
+                switch("shell"),
+                sh(f"sed -i '/^\\[smtp\\]/,/^\\[/ {{ s/^host = .*/host={new_smtp}/; s/^port = .*/port={new_port}/ }}' "
+                   f"{path}")]},
+            {"name": "edited with awk through a temporary file", "actions": [
+                switch("shell"),
+                sh(f"awk '/^\\[/{{s=$0}} s==\"[smtp]\" && /^host =/{{$0=\"host = {new_smtp}\"}} "
+                   f"s==\"[smtp]\" && /^port =/{{$0=\"port = {new_port}\"}} {{print}}' {path} > /tmp/m.ini "
+                   f"&& cat /tmp/m.ini > {path}")]},
         ],
     }
