@@ -6,8 +6,8 @@ import random
 from datetime import timedelta
 
 from officesim.tasks.families._kit import (
-    COMPANIES, FIRST, LAST, act, check, day_name, docx, head, next_weekday, now_on_weekday, people, setup, switch,
-    weekday_day_month
+    COMPANIES, FIRST, LAST, MONTHS, act, check, day_name, docx, head, next_weekday, now_on_weekday, people, setup,
+    switch, weekday_day_month
 )
 from officesim.tasks.families.registry import family
 
@@ -50,7 +50,9 @@ def meeting_notes_write_up(rng: random.Random) -> dict:
         ],
         "checks": [
             check("file_exists", file=path),
-            check("contains", file=path, text=facts),
+            # every point's facts and the title's date; not the same weekday of this week for the next call
+            check("contains", file=path, text=facts + [today.isoformat(), pm["name"], "project plan", "Friday"],
+                  exclude=[wrong_date.isoformat()] if wrong_date != today else None),
             check("contains", file="data/notes/template.docx", text="<Meeting>"),
         ],
         "gold": [
@@ -73,6 +75,38 @@ def meeting_notes_write_up(rng: random.Random) -> dict:
                 switch("word"),
                 act("word", "write_to_file", file_path=path, contents="\n".join(lines[:2] + lines[3:])),
             ]},
+            {"name": "the project plan point left out", "actions": [
+                switch("word"),
+                act("word", "write_to_file", file_path=path, contents="\n".join(lines[:3] + lines[4:])),
+            ]},
+            {"name": "budget with a zero too many", "actions": [
+                switch("word"),
+                act("word", "write_to_file", file_path=path,
+                    contents="\n".join([lines[0], f"Budget capped at EUR {budget * 10}"] + lines[2:])),
+            ]},
+            {"name": "title without today's date", "actions": [
+                switch("word"),
+                act("word", "write_to_file", file_path=path,
+                    contents="\n".join([f"Kickoff call with {client}"] + lines[1:])),
+            ]},
+            {"name": "the notes written into the template", "actions": [
+                switch("word"),
+                act("word", "write_to_file", file_path="data/notes/template.docx", contents="\n".join(lines)),
+            ]},
+            {"name": "all points on one line", "actions": [
+                switch("word"),
+                act("word", "write_to_file", file_path=path, contents=lines[0] + "\n" + "; ".join(lines[1:])),
+            ]},
+        ],
+        "right": [
+            {"name": "reworded, the title date written out", "actions": [
+                switch("word"), act("word", "create_new_file", file_path=path),
+                act("word", "write_to_file", file_path=path, contents="\n".join([
+                    f"{client} kickoff call, {today.day} {MONTHS[today.month - 1]} {today.year}",
+                    f"- Budget: capped at EUR {budget:,}",
+                    f"- {workstream.capitalize()}: owned by {owner['name']}",
+                    f"- Project plan: {pm['name']} will send it by Friday",
+                    f"- Next call: {next_call.isoformat()} ({day_name(next_call)})"]))]},
         ],
     }
 
@@ -119,6 +153,10 @@ def contract_company_rename(rng: random.Random) -> dict:
             check("contains", file=draft, text=[new, client, f"EUR {fee}"]),
             check("not_contains", file=draft, text=old),
             check("docx_has_paragraph", file=draft, text=f"Signed for {new}: ____________________"),
+            # the name is renamed in place, whole, in every paragraph that had it
+            check("docx_has_paragraph", file=draft,
+                  text=f"This agreement is made in {now.year} between {new} (the Supplier) and {client} (the Client)."),
+            check("docx_has_paragraph", file=draft, text=f"1. {new} will provide the services described in Schedule A."),
             check("contains", file=signed, text=old),
             check("not_contains", file=signed, text=new),
         ],
@@ -137,6 +175,38 @@ def contract_company_rename(rng: random.Random) -> dict:
                 switch("word"),
                 act("word", "replace_text", file_path=draft, old_text=f"Signed for {old}",
                     new_text=f"Signed for {new}"),
+            ]},
+            {"name": "the new name with the old one in brackets", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=draft, old_text=old, new_text=f"{new} (formerly {old})"),
+            ]},
+            {"name": "the name cut short in clause 1", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=draft, old_text=f"1. {old}", new_text=f"1. {new.split()[0]}"),
+                act("word", "replace_text", file_path=draft, old_text=old, new_text=new),
+            ]},
+            {"name": "the signed contract renamed instead of the draft", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=signed, old_text=old, new_text=new),
+            ]},
+            {"name": "the new name appended as a note", "actions": [
+                switch("word"),
+                act("word", "write_to_file", file_path=draft, contents=f"Note: {old} is now called {new}."),
+            ]},
+        ],
+        "right": [
+            {"name": "only the changed words replaced", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=draft, old_text=" ".join(old.split()[1:]),
+                    new_text=" ".join(new.split()[1:])),
+            ]},
+            {"name": "one replacement per paragraph", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=f"/testbed/{draft}", old_text=f"Signed for {old}",
+                    new_text=f"Signed for {new}"),
+                act("word", "replace_text", file_path=draft, old_text=f"1. {old} will",
+                    new_text=f"1. {new} will"),
+                act("word", "replace_text", file_path=draft, old_text=f"between {old}", new_text=f"between {new}"),
             ]},
         ],
     }
@@ -193,7 +263,7 @@ def memo_latest_version_pdf(rng: random.Random) -> dict:
         "office": office,
         "checks": [
             check("file_exists", file=out),
-            check("contains", file=out, text=[title, new_line]),
+            check("contains", file=out, text=[title, new_line, f"Version {n_latest}"]),
             check("not_contains", file=out, text=[old_line, "Version 1,"]),
         ],
         "gold": [
@@ -205,6 +275,27 @@ def memo_latest_version_pdf(rng: random.Random) -> dict:
             {"name": "first version converted", "actions": [
                 switch("word"),
                 act("word", "convert_to_pdf", word_file_path=f"data/memos/{key}_memo_v1.docx", pdf_file_path=out),
+            ]},
+            {"name": "the other memo converted", "actions": [
+                switch("word"),
+                act("word", "convert_to_pdf", word_file_path=f"data/memos/{other}_memo_v1.docx", pdf_file_path=out),
+            ]},
+            {"name": "the latest version exported under its own name", "actions": [
+                switch("word"),
+                act("word", "convert_to_pdf", word_file_path=latest, pdf_file_path=latest[:-5] + ".pdf"),
+            ]},
+            {"name": "every version exported", "actions": [switch("word")] + [
+                act("word", "convert_to_pdf", word_file_path=f"data/memos/{key}_memo_v{n}.docx",
+                    pdf_file_path=out if n == n_latest else f"data/memos/{key}_memo_v{n}.pdf")
+                for n in range(1, n_latest + 1)]},
+        ] + ([{"name": "the version before the latest converted", "actions": [
+                switch("word"),
+                act("word", "convert_to_pdf", word_file_path=f"data/memos/{key}_memo_v2.docx", pdf_file_path=out)]}]
+             if n_latest == 3 else []),
+        "right": [
+            {"name": "office paths in the /testbed form", "actions": [
+                switch("word"),
+                act("word", "convert_to_pdf", word_file_path=f"/testbed/{latest}", pdf_file_path=f"/testbed/{out}"),
             ]},
         ],
     }
@@ -260,6 +351,37 @@ def invitation_date_change(rng: random.Random) -> dict:
                 switch("word"),
                 act("word", "replace_text", file_path=path, old_text=f"Date: {old_s}", new_text=f"Date: {new_s}"),
             ]},
+            {"name": "the RSVP deadline moved a week earlier too", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=old_s, new_text=new_s),
+                act("word", "replace_text", file_path=path, old_text=rsvp_s,
+                    new_text=weekday_day_month(rsvp_old - timedelta(days=7), year=True)),
+            ]},
+            {"name": "the date written in another form", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=old_s, new_text=new.isoformat()),
+            ]},
+            {"name": "the client lunch invitation changed too", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=old_s, new_text=new_s),
+                act("word", "replace_text", file_path="data/events/client_lunch_invitation.docx", old_text=lunch_s,
+                    new_text=weekday_day_month(lunch - timedelta(days=7), year=True)),
+            ]},
+            {"name": "the time changed with the date", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=f"{old_s}, from {hour}:00",
+                    new_text=f"{new_s}, from {hour - 1}:00"),
+                act("word", "replace_text", file_path=path, old_text=old_s, new_text=new_s),
+            ]},
+        ],
+        "right": [
+            {"name": "each sentence rewritten in turn", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=f"seeing you on {old_s}",
+                    new_text=f"seeing you on {new_s}"),
+                act("word", "replace_text", file_path=path, old_text=f"Date: {old_s}, from {hour}:00",
+                    new_text=f"Date: {new_s}, from {hour}:00"),
+            ]},
         ],
     }
 
@@ -310,6 +432,34 @@ def phone_list_replace_leaver(rng: random.Random) -> dict:
             {"name": "successor appended but the leaver kept", "actions": [
                 switch("word"),
                 act("word", "write_to_file", file_path=path, contents=f"{successor} | {dept_a} | ext. {ext}"),
+            ]},
+            {"name": "both colleagues with that first name replaced", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=leaver, new_text=successor),
+                act("word", "replace_text", file_path=path, old_text=other, new_text=successor),
+            ]},
+            {"name": "the emergency contacts changed too", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=leaver, new_text=successor),
+                act("word", "replace_text", file_path="data/admin/emergency_contacts.docx", old_text=leaver,
+                    new_text=successor),
+            ]},
+            {"name": "the successor given a new extension", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=f"{leaver} | {dept_a} | ext. {ext}",
+                    new_text=f"{successor} | {dept_a} | ext. {ext + 1 if ext < 298 else ext - 1}"),
+            ]},
+            {"name": "only the first name changed", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=leaver,
+                    new_text=f"{successor.split()[0]} {lasts[0]}"),
+            ]},
+        ],
+        "right": [
+            {"name": "the whole line replaced", "actions": [
+                switch("word"),
+                act("word", "replace_text", file_path=path, old_text=f"{leaver} | {dept_a} | ext. {ext}",
+                    new_text=f"{successor} | {dept_a} | ext. {ext}"),
             ]},
         ],
     }
