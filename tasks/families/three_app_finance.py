@@ -48,13 +48,16 @@ def vendor_invoice_log(rng: random.Random) -> dict:
              f"Subtotal: {money_str(subtotal)}", f"VAT 20%: {money_str(vat)}", f"Total due: {money_str(total)}",
              f"Due date: {iso(due)}"]
 
-    def fill(amount):
-        return [act("excel", "set_cell", file_path=reg, row_idx=new, column_idx=c, text=v)
-                for c, v in enumerate([vendor, inv_no, amount, iso(due), "Open"], start=1)]
+    def fill(amount, due_day=due, row=new):
+        return [act("excel", "set_cell", file_path=reg, row_idx=row, column_idx=c, text=v)
+                for c, v in enumerate([vendor, inv_no, amount, iso(due_day), "Open"], start=1)]
 
-    mail = act("email", "send_email", sender=me["email"], recipient=ap["email"], subject=f"Invoice {inv_no} logged",
-               content=f"Hi {ap['first']},\n\nI logged invoice {inv_no} from {vendor} in the register: "
-                       f"{money_str(total)} due on {iso(due)}.\n\nThanks,\n{me['first']}")
+    def note(amount):
+        return act("email", "send_email", sender=me["email"], recipient=ap["email"], subject=f"Invoice {inv_no} logged",
+                   content=f"Hi {ap['first']},\n\nI logged invoice {inv_no} from {vendor} in the register: "
+                           f"{money_str(amount)} due on {iso(due)}.\n\nThanks,\n{me['first']}")
+
+    mail = note(total)
     return {
         **head(me, now),
         "instruction": (f"The scan {scan} is a new invoice from one of our suppliers. Add it to {reg} as a new row "
@@ -77,7 +80,7 @@ def vendor_invoice_log(rng: random.Random) -> dict:
             check("xlsx_cell", file=reg, cell=f"C{new}", value=total),
             check("xlsx_cell", file=reg, cell=f"D{new}", value=iso(due)),
             check("xlsx_cell", file=reg, cell=f"E{new}", value="Open"),
-            check("email_sent", sender=me["email"], to=ap["email"], body_contains=[inv_no]),
+            check("email_sent", sender=me["email"], to=ap["email"], body_contains=[inv_no, money_str(total)]),
         ],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scan), switch("excel"),
                  act("excel", "read_file", file_path=reg), *fill(total), switch("email"), mail],
@@ -87,6 +90,25 @@ def vendor_invoice_log(rng: random.Random) -> dict:
                 switch("excel"), *fill(total), switch("email"),
                 act("email", "send_email", sender=me["email"], recipient=other["email"],
                     subject=f"Invoice {inv_no} logged", content=f"Invoice {inv_no} is logged.")]},
+            {"name": "row right, the mail gives the subtotal as the amount", "actions": [
+                switch("excel"), *fill(total), switch("email"), note(subtotal)]},
+            {"name": "row right, the mail gives no amount", "actions": [
+                switch("excel"), *fill(total), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=ap["email"], subject=f"Invoice {inv_no}",
+                    content=f"Hi {ap['first']}, invoice {inv_no} from {vendor} is logged.")]},
+            {"name": "the invoice date as the due date", "actions": [
+                switch("excel"), *fill(total, due_day=issued), switch("email"), mail]},
+            {"name": "overwrites the last existing row", "actions": [
+                switch("excel"), *fill(total, row=new - 1), switch("email"), mail]},
+        ],
+        "right": [
+            {"name": "the amount as a formula, the mail in other words", "actions": [
+                switch("excel"), *fill(f"={money_str(subtotal)}*1.2"), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=ap["email"], subject="New supplier invoice",
+                    content=f"{vendor} invoice {inv_no} is in the register now: ${total:,.2f}, due {iso(due)}.")]},
+            {"name": "the row inserted at once", "actions": [
+                switch("excel"), act("excel", "insert_row", file_path=reg, row_idx=new,
+                                     values=[vendor, inv_no, total, iso(due), "Open"]), switch("email"), mail]},
         ],
     }
 
@@ -116,13 +138,13 @@ def receipt_batch_expenses(rng: random.Random) -> dict:
     for o in old:
         office.append(image(f"{filed}/{o}", ["OLD RECEIPT", "TOTAL 12.00"], font_size=30))
 
-    def rows(vals, tot):
+    def rows(vals, tot, total_row=5, shout=False):
         out = []
         for i, (n, (cat, merchant), amt) in enumerate(zip(names, merchants, vals), start=2):
             out += [act("excel", "set_cell", file_path=sheet, row_idx=i, column_idx=c, text=v)
-                    for c, v in enumerate([n, cat, merchant, amt], start=1)]
-        out += [act("excel", "set_cell", file_path=sheet, row_idx=5, column_idx=1, text="Total"),
-                act("excel", "set_cell", file_path=sheet, row_idx=5, column_idx=4, text=tot)]
+                    for c, v in enumerate([n, cat, merchant.upper() if shout else merchant, amt], start=1)]
+        out += [act("excel", "set_cell", file_path=sheet, row_idx=total_row, column_idx=1, text="Total"),
+                act("excel", "set_cell", file_path=sheet, row_idx=total_row, column_idx=4, text=tot)]
         return out
 
     move = sh(f"mv {inbox}/receipt_*.png {filed}/ && ls {filed}")
@@ -149,6 +171,19 @@ def receipt_batch_expenses(rng: random.Random) -> dict:
                 sh(f"cp {inbox}/receipt_*.png {filed}/")]},
             {"name": "total leaves out the last receipt", "actions": [
                 switch("excel"), *rows(amounts, round(total - amounts[-1], 2)), switch("shell"), move]},
+            {"name": "amounts rounded to whole units", "actions": [
+                switch("excel"), *rows([round(a) for a in amounts], round(sum(round(a) for a in amounts))),
+                switch("shell"), move]},
+            {"name": "the total one row further down", "actions": [
+                switch("excel"), *rows(amounts, total, total_row=6), switch("shell"), move]},
+            {"name": "moves the scans one folder up instead of into filed/", "actions": [
+                switch("excel"), *rows(amounts, total), switch("shell"), sh(f"mv {inbox}/receipt_*.png data/receipts/")]},
+            {"name": "files the scans, the sheet left empty", "actions": [switch("shell"), move]},
+        ],
+        "right": [
+            {"name": "merchants in capitals as printed, the total as a SUM formula", "actions": [
+                switch("excel"), *rows(amounts, "=SUM(D2:D4)", shout=True), switch("shell"),
+                sh(f"for f in {inbox}/*.png; do mv \"$f\" {filed}/; done")]},
         ],
     }
 
@@ -182,11 +217,14 @@ def inventory_reorder_po(rng: random.Random) -> dict:
     po = f"data/purchasing/{po_no}.docx"
     stock = "data/inventory/stock.xlsx"
     order = [r for r in body if (r[0], r[1], r[4]) in low]
-    lines = [f"Purchase order {po_no}", f"Supplier: {sup_org}"] + [f"{r[0]}, {r[1]}, {r[4]}" for r in order]
-    mail = lambda to: act("email", "send_email", sender=me["email"], recipient=to, subject=f"Purchase order {po_no}",
-                          content=f"Hello {contact['first']},\n\nplease find our purchase order {po_no} attached.\n\n"
-                                  f"Kind regards,\n{me['name']}\n{org}", attachments=[po])
+    # the title line, then one line per item: what the instruction asks for, nothing more
+    lines = [f"Purchase order {po_no}"] + [f"{r[0]}, {r[1]}, {r[4]}" for r in order]
+    mail = lambda to, files=(po,): act(
+        "email", "send_email", sender=me["email"], recipient=to, subject=f"Purchase order {po_no}",
+        content=f"Hello {contact['first']},\n\nplease find our purchase order {po_no} attached.\n\n"
+                f"Kind regards,\n{me['name']}\n{org}", attachments=list(files))
     bad_lines = lines + [f"{s}, {i}, {q}" for s, i, q in other_low]
+    write = lambda ls: act("word", "write_to_file", file_path=po, contents="\n".join(ls))
     return {
         **head(me, now),
         "instruction": (f"Please draft purchase order {po_no} for {sup_org}: check {stock} for every {sup_org} item whose "
@@ -201,22 +239,37 @@ def inventory_reorder_po(rng: random.Random) -> dict:
                 "the sheet is up to date.", days_ago(now, 1, 16)),
         ],
         "checks": [
-            check("contains", file=po, text=[po_no] + [f"{s}, {i}, {q}" for s, i, q in low]),
+            check("docx_has_paragraph", file=po, text=f"Purchase order {po_no}", case_sensitive=False),
+            *[check("docx_has_paragraph", file=po, text=f"{s}, {i}, {q}", case_sensitive=False) for s, i, q in low],
             check("not_contains", file=po, text=[s for s, _, _ in high + other_low]),
-            check("email_sent", sender=me["email"], to=contact["email"], subject_contains=po_no,
+            check("email_sent", sender=me["email"], to=contact["email"], subject_contains=f"Purchase order {po_no}",
                   attachments=[f"{po_no}.docx"]),
         ],
-        "gold": [switch("excel"), act("excel", "read_file", file_path=stock), switch("word"),
-                 act("word", "write_to_file", file_path=po, contents="\n".join(lines)), switch("email"),
-                 mail(contact["email"])],
+        "gold": [switch("excel"), act("excel", "read_file", file_path=stock), switch("word"), write(lines),
+                 switch("email"), mail(contact["email"])],
         "wrong": [
             {"name": "also orders the other supplier's low items", "actions": [
-                switch("word"), act("word", "write_to_file", file_path=po, contents="\n".join(bad_lines)),
-                switch("email"), mail(contact["email"])]},
+                switch("word"), write(bad_lines), switch("email"), mail(contact["email"])]},
             {"name": "misses the item sitting exactly at its level", "actions": [
-                switch("word"), act("word", "write_to_file", file_path=po, contents="\n".join(
-                    l for l in lines if not l.startswith(next(r[0] for r in body if r[2] == r[3] and r[5] == sup_org)))),
+                switch("word"), write(
+                    l for l in lines if not l.startswith(next(r[0] for r in body if r[2] == r[3] and r[5] == sup_org))),
                 switch("email"), mail(contact["email"])]},
+            {"name": "orders the on-hand counts instead of the reorder quantities", "actions": [
+                switch("word"), write(lines[:1] + [f"{r[0]}, {r[1]}, {r[2]}" for r in order]), switch("email"),
+                mail(contact["email"])]},
+            {"name": "orders every item of the supplier", "actions": [
+                switch("word"), write(lines[:1] + [f"{r[0]}, {r[1]}, {r[4]}" for r in body if r[5] == sup_org]),
+                switch("email"), mail(contact["email"])]},
+            {"name": "attaches the stock sheet instead of the purchase order", "actions": [
+                switch("word"), write(lines), switch("email"), mail(contact["email"], files=(stock,))]},
+            {"name": "sends the purchase order to my colleague", "actions": [
+                switch("word"), write(lines), switch("email"), mail(colleague["email"])]},
+        ],
+        "right": [
+            {"name": "the items in another order, as a bulleted list, a longer subject", "actions": [
+                switch("word"), write(lines[:1] + [f"- {l}" for l in reversed(lines[1:])]), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=contact["email"],
+                    subject=f"Purchase order {po_no} from {org}", content="Our order is attached.", attachments=[po])]},
         ],
     }
 
@@ -255,13 +308,16 @@ def timesheet_hours_tally(rng: random.Random) -> dict:
                       f"sheet is filled? Thanks, {payroll['first']}", days_ago(now, 0, 8, 10)))
     cmd = f"cd {folder} && for f in *.csv; do echo \"$f $(awk -F, 'NR>1 {{s+=$3}} END {{print s}}' \"$f\")\"; done"
 
-    def fill(vals):
-        return [act("excel", "set_cell", file_path=sheet, row_idx=i, column_idx=3, text=v)
+    def fill(vals, col=3):
+        return [act("excel", "set_cell", file_path=sheet, row_idx=i, column_idx=col, text=v)
                 for i, v in enumerate(vals, start=2)]
 
     mail = lambda tot: act("email", "reply_email", username=me["email"], email_id="msg-1",
                            content=f"Hi {payroll['first']},\n\nthe sheet is filled; the team worked {tot} hours in "
                                    f"week {week}.\n\n{me['first']}")
+    # totals a wrong reply would give: the week before's, or one person short
+    other_totals = [t for t in dict.fromkeys([num(sum(prev_hours)), num(total - hours[-1])])
+                    if t != total and t not in hours]
     return {
         **head(me, now),
         "instruction": (f"{payroll['name']} from payroll asked for last week's hours (week {week}). The timesheets are "
@@ -270,7 +326,8 @@ def timesheet_hours_tally(rng: random.Random) -> dict:
                         f"hours."),
         "office": office,
         "checks": [*[check("xlsx_cell", file=sheet, cell=f"C{i}", value=h) for i, h in enumerate(hours, start=2)],
-                   check("email_sent", sender=me["email"], to=payroll["email"], body_contains=[str(total)])],
+                   check("email_sent", sender=me["email"], to=payroll["email"], body_contains=[str(total)],
+                         body_excludes=[str(t) for t in other_totals])],
         "gold": [switch("shell"), sh(cmd), switch("excel"),
                  act("excel", "read_file", file_path=sheet), *fill(hours), switch("email"),
                  act("email", "read_email", username=me["email"], email_id="msg-1"), mail(total)],
@@ -279,6 +336,23 @@ def timesheet_hours_tally(rng: random.Random) -> dict:
                                                          mail(sum(prev_hours))]},
             {"name": "hours right, total reported wrong", "actions": [
                 switch("excel"), *fill(hours), switch("email"), mail(num(total - hours[-1]))]},
+            {"name": "hours right, the reply gives the week before's total", "actions": [
+                switch("excel"), *fill(hours), switch("email"), mail(num(sum(prev_hours)))]},
+            {"name": "the reply hedges between this week's and last week's total", "actions": [
+                switch("excel"), *fill(hours), switch("email"), mail(f"{total} (or {num(sum(prev_hours))})")]},
+            {"name": "the hours in column B", "actions": [switch("excel"), *fill(hours, col=2), switch("email"),
+                                                         mail(total)]},
+            {"name": "the total mailed to the whole team", "actions": [
+                switch("excel"), *fill(hours), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=[p["email"] for p in staff],
+                    subject=f"Hours week {week}", content=f"Team total for week {week}: {total} hours.")]},
+        ],
+        "right": [
+            {"name": "a new mail instead of a reply, the total with a decimal", "actions": [
+                switch("excel"), *fill(hours), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=payroll["email"], subject=f"Week {week} hours",
+                    content=f"{payroll['first']}, week {week}: {float(total):.1f} hours for the team in total "
+                            f"(per person in {sheet}).")]},
         ],
     }
 
@@ -343,6 +417,18 @@ def budget_variance_memo(rng: random.Random) -> dict:
             {"name": "lists every line, not only overruns", "actions": [
                 switch("excel"), *fill(actual, var), switch("word"),
                 write([f"{l}: over budget by {v}" for l, v in zip(lines, var)])]},
+            {"name": "copies the older quarter's export", "actions": [
+                switch("excel"), *fill([b + 50 for b in budget], [50] * 6), switch("word"),
+                write([f"{l}: over budget by 50" for l in lines])]},
+            {"name": "the memo gives the actual spend instead of the variance", "actions": [
+                switch("excel"), *fill(actual, var), switch("word"),
+                write([f"{lines[i]}: over budget by {actual[i]}" for i in range(6) if i in over])]},
+            {"name": "sheet right, memo not written", "actions": [switch("excel"), *fill(actual, var)]},
+        ],
+        "right": [
+            {"name": "variances as formulas, the memo lines as a bulleted list in reverse order", "actions": [
+                switch("excel"), *fill(actual, [f"=C{i}-B{i}" for i in range(2, 8)]), switch("word"),
+                write([f"- {n}" for n in reversed(note)])]},
         ],
     }
 
@@ -373,8 +459,9 @@ def price_list_sync(rng: random.Random) -> dict:
     pdf_text = (f"{sup_org} - price list effective {iso(eff)}\n" +
                 "\n".join(f"{codes[i]} {names[i]}: {new_cost[i]}.00" for i in mine) + "\nPrices exclude VAT.")
     ch = sorted(codes[i] for i in changed)
-    upd = lambda idx: [act("excel", "set_cell", file_path=cat, row_idx=row_of[i], column_idx=4, text=new_cost[i])
-                       for i in idx]
+    upd = lambda idx, col=4: [act("excel", "set_cell", file_path=cat, row_idx=row_of[i], column_idx=col,
+                                  text=new_cost[i]) for i in idx]
+    unchanged = sorted(c for i, c in enumerate(codes) if i not in changed)
     mail = lambda cs: act("email", "send_email", sender=me["email"], recipient=sales["email"],
                           subject=f"{sup_org} cost changes",
                           content=f"Hi {sales['first']},\n\n{sup_org} changed their prices from {iso(eff)}. "
@@ -393,7 +480,8 @@ def price_list_sync(rng: random.Random) -> dict:
                 days_ago(now, 3, 9)),
         ],
         "checks": [*[check("xlsx_cell", file=cat, cell=f"D{row_of[i]}", value=new_cost[i]) for i in mine],
-                   check("email_sent", sender=me["email"], to=sales["email"], body_contains=ch)],
+                   check("email_sent", sender=me["email"], to=sales["email"], body_contains=ch,
+                         body_excludes=unchanged)],
         "gold": [switch("email"), act("email", "list_emails", username=me["email"]),
                  act("email", "read_email", username=me["email"], email_id="msg-1"), switch("pdf"),
                  act("pdf", "read_file", pdf_file_path=plist), switch("excel"), act("excel", "read_file", file_path=cat),
@@ -402,6 +490,24 @@ def price_list_sync(rng: random.Random) -> dict:
             {"name": "updates only one of the changed products", "actions": [
                 switch("excel"), *upd(sorted(changed)[:1]), switch("email"), mail(ch)]},
             {"name": "costs right, sales not told", "actions": [switch("excel"), *upd(sorted(changed))]},
+            {"name": "tells sales every code of the price list", "actions": [
+                switch("excel"), *upd(sorted(changed)), switch("email"), mail(sorted(codes[i] for i in mine))]},
+            {"name": "new prices written into the list price column", "actions": [
+                switch("excel"), *upd(sorted(changed), col=5), switch("email"), mail(ch)]},
+            {"name": "tells sales only one of the changed codes", "actions": [
+                switch("excel"), *upd(sorted(changed)), switch("email"), mail(ch[:1])]},
+            {"name": "the mail goes to the supplier's rep", "actions": [
+                switch("excel"), *upd(sorted(changed)), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=rep["email"], subject="Cost changes",
+                    content=f"Changed: {', '.join(ch)}")]},
+        ],
+        "right": [
+            {"name": "every price of the list written (unchanged ones stay the same), costs as text with decimals",
+             "actions": [switch("excel"), *[act("excel", "set_cell", file_path=cat, row_idx=row_of[i], column_idx=4,
+                                                text=f"{new_cost[i]}.00") for i in mine],
+                         switch("email"), act("email", "send_email", sender=me["email"], recipient=sales["email"],
+                                              subject="Catalogue costs updated",
+                                              content="Cost changed for:\n" + "\n".join(ch))]},
         ],
     }
 
@@ -435,15 +541,16 @@ def client_hours_billing(rng: random.Random) -> dict:
     rows = [["Week of", "Hours", "Rate", "Amount"], [iso(prev_monday - timedelta(days=7)), 3, rate, 3 * rate],
             [iso(prev_monday), 1, rate, rate]]
 
-    def row(h, a):
+    def row(h, a, week_of=monday):
         return [act("excel", "set_cell", file_path=sheet, row_idx=4, column_idx=c, text=v)
-                for c, v in enumerate([iso(monday), h, rate, a], start=1)]
+                for c, v in enumerate([iso(week_of), h, rate, a], start=1)]
 
-    mail = lambda a: act("email", "send_email", sender=me["email"], recipient=contact["email"],
-                         subject=f"Hours for the week of {iso(monday)}",
-                         content=f"Dear {contact['first']},\n\nlast week we worked {hours} hours with you; "
-                                 f"the amount due is {a}.\n\nBest regards,\n{me['name']}")
+    mail = lambda a, to=contact["email"]: act(
+        "email", "send_email", sender=me["email"], recipient=to, subject=f"Hours for the week of {iso(monday)}",
+        content=f"Dear {contact['first']},\n\nlast week we worked {hours} hours with you; "
+                f"the amount due is {a}.\n\nBest regards,\n{me['name']}")
     wrong_h = num(hours + 1)
+    wrong_amount = num(wrong_h * rate)  # with this week's call, the other client's kickoff or the intro call
     return {
         **head(me, now),
         "instruction": (f"Time to bill {cl_org} for last week (Monday to Friday). Add up the hours of my calendar "
@@ -454,12 +561,30 @@ def client_hours_billing(rng: random.Random) -> dict:
         "checks": [check("xlsx_cell", file=sheet, cell="A4", value=iso(monday)),
                    check("xlsx_cell", file=sheet, cell="B4", value=hours),
                    check("xlsx_cell", file=sheet, cell="D4", value=amount),
-                   check("email_sent", sender=me["email"], to=contact["email"], body_contains=[str(amount)])],
+                   check("email_sent", sender=me["email"], to=contact["email"], body_contains=[str(amount)],
+                         body_excludes=[str(wrong_amount)])],
         "gold": [switch("calendar"), act("calendar", "list_events", username=me["email"]), switch("excel"),
                  act("excel", "read_file", file_path=sheet), *row(hours, amount), switch("email"), mail(amount)],
         "wrong": [
             {"name": "counts this week's call as well", "actions": [
-                switch("excel"), *row(wrong_h, num(wrong_h * rate)), switch("email"), mail(num(wrong_h * rate))]},
+                switch("excel"), *row(wrong_h, wrong_amount), switch("email"), mail(wrong_amount)]},
+            {"name": "row right, the mail gives the amount with one more hour", "actions": [
+                switch("excel"), *row(hours, amount), switch("email"), mail(wrong_amount)]},
+            {"name": "row right, the mail hedges between two amounts", "actions": [
+                switch("excel"), *row(hours, amount), switch("email"), mail(f"{amount} or {wrong_amount}")]},
+            {"name": "the week of this Monday", "actions": [
+                switch("excel"), *row(hours, amount, week_of=monday + timedelta(days=7)), switch("email"),
+                mail(amount)]},
+            {"name": "the amount sent to my colleague", "actions": [
+                switch("excel"), *row(hours, amount), switch("email"), mail(amount, to=col["email"])]},
+            {"name": "mail sent, the billing row not added", "actions": [switch("email"), mail(amount)]},
+        ],
+        "right": [
+            {"name": "the amount as a formula, the mail in other words with a currency sign", "actions": [
+                switch("excel"), *row(hours, "=B4*C4"), switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=contact["email"], subject="Invoice summary",
+                    content=f"Hello {contact['first']}, for the week of {iso(monday)} the amount due is "
+                            f"${amount:,.2f} ({hours} h at {rate}/h).")]},
         ],
     }
 
@@ -494,9 +619,11 @@ def quarterly_report_archive(rng: random.Random) -> dict:
     move = sh(f"mkdir -p {arch} && mv data/reports/sales_{tag}_*.pdf {arch}/ && ls {arch}")
     reads = [act("pdf", "read_file", pdf_file_path=f"data/reports/sales_{tag}_{r}.pdf") for r in regions]
 
-    def index(vals):
-        return [act("excel", "set_cell", file_path=idx, row_idx=5 + k, column_idx=c, text=v)
-                for k, (r, t) in enumerate(zip(regions, vals)) for c, v in enumerate([tag, r, t], start=1)]
+    def index(vals, first=5, regs=None):
+        return [act("excel", "set_cell", file_path=idx, row_idx=first + k, column_idx=c, text=v)
+                for k, (r, t) in enumerate(zip(regs or regions, vals)) for c, v in enumerate([tag, r, t], start=1)]
+
+    by_name = sorted(zip(regions, totals))
 
     return {
         **head(me, now),
@@ -505,8 +632,13 @@ def quarterly_report_archive(rng: random.Random) -> dict:
                         f"per report to {idx} under the existing rows: quarter ('{tag}'), region (as in the file name) "
                         f"and the total revenue stated in the report."),
         "office": office,
+        # the instruction does not fix the order of the new rows: the index is judged by the checks (the old
+        # rows kept, one new row per report right under them, nothing else)
+        "free": [idx],
         "checks": [check("dir_files", dir=arch, names=names),
                    check("dir_files", dir="data/reports", names=sorted(cur_files + ["README.txt"])),
+                   *[check("xlsx_row", file=idx, row=k, values=r) for k, r in enumerate(rows, start=1)],
+                   check("column_values", file=idx, column="A", values=[r[0] for r in rows[1:]] + [tag] * 3),
                    *[check("xlsx_row", file=idx, values=[tag, r, t]) for r, t in zip(regions, totals)]],
         "gold": [switch("pdf"), *reads, switch("excel"), act("excel", "read_file", file_path=idx), *index(totals),
                  switch("shell"), move],
@@ -516,6 +648,28 @@ def quarterly_report_archive(rng: random.Random) -> dict:
             {"name": "moves the current quarter's draft too", "actions": [
                 switch("excel"), *index(totals), switch("shell"),
                 sh(f"mkdir -p {arch} && mv data/reports/*.pdf {arch}/")]},
+            {"name": "copies the reports instead of moving them", "actions": [
+                switch("excel"), *index(totals), switch("shell"),
+                sh(f"mkdir -p {arch} && cp data/reports/sales_{tag}_*.pdf {arch}/")]},
+            {"name": "writes the new rows over the existing ones", "actions": [
+                switch("excel"), *index(totals, first=2), switch("shell"), move]},
+            {"name": "leaves an empty row before the new ones", "actions": [
+                switch("excel"), *index(totals, first=6), switch("shell"), move]},
+            {"name": "one report indexed twice, another not at all", "actions": [
+                switch("excel"), *index([totals[0], totals[0], totals[2]], regs=[regions[0], regions[0], regions[2]]),
+                switch("shell"), move]},
+            {"name": "moves the reports straight into data/archive/", "actions": [
+                switch("excel"), *index(totals), switch("shell"), sh(f"mv data/reports/sales_{tag}_*.pdf data/archive/")]},
+        ],
+        "right": [
+            {"name": "the new rows in file-name order", "actions": [
+                switch("excel"), *index([t for _r, t in by_name], regs=[r for r, _t in by_name]), switch("shell"),
+                move]},
+            {"name": "rows inserted at once, totals with thousands separators", "actions": [
+                switch("excel"), *[act("excel", "insert_row", file_path=idx, row_idx=5 + k, values=[tag, r, f"{t:,}"])
+                                   for k, (r, t) in enumerate(zip(regions, totals))],
+                switch("shell"), sh(f"mkdir {arch} && for r in {' '.join(regions)}; do mv data/reports/sales_{tag}_$r.pdf "
+                                    f"{arch}/; done")]},
         ],
     }
 
@@ -563,12 +717,23 @@ def po_match_question(rng: random.Random) -> dict:
                 days_ago(now, 2, 17)),
         ],
         "answer": answer,
-        "checks": [check("answer_equals", value=answer)],
+        "checks": [check("answer_equals", value=answer, exclude=[p for p in pos if p != answer])],
         "gold": [switch("email"), act("email", "read_email", username=me["email"], email_id="msg-1"), switch("pdf"),
                  act("pdf", "read_file", pdf_file_path=inv), switch("excel"), act("excel", "read_file", file_path=reg),
                  finish(answer)],
-        "wrong": [{"name": "same item, different quantity", "actions": [finish(pos[target + 1])],
-                   "answer": pos[target + 1]}],
+        "wrong": [
+            {"name": "same item, different quantity", "actions": [finish(pos[target + 1])], "answer": pos[target + 1]},
+            {"name": "hedges between the two POs for the item", "actions": [],
+             "answer": f"{answer} or {pos[target + 1]}"},
+            {"name": "another supplier's PO for the same item and quantity", "actions": [],
+             "answer": next((r[0] for r in rows[1:] if r[1] != sup_org and r[2] == item), pos[-1])},
+            {"name": "lists every open PO", "actions": [], "answer": ", ".join(r[0] for r in rows[1:] if r[5] == "Open")},
+        ],
+        "right": [
+            {"name": "a sentence with the figures", "actions": [],
+             "answer": f"The invoice ({qty} x {item}, {total}.00) matches {answer}."},
+            {"name": "the PO number in lower case", "actions": [], "answer": answer.lower()},
+        ],
     }
 
 
@@ -597,6 +762,11 @@ def event_venue_estimate(rng: random.Random) -> dict:
     price = packages[pkg]
     total = n_conf * price
     line = f"Venue cost estimate: {total}"
+    n_wait = n_conf + statuses.count("Waitlist")
+    # the figures a wrong estimate would give: everyone registered, the waitlist too, another package
+    alternatives = [x for x in dict.fromkeys([len(statuses) * price, n_wait * price,
+                                              *[n_conf * v for k, v in packages.items() if k != pkg]])
+                    if x != total]
     qtext = f"Quote - {venue}\nPrices per person, VAT included\n" + "\n".join(f"{k}: {v}" for k, v in packages.items())
     write = lambda t: act("word", "write_to_file", file_path=prop, contents=t)
     return {
@@ -607,7 +777,8 @@ def event_venue_estimate(rng: random.Random) -> dict:
         "office": [pdf(quote, [qtext]), xlsx(reg, {"Registrations": rows}),
                    docx(prop, [{"text": f"{event} proposal", "style": "Heading 1"}, f"Venue: {venue}",
                                "Agenda to follow."])],
-        "checks": [check("contains", file=prop, text=line), check("contains", file=prop, text=f"Venue: {venue}")],
+        "checks": [check("contains", file=prop, text=line, exclude=[str(x) for x in alternatives]),
+                   check("contains", file=prop, text=f"Venue: {venue}")],
         "gold": [switch("pdf"), act("pdf", "read_file", pdf_file_path=quote), switch("excel"),
                  act("excel", "read_file", file_path=reg), switch("word"), write(line)],
         "wrong": [
@@ -615,5 +786,14 @@ def event_venue_estimate(rng: random.Random) -> dict:
                 switch("word"), write(f"Venue cost estimate: {(len(statuses)) * price}")]},
             {"name": "prices the wrong package", "actions": [
                 switch("word"), write(f"Venue cost estimate: {n_conf * packages[other_pkg]}")]},
+            {"name": "counts the waitlist as coming", "actions": [
+                switch("word"), write(f"Venue cost estimate: {n_wait * price}")]},
+            {"name": "hedges with the cost if everyone registered comes", "actions": [
+                switch("word"), write(f"{line} ({len(statuses) * price} if everyone registered comes)")]},
+            {"name": "the price per person only", "actions": [switch("word"), write(f"Venue cost estimate: {price}")]},
+            {"name": "the line added twice", "actions": [switch("word"), write(f"{line}\n{line}")]},
+        ],
+        "right": [
+            {"name": "the line with decimals and a final period", "actions": [switch("word"), write(f"{line}.00.")]},
         ],
     }
