@@ -524,6 +524,12 @@ def talk_slot_verify(rng: random.Random) -> dict:
                                         time_start=fmt(start + timedelta(hours=1)), time_end=fmt(end + timedelta(hours=1)))]},
             {"name": "deletes the travel entry as a duplicate", "actions": [
                 switch("calendar"), act("calendar", "delete_event", user=me["email"], summary="Travel to venue")]},
+            {"name": "replies to the organiser to say it matches", "actions": [
+                switch("email"), act("email", "reply_email", username=me["email"], email_id="msg-1",
+                                     content="Thanks - my calendar matches the confirmation.")]},
+            {"name": "stretches the talk to a full hour", "actions": [
+                switch("calendar"), act("calendar", "update_event", user=me["email"], summary=summary,
+                                        time_end=fmt(start + timedelta(hours=1)))]},
             {"name": "replaces the location with the conference's name", "actions": [
                 switch("calendar"), act("calendar", "update_event", user=me["email"], summary=summary, location=conf)]},
         ],

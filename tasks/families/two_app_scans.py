@@ -119,6 +119,7 @@ def stock_below_reorder(rng: random.Random) -> dict:
             {"name": "lists every item of the count", "actions": [], "answer": ", ".join(items)},
             {"name": "the item with the highest reorder level",
              "actions": [], "answer": max((i for i in items if i != low), key=lambda i: levels[i])},
+            {"name": "answers with the count instead of the item", "actions": [], "answer": str(counts[low])},
         ],
         "right": [
             {"name": "a sentence with the figures", "actions": [],
@@ -413,6 +414,8 @@ def scan_file_by_content(rng: random.Random) -> dict:
                                              f"data/finance/invoices/{slug}_{other_no}.png")]},
             {"name": "moved into data/finance/ instead of the invoices folder",
              "actions": [switch("shell"), sh(f"mkdir -p data/finance && mv {files[0]} data/finance/{slug}_{no}.png")]},
+            {"name": "named by the invoice number alone",
+             "actions": [switch("shell"), sh(f"mkdir -p data/finance/invoices && mv {files[0]} data/finance/invoices/{no}.png")]},
         ],
         "right": [
             {"name": "copied, then the original removed",

@@ -165,6 +165,8 @@ def my_action_items_collect(rng: random.Random) -> dict:
                                              contents="\n".join(f"ACTION {mine_tag}: {i}" for i in mine))]},
             {"name": "all items in one paragraph",
              "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="; ".join(mine))]},
+            {"name": "misses one of my items",
+             "actions": [switch("word"), act("word", "write_to_file", file_path=doc, contents="\n".join(mine[1:]))]},
             {"name": "a colleague's item in place of one of mine",
              "actions": [switch("word"), act("word", "write_to_file", file_path=doc,
                                              contents="\n".join(mine[:-1] + theirs[:1]))]},
@@ -283,6 +285,11 @@ def print_previews_from_pdfs(rng: random.Random) -> dict:
              "actions": [switch("shell"), sh(f"mkdir -p {out}"), switch("pdf")]
                         + [act("pdf", "convert_to_image", pdf_file_path=p,
                                image_file_path=f"{out}/{p.rsplit('/', 1)[1][:-4]}.png") for p in flyers]},
+            {"name": "the drafts flyer named after its version folder",
+             "actions": [switch("shell"), sh(f"mkdir -p {out}"), switch("pdf")]
+                        + [act("pdf", "convert_to_image", pdf_file_path=p,
+                               image_file_path=target(p) if "/drafts/" not in p else f"{out}/{p.split('/')[-2]}.png")
+                           for p in flyers]},
             {"name": "the PNGs left beside the PDFs",
              "actions": [switch("pdf")] + [act("pdf", "convert_to_image", pdf_file_path=p, image_file_path=p[:-4] + ".png")
                                            for p in flyers]},
