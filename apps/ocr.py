@@ -53,6 +53,14 @@ def _pdf_pages(path, label: str) -> list[Image.Image]:
 
     from officesim.testbed.convert import PDFIUM_LOCK
 
+    from officesim.testbed.convert import ConversionError, open_pdf
+
+    try:
+        reader = open_pdf(path)
+    except ConversionError as exc:
+        raise OpError("corrupt_file", f"{label}: {exc}") from None
+    guards.check_pages(len(reader.pages), label, limit=guards.MAX_FRAMES)
+    guards.check_pdf_pages(reader, range(len(reader.pages)), PDF_DPI / 72, label)
     try:
         with PDFIUM_LOCK:  # pdfium is not thread-safe; convert() copies the pixels out of its bitmap
             pdf = pdfium.PdfDocument(str(path))
@@ -60,7 +68,7 @@ def _pdf_pages(path, label: str) -> list[Image.Image]:
                 guards.check_pages(len(pdf), label, limit=guards.MAX_FRAMES)
                 pages = []
                 for i in range(len(pdf)):
-                    guards.check_render(*pdf[i].get_size(), PDF_DPI / 72, f"{label} page {i + 1}")
+                    guards.check_render(*pdf.get_page_size(i), PDF_DPI / 72, f"{label} page {i + 1}")
                     pages.append(pdf[i].render(scale=PDF_DPI / 72).to_pil().convert("RGB"))
                 return pages
             finally:
@@ -72,8 +80,7 @@ def _pdf_pages(path, label: str) -> list[Image.Image]:
 def _image_frames(path, label: str) -> list[Image.Image]:
     """The frames of an image (a multi-page TIFF has several)."""
     try:
-        img = Image.open(path)
-        guards.check_image(img, label)
+        img = guards.open_image(path, label)
         frames = []
         for i in range(getattr(img, "n_frames", 1)):
             img.seek(i)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
+
 from officesim.apps.registry import App, OfficeContext, OpError, Result
+from officesim.testbed.quota import office_usage
 from officesim.testbed.sandbox import Limits, SandboxError, SandboxResult, run_command
 
 app = App("shell", "Run shell commands (bash) in the office folder, inside a sandbox without network.")
@@ -11,12 +14,24 @@ DEFAULT_TIMEOUT = 10.0
 
 
 def _limits(ctx: OfficeContext) -> Limits:
-    """Per-session limits from the settings (only the time limit is a setting today)."""
+    """Limits from the settings: the time limit (``shell_timeout``), the memory of the command's
+    processes together (env ``OFFICESIM_SHELL_MEMORY_MB``, default 1024) and the office's disk quota
+    (the server passes ``office_quota_bytes``); one file may take at most what the quota leaves."""
     try:
         timeout = float(ctx.settings.get("shell_timeout", DEFAULT_TIMEOUT))
     except (TypeError, ValueError):
         timeout = DEFAULT_TIMEOUT
-    return Limits(timeout=max(0.1, timeout))
+    limits = Limits(timeout=max(0.1, timeout))
+    try:
+        limits.max_tree_memory_mb = int(float(os.environ.get("OFFICESIM_SHELL_MEMORY_MB") or limits.max_tree_memory_mb))
+    except ValueError:
+        pass
+    quota = int(ctx.settings.get("office_quota_bytes") or 0)
+    if quota > 0:
+        limits.quota_bytes = quota
+        left_mb = max(0, quota - office_usage(ctx.office.root)) >> 20
+        limits.max_file_mb = max(1, min(limits.max_file_mb, left_mb + 1))
+    return limits
 
 
 def _observation(command: str, res: SandboxResult, limits: Limits) -> str:
@@ -52,6 +67,10 @@ def command(ctx: OfficeContext, command: str) -> Result:
         res = run_command(ctx.office.root, command, ctx.settings.get("shell_mode"), limits)
     except SandboxError as exc:
         raise OpError("sandbox_error", str(exc)) from None
+    if res.stopped:
+        shown = res.output.rstrip("\n")[-2000:]
+        raise OpError("resource_limit", f"the command was stopped: {res.stopped}."
+                      + (f" Its output until then (end):\n{shown}" if shown else ""))
     data = {"output": res.output, "exit_code": res.exit_code, "timed_out": res.timed_out,
             "truncated": res.truncated}
     return Result(observation=_observation(command, res, limits), data=data)

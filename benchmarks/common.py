@@ -84,10 +84,46 @@ def rss_mb(pid: int) -> float:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time a process has used so far (fields 14 and 15 of /proc/<pid>/stat)."""
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2:].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time the server has used so far: its own process and its live worker
+    processes (operations run in workers, server/pool.py)."""
+    return tree_cpu_seconds(pid)
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its descendants (the server and its workers), MiB."""
+    import psutil
+
+    try:
+        top = psutil.Process(pid)
+        procs = [top, *top.children(recursive=True)]
+    except psutil.Error:
+        return 0.0
+    total = 0
+    for p in procs:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            pass
+    return round(total / (1 << 20), 1)
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its live descendants (workers included)."""
+    import psutil
+
+    try:
+        top = psutil.Process(pid)
+        procs = [top, *top.children(recursive=True)]
+    except psutil.Error:
+        return 0.0
+    total = 0.0
+    for p in procs:
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+        except psutil.Error:
+            pass
+    return total
 
 
 # -- output ----------------------------------------------------------------------------------------

@@ -1,4 +1,9 @@
-"""64 concurrent sessions on one server: actions per second, and a check that no session sees another's files.
+"""64 concurrent sessions on one server: actions per second against one client alone, and a check
+that no session sees another's files.
+
+One client alone runs the same loop in one session first (its throughput is bounded by one request's
+latency), then 64 sessions run at once; the ratio shows whether the server uses its cores (operations
+run in worker processes, server/pool.py). The CPU time is that of the server and all its workers.
 
 Every session (one thread each, sharing one keep-alive client) writes a marker document with a
 unique token, then alternates system.list_files, the file listing of the API (GET .../files) and
@@ -13,7 +18,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from common import BENCH_TASK, Bench, cpu_seconds, print_table, server_or_new, summary_ms, write_result
+from common import BENCH_TASK, Bench, print_table, server_or_new, summary_ms, tree_cpu_seconds, write_result
 
 SESSIONS = 64
 ROUNDS = 10  # rounds of (list_files, GET files, read_file) per session
@@ -50,24 +55,39 @@ def _one(client, index: int, start: threading.Barrier, rounds: int) -> dict:
     return {"times": times, "problems": problems}
 
 
-def run(bench: Bench | None = None, sessions: int = SESSIONS, rounds: int = ROUNDS) -> dict:
-    with server_or_new(bench) as b:
-        start = threading.Barrier(sessions + 1)
-        with ThreadPoolExecutor(max_workers=sessions) as pool:
-            futures = [pool.submit(_one, b.client, i, start, rounds) for i in range(sessions)]
-            start.wait(timeout=600)  # every session is live and has written its marker
-            c0, t0 = cpu_seconds(b.pid), time.perf_counter()
-            outcomes = [f.result() for f in futures]
-            wall = time.perf_counter() - t0
-            cpu = cpu_seconds(b.pid) - c0
+def _measure(b: Bench, sessions: int, rounds: int) -> dict:
+    """``sessions`` sessions at once, each ``rounds`` rounds: wall time, CPU of the server's processes."""
+    start = threading.Barrier(sessions + 1)
+    with ThreadPoolExecutor(max_workers=sessions) as pool:
+        futures = [pool.submit(_one, b.client, i, start, rounds) for i in range(sessions)]
+        start.wait(timeout=600)  # every session is live and has written its marker
+        c0, t0 = tree_cpu_seconds(b.pid), time.perf_counter()
+        outcomes = [f.result() for f in futures]
+        wall = time.perf_counter() - t0
+        cpu = tree_cpu_seconds(b.pid) - c0
     times = [t for o in outcomes for t in o["times"]]
     problems = [p for o in outcomes for p in o["problems"]]
-    result = {"sessions": sessions, "actions": len(times), "wall_s": round(wall, 3),
-              "actions_per_s": round(len(times) / wall, 1), "server_cpu_s": round(cpu, 2),
-              "latency": summary_ms(times), "cross_talk": len(problems), "problems": problems[:20]}
-    print_table(f"{sessions} concurrent sessions", ["sessions", "actions", "wall s", "actions/s", "p50 ms", "p95 ms", "cross-talk"],
-                [[sessions, len(times), result["wall_s"], result["actions_per_s"], result["latency"]["p50_ms"],
-                  result["latency"]["p95_ms"], "none" if not problems else f"{len(problems)} PROBLEMS"]])
+    return {"sessions": sessions, "actions": len(times), "wall_s": round(wall, 3),
+            "actions_per_s": round(len(times) / wall, 1), "server_cpu_s": round(cpu, 2),
+            "latency": summary_ms(times), "cross_talk": len(problems), "problems": problems[:20]}
+
+
+def run(bench: Bench | None = None, sessions: int = SESSIONS, rounds: int = ROUNDS) -> dict:
+    """One client alone (one session, the same loop), then ``sessions`` at once on the same server."""
+    with server_or_new(bench) as b:
+        _measure(b, 1, 20)  # warm: workers' caches and the connection
+        one = _measure(b, 1, sessions * rounds // 4)
+        result = _measure(b, sessions, rounds)
+    result["one_client"] = {k: one[k] for k in ("actions", "wall_s", "actions_per_s", "server_cpu_s", "latency")}
+    result["speedup_vs_one_client"] = round(result["actions_per_s"] / one["actions_per_s"], 2)
+    problems = result["problems"] + one["problems"]
+    result["cross_talk"] += one["cross_talk"]
+    print_table(f"{sessions} concurrent sessions vs one client",
+                ["clients", "actions", "wall s", "actions/s", "p50 ms", "p95 ms", "server CPU s", "cross-talk"],
+                [[n, r["actions"], r["wall_s"], r["actions_per_s"], r["latency"]["p50_ms"], r["latency"]["p95_ms"],
+                  r["server_cpu_s"], "none" if not r["cross_talk"] else f"{r['cross_talk']} PROBLEMS"]
+                 for n, r in ((1, one), (sessions, result))])
+    print(f"  {sessions} sessions / one client: {result['speedup_vs_one_client']}x")
     for p in problems[:5]:
         print("  " + p)
     write_result("concurrency", result)

@@ -12,7 +12,10 @@ import importlib
 import importlib.util
 import json
 import os
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 PLUGINS = ("officesim.runner.eval_command",)
@@ -25,22 +28,82 @@ def _add_tasks_option(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from officesim.server.app import KEEP_ALIVE_S, create_app
+    from officesim.server.app import create_app
     from officesim.server.manager import ServerSettings
     from officesim.tasks.loader import TaskLoadError
 
     overrides = {"include_suite": not args.no_suite, "idle_timeout": args.idle_timeout,
-                 "max_sessions": args.max_sessions}
+                 "max_sessions": args.max_sessions, "workers": args.workers}
     try:
         app = create_app(args.tasks, ServerSettings.from_env(**overrides))
     except TaskLoadError as exc:
         print(exc, file=sys.stderr)
         return 2
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, access_log=False,
-                timeout_keep_alive=KEEP_ALIVE_S)
+    serve(app, args.host, args.port, args.log_level)
     return 0
+
+
+# ---- serving: prompt shutdown --------------------------------------------------------------------
+SHUTDOWN_GRACE_S = 3.0  # requests in flight get this long to be answered after SIGTERM
+HARD_EXIT_S = 10.0  # past this after SIGTERM the process exits whatever is still running
+
+
+def serve(app, host: str, port: int, log_level: str = "info") -> None:
+    """Run ``app`` with uvicorn until SIGTERM/SIGINT, stopping within seconds whatever is running.
+
+    On the first signal the worker pool is killed at once (operations in flight answer that the server
+    is stopping), uvicorn gets ``SHUTDOWN_GRACE_S`` to answer open requests, then offices are removed;
+    a timer ends the process after ``HARD_EXIT_S`` in any case. When started with ``OFFICESIM_PARENT_FD``
+    (runner/localserver.py does), the server also stops itself once its parent process is gone, even
+    if the parent was killed with SIGKILL.
+    """
+    import uvicorn
+
+    from officesim.server.app import KEEP_ALIVE_S
+
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
+                            timeout_keep_alive=KEEP_ALIVE_S, timeout_graceful_shutdown=SHUTDOWN_GRACE_S)
+    server = uvicorn.Server(config)
+    uvicorn_handle_exit = server.handle_exit
+
+    def handle_exit(sig, frame) -> None:  # uvicorn installs this for SIGINT and SIGTERM
+        if not server.should_exit:
+            threading.Thread(target=app.state.manager.pool.close, name="officesim-stop-workers", daemon=True).start()
+            threading.Thread(target=_exit_later, args=(HARD_EXIT_S,), name="officesim-hard-exit", daemon=True).start()
+        uvicorn_handle_exit(sig, frame)
+
+    server.handle_exit = handle_exit
+    _watch_parent()
+    server.run()
+
+
+def _exit_later(seconds: float) -> None:
+    time.sleep(seconds)
+    os._exit(0)
+
+
+def _watch_parent() -> None:
+    """Stop (as on SIGTERM) when the pipe from the parent reaches end of file: the parent is gone."""
+    from officesim.runner.localserver import PARENT_FD_ENV
+
+    fd = os.environ.pop(PARENT_FD_ENV, None)
+    if not fd:
+        return
+    try:
+        fd_number = int(fd)
+        os.set_inheritable(fd_number, False)  # workers and shell commands do not keep it open
+    except (ValueError, OSError):
+        return
+
+    def watch() -> None:
+        try:
+            while os.read(fd_number, 1):
+                pass
+        except OSError:
+            pass
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="officesim-parent-watch", daemon=True).start()
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -48,7 +111,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     return validate(args.tasks, args.task, workers=args.workers, server_url=args.server,
                     token=os.environ.get("OFFICESIM_TOKEN") or None, include_suite=not args.no_suite,
-                    servers=args.servers)
+                    servers=args.servers, mutants=args.mutants, json_out=args.json)
 
 
 def cmd_tasks_list(args: argparse.Namespace) -> int:
@@ -91,16 +154,22 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--idle-timeout", type=float, default=None, help="seconds before an idle session expires")
     serve.add_argument("--max-sessions", type=int, default=None, help="cap on live sessions")
+    serve.add_argument("--workers", type=int, default=None,
+                       help="worker processes for operations (default: one per usable core; more start when all are busy)")
     serve.add_argument("--log-level", default="info")
     _add_tasks_option(serve)
     serve.set_defaults(func=cmd_serve)
 
-    validate = sub.add_parser("validate", help="prove every task's gold, no-op and wrong solutions through the API")
+    validate = sub.add_parser("validate", help="prove every task's gold, no-op, wrong and right solutions (and "
+                                               "with --mutants its derived mutants) through the API")
     validate.add_argument("--task", action="append", default=[], metavar="ID", help="only this task; repeatable")
     validate.add_argument("--workers", type=int, default=4)
     validate.add_argument("--server", default=None, metavar="URL", help="use a running server instead of local ones")
     validate.add_argument("--servers", type=int, default=None, metavar="N",
                           help="local server processes to spread tasks over (default: 1 for a few tasks, else one per core up to 4)")
+    validate.add_argument("--mutants", action="store_true",
+                          help="also derive mutants from each gold solution: wrong ones must fail, right ones pass")
+    validate.add_argument("--json", default=None, metavar="FILE", help="with --mutants: write the mutation figures here")
     _add_tasks_option(validate)
     validate.set_defaults(func=cmd_validate)
 

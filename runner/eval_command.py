@@ -32,6 +32,8 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--out", type=Path, default=Path("runs/latest"))
     ev.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     ev.add_argument("--overwrite", action="store_true", help="discard earlier results in --out and start afresh")
+    ev.add_argument("--wait", action="store_true",
+                    help="when another eval is running on --out, wait for it to finish instead of refusing")
     ev.add_argument("--action-format", choices=["tools", "json"], default=None,
                     help="openai agent: native tool calls (default), or OfficeBench-style JSON actions in text")
     ev.add_argument("--agent-option", action="append", default=[], metavar="KEY=VALUE",
@@ -70,7 +72,8 @@ def _print_summary(console: Console, summary: dict, out: Path) -> None:
     parts = [f"{name} {cats[c]['passed']}/{cats[c]['total']}" for c, name in (("1", "1-app"), ("2", "2-app"), ("3", "3-app"))
              if cats[c]["total"]]
     line = (f"passed {summary['passed']}/{summary['total']} (pass rate {summary['pass_rate']:.3f}"
-            f"{'; ' + ', '.join(parts) if parts else ''}); side-effect rate {summary['side_effect_rate']:.3f}")
+            f"{'; ' + ', '.join(parts) if parts else ''}); checks only: passed {summary.get('passed_checks_only', 0)}"
+            f" (pass rate {summary.get('pass_rate_checks_only', 0.0):.3f}); side-effect rate {summary['side_effect_rate']:.3f}")
     tokens = summary.get("tokens") or {}
     if tokens.get("prompt") or tokens.get("completion"):
         line += f"; tokens {tokens.get('prompt', 0)} in / {tokens.get('completion', 0)} out"
@@ -132,6 +135,7 @@ def _gate(console: Console, args: argparse.Namespace, summary: dict) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from officesim.runner.run import EvalConfig, RunError, run_eval
+    from officesim.runner.runlock import RunDirBusy, run_dir_lock
     from officesim.runner.shard import parse_shard, shard_from_env
     from officesim.tasks.loader import TaskLoadError
 
@@ -154,16 +158,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.baseline and not (args.baseline / "results.jsonl").exists():
         _error(console, f"--baseline {args.baseline} is not a run directory (no results.jsonl)")
         return 2
-    if args.overwrite:
-        _clear_run_dir(args.out)
     if shard:
         _say(console, f"shard {shard[0]}/{shard[1]}")
     cfg = EvalConfig(agent=args.agent, model=args.model, task_dirs=args.tasks, task_ids=args.task,
                      category=args.category, server=args.server, token=args.token, workers=args.workers, servers=args.servers,
                      trials=args.trials, mode=args.mode, max_steps=args.max_steps, out=args.out, resume=args.resume,
-                     shard=shard, agent_options=options, progress=progress)
-    try:
-        summary = run_eval(cfg, console)
+                     shard=shard, agent_options=options, progress=progress, wait_for_lock=args.wait)
+    try:  # --out stays locked from clearing it to the summary (runner/runlock.py)
+        with run_dir_lock(args.out, wait=args.wait, on_wait=lambda why: _say(console, why)):
+            if args.overwrite:
+                _clear_run_dir(args.out)
+            summary = run_eval(cfg, console)
+    except RunDirBusy as exc:
+        _error(console, exc)
+        return 2
     except (RunError, TaskLoadError, ValueError) as exc:
         _error(console, exc)
         return 2

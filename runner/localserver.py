@@ -3,7 +3,9 @@ without --server (and for tests and benchmarks that need a live server).
 
 Each server is a child process (``python -m officesim.runner.cli serve``) bound to 127.0.0.1 with
 a random token; it is ready when ``/health`` answers, and it is stopped (terminate, then kill) when
-its context ends, normally or by an exception, and at interpreter exit as a last resort.
+its context ends, normally or by an exception, and at interpreter exit as a last resort. A server
+also stops by itself when the process that started it dies (a pipe it watches reaches end of file),
+so not even ``kill -9`` of ``eval`` leaves servers behind.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ import httpx
 HEALTH_TIMEOUT_S = 120.0  # how long a starting server may take to answer /health
 STOP_TIMEOUT_S = 10.0  # how long a terminated server may take to exit before it is killed
 PORT_ATTEMPTS = 3  # starts on a fresh port when another process took the chosen one meanwhile
+
+PARENT_FD_ENV = "OFFICESIM_PARENT_FD"  # the read end of the pipe a server watches (runner/cli.py)
 
 _live: set["LocalServer"] = set()
 _live_lock = threading.Lock()
@@ -51,6 +55,7 @@ class LocalServer:
         self.log_level = log_level
         self.proc: subprocess.Popen | None = None
         self._stderr = None
+        self._lifeline: int | None = None  # write end of the pipe whose end of file stops the server
 
     @property
     def url(self) -> str:
@@ -74,8 +79,16 @@ class LocalServer:
         self._stderr = tempfile.TemporaryFile()
         with _live_lock:
             _live.add(self)
-        self.proc = subprocess.Popen(self.command(), env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=self._stderr)
+        # The server holds the read end of a pipe and stops when it reads end of file, which happens
+        # when this process is gone however it ends (kill -9 included): a private server never outlives
+        # the eval or validate that started it.
+        read_end, self._lifeline = os.pipe()
+        env[PARENT_FD_ENV] = str(read_end)
+        try:
+            self.proc = subprocess.Popen(self.command(), env=env, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=self._stderr, pass_fds=(read_end,))
+        finally:
+            os.close(read_end)
         return self
 
     def wait_healthy(self, timeout: float = HEALTH_TIMEOUT_S) -> None:
@@ -125,6 +138,9 @@ class LocalServer:
         if self._stderr is not None:
             self._stderr.close()
             self._stderr = None
+        if self._lifeline is not None:
+            os.close(self._lifeline)
+            self._lifeline = None
         with _live_lock:
             _live.discard(self)
 

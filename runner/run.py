@@ -25,6 +25,7 @@ from officesim.evaluators.record import EpisodeRecord
 from officesim.server.client import OfficeClient
 from officesim.runner.agents import Agent, Episode, load_agent, now_iso
 from officesim.runner.localserver import local_servers
+from officesim.runner.runlock import RunDirBusy, run_dir_lock
 from officesim.runner.results import (RUN_META, SUMMARY, ResultsWriter, read_json, read_results, record_key,
                                  rewrite_clean, write_json)
 from officesim.runner.shard import select_shard
@@ -54,6 +55,7 @@ class EvalConfig:
     # "bar" (a live rich bar, for terminals), "lines" (one line per finished episode, for CI logs)
     # or "off"; True/False mean "bar"/"off".
     progress: str | bool = "bar"
+    wait_for_lock: bool = False  # another run holds --out: wait for it (else refuse; runner/runlock.py)
 
 
 class RunError(Exception):
@@ -178,7 +180,17 @@ def _prepare_run_dir(cfg: EvalConfig, meta: dict) -> list[EpisodeRecord]:
 
 
 def run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
-    """Run the evaluation described by cfg; returns summary.json's content."""
+    """Run the evaluation described by cfg; returns summary.json's content. The run directory is
+    locked for the whole run: a second run on it refuses (RunError naming the running process)."""
+    try:
+        with run_dir_lock(cfg.out, wait=cfg.wait_for_lock,
+                          on_wait=lambda why: (console or Console(stderr=True)).print(why, highlight=False)):
+            return _run_eval(cfg, console)
+    except RunDirBusy as exc:
+        raise RunError(str(exc)) from None
+
+
+def _run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
     console = console or Console(stderr=True)
     all_tasks, selected = select_tasks(cfg)
     fingerprint = suite_fingerprint(selected)

@@ -94,7 +94,7 @@ async def _lifespan(app: FastAPI):
     stop = threading.Event()
 
     def sweeper() -> None:
-        interval = max(0.05, min(30.0, settings.idle_timeout / 4))
+        interval = max(0.05, min(30.0, settings.idle_timeout / 4, settings.finished_grace / 4))
         while not stop.wait(interval):
             try:
                 manager.sweep()
@@ -106,10 +106,14 @@ async def _lifespan(app: FastAPI):
     anyio.to_thread.current_default_thread_limiter().total_tokens = max(40, settings.max_sessions)
     thread = threading.Thread(target=sweeper, name="officesim-sweeper", daemon=True)
     thread.start()
+    # The kept workers start in the background: /health answers at once, and a request that comes
+    # before they are up waits for the first of them.
+    threading.Thread(target=manager.pool.start, name="officesim-pool-start", daemon=True).start()
     try:
         yield
     finally:
         stop.set()
+        manager.pool.close()  # first: nothing in flight can hold the shutdown up
         thread.join(timeout=5)
         manager.close()
 
@@ -132,3 +136,4 @@ def create_app(task_dirs: list[str | Path] | None = None, settings: ServerSettin
     for router in ROUTERS:
         app.include_router(router)
     return app
+

@@ -68,6 +68,10 @@ class Evaluator:
         self._prefetch = ThreadPoolExecutor(max_workers=1, thread_name_prefix="officesim-gold")
         self._queued: set[tuple] = set()
         self._queued_lock = threading.Lock()
+        # Set by the server (server/pool.py): parse offices and run the gold replay's operations in its
+        # workers, under their time and memory budget; left None, both run in this process.
+        self.parse_office: Callable[[Path, str], dict] | None = None
+        self.run_operation: Callable | None = None
 
     # -- per-task reference states ---------------------------------------------------------------
     def before(self, task: Task) -> dict:
@@ -75,7 +79,8 @@ class Evaluator:
         from officesim.testbed.materialise import template_for
         from officesim.testbed.parse import parse_office
 
-        return self._before.get(_key(task), lambda: parse_office(template_for(task), task.timezone))
+        parse = self.parse_office or parse_office
+        return self._before.get(_key(task), lambda: parse(template_for(task), task.timezone))
 
     def gold(self, task: Task) -> GoldRun:
         """The gold solution replayed on a fresh office, once per task."""
@@ -109,9 +114,9 @@ class Evaluator:
         office = new_office(task, self.sessions_dir)
         try:
             session = Session(task, "all_operations", max_steps=len(actions) + 1, office=office,
-                              settings=self.settings)
+                              settings=self.settings, run_operation=self.run_operation)
             failures = [str(f) for f in play_gold(actions, task.answer, session.step)]
-            after = parse_office(office.root, task.timezone)
+            after = (self.parse_office or parse_office)(office.root, task.timezone)
             return GoldRun(after=after, failures=failures, status=session.status, answer=session.answer)
         finally:
             remove_office(office)
@@ -125,7 +130,7 @@ class Evaluator:
         from officesim.testbed.parse import parse_office
 
         task = session.task
-        after = parse_office(session.office.root, task.timezone)
+        after = (self.parse_office or parse_office)(session.office.root, task.timezone)  # under the budget
         effects = side_effects(self.before(task), after, self.gold(task).after, task.free)
         state = EvalState(files=after, answer=session.answer, timezone=task.timezone, now=task.now_dt,
                           instruction=task.instruction)

@@ -1,4 +1,5 @@
-"""The live sessions of one server: creation under a cap, lookup, deletion and idle expiry.
+"""The live sessions of one server: creation under a cap, lookup, deletion, idle expiry, and the
+removal of ended sessions' offices after a grace period; the worker pool their operations run in.
 
 Kept apart from the routes so the rules (cap, expiry, office clean-up) are plain Python that tests
 and the HTTP layer share. Every method is thread-safe: route handlers run in a threadpool.
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from officesim.server.grading import Evaluator
+from officesim.server.pool import (DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT_S, PoolSettings, WorkerPool,
+                                   parse_time_limits)
 from officesim.server.session import Session
 from officesim.tasks.model import Task
 
@@ -29,6 +32,14 @@ class ServerSettings:
     token: str | None = None  # env OFFICESIM_TOKEN: Bearer token required on every route but /health
     include_suite: bool = True  # load the built-in suite beside --tasks directories
     op_settings: dict = field(default_factory=dict)  # passed to operations (shell_mode, ...)
+    # How operations run (server/pool.py; README, Security, lists every limit):
+    workers: int = 0  # env OFFICESIM_WORKERS: worker processes kept; 0 = one per usable core
+    max_workers: int = 0  # env OFFICESIM_MAX_WORKERS: grown to when all are busy; 0 = max(8, 4 per core)
+    op_time_limit: float = DEFAULT_TIME_LIMIT_S  # env OFFICESIM_OP_TIME_LIMIT: seconds per operation
+    op_time_limits: dict = field(default_factory=dict)  # env OFFICESIM_OP_TIME_LIMITS="ocr.recognize_file=90,..."
+    worker_memory_mb: int = DEFAULT_MEMORY_MB  # env OFFICESIM_WORKER_MEMORY_MB: per worker; 0 = no cap
+    office_quota_mb: float = 512  # env OFFICESIM_OFFICE_QUOTA_MB: disk quota of one office; 0 = none
+    finished_grace: float = 60.0  # env OFFICESIM_FINISHED_GRACE: seconds an ended session keeps its office
 
     @classmethod
     def from_env(cls, **overrides) -> "ServerSettings":
@@ -41,8 +52,22 @@ class ServerSettings:
             values["idle_timeout"] = float(env["OFFICESIM_IDLE_TIMEOUT"])
         if env.get("OFFICESIM_MAX_SESSIONS"):
             values["max_sessions"] = int(env["OFFICESIM_MAX_SESSIONS"])
+        for key, name, kind in (("workers", "OFFICESIM_WORKERS", int), ("max_workers", "OFFICESIM_MAX_WORKERS", int),
+                                ("op_time_limit", "OFFICESIM_OP_TIME_LIMIT", float),
+                                ("worker_memory_mb", "OFFICESIM_WORKER_MEMORY_MB", int),
+                                ("office_quota_mb", "OFFICESIM_OFFICE_QUOTA_MB", float),
+                                ("finished_grace", "OFFICESIM_FINISHED_GRACE", float)):
+            if env.get(name):
+                values[key] = kind(env[name])
+        if env.get("OFFICESIM_OP_TIME_LIMITS"):
+            values["op_time_limits"] = parse_time_limits(env["OFFICESIM_OP_TIME_LIMITS"])
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
+
+    def pool_settings(self) -> PoolSettings:
+        return PoolSettings(workers=self.workers, max_workers=self.max_workers, time_limit=self.op_time_limit,
+                            time_limits=dict(self.op_time_limits), memory_mb=self.worker_memory_mb,
+                            quota_bytes=int(self.office_quota_mb * (1 << 20)))
 
 
 RETAIN_MIN_S = 60.0  # an ended session's record stays readable at least this long after its office goes
@@ -61,7 +86,10 @@ class SessionManager:
         self._own_dir = settings.sessions_dir is None
         self.root = Path(settings.sessions_dir or tempfile.mkdtemp(prefix="officesim-sessions-"))
         self.root.mkdir(parents=True, exist_ok=True)
+        self.pool = WorkerPool(settings.pool_settings())  # workers start with the server or the first request
         self.evaluator = Evaluator(self.root / "_gold", settings.op_settings)
+        self.evaluator.parse_office = self.pool.parse_office
+        self.evaluator.run_operation = self.pool.run_operation
         self._sessions: dict[str, Session] = {}
         # sessions whose office is gone (kept a while for reading): id -> monotonic removal time
         self._removed: dict[str, float] = {}
@@ -86,7 +114,7 @@ class SessionManager:
         try:
             office = new_office(task, self.root)
             session = Session(task, mode, max_steps, office, evaluate=self.evaluator.evaluate,
-                              settings=self.settings.op_settings)
+                              settings=self.settings.op_settings, run_operation=self.pool.run_operation)
             with self._lock:
                 self._sessions[session.id] = session
             self.evaluator.prefetch(task)
@@ -126,8 +154,14 @@ class SessionManager:
             self._last_sweep = now
             self.sweep()
 
+    def _finished_long_ago(self, session: Session) -> bool:
+        """An ended session past the grace period: its office goes (its record stays readable)."""
+        return session.done and session.ended_at is not None and \
+            time.time() - session.ended_at >= self.settings.finished_grace
+
     def sweep(self) -> list[str]:
-        """Expire idle active sessions (evaluated, office removed); forget long-ended ones."""
+        """Expire idle active sessions (evaluated, office removed); remove the offices of sessions
+        ended more than ``finished_grace`` ago; forget long-ended ones."""
         timeout = self.settings.idle_timeout
         retain = max(timeout, RETAIN_MIN_S)
         now = time.monotonic()
@@ -137,13 +171,13 @@ class SessionManager:
                 self._sessions.pop(sid, None)
                 del self._removed[sid]
             candidates = [s for s in self._sessions.values()
-                          if s.id not in self._removed and now - s.last_active >= timeout]
+                          if s.id not in self._removed and (now - s.last_active >= timeout or self._finished_long_ago(s))]
         expired = []
         for session in candidates:
             if not session.lock.acquire(blocking=False):
                 continue  # busy right now, so not idle
             try:
-                if time.monotonic() - session.last_active < timeout:
+                if time.monotonic() - session.last_active < timeout and not self._finished_long_ago(session):
                     continue
                 if session.expire():
                     expired.append(session.id)
@@ -157,7 +191,8 @@ class SessionManager:
         return expired
 
     def close(self) -> None:
-        """Remove every office (server shutdown)."""
+        """Stop the workers, then remove every office (server shutdown)."""
+        self.pool.close()
         self.evaluator.close()
         with self._lock:
             sessions = list(self._sessions.values())

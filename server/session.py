@@ -166,6 +166,7 @@ class Session:
         session_id: str | None = None,
         evaluate: Evaluate | None = None,
         settings: dict | None = None,
+        run_operation: Callable[[Operation, OfficeContext, Any], ActionResult] | None = None,
     ):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not '{mode}'")
@@ -187,12 +188,15 @@ class Session:
         self.ended_at: float | None = None
         self.lock = threading.RLock()
         self._evaluate = evaluate
+        # how operations run: in the server's worker pool (server/pool.py) or, by default, right here
+        self._run_operation = run_operation or (lambda op, ctx, args: op.invoke(ctx, args))
         self._repeat_key: str | None = None
         self._repeats = 0
         self._prompts: dict[tuple[str, str], str] = {}  # (current app, action format) -> prompt
         self.ctx = OfficeContext(
             office=office, user=task.user, now=task.now_dt,
-            settings={**(settings or {}), "timezone": task.timezone},
+            settings={**(settings or {}), "timezone": task.timezone,
+                      **({"people": task.people} if task.people else {})},  # apps/people.py
         )
 
     # -- state ---------------------------------------------------------------------------------
@@ -280,7 +284,7 @@ class Session:
             message = (f"{app}.{action} belongs to the '{app}' app but you are in '{self.current_app}'; "
                        f"call system.switch_app with target_app '{app}' first")
             return ActionResult.failure("not_in_current_app", message)
-        result = op.invoke(self.ctx, args)
+        result = self._run_operation(op, self.ctx, args)
         if result.ok and app == SYSTEM:
             if action == "switch_app":
                 self.current_app = result.data["current_app"]

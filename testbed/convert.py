@@ -367,7 +367,7 @@ def _render_pages(src: str | os.PathLike, page: int | None, dpi: int) -> list[An
 def _render_pages_locked(src: str | os.PathLike, page: int | None, dpi: int) -> list[Any]:
     import pypdfium2 as pdfium
 
-    guards.check_size(os.path.getsize(src), Path(src).name)
+    reader = open_pdf(src)
     try:
         document = pdfium.PdfDocument(str(src))
     except Exception as exc:
@@ -376,7 +376,8 @@ def _render_pages_locked(src: str | os.PathLike, page: int | None, dpi: int) -> 
         if page is None:  # every page stacked into one picture
             guards.check_pages(len(document), Path(src).name, limit=guards.MAX_FRAMES)
         indices = range(len(document)) if page is None else [page - 1]
-        sizes = [document[i].get_size() for i in indices]  # points
+        guards.check_pdf_pages(reader, [i for i in indices if i < len(reader.pages)], None, Path(src).name)
+        sizes = [document.get_page_size(i) for i in indices]  # points, without loading the pages
         scale = dpi / 72.0
         height = sum(h for _, h in sizes) * scale
         width = max((w for w, _ in sizes), default=0) * scale
@@ -435,8 +436,7 @@ def image_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> int:
 
     guards.check_size(os.path.getsize(src), Path(src).name)
     try:
-        with Image.open(str(src)) as image:
-            guards.check_image(image, Path(src).name)
+        with guards.open_image(str(src), Path(src).name) as image:
             frames = [_flatten(frame) for frame in ImageSequence.Iterator(image)]
     except (guards.TooLarge, MemoryError):
         raise

@@ -7,8 +7,8 @@ Every container format the office reads is checked *before* a library inflates i
   the largest XML part, the compression ratio and the number of members;
 - xlsx: the cells of every worksheet are counted by streaming its XML before openpyxl builds them;
 - gzip / bzip2 / xz (``.tar.gz`` and friends): inflated in bounded steps, never past the limit;
-- PDF: pypdf bounds every inflated stream and the page tree itself; pages are counted, and pages
-  are rendered only when their pixel count stays under the image limit;
+- PDF: pypdf inflates no stream past our limit and bounds the page tree itself; pages are counted,
+  and pages are rendered only when their pixel count stays under the image limit;
 - images: width x height (Pillow reads only the header to know it) and the number of frames;
 - any file: its size on disk before it is read at all.
 
@@ -47,6 +47,7 @@ MAX_CELLS = _env_int("OFFICESIM_MAX_CELLS", 200_000)  # cells of one workbook, a
 MAX_PIXELS = _env_int("OFFICESIM_MAX_PIXELS", 50_000_000)  # one image, one rendered page, one frame
 MAX_FRAMES = _env_int("OFFICESIM_MAX_FRAMES", 100)  # frames of an image, pages of a PDF rendered for OCR
 MAX_PDF_PAGES = _env_int("OFFICESIM_MAX_PDF_PAGES", 2_000)
+MAX_PDF_STREAM_BYTES = _env_int("OFFICESIM_MAX_PDF_STREAM_MB", 8) * MB  # one inflated PDF stream (pypdf)
 
 ZIP_SUFFIXES = {".docx", ".xlsx", ".xlsm", ".zip"}
 
@@ -202,6 +203,28 @@ def check_render(width_pt: float, height_pt: float, scale: float, label: str = "
         raise TooLarge(f"{label} would render to {pixels:,.0f} pixels, over the limit of {MAX_PIXELS:,} pixels")
 
 
+def check_pdf_pages(reader, indices, scale: float | None, label: str = "the PDF") -> None:
+    """Pages of a pypdf reader about to be rendered (PDFium parses a page's whole content, with no
+    limit of its own): each content stream within the stream limit, and, when ``scale`` (pixels per
+    point) is given, the rendered size within the pixel limit."""
+    from pypdf.errors import LimitReachedError, PdfReadError
+
+    for i in indices:
+        page = reader.pages[i]
+        if scale is not None:
+            box = page.mediabox
+            check_render(float(box.width), float(box.height), scale, f"{label} page {i + 1}")
+        try:
+            contents = page.get_contents()
+            if contents is not None:
+                contents.get_data()
+        except LimitReachedError:
+            raise TooLarge(f"{label} page {i + 1}: its content inflates past {_mb(MAX_PDF_STREAM_BYTES)}, "
+                           f"the limit for one PDF stream") from None
+        except (PdfReadError, ValueError, KeyError, TypeError):
+            pass  # unreadable content is the renderer's to report
+
+
 def check_pages(count: int, label: str = "the PDF", limit: int | None = None) -> None:
     limit = MAX_PDF_PAGES if limit is None else limit
     if count > limit:
@@ -210,14 +233,41 @@ def check_pages(count: int, label: str = "the PDF", limit: int | None = None) ->
 
 # ---- libraries configured once -------------------------------------------------------------------
 def configure_libraries() -> None:
-    """Pillow refuses decompression bombs past our pixel limit (pypdf bounds every stream itself:
-    ``pypdf.Configuration``, 75 MB per inflated stream, page-tree depth and size)."""
+    """Pillow refuses decompression bombs past our pixel limit; pypdf inflates no stream past
+    ``MAX_PDF_STREAM_BYTES`` (it bounds page-tree depth and size itself). ``pypdf``'s configuration
+    is per thread of execution: the workers run operations in their main thread, where this is set."""
     try:
         from PIL import Image
 
         Image.MAX_IMAGE_PIXELS = MAX_PIXELS // 2  # Pillow raises at twice this, warns above it
     except ImportError:  # pragma: no cover - Pillow is a dependency
         pass
+    try:  # pypdf >= 6: streams of an office's PDFs are far smaller than its default 75 MB
+        import pypdf
+
+        pypdf.overwrite_configuration(**{
+            name: min(getattr(pypdf.get_configuration(), name), MAX_PDF_STREAM_BYTES)
+            for name in ("zlib_maximum_output_length", "lzw_maximum_output_length", "run_length_maximum_output_length",
+                         "maximum_declared_stream_length", "stream_decoding_work_maximum_length")
+            if hasattr(pypdf.get_configuration(), name)})
+    except (ImportError, AttributeError, TypeError):  # older pypdf: its module-level limits apply
+        pass
+
+
+def open_image(source, label: str = "the image"):
+    """``PIL.Image.open`` (header only), refusing an image past the pixel or frame limits."""
+    from PIL import Image
+
+    try:
+        img = Image.open(source)
+    except Image.DecompressionBombError as exc:
+        raise TooLarge(f"{label} is too large to open ({exc}; the limit is {MAX_PIXELS:,} pixels)") from None
+    try:
+        check_image(img, label)
+    except TooLarge:
+        img.close()
+        raise
+    return img
 
 
 configure_libraries()

@@ -27,7 +27,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from officesim.testbed.guards import (TooLarge, check_docx, check_image, check_pages, check_render, check_xlsx,
+from officesim.testbed.guards import (TooLarge, check_docx, check_pages, check_pdf_pages, check_xlsx, open_image,
                                       check_zip, compression_of, inflate, peek, read_bounded)
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -238,7 +238,9 @@ def _parse_pdf(data: bytes, tz: str) -> dict:
     pages = [(page.extract_text() or "") for page in reader.pages]
     entry: dict = {"kind": "pdf", "pages": pages}
     if any(not p.strip() for p in pages):  # scanned pages: compared by what they show
-        entry["page_digests"] = _page_digests(data, [i for i, p in enumerate(pages) if not p.strip()])
+        blank = [i for i, p in enumerate(pages) if not p.strip()]
+        check_pdf_pages(reader, blank, 0.5)
+        entry["page_digests"] = _page_digests(data, blank)
     return entry
 
 
@@ -255,7 +257,6 @@ def _page_digests(data: bytes, indices: list[int]) -> dict[str, str]:
             for i in indices:
                 page = document[i]
                 try:
-                    check_render(*page.get_size(), 0.5, f"page {i + 1}")
                     bitmap = page.render(scale=0.5)
                     out[str(i)] = picture_digest(bitmap.to_pil())
                 finally:
@@ -419,8 +420,7 @@ def _mailto(value: str) -> str:
 def _parse_image(data: bytes, tz: str) -> dict:
     from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as img:
-        check_image(img)
+    with open_image(io.BytesIO(data)) as img:
         width, height = img.size
         img.verify()
     with Image.open(io.BytesIO(data)) as img:

@@ -18,6 +18,14 @@ as an unprivileged host uid with every capability dropped; the office tree is le
 root, bubblewrap creates a user namespace and the caller's own (non-root) uid is limited.
 Inside, ``ulimit`` caps processes, address space and file size; the whole sandbox is killed
 when the time limit is reached (killing bubblewrap takes its pid namespace down with it).
+
+Totals. Per-process limits do not bound a command that forks: the resident memory of the whole
+process tree is summed every 0.1 s (psutil) and the tree is killed past ``max_tree_memory_mb``;
+the office's size is measured as often and the command killed when it passes the disk quota
+(``ulimit -f`` is also lowered to what is left of the quota). cgroup v2 would make both exact,
+but it needs a delegated subtree, which neither the build machine (cgroup v1 for memory) nor the
+Docker image (read-only cgroupfs) offers; a command can overshoot either bound by what it
+allocates or writes within one polling interval.
 """
 
 from __future__ import annotations
@@ -28,10 +36,13 @@ import signal
 import stat
 import subprocess
 import threading
+import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol
+
+from officesim.testbed.quota import office_usage
 
 SANDBOX_ROOT = "/testbed"
 SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -53,6 +64,8 @@ class Limits:
     max_memory_mb: int = 2048  # address space per process
     max_file_mb: int = 256  # largest file a command may write
     tmp_mb: int = 64  # size of the private /tmp
+    max_tree_memory_mb: int = 1024  # resident memory of all the command's processes together
+    quota_bytes: int = 0  # disk quota of the office (0: none); the command stops when it passes it
 
 
 @dataclass
@@ -64,6 +77,7 @@ class SandboxResult:
     timed_out: bool
     truncated: bool
     output_chars: int  # characters produced in total (before the cut)
+    stopped: str | None = None  # why the sandbox stopped it early: a message naming the limit
 
 
 class Backend(Protocol):
@@ -102,8 +116,9 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 
 def run_process(argv: list[str], cwd: str | None, env: dict | None, limits: Limits,
-                pass_fds: tuple[int, ...] = ()) -> SandboxResult:
-    """Run ``argv`` in a new session; kill its whole process group at the time limit."""
+                pass_fds: tuple[int, ...] = (), office_root: Path | None = None) -> SandboxResult:
+    """Run ``argv`` in a new session; kill its whole process group at the time limit, or when its
+    processes pass the memory bound or the office its disk quota (see ``_watch``)."""
     try:
         proc = subprocess.Popen(
             argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -115,11 +130,8 @@ def run_process(argv: list[str], cwd: str | None, env: dict | None, limits: Limi
     # Read a little more than the cap in bytes: multi-byte characters still fill max_output chars.
     reader = threading.Thread(target=_read_capped, args=(proc.stdout, limits.max_output * 4, sink), daemon=True)
     reader.start()
-    timed_out = False
-    try:
-        proc.wait(timeout=limits.timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
+    timed_out, stopped = _watch(proc, limits, office_root)
+    if timed_out or stopped:
         _kill_group(proc)
         proc.wait()
     # Background children that escaped the group may still hold the pipe: stop waiting for them.
@@ -128,7 +140,68 @@ def run_process(argv: list[str], cwd: str | None, env: dict | None, limits: Limi
         _kill_group(proc)
         reader.join(timeout=2.0)
     proc.stdout.close()
-    return _result(sink, proc.returncode, timed_out, limits)
+    result = _result(sink, proc.returncode, timed_out, limits)
+    result.stopped = stopped
+    return result
+
+
+POLL_S = 0.1  # how often a running command's memory and the office's size are looked at
+
+
+def _watch(proc: subprocess.Popen, limits: Limits, office_root: Path | None) -> tuple[bool, str | None]:
+    """Wait for the command: (timed out, why it was stopped early or None).
+
+    Two bounds are enforced by looking every ``POLL_S``: the resident memory of the whole process
+    tree (per-process ``ulimit -v`` alone would let 128 processes take 2 GB each) and the office's
+    disk usage against its quota (``ulimit -f`` bounds one file, not the sum). A command can pass
+    either by what it does within one interval before it is stopped.
+    """
+    import psutil
+
+    deadline = time.monotonic() + limits.timeout
+    tree_limit = limits.max_tree_memory_mb << 20
+    disk_limit = 0
+    if limits.quota_bytes and office_root is not None:
+        disk_limit = max(limits.quota_bytes, office_usage(office_root))  # shrinking an over-full office is allowed
+    try:
+        top = psutil.Process(proc.pid)
+    except psutil.Error:
+        top = None
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return True, None
+        try:
+            proc.wait(timeout=min(POLL_S, remaining))
+            return False, None
+        except subprocess.TimeoutExpired:
+            pass
+        if top is not None and tree_limit:
+            rss = _tree_rss(top)
+            if rss > tree_limit:
+                return False, (f"its processes used {rss / (1 << 20):,.0f} MB of memory together, over the "
+                               f"limit of {limits.max_tree_memory_mb:,} MB for a command")
+        if disk_limit:
+            used = office_usage(office_root, stop_above=disk_limit)
+            if used > disk_limit:
+                return False, (f"it grew the office past its disk quota of {limits.quota_bytes / (1 << 20):,.0f} MB "
+                               f"(the office holds more than {used / (1 << 20):,.0f} MB)")
+
+
+def _tree_rss(top) -> int:
+    import psutil
+
+    total = 0
+    try:
+        procs = [top, *top.children(recursive=True)]
+    except psutil.Error:
+        return 0
+    for p in procs:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
 
 
 def _result(sink: dict, returncode: int, timed_out: bool, limits: Limits) -> SandboxResult:
@@ -164,7 +237,7 @@ class UnsafeBackend:
 
     def run(self, office_root: Path, command: str, limits: Limits) -> SandboxResult:
         env = {"PATH": os.environ.get("PATH", SANDBOX_PATH), "HOME": str(office_root), "LANG": "C.UTF-8"}
-        return run_process(["bash", "-c", command], str(office_root), env, limits)
+        return run_process(["bash", "-c", command], str(office_root), env, limits, office_root=office_root)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -246,7 +319,7 @@ class BwrapBackend:
                 lend_office(root, uid)
             argv = self._argv(root, command, limits, uid, as_root, fds)
             argv[1:1] = ["--json-status-fd", str(status_w)]
-            result = run_process(argv, None, {"PATH": SANDBOX_PATH}, limits, pass_fds=tuple(fds))
+            result = run_process(argv, None, {"PATH": SANDBOX_PATH}, limits, pass_fds=tuple(fds), office_root=root)
         finally:
             for fd in fds:
                 os.close(fd)

@@ -1,20 +1,26 @@
 """``/sessions/{session_id}/files``: the files of a session's office, listed and downloaded.
 
 Plain ``def`` handlers: FastAPI runs them in its threadpool, so reading a file never blocks the loop.
+Downloads stream the file in chunks from a descriptor opened (and checked) under the session lock,
+so a 250 MB file costs no more memory than a small one.
 """
 
 from __future__ import annotations
 
 import mimetypes
+import os
+import stat
+from pathlib import Path
 
 from fastapi import APIRouter
-from starlette.responses import Response
+from starlette.responses import StreamingResponse
 
 from officesim.apps import OpError
 from officesim.server.models import FileInfo
 from officesim.server.routes.common import ERRORS, ApiError, Manager, office_or_410, session_or_404
 
 router = APIRouter(tags=["sessions"])
+CHUNK = 256 * 1024
 
 
 @router.get("/sessions/{session_id}/files", response_model=list[FileInfo], responses=ERRORS)
@@ -36,12 +42,39 @@ def download(session_id: str, path: str, manager: Manager):
         except OpError as exc:
             status = 403 if exc.code == "path_outside_office" else 400
             raise ApiError(status, exc.code, exc.message) from None
-        if not real.is_file():
+        fd = _open_inside(office.root, real)
+        if fd is None:
             raise ApiError(404, "file_not_found", f"no file '{path}' in the office")
-        data = real.read_bytes()
+    size = os.fstat(fd).st_size
     media = mimetypes.guess_type(real.name)[0] or "application/octet-stream"
-    return Response(content=data, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="{_header_safe(real.name)}"'})
+    return StreamingResponse(_chunks(fd), media_type=media, headers={
+        "Content-Disposition": f'attachment; filename="{_header_safe(real.name)}"', "Content-Length": str(size)})
+
+
+def _open_inside(root: Path, real: Path) -> int | None:
+    """An fd of the regular file ``real``, checked *after* opening to lie inside the office (a link
+    swapped in between resolving and opening cannot lead out); None when it is no such file."""
+    try:  # a link inside the office is opened as its target; no link is followed at open time
+        fd = os.open(os.path.realpath(real), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        opened = Path(os.readlink(f"/proc/self/fd/{fd}"))
+        if stat.S_ISREG(os.fstat(fd).st_mode) and (opened == root or root in opened.parents):
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
+def _chunks(fd: int):
+    """The file in 256 KB chunks (Starlette iterates this in its threadpool): memory stays flat."""
+    try:
+        while chunk := os.read(fd, CHUNK):
+            yield chunk
+    finally:
+        os.close(fd)
 
 
 def _header_safe(name: str) -> str:

@@ -1,0 +1,429 @@
+"""Operations run in a pool of worker processes, each under a time and a memory budget.
+
+Why processes: an operation is Python (and C libraries) working on a file the agent may have made
+hostile. In the server's own process it could only be waited for: a thread cannot be stopped, and all
+of them share one interpreter lock and one heap. In a worker process it can be stopped (the process
+group is killed), its memory is capped (``RLIMIT_AS``, see server/worker.py), and N workers use N
+cores. The server process keeps what is cheap and must be shared: HTTP, the sessions and their
+state machine (server/session.py), and the two operations that touch no file (``inline`` ones:
+``switch_app``, ``finish_task``).
+
+Dispatch is stateless: any idle worker takes any request. Everything an operation needs travels with
+it (app, action, arguments, the office's path, user, simulated now, settings: about 300 bytes),
+because a session's state lives in the server and its files on disk; a worker keeps nothing between
+requests but caches keyed by file *content* (apps/_cache.py, testbed/parse.py, the OCR cache), which
+any worker can fill and use. Session-affine dispatch would add nothing those caches do not already
+give, and would let one slow session stall the others pinned to its worker. Idle workers are taken
+last-in first-out, so at low load one or two warm workers serve everything and their caches stay hot.
+
+Sizing: ``workers`` (default: the cores this process may use) are started with the server and kept;
+when every worker is busy for ``GROW_AFTER_S`` (a slow OCR, a shell command sleeping, an LLM call),
+another is forked, up to ``max_workers`` (default 4 per core, at least 8), and a worker beyond
+``workers`` idle for ``RETIRE_AFTER_S`` exits. Workers are forked from a forkserver that has imported
+every file library, so a new one is ready in milliseconds.
+
+Budgets, per request: a time limit (``time_limit``, default 30 s; an operation may declare a longer one,
+e.g. OCR 60 s, and ``time_limits`` overrides any by name), and a memory limit (``memory_mb``, default
+1024 MB of address space beyond the worker's start-up size). On a breach the worker is killed with
+its process group, the agent gets a ``resource_limit`` observation saying which limit and how much,
+the session goes on, and a new worker takes the dead one's place; other sessions' requests run on
+other workers meanwhile. Parsing the office for grading goes through the same pool, one file at a
+time with a fresh time budget each: a file that cannot be parsed in budget becomes
+``{"kind": "corrupt", "reason": "too_large"}`` and the rest of the office is parsed on.
+
+``close()`` (server shutdown) kills every worker at once, so a stuck operation never holds up SIGTERM.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from multiprocessing import spawn
+from multiprocessing.connection import wait
+from pathlib import Path
+from typing import Any, Callable
+
+from officesim.apps.registry import ActionResult, OfficeContext, Operation
+
+DEFAULT_TIME_LIMIT_S = 30.0
+DEFAULT_MEMORY_MB = 1024
+GROW_AFTER_S = 0.05  # a request waits this long for a busy pool before another worker is started
+RETIRE_AFTER_S = 60.0  # an extra worker idle this long exits
+_PRELOAD = ["officesim.server.worker"]
+_forkserver_lock = threading.Lock()
+
+
+def usable_cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def parse_time_limits(text: str | None) -> dict[str, float]:
+    """``"ocr.recognize_file=90, shell.command=20"`` -> {"ocr.recognize_file": 90.0, ...}."""
+    out: dict[str, float] = {}
+    for item in (text or "").replace(";", ",").split(","):
+        if "=" in item:
+            name, _, value = item.partition("=")
+            try:
+                out[name.strip()] = float(value)
+            except ValueError:
+                raise ValueError(f"time limit for {name.strip()!r} is not a number: {value!r}") from None
+    return out
+
+
+@dataclass
+class PoolSettings:
+    """The knobs of a pool (ServerSettings carries them; README, Security, lists them)."""
+
+    workers: int = 0  # kept running; 0 = one per usable core
+    max_workers: int = 0  # grown to when all are busy; 0 = max(8, 4 per core)
+    time_limit: float = DEFAULT_TIME_LIMIT_S
+    time_limits: dict[str, float] = field(default_factory=dict)  # "app.action" -> seconds
+    memory_mb: int = DEFAULT_MEMORY_MB  # per worker, beyond its start-up size; 0 = no cap
+    quota_bytes: int = 0  # disk quota of an office; 0 = none
+
+    def resolved(self) -> "PoolSettings":
+        cores = usable_cores()
+        workers = self.workers or cores
+        return PoolSettings(workers=workers, max_workers=max(workers, self.max_workers or max(8, 4 * cores)),
+                            time_limit=self.time_limit, time_limits=dict(self.time_limits),
+                            memory_mb=self.memory_mb, quota_bytes=self.quota_bytes)
+
+
+class PoolClosed(Exception):
+    """The pool was closed (the server is stopping)."""
+
+
+class Breach(Exception):
+    """A request passed its time or memory budget, or its worker died; the worker is gone."""
+
+    def __init__(self, what: str, message: str):
+        super().__init__(message)
+        self.what = what  # "time", "memory" or "crash"
+        self.message = message
+
+
+class _Worker:
+    __slots__ = ("proc", "conn", "pid", "idle_since", "killed")
+
+    def __init__(self, proc, conn):
+        self.proc = proc
+        self.conn = conn
+        self.pid = proc.pid
+        self.idle_since = time.monotonic()
+        self.killed = False
+
+
+class WorkerPool:
+    """Worker processes that run operations and parse offices under budgets; thread-safe."""
+
+    def __init__(self, settings: PoolSettings | None = None):
+        self.settings = (settings or PoolSettings()).resolved()
+        self._cond = threading.Condition()
+        self._idle: list[_Worker] = []
+        self._all: set[_Worker] = set()
+        self._starting = 0
+        self._closed = False
+        self.replaced = 0  # workers killed for a breach or found dead (for tests and stats)
+
+    # -- public ----------------------------------------------------------------------------------
+    def start(self) -> "WorkerPool":
+        """Start the kept workers now (otherwise they start with the first request)."""
+        for _ in range(self.settings.workers - len(self._all) - self._starting):
+            worker = self._spawn_counted()
+            if worker is None:
+                break
+            self._release(worker)  # at once: a request waiting for the first worker takes it
+        return self
+
+    def time_limit_for(self, op: Operation) -> float:
+        name = f"{op.app}.{op.name}"
+        if name in self.settings.time_limits:
+            return self.settings.time_limits[name]
+        return max(self.settings.time_limit, op.time_limit or 0.0)
+
+    def run_operation(self, op: Operation, ctx: OfficeContext, args: Any) -> ActionResult:
+        """Run ``op`` on ``ctx``'s office in a worker (inline operations here); never raises."""
+        if op.inline:
+            return op.invoke(ctx, args)
+        limit = self.time_limit_for(op)
+        request = ("op", op.app, op.name, args, str(ctx.office.root), ctx.user, ctx.now,
+                   {k: v for k, v in ctx.settings.items() if k != "office_quota_bytes"}, self.settings.quota_bytes)
+        try:
+            return self._call(request, limit)
+        except Breach as exc:
+            return ActionResult.failure("resource_limit", f"{op.app}.{op.name}: {exc.message}")
+        except PoolClosed:
+            return ActionResult.failure("internal_error", "the server is shutting down; the operation was not run")
+
+    def parse_office(self, root: str | os.PathLike, timezone: str = "UTC") -> dict[str, dict]:
+        """``testbed.parse.parse_office`` under the budget: each file gets the time limit; a file
+        that passes it (or the memory limit) becomes a ``too_large`` entry and parsing goes on."""
+        from officesim.testbed.parse import too_large_entry
+
+        base = Path(root)
+        pending = _office_files(base)
+        out: dict[str, dict] = {}
+        while pending:
+            got: dict[str, dict] = {}
+            try:
+                self._call(("parse", str(base), pending, timezone), self.settings.time_limit,
+                           on_entry=lambda rel, entry: got.__setitem__(rel, entry))
+                out.update(got)
+                break
+            except Breach as exc:
+                out.update(got)
+                done = len(got)
+                stuck = pending[done]
+                size = (base / stuck).stat().st_size if (base / stuck).exists() else 0
+                out[stuck] = too_large_entry(f"parsing it passed a limit: {exc.message}", size)
+                pending = pending[done + 1:]
+        return dict(sorted(out.items()))
+
+    def close(self) -> None:
+        """Kill every worker now; requests in flight answer that the server is shutting down."""
+        with self._cond:
+            self._closed = True
+            workers = list(self._all)
+            self._idle.clear()
+            self._cond.notify_all()
+        for worker in workers:
+            self._kill(worker)
+        for worker in workers:
+            worker.proc.join(timeout=2)
+
+    def pids(self) -> list[int]:
+        with self._cond:
+            return [w.pid for w in self._all]
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    # -- one request -----------------------------------------------------------------------------
+    def _call(self, request: tuple, limit: float, on_entry: Callable[[str, dict], None] | None = None) -> Any:
+        worker = self._acquire()
+        healthy = False
+        try:
+            try:
+                worker.conn.send(request)
+            except (OSError, ValueError):
+                raise self._died(worker) from None
+            deadline = time.monotonic() + limit
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self._kill(worker)
+                    raise Breach("time", f"stopped after the time limit of {limit:g} s")
+                ready = wait([worker.conn, worker.proc.sentinel], timeout=remaining)
+                if not ready:
+                    continue
+                if worker.conn in ready or worker.conn.poll():
+                    try:
+                        reply = worker.conn.recv()
+                    except (EOFError, OSError):
+                        raise self._died(worker) from None
+                    kind = reply[0]
+                    if kind == "done":
+                        healthy = True
+                        return reply[1]
+                    if kind == "entry":
+                        on_entry(reply[1], reply[2])
+                        deadline = time.monotonic() + limit  # every file gets the whole budget
+                        continue
+                    if kind == "memory":
+                        self._kill(worker)
+                        raise Breach("memory", f"stopped at the memory limit of {self.settings.memory_mb} MB")
+                    raise RuntimeError(f"worker answered {reply!r}")
+                raise self._died(worker)
+        finally:
+            if healthy:
+                self._release(worker)
+            else:
+                self._discard(worker)
+
+    def _died(self, worker: _Worker) -> Exception:
+        """What to report for a worker found dead in the middle of a request."""
+        worker.proc.join(timeout=1)
+        if self._closed:
+            return PoolClosed()
+        code = worker.proc.exitcode
+        if code is not None and code < 0:
+            number = -code
+            name = signal.Signals(number).name if number in {s.value for s in signal.Signals} else str(number)
+            if number == signal.SIGKILL:  # not killed by us: the kernel's out-of-memory killer
+                return Breach("memory", "the worker running it was killed by the system, out of memory")
+            return Breach("crash", f"the worker running it crashed ({name})")
+        return Breach("crash", f"the worker running it exited unexpectedly (exit code {code})")
+
+    # -- workers ---------------------------------------------------------------------------------
+    def _acquire(self) -> _Worker:
+        since = time.monotonic()
+        with self._cond:
+            while True:
+                if self._closed:
+                    raise PoolClosed()
+                if self._idle:
+                    return self._idle.pop()
+                count = len(self._all) + self._starting
+                if count < self.settings.max_workers and (
+                        count < self.settings.workers or time.monotonic() - since >= GROW_AFTER_S):
+                    self._starting += 1
+                    break
+                self._cond.wait(GROW_AFTER_S if count < self.settings.max_workers else 1.0)
+        worker = self._spawn_started()
+        if worker is None:
+            raise PoolClosed()
+        return worker
+
+    def _spawn_counted(self) -> _Worker | None:
+        with self._cond:
+            if self._closed:
+                return None
+            self._starting += 1
+        return self._spawn_started()
+
+    def _spawn_started(self) -> _Worker | None:
+        """Start a worker (``_starting`` was counted by the caller)."""
+        try:
+            worker = _start_worker(self.settings.memory_mb)
+        except BaseException:
+            with self._cond:
+                self._starting -= 1
+                self._cond.notify_all()
+            raise
+        with self._cond:
+            self._starting -= 1
+            if self._closed:
+                closed = True
+            else:
+                closed = False
+                self._all.add(worker)
+        if closed:
+            self._kill(worker)
+            return None
+        return worker
+
+    def _release(self, worker: _Worker) -> None:
+        retire = None
+        with self._cond:
+            if self._closed or worker not in self._all:
+                retire = worker
+            else:
+                worker.idle_since = time.monotonic()
+                self._idle.append(worker)
+                oldest = self._idle[0]
+                if len(self._all) > self.settings.workers and oldest is not worker and \
+                        worker.idle_since - oldest.idle_since > RETIRE_AFTER_S:
+                    self._idle.pop(0)
+                    self._all.discard(oldest)
+                    retire = oldest
+                self._cond.notify()
+        if retire is not None:
+            threading.Thread(target=_retire, args=(retire,), name="officesim-pool-retire", daemon=True).start()
+
+    def _discard(self, worker: _Worker) -> None:
+        """A worker that breached or died: gone for good; a kept one is replaced in the background."""
+        self._kill(worker)
+        with self._cond:
+            self._all.discard(worker)
+            self.replaced += 1
+            refill = not self._closed and len(self._all) + self._starting < self.settings.workers
+            if refill:
+                self._starting += 1
+            self._cond.notify_all()
+        worker.proc.join(timeout=2)
+        if refill:
+            threading.Thread(target=self._refill, name="officesim-pool-refill", daemon=True).start()
+
+    def _refill(self) -> None:
+        try:
+            worker = self._spawn_started()
+        except Exception:
+            return
+        if worker is not None:
+            self._release(worker)
+
+    def _kill(self, worker: _Worker) -> None:
+        worker.killed = True
+        for kill in (lambda: os.killpg(worker.pid, signal.SIGKILL), lambda: os.kill(worker.pid, signal.SIGKILL)):
+            try:
+                kill()
+            except (ProcessLookupError, PermissionError, OSError):
+                pass
+
+
+def _office_files(base: Path) -> list[str]:
+    """The regular files parse_office would parse (symlinks skipped), sorted."""
+    out = []
+    for dirpath, _dirs, names in os.walk(base):
+        for name in names:
+            full = Path(dirpath) / name
+            if full.is_symlink() or not full.is_file():
+                continue
+            out.append(full.relative_to(base).as_posix())
+    return sorted(out)
+
+
+def _context():
+    ctx = multiprocessing.get_context("forkserver")
+    with _forkserver_lock:
+        ctx.set_forkserver_preload(_PRELOAD)
+    return ctx
+
+
+def _worker_entry(conn, env: dict, memory_bytes: int) -> None:
+    """The target of a worker process (server/worker.py is imported there, not in the server)."""
+    from officesim.server.worker import main
+
+    main(conn, env, memory_bytes)
+
+
+def _start_worker(memory_mb: int) -> _Worker:
+    ctx = _context()
+    parent, child = ctx.Pipe(duplex=True)
+    proc = ctx.Process(target=_worker_entry, args=(child, dict(os.environ), memory_mb << 20), daemon=True,
+                       name="officesim-worker")
+    with _forkserver_lock:  # the forkserver starts once, on the first worker
+        original = spawn.get_preparation_data
+        spawn.get_preparation_data = _without_main(original)
+        try:
+            proc.start()
+        finally:
+            spawn.get_preparation_data = original
+    child.close()
+    return _Worker(proc, parent)
+
+
+def _without_main(get_preparation_data):
+    """A worker needs nothing of the server's ``__main__`` (its target lives in this module), and
+    multiprocessing would otherwise run the main script again in every worker (a user's script
+    that starts a server at import would start one per worker)."""
+    def prepare(name):
+        data = get_preparation_data(name)
+        data.pop("init_main_from_path", None)
+        data.pop("init_main_from_name", None)
+        return data
+
+    return prepare
+
+
+def _retire(worker: _Worker) -> None:
+    """Let an idle worker exit on its own (end of its pipe), then make sure of it."""
+    try:
+        worker.conn.close()
+    except OSError:
+        pass
+    worker.proc.join(timeout=2)
+    if worker.proc.exitcode is None:
+        worker.killed = True
+        try:
+            os.killpg(worker.pid, signal.SIGKILL)
+        except OSError:
+            pass
