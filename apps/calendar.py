@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from icalendar import Calendar, Event, vCalAddress
 
 from officesim.testbed.specs import DATE_FORMAT, TIME_FORMAT
+from officesim.apps.people import person_address, person_key, unknown_hint
 from officesim.apps.registry import App, OfficeContext, OpError, Result
 from officesim.testbed.guards import TooLarge, read_bounded
 
@@ -104,7 +105,7 @@ def _sort_key(event: dict) -> str:
 
 def load_calendar(ctx: OfficeContext, user: str) -> tuple[Path, Calendar]:
     """Read calendar/<user>.ics; a missing file is an empty calendar."""
-    path = ctx.office.calendar(user)
+    path = ctx.office.calendar(person_key(ctx, user))
     if not path.exists():
         if path.is_symlink():
             raise OpError("corrupt_file", f"calendar of {user} is a dangling link")
@@ -160,12 +161,13 @@ def _check_order(start: date | datetime, end: date | datetime) -> None:
         raise OpError("bad_date", f"the event ends ({_fmt(end)}) before it starts ({_fmt(start)})")
 
 
-def _set_attendees(ev: Event, attendees: list[str]) -> None:
+def _set_attendees(ctx: OfficeContext, ev: Event, attendees: list[str]) -> None:
     ev.pop("attendee", None)
     for address in attendees:
-        address = address.strip()
+        address = person_address(ctx, address) or address.strip()
         if "@" not in address:
-            raise OpError("bad_arguments", f"argument 'attendees': '{address}' is not an email address")
+            raise OpError("bad_arguments", f"argument 'attendees': '{address}' is not an email address"
+                                           f"{unknown_hint(ctx)}")
         if address.lower().startswith("mailto:"):
             address = address[7:]
         ev.add("attendee", vCalAddress(f"mailto:{address.lower()}"))
@@ -239,13 +241,13 @@ def create_event(
     _check_order(start, end)
     path, cal = load_calendar(ctx, user)
     ev = Event()
-    ev.add("uid", _uid(user.lower(), summary, start, len(_events(cal))))
+    ev.add("uid", _uid(person_key(ctx, user).lower(), summary, start, len(_events(cal))))
     ev.add("dtstamp", (ctx.now or datetime(2000, 1, 1)).replace(tzinfo=ZoneInfo("UTC")))
     ev.add("summary", summary.strip())
     _set_times(ev, start, end)
     _set_text(ev, "location", location)
     _set_text(ev, "description", description)
-    _set_attendees(ev, attendees or [])
+    _set_attendees(ctx, ev, attendees or [])
     cal.add_component(ev)
     _save(path, cal)
     event = event_dict(ev, office_zone(ctx))
@@ -349,7 +351,7 @@ def update_event(
         _set_text(ev, "location", location)
         _set_text(ev, "description", description)
         if attendees is not None:
-            _set_attendees(ev, attendees)
+            _set_attendees(ctx, ev, attendees)
     _save(path, cal)
     events = [event_dict(ev, zone) for ev in targets]
     head = f"Updated {len(events)} event{'s' if len(events) != 1 else ''} in the calendar of {user.lower()}."

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from officesim.apps import _cache
 from officesim.apps.calendar import office_zone
+from officesim.apps.people import person_address, person_key, unknown_hint
 from officesim.apps.registry import App, OfficeContext, OpError, Result
 from officesim.testbed.guards import TooLarge, read_bounded
 
@@ -38,16 +39,22 @@ _BLOCK_TAGS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6",
 # -- addresses ---------------------------------------------------------------------------------
 
 
-def address(text: str, field: str) -> str:
-    """One bare lower-case address from 'a@x.test' or 'Name <a@x.test>', else bad_arguments."""
+def address(text: str, field: str, ctx: OfficeContext | None = None) -> str:
+    """One bare lower-case address from 'a@x.test' or 'Name <a@x.test>', else bad_arguments; with
+    ``ctx``, a person of the office named by name (apps/people.py) gives their address."""
+    if ctx is not None:
+        known = person_address(ctx, str(text))
+        if known is not None:
+            return known
     _name, addr = parseaddr(str(text).strip())
     addr = addr.strip().lower()
     if not _ADDRESS.match(addr):
-        raise OpError("bad_arguments", f"argument '{field}': '{text}' is not an email address")
+        hint = unknown_hint(ctx) if ctx is not None else ""
+        raise OpError("bad_arguments", f"argument '{field}': '{text}' is not an email address{hint}")
     return addr
 
 
-def address_list(value: str | list[str] | None, field: str) -> list[str]:
+def address_list(value: str | list[str] | None, field: str, ctx: OfficeContext | None = None) -> list[str]:
     """Addresses from a string (commas/semicolons allowed) or a list, de-duplicated in order."""
     if value is None:
         return []
@@ -55,7 +62,7 @@ def address_list(value: str | list[str] | None, field: str) -> list[str]:
     out: list[str] = []
     for item in items:
         if str(item).strip():
-            addr = address(item, field)
+            addr = address(item, field, ctx)
             if addr not in out:
                 out.append(addr)
     return out
@@ -175,7 +182,7 @@ def _folder_dir(ctx: OfficeContext, username: str, folder: str) -> Path:
     folder = (folder or "inbox").strip().lower()
     if folder not in FOLDERS:
         raise OpError("bad_arguments", f"argument 'folder': '{folder}' is not a folder (use inbox or sent)")
-    return ctx.office.mailbox(username, folder)
+    return ctx.office.mailbox(person_key(ctx, username), folder)
 
 
 def _message_path(ctx: OfficeContext, username: str, email_id: str) -> tuple[Path, str]:
@@ -392,8 +399,8 @@ def send_email(
         cc: addresses to copy.
         attachments: office paths of files to attach, e.g. ["data/report.pdf"].
     """
-    return _deliver(ctx, address(sender, "sender"), address_list(recipient, "recipient"),
-                    address_list(cc, "cc"), subject, content, _attachment_files(ctx, attachments))
+    return _deliver(ctx, address(sender, "sender", ctx), address_list(recipient, "recipient", ctx),
+                    address_list(cc, "cc", ctx), subject, content, _attachment_files(ctx, attachments))
 
 
 @app.operation(writes=True)
@@ -406,7 +413,7 @@ def forward_email(ctx: OfficeContext, username: str, email_id: str, recipient: s
         recipient: one email address, or a list of addresses.
         content: a note placed above the forwarded message.
     """
-    sender = address(username, "username")
+    sender = address(username, "username", ctx)
     path, _folder = _message_path(ctx, username, email_id)
     msg = load_message(path, email_id)
     info = summary(msg, path.stem, ctx)
@@ -416,7 +423,7 @@ def forward_email(ctx: OfficeContext, username: str, email_id: str, recipient: s
         f"Subject: {info['subject']}", f"To: {', '.join(info['to'])}", "", body_text(msg).rstrip(),
     ])
     body = f"{content.rstrip()}\n\n{quoted}\n" if content.strip() else quoted + "\n"
-    return _deliver(ctx, sender, address_list(recipient, "recipient"), [],
+    return _deliver(ctx, sender, address_list(recipient, "recipient", ctx), [],
                     _prefixed("Fwd:", info["subject"], ("fw:",)), body, message_attachments(msg))
 
 
@@ -429,7 +436,7 @@ def reply_email(ctx: OfficeContext, username: str, email_id: str, content: str) 
         email_id: id of the email to reply to.
         content: the text of the reply.
     """
-    sender = address(username, "username")
+    sender = address(username, "username", ctx)
     path, _folder = _message_path(ctx, username, email_id)
     msg = load_message(path, email_id)
     info = summary(msg, path.stem, ctx)

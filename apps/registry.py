@@ -96,6 +96,7 @@ class OfficeContext:
     user: str = ""
     now: datetime | None = None
     settings: dict = field(default_factory=dict)
+    clipboard: str | None = None  # system.copy/paste (inline operations: the session's own context)
 
 
 def _parse_arg_docs(doc: str) -> tuple[str, dict[str, str]]:

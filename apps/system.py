@@ -41,6 +41,30 @@ def finish_task(ctx: OfficeContext, answer: str | int | float | None = None) -> 
     return Result(observation="Task finished.", data={"answer": text})
 
 
+CLIPBOARD_LIMIT = 100_000  # characters system.copy keeps
+
+
+@app.operation(inline=True)
+def copy(ctx: OfficeContext, text: str) -> Result:
+    """Copy text to the clipboard (OfficeBench's system.copy); system.paste gives it back.
+
+    Args:
+        text: the text to copy.
+    """
+    if len(text) > CLIPBOARD_LIMIT:
+        raise OpError("resource_limit", f"system.copy keeps at most {CLIPBOARD_LIMIT} characters, not {len(text)}")
+    ctx.clipboard = text
+    return Result(observation="Text copied successfully.", data={"characters": len(text)})
+
+
+@app.operation(inline=True)
+def paste(ctx: OfficeContext) -> Result:
+    """Give back the text last copied with system.copy."""
+    if ctx.clipboard is None:
+        raise OpError("not_found", "the clipboard is empty (use system.copy first)")
+    return Result(observation=ctx.clipboard, data={"text": ctx.clipboard})
+
+
 @app.operation
 def list_files(ctx: OfficeContext, path: str = ".") -> Result:
     """List the files under a folder of the office (recursively), with their sizes.

@@ -112,10 +112,14 @@ def cell_value(rows: list[list[Any]], row: int, col: int) -> Any:
 
 
 def calendar_events(state: EvalState, user: str) -> list[dict]:
-    """Events of ``calendar/<user>.ics``; a missing calendar is an empty one."""
+    """Events of ``calendar/<user>.ics`` (case aside: OfficeBench's offices have ``calendar/Bob.ics``);
+    a missing calendar is an empty one."""
     path = f"calendar/{user.strip().lower()}.ics"
     if office_path(path) not in state.files:
-        return []
+        same = sorted(p for p in state.files if p.casefold() == path.casefold())
+        if not same:
+            return []
+        path = same[0]
     return list(get_entry(state, path, "ics").get("events") or [])
 
 

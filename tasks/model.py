@@ -42,6 +42,14 @@ class WrongSolution(_Strict):
     answer: Any = None
 
 
+class Origin(_Strict):
+    """Where an imported task comes from, and its original evaluation (for the original score)."""
+
+    benchmark: Literal["officebench"]
+    id: str  # the benchmark's own id, e.g. "1-4/0"
+    evaluation: list[dict[str, Any]] = []  # the original evaluation, verbatim (evaluators/officebench.py)
+
+
 class Task(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")
     scenario: str  # the piece of work; several tasks may share one (spread rules count these)
@@ -65,6 +73,10 @@ class Task(_Strict):
     wrong: list[WrongSolution] = []
     right: list[WrongSolution] = []  # alternative correct solutions (same shape as wrong:); each must pass
     tags: list[str] = []
+    # The office's people by name, for offices that key mailboxes and calendars by first name
+    # (OfficeBench's): agents may then name a person by name or address (apps/people.py).
+    people: dict[str, str] = {}
+    origin: Origin | None = None  # imported tasks: the source benchmark and its original evaluation
     source_dir: str | None = Field(default=None, exclude=True)  # set by the loader
 
     @field_validator("now")

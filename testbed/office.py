@@ -54,12 +54,29 @@ class Office:
 
     # -- well-known places ---------------------------------------------------------------------
     def mailbox(self, user: str, folder: str = "inbox") -> Path:
-        """emails/<user>/ holds the inbox; emails/<user>/sent/ holds sent mail."""
-        base = self.resolve(f"emails/{_safe_name(user)}")
+        """emails/<user>/ holds the inbox; emails/<user>/sent/ holds sent mail.
+
+        An existing folder that differs only in case is the user's (OfficeBench keeps mail in
+        ``emails/Bob/``); a new one is the address in lower case, or a name as written.
+        """
+        base = self.resolve(f"emails/{self._existing('emails', _safe_name(user))}")
         return base if folder == "inbox" else base / folder
 
     def calendar(self, user: str) -> Path:
-        return self.resolve(f"calendar/{_safe_name(user)}.ics")
+        """calendar/<user>.ics; an existing file that differs only in case is the user's."""
+        return self.resolve(f"calendar/{self._existing('calendar', _safe_name(user) + '.ics')}")
+
+    def _existing(self, parent: str, name: str) -> str:
+        """``name``, or the entry of ``parent`` that equals it but for case (the first, sorted)."""
+        folder = self.root / parent
+        if (folder / name).exists() or not folder.is_dir():
+            return name
+        wanted = name.casefold()
+        try:
+            same = sorted(e for e in os.listdir(folder) if e.casefold() == wanted)
+        except OSError:
+            return name
+        return same[0] if same else name
 
     def files(self) -> list[str]:
         """Every regular file of the office, as sorted office-relative paths."""
@@ -73,8 +90,11 @@ class Office:
 
 
 def _safe_name(user: str) -> str:
-    """A user identifier (an email address) usable as one path component."""
-    name = (user or "").strip().lower()
+    """A user identifier usable as one path component: an email address in lower case, or a
+    person's name as written (OfficeBench's offices name mailboxes and calendars ``Bob``)."""
+    name = (user or "").strip()
+    if "@" in name:
+        name = name.lower()
     if not name or "/" in name or "\x00" in name or name in (".", ".."):
         raise OpError("bad_arguments", f"'{user}' is not a valid user")
     return name
