@@ -1,20 +1,27 @@
 """The task validator: proves, task by task and through the real HTTP API, that the ground truth holds.
 
 For every task: the gold solution passes with no side effects and no failing action; finishing at
-once fails (unless ``no_action``); every ``wrong`` solution fails. Solutions are played by the one
-gold player (``tasks/gold.py``), which appends ``finish_task(answer)`` when they do not end with it.
-Without a server URL, private servers are started by the one local-server harness
-(``runner/localserver.py``): one for a few tasks, for many one process per core (one Python process
-runs its operations on one core at a time). The check covers routes, sessions, the state machine
-and the evaluation exactly as agents meet them.
+once fails (unless ``no_action``); every ``wrong`` solution fails and every ``right`` one passes.
+With ``mutants`` it also derives the task's mutants from its gold solution (``runner/mutants.py``)
+and plays each: every wrong mutant must fail and every right mutant must pass.
+
+Solutions are played by the one gold player (``tasks/gold.py``), which appends
+``finish_task(answer)`` when they do not end with it. Without a server URL, private servers are
+started by the one local-server harness (``runner/localserver.py``): one for a few tasks, for many
+one process per core. All the sessions of a task go to the same server, so its template and its
+gold replay are made once; mutants are derived while the first sessions play, and the longest ones
+are played first. The check covers routes, sessions, the state machine and the evaluation exactly as
+agents meet them.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections import Counter
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -22,22 +29,46 @@ from typing import Any, TextIO
 import httpx
 
 from officesim.runner.localserver import local_servers
+from officesim.runner.mutants import (AUTHORED, RIGHT, RIGHT_CLASSES, WRONG, WRONG_CLASSES, Mutant, authored,
+                                      derive, not_applicable)
 from officesim.server.client import OfficeClient, OfficeError
 from officesim.server.session import DEFAULT_MAX_STEPS
 from officesim.tasks.gold import gold_actions, play_gold
 from officesim.tasks.model import Task
 
 MAX_SESSIONS = 10_000  # the validator's private servers hold as many sessions as its workers open
+MIN_WRONG, MIN_RIGHT = 8, 3  # a task with fewer applicable mutants (derived + authored) is listed
+
+
+@dataclass
+class MutantResult:
+    """How one mutant (or authored solution) was graded; ``passed`` None when it could not be played."""
+
+    mutant: Mutant
+    passed: bool | None
+    said: str
+
+    @property
+    def ok(self) -> bool:
+        return self.passed is (self.mutant.kind == RIGHT)
 
 
 @dataclass
 class TaskReport:
     task_id: str
     problems: list[str] = field(default_factory=list)
+    mutants: list[MutantResult] = field(default_factory=list)
+    not_applicable: list[str] = field(default_factory=list)
+    gold_passed: bool = True
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.problems and all(r.ok for r in self.mutants)
+
+    def count(self, kind: str) -> tuple[int, int]:
+        """(mutants of this kind, graded as they should be)."""
+        mine = [r for r in self.mutants if r.mutant.kind == kind]
+        return len(mine), sum(1 for r in mine if r.ok)
 
 
 def _failing(evaluation: dict) -> str:
@@ -45,6 +76,25 @@ def _failing(evaluation: dict) -> str:
     if evaluation.get("error"):
         bad.append(str(evaluation["error"]))
     return "; ".join(bad) or "no failing check"
+
+
+def grade_said(evaluation: dict, failures: list[str] = ()) -> str:
+    """What a grade said, in one line: the verdict, the failed checks, the side effects."""
+    checks = evaluation.get("checks", [])
+    good = sum(1 for c in checks if c.get("passed"))
+    if evaluation.get("passed"):
+        return f"passed ({good}/{len(checks)} checks, no side effect)"
+    parts = [f"failed ({good}/{len(checks)} checks)"]
+    bad = [f"{c.get('check')}: {c.get('message')}" for c in checks if not c.get("passed")]
+    parts += bad
+    effects = evaluation.get("side_effects") or []
+    if effects:
+        parts.append("side effects: " + "; ".join(effects))
+    if evaluation.get("error"):
+        parts.append(str(evaluation["error"]))
+    if failures:
+        parts.append("actions failed: " + "; ".join(failures))
+    return " | ".join(parts)
 
 
 def play(client: OfficeClient, task: Task, actions: list[Any], answer: Any) -> tuple[dict, list[str]]:
@@ -70,8 +120,19 @@ def play(client: OfficeClient, task: Task, actions: list[Any], answer: Any) -> t
             pass
 
 
+def play_mutant(client: OfficeClient, task: Task, mutant: Mutant) -> MutantResult:
+    """Play one mutant; a connection or API error leaves it ungraded (and so not as it should be)."""
+    try:
+        evaluation, failures = play(client, task, mutant.actions, mutant.answer)
+    except OfficeError as exc:
+        return MutantResult(mutant, None, f"API error: {exc}")
+    except httpx.HTTPError as exc:
+        return MutantResult(mutant, None, f"connection error: {type(exc).__name__}: {exc}")
+    return MutantResult(mutant, bool(evaluation.get("passed")), grade_said(evaluation, failures))
+
+
 def check_task(client: OfficeClient, task: Task) -> TaskReport:
-    """Every rule for one task; the report lists each violation as one phrase."""
+    """Every rule for one task's gold, no-op and authored solutions; each violation is one phrase."""
     report = TaskReport(task.id)
     problems = report.problems
     try:
@@ -84,45 +145,140 @@ def check_task(client: OfficeClient, task: Task) -> TaskReport:
             problems.append("gold action failed (" + "; ".join(failures) + ")")
         if gold.get("side_effects"):
             problems.append("gold has side effects (" + "; ".join(gold["side_effects"]) + ")")
+        report.gold_passed = not problems
         if not task.no_action:
             noop, _ = play(client, task, [], None)
             if noop.get("passed"):
                 problems.append(f"doing nothing passes (all {len(noop.get('checks', []))} checks pass)")
-        for wrong in task.wrong:
-            result, _ = play(client, task, wrong.actions, wrong.answer)
-            if result.get("passed"):
-                problems.append(f"wrong solution '{wrong.name}' passes")
+        for sol in authored(task):
+            result = play_mutant(client, task, sol)
+            report.mutants.append(result)
+            if result.passed is None:
+                problems.append(f"{sol.kind} solution '{sol.name}': {result.said}")
+            elif sol.kind == WRONG and result.passed:
+                problems.append(f"wrong solution '{sol.name}' passes")
+            elif sol.kind == RIGHT and not result.passed:
+                problems.append(f"right solution '{sol.name}' fails ({result.said})")
     except OfficeError as exc:
         problems.append(f"API error: {exc}")
+        report.gold_passed = False
     except httpx.HTTPError as exc:  # the server went away or the connection broke: this task is unproven
         problems.append(f"connection error: {type(exc).__name__}: {exc}")
+        report.gold_passed = False
     return report
 
 
-def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | None]], workers: int = 4
-                   ) -> list[TaskReport]:
+def initial_office(task: Task) -> dict[str, dict]:
+    """The task's parsed initial office, from its cached template (built when missing)."""
+    from officesim.testbed.materialise import template_for
+    from officesim.testbed.parse import parse_office
+
+    return parse_office(template_for(task), task.timezone)
+
+
+def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | None]], workers: int = 4,
+                   mutants: bool = False) -> list[TaskReport]:
     """Check every task (in parallel) on the given ``[(url, token)]`` servers; task i goes to server
-    i mod n; reports in task-id order."""
+    i mod n; reports in task-id order. With ``mutants``, each task's derived mutants are played too."""
     ordered = [tasks[k] for k in sorted(tasks)]
     clients = [OfficeClient(url, token=token) for url, token in servers]
     try:
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            jobs = [pool.submit(check_task, clients[i % len(clients)], t) for i, t in enumerate(ordered)]
-            return [job.result() for job in jobs]
+            jobs = {t.id: pool.submit(check_task, clients[i % len(clients)], t) for i, t in enumerate(ordered)}
+            derived: dict[str, list[Future]] = {}
+            absent: dict[str, list[str]] = {}
+            broken: dict[str, str] = {}
+            if mutants:
+                plays: list[tuple[int, Task, OfficeClient, Mutant]] = []
+                for i, task in enumerate(ordered):  # derived here while the first sessions play
+                    try:
+                        found = derive(task, initial_office(task))
+                    except Exception as exc:  # a deriver bug must not hide the other tasks' results
+                        broken[task.id] = f"mutants could not be derived: {type(exc).__name__}: {exc}"
+                        continue
+                    absent[task.id] = not_applicable(found)
+                    plays += [(len(m.actions), task, clients[i % len(clients)], m) for m in found]
+                derived = {t.id: [] for t in ordered}
+                for _cost, task, client, mutant in sorted(plays, key=lambda p: -p[0]):  # longest first
+                    derived[task.id].append(pool.submit(play_mutant, client, task, mutant))
+            reports = []
+            for task in ordered:
+                report = jobs[task.id].result()
+                report.not_applicable = absent.get(task.id, [])
+                if task.id in broken:
+                    report.problems.append(broken[task.id])
+                results = [f.result() for f in derived.get(task.id, [])]
+                if report.gold_passed:  # against a failing gold a mutant's grade means nothing
+                    report.mutants += results
+                elif results:
+                    report.problems.append(f"{len(results)} mutant(s) not judged: the gold does not pass")
+                reports.append(report)
+            return reports
     finally:
         for client in clients:
             client.close()
 
 
-def default_servers(task_count: int) -> int:
+def default_servers(task_count: int, mutants: bool = False) -> int:
     """One private server for a few tasks; one process per core (up to 4) for many."""
-    return 1 if task_count <= 20 else max(1, min(os.cpu_count() or 1, 4))
+    return 1 if task_count <= 20 and not mutants else max(1, min(os.cpu_count() or 1, 4))
+
+
+def mutation_summary(reports: list[TaskReport]) -> dict:
+    """The JSON summary of a mutation run (the shape ``--json`` writes)."""
+    per_task = {}
+    for r in reports:
+        w, k = r.count(WRONG)
+        n, p = r.count(RIGHT)
+        per_task[r.task_id] = {"wrong": w, "killed": k, "right": n, "passed": p}
+    return {"tasks": len(reports),
+            "wrong_mutants": sum(v["wrong"] for v in per_task.values()),
+            "wrong_killed": sum(v["killed"] for v in per_task.values()),
+            "right_mutants": sum(v["right"] for v in per_task.values()),
+            "right_passed": sum(v["passed"] for v in per_task.values()),
+            "per_task": per_task}
+
+
+def class_table(reports: list[TaskReport]) -> dict[str, dict[str, int]]:
+    """Per mutant class: how many were derived and how many were graded as they should be."""
+    table: dict[str, Counter] = {}
+    for r in reports:
+        for res in r.mutants:
+            row = table.setdefault(f"{res.mutant.kind} {res.mutant.cls}", Counter())
+            row["mutants"] += 1
+            row["ok"] += res.ok
+    order = [f"{WRONG} {c}" for c in (*WRONG_CLASSES, AUTHORED)] + [f"{RIGHT} {c}" for c in (*RIGHT_CLASSES, AUTHORED)]
+    return {k: dict(table[k]) for k in order if k in table}
+
+
+def print_mutation_report(reports: list[TaskReport], out: TextIO) -> None:
+    """Classes that did not apply, tasks short of mutants, every mutant graded wrongly, per-class figures."""
+    for r in reports:
+        if r.not_applicable:
+            print(f"N/A {r.task_id}: {', '.join(r.not_applicable)}", file=out)
+    for r in reports:
+        w, _k = r.count(WRONG)
+        n, _p = r.count(RIGHT)
+        if w < MIN_WRONG or n < MIN_RIGHT:
+            print(f"FEW {r.task_id}: {w} wrong, {n} right (want >= {MIN_WRONG} wrong, >= {MIN_RIGHT} right)", file=out)
+    for name, row in class_table(reports).items():
+        kind, cls = name.split(" ", 1)
+        verb = "killed" if kind == WRONG else "passed"
+        print(f"CLASS {kind:5} {cls:24} {row['mutants']:5} {verb} {row.get('ok', 0)}", file=out)
+    for r in reports:
+        for res in r.mutants:
+            if res.ok:
+                continue
+            what = "SURVIVED" if res.mutant.kind == WRONG else "REJECTED"
+            print(f"{what} {r.task_id} [{res.mutant.kind} {res.mutant.cls}] {res.mutant.name}: {res.said}", file=out)
 
 
 def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, workers: int = 4,
          server_url: str | None = None, token: str | None = None, include_suite: bool = True,
-         out: TextIO | None = None, servers: int | None = None) -> int:
-    """Validate and print one line per failing task and a summary; 0 when every task holds."""
+         out: TextIO | None = None, servers: int | None = None, mutants: bool = False,
+         json_out: str | None = None) -> int:
+    """Validate and print one line per failing task (and per mutant graded wrongly) and a summary;
+    0 when every task holds."""
     from officesim.tasks.loader import TaskLoadError, load_tasks
 
     out = out or sys.stdout
@@ -143,17 +299,29 @@ def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, 
     if not tasks:
         print("no tasks to validate", file=out)
         return 2
-    count = servers or default_servers(len(tasks))
+    count = servers or default_servers(len(tasks), mutants)
     if server_url:
-        reports = validate_tasks(tasks, workers=workers, servers=[(server_url, token)])
+        reports = validate_tasks(tasks, workers=workers, servers=[(server_url, token)], mutants=mutants)
     else:
         with local_servers(count, [Path(d) for d in task_dirs or []], include_suite,
                            max_sessions=MAX_SESSIONS) as local:
-            reports = validate_tasks(tasks, workers=workers, servers=[(s.url, s.token) for s in local])
-    failed = [r for r in reports if not r.ok]
+            reports = validate_tasks(tasks, workers=workers, servers=[(s.url, s.token) for s in local],
+                                     mutants=mutants)
+    failed = [r for r in reports if r.problems]
     for report in failed:
         print(f"FAIL {report.task_id}: " + " | ".join(report.problems), file=out)
     elapsed = time.monotonic() - started
-    print(f"validated {len(reports)} task(s): {len(reports) - len(failed)} ok, {len(failed)} failing "
+    if mutants:
+        print_mutation_report(reports, out)
+        summary = mutation_summary(reports)
+        if json_out:
+            Path(json_out).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+        few = sum(1 for v in summary["per_task"].values() if v["wrong"] < MIN_WRONG or v["right"] < MIN_RIGHT)
+        print(f"mutants of {summary['tasks']} task(s): {summary['wrong_mutants']} wrong, {summary['wrong_killed']} killed, "
+              f"{summary['wrong_mutants'] - summary['wrong_killed']} survived; {summary['right_mutants']} right, "
+              f"{summary['right_passed']} passed, {summary['right_mutants'] - summary['right_passed']} rejected; "
+              f"{few} task(s) with fewer than {MIN_WRONG} wrong or {MIN_RIGHT} right", file=out)
+    bad = [r for r in reports if not r.ok]
+    print(f"validated {len(reports)} task(s): {len(reports) - len(bad)} ok, {len(bad)} failing "
           f"({elapsed:.1f}s)", file=out)
-    return 1 if failed else 0
+    return 1 if bad else 0

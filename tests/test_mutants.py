@@ -1,0 +1,321 @@
+"""Mutation testing of the grading: mutants are derived for every class where it applies, a weak check
+lets a wrong mutant survive and the validator says so (exit 1), and --json has its documented shape."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from officesim.runner.cli import main as cli_main
+from officesim.runner.mutants import (AUTHORED, RIGHT, RIGHT_CLASSES, WRONG, WRONG_CLASSES, derive, is_read,
+                                      not_applicable, outcome_key, reword, with_switches)
+from officesim.runner.validate import initial_office, main as validate
+from officesim.tasks.loader import load_tasks
+from tests._api_tasks import QUESTION, USER, variant, write_tasks
+
+LENA, OMAR, YARA, KWAME = ("lena.lin@northwind.test", "omar.hart@northwind.test", "yara.chen@northwind.test",
+                           "kwame.dubois@northwind.test")
+
+
+def act(app: str, action: str, **args) -> dict:
+    return {"app": app, "action": action, "args": args}
+
+
+def switch(app: str) -> dict:
+    return act("system", "switch_app", target_app=app)
+
+
+# One office worked on by two tasks: one writes cells, appends to a document and sends a mail with an
+# attachment it edited first; the other writes cells, sends the mail, updates an event and creates
+# one. Between them (and FILING below) every class of mutant applies.
+_OFFICE = [
+    {"type": "xlsx", "path": "data/budget.xlsx",
+     "sheets": {"Budget": [["Item", "Amount"], ["Rent", 1200], ["Travel", 300]], "Notes": [["Remarks"]]}},
+    {"type": "xlsx", "path": "data/budget_2025.xlsx", "sheets": {"Budget": [["Item", "Amount"], ["Rent", 1100]]}},
+    {"type": "docx", "path": "data/notes.docx", "paragraphs": ["Budget notes", "Amounts in EUR."]},
+    {"type": "docx", "path": "data/notes_2025.docx", "paragraphs": ["Old notes"]},
+    {"type": "eml", "user": USER, "folder": "inbox", "id": "msg-1", "from": YARA, "to": [USER],
+     "date": "2026-03-09 16:00:00", "subject": "Budget", "body": f"Send it to Lena and Omar, not to Kwame ({KWAME})."},
+    {"type": "eml", "user": USER, "folder": "inbox", "id": "msg-2", "from": KWAME, "to": [USER],
+     "date": "2026-03-09 17:00:00", "subject": "Lunch", "body": "Lunch on Friday?"},
+    {"type": "ics", "user": USER, "events": [
+        {"summary": "Budget review", "start": "2026-03-12 10:00:00", "end": "2026-03-12 11:00:00",
+         "location": "Room Aspen", "attendees": [USER, LENA]},
+        {"summary": "Standup", "start": "2026-03-11 09:00:00", "end": "2026-03-11 09:15:00", "location": "Room Cedar"},
+    ]},
+]
+_CELLS = [
+    switch("excel"),
+    act("excel", "read_file", file_path="data/budget.xlsx"),
+    act("excel", "set_cell", file_path="data/budget.xlsx", row_idx=4, column_idx=1, text="Total"),
+    act("excel", "set_cell", file_path="data/budget.xlsx", row_idx=4, column_idx=2, text=1500),
+]
+_MAIL = [
+    switch("email"),
+    act("email", "send_email", sender=USER, recipient=[LENA, OMAR], cc=[YARA], subject="Budget total",
+        content="Hi Lena and Omar,\nThe total is 1500 EUR.\nThe review is on 2026-03-12 at 10:00.\nBest,\nMaya",
+        attachments=["data/budget.xlsx"]),
+]
+_CHECKS = [
+    {"check": "xlsx_cell", "args": {"file": "data/budget.xlsx", "cell": "B4", "value": 1500}},
+    {"check": "email_sent", "args": {"sender": USER, "to": [LENA, OMAR], "cc": [YARA],
+                                     "body_contains": ["1500", "2026-03-12", "10:00"]}},
+]
+WORD_WORK = {
+    "id": "mut-word-work", "scenario": "mut-word-work", "category": 3, "apps": ["excel", "word", "email"],
+    "user": USER, "user_name": "Maya Lin", "now": "2026-03-10 09:00:00",
+    "instruction": ("Put the total of the amounts into B4 of data/budget.xlsx, append the total to data/notes.docx "
+                    "and mail the budget to Lena Lin and Omar Hart with Yara Chen in cc saying the total and that "
+                    "the review is on 2026-03-12 at 10:00."),
+    "office": _OFFICE,
+    "checks": _CHECKS + [{"check": "contains", "args": {"file": "data/notes.docx", "text": "1500"}}],
+    "gold": _CELLS + [switch("word"), act("word", "write_to_file", file_path="data/notes.docx",
+                                          contents="Total: 1500 EUR")] + _MAIL,
+}
+CALENDAR_WORK = {
+    "id": "mut-calendar-work", "scenario": "mut-calendar-work", "category": 3, "apps": ["excel", "email", "calendar"],
+    "user": USER, "user_name": "Maya Lin", "now": "2026-03-10 09:00:00",
+    "instruction": ("Put the total of the amounts into B4 of data/budget.xlsx, mail the budget to Lena Lin and Omar "
+                    "Hart with Yara Chen in cc saying the total and that the review is on 2026-03-12 at 10:00, move "
+                    "the budget review to Room Birch and book a follow-up on March 13 at 14:00 there."),
+    "office": _OFFICE,
+    "checks": _CHECKS + [
+        {"check": "ics_event", "args": {"user": USER, "summary": "Budget review", "location": "Room Birch"}},
+        {"check": "ics_event", "args": {"user": USER, "summary": "Budget follow-up", "start": "2026-03-13 14:00:00"}},
+    ],
+    "gold": _CELLS + _MAIL + [
+        switch("calendar"),
+        act("calendar", "update_event", user=USER, summary="Budget review", location="Room Birch"),
+        act("calendar", "create_event", user=USER, summary="Budget follow-up", time_start="2026-03-13 14:00:00",
+            time_end="2026-03-13 14:30:00", location="Room Birch", attendees=[USER, LENA]),
+    ],
+}
+
+# A shell move and a question: move-as-copy and the answer's classes.
+FILING = {
+    "id": "mut-filing",
+    "scenario": "mut-filing",
+    "category": 2,
+    "apps": ["shell", "excel"],
+    "user": USER,
+    "now": "2026-03-10 09:00:00",
+    "instruction": "Move data/inbox/scan_01.png into data/filed/, then tell me the rent in data/rent.xlsx.",
+    "office": [
+        {"type": "image", "path": "data/inbox/scan_01.png", "text": "Scan one"},
+        {"type": "image", "path": "data/inbox/scan_02.png", "text": "Scan two"},
+        {"type": "xlsx", "path": "data/rent.xlsx", "sheets": {"Rent": [["Month", "Rent"], ["March", 1200], ["April", 1250]]}},
+    ],
+    "checks": [
+        {"check": "file_exists", "args": {"file": "data/filed/scan_01.png"}},
+        {"check": "answer_equals", "args": {"value": 1200}},
+    ],
+    "gold": [
+        switch("shell"),
+        act("shell", "command", command="mkdir -p data/filed && mv data/inbox/scan_01.png data/filed/"),
+        switch("excel"),
+        act("excel", "read_file", file_path="data/rent.xlsx"),
+    ],
+    "answer": 1200,
+}
+
+
+def _derived(tmp_path, *tasks: dict) -> dict:
+    folder = write_tasks(tmp_path / "tasks", *tasks)
+    loaded = load_tasks([folder], include_suite=False)
+    return {tid: derive(task, initial_office(task)) for tid, task in loaded.items()}
+
+
+@pytest.fixture(scope="module")
+def derived(tmp_path_factory) -> dict:
+    return _derived(tmp_path_factory.mktemp("mutants"), WORD_WORK, CALENDAR_WORK, FILING)
+
+
+def _by_class(mutants) -> dict:
+    out: dict = {}
+    for m in mutants:
+        out.setdefault((m.kind, m.cls), []).append(m)
+    return out
+
+
+def test_every_class_is_derived_where_it_applies(derived):
+    classes = {(m.kind, m.cls) for ms in derived.values() for m in ms}
+    missing = [f"{WRONG} {c}" for c in WRONG_CLASSES if (WRONG, c) not in classes]
+    missing += [f"{RIGHT} {c}" for c in RIGHT_CLASSES if (RIGHT, c) not in classes]
+    assert not missing, missing
+
+
+def test_wrong_mutants_change_what_they_say(derived):
+    work = _by_class(derived["mut-word-work"])
+    cells = [m for m in work[(WRONG, "number-changed")] if "set_cell" in m.name]
+    assert any(a["args"].get("text") == 1600 for m in cells for a in m.actions)  # 1500 -> 1600
+    assert any(a["args"].get("text") == 1200 for m in work[(WRONG, "number-distractor")] for a in m.actions)
+    rows = [a["args"]["row_idx"] for m in work[(WRONG, "off-row")] for a in m.actions if a["action"] == "set_cell"]
+    assert 5 in rows
+    assert any(a["args"].get("sheet") == "Notes" for m in work[(WRONG, "off-sheet")] for a in m.actions)
+    assert any(a["args"].get("file_path") == "data/budget_2025.xlsx" for m in work[(WRONG, "distractor-file")]
+               for a in m.actions)
+    sends = lambda ms: [a["args"] for m in ms for a in m.actions if a["action"] == "send_email"]  # noqa: E731
+    assert any(KWAME in a["recipient"] for a in sends(work[(WRONG, "recipient-replaced")]))
+    assert any(OMAR in (a.get("cc") or []) for a in sends(work[(WRONG, "cc-instead-of-to")]))
+    assert any(len(a["attachments"]) == 2 for a in sends(work[(WRONG, "extra-attachment")]))
+    stale = work[(WRONG, "stale-attachment")][0].actions
+    order = [a["action"] for a in stale if a["app"] != "system"]
+    assert order.index("send_email") < order.index("set_cell")
+    assert len(work[(WRONG, "step-dropped")]) == 4  # each write step in turn
+    doubled = [a["action"] for m in work[(WRONG, "create-twice")] for a in m.actions]
+    assert doubled.count("send_email") >= 2 and doubled.count("write_to_file") >= 2
+    deletes = [a for m in work[(WRONG, "distractor-deleted")] for a in m.actions[-1:]]
+    assert {a["action"] for a in deletes} >= {"command", "delete_row", "delete_event"}
+    assert all(not is_read(a) or a["app"] == "system" for m in derived["mut-word-work"] if m.kind == WRONG
+               for a in m.actions)  # reads change nothing, so wrong mutants leave them out
+
+
+def test_event_and_answer_mutants(derived):
+    cal = _by_class(derived["mut-calendar-work"])
+    starts = [a["args"].get("time_start") for m in cal[(WRONG, "event-start-shifted")] for a in m.actions
+              if a["action"] == "create_event"]
+    assert "2026-03-13 15:00:00" in starts
+    assert any(a["args"].get("location") == "Room Aspen" for m in cal[(WRONG, "event-location-shifted")]
+               for a in m.actions)
+    beside = cal[(WRONG, "event-beside-update")][0].actions
+    created = [a["args"] for a in beside if a["action"] == "create_event"]
+    assert created[0]["summary"] == "Budget review" and created[0]["location"] == "Room Birch"
+    assert created[0]["time_start"] == "2026-03-12 10:00:00"
+    filing = _by_class(derived["mut-filing"])
+    assert "cp -r data/inbox/scan_01.png" in filing[(WRONG, "move-as-copy")][0].actions[-1]["args"]["command"]
+    assert filing[(WRONG, "answer-distractor")][0].answer == "1250"
+    assert filing[(WRONG, "answer-hedged")][0].answer == "Either 1200 or 1250"
+    assert filing[(WRONG, "number-changed")][0].answer == 1300  # one more in the last significant digit
+    assert filing[(RIGHT, "answer-sentence")][0].answer == "The answer is 1200."
+
+
+def test_right_mutants_keep_the_outcome(derived):
+    work = _by_class(derived["mut-word-work"])
+    texts = [a["args"].get("text") for m in work[(RIGHT, "formula")] for a in m.actions if a["action"] == "set_cell"]
+    assert "=1500" in texts and "=SUM(B2:B3)" in texts
+    reformatted = [a["args"] for m in work[(RIGHT, "number-reformatted")] for a in m.actions]
+    assert any(a.get("text") == "1,500" for a in reformatted)
+    assert any("€1500.00" in str(a.get("content", "")) for a in reformatted)
+    dated = [a["args"]["content"] for m in work[(RIGHT, "date-reformatted")] for a in m.actions if a["action"] == "send_email"]
+    assert "12 March 2026" in dated[0]
+    body = [a["args"]["content"] for m in work[(RIGHT, "body-reworded")] for a in m.actions if a["action"] == "send_email"][0]
+    assert "1500" in body and "2026-03-12" in body and "10:00" in body and body.startswith("Hello Lena and Omar,")
+    subject = [a["args"]["subject"] for m in work[(RIGHT, "subject-changed")] for a in m.actions if a["action"] == "send_email"]
+    assert subject == ["FYI: Budget total"]
+    reordered = [a["action"] for a in work[(RIGHT, "steps-reordered")][0].actions if a["app"] != "system"]
+    assert reordered.index("write_to_file") < reordered.index("set_cell")  # independent of the cells
+    assert reordered.index("send_email") > max(i for i, a in enumerate(reordered) if a == "set_cell")  # attaches them
+    reads = [a for a in work[(RIGHT, "reads-added")][0].actions if is_read(a) and a["app"] != "system"]
+    assert len(reads) >= 3
+    trips = work[(RIGHT, "switch-roundtrips")][0].actions
+    for k, step in enumerate(trips):  # each write step comes right after a switch away and one back
+        if not is_read(step):
+            away, back = trips[k - 2], trips[k - 1]
+            assert away["action"] == back["action"] == "switch_app"
+            assert back["args"]["target_app"] == step["app"] != away["args"]["target_app"]
+
+
+def test_classes_that_do_not_apply_are_named(derived):
+    absent = not_applicable(derived["mut-filing"])
+    assert "move-as-copy" not in absent and "event-start-shifted" in absent and "formula" in absent
+
+
+def test_a_mutant_with_the_gold_outcome_is_not_derived(tmp_path):
+    # a cell written one row off and later overwritten by the gold is the cell left out: derived once
+    same = outcome_key([act("excel", "set_cell", file_path="x.xlsx", row_idx=3, column_idx=1, text=1),
+                        act("excel", "set_cell", file_path="x.xlsx", row_idx=3, column_idx=1, text=2)], None)
+    assert same == outcome_key([act("excel", "set_cell", file_path="x.xlsx", row_idx=3, column_idx=1, text=2)], None)
+    mutants = _derived(tmp_path, variant(QUESTION))["api-question"]
+    gold = outcome_key([], QUESTION["answer"])
+    assert all(outcome_key(m.actions, m.answer) != gold for m in mutants if m.kind == WRONG)
+
+
+def test_moves_and_creates_that_change_nothing_are_left_out():
+    from officesim.runner.mutants import copy_not_move, shell_writes
+
+    assert copy_not_move("mkdir -p a && mv a/x.png b/ && ls b") == "mkdir -p a && cp -r a/x.png b/ && ls b"
+    assert copy_not_move("tar -czf a.tgz logs && rm -r logs") == "tar -czf a.tgz logs"
+    same = "mv site/logo.png old/logo.png && cp new/logo.png site/logo.png"  # the source is written again
+    assert copy_not_move(same) == same
+    assert not shell_writes("mkdir -p data/out") and not shell_writes("awk '$3 > 5' data/x.csv")
+    assert shell_writes("grep ERROR log.txt > data/errors.txt")
+
+
+def test_reword_keeps_the_facts():
+    body = "Hi Ann,\nThe total is 1500.\nPlease review by Friday.\nBest,\nMaya"
+    new = reword(body, "Send Ann the total.")
+    assert "1500" in new and "Friday" in new and "Maya" in new and new.startswith("Hello Ann,")
+    assert new.index("Friday") < new.index("1500")  # another order
+
+
+# ---- through the API ---------------------------------------------------------------------------------
+WEAK = {
+    "id": "weak-mail-check",
+    "scenario": "weak-mail-check",
+    "category": 1,
+    "apps": ["email"],
+    "user": USER,
+    "now": "2026-03-10 09:00:00",
+    "instruction": f"Tell Lena Lin ({LENA}) that the budget total is 1500.",
+    "office": [{"type": "eml", "user": USER, "folder": "inbox", "id": "msg-1", "from": LENA, "to": [USER],
+                "date": "2026-03-09 16:00:00", "subject": "Budget", "body": "What is the total? Last year it was 1100."}],
+    # deliberately weak: the body's number is never checked, and mail wording is free in the outcome
+    "checks": [{"check": "email_sent", "args": {"sender": USER, "to": LENA}}],
+    "gold": [switch("email"), act("email", "send_email", sender=USER, recipient=LENA, subject="Budget total",
+                                  content="Hi Lena,\nthe budget total is 1500.\nMaya")],
+}
+
+
+def test_weak_check_lets_a_wrong_mutant_survive_and_is_reported(tmp_path):
+    folder = write_tasks(tmp_path / "tasks", WEAK)
+    out = io.StringIO()
+    target = tmp_path / "mutants.json"
+    code = validate([str(folder)], include_suite=False, out=out, mutants=True, json_out=str(target), workers=2)
+    text = out.getvalue()
+    assert code == 1, text
+    survivor = next(line for line in text.splitlines() if line.startswith("SURVIVED weak-mail-check"))
+    assert "[wrong number-changed]" in survivor or "[wrong number-distractor]" in survivor
+    assert "passed (1/1 checks, no side effect)" in survivor
+    assert any(line.startswith("N/A weak-mail-check:") and "formula" in line for line in text.splitlines())
+    assert any(line.startswith("FEW weak-mail-check") for line in text.splitlines())
+    summary = json.loads(target.read_text())
+    task = summary["per_task"]["weak-mail-check"]
+    assert task["killed"] < task["wrong"]
+    assert text.splitlines()[-2].startswith("mutants of 1 task(s):")
+
+
+def test_json_shape_and_a_sound_task(tmp_path):
+    question = variant(QUESTION, right=[{"name": "answer with the unit", "actions": [], "answer": "1200 EUR"}],
+                       office=[{"type": "xlsx", "path": "data/budget.xlsx",
+                                "sheets": {"Budget": [["Item", "Amount"], ["Rent", 1200], ["Travel", 300]]}}])
+    folder = write_tasks(tmp_path / "tasks", question)
+    target = tmp_path / "out.json"
+    code = cli_main(["validate", "--no-suite", "--tasks", str(folder), "--mutants", "--json", str(target)])
+    summary = json.loads(target.read_text())
+    assert set(summary) == {"tasks", "wrong_mutants", "wrong_killed", "right_mutants", "right_passed", "per_task"}
+    assert summary["tasks"] == 1 and set(summary["per_task"]) == {"api-question"}
+    row = summary["per_task"]["api-question"]
+    assert set(row) == {"wrong", "killed", "right", "passed"}
+    assert all(isinstance(v, int) for v in row.values())
+    assert row["wrong"] == summary["wrong_mutants"] and row["right"] == summary["right_mutants"]
+    assert row["killed"] == row["wrong"] >= 4 and row["passed"] == row["right"] >= 4  # incl. the authored ones
+    assert code == 0
+
+
+def test_a_failing_right_solution_fails_validation(tmp_path):
+    wrongly_right = variant(QUESTION, id="bad-right", right=[{"name": "not the rent", "actions": [], "answer": 300}])
+    out = io.StringIO()
+    code = validate([str(write_tasks(tmp_path / "tasks", wrongly_right))], include_suite=False, out=out)
+    assert code == 1 and "right solution 'not the rent' fails" in out.getvalue()
+
+
+def test_authored_solutions_count_as_mutants(tmp_path):
+    from officesim.runner.mutants import authored
+
+    task = load_tasks([write_tasks(tmp_path / "t", variant(QUESTION, right=[{"name": "r", "actions": [],
+                                                                              "answer": 1200}]))],
+                      include_suite=False)["api-question"]
+    kinds = [(m.kind, m.cls) for m in authored(task)]
+    assert kinds == [(WRONG, AUTHORED), (RIGHT, AUTHORED)]
