@@ -218,6 +218,8 @@ def board_minutes_last_month_to_word(rng: random.Random) -> dict:
             {"name": "the two latest months both converted", "actions": [
                 switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=out),
                 act("pdf", "convert_to_word", pdf_file_path=two_ago, word_file_path=two_ago[:-4] + ".docx")]},
+            {"name": "saved in data/ instead of data/minutes/", "actions": [
+                switch("pdf"), act("pdf", "convert_to_word", pdf_file_path=src, word_file_path=out.replace("minutes/", ""))]},
         ],
         "right": [
             {"name": "office paths in the /testbed form", "actions": [
