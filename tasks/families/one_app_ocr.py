@@ -49,6 +49,8 @@ def parcel_card_pickup_place(rng: random.Random) -> dict:
                 switch("ocr"), act("ocr", "recognize_file", file_path=path)]},
             {"name": "the reference number given", "answer": ref, "actions": [
                 switch("ocr"), act("ocr", "recognize_file", file_path=path)]},
+            {"name": "the opening hours given", "answer": "Open 8:00 to 18:00", "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=path)]},
         ],
         "right": [
             {"name": "a sentence with the opening hours", "answer":
@@ -100,6 +102,8 @@ def receipt_scan_total(rng: random.Random) -> dict:
                 switch("ocr"), act("ocr", "recognize_file", file_path=files[target])]},
             {"name": "every receipt's total listed", "answer": ", ".join(f"{t:.2f}" for _, _, t in totals),
              "actions": [switch("ocr")] + [act("ocr", "recognize_file", file_path=f) for f in files]},
+            {"name": "the tip only", "answer": f"{round(total - sub, 2):.2f}", "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=files[target])]},
         ],
         "right": [
             {"name": "with a currency sign, trailing zero dropped", "answer": f"€{num(total)}", "actions": [
@@ -147,6 +151,8 @@ def building_notice_water_back(rng: random.Random) -> dict:
                 switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/notice_2.png")]},
             {"name": "hedged with the lift time", "answer": f"{answer} (or {lift_back:02d}:00)", "actions": [
                 switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/notice_2.png")]},
+            {"name": "the day of the works instead of the time", "answer": weekday_day_month(day), "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path="data/scans/notice_2.png")]},
         ],
         "right": [
             {"name": "a sentence", "answer": f"The water is back on at {answer}.", "actions": [
@@ -192,6 +198,11 @@ def business_card_email(rng: random.Random) -> dict:
              "actions": [switch("ocr")] + [act("ocr", "recognize_file", file_path=f) for f in files]},
             {"name": "the name instead of the address", "answer": who["name"], "actions": [
                 switch("ocr"), act("ocr", "recognize_file", file_path=files[target])]},
+            {"name": "the phone number instead of the address", "answer": cards[target].split("\n")[3], "actions": [
+                switch("ocr"), act("ocr", "recognize_file", file_path=files[target])]},
+            {"name": "the person's name at the other card's domain", "answer":
+                f"{who['email'].split('@')[0]}@{firms[1 - target][1]}.test", "actions": [
+                switch("ocr")] + [act("ocr", "recognize_file", file_path=f) for f in files]},
         ],
         "right": [
             {"name": "a sentence", "answer": f"{who['name']} of {firms[target][0]}: {who['email']}", "actions": [
