@@ -60,6 +60,9 @@ def downloads_sort_by_type(rng: random.Random) -> dict:
                 switch("shell"),
                 sh(f"mkdir -p {d}/PDFs {d}/Spreadsheets && mv {d}/*.pdf {d}/{upper} {d}/PDFs/ "
                    f"&& mv {d}/*.xlsx {d}/Spreadsheets/")]},
+            {"name": "the two kinds filed in each other's folder", "actions": [
+                switch("shell"),
+                sh(f"mkdir -p {d}/pdf {d}/sheets && mv {d}/*.pdf {d}/{upper} {d}/sheets/ && mv {d}/*.xlsx {d}/pdf/")]},
             {"name": "the Word document filed with the spreadsheets", "actions": [
                 switch("shell"),
                 sh(f"mkdir -p {d}/pdf {d}/sheets && mv {d}/*.pdf {d}/{upper} {d}/pdf/ "
@@ -275,6 +278,10 @@ def contract_scans_rename(rng: random.Random) -> dict:
                 sh(f"mv 'data/scans/other/Scan 001.PNG' 'data/scans/other/{slug}-contract-p001.png'")]},
             {"name": "copied instead of renamed", "actions": [switch("shell")] + [
                 sh(f"cd '{d}' && cp '{o}' '{nw}'") for o, nw in zip(olds, news)]},
+            {"name": "renamed without the client prefix", "actions": [switch("shell")] + [
+                sh(f"cd '{d}' && mv '{o}' '{nw.removeprefix(slug + '-')}'") for o, nw in zip(olds, news)]},
+            {"name": "the old extension kept inside the name", "actions": [switch("shell")] + [
+                sh(f"cd '{d}' && mv '{o}' '{nw[:-4]}.PNG.png'") for o, nw in zip(olds, news)]},
         ],
         "right": [
             {"name": "one mv per page", "actions": [switch("shell")] + [
@@ -325,6 +332,10 @@ def mailer_config_smtp_change(rng: random.Random) -> dict:
                 switch("shell"), sh(gold_cmd), sh(gold_cmd.replace(path, backup))]},
             {"name": "a new [smtp] section appended, the old one left", "actions": [
                 switch("shell"), sh(f"printf '\\n[smtp]\\nhost = {new_smtp}\\nport = {new_port}\\n' >> {path}")]},
+            {"name": "the file rewritten with the SMTP section only", "actions": [
+                switch("shell"),
+                sh(f"printf '[smtp]\\nhost = {new_smtp}\\nport = {new_port}\\nuser = invoices@{domain}\\ntls = yes\\n' "
+                   f"> {path}")]},
             {"name": "the IMAP port changed as well", "actions": [
                 switch("shell"), sh(gold_cmd), sh(f"sed -i 's/^port = 993/port = {new_port}/' {path}")]},
         ],
