@@ -284,6 +284,8 @@ def memo_latest_version_pdf(rng: random.Random) -> dict:
                 switch("word"),
                 act("word", "convert_to_pdf", word_file_path=latest, pdf_file_path=latest[:-5] + ".pdf"),
             ]},
+            {"name": "saved in data/ instead of data/memos/", "actions": [
+                switch("word"), act("word", "convert_to_pdf", word_file_path=latest, pdf_file_path=f"data/{key}_memo.pdf")]},
             {"name": "every version exported", "actions": [switch("word")] + [
                 act("word", "convert_to_pdf", word_file_path=f"data/memos/{key}_memo_v{n}.docx",
                     pdf_file_path=out if n == n_latest else f"data/memos/{key}_memo_v{n}.pdf")
