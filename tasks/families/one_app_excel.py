@@ -393,6 +393,10 @@ def price_list_export_pdf(rng: random.Random) -> dict:
                 switch("excel"),
                 act("excel", "convert_to_pdf", excel_file_path=src, pdf_file_path=f"data/pricing/price_list_{year}.pdf"),
             ]},
+            {"name": "the PDF saved in data/ instead of data/pricing/", "actions": [
+                switch("excel"),
+                act("excel", "convert_to_pdf", excel_file_path=src, pdf_file_path=out.replace("pricing/", "")),
+            ]},
             {"name": "both years exported", "actions": [
                 switch("excel"),
                 act("excel", "convert_to_pdf", excel_file_path=src, pdf_file_path=out),
