@@ -406,6 +406,10 @@ def signed_quote_already_sent(rng: random.Random) -> dict:
                 switch("email"),
                 act("email", "send_email", sender=me["email"], recipient=colleague["email"],
                     subject=f"Quote {qno}", content="Here it is again.", attachments=[quote])]},
+            {"name": "a note to the colleague that it was sent already", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=colleague["email"],
+                    subject=f"Signed quote {qno}", content="I sent you the signed quote yesterday - check your inbox.")]},
             {"name": "forwarded to the salesperson instead", "actions": [
                 switch("email"),
                 act("email", "forward_email", username=me["email"], email_id="msg-1", recipient=sales["email"])]},
