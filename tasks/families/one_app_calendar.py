@@ -302,6 +302,13 @@ def sync_already_booked(rng: random.Random) -> dict:
                 switch("calendar"),
                 act("calendar", "update_event", user=me["email"], summary=existing["summary"],
                     time_end=fmt(at(day, hour, 0) + timedelta(minutes=60)))]},
+            {"name": "the colleague dropped from the existing invite", "actions": [
+                switch("calendar"),
+                act("calendar", "update_event", user=me["email"], summary=existing["summary"], attendees=[me["email"]])]},
+            {"name": "existing sync moved half an hour later", "actions": [
+                switch("calendar"),
+                act("calendar", "update_event", user=me["email"], summary=existing["summary"],
+                    time_start=fmt(at(day, hour, 30)), time_end=fmt(at(day, hour + 1)))]},
             {"name": "the earlier meeting that day removed", "actions": [
                 switch("calendar"), act("calendar", "delete_event", user=me["email"], summary=events[1]["summary"])]},
             {"name": "a second sync booked half an hour later", "actions": [
