@@ -33,16 +33,17 @@ def milestone_deadline_events(rng: random.Random) -> dict:
     sheet = f"data/projects/{slug}_milestones.xlsx"
     report = f"data/projects/{slug}_status.docx"
 
-    def create(ids):
+    def create(ids, end="09:30", title="Due: {}"):
         out = []
         for i in ids:
             d = (now + timedelta(days=offsets[i])).date()
-            out.append(act("calendar", "create_event", user=me["email"], summary=f"Due: {names[i]}",
-                           time_start=f"{iso(d)} 09:00:00", time_end=f"{iso(d)} 09:30:00"))
+            out.append(act("calendar", "create_event", user=me["email"], summary=title.format(names[i]),
+                           time_start=f"{iso(d)} 09:00:00", time_end=f"{iso(d)} {end}:00"))
         return out
 
     lines = lambda ids: "Due in the next 7 days:\n" + "\n".join(
         f"{names[i]} - {iso(now + timedelta(days=offsets[i]))}" for i in ids)
+    write = lambda text: act("word", "write_to_file", file_path=report, contents=text)
     return {
         **head(me, now),
         "instruction": (f"For the {project} project: every milestone in {sheet} that is due within the next 7 days and "
@@ -54,21 +55,36 @@ def milestone_deadline_events(rng: random.Random) -> dict:
                    ics(me["email"], [ev("Steering committee", at(now.date() + timedelta(days=1), 15),
                                         at(now.date() + timedelta(days=1), 16))])],
         "checks": [*[check("ics_event", user=me["email"], summary=f"Due: {names[i]}",
-                           start=f"{iso(now + timedelta(days=offsets[i]))} 09:00:00") for i in todo],
+                           start=f"{iso(now + timedelta(days=offsets[i]))} 09:00:00",
+                           end=f"{iso(now + timedelta(days=offsets[i]))} 09:30:00") for i in todo],
                    check("ics_no_event", user=me["email"], summary=f"Due: {names[3]}"),
                    check("ics_no_event", user=me["email"], summary=f"Due: {names[4]}"),
-                   check("contains", file=report, text=[f"{names[i]} - {iso(now + timedelta(days=offsets[i]))}"
-                                                        for i in todo]),
+                   check("contains", file=report, text=["Due in the next 7 days:"] + [
+                       f"{names[i]} - {iso(now + timedelta(days=offsets[i]))}" for i in todo], ordered=True),
                    check("not_contains", file=report, text=[names[3], names[4], names[5]])],
         "gold": [switch("excel"), act("excel", "read_file", file_path=sheet), switch("calendar"), *create(todo),
-                 switch("word"), act("word", "write_to_file", file_path=report, contents=lines(todo))],
+                 switch("word"), write(lines(todo))],
         "wrong": [
             {"name": "includes the milestone already done", "actions": [
-                switch("calendar"), *create(todo + [3]), switch("word"),
-                act("word", "write_to_file", file_path=report, contents=lines(todo + [3]))]},
+                switch("calendar"), *create(todo + [3]), switch("word"), write(lines(todo + [3]))]},
             {"name": "leaves out the one in progress", "actions": [
                 switch("calendar"), *create([i for i in todo if i != 2]), switch("word"),
-                act("word", "write_to_file", file_path=report, contents=lines([i for i in todo if i != 2]))]},
+                write(lines([i for i in todo if i != 2]))]},
+            {"name": "the report lists the milestones latest first", "actions": [
+                switch("calendar"), *create(todo), switch("word"), write(lines(todo[::-1]))]},
+            {"name": "reminders an hour long", "actions": [
+                switch("calendar"), *create(todo, end="10:00"), switch("word"), write(lines(todo))]},
+            {"name": "includes the open milestone due in 12 days", "actions": [
+                switch("calendar"), *create(todo + [4]), switch("word"), write(lines(todo + [4]))]},
+            {"name": "the report without its heading line", "actions": [
+                switch("calendar"), *create(todo), switch("word"), write(lines(todo).split("\n", 1)[1])]},
+            {"name": "reminders titled with the milestone alone", "actions": [
+                switch("calendar"), *create(todo, title="{}"), switch("word"), write(lines(todo))]},
+        ],
+        "right": [
+            {"name": "reminders made latest first with lower-case titles, the report lines as a bulleted list",
+             "actions": [switch("calendar"), *create(todo[::-1], title="due: {}"), switch("word"),
+                         write("\n".join([lines(todo).split("\n")[0]] + [f"- {l}" for l in lines(todo).split("\n")[1:]]))]},
         ],
     }
 
@@ -95,14 +111,14 @@ def backup_failure_escalation(rng: random.Random) -> dict:
     cal = ics(me["email"], [ev("Change board", at(tomorrow, 11), at(tomorrow, 12)),
                             ev("Lunch", at(now.date(), 12), at(now.date(), 13))])
 
-    def mail(fs):
-        return act("email", "send_email", sender=me["email"], recipient=lead["email"], subject=f"Backup failures {iso(now)}",
+    def mail(fs, subject=f"Backup failures {iso(now)}"):
+        return act("email", "send_email", sender=me["email"], recipient=lead["email"], subject=subject,
                    content=f"Hi {lead['first']},\n\nlast night these backup jobs failed: {', '.join(fs)}.\n"
                            f"I booked a review tomorrow at 10:00.\n\n{me['first']}")
 
-    def book(d):
+    def book(d, end="10:30", who=(lead["email"],)):
         return act("calendar", "create_event", user=me["email"], summary=summary, time_start=f"{iso(d)} 10:00:00",
-                   time_end=f"{iso(d)} 10:30:00", attendees=[lead["email"]])
+                   time_end=f"{iso(d)} {end}:00", attendees=list(who))
 
     return {
         **head(me, now),
@@ -112,8 +128,9 @@ def backup_failure_escalation(rng: random.Random) -> dict:
         "office": [text(log, "\n".join(lines) + "\n"), text("data/ops/backup.conf", "retention_days=14\n"), cal,
                    eml(me["email"], "msg-1", col["email"], "Backups", "The new retention setting is live.",
                        days_ago(now, 3, 16))],
-        "checks": [check("email_sent", sender=me["email"], to=lead["email"], subject_contains="Backup failures",
-                         body_contains=sorted(failed)),
+        "checks": [check("email_sent", sender=me["email"], to=lead["email"],
+                         subject_contains=f"Backup failures {iso(now)}", body_contains=sorted(failed),
+                         body_excludes=sorted(j for j in jobs if j not in failed)),
                    check("ics_event", user=me["email"], summary=summary, start=f"{iso(tomorrow)} 10:00:00",
                          end=f"{iso(tomorrow)} 10:30:00", attendees=[lead["email"]])],
         "gold": [switch("shell"), sh(f"grep '^{iso(now)}' {log} | grep FAILED"),
@@ -123,6 +140,25 @@ def backup_failure_escalation(rng: random.Random) -> dict:
                 switch("email"), mail([failed[0], old_fail]), switch("calendar"), book(tomorrow)]},
             {"name": "books the review today", "actions": [
                 switch("email"), mail(sorted(failed)), switch("calendar"), book(now.date())]},
+            {"name": "reports every failure in the log, the night before's too", "actions": [
+                switch("email"), mail(sorted(failed) + [old_fail]), switch("calendar"), book(tomorrow)]},
+            {"name": "names every job of last night", "actions": [
+                switch("email"), mail(jobs), switch("calendar"), book(tomorrow)]},
+            {"name": "the review without the ops lead", "actions": [
+                switch("email"), mail(sorted(failed)), switch("calendar"), book(tomorrow, who=())]},
+            {"name": "the review an hour long", "actions": [
+                switch("email"), mail(sorted(failed)), switch("calendar"), book(tomorrow, end="11:00")]},
+            {"name": "a subject without the date", "actions": [
+                switch("email"), mail(sorted(failed), subject="Backup failures"), switch("calendar"), book(tomorrow)]},
+        ],
+        "right": [
+            {"name": "one job a line, a reply-style subject, the review booked first with a description", "actions": [
+                switch("calendar"), act("calendar", "create_event", user=me["email"], summary=summary.lower(),
+                                        time_start=f"{iso(tomorrow)} 10:00:00", time_end=f"{iso(tomorrow)} 10:30:00",
+                                        attendees=[lead["email"]], description="Failed jobs of last night"),
+                switch("email"), act("email", "send_email", sender=me["email"], recipient=lead["email"],
+                                     subject=f"RE: Backup failures {iso(now)}",
+                                     content="Failed last night:\n" + "\n".join(f"* {j}" for j in failed))]},
         ],
     }
 
@@ -166,12 +202,23 @@ def flight_conflict_question(rng: random.Random) -> dict:
                         f"arrival)? Answer with the meeting's title."),
         "office": [image(bp, lines, font_size=30), pdf(itin, [itext]), ics(me["email"], ev_list)],
         "answer": answer,
-        "checks": [check("answer_equals", value=answer)],
+        "checks": [check("answer_equals", value=answer, exclude=[t for t in titles if t != answer])],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=bp), switch("pdf"),
                  act("pdf", "read_file", pdf_file_path=itin), switch("calendar"),
                  act("calendar", "list_events", username=me["email"]), finish(answer)],
-        "wrong": [{"name": "the meeting during another flight", "actions": [finish(titles[other])],
-                   "answer": titles[other]}],
+        "wrong": [
+            {"name": "the meeting during another flight", "actions": [finish(titles[other])], "answer": titles[other]},
+            {"name": "hedges between the two meetings during flights", "actions": [],
+             "answer": f"{answer} or {titles[other]}"},
+            {"name": "the late-morning meeting", "actions": [], "answer": titles[3]},
+            {"name": "lists every meeting of the day", "actions": [],
+             "answer": ", ".join(e["summary"] for e in sorted(ev_list, key=lambda e: e["start"]))},
+        ],
+        "right": [
+            {"name": "a sentence with the flight and the time", "actions": [],
+             "answer": f"{answer} - it is during flight {f} ({hm(dep)}-{hm(arr)})."},
+            {"name": "the title in lower case", "actions": [], "answer": answer.lower()},
+        ],
     }
 
 
@@ -212,11 +259,23 @@ def room_fit_question(rng: random.Random) -> dict:
                                  f"Room {names[closed]} is closed all week for repainting.",
                                  "The kitchen on floor 2 gets a new coffee machine on Friday."])],
         "answer": answer,
-        "checks": [check("answer_equals", value=answer)],
+        "checks": [check("answer_equals", value=answer, exclude=[x for x in names if x != answer])],
         "gold": [switch("calendar"), act("calendar", "list_events", username=me["email"]), switch("excel"),
                  act("excel", "read_file", file_path=rooms), switch("word"), act("word", "read_file", file_path=notice),
                  finish(answer)],
-        "wrong": [{"name": "the closed room", "actions": [finish(names[closed])], "answer": names[closed]}],
+        "wrong": [
+            {"name": "the closed room", "actions": [finish(names[closed])], "answer": names[closed]},
+            {"name": "hedges between the two smallest rooms that fit", "actions": [],
+             "answer": f"{answer} or {names[closed]}"},
+            *[{"name": why, "actions": [], "answer": room} for why, room in [
+                ("the largest room", names[5]), ("the smallest room of all", names[0]),
+                ("the room of the other meeting tomorrow", "Cedar")] if room != answer],
+        ],
+        "right": [
+            {"name": "a sentence with the seats", "actions": [],
+             "answer": f"Book {answer}: it seats {sizes[answer_k]}, enough for the {n + 1} people invited."},
+            {"name": "the name in lower case", "actions": [], "answer": answer.lower()},
+        ],
     }
 
 
@@ -236,7 +295,17 @@ def daily_agenda_print(rng: random.Random) -> dict:
     rng.shuffle(evs)
     base = f"data/frontdesk/agenda_{iso(tomorrow)}"
     lines = [f"{h:02d}:00-{h:02d}:45 {titles[k]} ({rooms_[k]})" for k, h in enumerate(hours)]
+    clock_range = lambda h: f"{(h - 1) % 12 + 1}:00-{(h - 1) % 12 + 1}:45 {'am' if h < 12 else 'pm'}"
     doc_lines = f"Agenda for {weekday_month_day(tomorrow)}\n" + "\n".join(lines)
+    heading = f"Agenda for {weekday_month_day(tomorrow)}"
+
+    def make(contents, image=True):
+        out = [switch("word"), act("word", "write_to_file", file_path=f"{base}.docx", contents=contents),
+               act("word", "convert_to_pdf", word_file_path=f"{base}.docx", pdf_file_path=f"{base}.pdf")]
+        if image:
+            out += [switch("pdf"), act("pdf", "convert_to_image", pdf_file_path=f"{base}.pdf",
+                                       image_file_path=f"{base}.png")]
+        return out
     return {
         **head(me, now),
         "instruction": (f"The front desk wants my agenda for tomorrow. Create {base}.docx with the title line 'Agenda "
@@ -244,9 +313,9 @@ def daily_agenda_print(rng: random.Random) -> dict:
                         f"formatted 'HH:MM-HH:MM <title> (<location>)'. Convert it to {base}.pdf and also save the PDF "
                         f"as an image {base}.png for the lobby screen."),
         "office": [ics(me["email"], evs), docx("data/frontdesk/visitor_rules.docx", ["Visitors sign in at reception."])],
-        "checks": [check("contains", file=f"{base}.pdf", text=lines),
-                   check("not_contains", file=f"{base}.pdf", text=[titles[4], titles[5]]),
-                   check("contains", file=f"{base}.docx", text=lines),
+        "checks": [*[c for f in (f"{base}.docx", f"{base}.pdf") for c in (
+                       check("contains", file=f, text=[heading] + lines, ordered=True),
+                       check("not_contains", file=f, text=[titles[4], titles[5]]))],
                    check("file_exists", file=f"{base}.png")],
         "gold": [switch("calendar"), act("calendar", "list_events", username=me["email"]), switch("word"),
                  act("word", "write_to_file", file_path=f"{base}.docx", contents=doc_lines),
@@ -261,6 +330,26 @@ def daily_agenda_print(rng: random.Random) -> dict:
             {"name": "no image for the lobby screen", "actions": [
                 switch("word"), act("word", "write_to_file", file_path=f"{base}.docx", contents=doc_lines),
                 act("word", "convert_to_pdf", word_file_path=f"{base}.docx", pdf_file_path=f"{base}.pdf")]},
+            {"name": "events in alphabetical order", "actions": make("\n".join(
+                [heading] + sorted(lines, key=lambda l: l.split(" ", 1)[1])))},
+            {"name": "titled with today's date", "actions": make("\n".join(
+                [f"Agenda for {weekday_month_day(now.date())}"] + lines))},
+            {"name": "times written as am/pm", "actions": make("\n".join(
+                [heading] + [f"{clock_range(h)} {titles[k]} ({rooms_[k]})" for k, h in enumerate(hours)]))},
+            {"name": "the PDF made before the events were written", "actions": [
+                switch("word"), act("word", "write_to_file", file_path=f"{base}.docx", contents=heading),
+                act("word", "convert_to_pdf", word_file_path=f"{base}.docx", pdf_file_path=f"{base}.pdf"),
+                act("word", "write_to_file", file_path=f"{base}.docx", contents="\n".join(lines)),
+                switch("pdf"), act("pdf", "convert_to_image", pdf_file_path=f"{base}.pdf", image_file_path=f"{base}.png")]},
+        ],
+        "right": [
+            {"name": "the title and each event written one at a time, the image of page 1", "actions": [
+                switch("calendar"), act("calendar", "list_events", username=me["email"]), switch("word"),
+                act("word", "create_new_file", file_path=f"{base}.docx"),
+                *[act("word", "write_to_file", file_path=f"{base}.docx", contents=l) for l in [heading] + lines],
+                act("word", "convert_to_pdf", word_file_path=f"{base}.docx", pdf_file_path=f"{base}.pdf"),
+                switch("pdf"), act("pdf", "convert_to_image", pdf_file_path=f"{base}.pdf", image_file_path=f"{base}.png",
+                                   page=1)]},
         ],
     }
 
@@ -280,8 +369,10 @@ def meetup_flyer_register(rng: random.Random) -> dict:
              "Free entry", "Pizza and drinks"]
     lst = "data/team/upcoming_events.docx"
     existing = workday_from(now, 2)
-    add = lambda d: act("calendar", "create_event", user=me["email"], summary=title, time_start=f"{iso(d)} {h}:00:00",
-                        time_end=f"{iso(d)} {h + 2}:00:00", location=venue)
+    add = lambda d, summary=title, hours=2, where=venue: act(
+        "calendar", "create_event", user=me["email"], summary=summary, time_start=f"{iso(d)} {h}:00:00",
+        time_end=f"{iso(d)} {h + hours}:00:00", location=where)
+    note = lambda line: act("word", "write_to_file", file_path=lst, contents=line)
     return {
         **head(me, now),
         "instruction": (f"Someone pinned a flyer at the office; the scan is {scan}. Add the meetup to my calendar "
@@ -292,15 +383,33 @@ def meetup_flyer_register(rng: random.Random) -> dict:
                    ics(me["email"], [ev("Dentist", at(day, 8), at(day, 9))])],
         "checks": [check("ics_event", user=me["email"], summary=title, start=f"{iso(day)} {h}:00:00",
                          end=f"{iso(day)} {h + 2}:00:00", location=venue),
-                   check("contains", file=lst, text=f"{iso(day)} {title}")],
+                   # the title in normal capitalisation, as the instruction asks (not the flyer's capitals)
+                   check("contains", file=f"calendar/{me['email']}.ics", text=title, case_sensitive=True),
+                   check("contains", file=lst, text=f"{iso(day)} {title}", case_sensitive=True)],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scan), switch("calendar"), add(day),
-                 switch("word"), act("word", "write_to_file", file_path=lst, contents=f"{iso(day)} {title}")],
+                 switch("word"), note(f"{iso(day)} {title}")],
         "wrong": [
             {"name": "one week off", "actions": [switch("calendar"), add(day + timedelta(days=7)), switch("word"),
-                                                  act("word", "write_to_file", file_path=lst,
-                                                      contents=f"{iso(day + timedelta(days=7))} {title}")]},
-            {"name": "list updated, calendar forgotten", "actions": [
-                switch("word"), act("word", "write_to_file", file_path=lst, contents=f"{iso(day)} {title}")]},
+                                                  note(f"{iso(day + timedelta(days=7))} {title}")]},
+            {"name": "list updated, calendar forgotten", "actions": [switch("word"), note(f"{iso(day)} {title}")]},
+            {"name": "the event without the venue", "actions": [
+                switch("calendar"), add(day, where=None), switch("word"), note(f"{iso(day)} {title}")]},
+            {"name": "the event an hour long", "actions": [
+                switch("calendar"), add(day, hours=1), switch("word"), note(f"{iso(day)} {title}")]},
+            {"name": "the title in capitals as on the flyer", "actions": [
+                switch("calendar"), add(day, summary=title.upper()), switch("word"),
+                note(f"{iso(day)} {title.upper()}")]},
+            {"name": "the list line with the date written out", "actions": [
+                switch("calendar"), add(day), switch("word"), note(f"{weekday_month_day(day)} {title}")]},
+            {"name": "the meetup added twice to the calendar", "actions": [
+                switch("calendar"), add(day), add(day), switch("word"), note(f"{iso(day)} {title}")]},
+        ],
+        "right": [
+            {"name": "the venue in lower case, a description, the list line as a bullet", "actions": [
+                switch("calendar"), act("calendar", "create_event", user=me["email"], summary=title,
+                                        time_start=f"{iso(day)} {h}:00:00", time_end=f"{iso(day)} {h + 2}:00:00",
+                                        location=venue.lower(), description="Free entry, pizza and drinks"),
+                switch("word"), note(f"- {iso(day)} {title}")]},
         ],
     }
 
@@ -332,11 +441,11 @@ def lease_notice_deadline(rng: random.Random) -> dict:
             [premises, landlord, None, None, None]]
     summary = f"Lease notice deadline: {premises}"
 
-    def do(d):
+    def do(d, until="09:30", row=3):
         return [switch("calendar"),
                 act("calendar", "create_event", user=me["email"], summary=summary, time_start=f"{iso(d)} 09:00:00",
-                    time_end=f"{iso(d)} 09:30:00"), switch("excel"),
-                *[act("excel", "set_cell", file_path=sheet, row_idx=3, column_idx=c, text=v)
+                    time_end=f"{iso(d)} {until}:00"), switch("excel"),
+                *[act("excel", "set_cell", file_path=sheet, row_idx=row, column_idx=c, text=v)
                   for c, v in [(3, iso(end)), (4, notice_days), (5, iso(d))]]]
 
     return {
@@ -346,12 +455,26 @@ def lease_notice_deadline(rng: random.Random) -> dict:
                         f"days, notice deadline, dates as YYYY-MM-DD) and put a reminder '{summary}' on my calendar on "
                         f"the deadline day, 09:00-09:30."),
         "office": [pdf(lease, [body, body2]), xlsx(sheet, {"Leases": rows})],
-        "checks": [check("ics_event", user=me["email"], summary=summary, start=f"{iso(deadline)} 09:00:00"),
+        "checks": [check("ics_event", user=me["email"], summary=summary, start=f"{iso(deadline)} 09:00:00",
+                         end=f"{iso(deadline)} 09:30:00"),
                    check("xlsx_cell", file=sheet, cell="C3", value=iso(end)),
                    check("xlsx_cell", file=sheet, cell="D3", value=notice_days),
                    check("xlsx_cell", file=sheet, cell="E3", value=iso(deadline))],
         "gold": [switch("pdf"), act("pdf", "read_file", pdf_file_path=lease), *do(deadline)],
-        "wrong": [{"name": "counts months instead of days", "actions": do(month_guess)}]
-                 if month_guess != deadline else
-                 [{"name": "one day late", "actions": do(deadline + timedelta(days=1))}],
+        "wrong": ([{"name": "counts months instead of days", "actions": do(month_guess)}]
+                  if month_guess != deadline else []) + [
+            {"name": "one day late", "actions": do(deadline + timedelta(days=1))},
+            {"name": "the term end taken as the deadline", "actions": do(end)},
+            {"name": "the reminder an hour long", "actions": do(deadline, until="10:00")},
+            {"name": "the dates written into a new row under the premises", "actions": do(deadline, row=4)},
+            {"name": "the sheet filled, no reminder", "actions": do(deadline)[2:]},
+        ],
+        "right": [
+            {"name": "the sheet first, the notice days as text, a reminder with a description", "actions": [
+                switch("excel"), *[act("excel", "set_cell", file_path=sheet, row_idx=3, column_idx=c, text=v)
+                                   for c, v in [(5, iso(deadline)), (4, str(notice_days)), (3, iso(end))]],
+                switch("calendar"), act("calendar", "create_event", user=me["email"], summary=summary.upper(),
+                                        time_start=f"{iso(deadline)} 09:00:00", time_end=f"{iso(deadline)} 09:30:00",
+                                        description=f"Last day to give {landlord} notice")]},
+        ],
     }
