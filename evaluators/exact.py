@@ -12,7 +12,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from officesim.evaluators.facts import other_candidates, own_text, states
+from officesim.evaluators.facts import Fact, other_candidates, own_text, states
 from officesim.evaluators.registry import CellRef, CheckResult, TimeStr, check
 from officesim.evaluators.state import (
     CheckError,
@@ -390,8 +390,8 @@ def email_sent(
     to: str | list[str],
     subject: str | None = None,
     subject_contains: str | None = None,
-    body_contains: str | list[str | list[str]] | None = None,
-    body_excludes: str | list[str] | None = None,
+    body_contains: Fact | list[Fact | list[Fact]] | None = None,
+    body_excludes: Fact | list[Fact] | None = None,
     cc: list[str] | None = None,
     attachments: list[str] | None = None,
 ) -> CheckResult:

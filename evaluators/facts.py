@@ -54,6 +54,9 @@ _NUMBER = re.compile(
 )
 
 
+Fact = str | int | float  # a fact as task files write it: text, or a number
+
+
 @dataclass(frozen=True)
 class Mention:
     """A value found in text, and where."""

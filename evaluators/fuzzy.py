@@ -8,7 +8,7 @@ import posixpath
 from typing import Any
 
 from officesim.evaluators.exact import events_named, list_events
-from officesim.evaluators.facts import fact_of, find, other_candidates, states
+from officesim.evaluators.facts import Fact, fact_of, find, other_candidates, states
 from officesim.evaluators.registry import CheckResult, Ratio, TimeStr, check
 from officesim.evaluators.state import (
     EvalState,
@@ -51,8 +51,8 @@ def similarity(a: str, b: str) -> float:
 
 
 @check("contains")
-def contains(state: EvalState, *, file: str, text: str | list[str | list[str]], case_sensitive: bool = False,
-             exclude: str | list[str] | None = None, ordered: bool = False) -> CheckResult:
+def contains(state: EvalState, *, file: str, text: Fact | list[Fact | list[Fact]], case_sensitive: bool = False,
+             exclude: Fact | list[Fact] | None = None, ordered: bool = False) -> CheckResult:
     """The file states every ``text`` fact (evaluators/facts.py: numbers, dates and times in any common
     form, other text as whole words, whitespace collapsed) and none of ``exclude`` (the other candidates
     of an enumeration); with ``ordered``, the ``text`` facts appear in the order given. An item that is a
@@ -79,7 +79,7 @@ def contains(state: EvalState, *, file: str, text: str | list[str | list[str]], 
 
 
 @check("not_contains")
-def not_contains(state: EvalState, *, file: str, text: str | list[str], case_sensitive: bool = False) -> CheckResult:
+def not_contains(state: EvalState, *, file: str, text: Fact | list[Fact], case_sensitive: bool = False) -> CheckResult:
     """The file states none of ``text`` (the same fact matching as ``contains``)."""
     path = office_path(file)
     body = document_text(get_entry(state, file))
@@ -108,8 +108,8 @@ def _no_answer(expected: str) -> CheckResult:
 
 
 @check("answer_contains")
-def answer_contains(state: EvalState, *, text: str | list[str | list[str]],
-                    exclude: str | list[str] | None = None) -> CheckResult:
+def answer_contains(state: EvalState, *, text: Fact | list[Fact | list[Fact]],
+                    exclude: Fact | list[Fact] | None = None) -> CheckResult:
     """The finish_task answer states every ``text`` fact (as ``contains`` does) and nothing that hedges:
     no other number, date or time than a numeric/date/time fact expected (figures the instruction
     itself gives aside), and none of ``exclude``. An item that is a list is a choice."""

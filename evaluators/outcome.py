@@ -36,13 +36,14 @@ from officesim.testbed.parse import digest_distance
 
 State = dict[str, dict]
 _MAIL = re.compile(r"^emails/([^/]+)/(?:(sent)/)?[^/]+\.eml$", re.I)
-PICTURE_TOLERANCE = 24  # of 256 digest bits: a re-encoded or rescaled picture stays within it
+PICTURE_TOLERANCE = 20  # of 256 digest bits: a re-encoded or rescaled picture stays within it
 _SHOWN = 4  # item differences shown per file
 
 
 def side_effects(before: State, agent: State, gold: State, free: Sequence[str] = ()) -> list[str]:
     """Every way ``agent`` differs from ``gold`` outside the ``free`` path globs, one line per finding."""
     is_free = _free_matcher(free)
+    originals = frozenset(e["sha256"] for e in before.values() if e.get("kind") == "image" and e.get("sha256"))
     out: list[str] = []
     for path in sorted(set(before) | set(agent) | set(gold)):
         if is_free(path) or (_MAIL.match(path) and path not in before):
@@ -57,7 +58,7 @@ def side_effects(before: State, agent: State, gold: State, free: Sequence[str] =
             out.append(f"{path}: extra file (the correct outcome has none)" if b is None
                        else f"{path}: still there (the correct outcome removes it)")
         else:
-            problems = entry_differences(b, a, g)
+            problems = entry_differences(b, a, g, originals)
             if problems:
                 more = f"; and {len(problems) - _SHOWN} more" if len(problems) > _SHOWN else ""
                 out.append(f"{path}: differs from the correct outcome ({'; '.join(problems[:_SHOWN])}{more})")
@@ -107,9 +108,13 @@ def _shown(value: Any, limit: int = 40) -> str:
 
 
 # ---- one file ------------------------------------------------------------------------------------
-def entry_differences(before: dict | None, agent: dict, gold: dict) -> list[str]:
-    """How one file of the agent differs from gold's (empty when they are the same outcome)."""
+def entry_differences(before: dict | None, agent: dict, gold: dict, originals: frozenset = frozenset()) -> list[str]:
+    """How one file of the agent differs from gold's (empty when they are the same outcome).
+    ``originals``: digests of the pictures the office started with; a picture that is one of them
+    (moved, copied, renamed) must be exactly the one gold has there, not merely look like it."""
     kind = gold.get("kind")
+    if kind == "image" and agent.get("kind") == "image" and originals & {agent.get("sha256"), gold.get("sha256")}:
+        return [] if agent.get("sha256") == gold.get("sha256") else ["another picture (not the original gold has here)"]
     if agent.get("kind") != kind:
         why = f" ({agent.get('error')})" if agent.get("kind") == "corrupt" else ""
         return [f"a {agent.get('kind')} file{why} where the correct outcome has a {kind} file"]
@@ -282,22 +287,26 @@ def _archive(before: dict | None, agent: dict, gold: dict) -> list[str]:
     return out
 
 
-def _event_key(ev: dict) -> tuple:
-    """What an event is, apart from its free-worded title and description."""
+def _event_key(ev: dict, owner: str | None = None) -> tuple:
+    """What an event is, apart from its free-worded title and description; the calendar's owner
+    listed among the attendees or not is the same event."""
+    people = frozenset(x.lower() for x in ev.get("attendees") or []) - {(owner or "").lower()}
     return (ev.get("start"), ev.get("end"), bool(ev.get("all_day")), collapse(ev.get("location") or "").casefold(),
-            frozenset(x.lower() for x in ev.get("attendees") or []))
+            people)
 
 
-def _event_full(ev: dict) -> tuple:
-    return _event_key(ev) + (collapse(ev.get("summary")).casefold(), collapse(ev.get("description") or "").casefold())
+def _event_full(ev: dict, owner: str | None = None) -> tuple:
+    return _event_key(ev, owner) + (collapse(ev.get("summary")).casefold(),
+                                    collapse(ev.get("description") or "").casefold())
 
 
 def _ics(before: dict | None, agent: dict, gold: dict) -> list[str]:
     a_events, g_events = list(agent.get("events", [])), list(gold.get("events", []))
-    b_full = Counter(_event_full(e) for e in (before or {}).get("events", []))
+    owner = gold.get("user")
+    b_full = Counter(_event_full(e, owner) for e in (before or {}).get("events", []))
     # Events the same in every field pair off first.
-    a_left = Counter(_event_full(e) for e in a_events)
-    g_left = Counter(_event_full(e) for e in g_events)
+    a_left = Counter(_event_full(e, owner) for e in a_events)
+    g_left = Counter(_event_full(e, owner) for e in g_events)
     common = a_left & g_left
     a_left, g_left = a_left - common, g_left - common
     out = []
@@ -308,7 +317,8 @@ def _ics(before: dict | None, agent: dict, gold: dict) -> list[str]:
         if g_ev in b_full:
             out.append(f"event {g_ev[5]!r} at {g_ev[0]} changed or removed")
             continue
-        match = next((x for x in a_rest if x[:3] == g_ev[:3] and x[4] == g_ev[4] and same_place(x[3], g_ev[3])), None)
+        match = next((x for x in a_rest if x[:3] == g_ev[:3] and x[4] == g_ev[4]
+                      and (not g_ev[3] or same_place(x[3], g_ev[3]))), None)  # no place in gold: any is fine
         if match is not None:
             a_rest.remove(match)
         else:

@@ -429,22 +429,34 @@ def _parse_image(data: bytes, tz: str) -> dict:
 
 
 def picture_digest(img) -> str:
-    """A perceptual digest of a picture (a difference hash of 16x16 gray levels, 256 bits in hex):
-    the same picture re-encoded, rescaled or embedded in a PDF keeps it; another picture does not."""
-    from PIL import Image
+    """A perceptual digest of a picture, ``<layout>:<content>`` (64 hex digits each): a difference
+    hash of the whole picture at 16x16 gray levels, and an average hash of its inked area (the box
+    around what is not background), which tells apart two pages of text that look alike from afar.
+    The same picture re-encoded, rescaled or embedded in a PDF keeps both close; another does not."""
+    from PIL import Image, ImageOps
 
-    gray = img.convert("L").resize((17, 16), Image.Resampling.LANCZOS)
-    px = list(gray.tobytes())
-    bits = 0
+    gray = img.convert("L")
+    small = gray.resize((17, 16), Image.Resampling.LANCZOS).tobytes()
+    layout = 0
     for row in range(16):
         for col in range(16):
-            bits = (bits << 1) | (px[row * 17 + col] > px[row * 17 + col + 1])
-    return f"{bits:064x}"
+            layout = (layout << 1) | (small[row * 17 + col] > small[row * 17 + col + 1])
+    box = ImageOps.invert(gray).point(lambda v: 255 if v > 64 else 0).getbbox()
+    inked = (gray.crop(box) if box else gray).resize((16, 16), Image.Resampling.BOX).tobytes()
+    mean = sum(inked) / len(inked)
+    content = 0
+    for v in inked:  # clearly darker than the area's average (a uniform area hashes to 0)
+        content = (content << 1) | (v < mean - 16)
+    return f"{layout:064x}:{content:064x}"
 
 
 def digest_distance(a: str, b: str) -> int:
-    """How many of the 256 bits two picture digests differ in (0 = the same picture)."""
-    return bin(int(a, 16) ^ int(b, 16)).count("1")
+    """How far apart two picture digests are: the larger of the bits (of 256) in which their layout
+    and their content hashes differ (0 = the same picture)."""
+    parts_a, parts_b = a.split(":"), b.split(":")
+    if len(parts_a) != len(parts_b):
+        return 256
+    return max(bin(int(x, 16) ^ int(y, 16)).count("1") for x, y in zip(parts_a, parts_b))
 
 
 def _parse_text(data: bytes, tz: str) -> dict:

@@ -196,9 +196,9 @@ def test_archive_members_are_looked_into():
 
 def test_pictures_and_scanned_pages_compare_by_digest():
     before = base_state()
-    a = "f" * 64
-    near = "f" * 62 + "00"  # 8 bits off
-    far = "0" * 64
+    a = "f" * 64 + ":" + "f" * 64
+    near = "f" * 62 + "00:" + "f" * 63 + "0"  # 8 and 4 bits off
+    far = "0" * 64 + ":" + "f" * 64
     gold = dict(before, **{"out/scan.pdf": {"kind": "pdf", "pages": [""], "page_digests": {"0": a}}})
     assert side_effects(before, dict(before, **{"out/scan.pdf": {"kind": "pdf", "pages": [""], "page_digests": {"0": near}}}), gold) == []
     assert side_effects(before, dict(before, **{"out/scan.pdf": {"kind": "pdf", "pages": [""], "page_digests": {"0": far}}}), gold)
@@ -240,3 +240,25 @@ def test_a_place_named_with_words_around_it():
     assert side_effects(before, agent, gold) == []
     agent[CAL]["events"][-1]["location"] = "Room Birchwood"
     assert side_effects(before, agent, gold)
+
+
+def test_the_calendar_owner_among_the_attendees_is_the_same_event():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    gold[CAL]["events"].append(dict(event("Sync", "2026-03-12 12:00:00", "2026-03-12 13:00:00", "g"), attendees=[BOB]))
+    agent = copy.deepcopy(gold)
+    agent[CAL]["events"][-1]["attendees"] = [BOB, USER.upper()]
+    assert side_effects(before, agent, gold) == []
+
+
+def test_an_original_picture_moved_must_be_the_very_file():
+    before = base_state()
+    digest = "f" * 64 + ":" + "f" * 64
+    before["scans/a.png"] = {"kind": "image", "sha256": "aaa", "digest": digest}
+    before["scans/b.png"] = {"kind": "image", "sha256": "bbb", "digest": digest}  # looks alike: page 1 and 2
+    gold = {k: v for k, v in before.items() if not k.startswith("scans/")}
+    gold["out/page1.png"], gold["out/page2.png"] = before["scans/a.png"], before["scans/b.png"]
+    swapped = {k: v for k, v in before.items() if not k.startswith("scans/")}
+    swapped["out/page1.png"], swapped["out/page2.png"] = before["scans/b.png"], before["scans/a.png"]
+    assert len(side_effects(before, swapped, gold)) == 2
+    assert side_effects(before, dict(gold), gold) == []
