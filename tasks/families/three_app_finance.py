@@ -777,7 +777,8 @@ def event_venue_estimate(rng: random.Random) -> dict:
         "office": [pdf(quote, [qtext]), xlsx(reg, {"Registrations": rows}),
                    docx(prop, [{"text": f"{event} proposal", "style": "Heading 1"}, f"Venue: {venue}",
                                "Agenda to follow."])],
-        "checks": [check("contains", file=prop, text=line, exclude=[str(x) for x in alternatives]),
+        # the amount also as a number: the line alone would be found in 'Venue cost estimate: 588.75' too
+        "checks": [check("contains", file=prop, text=[line, str(total)], exclude=[str(x) for x in alternatives]),
                    check("contains", file=prop, text=f"Venue: {venue}")],
         "gold": [switch("pdf"), act("pdf", "read_file", pdf_file_path=quote), switch("excel"),
                  act("excel", "read_file", file_path=reg), switch("word"), write(line)],
@@ -792,6 +793,7 @@ def event_venue_estimate(rng: random.Random) -> dict:
                 switch("word"), write(f"{line} ({len(statuses) * price} if everyone registered comes)")]},
             {"name": "the price per person only", "actions": [switch("word"), write(f"Venue cost estimate: {price}")]},
             {"name": "the line added twice", "actions": [switch("word"), write(f"{line}\n{line}")]},
+            {"name": "the amount with made-up cents", "actions": [switch("word"), write(f"{line}.75")]},
         ],
         "right": [
             {"name": "the line with decimals and a final period", "actions": [switch("word"), write(f"{line}.00.")]},
