@@ -8,8 +8,8 @@ Three kinds of checks, one registry:
   numbers and dates compared by value.
 - **fuzzy** (``evaluators/fuzzy.py``): text that must or must not appear, similarity above a threshold,
   an event time within a tolerance, files that must (not) exist — for outcomes with many right phrasings.
-- **mailbox** (``evaluators/mailbox.py``): what a person's mail says, whichever folder holds it
-  (OfficeBench's mailbox keyword search, made strict on facts).
+- **search** (``evaluators/search.py``): one message of a person's mailbox, or one event of their
+  calendar, states given facts (OfficeBench's keyword searches, made strict on facts).
 - **predicates** (``evaluators/predicates.py``): execution-based properties computed over the state
   (no calendar overlap, a slot common to several people, a sorted column, a cell above a bound) —
   for tasks with more than one correct outcome.
@@ -35,7 +35,7 @@ from officesim.evaluators.registry import (
 from officesim.evaluators.state import CheckError, EvalState
 from officesim.evaluators.text import document_text, values_equal
 
-from officesim.evaluators import exact, fuzzy, mailbox, predicates  # noqa: E402,F401  (registers the checks)
+from officesim.evaluators import exact, fuzzy, predicates, search  # noqa: E402,F401  (registers the checks)
 
 __all__ = [
     "CHECKS",

@@ -34,6 +34,7 @@ class EpisodeRecord(BaseModel):
     outside the task's free paths. ``failed`` names the components that failed (``checks``,
     ``side_effects``). ``passed_checks_only`` is the lenient, checks-only verdict (OfficeBench's way),
     kept for comparison with published numbers. ``score`` is the fraction of checks passed.
+    ``original_passed`` is, for an imported task, the verdict of the benchmark's original evaluation.
     Fields are in the order of a results.jsonl line.
     """
 
@@ -47,6 +48,10 @@ class EpisodeRecord(BaseModel):
     passed: bool
     passed_checks_only: bool | None = None  # the checks' verdict alone (None in records older than it)
     failed: list[str] = []  # the components that failed: "checks", "side_effects"
+    # Imported tasks: the verdict of the benchmark's own evaluation, re-implemented (evaluators/officebench.py),
+    # and its functions as run. Absent (None, []) for officesim's own tasks and left out of their lines.
+    original_passed: bool | None = None
+    original_checks: list[CheckRecord] = []
     score: float = Field(ge=0.0, le=1.0)
     status: str  # how the session ended: finished, stagnated, step_limit, expired; error when not graded
     checks: list[CheckRecord] = []
@@ -98,14 +103,17 @@ class EpisodeRecord(BaseModel):
     # -- the two JSON forms ----------------------------------------------------------------------
     def api_dict(self) -> dict[str, Any]:
         """The API's ``evaluation``: the graded fields, with ``checks_passed`` and ``checks_total``."""
-        return self.model_dump(mode="json", exclude=RUNNER_FIELDS)
+        return self.model_dump(mode="json", exclude=set(RUNNER_FIELDS) | self._absent_original())
 
     def to_line(self) -> str:
         """One line of results.jsonl (without its newline); ``model_validate_json`` reads it back."""
-        exclude = set(_NOT_IN_RESULTS)
+        exclude = set(_NOT_IN_RESULTS) | self._absent_original()
         if self.error_traceback is None:
             exclude.add("error_traceback")
         return json.dumps(self.model_dump(mode="json", exclude=exclude), ensure_ascii=False)
+
+    def _absent_original(self) -> set[str]:
+        return {"original_passed", "original_checks"} if self.original_passed is None else set()
 
 
 # Filled by the runner only, so not part of the API's evaluation (tokens, wall_time_s and trajectory

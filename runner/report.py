@@ -27,22 +27,26 @@ def _pct(rate: float | None) -> str:
 
 
 def _category_table(summary: dict) -> str:
-    """OfficeBench's Table 2 shape: one row for the outcome-centric verdict, one for checks only."""
+    """OfficeBench's Table 2 shape: one row for the outcome-centric verdict, one for checks only, and for
+    imported tasks one for the benchmark's original evaluation."""
     cats = summary.get("by_category", {})
+    imported = summary.get("pass_rate_original") is not None
     head = ("<tr><th>Agent</th><th>Model</th><th>Verdict</th><th>Single App</th><th>Two Apps</th>"
             "<th>Three Apps</th><th>Overall</th></tr>")
     rows = ""
-    for label, passed, rate in (("outcome (checks + no side effects)", "passed", "pass_rate"),
-                                ("checks only", "passed_checks_only", "pass_rate_checks_only")):
+    verdicts = (("OfficeBench Verified: " if imported else "") + "outcome (checks + no side effects)", "passed",
+                "pass_rate", "total"), ("checks only", "passed_checks_only", "pass_rate_checks_only", "total"), \
+        ("OfficeBench (original evaluation)", "passed_original", "pass_rate_original", "total_original")
+    for label, passed, rate, total in verdicts:
         if summary.get(rate) is None:
             continue
         cells = "".join(
-            f"<td>{_pct(cats.get(c, {}).get(rate)) if cats.get(c, {}).get('total') else '–'}"
-            f" <span class=small>({cats.get(c, {}).get(passed, 0)}/{cats.get(c, {}).get('total', 0)})</span></td>"
+            f"<td>{_pct(cats.get(c, {}).get(rate)) if cats.get(c, {}).get(total) else '–'}"
+            f" <span class=small>({cats.get(c, {}).get(passed, 0)}/{cats.get(c, {}).get(total, 0)})</span></td>"
             for c in ("1", "2", "3"))
         rows += (f"<tr><td>{escape(str(summary.get('agent')))}</td><td>{escape(str(summary.get('model') or '–'))}</td>"
                  f"<td>{label}</td>{cells}<td><b>{_pct(summary.get(rate))}</b> "
-                 f"<span class=small>({summary.get(passed)}/{summary.get('total')})</span></td></tr>")
+                 f"<span class=small>({summary.get(passed)}/{summary.get(total)})</span></td></tr>")
     return f"<table>{head}{rows}</table>"
 
 
@@ -58,6 +62,8 @@ def _task_row(rec: EpisodeRecord) -> str:
         verdict += f"<br><small>failed: {escape(', '.join(rec.failed))}</small>"
     if rec.passed_checks_only is not None and rec.passed_checks_only != rec.passed:
         verdict += "<br><small>checks only: pass</small>" if rec.passed_checks_only else "<br><small>checks only: fail</small>"
+    if rec.original_passed is not None:
+        verdict += f"<br><small>original evaluation: {'pass' if rec.original_passed else 'fail'}</small>"
     steps = "".join(
         f"<li><code>{escape(str(s.get('app')))}.{escape(str(s.get('action')))}"
         f"({escape(json.dumps(s.get('args', {}), ensure_ascii=False))})</code> "
@@ -68,6 +74,11 @@ def _task_row(rec: EpisodeRecord) -> str:
         f"<li>{'✔' if c.passed else '✘'} <code>{escape(c.check)}</code> {escape(c.message)}</li>"
         for c in rec.checks)
     side = "".join(f"<li>{escape(s)}</li>" for s in rec.side_effects) or "<li>none</li>"
+    if rec.original_passed is not None:
+        original = "".join(f"<li>{'✔' if c.passed else '✘'} <code>{escape(c.check)}</code> "
+                           f"<code>{escape(json.dumps(c.args, ensure_ascii=False)[:300])}</code> {escape(c.message)}</li>"
+                           for c in rec.original_checks)
+        side += f"</ul><b>Original evaluation</b><ul>{original}"
     changes = "".join(f"<li>{escape(c)}</li>" for c in rec.changes)
     changes = f"<b>Office changes</b><ul>{changes}</ul>" if changes else ""  # only when the server reports them
     error = f"<p class=fail>{escape(rec.error)}</p>" if rec.error else ""
@@ -82,7 +93,7 @@ def _task_row(rec: EpisodeRecord) -> str:
 
 def render(records: list[EpisodeRecord], summary: dict) -> str:
     rows = "".join(_task_row(r) for r in sorted(records, key=lambda r: (r.task_id, r.trial)))
-    extras = {k: summary.get(k) for k in ("pass_rate", "pass_rate_checks_only", "failed_components",
+    extras = {k: summary.get(k) for k in ("pass_rate", "pass_rate_checks_only", "pass_rate_original", "failed_components",
                                            "side_effect_rate", "pass_hat_k", "process", "statuses", "tokens",
                                            "mode", "trials", "started", "finished", "suite")}
     return (

@@ -1,4 +1,5 @@
-"""summary.json from results.jsonl: pass rates by category (outcome-centric, and checks-only beside it),
+"""summary.json from results.jsonl: pass rates by category (outcome-centric, and checks-only beside it; for
+imported tasks the benchmark's original evaluation too),
 side effects, which grading component failed, pass^k, process metrics.
 
 Pure functions over records, so a merged run and an unsharded run summarise identically.
@@ -84,13 +85,24 @@ def _checks_only(rec: EpisodeRecord) -> bool:
     return rec.passed if rec.passed_checks_only is None else rec.passed_checks_only
 
 
+def _original(records: list[EpisodeRecord]) -> dict:
+    """The original evaluation's verdict of imported tasks (evaluators/officebench.py): counted over the
+    records that have one; no keys at all when none has."""
+    judged = [r for r in records if r.original_passed is not None]
+    if not judged:
+        return {}
+    passed = sum(bool(r.original_passed) for r in judged)
+    return {"total_original": len(judged), "passed_original": passed, "pass_rate_original": _rate(passed, len(judged))}
+
+
 def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
     by_cat: dict[str, dict] = {}
     for cat in ("1", "2", "3"):
         recs = [r for r in records if str(r.category) == cat]
         passed, lenient = sum(r.passed for r in recs), sum(_checks_only(r) for r in recs)
         by_cat[cat] = {"total": len(recs), "passed": passed, "pass_rate": _rate(passed, len(recs)),
-                       "passed_checks_only": lenient, "pass_rate_checks_only": _rate(lenient, len(recs))}
+                       "passed_checks_only": lenient, "pass_rate_checks_only": _rate(lenient, len(recs)),
+                       **_original(recs)}
     passed, lenient = sum(r.passed for r in records), sum(_checks_only(r) for r in records)
     trials = max((r.trial for r in records), default=1)
     summary = {
@@ -99,6 +111,7 @@ def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
         "pass_rate": _rate(passed, len(records)),
         "passed_checks_only": lenient,
         "pass_rate_checks_only": _rate(lenient, len(records)),
+        **_original(records),  # imported tasks: total_original, passed_original, pass_rate_original
         "by_category": by_cat,
         "failed_components": dict(Counter(c for r in records for c in r.failed)),
         "side_effect_rate": _rate(sum(bool(r.side_effects) for r in records), len(records)),

@@ -134,9 +134,23 @@ class Evaluator:
         effects = side_effects(self.before(task), after, self.gold(task).after, task.free)
         state = EvalState(files=after, answer=session.answer, timezone=task.timezone, now=task.now_dt,
                           instruction=task.instruction)
-        return evaluate(task.checks, state, task_id=task.id, mode=session.mode, status=session.status,
-                        side_effects=effects, steps=session.step_count,
-                        changes=[str(c) for c in diff_states(self.before(task), after)])  # the office diff, for reports
+        record = evaluate(task.checks, state, task_id=task.id, mode=session.mode, status=session.status,
+                          side_effects=effects, steps=session.step_count,
+                          changes=[str(c) for c in diff_states(self.before(task), after)])  # the office diff, for reports
+        if task.origin is not None and task.origin.evaluation:
+            record.original_passed, record.original_checks = self.original(task, session)
+        return record
+
+    def original(self, task: Task, session: Session) -> tuple[bool, list]:
+        """An imported task's verdict under its benchmark's original evaluation (evaluators/officebench.py),
+        over the session's office, the initial office and the task's reference files."""
+        from officesim.evaluators.officebench import Testbed, evaluate_original
+        from officesim.testbed.materialise import template_for
+
+        reference = Path(task.source_dir) / "reference" if task.source_dir else None
+        testbed = Testbed(root=Path(session.office.root), before=template_for(task), reference=reference,
+                          answer=session.answer, finished=session.status == "finished")
+        return evaluate_original(task.origin.evaluation, testbed)
 
     def close(self) -> None:
         self._prefetch.shutdown(wait=False, cancel_futures=True)

@@ -105,4 +105,4 @@ def test_http_first_names_and_clipboard(client):
     files = {f["path"] if isinstance(f, dict) else f for f in client.get(f"/sessions/{sid}/files").json()}
     assert {"emails/Bob/msg-1.eml", "emails/Alice/sent/msg-1.eml"} <= files
     evaluation = client.post(f"/sessions/{sid}/finish", json={"answer": None}).json()["evaluation"]
-    assert evaluation["passed"], evaluation
+    assert evaluation["passed_checks_only"] is False and evaluation["failed"] == ["checks", "side_effects"]  # no event yet

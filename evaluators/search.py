@@ -1,10 +1,11 @@
-"""Mailbox checks: what a person's mail says, whoever sent it and whichever folder holds it.
+"""Search checks: one message of a person's mailbox, or one event of their calendar, states the facts.
 
-OfficeBench judges mail by searching everything in a person's mailbox for keywords
-(``evaluate_contain`` with ``doc_type: email``). These checks are that judgement made strict on
-facts: one message (its subject and its own text, a quoted original left out) must state every fact,
-the way ``contains`` reads a document (evaluators/facts.py), so keywords scattered over several
-messages, or found only in a quoted original, do not count.
+OfficeBench judges mail and calendars by searching a whole mailbox listing or a raw .ics file for
+keywords (``evaluate_contain`` with ``doc_type: email`` or ``ics``, ``DTSTART:20240517T103000``
+among them). These checks are that judgement made strict on facts: one message (its subject and its
+own text, a quoted original left out) or one event (its summary, location and description, and its
+start and end as moments) must state every fact, the way ``contains`` reads a document
+(evaluators/facts.py), so keywords scattered over several messages or events do not count.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import Any
 
 from officesim.evaluators.facts import own_text, states
 from officesim.evaluators.registry import CheckResult, check
-from officesim.evaluators.state import EvalState
-from officesim.evaluators.text import as_list, collapse, show
+from officesim.evaluators.exact import list_events
+from officesim.evaluators.state import EvalState, calendar_events
+from officesim.evaluators.text import as_datetime, as_list, collapse, show
 
 
 def _messages(state: EvalState, user: str) -> list[tuple[str, dict]]:
@@ -76,3 +78,50 @@ def mailbox_not_contains(state: EvalState, *, user: str, text: str | list[str]) 
             return CheckResult.fail(f"{path} states {', '.join(show(t) for t in hits)}; no message to or from "
                                     f"{who} may ({show(collapse(said), 100)})")
     return CheckResult.ok(f"no message in the mailbox of {who} states any of {show(needles)}")
+
+
+def _moment_or_day(value: str | None, name: str) -> tuple[str, Any] | None:
+    """("day", date) for '2024-06-19', ("moment", datetime) for a time, None when not given."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if len(text) == 10:
+        moment = as_datetime(text)
+        if moment is not None:
+            return "day", moment.date()
+    moment = as_datetime(text)
+    if moment is None:
+        raise ValueError(f"{name} {text!r} is neither a date nor a time")
+    return "moment", moment
+
+
+def _at(event: dict, key: str, wanted: tuple[str, Any] | None, timezone: str) -> bool:
+    if wanted is None:
+        return True
+    found = as_datetime(event.get(key), timezone)
+    if found is None:
+        return False
+    kind, value = wanted
+    return found.date() == value if kind == "day" else found == value
+
+
+@check("event_contains")
+def event_contains(state: EvalState, *, user: str, text: str | list[str | list[str]] | None = None,
+                   start: str | None = None, end: str | None = None) -> CheckResult:
+    """Some event of ``user``'s calendar states every ``text`` fact in its summary, location or
+    description (an item that is a list is a choice), starts at ``start`` and ends at ``end`` when
+    given: a time compares as a moment, a date (``2024-06-19``) as the day the event starts or ends."""
+    who = f"calendar of {user.strip().lower()}"
+    needles = _facts(text) if text is not None else []
+    try:
+        when = {"start": _moment_or_day(start, "start"), "end": _moment_or_day(end, "end")}
+    except ValueError as exc:
+        return CheckResult.fail(f"{who}: {exc}")
+    events = calendar_events(state, user)
+    wanted = show(needles) + "".join(f", {k} {v}" for k, v in (("start", start), ("end", end)) if v)
+    for event in events:
+        said = "\n".join(str(event.get(k) or "") for k in ("summary", "location", "description"))
+        if all(states(said, t, year=state.year) for t in needles) and \
+                all(_at(event, k, when[k], state.timezone) for k in ("start", "end")):
+            return CheckResult.ok(f"{who}: event {show(event.get('summary'))} at {event.get('start')} states {wanted}")
+    return CheckResult.fail(f"{who}: no event states {wanted} ({list_events(events)})")

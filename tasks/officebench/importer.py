@@ -1,0 +1,349 @@
+"""Import OfficeBench's 300 subtasks as officesim tasks: `officesim import officebench`.
+
+One task per subtask ``tasks/<cat>-<n>/subtasks/<k>.json``, id ``officebench-<cat>-<n>-<k>``:
+
+- the office is the subtask's ``testbed/`` copied as real files (the task's ``files/``); ``reference/``
+  is copied beside it for the original evaluation;
+- ``now`` from the subtask's date and time, the user and every person the task names (its mailbox
+  folders, calendars, mail recipients) as ``people`` (``Bob: bob@example.com``), so agents may name
+  them by first name (apps/people.py);
+- the original evaluation kept verbatim (``origin``, run for the original score) and translated into
+  officesim checks (translate.py);
+- our own content from the overlay (``overlay/<cat>-<n>.yaml``, keyed by subtask): the gold solution,
+  the answer, corrected or added checks, free paths, wrong and right solutions, notes, the corrections
+  made and why, or the reason a subtask is excluded;
+- the apps are those the gold solution uses, completed from the instruction up to OfficeBench's
+  category (the number of apps the task is meant to need).
+
+A subtask without a gold solution yet is *pending*: not written (``--include-pending`` writes it,
+unproven, tagged ``pending``). Every written task is meant to pass ``officesim validate``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from officesim.tasks.officebench.translate import Correction, translate
+
+PINNED_COMMIT = "4434746ed44f03373031c89eb7677ffedd1ee6e4"
+REPOSITORY = "https://github.com/zlwang-cs/OfficeBench"
+OVERLAY_DIR = Path(__file__).resolve().parent / "overlay"
+REPORT_FILE = "officebench-import.json"
+DOMAIN = "example.com"  # OfficeBench's send_email writes <name>@example.com
+
+_APP_WORDS = [  # instruction words that name an app, to complete the apps up to the category
+    ("excel", r"excel|xlsx|spreadsheet|workbook"),
+    ("word", r"\bword\b|docx|\bdoc\b"),
+    ("pdf", r"\bpdf"),
+    ("calendar", r"calendar|\.ics\b|\bevents?\b|schedule"),
+    ("email", r"e-?mails?\b|\.eml\b"),
+    ("ocr", r"\bocr\b|image|\.jpg|\.png|scan|handwritten|card"),
+    ("shell", r"folder|rename|director|\bmove\b|duplicate|delete|\.txt\b"),
+]
+
+
+@dataclass
+class Subtask:
+    cat: int
+    n: int
+    k: int
+    folder: Path  # tasks/<cat>-<n>
+    config: dict
+
+    @property
+    def key(self) -> str:
+        return f"{self.cat}-{self.n}/{self.k}"
+
+    @property
+    def id(self) -> str:
+        return f"officebench-{self.cat}-{self.n}-{self.k}"
+
+
+@dataclass
+class ImportReport:
+    source: Path
+    out: Path
+    imported: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    excluded: dict[str, str] = field(default_factory=dict)
+    corrections: dict[str, list[dict]] = field(default_factory=dict)
+    problems: dict[str, list[str]] = field(default_factory=dict)
+    total: int = 0
+
+    def as_dict(self) -> dict:
+        return {"source": str(self.source), "commit": PINNED_COMMIT, "total": self.total,
+                "imported": self.imported, "pending": self.pending, "excluded": self.excluded,
+                "corrections": self.corrections, "problems": self.problems}
+
+    def correction_counts(self) -> Counter:
+        return Counter(c["class"] for cs in self.corrections.values() for c in cs)
+
+    def text(self) -> str:
+        lines = [f"OfficeBench {PINNED_COMMIT[:7]} from {self.source}: {self.total} subtasks",
+                 f"imported {len(self.imported)} task(s) into {self.out} (each with our gold solution)"]
+        corrected = [i for i in self.imported if self.corrections.get(i)]
+        counts = self.correction_counts()
+        lines.append(f"corrected {len(corrected)} of them: "
+                     + (", ".join(f"{n} {c}" for c, n in counts.most_common()) or "none"))
+        for task_id in corrected:
+            for c in self.corrections[task_id]:
+                lines.append(f"  {task_id} [{c['class']}] {c['what']} -> {c['did']}")
+        lines.append(f"excluded {len(self.excluded)}" + (":" if self.excluded else ""))
+        lines += [f"  {task_id}: {reason}" for task_id, reason in self.excluded.items()]
+        if self.pending:
+            shown = " ".join(self.pending[:8]) + (" ..." if len(self.pending) > 8 else "")
+            lines.append(f"pending {len(self.pending)} (no gold solution yet; not written unless --include-pending; "
+                         f"all listed in {REPORT_FILE}): {shown}")
+        for task_id, problems in self.problems.items():
+            lines += [f"  problem {task_id}: {p}" for p in problems]
+        return "\n".join(lines)
+
+
+# ---- the source ----------------------------------------------------------------------------------
+def fetch_source(dest: Path | None = None) -> Path:
+    """Clone OfficeBench at the pinned commit (needs git and the network); returns the checkout."""
+    dest = Path(dest or Path(tempfile.gettempdir()) / f"officebench-{PINNED_COMMIT[:7]}")
+    if (dest / "tasks").is_dir():
+        return dest
+    tmp = Path(tempfile.mkdtemp(prefix="officebench-clone-"))
+    try:
+        subprocess.run(["git", "clone", "--quiet", "--no-checkout", REPOSITORY, str(tmp / "repo")], check=True,
+                       capture_output=True, timeout=300)
+        subprocess.run(["git", "-C", str(tmp / "repo"), "checkout", "--quiet", PINNED_COMMIT], check=True,
+                       capture_output=True, timeout=300)
+        shutil.move(str(tmp / "repo"), str(dest))
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise RuntimeError(f"could not clone {REPOSITORY} at {PINNED_COMMIT[:7]} ({exc}); "
+                           "give a checkout with --source DIR") from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+
+def subtasks(source: Path) -> list[Subtask]:
+    """Every subtask of a checkout, in OfficeBench's order (category, task number, subtask)."""
+    root = Path(source) / "tasks"
+    if not root.is_dir():
+        raise FileNotFoundError(f"{source} has no tasks/ folder: not an OfficeBench checkout")
+    out = []
+    for path in root.glob("*/subtasks/*.json"):
+        m = re.fullmatch(r"(\d+)-(\d+)", path.parent.parent.name)
+        if not m or not path.stem.isdigit():
+            continue
+        config = json.loads(path.read_text(encoding="utf-8"))
+        out.append(Subtask(int(m.group(1)), int(m.group(2)), int(path.stem), path.parent.parent, config))
+    return sorted(out, key=lambda s: (s.cat, s.n, s.k))
+
+
+def load_overlay(directory: Path = OVERLAY_DIR) -> dict[str, dict]:
+    """Overlay entries by subtask key ('1-4/0'); files are ``<cat>-<n>.yaml`` mapping subtask -> entry."""
+    out: dict[str, dict] = {}
+    for path in sorted(Path(directory).glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for k, entry in data.items():
+            out[f"{path.stem}/{k}"] = entry or {}
+    return out
+
+
+# ---- building one task ---------------------------------------------------------------------------
+def expand_actions(items: list[Any]) -> list[dict]:
+    """Overlay actions ({app, action, args}, ``{"excel.set_cell": {...}}`` or ``"system.paste"``) as API
+    actions, with ``switch_app`` inserted where the app changes."""
+    out, current = [], "system"
+    for item in items or []:
+        if isinstance(item, dict) and "app" in item:
+            act = {"app": item["app"], "action": item["action"], "args": dict(item.get("args") or {})}
+        elif isinstance(item, dict) and len(item) == 1:
+            (key, args), = item.items()
+            app, action = key.split(".", 1)
+            act = {"app": app, "action": action, "args": dict(args or {})}
+        elif isinstance(item, str):
+            app, action = item.split(".", 1)
+            act = {"app": app, "action": action, "args": {}}
+        else:
+            raise ValueError(f"not an action: {item!r}")
+        if act["app"] != "system" and act["app"] != current:
+            out.append({"app": "system", "action": "switch_app", "args": {"target_app": act["app"]}})
+            current = act["app"]
+        if act["action"] == "switch_app":
+            current = str(act["args"].get("target_app"))
+        out.append(act)
+    return out
+
+
+def _checks(items: list[Any]) -> list[dict]:
+    """Overlay checks: ``{check, args}`` or ``{"xlsx_cell": {...}}``."""
+    out = []
+    for item in items or []:
+        if "check" in item:
+            out.append({"check": item["check"], "args": dict(item.get("args") or {})})
+        else:
+            (name, args), = item.items()
+            out.append({"check": name, "args": dict(args or {})})
+    return out
+
+
+def _now(config: dict) -> str:
+    moment = datetime.strptime(f"{config['date']} {config['time']}", "%Y-%m-%d %I:%M %p")
+    return moment.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _person_like(name: str) -> bool:
+    return bool(re.fullmatch(r"[A-Za-z][A-Za-z0-9.]*", name))
+
+
+def people_of(sub: Subtask, extra: dict | None = None, known: set[str] = frozenset()) -> dict[str, str]:
+    """The user, every mailbox the evaluation searches, every capitalised calendar it names, the
+    testbed's mailbox folders and calendars, and any ``known`` name (a person of another subtask) the
+    instruction names, as ``{Name: name@example.com}``."""
+    names = [sub.config["username"]]
+    names += sorted(n for n in known if re.search(rf"\b{re.escape(n)}\b", sub.config["task"]))
+    for item in sub.config.get("evaluation", []):
+        args = item.get("args") or {}
+        if args.get("doc_type") == "email" or item.get("function") == "evaluate_calendar_no_overlap":
+            names.append(str(args.get("username")))
+        for key in ("file", "result_file"):
+            m = re.fullmatch(r"(?:\./)?calendar/([^/]+)\.ics", str(args.get(key, "")))
+            if m and m.group(1)[:1].isupper():
+                names.append(m.group(1))
+    testbed = sub.folder / "testbed"
+    names += sorted(p.name for p in (testbed / "emails").glob("*") if p.is_dir())
+    names += sorted(p.stem for p in (testbed / "calendar").glob("*.ics") if p.stem[:1].isupper())
+    people: dict[str, str] = {}
+    for name in names:
+        if _person_like(name) and name.casefold() not in {n.casefold() for n in people}:
+            people[name] = f"{name.lower()}@{DOMAIN}"
+    people.update(extra or {})
+    return people
+
+
+def infer_apps(gold: list[dict], instruction: str, category: int) -> list[str]:
+    """The apps the gold solution uses, completed from the instruction's words up to ``category``."""
+    apps: list[str] = []
+    for act in gold:
+        if act["app"] != "system" and act["app"] not in apps:
+            apps.append(act["app"])
+    text = instruction.lower()
+    found = sorted((m.start(), app) for app, pattern in _APP_WORDS for m in [re.search(pattern, text)] if m)
+    for _pos, app in found:
+        if len(apps) >= category:
+            break
+        if app not in apps:
+            apps.append(app)
+    return apps
+
+
+def build_task(sub: Subtask, entry: dict, known: set[str] = frozenset()) -> tuple[dict, list[Correction], list[str]]:
+    """The task dict of one subtask with its overlay entry, the corrections, and problems found."""
+    config = sub.config
+    translation = translate(config.get("evaluation", []), reference_dir=sub.folder / "reference",
+                            testbed_dir=sub.folder / "testbed")
+    problems = []
+    gold = expand_actions(entry.get("gold", []))
+    people = people_of(sub, entry.get("people"), known)
+    name = config["username"]
+    checks = _checks(entry["checks"]) if "checks" in entry else translation.checks
+    checks = checks + _checks(entry.get("add_checks", []))
+    if translation.unresolved and "checks" not in entry:
+        problems.append(f"no faithful translation for {', '.join(translation.unresolved)} (the overlay must give checks)")
+    apps = infer_apps(gold, str(entry.get("instruction", config["task"])), sub.cat)
+    if len(apps) != sub.cat:
+        problems.append(f"apps {apps} for a {sub.cat}-app task")
+    corrections = translation.corrections + [Correction(c["class"], c["what"], c["did"])
+                                             for c in entry.get("corrections", [])]
+    task: dict[str, Any] = {
+        "id": sub.id,
+        "scenario": f"officebench-{sub.cat}-{sub.n}",
+        "category": len(apps) if apps else sub.cat,
+        "apps": apps,
+        "user": people.get(name, f"{name.lower()}@{DOMAIN}"),
+        "user_name": name,
+        "now": _now(config),
+        "instruction": str(entry.get("instruction", config["task"])).strip(),
+        "people": people,
+        "origin": {"benchmark": "officebench", "id": sub.key, "evaluation": config.get("evaluation", [])},
+        "checks": checks,
+        "gold": gold,
+    }
+    for key in ("answer", "no_action", "free"):
+        if key in entry:
+            task[key] = entry[key]
+    for key in ("wrong", "right"):
+        if entry.get(key):
+            task[key] = [{"name": w["name"], "actions": expand_actions(w.get("actions", [])),
+                          **({"answer": w["answer"]} if "answer" in w else {})} for w in entry[key]]
+    task["tags"] = ["officebench"] + (["corrected"] if corrections else [])
+    return task, corrections, problems
+
+
+def _dump(task: dict) -> str:
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper, value):  # multi-line strings as blocks, the rest as usual
+        style = "|" if "\n" in value else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    Dumper.add_representer(str, text)
+    return yaml.dump(task, Dumper=Dumper, sort_keys=False, allow_unicode=True, width=110)
+
+
+def import_officebench(source: Path, out: Path, *, overlay: dict[str, dict] | None = None,
+                       include_pending: bool = False, only: list[str] | None = None) -> ImportReport:
+    """Write one task folder per subtask into ``out`` and report what was imported, corrected, excluded."""
+    source, out = Path(source), Path(out)
+    overlay = load_overlay() if overlay is None else overlay
+    report = ImportReport(source=source, out=out)
+    out.mkdir(parents=True, exist_ok=True)
+    everything = subtasks(source)
+    known = {name for sub in everything for name in people_of(sub) if name[:1].isupper()}
+    for sub in everything:
+        if only and sub.id not in only and sub.key not in only:
+            continue
+        report.total += 1
+        entry = overlay.get(sub.key, {})
+        if entry.get("exclude"):
+            report.excluded[sub.id] = str(entry["exclude"]).strip()
+            continue
+        if not entry.get("gold") and not entry.get("no_action"):
+            report.pending.append(sub.id)
+            if not include_pending:
+                continue
+        task, corrections, problems = build_task(sub, entry, known)
+        if sub.id in report.pending:
+            task["tags"].append("pending")
+        _write(sub, task, out / sub.id)
+        if sub.id not in report.pending:
+            report.imported.append(sub.id)
+        if corrections:
+            report.corrections[sub.id] = [c.as_dict() for c in corrections]
+        if problems:
+            report.problems[sub.id] = problems
+    if not only:  # a full import: task folders of an earlier import that this one did not write go
+        written = set(report.imported) | (set(report.pending) if include_pending else set())
+        for stale in out.glob("officebench-*"):
+            if stale.is_dir() and stale.name not in written and (stale / "task.yaml").is_file():
+                shutil.rmtree(stale)
+    (out / REPORT_FILE).write_text(json.dumps(report.as_dict(), indent=1) + "\n", encoding="utf-8")
+    return report
+
+
+def _write(sub: Subtask, task: dict, dest: Path) -> None:
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    for name, target in (("testbed", "files"), ("reference", "reference")):
+        if (sub.folder / name).is_dir():
+            shutil.copytree(sub.folder / name, dest / target)
+    (dest / "task.yaml").write_text(_dump(task), encoding="utf-8")

@@ -1,0 +1,113 @@
+"""`officesim import officebench` over the shared snapshot (../shared/benchmarks/officebench): every
+subtask is imported, pending or excluded with a reason; imported tasks load and their gold solutions
+pass through the API on both scores; an imported office in OfficeBench's layout works by first name."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from officesim.runner.cli import main as cli
+from officesim.server.app import create_app
+from officesim.server.manager import ServerSettings
+from officesim.tasks.gold import play_gold
+from officesim.tasks.loader import load_tasks
+from officesim.tasks.officebench.importer import REPORT_FILE, import_officebench, load_overlay
+
+SNAPSHOT = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "officebench"
+pytestmark = pytest.mark.skipif(not (SNAPSHOT / "tasks").is_dir(),
+                                reason=f"the OfficeBench snapshot is not at {SNAPSHOT} (../shared/benchmarks/officebench)")
+
+# The original evaluation cannot pass these even with a correct solution (README, OfficeBench Verified).
+SAMPLE = ["1-1/0", "1-4/1", "1-20/1", "2-40/1", "3-12/0"]
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    out = tmp_path_factory.mktemp("officebench")
+    return out, import_officebench(SNAPSHOT, out)
+
+
+def test_every_subtask_is_imported_pending_or_excluded_with_a_reason(imported):
+    out, report = imported
+    assert report.total == 300
+    assert len(report.imported) + len(report.pending) + len(report.excluded) == 300
+    assert all(reason.strip() for reason in report.excluded.values())
+    written = sorted(p.name for p in out.iterdir() if p.is_dir())
+    assert written == sorted(report.imported)
+    assert all(re.fullmatch(r"officebench-[123]-\d+-\d+", i) for i in written)
+    assert (out / REPORT_FILE).is_file()
+    tasks = load_tasks([out], include_suite=False)
+    assert set(tasks) == set(report.imported)
+    for task in tasks.values():
+        assert task.origin is not None and task.origin.evaluation and task.gold
+        assert task.category == int(task.origin.id[0]), task.id  # OfficeBench's category is kept
+        assert task.people and task.user_name in task.people
+    assert set(report.corrections) <= set(report.imported)
+    overlay = load_overlay()
+    assert {f"officebench-{k.replace('/', '-')}" for k, e in overlay.items() if e.get("gold")} <= set(report.imported)
+
+
+def test_the_translation_finds_the_known_classes_of_errors():
+    from officesim.tasks.officebench.importer import build_task, subtasks
+
+    counts = {}
+    for sub in subtasks(SNAPSHOT):
+        for c in build_task(sub, {})[1]:
+            counts[c.cls] = counts.get(c.cls, 0) + 1
+    assert counts["answer-file"] == 43 and counts["mail-harness"] == 49 and counts["calendar-utc"] == 8
+    assert counts["no-file"] >= 5 and counts["exact-objects"] == 1 and counts["missing-reference"] == 1
+
+
+def test_cli_prints_the_report(tmp_path, capsys):
+    assert cli(["import", "officebench", "--source", str(SNAPSHOT), "--out", str(tmp_path), "--task", "1-1/0"]) == 0
+    text = capsys.readouterr().out
+    assert "imported 1 task(s)" in text and (tmp_path / "officebench-1-1-0" / "task.yaml").is_file()
+
+
+def act(client, sid, app, action, **args) -> dict:
+    r = client.post(f"/sessions/{sid}/actions", json={"app": app, "action": action, "args": args})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_an_imported_mailbox_by_first_name_through_the_api(tmp_path):
+    """1-20/1 (Alice asks about Bob's mail) has emails/Bob/: list_emails("Bob") lists it; Alice's mail to "Bob" arrives."""
+    import_officebench(SNAPSHOT, tmp_path / "tasks", only=["1-20/1"], include_pending=True)
+    cfg = ServerSettings(include_suite=False, sessions_dir=tmp_path / "sessions")
+    with TestClient(create_app([tmp_path / "tasks"], cfg)) as client:
+        sid = client.post("/sessions", json={"task_id": "officebench-1-20-1"}).json()["session_id"]
+        act(client, sid, "system", "switch_app", target_app="email")
+        listing = act(client, sid, "email", "list_emails", username="Bob")
+        assert listing["ok"] and len(listing["data"]) == 4
+        assert {m["subject"] for m in listing["data"]} >= {"Reminder Rent due", "application approved"}
+        assert act(client, sid, "email", "read_email", username="bob", email_id="scholarship approved")["ok"]
+        sent = act(client, sid, "email", "send_email", sender="Alice", recipient="Bob", subject="Rent",
+                   content="Your rent is due October 1, 2022.")
+        assert sent["ok"], sent["observation"]
+        after = act(client, sid, "email", "list_emails", username="bob@example.com")["data"]
+        assert len(after) == 5 and "Rent" in {m["subject"] for m in after}
+        paths = {p["path"] if isinstance(p, dict) else p for p in client.get(f"/sessions/{sid}/files").json()}
+        assert {"emails/Bob/msg-1.eml", "emails/Alice/sent/msg-1.eml"} <= paths
+
+
+@pytest.mark.parametrize("key", SAMPLE)
+def test_gold_passes_both_scores_through_the_api(imported, tmp_path, key):
+    out, report = imported
+    task_id = f"officebench-{key.replace('/', '-')}"
+    if task_id not in report.imported:
+        pytest.skip(f"{key} has no gold solution yet")
+    cfg = ServerSettings(include_suite=False, sessions_dir=tmp_path / "sessions")
+    with TestClient(create_app([out / task_id], cfg)) as client:
+        sid = client.post("/sessions", json={"task_id": task_id}).json()["session_id"]
+        task = load_tasks([out / task_id], include_suite=False)[task_id]
+        results = []
+        failures = play_gold(task.gold, task.answer,
+                             lambda app, action, args: results.append(act(client, sid, app, action, **args)) or results[-1])
+        assert not failures, failures
+        evaluation = results[-1]["evaluation"]
+        assert evaluation["passed"], evaluation
+        assert evaluation["original_passed"], evaluation["original_checks"]
