@@ -16,10 +16,12 @@ any worker can fill and use. Session-affine dispatch would add nothing those cac
 give, and would let one slow session stall the others pinned to its worker. Idle workers are taken
 last-in first-out, so at low load one or two warm workers serve everything and their caches stay hot.
 
-Sizing: ``workers`` (default: the cores this process may use) are started with the server and kept;
-when every worker is busy for ``GROW_AFTER_S`` (a slow OCR, a shell command sleeping, an LLM call),
-another is forked, up to ``max_workers`` (default 4 per core, at least 8), and a worker beyond
-``workers`` idle for ``RETIRE_AFTER_S`` exits. Workers are forked from a forkserver that has imported
+Sizing: ``workers`` (default: the cores this process may use) are started with the server and kept.
+When every worker is busy and some are held by a long request (on it for more than ``LONG_S``: a slow
+OCR, a shell command sleeping, an LLM call), one more is forked for each so held, up to
+``max_workers`` (default 4 per core, at least 8); a queue of quick requests just waits its turn, as
+more workers than cores would only add cold caches. A worker beyond ``workers`` idle for
+``RETIRE_AFTER_S`` exits. Workers are forked from a forkserver that has imported
 every file library, so a new one is ready in milliseconds.
 
 Budgets, per request: a time limit (``time_limit``, default 30 s; an operation may declare a longer one,
@@ -51,7 +53,8 @@ from officesim.apps.registry import ActionResult, OfficeContext, Operation
 
 DEFAULT_TIME_LIMIT_S = 30.0
 DEFAULT_MEMORY_MB = 1024
-GROW_AFTER_S = 0.05  # a request waits this long for a busy pool before another worker is started
+GROW_AFTER_S = 0.05  # a request waits this long for a busy pool before another worker may be started
+LONG_S = 0.25  # ... and only when a worker has been on one request this long (a queue of quick ones waits)
 RETIRE_AFTER_S = 60.0  # an extra worker idle this long exits
 _PRELOAD = ["officesim.server.worker"]
 _forkserver_lock = threading.Lock()
@@ -110,13 +113,14 @@ class Breach(Exception):
 
 
 class _Worker:
-    __slots__ = ("proc", "conn", "pid", "idle_since", "killed")
+    __slots__ = ("proc", "conn", "pid", "idle_since", "busy_since", "killed")
 
     def __init__(self, proc, conn):
         self.proc = proc
         self.conn = conn
         self.pid = proc.pid
         self.idle_since = time.monotonic()
+        self.busy_since = 0.0  # when its current request started (0: idle)
         self.killed = False
 
 
@@ -270,17 +274,29 @@ class WorkerPool:
                 if self._closed:
                     raise PoolClosed()
                 if self._idle:
-                    return self._idle.pop()
+                    worker = self._idle.pop()
+                    worker.busy_since = time.monotonic()
+                    return worker
                 count = len(self._all) + self._starting
                 if count < self.settings.max_workers and (
-                        count < self.settings.workers or time.monotonic() - since >= GROW_AFTER_S):
+                        count < self.settings.workers or
+                        (time.monotonic() - since >= GROW_AFTER_S and self._held_up() >= 1)):
                     self._starting += 1
                     break
                 self._cond.wait(GROW_AFTER_S if count < self.settings.max_workers else 1.0)
         worker = self._spawn_started()
         if worker is None:
             raise PoolClosed()
+        worker.busy_since = time.monotonic()
         return worker
+
+    def _held_up(self) -> int:
+        """How many workers are held by a long request (a sleeping command, an LLM call, a big file):
+        only those are made up for with extra workers; a queue of quick requests just waits its turn,
+        since more workers than cores would only add cold caches (call with the lock held)."""
+        now = time.monotonic()
+        long = sum(1 for w in self._all if w.busy_since and now - w.busy_since > LONG_S)
+        return long - (len(self._all) + self._starting - self.settings.workers)
 
     def _spawn_counted(self) -> _Worker | None:
         with self._cond:
@@ -317,6 +333,7 @@ class WorkerPool:
                 retire = worker
             else:
                 worker.idle_since = time.monotonic()
+                worker.busy_since = 0.0
                 self._idle.append(worker)
                 oldest = self._idle[0]
                 if len(self._all) > self.settings.workers and oldest is not worker and \

@@ -180,15 +180,18 @@ def test_waiting_run_starts_when_the_first_ends(tasks, tmp_path):
 
 
 def test_office_of_an_ended_session_is_removed_after_the_grace_period(tasks, tmp_path):
-    settings = ServerSettings(include_suite=False, sessions_dir=tmp_path / "s", finished_grace=0.2, workers=1)
+    settings = ServerSettings(include_suite=False, sessions_dir=tmp_path / "s", finished_grace=4.0, workers=1)
     with TestClient(create_app([tasks], settings)) as client:
         sid = client.post("/sessions", json={"task_id": TASK_IDS[0]}).json()["session_id"]
-        assert client.post(f"/sessions/{sid}/finish", json={"answer": None}).status_code == 200
         office = Path(client.app.state.manager.get(sid).office.root)
-        assert office.is_dir()
-        assert client.get(f"/sessions/{sid}/files").status_code == 200
-        time.sleep(0.3)
-        client.app.state.manager.sweep()
+        assert client.post(f"/sessions/{sid}/finish", json={"answer": None}).status_code == 200
+        ended = client.app.state.manager.get(sid).ended_at
+        if time.time() - ended < 3.5:  # still within the grace period (unless grading was very slow)
+            assert client.get(f"/sessions/{sid}/files").status_code == 200
+        deadline = time.monotonic() + 15
+        while client.get(f"/sessions/{sid}/files").status_code != 410 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert time.time() - ended >= 4.0
         assert client.get(f"/sessions/{sid}/files").status_code == 410
         assert client.get(f"/sessions/{sid}").json()["evaluation"] is not None  # the record stays
         assert not office.exists()
