@@ -223,9 +223,9 @@ def _find_words(body: str, needle: str, case_sensitive: bool) -> Mention | None:
     if not needle:
         return Mention(needle, 0, 0)
     parts = [re.escape(p) for p in needle.split()]
-    left = r"(?<!\w)" if needle[0].isalnum() else ""
+    left = (r"(?<!\w)" + (r"(?<!\d[.,])" if needle[0].isdigit() else "")) if needle[0].isalnum() else ""
     # a plural of the last word is the same word ("Wednesdays" states "Wednesday"); "Rental" is not "Rent"
-    right = (r"(?:e?s)?(?!\w)" if needle[-1].isalpha() else r"(?!\w)") if needle[-1].isalnum() else ""
+    right = (r"(?:e?s)?(?!\w)" if needle[-1].isalpha() else r"(?!\w)(?![.,]\d)") if needle[-1].isalnum() else ""
     pattern = re.compile(left + r"\s+".join(parts) + right, 0 if case_sensitive else re.I)
     m = pattern.search(body)
     return Mention(m.group(0), m.start(), m.end()) if m else None

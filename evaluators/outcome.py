@@ -362,11 +362,20 @@ _COMPARE: dict[str, Callable[[dict | None, dict, dict], list[str]]] = {
 
 # ---- documents inside messages -------------------------------------------------------------------
 def same_document(a: dict, b: dict) -> bool:
-    """Two parsed files say the same (attachments, documents compared by content)."""
+    """Two parsed files say the same (attachments): a document's every paragraph or line, a sheet's
+    every cell, a PDF's every page; a picture by digest. Nothing is free inside an attachment: the
+    recipient gets exactly what it says."""
     if a.get("sha256") and a.get("sha256") == b.get("sha256"):
         return True
     if a.get("kind") != b.get("kind"):
         return False
+    if a.get("kind") in ("docx", "text"):
+        def lines(e: dict) -> list[str]:
+            seq = e.get("paragraphs") if e.get("kind") == "docx" else str(e.get("text", "")).splitlines()
+            return [collapse(x).casefold() for x in seq or [] if collapse(x)]
+
+        if lines(a) != lines(b):
+            return False
     return not entry_differences(None, a, b)
 
 

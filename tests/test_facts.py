@@ -52,6 +52,8 @@ def test_words_are_whole():
     assert states("Pay the rent now", "Rent")
     assert not states("Rental income", "rent")
     assert states("on Wednesdays at 10", "Wednesday")
+    assert not states("Venue cost estimate: 588.75", "Venue cost estimate: 588")
+    assert states("Venue cost estimate: 588.", "Venue cost estimate: 588")
     assert states("Room  4B\nis free", "room 4b")
     assert not states("Room 4B", "room 4b", case_sensitive=True)
 
