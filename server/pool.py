@@ -164,7 +164,7 @@ class WorkerPool:
         except Breach as exc:
             return ActionResult.failure("resource_limit", f"{op.app}.{op.name}: {exc.message}")
         except PoolClosed:
-            return ActionResult.failure("internal_error", "the server is shutting down; the operation was not run")
+            return ActionResult.failure("internal_error", "the server is shutting down; the operation did not complete")
 
     def parse_office(self, root: str | os.PathLike, timezone: str = "UTC") -> dict[str, dict]:
         """``testbed.parse.parse_office`` under the budget: each file gets the time limit; a file
