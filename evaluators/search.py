@@ -105,12 +105,18 @@ def _at(event: dict, key: str, wanted: tuple[str, Any] | None, timezone: str) ->
     return found.date() == value if kind == "day" else found == value
 
 
+def _minutes(event: dict, timezone: str) -> float | None:
+    start, end = as_datetime(event.get("start"), timezone), as_datetime(event.get("end"), timezone)
+    return None if start is None or end is None or event.get("all_day") else (end - start).total_seconds() / 60
+
+
 @check("event_contains")
 def event_contains(state: EvalState, *, user: str, text: str | list[str | list[str]] | None = None,
-                   start: str | None = None, end: str | None = None) -> CheckResult:
+                   start: str | None = None, end: str | None = None, minutes: int | None = None) -> CheckResult:
     """Some event of ``user``'s calendar states every ``text`` fact in its summary, location or
     description (an item that is a list is a choice), starts at ``start`` and ends at ``end`` when
-    given: a time compares as a moment, a date (``2024-06-19``) as the day the event starts or ends."""
+    given (a time compares as a moment, a date, ``2024-06-19``, as the day the event starts or ends),
+    and lasts ``minutes`` when given."""
     who = f"calendar of {user.strip().lower()}"
     needles = _facts(text) if text is not None else []
     try:
@@ -118,10 +124,12 @@ def event_contains(state: EvalState, *, user: str, text: str | list[str | list[s
     except ValueError as exc:
         return CheckResult.fail(f"{who}: {exc}")
     events = calendar_events(state, user)
-    wanted = show(needles) + "".join(f", {k} {v}" for k, v in (("start", start), ("end", end)) if v)
+    wanted = show(needles) + "".join(f", {k} {v}" for k, v in (("start", start), ("end", end), ("minutes", minutes))
+                                     if v)
     for event in events:
         said = "\n".join(str(event.get(k) or "") for k in ("summary", "location", "description"))
         if all(states(said, t, year=state.year) for t in needles) and \
-                all(_at(event, k, when[k], state.timezone) for k in ("start", "end")):
+                all(_at(event, k, when[k], state.timezone) for k in ("start", "end")) and \
+                (minutes is None or _minutes(event, state.timezone) == minutes):
             return CheckResult.ok(f"{who}: event {show(event.get('summary'))} at {event.get('start')} states {wanted}")
     return CheckResult.fail(f"{who}: no event states {wanted} ({list_events(events)})")

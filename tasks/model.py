@@ -117,6 +117,8 @@ class Task(_Strict):
         paths = [b.path for b in self.office if getattr(b, "path", None)]
         paths += [f"emails/{b.user}/x.eml" for b in self.office if b.type == "eml"]
         paths += [f"calendar/{b.user}.ics" for b in self.office if b.type == "ics"]
+        for name in self.people:  # offices keyed by first name (OfficeBench's): each person's mailbox and calendar
+            paths += [f"emails/{name}/x.eml", f"emails/{name}/sent/x.eml", f"calendar/{name}.ics"]
         for action in self.gold:
             for value in action.args.values():
                 for v in value if isinstance(value, list) else [value]:

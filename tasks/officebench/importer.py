@@ -344,6 +344,8 @@ def _write(sub: Subtask, task: dict, dest: Path) -> None:
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
     for name, target in (("testbed", "files"), ("reference", "reference")):
-        if (sub.folder / name).is_dir():
-            shutil.copytree(sub.folder / name, dest / target)
+        if (sub.folder / name).is_dir():  # contents only: a read-only checkout gives writable offices
+            shutil.copytree(sub.folder / name, dest / target, copy_function=shutil.copyfile)
+            for path in [dest / target, *(dest / target).rglob("*")]:
+                path.chmod(0o755 if path.is_dir() else 0o644)
     (dest / "task.yaml").write_text(_dump(task), encoding="utf-8")
