@@ -219,16 +219,34 @@ def find(text: Any, expected: Any, *, case_sensitive: bool = False, year: int | 
 
 
 def _find_words(body: str, needle: str, case_sensitive: bool) -> Mention | None:
-    """``needle`` as whole words (its ends do not continue a word), whitespace-insensitive."""
+    """``needle`` as whole words (its ends do not continue a word), whitespace-insensitive. A needle
+    that ends in a number ("Venue cost estimate: 588") ends in that number in any common form
+    ("588.00", "$588") and not in a longer one ("588.75")."""
     if not needle:
         return Mention(needle, 0, 0)
+    head, _, last = needle.rpartition(" ")
+    number = as_number(last) if head else None
+    if number is not None:
+        for m in _words_pattern(head, case_sensitive, plural=False).finditer(body):
+            after = body[m.end():m.end() + 40]
+            lead = re.match(r"\s*", after).end()
+            first = next(iter(numbers_in(after[lead:])), None)
+            if first is not None and first.start == 0 and math.isclose(first.value, number, rel_tol=0, abs_tol=1e-6):
+                return Mention(needle, m.start(), m.end() + lead + first.end)
+        return None
+    m = _words_pattern(needle, case_sensitive).search(body)
+    return Mention(m.group(0), m.start(), m.end()) if m else None
+
+
+def _words_pattern(needle: str, case_sensitive: bool, plural: bool = True) -> re.Pattern:
     parts = [re.escape(p) for p in needle.split()]
     left = (r"(?<!\w)" + (r"(?<!\d[.,])" if needle[0].isdigit() else "")) if needle[0].isalnum() else ""
     # a plural of the last word is the same word ("Wednesdays" states "Wednesday"); "Rental" is not "Rent"
-    right = (r"(?:e?s)?(?!\w)" if needle[-1].isalpha() else r"(?!\w)(?![.,]\d)") if needle[-1].isalnum() else ""
-    pattern = re.compile(left + r"\s+".join(parts) + right, 0 if case_sensitive else re.I)
-    m = pattern.search(body)
-    return Mention(m.group(0), m.start(), m.end()) if m else None
+    if needle[-1].isalpha():
+        right = r"(?:e?s)?(?!\w)" if plural else r"(?!\w)"
+    else:
+        right = r"(?!\w)(?![.,]\d)" if needle[-1].isalnum() else ""
+    return re.compile(left + r"\s+".join(parts) + right, 0 if case_sensitive else re.I)
 
 
 def states(text: Any, expected: Any, *, case_sensitive: bool = False, year: int | None = None) -> bool:

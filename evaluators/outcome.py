@@ -362,9 +362,8 @@ _COMPARE: dict[str, Callable[[dict | None, dict, dict], list[str]]] = {
 
 # ---- documents inside messages -------------------------------------------------------------------
 def same_document(a: dict, b: dict) -> bool:
-    """Two parsed files say the same (attachments): a document's every paragraph or line, a sheet's
-    every cell, a PDF's every page; a picture by digest. Nothing is free inside an attachment: the
-    recipient gets exactly what it says."""
+    """Two parsed files say exactly the same: a document's every paragraph or line, a sheet's every
+    cell, a PDF's every page, a picture by digest."""
     if a.get("sha256") and a.get("sha256") == b.get("sha256"):
         return True
     if a.get("kind") != b.get("kind"):
@@ -388,14 +387,30 @@ def _attachment_docs(entry: dict) -> list[dict]:
     return docs
 
 
-def _same_attachments(a: dict, b: dict) -> bool:
+def _same_attachments(a: dict, b: dict, agent: State | None = None, gold: State | None = None) -> bool:
+    """The agent's message carries what gold's does. Where gold attaches a file of its office (as it
+    stands at the end), the agent must attach its own final version of that file, whatever its
+    wording (the file itself is compared on its own): so a stale copy or a template mailed in place
+    of the filled copy differs, while a correct document worded otherwise does not. Other
+    attachments must say exactly what gold's say."""
     left = _attachment_docs(a)
     for doc in _attachment_docs(b):
-        match = next((i for i, x in enumerate(left) if same_document(x, doc)), None)
+        wanted = doc
+        source = _office_source(doc, gold or {})
+        if source is not None and agent is not None and source in agent:
+            wanted = agent[source]
+        match = next((i for i, x in enumerate(left) if same_document(x, wanted)), None)
         if match is None:
             return False
         left.pop(match)
     return not left
+
+
+def _office_source(doc: dict, state: State) -> str | None:
+    """The office file (outside the mailboxes) whose final content an attachment is, if any."""
+    return next((path for path, entry in state.items()
+                 if not path.startswith("emails/") and entry.get("kind") == doc.get("kind") and same_document(entry, doc)),
+                None)
 
 
 # ---- new mail ------------------------------------------------------------------------------------
@@ -408,7 +423,7 @@ def _new_mail(state: State, before: State, is_free: Callable[[str], bool]) -> di
     return out
 
 
-def _same_message(a: dict, b: dict) -> bool:
+def _same_message(a: dict, b: dict, agent: State | None = None, gold: State | None = None) -> bool:
     """Who sent what to whom: sender, every recipient and cc, and the attachments by content.
     Subject and body wording are free (the checks judge the facts they must state)."""
     if a.get("kind") != "eml" or b.get("kind") != "eml":
@@ -416,7 +431,7 @@ def _same_message(a: dict, b: dict) -> bool:
     return (a.get("from") == b.get("from")
             and set(a.get("to") or []) == set(b.get("to") or [])
             and set(a.get("cc") or []) == set(b.get("cc") or [])
-            and _same_attachments(a, b))
+            and _same_attachments(a, b, agent, gold))
 
 
 def _message(entry: dict) -> str:
@@ -436,7 +451,7 @@ def _new_mail_differences(before: State, agent: State, gold: State, is_free: Cal
         place = f"emails/{mailbox}/" + ("sent/" if folder == "sent" else "")
         rest = list(a_new.get(where, []))
         for g in g_new.get(where, []):
-            match = next((i for i, a in enumerate(rest) if _same_message(a, g)), None)
+            match = next((i for i, a in enumerate(rest) if _same_message(a, g, agent, gold)), None)
             if match is None:
                 out.append(f"{place}: no message {_message(g)} as in the correct outcome")
             else:

@@ -54,6 +54,8 @@ def test_words_are_whole():
     assert states("on Wednesdays at 10", "Wednesday")
     assert not states("Venue cost estimate: 588.75", "Venue cost estimate: 588")
     assert states("Venue cost estimate: 588.", "Venue cost estimate: 588")
+    assert states("Venue cost estimate: 588.00 EUR", "Venue cost estimate: 588")
+    assert states("venue cost estimate: $1,588", "Venue cost estimate: 1588")
     assert states("Room  4B\nis free", "room 4b")
     assert not states("Room 4B", "room 4b", case_sensitive=True)
 
