@@ -43,6 +43,9 @@ def server(tasks):
     with LocalServer([tasks], env=env, include_suite=False) as srv, OfficeClient(srv.url, token=srv.token) as client:
         srv.client = client
         srv.peak = 0
+        warm = client.create_session(TASK, mode="all_operations")["session_id"]  # the workers are up
+        assert client.act(warm, "word", "read_file", {"file_path": "data/notes.docx"})["ok"]
+        client.delete(warm)
         yield srv
 
 
