@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Callable, Iterable
 
+from officesim.apps import APPS
 from officesim.apps.registry import SYSTEM_APP
 from officesim.evaluators.facts import Mention, dates_in, numbers_in, times_in
 from officesim.evaluators.text import as_number, collapse, document_text, format_number
@@ -88,9 +89,6 @@ class Mutant:
 
 
 # ---- operations: reads, writes and what they touch -------------------------------------------------
-READS = {("word", "read_file"), ("excel", "read_file"), ("excel", "list_sheets"), ("pdf", "read_file"),
-         ("calendar", "list_events"), ("email", "list_emails"), ("email", "read_email"), ("ocr", "recognize_file"),
-         ("llm", "complete_text")}
 CREATES = {("calendar", "create_event"), ("email", "send_email"), ("email", "forward_email"), ("email", "reply_email"),
            ("word", "write_to_file"), ("excel", "insert_row")}
 FINISH = "finish_task"
@@ -126,22 +124,23 @@ def shell_writes(command: str) -> bool:
 
 
 def is_read(step: dict) -> bool:
+    """Whether a step leaves the office's files as they are: an operation not declared ``writes``
+    (apps/registry.py), a shell command that plainly only reads; an unknown operation writes."""
     app, action = step.get("app"), step.get("action")
-    if app == SYSTEM_APP:
-        return True
     if app == "shell":
         return not shell_writes(str((step.get("args") or {}).get("command", "")))
-    return (app, action) in READS
+    operation = APPS.get(app).operations.get(action) if app in APPS else None
+    return operation is not None and not operation.writes
 
 
 def effects(step: dict, index: int) -> tuple[set[str], set[str]]:
     """(reads, writes) of a step as resource names; ``*`` stands for anything (a shell command).
     Cells are ``path#sheet!row,col`` inside ``path``; events ``calendar/<user>.ics#<summary>``."""
     app, action, args = step.get("app"), step.get("action"), step.get("args") or {}
-    if app == SYSTEM_APP or (app, action) in READS:
-        return set(), set()
     if app == "shell":
         return {"*"}, {"*"}
+    if is_read(step):
+        return set(), set()
     if (app, action) in _SOURCE_ARG:
         return {office_path(args.get(_SOURCE_ARG[(app, action)]))}, {office_path(args.get(_DEST_ARG[(app, action)]))}
     if app == "excel" and action in ("set_cell", "delete_cell"):
