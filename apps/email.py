@@ -126,6 +126,18 @@ def body_text(msg: EmailMessage) -> str:
     return html_to_text(_part_text(part)) if part is not None else ""
 
 
+def html_extra(msg: EmailMessage) -> str:
+    """The text of an html alternative beside a text/plain body, when it holds words the plain body
+    lacks (a table sent only in html); '' otherwise."""
+    plain, html = msg.get_body(preferencelist=("plain",)), msg.get_body(preferencelist=("html",))
+    if plain is None or html is None:
+        return ""
+    source = re.sub(r"(?i)</t[dh]>\s*<t[dh][^>]*>", " | ", _part_text(html))  # table cells of a row on one line
+    text = "\n".join(line.strip() for line in html_to_text(source).splitlines() if line.strip())
+    have = set(re.findall(r"\w+", _part_text(plain).lower()))
+    return text if set(re.findall(r"\w+", text.lower())) - have else ""
+
+
 def message_attachments(msg: EmailMessage) -> list[tuple[str, str, bytes]]:
     """(file name, content type, bytes) of every attachment."""
     out = []
@@ -376,6 +388,10 @@ def read_email(ctx: OfficeContext, username: str, email_id: str) -> Result:
     if files:
         lines.append("Attachments: " + ", ".join(f"{n} ({len(d)} bytes)" for n, _c, d in files))
     lines += ["", info["body"].rstrip()]
+    extra = html_extra(msg)
+    if extra:  # an html alternative that says more than the text part (a table): shown too, as OfficeBench does
+        info["html_text"] = extra
+        lines += ["", "[the html version of this email also holds:]", extra]
     return Result(observation="\n".join(lines), data=info)
 
 

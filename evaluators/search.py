@@ -10,6 +10,8 @@ start and end as moments) must state every fact, the way ``contains`` reads a do
 
 from __future__ import annotations
 
+import re
+from datetime import time as dtime
 from typing import Any
 
 from officesim.evaluators.facts import own_text, states
@@ -81,10 +83,14 @@ def mailbox_not_contains(state: EvalState, *, user: str, text: str | list[str]) 
 
 
 def _moment_or_day(value: str | None, name: str) -> tuple[str, Any] | None:
-    """("day", date) for '2024-06-19', ("moment", datetime) for a time, None when not given."""
+    """("day", date) for '2024-06-19', ("clock", time) for '09:00', ("moment", datetime) for a date and
+    time, None when not given."""
     if value is None:
         return None
     text = str(value).strip()
+    clock = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?", text)
+    if clock:
+        return "clock", dtime(int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0))
     if len(text) == 10:
         moment = as_datetime(text)
         if moment is not None:
@@ -102,6 +108,8 @@ def _at(event: dict, key: str, wanted: tuple[str, Any] | None, timezone: str) ->
     if found is None:
         return False
     kind, value = wanted
+    if kind == "clock":
+        return found.time() == value
     return found.date() == value if kind == "day" else found == value
 
 
@@ -115,8 +123,8 @@ def event_contains(state: EvalState, *, user: str, text: str | list[str | list[s
                    start: str | None = None, end: str | None = None, minutes: int | None = None) -> CheckResult:
     """Some event of ``user``'s calendar states every ``text`` fact in its summary, location or
     description (an item that is a list is a choice), starts at ``start`` and ends at ``end`` when
-    given (a time compares as a moment, a date, ``2024-06-19``, as the day the event starts or ends),
-    and lasts ``minutes`` when given."""
+    given (a date and time compares as a moment, a date, ``2024-06-19``, as the day the event starts or
+    ends, a time of day, ``09:00``, as the clock time on any day), and lasts ``minutes`` when given."""
     who = f"calendar of {user.strip().lower()}"
     needles = _facts(text) if text is not None else []
     try:

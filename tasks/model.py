@@ -7,6 +7,7 @@ plausible wrong solutions that the validator replays through the real API. See t
 from __future__ import annotations
 
 import fnmatch
+import re
 from datetime import datetime
 from typing import Any, Literal
 
@@ -97,7 +98,7 @@ class Task(_Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> "Task":
-        if self.category != len(self.apps):
+        if self.category != len(self.apps) and self.origin is None:  # an imported task keeps its source's category
             raise ValueError(f"category {self.category} but {len(self.apps)} apps listed ({self.apps})")
         used = {a.app for a in self.gold} - {"system"}
         extra = used - set(self.apps)
@@ -124,6 +125,8 @@ class Task(_Strict):
                 for v in value if isinstance(value, list) else [value]:
                     if isinstance(v, str):
                         paths.append(v.strip().lstrip("/").removeprefix("testbed/"))
+                        if action.app == "shell":  # the files a shell command names (data/top3.txt in 'echo x > data/top3.txt')
+                            paths += [t.lstrip("/").removeprefix("testbed/") for t in re.findall(r"[\w./-]+\.\w+", v)]
                         if "@" in v:
                             paths += [f"emails/{v.strip().lower()}/x.eml", f"emails/{v.strip().lower()}/sent/x.eml",
                                       f"calendar/{v.strip().lower()}.ics"]
