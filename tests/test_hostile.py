@@ -102,7 +102,9 @@ class Watch:
             t.join(timeout=BUDGET_S)
         self.server.client.delete(self.other)
         assert not self.failures, self.failures[:3]
-        assert self.latencies and max(self.latencies) < 5.0, f"the other session waited {max(self.latencies):.1f} s"
+        # Not a speed target (make bench measures those): the other session must not wait for the hostile
+        # operation to end, which would take up to its whole budget. Loaded CI machines get slack.
+        assert self.latencies and max(self.latencies) < BUDGET_S / 2, f"the other session waited {max(self.latencies):.1f} s"
         assert self.server.peak < SERVER_MEMORY_LIMIT, f"server at {self.server.peak >> 20} MB"
 
 
