@@ -120,15 +120,17 @@ def _minutes(event: dict, timezone: str) -> float | None:
 
 @check("event_contains")
 def event_contains(state: EvalState, *, user: str, text: str | list[str | list[str]] | None = None,
-                   start: str | None = None, end: str | None = None, minutes: int | None = None) -> CheckResult:
+                   start: str | list[str] | None = None, end: str | None = None, minutes: int | None = None) -> CheckResult:
     """Some event of ``user``'s calendar states every ``text`` fact in its summary, location or
     description (an item that is a list is a choice), starts at ``start`` and ends at ``end`` when
     given (a date and time compares as a moment, a date, ``2024-06-19``, as the day the event starts or
-    ends, a time of day, ``09:00``, as the clock time on any day), and lasts ``minutes`` when given."""
+    ends, a time of day, ``09:00``, as the clock time on any day; a list of starts is a choice), and
+    lasts ``minutes`` when given."""
     who = f"calendar of {user.strip().lower()}"
     needles = _facts(text) if text is not None else []
     try:
-        when = {"start": _moment_or_day(start, "start"), "end": _moment_or_day(end, "end")}
+        starts = [_moment_or_day(s, "start") for s in start] if isinstance(start, list) else [_moment_or_day(start, "start")]
+        when = {"end": _moment_or_day(end, "end")}
     except ValueError as exc:
         return CheckResult.fail(f"{who}: {exc}")
     events = calendar_events(state, user)
@@ -137,7 +139,7 @@ def event_contains(state: EvalState, *, user: str, text: str | list[str | list[s
     for event in events:
         said = "\n".join(str(event.get(k) or "") for k in ("summary", "location", "description"))
         if all(states(said, t, year=state.year) for t in needles) and \
-                all(_at(event, k, when[k], state.timezone) for k in ("start", "end")) and \
+                any(_at(event, "start", s, state.timezone) for s in starts) and _at(event, "end", when["end"], state.timezone) and \
                 (minutes is None or _minutes(event, state.timezone) == minutes):
             return CheckResult.ok(f"{who}: event {show(event.get('summary'))} at {event.get('start')} states {wanted}")
     return CheckResult.fail(f"{who}: no event states {wanted} ({list_events(events)})")

@@ -293,8 +293,16 @@ def used_rows(ws: Any) -> list[list[Any]]:
 
 
 def xlsx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
-    """Write every worksheet of an .xlsx (its name, then one ' | '-joined line per row) into a PDF."""
+    """Write every worksheet of an .xlsx (its name, then one ' | '-joined line per row) into a PDF.
+
+    A formula cell shows what it computes (the value the file cached, else the formulas engine's,
+    testbed/spreadsheet.py), as a spreadsheet program prints it; one neither gives shows its formula.
+    """
+    from officesim.testbed.spreadsheet import FormulaProblem, formula_cells, formula_values
+
     workbook = open_xlsx(src)
+    cells = formula_cells(workbook)
+    computed = formula_values(Path(src).read_bytes(), cells) if cells else {}
     out = TextPdf()
     for index, ws in enumerate(workbook.worksheets):
         if index:
@@ -303,8 +311,9 @@ def xlsx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
         rows = used_rows(ws)
         if not rows:
             out.paragraph("(empty sheet)")
-        for row in rows:
-            out.table_row([display_value(v) for v in row])
+        for r, row in enumerate(rows, start=1):
+            values = [computed.get((ws.title, r, c), v) for c, v in enumerate(row, start=1)]
+            out.table_row([display_value(row[c] if isinstance(v, FormulaProblem) else v) for c, v in enumerate(values)])
     with atomic_output(dst) as tmp:
         out.save(tmp)
 
