@@ -118,7 +118,27 @@ def run_operation(app: str, action: str, args: Any, root: str, user: str, now, s
         if used >= quota:
             return ActionResult.failure("resource_limit", quota_message(used, quota))
     result = op.invoke(ctx, args)
-    return scrub_result(result, str(office.root))
+    return bounded(scrub_result(result, str(office.root)))
+
+
+MAX_OBSERVATION_CHARS = int(os.environ.get("OFFICESIM_MAX_OBSERVATION_CHARS") or 200_000)
+MAX_DATA_BYTES = 16 << 20
+
+
+def bounded(result: ActionResult) -> ActionResult:
+    """An observation no agent could read whole (a 200,000-cell sheet) is cut, saying so; data that
+    would take more than 16 MB is left out. Sessions keep every observation in their history, so
+    this also bounds what one action can add to the server's memory."""
+    text = result.observation
+    if len(text) > MAX_OBSERVATION_CHARS:
+        result.observation = (text[:MAX_OBSERVATION_CHARS] + f"\n[observation cut: showing the first "
+                              f"{MAX_OBSERVATION_CHARS:,} of {len(text):,} characters]")
+        try:
+            if len(pickle.dumps(result.data, protocol=pickle.HIGHEST_PROTOCOL)) > MAX_DATA_BYTES:
+                result.data = None
+        except Exception:
+            result.data = None
+    return result
 
 
 def parse_files(conn, root: str, relpaths: list[str], timezone: str) -> None:
