@@ -21,7 +21,9 @@ from officesim.testbed.guards import read_bounded
 T = TypeVar("T")
 
 _LIMIT = 1024
+_BYTES = 64 << 20  # pickled values kept in all (each worker process has its own cache)
 _cache: "OrderedDict[tuple, bytes]" = OrderedDict()
+_size = 0
 _lock = threading.Lock()
 
 
@@ -43,13 +45,20 @@ def by_content(path: Path, key: tuple, compute: Callable[[], T]) -> T:
         blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # an exotic value (e.g. an openpyxl object) is simply not cached
         return value
+    if len(blob) > _BYTES // 8:  # a huge value would push everything else out
+        return value
+    global _size
     with _lock:
-        _cache[full] = blob
-        while len(_cache) > _LIMIT:
-            _cache.popitem(last=False)
+        if full not in _cache:
+            _cache[full] = blob
+            _size += len(blob)
+        while len(_cache) > _LIMIT or _size > _BYTES:
+            _size -= len(_cache.popitem(last=False)[1])
     return value
 
 
 def clear() -> None:
+    global _size
     with _lock:
         _cache.clear()
+        _size = 0

@@ -38,7 +38,9 @@ TEXT_SUFFIXES = {".txt", ".md", ".csv", ".tsv", ".json", ".log", ".xml", ".html"
                  ".yml", ".ini", ".cfg", ".conf", ".py", ".sh", ".rst", ".toml", ".vcf"}
 
 _CACHE_LIMIT = 4096
+_CACHE_BYTES = 128 << 20  # pickled entries kept in all (per process: each worker has its own)
 _cache: "OrderedDict[tuple, bytes]" = OrderedDict()
+_cache_size = 0
 _cache_lock = threading.Lock()
 
 
@@ -91,12 +93,22 @@ def parse_bytes(data: bytes, relpath: str, timezone: str = "UTC") -> dict:
     else:
         entry = _parse_content(data, suffix, digest, timezone)
         blob = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
-        with _cache_lock:
-            _cache[key] = blob
-            while len(_cache) > _CACHE_LIMIT:
-                _cache.popitem(last=False)
+        _remember(key, blob)
     _add_path_fields(entry, relpath)
     return entry
+
+
+def _remember(key: tuple, blob: bytes) -> None:
+    """Keep a parsed entry, within the cache's entry and byte limits (oldest out first)."""
+    global _cache_size
+    if len(blob) > _CACHE_BYTES // 8:
+        return
+    with _cache_lock:
+        if key not in _cache:
+            _cache[key] = blob
+            _cache_size += len(blob)
+        while len(_cache) > _CACHE_LIMIT or _cache_size > _CACHE_BYTES:
+            _cache_size -= len(_cache.popitem(last=False)[1])
 
 
 # ---- dispatch ------------------------------------------------------------------------------------
