@@ -386,6 +386,8 @@ class _Office:
     def __init__(self, task: Any, office: dict[str, dict]):
         self.files = office
         self.user = str(task.user).lower()
+        # an office in OfficeBench's layout names people by first name (task field people: {Bob: bob@x})
+        self.people = {str(k).casefold(): str(v).lower() for k, v in (getattr(task, "people", None) or {}).items()}
         texts: list[tuple[str, str]] = []
         for path, entry in office.items():
             try:
@@ -407,7 +409,8 @@ class _Office:
                 for ev in entry.get("events") or []:
                     addresses.update(a.lower() for a in ev.get("attendees") or [])
         addresses.update(a.lower().rstrip(".") for a in _ADDRESS.findall(self.all_text))
-        self.addresses = sorted(a for a in addresses if a and a != self.user and "@" in a)
+        addresses.update(self.people.values())
+        self.addresses = sorted(a for a in addresses if a and "@" in a and self.who(a) != self.who(self.user))
         numbers: dict[float, str] = {}
         for _p, text in texts:
             for m in standalone_numbers(text):
@@ -442,9 +445,18 @@ class _Office:
             return None
         return max(pool, key=lambda p: (difflib.SequenceMatcher(None, p, path).ratio(), p))
 
+    def who(self, person: Any) -> str:
+        """A person's identity: their address, or for a listed person their name (by name, address, or an
+        address whose local part is the name, as apps/people.py reads them)."""
+        text = str(person or "").strip().lower()
+        for name, address in self.people.items():
+            if text in (name, address) or ("@" in text and text.split("@")[0] == name):
+                return f"person:{name}"
+        return text
+
     def other_address(self, avoid: Iterable[str], like: str = "") -> str | None:
-        taken = {a.lower() for a in avoid}
-        pool = [a for a in self.addresses if a not in taken]
+        taken = {self.who(a) for a in avoid}
+        pool = [a for a in self.addresses if self.who(a) not in taken]
         if not pool:
             return None
         domain = like.rsplit("@", 1)[-1].lower() if "@" in like else ""
@@ -1256,13 +1268,13 @@ class Deriver:
         out: list[dict] = []
         current = SYSTEM_APP
         for step in self.core:
-            if not is_read(step):
-                away = next(a for a in ("word", "excel", "pdf") if a not in (current, step["app"]))
-                out += [_switch(away), _switch(step["app"])]
-            out.append(copy.deepcopy(step))
+            if is_read(step):
+                continue  # reads-added has them; here they would only cost time
+            away = next(a for a in ("word", "excel", "pdf") if a not in (current, step["app"]))
+            out += [_switch(away), _switch(step["app"]), copy.deepcopy(step)]
             current = step["app"] if step["app"] != SYSTEM_APP else current
         if not self.writes():
-            out = [_switch("word"), _switch("excel")] + out
+            out = [_switch("word"), _switch("excel")]
         self.add(RIGHT, "switch-roundtrips", "a switch_app round-trip before each write step", out, keep_reads=True)
 
 
