@@ -69,6 +69,18 @@ def become_worker(env: dict[str, str], memory_bytes: int) -> None:
         os.setsid()
     except OSError:
         pass
+    # multiprocessing hands every child the write end of the pipe whose end of file tells the
+    # forkserver that the server is gone; a worker holding it would keep the forkserver (and so,
+    # through PDEATHSIG, itself) alive after a kill -9 of the server.
+    from multiprocessing import forkserver
+
+    alive = getattr(forkserver._forkserver, "_forkserver_alive_fd", None)
+    if alive is not None:
+        try:
+            os.close(alive)
+        except OSError:
+            pass
+        forkserver._forkserver._forkserver_alive_fd = None
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops the workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     os.environ.clear()

@@ -141,6 +141,22 @@ def test_private_server_dies_with_its_parent_on_kill_9(tasks, tmp_path):
         parent.kill()
 
 
+def test_workers_die_with_the_server_on_kill_9(tasks):
+    server = LocalServer([tasks], include_suite=False).start()
+    try:
+        server.wait_healthy()
+        with OfficeClient(server.url, token=server.token) as client:
+            sid = client.create_session(TASK_IDS[0], mode="all_operations")["session_id"]
+            assert client.act(sid, "system", "list_files", {})["ok"]  # a worker is up
+        family = _descendants(server.proc.pid)
+        assert family
+        server.proc.send_signal(signal.SIGKILL)
+        server.proc.wait()
+        assert _gone(family, within=15), f"outlived the killed server: {_alive(family)}"
+    finally:
+        server.stop()
+
+
 def _hold_lock(out: Path) -> subprocess.Popen:
     code = ("import sys, time\nfrom pathlib import Path\nfrom officesim.runner.runlock import run_dir_lock\n"
             "with run_dir_lock(Path(sys.argv[1])):\n    print('held', flush=True)\n    time.sleep(float(sys.argv[2]))\n")
