@@ -51,6 +51,20 @@ from officesim.testbed.quota import office_usage, quota_message
 PR_SET_PDEATHSIG = 1
 
 
+def _die_with_parent(sig: int = signal.SIGKILL) -> None:
+    """Ask the kernel to send ``sig`` to this process when its parent dies."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the pool still kills the workers it replaces
+        pass
+
+
+# This module is imported once per server, by its forkserver (the pool's preload), never by the server
+# itself: the forkserver dies with the server, even on kill -9 (it would otherwise wait for the end of
+# a pipe that children it forked may still hold), and workers die with the forkserver (become_worker).
+_die_with_parent()
+
+
 def _vm_size() -> int:
     """This process's address space in bytes (VmSize)."""
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -61,10 +75,7 @@ def _vm_size() -> int:
 
 def become_worker(env: dict[str, str], memory_bytes: int) -> None:
     """Process group, death with the parent, the server's environment, the address-space cap."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):  # not Linux: the pool still kills workers it replaces
-        pass
+    _die_with_parent()
     try:
         os.setsid()
     except OSError:
