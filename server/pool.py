@@ -40,9 +40,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from multiprocessing import spawn
 from multiprocessing.connection import wait
@@ -402,7 +404,42 @@ def _worker_entry(conn, env: dict, memory_bytes: int) -> None:
     main(conn, env, memory_bytes)
 
 
+_keeper: "queue.Queue[Future] | None" = None
+
+
+def _ensure_forkserver() -> None:
+    """Start (or restart) the forkserver from one thread that lives as long as the process.
+
+    The forkserver asks to be killed when its parent dies (server/worker.py), and the kernel counts
+    the parent's *thread* that started it: started from a request's thread, it would die with that
+    thread. So every start goes through this keeper thread."""
+    global _keeper
+    with _forkserver_lock:
+        if _keeper is None:
+            _keeper = queue.Queue()
+            threading.Thread(target=_keep_forkserver, args=(_keeper,), name="officesim-forkserver-keeper",
+                             daemon=True).start()
+        requests = _keeper
+    done: Future = Future()
+    requests.put(done)
+    done.result()
+
+
+def _keep_forkserver(requests: "queue.Queue[Future]") -> None:
+    from multiprocessing import forkserver
+
+    while True:
+        done = requests.get()
+        try:
+            _context()
+            forkserver.ensure_running()
+            done.set_result(None)
+        except BaseException as exc:  # reported to the thread that asked
+            done.set_exception(exc)
+
+
 def _start_worker(memory_mb: int) -> _Worker:
+    _ensure_forkserver()
     ctx = _context()
     parent, child = ctx.Pipe(duplex=True)
     proc = ctx.Process(target=_worker_entry, args=(child, dict(os.environ), memory_mb << 20), daemon=True,
