@@ -10,7 +10,7 @@ import pytest
 
 from officesim.runner.cli import main as cli_main
 from officesim.runner.mutants import (AUTHORED, RIGHT, RIGHT_CLASSES, WRONG, WRONG_CLASSES, derive, is_read,
-                                      not_applicable, outcome_key, reword, with_switches)
+                                      not_applicable, outcome_key, reword)
 from officesim.runner.validate import initial_office, main as validate
 from officesim.tasks.loader import load_tasks
 from tests._api_tasks import QUESTION, USER, variant, write_tasks
