@@ -300,6 +300,39 @@ def insert_row(ctx: OfficeContext, file_path: str, row_idx: int,
                   data={"sheet": ws.title, "row": row_idx, "values": [_json_value(v) for v in stored]})
 
 
+MAX_TABLE_CELLS = 100_000  # cells write_rows writes in one call
+
+
+@app.operation(writes=True)
+def write_rows(ctx: OfficeContext, file_path: str, rows: list[list[str | int | float | None]], row_idx: int = 1,
+               sheet: str | None = None) -> Result:
+    """Write a table in one step: each row's values from column 1 on, from row row_idx down,
+    replacing the cells written (the rows are not inserted). A None value leaves its cell empty.
+
+    Args:
+        file_path: path of the .xlsx file in the office.
+        rows: the table, one list of values per row; numbers are stored as numbers as in set_cell.
+        row_idx: the row the first row of the table goes to, starting at 1.
+        sheet: name of the sheet; the first sheet when omitted.
+    """
+    _check_row(row_idx)
+    if row_idx + len(rows) - 1 > MAX_ROW:
+        raise OpError("out_of_range", f"the table's last row would be past row {MAX_ROW}")
+    if any(len(r) > MAX_COL for r in rows):
+        raise OpError("out_of_range", f"a row holds at most {MAX_COL} values")
+    if sum(len(r) for r in rows) > MAX_TABLE_CELLS:
+        raise OpError("resource_limit", f"write_rows writes at most {MAX_TABLE_CELLS} cells in one call")
+    stored = [[coerce_value(v) for v in r] for r in rows]
+    real, workbook = _open(ctx, file_path)
+    ws = _sheet(workbook, sheet)
+    for i, values in enumerate(stored):
+        for column, value in enumerate(values, start=1):
+            ws.cell(row=row_idx + i, column=column).value = value
+    _save(workbook, real)
+    return Result(observation=f"Wrote {len(stored)} row(s) to sheet '{ws.title}' from row {row_idx}.",
+                  data={"sheet": ws.title, "row": row_idx, "rows": len(stored)})
+
+
 @app.operation(writes=True)
 def delete_row(ctx: OfficeContext, file_path: str, row_idx: int, sheet: str | None = None) -> Result:
     """Delete row row_idx; the rows below move up.

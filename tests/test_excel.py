@@ -287,3 +287,14 @@ def test_formula_shows_its_value_computed_or_cached(run, office):
             archive.writestr(name, content)
     shown = run("excel", "read_file", file_path="data/f.xlsx").observation
     assert "(1, 2): =A1*3 (value: 7)" in shown.splitlines()  # the file's cached result wins
+
+
+def test_write_rows_writes_a_table_in_one_step(run, office, budget):
+    result = run("excel", "write_rows", file_path=budget, row_idx=2, rows=[["Water", "80"], ["Gas", 45.5, None]])
+    assert result.ok, result.observation
+    import openpyxl
+
+    ws = openpyxl.load_workbook(office.root / budget).worksheets[0]
+    assert [ws.cell(2, 1).value, ws.cell(2, 2).value, ws.cell(3, 1).value, ws.cell(3, 2).value] == ["Water", 80, "Gas", 45.5]
+    assert run("excel", "write_rows", file_path=budget, row_idx=0, rows=[["x"]]).error["code"] == "out_of_range"
+    assert run("excel", "write_rows", file_path="data/missing.xlsx", rows=[["x"]]).error["code"] == "file_not_found"

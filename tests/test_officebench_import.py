@@ -15,7 +15,7 @@ from officesim.server.app import create_app
 from officesim.server.manager import ServerSettings
 from officesim.tasks.gold import play_gold
 from officesim.tasks.loader import load_tasks
-from officesim.tasks.officebench.importer import REPORT_FILE, import_officebench, load_overlay
+from officesim.tasks.officebench.importer import REPORT_FILE, corrections_markdown, import_officebench, load_overlay
 
 SNAPSHOT = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "officebench"
 pytestmark = pytest.mark.skipif(not (SNAPSHOT / "tasks").is_dir(),
@@ -49,6 +49,13 @@ def test_every_subtask_is_imported_pending_or_excluded_with_a_reason(imported):
     assert set(report.corrections) <= set(report.imported)
     overlay = load_overlay()
     assert {f"officebench-{k.replace('/', '-')}" for k, e in overlay.items() if e.get("gold")} <= set(report.imported)
+
+
+def test_the_readme_lists_every_correction(imported):
+    _out, report = imported
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert corrections_markdown(report) in readme, "README's correction tables are stale: regenerate them with " \
+        "officesim.tasks.officebench.importer.corrections_markdown"
 
 
 def test_the_translation_finds_the_known_classes_of_errors():

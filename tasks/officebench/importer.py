@@ -290,6 +290,57 @@ def build_task(sub: Subtask, entry: dict, known: set[str] = frozenset()) -> tupl
     return task, corrections, problems
 
 
+CLASS_NAMES = {  # the classes of correction, as the README's table names them
+    "mail-harness": "the mail reader reads the container's /testbed, not the graded folder",
+    "missing-mailbox": "a mailbox search on a person without mail raises",
+    "answer-file": "the answer is read from data/answer.txt",
+    "calendar-utc": "a UTC calendar time the calendar app never writes",
+    "arithmetic": "an expected value is arithmetically wrong",
+    "wrong-expected": "an expected value or reference is wrong for the task's own files",
+    "other-file": "a check reads a file the task does not name",
+    "file-name": "a check reads a misspelt or miscased file name",
+    "no-file": "a cell check names no file",
+    "missing-reference": "a reference file that does not exist",
+    "exact-objects": "an exact match that compares objects and can never pass",
+    "wrong-reader": "a file read with the wrong reader",
+    "unwritable-path": "a file no app can write where it is expected",
+    "unwritable-value": "an expected value the original app cannot write",
+    "mail-file-name": "a mail expected under OfficeBench's file name",
+    "do-nothing-passes": "the unchanged office passes",
+    "file-only": "only a file's existence is checked",
+    "weak-check": "a check too weak for the instruction",
+    "trivial-keyword": "a keyword found trivially (a digit, 'no' in 'not')",
+    "substring-keyword": "a keyword matched as a substring",
+    "format-keyword": "a keyword that fixes a format the instruction does not",
+    "typo": "a typo in an expected value",
+    "swapped-keywords": "the checks of two subtasks swapped",
+    "contradicts-instruction": "a check that contradicts the instruction",
+    "ambiguous": "an ambiguous instruction",
+    "ambiguous-date": "an ambiguous date with one accepted day",
+    "unstated-headers": "headers the instruction never states",
+    "data-missing": "the task's files lack what the instruction asks for",
+}
+
+
+def corrections_markdown(report: ImportReport) -> str:
+    """The README's tables: corrections counted by class, then every correction and exclusion by task."""
+    counts = report.correction_counts()
+    tasks = {c: len({t for t, cs in report.corrections.items() if any(x["class"] == c for x in cs)}) for c in counts}
+    lines = ["| class | what | corrections | tasks |", "|---|---|---|---|"]
+    for cls, n in counts.most_common():
+        lines.append(f"| `{cls}` | {CLASS_NAMES.get(cls, '')} | {n} | {tasks[cls]} |")
+    lines += ["", "| task | class | what the original evaluation or ground truth gets wrong | what officesim does |",
+              "|---|---|---|---|"]
+    def cell(text: str) -> str:
+        return str(text).replace("|", "\\|").replace("\n", " ")
+    for task_id, cs in report.corrections.items():
+        for c in cs:
+            lines.append(f"| {task_id.removeprefix('officebench-')} | `{c['class']}` | {cell(c['what'])} | {cell(c['did'])} |")
+    for task_id, reason in report.excluded.items():
+        lines.append(f"| {task_id.removeprefix('officebench-')} | excluded | {cell(reason)} | not imported |")
+    return "\n".join(lines) + "\n"
+
+
 def _dump(task: dict) -> str:
     class Dumper(yaml.SafeDumper):
         pass

@@ -115,6 +115,12 @@ def translate(evaluation: list[dict], *, reference_dir: Path | None, testbed_dir
             keywords = [str(k) for k in args.get("keywords", [])]
             if kind == "email":
                 user = str(args.get("username"))
+                if negate:
+                    out.corrections.append(Correction(
+                        "missing-mailbox", f"not_contain searches the mailbox of {user}; when {user} has no mail folder "
+                                           "(nobody wrote to them, as the instruction wants) the original's fallback loop "
+                                           "reads a variable before assigning it and raises, failing the task",
+                        "checks no message of theirs states the words (mailbox_not_contains)"))
                 out.checks.append(_check("mailbox_not_contains" if negate else "mailbox_contains", user=user, text=keywords))
                 continue
             path = office_path(args.get("file", ""))
