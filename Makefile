@@ -6,12 +6,13 @@ OUT    ?= runs/oracle
 
 .PHONY: install system-deps run test validate bench suite docker docker-local clean
 
-system-deps:  ## tesseract (OCR), bubblewrap (shell sandbox), fonts and python venv, installed when missing
+system-deps:  ## tesseract (OCR), bubblewrap (shell sandbox), fonts, python venv and chromium (API docs test), installed when missing
 	@missing=""; \
 	command -v tesseract >/dev/null || missing="$$missing tesseract-ocr"; \
 	command -v bwrap >/dev/null || missing="$$missing bubblewrap"; \
 	[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
 	$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || missing="$$missing python3-venv"; \
+	command -v chromium >/dev/null || command -v chromium-browser >/dev/null || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing system packages:$$missing"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \

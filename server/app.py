@@ -16,6 +16,7 @@ from pathlib import Path
 import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from officesim.server.manager import ServerSettings, SessionManager
@@ -126,8 +127,10 @@ def create_app(task_dirs: list[str | Path] | None = None, settings: ServerSettin
     settings = settings or ServerSettings.from_env()
     if tasks is None:
         tasks = load_tasks([Path(d) for d in task_dirs or []], include_suite=settings.include_suite)
-    app = FastAPI(title="officesim", version=__version__, lifespan=_lifespan,
-                  description="A simulated office for evaluating LLM agents: sessions, apps and evaluation.")
+    # /docs and /redoc load Swagger UI and ReDoc from the server itself (assets shipped by
+    # fastapi-offline), so they render where the server runs without internet.
+    app = FastAPIOffline(title="officesim", version=__version__, lifespan=_lifespan,
+                         description="A simulated office for evaluating LLM agents: sessions, apps and evaluation.")
     app.state.settings = settings
     app.state.manager = SessionManager(tasks, settings)
     _install_error_handlers(app)
