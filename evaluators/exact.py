@@ -197,6 +197,36 @@ def docx_has_paragraph(state: EvalState, *, file: str, text: str, case_sensitive
     return CheckResult.fail(f"{path}: no paragraph equals {show(collapse(text))}{_closest(text, paragraphs)}")
 
 
+@check("no_repeats")
+def no_repeats(state: EvalState, *, file: str, block: int = 1) -> CheckResult:
+    """No paragraph (docx) or line (text, pdf) of the file is written twice: a text written again
+    beside itself. With ``block`` > 1, no run of that many consecutive paragraphs is (for a letter
+    whose sender's name rightly stands at its head and under it). Compared as paragraph forms
+    without case; empty ones aside."""
+    entry = get_entry(state, file)
+    kind = entry.get("kind")
+    if kind == "docx":
+        units = entry.get("paragraphs") or []
+    elif kind == "pdf":
+        units = "\n".join(str(p) for p in entry.get("pages") or []).splitlines()
+    elif kind == "text":
+        units = str(entry.get("text") or "").splitlines()
+    else:
+        return CheckResult.fail(f"{office_path(file)}: a {kind} file, expected a document (docx, pdf or text)")
+    forms = [f for f in (paragraph_form(u, False) for u in units) if f]
+    size = max(1, block)
+    seen: dict[str, int] = {}
+    for k in range(len(forms) - size + 1):
+        run = " / ".join(forms[k:k + size])
+        seen[run] = seen.get(run, 0) + 1
+    twice = [f for f, n in seen.items() if n > 1]
+    if twice:
+        return CheckResult.fail(f"{office_path(file)}: {show(twice[0])} is written {seen[twice[0]]} times"
+                                + (f" (and {len(twice) - 1} more repeated)" if len(twice) > 1 else ""))
+    what = "paragraph or line" if size == 1 else f"run of {size} paragraphs or lines"
+    return CheckResult.ok(f"{office_path(file)}: no {what} is repeated")
+
+
 @check("docx_table_cell")
 def docx_table_cell(state: EvalState, *, file: str, table: int, row: int, col: int, value: Any) -> CheckResult:
     """Cell (``row``, ``col``) of table ``table`` holds ``value``; all three indices 1-based."""

@@ -52,13 +52,21 @@ def similarity(a: str, b: str) -> float:
 
 @check("contains")
 def contains(state: EvalState, *, file: str, text: Fact | list[Fact | list[Fact]], case_sensitive: bool = False,
-             exclude: Fact | list[Fact] | None = None, ordered: bool = False) -> CheckResult:
+             exclude: Fact | list[Fact] | None = None, ordered: bool = False,
+             lines: list[list[Fact]] | None = None) -> CheckResult:
     """The file states every ``text`` fact (evaluators/facts.py: numbers, dates and times in any common
     form, other text as whole words, whitespace collapsed) and none of ``exclude`` (the other candidates
     of an enumeration); with ``ordered``, the ``text`` facts appear in the order given. An item that is a
-    list is a choice: any one of its facts will do."""
+    list is a choice: any one of its facts will do. ``lines``: groups of facts that belong together
+    (a meeting and its day): each group is stated within one line or paragraph."""
     path = office_path(file)
     body = document_text(get_entry(state, file))
+    apart = [group for group in lines or []
+             if not any(all(states(line, f, case_sensitive=case_sensitive, year=state.year) for f in group)
+                        for line in body.splitlines())]
+    if apart:
+        return CheckResult.fail(f"{path}: expected one line stating {' and '.join(show(str(f)) for f in apart[0])}"
+                                f" together, none does{_closest_passage(' '.join(str(f) for f in apart[0]), body, case_sensitive)}")
     needles = [_fact(t) for t in as_list(text)]
     found = [find(body, t, case_sensitive=case_sensitive, year=state.year) for t in needles]
     missing = [t for t, m in zip(needles, found) if m is None]

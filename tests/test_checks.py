@@ -396,3 +396,32 @@ def test_event_times_with_an_offset_compare_in_the_task_timezone():
     assert run("ics_event", berlin, user=ME, summary="Call", start="2026-03-10T09:00:00Z").passed
     assert not run("ics_event", berlin, user=ME, summary="Call", start="2026-03-10T10:00:00Z").passed
     assert run("event_time_near", berlin, user=ME, summary="Call", start="2026-03-10T09:05:00+00:00", tolerance_minutes=5).passed
+
+
+def test_contains_lines_keeps_facts_together():
+    from datetime import datetime
+
+    note = docx(["Meetings to cover:", "Safety walk - Monday 20 July", "Launch rehearsal - Tuesday 21 July"])
+    state = EvalState(files={"data/h.docx": note}, now=datetime(2026, 7, 15, 9))
+    groups = [["Safety walk", "2026-07-20"], ["Launch rehearsal", "2026-07-21"]]
+    assert run("contains", state, file="data/h.docx", text="Safety walk", lines=groups).passed
+    swapped = docx(["Safety walk - Tuesday 21 July", "Launch rehearsal - Monday 20 July"])
+    out = run("contains", EvalState(files={"data/h.docx": swapped}, now=datetime(2026, 7, 15, 9)),
+              file="data/h.docx", text="Safety walk", lines=groups)
+    assert not out.passed and "'Safety walk' and '2026-07-20' together" in out.message
+
+
+def test_no_repeats():
+    assert run("no_repeats", STATE, file="data/notes.docx").passed
+    twice = EvalState(files={"m.docx": docx(["Memo", "Daily allowance: 110 EUR", "Memo", "daily  allowance: 110 EUR."]),
+                             "t.txt": {"kind": "text", "text": "a\n\nb\n"}})
+    out = run("no_repeats", twice, file="m.docx")
+    assert not out.passed and "'memo' is written 2 times (and 1 more repeated)" in out.message
+    assert run("no_repeats", twice, file="t.txt").passed
+    assert not run("no_repeats", STATE, file="data/budget.xlsx").passed
+    letter = EvalState(files={"l.docx": docx(["Grace Moreau", "12 Elm Street", "Dear Sir", "Yours", "Grace Moreau"])})
+    assert not run("no_repeats", letter, file="l.docx").passed
+    assert run("no_repeats", letter, file="l.docx", block=2).passed
+    doubled = EvalState(files={"l.docx": docx(["Grace Moreau", "12 Elm Street", "Grace Moreau", "12 Elm Street"])})
+    out = run("no_repeats", doubled, file="l.docx", block=2)
+    assert not out.passed and "'grace moreau / 12 elm street' is written 2 times" in out.message
