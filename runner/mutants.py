@@ -65,7 +65,7 @@ WRONG_CLASSES: dict[str, str] = {
 }
 RIGHT_CLASSES: dict[str, str] = {
     "number-reformatted": "numbers with or without thousands separators, trailing zeros or a currency sign",
-    "date-reformatted": "dates written in another common form",
+    "date-reformatted": "dates written in another common form (where the instruction does not fix one)",
     "body-reworded": "a mail body with the same facts in other words and another order",
     "subject-changed": "a mail subject the instruction does not fix worded otherwise",
     "formula": "a formula computing the value in place of the value",
@@ -816,7 +816,8 @@ class Deriver:
                         self.add(WRONG, "cc-instead-of-to", f"{label} {moved} in cc instead of to", steps)
             if app == "calendar" and action in ("create_event", "update_event") and args.get("attendees"):
                 attendees = [str(a).lower() for a in args["attendees"]]
-                other = self.office.other_address([*attendees, self.task.user], like=attendees[0])
+                owner = str(args.get("user") or self.task.user).lower()  # the calendar's owner is no new attendee
+                other = self.office.other_address([*attendees, self.task.user, owner], like=attendees[0])
                 replace_at = next((k for k, a in enumerate(attendees) if a != str(self.task.user).lower()), 0)
                 changes = [("recipient-joined", [*attendees, other], f"+ {other}")] if other else []
                 if other:
@@ -1145,6 +1146,8 @@ class Deriver:
                          + (f" (+{len(changed) - 3})" if len(changed) > 3 else ""), steps)
 
     def dates_right(self) -> None:
+        if date_form_fixed(self.instruction):
+            return  # the instruction spells out how dates are written: another form is not right
         steps = self.steps()
         changed = []
         for site in sorted(self.date_sites(), key=lambda s: (s.index, s.key, -(s.span or (0, 0))[0])):
@@ -1369,6 +1372,19 @@ _FILLERS = [("please find attached", "attached you will find"), ("please find", 
             ("please", "kindly"), ("could you", "would you"), ("let me know", "tell me"), ("as requested", "as you asked"),
             ("just", ""), ("quick", "short"), ("ahead of", "before"), ("also", "in addition"),
             ("thanks", "thank you"), ("below", "underneath")]
+
+
+_DATE_FORM = re.compile(
+    r"\b(?:YYYY|YY|DD|MM)(?:[-/.](?:YYYY|YY|DD|MM|MMM)){1,2}\b"          # 'as YYYY-MM-DD', 'DD/MM/YYYY'
+    r"|<[^<>]*\b(?:weekday|month|day|date)\b[^<>]*>"                       # a template: '<weekday, month day>'
+    r"|\b(?:exactly as (?:written|shown|it reads)|word for word|verbatim)\b"  # copy the source's own form
+    r"|\b(?:written|formatted|worded) like ['\"‘“][^'\"’”]*\d[^'\"’”]*['\"’”]")  # an example date to follow
+
+
+def date_form_fixed(instruction: str) -> bool:
+    """Whether the instruction fixes how dates are written (a format like YYYY-MM-DD, a template,
+    an example to follow, or a copy 'exactly as written'): then a date in another form is wrong."""
+    return bool(_DATE_FORM.search(instruction or ""))
 
 
 def _order_fixed(instruction: str) -> bool:

@@ -319,3 +319,32 @@ def test_authored_solutions_count_as_mutants(tmp_path):
                       include_suite=False)["api-question"]
     kinds = [(m.kind, m.cls) for m in authored(task)]
     assert kinds == [(WRONG, AUTHORED), (RIGHT, AUTHORED)]
+
+
+def test_no_date_reformatted_where_the_instruction_fixes_the_form(tmp_path):
+    from officesim.runner.mutants import date_form_fixed
+
+    for fixed in ("add the week-of date as YYYY-MM-DD", "the title line 'Agenda for <weekday, month day>'",
+                  "each decision as its own line, exactly as written there", "written like 'Friday, November 6'",
+                  "the date in DD/MM/YYYY form"):
+        assert date_form_fixed(fixed), fixed
+    assert not date_form_fixed(WORD_WORK["instruction"]) and not date_form_fixed("written like a letter")
+    task = {**WORD_WORK, "id": "mut-iso", "scenario": "mut-iso",
+            "instruction": WORD_WORK["instruction"] + " Write dates as YYYY-MM-DD."}
+    classes = {(m.kind, m.cls) for m in _derived(tmp_path, task)["mut-iso"]}
+    assert (RIGHT, "date-reformatted") not in classes and (RIGHT, "number-reformatted") in classes
+
+
+def test_the_calendar_owner_is_never_the_joined_attendee(tmp_path):
+    task = {"id": "mut-owner", "scenario": "mut-owner", "category": 1, "apps": ["calendar"], "user": USER,
+            "now": "2026-03-10 09:00:00",
+            "instruction": "Book 'Sync' on March 12 at 10:00 for an hour in Lena's calendar with me as attendee.",
+            "office": [{"type": "ics", "user": USER, "events": []}, {"type": "ics", "user": LENA, "events": []}],
+            "checks": [{"check": "ics_event", "args": {"user": LENA, "summary": "Sync", "start": "2026-03-12 10:00:00"}}],
+            "gold": [switch("calendar"),
+                     act("calendar", "create_event", user=LENA, summary="Sync", time_start="2026-03-12 10:00:00",
+                         time_end="2026-03-12 11:00:00", attendees=[USER])]}
+    mutants = _derived(tmp_path, task)["mut-owner"]
+    attendees = [a["args"]["attendees"] for m in mutants if m.cls in ("recipient-joined", "recipient-replaced")
+                 for a in m.actions if a["action"] == "create_event"]
+    assert all(LENA not in people for people in attendees)
