@@ -40,6 +40,27 @@ OFFICE_APPS = tuple(name for name in APP_NAMES if name != SYSTEM_APP)  # what a 
 # How a session restricts operations: only the current app's (OfficeBench's default), or all at once.
 MODES = ("switch_app", "all_operations")
 DEFAULT_MODE = "switch_app"
+# Tool sets: which apps (and so which operations) a task's session offers. ``officebench`` is the nine
+# apps above; ``workbench`` is WorkBench's five domains and its company directory, with WorkBench's own
+# operations (its ``email`` and ``calendar`` keep WorkBench's signatures, so they are other modules:
+# ``TOOLSET_MODULES``). A task names its tool set (tasks/FORMAT.md); sessions, prompts, tools and
+# switch_app follow it.
+TOOLSETS: dict[str, tuple[str, ...]] = {
+    "officebench": APP_NAMES,
+    "workbench": ("system", "email", "calendar", "analytics", "customer_relationship_manager",
+                  "project_management", "company_directory"),
+}
+DEFAULT_TOOLSET = "officebench"
+# (tool set, app) -> module under officesim.apps, where it is not the app's own name
+TOOLSET_MODULES: dict[tuple[str, str], str] = {
+    ("workbench", "system"): "workbench_system", ("workbench", "email"): "workbench_email",
+    ("workbench", "calendar"): "workbench_calendar",
+}
+
+
+def office_apps(toolset: str = DEFAULT_TOOLSET) -> tuple[str, ...]:
+    """The apps a task of ``toolset`` may list (all but system)."""
+    return tuple(name for name in TOOLSETS[toolset] if name != SYSTEM_APP)
 
 # Error codes an operation may report. Apps may add their own, but prefer these.
 ERROR_CODES = {
@@ -125,7 +146,7 @@ def model_from_signature(
     Shared by operations (apps/) and check functions (evaluators/): the signature is the schema.
     """
     help_texts = help_texts or {}
-    hints = typing.get_type_hints(func)
+    hints = typing.get_type_hints(func, include_extras=True)  # Annotated validators kept
     fields: dict[str, Any] = {}
     params: list[inspect.Parameter] = []
     for i, (pname, param) in enumerate(inspect.signature(func).parameters.items()):
@@ -149,8 +170,9 @@ class Operation:
     """
 
     def __init__(self, app: str, func: Callable[..., Result], *, inline: bool = False,
-                 time_limit: float | None = None, writes: bool = False):
+                 time_limit: float | None = None, writes: bool = False, toolset: str = DEFAULT_TOOLSET):
         self.app = app
+        self.toolset = toolset
         self.func = func
         self.inline = inline
         self.time_limit = time_limit
@@ -161,8 +183,14 @@ class Operation:
 
     @property
     def tool_name(self) -> str:
-        """Name used in OpenAI tools: ``<app>_<action>`` (app names have no underscore)."""
+        """Name used in OpenAI tools: ``<app>_<action>`` (WorkBench's app names may hold underscores:
+        sessions split a tool name on the longest app name it starts with)."""
         return f"{self.app}_{self.name}"
+
+    @property
+    def qualified_app(self) -> str:
+        """The app as workers look it up: its name, prefixed with its tool set outside the default."""
+        return self.app if self.toolset == DEFAULT_TOOLSET else f"{self.toolset}:{self.app}"
 
     def json_schema(self) -> dict:
         schema = self.model.model_json_schema()
@@ -240,9 +268,10 @@ class Operation:
 class App:
     """A named group of operations (one office application)."""
 
-    def __init__(self, name: str, description: str):
+    def __init__(self, name: str, description: str, toolset: str = DEFAULT_TOOLSET):
         self.name = name
         self.description = description
+        self.toolset = toolset
         self.operations: dict[str, Operation] = {}
 
     def operation(self, func: Callable[..., Result] | None = None, *, inline: bool = False,
@@ -250,7 +279,7 @@ class App:
         """Decorator registering ``func`` as an operation of this app: ``@app.operation``, or with
         how it runs, ``@app.operation(writes=True)`` (see ``Operation``)."""
         def register(f: Callable[..., Result]) -> Callable[..., Result]:
-            op = Operation(self.name, f, inline=inline, time_limit=time_limit, writes=writes)
+            op = Operation(self.name, f, inline=inline, time_limit=time_limit, writes=writes, toolset=self.toolset)
             self.operations[op.name] = op
             return f
 

@@ -49,6 +49,7 @@ class TaskInfo(BaseModel):
     timezone: str = "UTC"
     instruction: str
     split: str = "test"
+    toolset: str = "officebench"  # which apps and operations its sessions offer (tasks/FORMAT.md)
 
 
 class CreateSession(BaseModel):

@@ -159,7 +159,7 @@ class WorkerPool:
         if op.inline:
             return op.invoke(ctx, args)
         limit = self.time_limit_for(op)
-        request = ("op", op.app, op.name, args, str(ctx.office.root), ctx.user, ctx.now,
+        request = ("op", op.qualified_app, op.name, args, str(ctx.office.root), ctx.user, ctx.now,
                    {k: v for k, v in ctx.settings.items() if k != "office_quota_bytes"}, self.settings.quota_bytes)
         try:
             return self._call(request, limit)

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-from officesim.apps import APPS, OfficeContext, OpError, resolve_operation
-from officesim.apps.registry import DEFAULT_MODE, MODES, OFFICE_APPS, SYSTEM_APP, ActionResult, Operation
+from officesim.apps import OfficeContext, OpError, apps_for, resolve_operation
+from officesim.apps.registry import (DEFAULT_MODE, DEFAULT_TOOLSET, MODES, SYSTEM_APP, ActionResult, Operation,
+                                     office_apps)
 from officesim.evaluators.record import EpisodeRecord
 from officesim.tasks.model import Task
 
@@ -70,32 +71,33 @@ class StepResult:
         return out
 
 
-# ---- what is allowed, as tools and as prompt text (static per mode and app: cached) ----------
+# ---- what is allowed, as tools and as prompt text (static per tool set, mode and app: cached) --
 @lru_cache(maxsize=64)
-def _allowed(mode: str, current_app: str) -> tuple[Operation, ...]:
+def _allowed(mode: str, current_app: str, toolset: str = DEFAULT_TOOLSET) -> tuple[Operation, ...]:
     """The operations an agent may call in this state, system ones first."""
+    apps = apps_for(toolset)
     if mode == "all_operations":
-        return tuple(op for app in APPS.values() for op in app.operations.values())
-    ops = list(APPS[SYSTEM].operations.values())
-    if current_app != SYSTEM and current_app in APPS:
-        ops += list(APPS[current_app].operations.values())
+        return tuple(op for app in apps.values() for op in app.operations.values())
+    ops = list(apps[SYSTEM].operations.values())
+    if current_app != SYSTEM and current_app in apps:
+        ops += list(apps[current_app].operations.values())
     return tuple(ops)
 
 
 @lru_cache(maxsize=64)
-def _tools(mode: str, current_app: str) -> tuple[dict, ...]:
-    return tuple(op.openai_tool() for op in _allowed(mode, current_app))
+def _tools(mode: str, current_app: str, toolset: str = DEFAULT_TOOLSET) -> tuple[dict, ...]:
+    return tuple(op.openai_tool() for op in _allowed(mode, current_app, toolset))
 
 
-def tools_for(mode: str, current_app: str) -> list[dict]:
+def tools_for(mode: str, current_app: str, toolset: str = DEFAULT_TOOLSET) -> list[dict]:
     """OpenAI function-calling schemas of what is allowed right now."""
-    return list(_tools(mode, current_app))
+    return list(_tools(mode, current_app, toolset))
 
 
 @lru_cache(maxsize=64)
-def actions_text(mode: str, current_app: str) -> str:
+def actions_text(mode: str, current_app: str, toolset: str = DEFAULT_TOOLSET) -> str:
     """The allowed actions as OfficeBench-style JSON lines."""
-    return "\n".join(op.prompt_line() for op in _allowed(mode, current_app))
+    return "\n".join(op.prompt_line() for op in _allowed(mode, current_app, toolset))
 
 
 # How an agent states its actions: OfficeBench-style JSON in text, or native tool calls.
@@ -111,7 +113,8 @@ def render_prompt(task: Task, mode: str, current_app: str, action_format: str = 
     """
     now = task.now_dt
     who = f"{task.user_name} ({task.user})" if task.user_name else task.user
-    apps = ", ".join(OFFICE_APPS)
+    toolset = getattr(task, "toolset", DEFAULT_TOOLSET)
+    apps = ", ".join(office_apps(toolset))
     dot = "_" if action_format == "tools" else "."  # tool names are app_action
     if mode == "switch_app":
         where = (f"You are in the '{current_app}' app. Use system{dot}switch_app to move to another app "
@@ -124,7 +127,16 @@ def render_prompt(task: Task, mode: str, current_app: str, action_format: str = 
     else:
         how = (f"Answer with exactly one action per turn, as a JSON object on one line. Call "
                f"system{dot}finish_task when the task is done (with the answer if the task asks a question).\n\n"
-               f"Available actions:\n{actions_text(mode, current_app)}\n")
+               f"Available actions:\n{actions_text(mode, current_app, toolset)}\n")
+    if toolset == "workbench":  # WorkBench's own preamble: the date, the time and its meeting rule
+        return (
+            f"You are an office assistant working for {who}.\n"
+            f"Today's date is {now:%A}, {now:%Y-%m-%d} and the current time is {now:%H:%M:%S}. Remember the "
+            f"current date and time when answering queries. Meetings must not start before 9am or end after 6pm.\n\n"
+            f"Task: {task.instruction}\n\n"
+            f"{where}\n"
+            f"{how}"
+        )
     return (
         f"You are an office assistant working for {who}.\n"
         f"Today is {now:%A}, {task.now} ({task.timezone}).\n"
@@ -144,12 +156,15 @@ def _action_key(app: Any, action: Any, args: Any) -> str:
         return repr((app, action, args))
 
 
-def _split_tool_name(action: Any) -> tuple[str, str] | None:
-    """``excel_set_cell`` (an OpenAI tool name) -> ("excel", "set_cell") when it names an operation."""
+def _split_tool_name(action: Any, toolset: str = DEFAULT_TOOLSET) -> tuple[str, str] | None:
+    """``excel_set_cell`` (an OpenAI tool name) -> ("excel", "set_cell") when it names an operation;
+    app names may hold underscores (``project_management_create_task``)."""
     if isinstance(action, str) and "_" in action:
-        app, _, name = action.partition("_")
-        if app in APPS and name in APPS[app].operations:
-            return app, name
+        apps = apps_for(toolset)
+        for app in sorted(apps, key=len, reverse=True):
+            name = action[len(app) + 1:]
+            if action.startswith(app + "_") and name in apps[app].operations:
+                return app, name
     return None
 
 
@@ -204,8 +219,12 @@ class Session:
     def done(self) -> bool:
         return self.status != "active"
 
+    @property
+    def toolset(self) -> str:
+        return getattr(self.task, "toolset", DEFAULT_TOOLSET)
+
     def tools(self) -> list[dict]:
-        return tools_for(self.mode, self.current_app)
+        return tools_for(self.mode, self.current_app, self.toolset)
 
     def prompt(self) -> str:
         """The prompt for JSON actions in text, with the actions allowed now."""
@@ -243,7 +262,7 @@ class Session:
             self.last_active = time.monotonic()
             if args is None:
                 args = {}
-            if app in (None, "") and (split := _split_tool_name(action)):
+            if app in (None, "") and (split := _split_tool_name(action, self.toolset)):
                 app, action = split
             self.step_count += 1
             result = self._run(app, action, args)
@@ -277,7 +296,7 @@ class Session:
 
     def _run(self, app: Any, action: Any, args: Any) -> ActionResult:
         try:
-            op = resolve_operation(APPS, app, action)
+            op = resolve_operation(apps_for(self.toolset), app, action)
         except OpError as exc:
             return ActionResult.failure(exc.code, exc.message)
         if self.mode == "switch_app" and app != SYSTEM and app != self.current_app:

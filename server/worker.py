@@ -41,7 +41,7 @@ import PIL.Image  # noqa: F401
 import pypdf  # noqa: F401
 import pypdfium2  # noqa: F401
 
-from officesim.apps import APPS, OfficeContext
+from officesim.apps import OfficeContext, find_operation
 from officesim.apps.registry import ActionResult
 from officesim.testbed import guards  # noqa: F401  (configures Pillow's bomb limit)
 from officesim.testbed.office import OFFICEBENCH_ROOT, Office
@@ -133,7 +133,7 @@ def main(conn, env: dict[str, str], memory_bytes: int) -> None:
 def run_operation(app: str, action: str, args: Any, root: str, user: str, now, settings: dict,
                   quota: int) -> ActionResult:
     """One operation on one office, with the disk quota checked before anything that writes."""
-    op = APPS[app].operations[action]
+    op = find_operation(app, action)  # ``app`` is Operation.qualified_app (toolset:app outside the default)
     office = Office(root)
     ctx = OfficeContext(office=office, user=user, now=now, settings={**settings, "office_quota_bytes": quota})
     if op.writes and quota > 0:

@@ -11,9 +11,9 @@ import re
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from officesim.apps.registry import OFFICE_APPS
+from officesim.apps.registry import DEFAULT_TOOLSET, TOOLSETS, office_apps
 from officesim.testbed.specs import TIME_FORMAT, Builder, Strict as _Strict  # noqa: F401  (re-exported)
 from officesim.testbed.specs import (DocxBuilder, DocxParagraph, EmlBuilder, IcsBuilder, IcsEvent,  # noqa: F401
                                      ImageBuilder, PdfBuilder, TextBuilder, XlsxBuilder)
@@ -46,7 +46,7 @@ class WrongSolution(_Strict):
 class Origin(_Strict):
     """Where an imported task comes from, and its original evaluation (for the original score)."""
 
-    benchmark: Literal["officebench"]
+    benchmark: Literal["officebench", "workbench"]
     id: str  # the benchmark's own id, e.g. "1-4/0"
     evaluation: list[dict[str, Any]] = []  # the original evaluation, verbatim (evaluators/officebench.py)
 
@@ -55,6 +55,9 @@ class Task(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")
     scenario: str  # the piece of work; several tasks may share one (spread rules count these)
     category: Literal[1, 2, 3]
+    # Which apps and operations the session offers (apps/registry.py TOOLSETS): OfficeBench's nine apps,
+    # or WorkBench's domains with WorkBench's own tools. ``apps`` are named from this tool set.
+    toolset: str = DEFAULT_TOOLSET
     apps: list[str]
     user: str  # the acting user's email address (mailbox and calendar key)
     user_name: str | None = None
@@ -78,6 +81,9 @@ class Task(_Strict):
     # (OfficeBench's): agents may then name a person by name or address (apps/people.py).
     people: dict[str, str] = {}
     origin: Origin | None = None  # imported tasks: the source benchmark and its original evaluation
+    # A folder (relative to the task's folder) whose files the office starts with, shared by many tasks
+    # (an imported benchmark's one sandbox): its template is built once for all of them (FORMAT §4).
+    office_from: str | None = None
     source_dir: str | None = Field(default=None, exclude=True)  # set by the loader
 
     @field_validator("now")
@@ -86,12 +92,22 @@ class Task(_Strict):
         datetime.strptime(v, TIME_FORMAT)
         return v
 
+    @field_validator("toolset")
+    @classmethod
+    def _toolset(cls, v: str) -> str:
+        if v not in TOOLSETS:
+            raise ValueError(f"unknown tool set '{v}'; tool sets are {list(TOOLSETS)}")
+        return v
+
     @field_validator("apps")
     @classmethod
-    def _apps(cls, v: list[str]) -> list[str]:
-        bad = [a for a in v if a not in OFFICE_APPS]
+    def _apps(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        toolset = info.data.get("toolset", DEFAULT_TOOLSET)  # validated before apps (declared first)
+        known = office_apps(toolset if toolset in TOOLSETS else DEFAULT_TOOLSET)
+        bad = [a for a in v if a not in known]
         if bad:
-            raise ValueError(f"unknown apps {bad}; apps are {list(OFFICE_APPS)}")
+            raise ValueError(f"unknown apps {bad}; apps are {list(known)}"
+                             + (f" (the {toolset} tool set)" if toolset != DEFAULT_TOOLSET else ""))
         if len(set(v)) != len(v):
             raise ValueError("apps are listed twice")
         return v
@@ -148,4 +164,5 @@ class Task(_Strict):
             "timezone": self.timezone,
             "instruction": self.instruction,
             "split": self.split,
+            "toolset": self.toolset,
         }

@@ -36,6 +36,9 @@ def build_office(task: OfficeSpec, dest: str | Path) -> Office:
     """Create the task's initial office in ``dest``: copy ``files/``, then run builders in order."""
     root = Path(dest)
     root.mkdir(parents=True, exist_ok=True)
+    source = office_source(task)
+    if source is not None:
+        shutil.copytree(source, root, dirs_exist_ok=True)
     if task.source_dir:
         files = Path(task.source_dir) / "files"
         if files.is_dir():
@@ -46,6 +49,18 @@ def build_office(task: OfficeSpec, dest: str | Path) -> Office:
     for builder in task.office:
         _BUILDERS[builder.type](task, office, builder)
     return office
+
+
+def office_source(task: OfficeSpec) -> Path | None:
+    """The folder named by the task's ``office_from`` (relative to the task's folder), or None."""
+    name = getattr(task, "office_from", None)
+    if not name:
+        return None
+    base = Path(task.source_dir) if task.source_dir else Path.cwd()
+    source = (base / name).resolve()
+    if not source.is_dir():
+        raise FileNotFoundError(f"task {task.id}: office_from {name!r} is not a folder ({source})")
+    return source
 
 
 def _when(task: OfficeSpec) -> datetime:

@@ -45,10 +45,34 @@ def cache_root() -> Path:
     return root
 
 
+def _tree_digest(h, folder: Path) -> None:
+    """Feed ``h`` the names, sizes and modification times of a folder's files."""
+    for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
+        if path.is_file():
+            st = path.stat()
+            h.update(f"{path.relative_to(folder).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+
+
+def shared_source(task: OfficeSpec) -> Path | None:
+    """The shared folder a task's office is exactly (``office_from`` with no builders and no files/):
+    such tasks share one template, whatever their ids."""
+    source = builders.office_source(task)
+    if source is None or task.office or (task.source_dir and (Path(task.source_dir) / "files").is_dir()):
+        return None
+    return source
+
+
 def task_key(task: OfficeSpec) -> str:
     """A hash of everything the initial office depends on."""
     h = hashlib.sha256()
     h.update(_BUILDER_CODE.encode())
+    source = builders.office_source(task)
+    if source is not None:
+        h.update(str(source).encode())
+        _tree_digest(h, source)
+        if shared_source(task) is not None:
+            h.update(task.user.lower().encode())
+            return h.hexdigest()[:20]
     shaping = task.model_dump(mode="json", by_alias=True,
                               include={"id", "user", "user_name", "now", "timezone", "office"})
     h.update(json.dumps(shaping, sort_keys=True).encode())
@@ -65,7 +89,7 @@ def template_for(task: OfficeSpec) -> Path:
     """The task's built office in the cache (built now if missing). Treat it as read-only."""
     root = cache_root()
     key = task_key(task)
-    final = root / f"{task.id}-{key}"
+    final = root / (f"shared-{key}" if shared_source(task) is not None else f"{task.id}-{key}")
     with _known_lock:
         if _known.get((task.id, key)) == final and final.is_dir():
             return final
@@ -91,8 +115,20 @@ def new_office(task: OfficeSpec, sessions_dir: str | os.PathLike) -> Office:
     base = Path(sessions_dir)
     base.mkdir(parents=True, exist_ok=True)
     dest = base / f"{task.id}-{uuid.uuid4().hex[:12]}"
-    shutil.copytree(template, dest, copy_function=shutil.copyfile)
+    if shared_source(task) is not None:
+        # A shared office (hundreds of files) is linked, not copied: its tool set writes a file by
+        # replacing it (apps/workbench_store.py), never in place, so a session cannot reach the template.
+        shutil.copytree(template, dest, copy_function=_link_or_copy)
+    else:
+        shutil.copytree(template, dest, copy_function=shutil.copyfile)
     return Office(dest)
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
 
 
 def remove_office(office: Office) -> None:

@@ -1,0 +1,5 @@
+"""WorkBench's project management (the ``workbench`` tool set; apps/workbench_tools.py)."""
+
+from officesim.apps.workbench_tools import domain_app
+
+app = domain_app("project_management")
