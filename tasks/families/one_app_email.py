@@ -65,7 +65,7 @@ def customer_reply_ship_date(rng: random.Random) -> dict:
             act("email", "list_emails", username=me["email"]),
             act("email", "read_email", username=me["email"], email_id="msg-3"),
             act("email", "reply_email", username=me["email"], email_id="msg-3",
-                content=(f"Hi {cust['first']},\nyour order {new_no} ships this Friday, {month_day(friday)}. "
+                content=(f"Hi {cust['first']},\nyour order ships this Friday, {month_day(friday)}. "
                          f"Tracking details follow by email.\nBest regards,\n{me['name']}")),
         ],
         "wrong": [

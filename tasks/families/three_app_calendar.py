@@ -112,8 +112,8 @@ def room_closure_relocate(rng: random.Random) -> dict:
 
     mail = lambda to: act("email", "send_email", sender=me["email"], recipient=to,
                           subject=f"Room change on {month_day(day)}",
-                          content=f"Hi all,\n\nroom {closed} is closed on {weekday_month_day(day)}, so our meetings "
-                                  f"that day move to room {repl}. Times stay the same.\n\n{me['first']}")
+                          content=f"Hi all,\n\nroom {closed} is closed, so our meetings "
+                                  f"there move to room {repl}. Times stay the same.\n\n{me['first']}")
     return {
         **head(me, now),
         "instruction": (f"Facilities left a scanned notice at {scan}. Move my meetings affected by it to the "
@@ -354,7 +354,7 @@ def minutes_followup_meeting(rng: random.Random) -> dict:
     mail = act("email", "send_email", sender=me["email"], recipient=emails, subject=f"{project} sync - action items",
                content="Hi all,\n\nthe action items from today:\n" +
                        "\n".join(f"- {p['first']}: {t}" for p, t in zip(att, tasks_)) +
-                       f"\n\nFollow-up on {weekday_month_day(follow)} at {h:02d}:00 in {room}.\n\n{me['first']}")
+                       f"\n\nThe follow-up is in your calendars.\n\n{me['first']}")
     return {
         **head(me, now),
         "instruction": (f"My notes from today's {project} sync are in {notes}. Put the follow-up meeting they agree on "

@@ -323,7 +323,7 @@ def scan_transcribe_archive(rng: random.Random) -> dict:
                    *[check("docx_has_paragraph", file=doc, text=line, case_sensitive=False) for line in lines],
                    check("file_exists", file=tarball), check("file_not_exists", file=imgs[0]),
                    check("file_not_exists", file=imgs[1]),
-                   check("file_exists", file="data/scans/other/poster.png")],
+                   check("file_exists", file="data/scans/other/poster.png"), check("no_repeats", file=doc)],
         "gold": [switch("ocr"), *[act("ocr", "recognize_file", file_path=i) for i in imgs], switch("word"),
                  write([board] + lines), switch("shell"), tar],
         "wrong": [
@@ -435,8 +435,8 @@ def onboarding_packet(rng: random.Random) -> dict:
     copy = sh(f"mkdir -p data/onboarding && cp -r {tmpl} {folder} && ls {folder}")
     fill = [act("word", "replace_text", file_path=letter, old_text=o, new_text=n) for o, n in reps]
     send = lambda to: act("email", "send_email", sender=me["email"], recipient=to, subject=f"Welcome to {org}",
-                          content=f"Dear {hire['first']},\n\nplease find your welcome letter attached. See you on "
-                                  f"{weekday_month_day(start)}!\n\n{me['name']}", attachments=[letter])
+                          content=f"Dear {hire['first']},\n\nplease find your welcome letter attached. See you "
+                                  f"soon!\n\n{me['name']}", attachments=[letter])
     return {
         **head(me, now),
         "instruction": (f"{hire['name']} starts on {weekday_month_day(start)}; {buddy['name']} will be the onboarding "

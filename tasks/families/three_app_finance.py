@@ -55,7 +55,7 @@ def vendor_invoice_log(rng: random.Random) -> dict:
     def note(amount):
         return act("email", "send_email", sender=me["email"], recipient=ap["email"], subject=f"Invoice {inv_no} logged",
                    content=f"Hi {ap['first']},\n\nI logged invoice {inv_no} from {vendor} in the register: "
-                           f"{money_str(amount)} due on {iso(due)}.\n\nThanks,\n{me['first']}")
+                           f"{money_str(amount)}.\n\nThanks,\n{me['first']}")
 
     mail = note(total)
     return {
@@ -313,8 +313,8 @@ def timesheet_hours_tally(rng: random.Random) -> dict:
                 for i, v in enumerate(vals, start=2)]
 
     mail = lambda tot: act("email", "reply_email", username=me["email"], email_id="msg-1",
-                           content=f"Hi {payroll['first']},\n\nthe sheet is filled; the team worked {tot} hours in "
-                                   f"week {week}.\n\n{me['first']}")
+                           content=f"Hi {payroll['first']},\n\nthe sheet is filled; the team worked {tot} hours "
+                                   f"last week.\n\n{me['first']}")
     # totals a wrong reply would give: the week before's, or one person short
     other_totals = [t for t in dict.fromkeys([num(sum(prev_hours)), num(total - hours[-1])])
                     if t != total and t not in hours]
@@ -464,7 +464,7 @@ def price_list_sync(rng: random.Random) -> dict:
     unchanged = sorted(c for i, c in enumerate(codes) if i not in changed)
     mail = lambda cs: act("email", "send_email", sender=me["email"], recipient=sales["email"],
                           subject=f"{sup_org} cost changes",
-                          content=f"Hi {sales['first']},\n\n{sup_org} changed their prices from {iso(eff)}. "
+                          content=f"Hi {sales['first']},\n\n{sup_org} changed their prices. "
                                   f"New costs are in the catalogue for: {', '.join(cs)}.\n\n{me['first']}")
     return {
         **head(me, now),
@@ -547,7 +547,7 @@ def client_hours_billing(rng: random.Random) -> dict:
 
     mail = lambda a, to=contact["email"]: act(
         "email", "send_email", sender=me["email"], recipient=to, subject=f"Hours for the week of {iso(monday)}",
-        content=f"Dear {contact['first']},\n\nlast week we worked {hours} hours with you; "
+        content=f"Dear {contact['first']},\n\nfor our work with you last week "
                 f"the amount due is {a}.\n\nBest regards,\n{me['name']}")
     wrong_h = num(hours + 1)
     wrong_amount = num(wrong_h * rate)  # with this week's call, the other client's kickoff or the intro call

@@ -323,7 +323,8 @@ def membership_application_entry(rng: random.Random) -> dict:
         "checks": [check("xlsx_row", file=reg, row=4, values=[new_no, applicant["name"], applicant["email"], tier,
                                                               iso(now)]),
                    check("contains", file=letter, text=[applicant["first"], str(new_no), tier, str(fee)],
-                         exclude=[t for t in ["Standard", "Student", "Family", "Senior"] if t != tier] + [str(new_no - 1)])],
+                         exclude=[t for t in ["Standard", "Student", "Family", "Senior"] if t != tier] + [str(new_no - 1)]),
+                   check("no_repeats", file=letter)],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path=scan), switch("excel"),
                  act("excel", "read_file", file_path=reg), *fill(new_no, tier), switch("word"), write(new_no)],
         "wrong": [

@@ -114,7 +114,7 @@ def backup_failure_escalation(rng: random.Random) -> dict:
     def mail(fs, subject=f"Backup failures {iso(now)}"):
         return act("email", "send_email", sender=me["email"], recipient=lead["email"], subject=subject,
                    content=f"Hi {lead['first']},\n\nlast night these backup jobs failed: {', '.join(fs)}.\n"
-                           f"I booked a review tomorrow at 10:00.\n\n{me['first']}")
+                           f"I booked a review with you for tomorrow.\n\n{me['first']}")
 
     def book(d, end="10:30", who=(lead["email"],)):
         return act("calendar", "create_event", user=me["email"], summary=summary, time_start=f"{iso(d)} 10:00:00",

@@ -118,7 +118,7 @@ def per_diem_memo(rng: random.Random) -> dict:
                                              | {60, rates[neighbour] * days, rates[city] * (days - 1),
                                                 rates[city] * (days + 1)}) - {rates[city], total, days})]
     lines = (f"Travel allowance: {traveller['name']}\n"
-             f"Destination: {city}, {days} days from {weekday_day_month(depart)}\n"
+             f"Destination: {city}\n"
              f"Daily allowance: {rates[city]} EUR\nTotal allowance: {total} EUR")
     return {
         **head(me, now),
@@ -137,6 +137,7 @@ def per_diem_memo(rng: random.Random) -> dict:
         "checks": [
             check("file_exists", file=memo),
             check("contains", file=memo, text=[city, str(rates[city]), str(total)], exclude=wrong_figures),
+            check("no_repeats", file=memo),
         ],
         "gold": [
             switch("pdf"),
@@ -639,8 +640,7 @@ def leave_handover_note(rng: random.Random) -> dict:
     after = [ev(names[5], at(monday + timedelta(days=7 + days[0]), 10), at(monday + timedelta(days=7 + days[0]), 11))]
     leave = [ev("Annual leave", at(monday, 8), at(monday + timedelta(days=4), 18))]
     doc = f"data/handover/handover_{iso(monday)}.docx"
-    line = lambda e: (f"{e['summary']} - {weekday_day_month(datetime.strptime(e['start'], FMT))}, "  # noqa: E731
-                      f"{e['start'][11:16]}")
+    line = lambda e: f"{e['summary']} - {weekday_day_month(datetime.strptime(e['start'], FMT))}"  # noqa: E731
     intro = [{"text": f"Handover: {me['name']}, week of {day_month(monday)}", "style": "Heading 1"},
              f"Covering: {cover['name']}", "Meetings to cover:"]
     return {
@@ -652,10 +652,12 @@ def leave_handover_note(rng: random.Random) -> dict:
             ics(me["email"], this_week + leave + nxt + after),
             docx(doc, intro),
         ],
-        # each meeting's day as a date (any common form); the other meetings' titles must not be there
+        # each meeting with its day as a date (any common form) on its line; the other meetings' titles
+        # must not be there
         "checks": [check("contains", file=doc, text=[e["summary"] for e in nxt] + [iso(monday + timedelta(days=d))
                                                                                    for d in days],
-                         exclude=[e["summary"] for e in this_week + after]),
+                         exclude=[e["summary"] for e in this_week + after],
+                         lines=[[e["summary"], e["start"][:10]] for e in nxt]),
                    check("docx_has_paragraph", file=doc, text=f"Covering: {cover['name']}")],
         "gold": [
             switch("calendar"),

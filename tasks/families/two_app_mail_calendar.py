@@ -43,8 +43,7 @@ def meeting_request_accept(rng: random.Random) -> dict:
     create = lambda s, e: act("calendar", "create_event", user=me["email"], summary=title, time_start=fmt(s),  # noqa: E731
                               time_end=fmt(e), location=room, attendees=[asker["email"]])
     reply = act("email", "reply_email", username=me["email"], email_id="msg-2",
-                content=f"Hi {asker['first']},\n\n{weekday_day_month(day)} at {clock(start)} works, it's in my "
-                        f"calendar.\n\n{me['first']}")
+                content=f"Hi {asker['first']},\n\nthat works for me, it's in my calendar.\n\n{me['first']}")
     return {
         **head(me, now),
         "instruction": (f"{asker['name']} mailed me to propose a meeting about the {topic}. Put it in my calendar "
@@ -125,7 +124,7 @@ def meeting_reschedule_notify(rng: random.Random) -> dict:
         ev("Quarterly planning", at(new_day, 9), at(new_day, 10, 30), attendees=[guests[1]["email"]]),
     ]
     body = (f"Hello all,\n\nI need to move our {summary} from tomorrow to {weekday_day_month(new_day)}, same time "
-            f"({hm(new_start)}). The calendar is updated.\n\nApologies for the shuffle,\n{me['first']}")
+            f"as before. The calendar is updated.\n\nApologies for the shuffle,\n{me['first']}")
     wrong_day = workday_after(tomorrow, 1 if new_day != workday_after(tomorrow, 1) else 2)
     near = [workday_after(tomorrow, 1), workday_after(tomorrow, 2)]  # the days it could have moved to
     move = act("calendar", "update_event", user=me["email"], summary=summary, time_start=fmt(new_start),

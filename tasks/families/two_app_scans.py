@@ -338,6 +338,7 @@ def scanned_letter_transcribe(rng: random.Random) -> dict:
                   text=[writers[0]["name"], street, sent.date().isoformat(), "Dear Sir or Madam", ref, "arrived on time",
                         product, "does not switch on", "replacement", "full refund", "Yours faithfully"],
                   exclude=[writers[1]["name"], other_ref, "quick delivery"]),
+            check("no_repeats", file=doc, block=2),
         ],
         "gold": [switch("ocr"), act("ocr", "recognize_file", file_path="data/post/letter_a.png"),
                  act("ocr", "recognize_file", file_path="data/post/letter_b.png"),

@@ -77,7 +77,7 @@ def optin_announcement_mail(rng: random.Random) -> dict:
     opening = workday_after(now.date(), rng.randrange(8, 15))
     town = rng.choice(["Fairholm", "Brookhaven", "Redcliff", "Easton"])
     body = (f"Dear customer,\n\nWe're opening our new {town} branch on {weekday_day_month(opening)}. Come and "
-            f"visit us for coffee and a 10% opening discount.\n\nThe team at {org}")
+            f"visit us for coffee and a look around.\n\nThe team at {org}")
     send = lambda to: act("email", "send_email", sender=me["email"], recipient=to,  # noqa: E731
                           subject=f"Our new {town} branch opens {weekday_day_month(opening)}", content=body)
     return {
