@@ -413,6 +413,17 @@ def signed_quote_already_sent(rng: random.Random) -> dict:
             {"name": "forwarded to the salesperson instead", "actions": [
                 switch("email"),
                 act("email", "forward_email", username=me["email"], email_id="msg-1", recipient=sales["email"])]},
+            {"name": "the newsletter forwarded to the colleague by mistake", "actions": [
+                switch("email"),
+                act("email", "forward_email", username=me["email"], email_id="msg-3", recipient=colleague["email"])]},
+            {"name": "sent again to the salesperson with the colleague in cc", "actions": [
+                switch("email"),
+                act("email", "send_email", sender=me["email"], recipient=sales["email"], cc=[colleague["email"]],
+                    subject=f"Signed quote {qno}", content="Signed quote attached.", attachments=[quote])]},
+            {"name": "a reply to the salesperson asking for the quote again", "actions": [
+                switch("email"),
+                act("email", "reply_email", username=me["email"], email_id="msg-1",
+                    content=f"Could you send quote {qno} to {colleague['first']} as well?")]},
         ],
         "right": [
             {"name": "both folders checked, nothing sent", "actions": [

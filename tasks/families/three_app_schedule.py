@@ -6,7 +6,7 @@ import random
 from datetime import timedelta
 
 from officesim.tasks.families._kit import (
-    act, at, check, day_phrase, days_ago, docx, eml, ev, finish, head, hm, ics, image, iso, pdf, setup, sh, switch,
+    act, at, check, day_phrase, days_ago, docx, eml, ev, finish, fmt, head, hm, ics, image, iso, pdf, setup, sh, switch,
     text, weekday_month_day, workday_from, xlsx
 )
 from officesim.tasks.families.registry import family
@@ -213,6 +213,12 @@ def flight_conflict_question(rng: random.Random) -> dict:
             {"name": "the late-morning meeting", "actions": [], "answer": titles[3]},
             {"name": "lists every meeting of the day", "actions": [],
              "answer": ", ".join(e["summary"] for e in sorted(ev_list, key=lambda e: e["start"]))},
+            {"name": "the flight number instead of the meeting", "actions": [], "answer": f},
+            {"name": "the meeting's time instead of its title", "actions": [],
+             "answer": next(e["start"][11:16] for e in ev_list if e["summary"] == answer)},
+            {"name": "the right title, and the flight booked into the calendar as well", "actions": [
+                switch("calendar"), act("calendar", "create_event", user=me["email"], summary=f"Flight {f}",
+                                        time_start=fmt(dep), time_end=fmt(arr))], "answer": answer},
         ],
         "right": [
             {"name": "a sentence with the flight and the time", "actions": [],
