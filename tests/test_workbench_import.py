@@ -1,0 +1,122 @@
+"""`officesim import workbench` over the shared snapshot (../shared/benchmarks/workbench): all 690 queries
+become tasks on one shared office; through the HTTP API the gold of a sample from every domain passes,
+and finishing at once fails, except on the tasks marked no-action."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from officesim.runner.cli import main as cli
+from officesim.server.app import create_app
+from officesim.server.manager import ServerSettings
+from officesim.tasks.gold import play_gold
+from officesim.tasks.loader import load_tasks
+from officesim.tasks.workbench.importer import OFFICE_DIR, REPORT_FILE, import_workbench
+
+SNAPSHOT = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "workbench"
+pytestmark = pytest.mark.skipif(not (SNAPSHOT / "data" / "processed").is_dir(),
+                                reason=f"the WorkBench snapshot is not at {SNAPSHOT} (../shared/benchmarks/workbench)")
+
+# A sample from every domain and every kind of write (send, forward, reply, delete, create, update, plot,
+# add), and one multi-domain task per domain combination size.
+SAMPLE = ["workbench-analytics-1", "workbench-calendar-1", "workbench-calendar-11", "workbench-crm-1",
+          "workbench-crm-21", "workbench-email-1", "workbench-email-21", "workbench-email-40", "workbench-email-70",
+          "workbench-pm-50", "workbench-multi-1", "workbench-multi-112", "workbench-multi-150", "workbench-multi-200"]
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    out = tmp_path_factory.mktemp("workbench")
+    return out, import_workbench(SNAPSHOT, out)
+
+
+@pytest.fixture(scope="module")
+def tasks(imported):
+    out, _report = imported
+    return load_tasks([out], include_suite=False)
+
+
+def test_every_query_is_a_task(imported, tasks):
+    out, report = imported
+    assert len(report.imported) == 690 and set(tasks) == set(report.imported)
+    assert all(re.fullmatch(r"workbench-(analytics|calendar|crm|email|multi|pm)-\d+", i) for i in tasks)
+    counts = {d: sum(1 for i in tasks if i.startswith(f"workbench-{d}-")) for d in
+              ("analytics", "calendar", "crm", "email", "multi", "pm")}
+    assert counts == {"analytics": 120, "calendar": 110, "crm": 80, "email": 90, "multi": 210, "pm": 80}
+    assert (out / REPORT_FILE).is_file() and (out / OFFICE_DIR / "data" / "analytics_data.xlsx").is_file()
+    assert len(list((out / OFFICE_DIR / "emails" / "sam@atlas.com").rglob("*.eml"))) == 500
+    for task in tasks.values():
+        assert task.toolset == "workbench" and task.office_from == f"../{OFFICE_DIR}" and task.origin
+        ground_truth = task.origin.evaluation[0]["ground_truth"]
+        assert len([a for a in task.gold if a.app != "system"]) == len(ground_truth)
+        if not ground_truth:
+            assert task.no_action and "no-action" in task.tags
+    # the 122 queries without a call, and two whose only call reassigns a customer to who already has it
+    assert len(report.no_action) == 124
+    assert {"workbench-crm-32", "workbench-crm-33"} <= set(report.no_action)
+
+
+def test_gold_is_converted_mechanically(tasks):
+    task = tasks["workbench-calendar-1"]
+    truth = task.origin.evaluation[0]["ground_truth"]
+    calls = [a for a in task.gold if a.app != "system"]
+    for text, action in zip(truth, calls):
+        assert text.startswith(f"{action.app}.{action.action}.func(")
+        for key, value in action.args.items():
+            assert f'{key}="{value}"' in text
+    assert task.gold[0].action == "switch_app"
+
+
+def act(client, sid, app, action, args) -> dict:
+    r = client.post(f"/sessions/{sid}/actions", json={"app": app, "action": action, "args": args})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_gold_passes_and_noop_fails_through_the_api(imported, tasks, tmp_path):
+    out, report = imported
+    no_action = [i for i in report.no_action if i.startswith("workbench-email")][:1] + ["workbench-crm-32"]
+    chosen = SAMPLE + no_action
+    cfg = ServerSettings(include_suite=False, sessions_dir=tmp_path / "sessions")
+    with TestClient(create_app([out / i for i in chosen], cfg)) as client:
+        for task_id in chosen:
+            task = tasks[task_id]
+            sid = client.post("/sessions", json={"task_id": task_id}).json()["session_id"]
+            results = []
+            failures = play_gold(task.gold, task.answer,
+                                 lambda app, action, args: results.append(act(client, sid, app, action, args))
+                                 or results[-1])
+            assert not failures, (task_id, failures)
+            evaluation = results[-1]["evaluation"]
+            assert evaluation["passed"], (task_id, evaluation)
+            sid = client.post("/sessions", json={"task_id": task_id}).json()["session_id"]
+            noop = act(client, sid, "system", "finish_task", {})["evaluation"]
+            assert noop["passed"] == task.no_action, (task_id, noop)
+
+
+def test_a_wrong_write_fails(imported, tasks, tmp_path):
+    """Deleting the wrong event, or sending the right email with another subject, is not the gold's end state."""
+    out, _report = imported
+    cfg = ServerSettings(include_suite=False, sessions_dir=tmp_path / "sessions")
+    with TestClient(create_app([out / "workbench-email-1"], cfg)) as client:
+        task = tasks["workbench-email-1"]
+        call = next(a for a in task.gold if a.app != "system")
+        sid = client.post("/sessions", json={"task_id": task.id}).json()["session_id"]
+        act(client, sid, "system", "switch_app", {"target_app": call.app})
+        args = dict(call.args)
+        key = "subject" if "subject" in args else next(iter(args))
+        args[key] = str(args[key]) + " (draft)" if key == "subject" else "00000001"
+        act(client, sid, call.app, call.action, args)
+        assert not act(client, sid, "system", "finish_task", {})["evaluation"]["passed"]
+
+
+def test_cli_imports_one_query(tmp_path, capsys):
+    assert cli(["import", "workbench", "--source", str(SNAPSHOT), "--out", str(tmp_path),
+                "--task", "workbench-pm-3"]) == 0
+    assert "imported 1 WorkBench tasks" in capsys.readouterr().out
+    assert (tmp_path / "workbench-pm-3" / "task.yaml").is_file() and (tmp_path / OFFICE_DIR).is_dir()
+    assert cli(["import", "workbench", "--source", str(tmp_path / "nowhere"), "--out", str(tmp_path)]) == 2
