@@ -22,6 +22,7 @@ unproven, tagged ``pending``). Every written task is meant to pass ``officesim v
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
 import shutil
@@ -282,12 +283,30 @@ def build_task(sub: Subtask, entry: dict, known: set[str] = frozenset()) -> tupl
     for key in ("answer", "no_action", "free"):
         if key in entry:
             task[key] = entry[key]
+    task["checks"] = checks + _no_repeats_checks(gold, entry.get("free", []), checks)
     for key in ("wrong", "right"):
         if entry.get(key):
             task[key] = [{"name": w["name"], "actions": expand_actions(w.get("actions", [])),
                           **({"answer": w["answer"]} if "answer" in w else {})} for w in entry[key]]
     task["tags"] = ["officebench"] + (["corrected"] if corrections else [])
     return task, corrections, problems
+
+
+def _no_repeats_checks(gold: list[dict], free: list[str], checks: list[dict]) -> list[dict]:
+    """A ``no_repeats`` check for every document the gold writes with ``word.write_to_file`` into a free
+    path, unless the gold's own text repeats a line (one letter per student): the outcome comparison
+    leaves a free file's text to the checks, and a text written twice beside itself is a wrong outcome
+    whatever the layout."""
+    lines: dict[str, list[str]] = {}
+    for a in gold:
+        if a["app"] == "word" and a["action"] == "write_to_file":
+            text = str(a["args"].get("contents", ""))
+            lines.setdefault(str(a["args"].get("file_path", "")), []).extend(
+                x.strip().lower() for x in text.splitlines() if x.strip())
+    present = {str(c["args"].get("file", "")) for c in checks if c["check"] == "no_repeats"}
+    return [{"check": "no_repeats", "args": {"file": path}} for path, written in lines.items()
+            if path and path not in present and len(set(written)) == len(written)
+            and any(fnmatch.fnmatchcase(path, g) for g in free)]
 
 
 CLASS_NAMES = {  # the classes of correction, as the README's table names them
