@@ -1,7 +1,8 @@
-"""The system app: moving between apps, finishing the task, and looking around the office.
+"""The system app: moving between apps, asking the user, finishing the task, and looking around the office.
 
 ``switch_app`` and ``finish_task`` only declare intent here; the session (server/session.py)
-applies them to its state machine. Their schemas live here with every other operation.
+applies them to its state machine. Their schemas live here with every other operation. ``ask_user``
+answers from the task's scripted user, which the session puts in the context's settings (apps/asking.py).
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ import os
 import stat
 from pathlib import Path
 
+from officesim.apps.asking import QUESTION_LIMIT, SETTINGS_KEY, reply_to
 from officesim.apps.registry import APP_NAMES, App, OfficeContext, OpError, Result
 
-app = App("system", "Switch between applications, list the office's files and finish the task.")
+app = App("system", "Switch between applications, list the office's files, ask the user and finish the task.")
 
 def switch_app(ctx: OfficeContext, target_app: str) -> Result:
     """Switch to another application; afterwards only that app's actions are available.
@@ -39,6 +41,22 @@ def finish_task(ctx: OfficeContext, answer: str | int | float | None = None) -> 
     """
     text = None if answer is None else str(answer)
     return Result(observation="Task finished.", data={"answer": text})
+
+
+@app.operation(inline=True)
+def ask_user(ctx: OfficeContext, question: str) -> Result:
+    """Ask the user a question when the task lacks information you need; the reply is the observation.
+
+    Args:
+        question: the question, in plain words.
+    """
+    text = question.strip()
+    if not text:
+        raise OpError("bad_arguments", "system.ask_user: the question is empty")
+    if len(text) > QUESTION_LIMIT:
+        raise OpError("resource_limit", f"system.ask_user takes at most {QUESTION_LIMIT} characters, not {len(text)}")
+    reply = reply_to(ctx.settings.get(SETTINGS_KEY), text)  # the task's scripted user (apps/asking.py)
+    return Result(observation=f"The user replies: {reply}", data={"question": text, "reply": reply})
 
 
 CLIPBOARD_LIMIT = 100_000  # characters system.copy keeps

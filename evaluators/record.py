@@ -64,6 +64,11 @@ class EpisodeRecord(BaseModel):
     llm_latency_s: float = 0.0
     wall_time_s: float | None = None
     process: dict[str, int] | None = None  # operation counts against the gold trajectory
+    # system.ask_user (apps/asking.py): questions the agent asked, the needed replies the task scripts, and
+    # how many of those its questions reached; ask_recall and ask_precision derive from them.
+    questions_asked: int = 0
+    questions_needed: int = 0
+    needed_asked: int = 0
     error: str | None = None  # agent or infrastructure error, or why grading failed
     error_traceback: str | None = None  # written only when there is one
     trajectory: list[dict[str, Any]] | None = None  # every action with its arguments and observation
@@ -77,6 +82,19 @@ class EpisodeRecord(BaseModel):
     @property
     def checks_total(self) -> int:
         return len(self.checks)
+
+    @computed_field
+    @property
+    def ask_recall(self) -> float | None:
+        """The needed questions asked, as a fraction of those the task needs (None: it needs none)."""
+        return round(self.needed_asked / self.questions_needed, 4) if self.questions_needed else None
+
+    @computed_field
+    @property
+    def ask_precision(self) -> float | None:
+        """The questions asked that were needed, as a fraction of all asked (None: none asked);
+        asking the same thing twice counts once."""
+        return round(self.needed_asked / self.questions_asked, 4) if self.questions_asked else None
 
     @property
     def failed_checks(self) -> list[CheckRecord]:
@@ -120,5 +138,5 @@ class EpisodeRecord(BaseModel):
 # are: null there, as they have always been).
 RUNNER_FIELDS = frozenset({"category", "apps", "trial", "agent", "model", "llm_calls", "llm_latency_s",
                            "process", "error_traceback"})
-# Counts the API shows for convenience; results.jsonl keeps the checks themselves.
-_NOT_IN_RESULTS = frozenset({"checks_passed", "checks_total"})
+# Counts and rates the API shows for convenience; results.jsonl keeps what they derive from.
+_NOT_IN_RESULTS = frozenset({"checks_passed", "checks_total", "ask_recall", "ask_precision"})

@@ -62,6 +62,8 @@ WRONG_CLASSES: dict[str, str] = {
     "event-beside-update": "a new event created beside the one the gold updates",
     "answer-distractor": "the answer replaced by a distractor value from the office",
     "answer-hedged": "the answer hedged with a distractor value",
+    "guessed-not-asked": "the gold without its system.ask_user questions, a needed reply's value replaced by the "
+                         "guess the task names (the distractor an agent that does not ask would use)",
 }
 RIGHT_CLASSES: dict[str, str] = {
     "number-reformatted": "numbers with or without thousands separators, trailing zeros or a currency sign",
@@ -656,12 +658,26 @@ class Deriver:
 
     # ============================================================================================
     def derive(self) -> list[Mutant]:
-        for part in (self.dropped_and_doubled, self.numbers_wrong, self.cells_off, self.distractor_files,
+        for part in (self.guessed_not_asked, self.dropped_and_doubled, self.numbers_wrong, self.cells_off, self.distractor_files,
                      self.recipients, self.attachments, self.moves, self.distractor_deletes, self.events, self.answers_wrong,
                      self.numbers_right, self.dates_right, self.mail_right, self.formulas, self.answer_right,
                      self.reorder, self.reads_and_switches):
             part()
         return self.out
+
+    # -- wrong: guessing instead of asking (system.ask_user; tasks/FORMAT.md §4) ------------------------
+    def guessed_not_asked(self) -> None:
+        """For each needed reply with a ``guess``: the gold's steps without its questions, each value the
+        reply gave replaced by the guess (strings by substring, other values when equal)."""
+        for k, reply in enumerate(getattr(self.task, "user_replies", None) or []):
+            if not reply.needed or not reply.guess:
+                continue
+            steps = [s for s in self.steps() if (s.get("app"), s.get("action")) != (SYSTEM_APP, "ask_user")]
+            for step in steps:
+                step["args"] = {key: _guessed(v, reply.guess) for key, v in (step.get("args") or {}).items()}
+            answer = _guessed(self.answer, reply.guess)
+            self.add(WRONG, "guessed-not-asked", f"user_replies[{k}] not asked, guessed "
+                     f"{', '.join(map(str, reply.guess.values()))}", steps, answer)
 
     # -- wrong: numbers ------------------------------------------------------------------------------
     def numbers_wrong(self) -> None:
@@ -1306,6 +1322,20 @@ def copy_not_move(command: str) -> str:
     if re.search(r"-exec\s+mv\b", command):
         return re.sub(r"-exec\s+mv\b", "-exec cp -r", "".join(out))
     return "".join(out)
+
+
+def _guessed(value: Any, guess: dict[str, Any]) -> Any:
+    """``value`` with every gold value of ``guess`` replaced by its guess (inside strings and lists)."""
+    if isinstance(value, list):
+        return [_guessed(v, guess) for v in value]
+    if isinstance(value, str):
+        for gold, wrong in guess.items():
+            value = value.replace(str(gold), str(wrong))
+        return value
+    for gold, wrong in guess.items():
+        if value is not None and str(value) == str(gold):
+            return wrong
+    return value
 
 
 def _listed(value: Any) -> list:

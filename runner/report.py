@@ -56,6 +56,18 @@ def _kv_table(data: dict) -> str:
     return f"<table>{rows}</table>"
 
 
+def _step(s: dict) -> str:
+    """One trajectory step; a question to the user shows as the exchange (question, then reply)."""
+    if (s.get("app"), s.get("action")) == ("system", "ask_user") and s.get("ok"):
+        question = (s.get("args") or {}).get("question", "")
+        return (f"<li><b>Asked the user:</b> {escape(str(question)[:2000])}"
+                f"<br><b>Reply:</b> {escape(str(s.get('observation', '')).removeprefix('The user replies: ')[:2000])}</li>")
+    return (f"<li><code>{escape(str(s.get('app')))}.{escape(str(s.get('action')))}"
+            f"({escape(json.dumps(s.get('args', {}), ensure_ascii=False))})</code> "
+            f"{'' if s.get('ok') else '<span class=fail>error</span>'}"
+            f"<pre>{escape(str(s.get('observation', ''))[:2000])}</pre></li>")
+
+
 def _task_row(rec: EpisodeRecord) -> str:
     verdict = '<span class=pass>pass</span>' if rec.passed else '<span class=fail>fail</span>'
     if rec.failed:
@@ -64,12 +76,7 @@ def _task_row(rec: EpisodeRecord) -> str:
         verdict += "<br><small>checks only: pass</small>" if rec.passed_checks_only else "<br><small>checks only: fail</small>"
     if rec.original_passed is not None:
         verdict += f"<br><small>original evaluation: {'pass' if rec.original_passed else 'fail'}</small>"
-    steps = "".join(
-        f"<li><code>{escape(str(s.get('app')))}.{escape(str(s.get('action')))}"
-        f"({escape(json.dumps(s.get('args', {}), ensure_ascii=False))})</code> "
-        f"{'' if s.get('ok') else '<span class=fail>error</span>'}"
-        f"<pre>{escape(str(s.get('observation', ''))[:2000])}</pre></li>"
-        for s in rec.trajectory or [])
+    steps = "".join(_step(s) for s in rec.trajectory or [])
     checks = "".join(
         f"<li>{'✔' if c.passed else '✘'} <code>{escape(c.check)}</code> {escape(c.message)}</li>"
         for c in rec.checks)
@@ -94,7 +101,7 @@ def _task_row(rec: EpisodeRecord) -> str:
 def render(records: list[EpisodeRecord], summary: dict) -> str:
     rows = "".join(_task_row(r) for r in sorted(records, key=lambda r: (r.task_id, r.trial)))
     extras = {k: summary.get(k) for k in ("pass_rate", "pass_rate_checks_only", "pass_rate_original", "failed_components",
-                                           "side_effect_rate", "pass_hat_k", "process", "statuses", "tokens",
+                                           "side_effect_rate", "pass_hat_k", "process", "ask", "statuses", "tokens",
                                            "mode", "trials", "started", "finished", "suite")}
     return (
         "<!doctype html><html><head><meta charset=utf-8><title>officesim report</title>"

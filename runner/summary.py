@@ -14,7 +14,8 @@ from typing import Any, Iterable
 
 from officesim.evaluators.record import EpisodeRecord
 
-SYSTEM_OPS = {("system", "switch_app"), ("system", "finish_task")}
+# left out of the process metrics: moving, finishing and asking (asking has its own metrics: ask_metrics)
+SYSTEM_OPS = {("system", "switch_app"), ("system", "finish_task"), ("system", "ask_user")}
 
 
 def _rate(passed: int, total: int) -> float:
@@ -63,6 +64,16 @@ def process_metrics(records: Iterable[EpisodeRecord]) -> dict:
         "argument_accuracy": _rate(totals["args_matched"], totals["matched_ops"]),
         **{k: totals[k] for k in ("agent_ops", "gold_ops", "matched_ops", "args_matched")},
     }
+
+
+def ask_metrics(records: Iterable[EpisodeRecord]) -> dict:
+    """system.ask_user over the run: questions asked, and ask recall and precision over all episodes
+    (needed questions asked / needed; needed questions asked / asked); None where nothing to divide."""
+    records = list(records)
+    asked, needed, hit = (sum(getattr(r, k) for r in records) for k in ("questions_asked", "questions_needed", "needed_asked"))
+    return {"questions_asked": asked, "questions_needed": needed, "needed_asked": hit,
+            "ask_recall": _rate(hit, needed) if needed else None, "ask_precision": _rate(hit, asked) if asked else None,
+            "episodes_asking": sum(r.questions_asked > 0 for r in records)}
 
 
 def pass_hat_k(records: Iterable[EpisodeRecord]) -> dict[str, float]:
@@ -117,6 +128,7 @@ def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
         "side_effect_rate": _rate(sum(bool(r.side_effects) for r in records), len(records)),
         "pass_hat_k": pass_hat_k(records) if trials > 1 else None,
         "process": process_metrics(records),
+        "ask": ask_metrics(records),
         "statuses": dict(Counter(r.status for r in records)),
         "errors": sum(bool(r.error) for r in records),
         "tokens": {

@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
+from officesim.apps.asking import ask_counts, asked_questions
 from officesim.evaluators.record import EpisodeRecord
 from officesim.server.session import Session
 from officesim.tasks.gold import gold_actions, play_gold
@@ -137,6 +138,8 @@ class Evaluator:
         record = evaluate(task.checks, state, task_id=task.id, mode=session.mode, status=session.status,
                           side_effects=effects, steps=session.step_count,
                           changes=[str(c) for c in diff_states(self.before(task), after)])  # the office diff, for reports
+        asked = ask_counts([r.model_dump() for r in task.user_replies], asked_questions(session.history))
+        record = record.model_copy(update=asked)  # system.ask_user: questions asked, ask recall and precision
         if task.origin is not None and task.origin.evaluation:
             record.original_passed, record.original_checks = self.original(task, session)
         return record

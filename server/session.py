@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from officesim.apps import OfficeContext, OpError, apps_for, resolve_operation
+from officesim.apps.asking import DEFAULT_REPLY, SETTINGS_KEY as ASK_KEY
 from officesim.apps.registry import (DEFAULT_MODE, DEFAULT_TOOLSET, MODES, SYSTEM_APP, ActionResult, Operation,
                                      office_apps)
 from officesim.evaluators.record import EpisodeRecord
@@ -211,7 +212,9 @@ class Session:
         self.ctx = OfficeContext(
             office=office, user=task.user, now=task.now_dt,
             settings={**(settings or {}), "timezone": task.timezone,
-                      **({"people": task.people} if task.people else {})},  # apps/people.py
+                      **({"people": task.people} if task.people else {}),  # apps/people.py
+                      **({ASK_KEY: task.user_script()} if task.user_replies or task.default_reply != DEFAULT_REPLY
+                         else {})},  # the scripted user of system.ask_user (apps/asking.py)
         )
 
     # -- state ---------------------------------------------------------------------------------

@@ -7,12 +7,14 @@ plausible wrong solutions that the validator replays through the real API. See t
 from __future__ import annotations
 
 import fnmatch
+import json
 import re
 from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from officesim.apps.asking import DEFAULT_REPLY, match_reply
 from officesim.apps.registry import DEFAULT_TOOLSET, TOOLSETS, office_apps
 from officesim.testbed.specs import TIME_FORMAT, Builder, Strict as _Strict  # noqa: F401  (re-exported)
 from officesim.testbed.specs import (DocxBuilder, DocxParagraph, EmlBuilder, IcsBuilder, IcsEvent,  # noqa: F401
@@ -41,6 +43,37 @@ class WrongSolution(_Strict):
     name: str
     actions: list[Action]
     answer: Any = None
+
+
+class UserReply(_Strict):
+    """One scripted reply of the simulated user (system.ask_user; apps/asking.py matches it).
+
+    ``when`` is a regular expression searched in the question (ignoring case), or a list of words or
+    phrases one of which the question must contain at a word start. ``needed``: the task cannot be
+    done right without this reply (ask recall and precision count these); ``guess`` maps each value
+    the reply gives, as the gold writes it, to the distractor a guess would use (runner/mutants.py).
+    """
+
+    when: str | list[str]
+    reply: str = Field(min_length=1)
+    needed: bool = False
+    # A needed reply's values as the gold writes them, each with what an agent that guesses instead of
+    # asking would plausibly write (a distractor of the office): the ``guessed-not-asked`` mutant.
+    guess: dict[str, Any] = {}
+
+    @field_validator("when")
+    @classmethod
+    def _when(cls, v: str | list[str]) -> str | list[str]:
+        if isinstance(v, str):
+            if not v.strip():
+                raise ValueError("'when' is empty")
+            try:
+                re.compile(v)
+            except re.error as exc:
+                raise ValueError(f"'when' is not a valid regular expression: {exc}") from None
+        elif not [w for w in v if w.strip()]:
+            raise ValueError("'when' lists no word")
+        return v
 
 
 class Origin(_Strict):
@@ -84,6 +117,9 @@ class Task(_Strict):
     # A folder (relative to the task's folder) whose files the office starts with, shared by many tasks
     # (an imported benchmark's one sandbox): its template is built once for all of them (FORMAT §4).
     office_from: str | None = None
+    # The simulated user system.ask_user talks to: scripted replies, first match wins, else the default.
+    user_replies: list[UserReply] = []
+    default_reply: str = DEFAULT_REPLY
     source_dir: str | None = Field(default=None, exclude=True)  # set by the loader
 
     @field_validator("now")
@@ -129,6 +165,23 @@ class Task(_Strict):
                 raise ValueError(f"free[{i}] {pattern!r} names no file of the office and no path the gold solution uses")
         return self
 
+    @model_validator(mode="after")
+    def _asks(self) -> "Task":
+        """The gold solution asks for every needed reply (FORMAT §4, asking the user)."""
+        script = [r.model_dump() for r in self.user_replies]
+        asked = {match_reply(script, str(a.args.get("question", ""))) for a in self.gold
+                 if (a.app, a.action) == ("system", "ask_user")}
+        missing = [i for i, r in enumerate(self.user_replies) if r.needed and i not in asked]
+        if missing:
+            raise ValueError(f"user_replies{missing} are needed but no gold system.ask_user question matches them")
+        written = " ".join(json.dumps([a.args for a in self.gold if a.action != "ask_user"] + [self.answer], default=str)
+                           .split('"'))
+        for i, r in enumerate(self.user_replies):
+            unused = [k for k in r.guess if str(k) not in written]
+            if unused:
+                raise ValueError(f"user_replies[{i}].guess names {unused}, which the gold solution never writes")
+        return self
+
     def _named_paths(self) -> list[str]:
         """Office paths the task mentions: its builders' files and every string argument of the gold."""
         paths = [b.path for b in self.office if getattr(b, "path", None)]
@@ -147,6 +200,10 @@ class Task(_Strict):
                             paths += [f"emails/{v.strip().lower()}/x.eml", f"emails/{v.strip().lower()}/sent/x.eml",
                                       f"calendar/{v.strip().lower()}.ics"]
         return paths
+
+    def user_script(self) -> dict:
+        """The scripted user as plain data, for the session's context (apps/asking.py reads it)."""
+        return {"replies": [r.model_dump() for r in self.user_replies], "default": self.default_reply}
 
     @property
     def now_dt(self) -> datetime:

@@ -63,6 +63,25 @@ QUESTION = {
 }
 
 
+# A task that needs the user's reply (system.ask_user): the discount is nowhere in the office; a note
+# offers the discount first asked for, the distractor an agent that guesses would write.
+ASKING = {
+    "id": "api-ask-discount", "scenario": "api-ask-discount", "category": 1, "apps": ["excel"], "user": USER,
+    "now": "2026-03-10 09:00:00",
+    "instruction": "Put the discount we agreed with Halden into B2 of data/deal.xlsx.",
+    "office": [{"type": "xlsx", "path": "data/deal.xlsx", "sheets": {"Deal": [["Client", "Discount"], ["Halden", None]]}},
+               {"type": "text", "path": "data/notes.txt", "content": "Halden first asked for a 10% discount."}],
+    "checks": [{"check": "xlsx_cell", "args": {"file": "data/deal.xlsx", "cell": "B2", "value": 12}}],
+    "gold": [{"app": "system", "action": "ask_user", "args": {"question": "What discount did we agree with Halden?"}},
+             {"app": "system", "action": "switch_app", "args": {"target_app": "excel"}},
+             {"app": "excel", "action": "set_cell",
+              "args": {"file_path": "data/deal.xlsx", "row_idx": 2, "column_idx": 2, "text": 12}}],
+    "user_replies": [
+        {"when": ["discount", "percent", "how much"], "reply": "We settled on 12%.", "needed": True, "guess": {"12": 10}},
+        {"when": r"\b(deadline|due)\b", "reply": "There is no deadline."},
+    ],
+}
+
 def write_tasks(directory: Path, *tasks: dict) -> Path:
     """Write each task as <directory>/<id>/task.yaml; returns the directory."""
     for task in tasks:

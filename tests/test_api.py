@@ -65,7 +65,7 @@ def test_two_app_session_end_to_end(client):
     s = start(client)
     assert s["current_app"] == "system" and s["task"]["category"] == 2
     assert {t["function"]["name"] for t in s["tools"]} == {"system_switch_app", "system_finish_task", "system_list_files",
-                                                         "system_copy", "system_paste"}
+                                                         "system_copy", "system_paste", "system_ask_user"}
     assert "Maya Lin" in s["prompt"] and BUDGET["instruction"] in s["prompt"]
     assert "Maya Lin" in s["tool_prompt"] and "Available actions" not in s["tool_prompt"]  # tools carry them
     sid = s["session_id"]

@@ -13,7 +13,7 @@ from officesim.runner.mutants import (AUTHORED, RIGHT, RIGHT_CLASSES, WRONG, WRO
                                       not_applicable, outcome_key, reword)
 from officesim.runner.validate import initial_office, main as validate
 from officesim.tasks.loader import load_tasks
-from tests._api_tasks import QUESTION, USER, variant, write_tasks
+from tests._api_tasks import ASKING, QUESTION, USER, variant, write_tasks
 
 LENA, OMAR, YARA, KWAME = ("lena.lin@northwind.test", "omar.hart@northwind.test", "yara.chen@northwind.test",
                            "kwame.dubois@northwind.test")
@@ -129,7 +129,7 @@ def _derived(tmp_path, *tasks: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def derived(tmp_path_factory) -> dict:
-    return _derived(tmp_path_factory.mktemp("mutants"), WORD_WORK, CALENDAR_WORK, FILING)
+    return _derived(tmp_path_factory.mktemp("mutants"), WORD_WORK, CALENDAR_WORK, FILING, ASKING)
 
 
 def _by_class(mutants) -> dict:

@@ -35,7 +35,7 @@ def test_starts_in_system_with_system_tools_only(make):
     s = make()
     assert s.current_app == "system" and s.status == "active" and s.step_count == 0
     names = {t["function"]["name"] for t in s.tools()}
-    assert names == {"system_switch_app", "system_finish_task", "system_list_files", "system_copy", "system_paste"}
+    assert names == {"system_switch_app", "system_finish_task", "system_list_files", "system_copy", "system_paste", "system_ask_user"}
     assert s.ctx.settings["timezone"] == "UTC"
 
 
