@@ -34,9 +34,10 @@ def _category_table(summary: dict) -> str:
     head = ("<tr><th>Agent</th><th>Model</th><th>Verdict</th><th>Single App</th><th>Two Apps</th>"
             "<th>Three Apps</th><th>Overall</th></tr>")
     rows = ""
-    verdicts = (("OfficeBench Verified: " if imported else "") + "outcome (checks + no side effects)", "passed",
+    verdicts = (("Verified: " if imported else "") + "outcome (checks + no side effects)", "passed",
                 "pass_rate", "total"), ("checks only", "passed_checks_only", "pass_rate_checks_only", "total"), \
-        ("OfficeBench (original evaluation)", "passed_original", "pass_rate_original", "total_original")
+        ("original evaluation (OfficeBench's or WorkBench's own rule)", "passed_original", "pass_rate_original",
+         "total_original")
     for label, passed, rate, total in verdicts:
         if summary.get(rate) is None:
             continue

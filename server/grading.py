@@ -150,10 +150,25 @@ class Evaluator:
         from officesim.evaluators.officebench import Testbed, evaluate_original
         from officesim.testbed.materialise import template_for
 
+        if task.origin.benchmark == "workbench":  # WorkBench's rule replays the calls (evaluators/workbench_original.py)
+            return self.workbench_original(task, session)
         reference = Path(task.source_dir) / "reference" if task.source_dir else None
         testbed = Testbed(root=Path(session.office.root), before=template_for(task), reference=reference,
                           answer=session.answer, finished=session.status == "finished")
         return evaluate_original(task.origin.evaluation, testbed)
+
+    def workbench_original(self, task: Task, session: Session) -> tuple[bool, list]:
+        """WorkBench's verdict: the agent's calls and the ground truth replayed on the initial office's tables."""
+        from officesim.apps import OfficeContext
+        from officesim.apps.workbench_core import STATE_TABLES
+        from officesim.apps.workbench_store import OfficeStore
+        from officesim.evaluators.workbench_original import evaluate_original
+        from officesim.testbed.materialise import template_for
+        from officesim.testbed.office import Office
+
+        initial = OfficeStore(OfficeContext(office=Office(template_for(task)), user=task.user))
+        tables = {name: initial.rows(name) for name in STATE_TABLES if name != "plots"}
+        return evaluate_original(task.origin.evaluation, tables, session.history)
 
     def close(self) -> None:
         self._prefetch.shutdown(wait=False, cancel_futures=True)

@@ -120,3 +120,47 @@ def test_cli_imports_one_query(tmp_path, capsys):
     assert "imported 1 WorkBench tasks" in capsys.readouterr().out
     assert (tmp_path / "workbench-pm-3" / "task.yaml").is_file() and (tmp_path / OFFICE_DIR).is_dir()
     assert cli(["import", "workbench", "--source", str(tmp_path / "nowhere"), "--out", str(tmp_path)]) == 2
+
+
+def play(client, task_id: str, actions: list[dict]) -> dict:
+    sid = client.post("/sessions", json={"task_id": task_id}).json()["session_id"]
+    for a in actions:
+        act(client, sid, a["app"], a["action"], a.get("args") or {})
+    return act(client, sid, "system", "finish_task", {})["evaluation"]
+
+
+def test_both_verdicts_side_by_side(imported, tasks, tmp_path):
+    """The gold passes both; two independent writes in the other order pass officesim's verdict and fail
+    WorkBench's (its tables are compared row by row, in order); doing nothing fails both."""
+    out, _report = imported
+    chosen = ["workbench-analytics-111", "workbench-email-71", "workbench-calendar-11"]
+    cfg = ServerSettings(include_suite=False, sessions_dir=tmp_path / "sessions")
+    with TestClient(create_app([out / i for i in chosen], cfg)) as client:
+        for task_id in chosen:
+            gold = [a.model_dump() for a in tasks[task_id].gold]
+            evaluation = play(client, task_id, gold)
+            assert evaluation["passed"] and evaluation["original_passed"], (task_id, evaluation)
+            noop = play(client, task_id, [])
+            assert not noop["passed"] and not noop["original_passed"], task_id
+        for task_id in chosen[:2]:
+            gold = [a.model_dump() for a in tasks[task_id].gold]
+            switch, writes = gold[0], gold[1:]
+            assert len(writes) == 2 and switch["action"] == "switch_app"
+            swapped = play(client, task_id, [switch] + writes[::-1])
+            assert swapped["passed"], (task_id, swapped)
+            assert not swapped["original_passed"], (task_id, swapped["original_checks"])
+
+
+def test_original_verdict_keeps_workbench_flaws():
+    """Replayed as WorkBench replays: a value with a double quote cannot be eval'd (the call is skipped);
+    send_email after a deletion overwrites the row labelled len(EMAILS)."""
+    from officesim.evaluators.workbench_original import FrameStore, replay
+
+    tables = {"emails": [{"email_id": f"0000000{i}", "inbox/outbox": "inbox", "sender/recipient": "a@b.co",
+                          "subject": f"s{i}", "sent_datetime": "2023-11-01 09:00:00", "body": "b"} for i in range(3)]}
+    store = replay(tables, [("email.send_email", {"recipient": "x@y.co", "subject": 'say "hi"', "body": "b"})])
+    assert len(store.rows("emails")) == 3
+    store = replay(tables, [("email.delete_email", {"email_id": "00000000"}),
+                            ("email.send_email", {"recipient": "x@y.co", "subject": "new", "body": "b"})])
+    assert [r["subject"] for r in store.rows("emails")] == ["s1", "new"]  # s2 (label 2) overwritten
+    assert isinstance(store, FrameStore)
