@@ -31,9 +31,9 @@ run: install  ## evaluate the oracle agent over the whole suite
 	$(BIN)/officesim eval --agent oracle --overwrite --out $(OUT)
 	@echo "Report: $(OUT)/report.html"
 
-test: install  ## unit and end-to-end tests, then the suite validator
+test: install  ## unit and end-to-end tests, then the suite validator with mutation testing
 	$(BIN)/python -m pytest -n 2 --dist loadfile
-	$(BIN)/officesim validate --tasks tasks/examples
+	$(BIN)/officesim validate --mutants --tasks tasks/examples
 
 validate: install
 	$(BIN)/officesim validate --tasks tasks/examples
