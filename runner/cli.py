@@ -18,7 +18,7 @@ import threading
 import time
 from pathlib import Path
 
-PLUGINS = ("officesim.runner.eval_command", "officesim.runner.import_command")
+PLUGINS = ("officesim.runner.eval_command", "officesim.runner.import_command", "officesim.runner.mcp_command")
 
 
 def _add_tasks_option(parser: argparse.ArgumentParser) -> None:

@@ -20,6 +20,8 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from officesim.server.manager import ServerSettings, SessionManager
+from officesim.server.mcp import PATH as MCP_PATH
+from officesim.server.mcp import OfficeMCP
 from officesim.server.routes import ROUTERS
 from officesim.server.routes.common import VERSION, ApiError, error_response
 
@@ -111,7 +113,8 @@ async def _lifespan(app: FastAPI):
     # before they are up waits for the first of them.
     threading.Thread(target=manager.pool.start, name="officesim-pool-start", daemon=True).start()
     try:
-        yield
+        async with app.state.mcp.sessions.run():  # the MCP sessions of /mcp (server/mcp.py)
+            yield
     finally:
         stop.set()
         manager.pool.close()  # first: nothing in flight can hold the shutdown up
@@ -138,5 +141,7 @@ def create_app(task_dirs: list[str | Path] | None = None, settings: ServerSettin
         app.add_middleware(BearerAuth, token=settings.token)
     for router in ROUTERS:
         app.include_router(router)
+    app.state.mcp = OfficeMCP(app.state.manager, __version__)
+    app.add_route(MCP_PATH, app.state.mcp.app, include_in_schema=False)
     return app
 
