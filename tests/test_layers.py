@@ -11,16 +11,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # Lowest floor first. A package may import from its own floor and the floors below it.
-FLOORS = ["testbed", "apps", "evaluators", "tasks", "server", "runner"]
+FLOORS = ["testbed", "apps", "evaluators", "tasks", "server", "runner", "inspect"]
+# A floor whose folder is named otherwise (officesim.inspect: a folder `inspect/` would shadow the
+# standard library's module on a path that holds the repository root).
+FOLDERS = {floor: floor for floor in FLOORS} | {"inspect": "inspect_ai_task"}
 
 
 def _modules() -> dict[str, Path]:
     out = {}
     for floor in FLOORS:
-        for path in (ROOT / floor).rglob("*.py"):
+        for path in (ROOT / FOLDERS[floor]).rglob("*.py"):
             if "suite" in path.relative_to(ROOT).parts:
                 continue
-            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            parts = [floor] + list(path.relative_to(ROOT / FOLDERS[floor]).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts = parts[:-1]
             out["officesim." + ".".join(parts)] = path
@@ -118,5 +121,5 @@ def test_the_namespace_is_the_only_top_level_name():
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and not node.level:
                 names = [node.module or ""]
-            bad += [f"{rel}: {n}" for n in names if n.split(".")[0] in FLOORS]
+            bad += [f"{rel}: {n}" for n in names if n.split(".")[0] in FOLDERS.values()]
     assert not bad, "\n".join(bad)

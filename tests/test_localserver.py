@@ -15,7 +15,7 @@ from officesim.runner.localserver import LocalServer
 from officesim.runner.run import EvalConfig, run_eval
 from tests._api_tasks import QUESTION, variant, write_tasks
 
-PACKAGES = ("testbed", "apps", "evaluators", "tasks", "server", "runner")
+PACKAGES = ("testbed", "apps", "evaluators", "tasks", "server", "runner", "inspect_ai_task")
 ROOT = Path(__file__).resolve().parent.parent
 
 
