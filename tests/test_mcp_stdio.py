@@ -11,7 +11,7 @@ from mcp import Client
 from officesim.runner.localserver import LocalServer
 from officesim.tasks.loader import load_tasks
 from officesim.tasks.model import Task
-from tests._mcp_play import EXAMPLES, Notes, play_gold, play_suite, stdio_params
+from tests._mcp_play import EXAMPLES, Notes, play_gold, play_suite, stdio_params, tool_name
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +46,10 @@ def test_stdio_with_a_private_server_and_a_bound_task():
             assert "start_task" not in names and "system_switch_app" in names
             prompt = await client.get_prompt("task")
             assert task.instruction in prompt.messages[0].content.text
+            other = await client.call_tool(tool_name("excel", "read_file"), {"file_path": "data/x.xlsx"})
+            assert other.is_error and other.structured_content["error"]["code"] == "not_in_current_app"
+            bad = await client.call_tool(tool_name("system", "switch_app"), {"target": "word"})
+            assert bad.is_error and bad.structured_content["error"]["code"] == "bad_arguments"
             return await play_gold(client, notes, task, start=False)
 
     assert anyio.run(main) == []
