@@ -205,6 +205,11 @@ def finish(answer=None) -> dict:
     return act("system", "finish_task", answer=answer)
 
 
+def ask(question: str) -> dict:
+    """A question to the user (system.ask_user; the task's user_replies answer it)."""
+    return act("system", "ask_user", question=question)
+
+
 def sh(command: str) -> dict:
     """One shell command."""
     return act("shell", "command", command=command)
