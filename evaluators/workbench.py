@@ -136,3 +136,44 @@ def workbench_rows(state: EvalState, *, table: str, present: list[dict[str, Any]
     said = [f"{len(present)} row(s) as expected"] if present else []
     said += [f"{len(absent)} removed"] if absent else []
     return CheckResult.ok(f"{table}: " + (", ".join(said) or f"readable ({len(rows)} rows)"))
+
+
+# ---- several accepted end states ------------------------------------------------------------------
+def state_digest(table: str, rows: list[Row]) -> str:
+    """One table's end state, as WorkBench compares it but in any row order and without the ids of
+    sent mail (which follow the order of sending): a digest that two equal end states share."""
+    import hashlib
+    import json
+
+    columns = TABLES[table][1]
+    canon = []
+    for row in rows:
+        values = []
+        for col in columns:
+            if table == "emails" and col == "email_id" and row.get("inbox/outbox") == "outbox":
+                continue
+            value = _text(row.get(col))
+            if col == "duration" and value is not None:
+                try:
+                    value = _text(float(value))
+                except ValueError:
+                    pass
+            values.append("" if value is None else (value if col in CASE_SENSITIVE else value.lower()))
+        canon.append(values)
+    return hashlib.sha256(json.dumps(sorted(canon)).encode()).hexdigest()[:16]
+
+
+@check("workbench_state")
+def workbench_state(state: EvalState, *, table: str, accepted: list[str]) -> CheckResult:
+    """WorkBench's ``table`` is, as a whole, one of the ``accepted`` end states (``state_digest`` of each
+    reading of an ambiguous query, or of each order of independent writes): for a task whose query has
+    several defensible readings, the table's files are free (§7) and this check judges them."""
+    if table not in TABLES:
+        return CheckResult.fail(f"unknown WorkBench table {table!r}; tables: {', '.join(TABLES)}")
+    rows = tables_from_state(state.files).get(table)
+    if rows is None:
+        return CheckResult.fail(f"the {table} table is missing or unreadable in the office")
+    digest = state_digest(table, rows)
+    if digest in accepted:
+        return CheckResult.ok(f"{table}: the end state of accepted reading {accepted.index(digest) + 1} of {len(accepted)}")
+    return CheckResult.fail(f"{table}: the end state ({len(rows)} rows) is none of the {len(accepted)} accepted readings")

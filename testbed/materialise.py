@@ -53,6 +53,26 @@ def _tree_digest(h, folder: Path) -> None:
             h.update(f"{path.relative_to(folder).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
 
 
+_source_digests: dict[tuple, str] = {}
+
+
+def _source_digest(source: Path) -> str:
+    """The digest of a shared office's tree, computed once per process for one version of the folder
+    (its inode and time: an import writes a new folder and renames it in). Walking hundreds of files on
+    every session start would cost more than copying them."""
+    st = source.stat()
+    key = (str(source), st.st_ino, st.st_mtime_ns)
+    with _known_lock:
+        digest = _source_digests.get(key)
+    if digest is None:
+        h = hashlib.sha256()
+        _tree_digest(h, source)
+        digest = h.hexdigest()
+        with _known_lock:
+            _source_digests[key] = digest
+    return digest
+
+
 def shared_source(task: OfficeSpec) -> Path | None:
     """The shared folder a task's office is exactly (``office_from`` with no builders and no files/):
     such tasks share one template, whatever their ids."""
@@ -69,7 +89,7 @@ def task_key(task: OfficeSpec) -> str:
     source = builders.office_source(task)
     if source is not None:
         h.update(str(source).encode())
-        _tree_digest(h, source)
+        h.update(_source_digest(source).encode())
         if shared_source(task) is not None:
             h.update(task.user.lower().encode())
             return h.hexdigest()[:20]
@@ -118,17 +138,24 @@ def new_office(task: OfficeSpec, sessions_dir: str | os.PathLike) -> Office:
     if shared_source(task) is not None:
         # A shared office (hundreds of files) is linked, not copied: its tool set writes a file by
         # replacing it (apps/workbench_store.py), never in place, so a session cannot reach the template.
-        shutil.copytree(template, dest, copy_function=_link_or_copy)
+        _link_tree(template, dest)
     else:
         shutil.copytree(template, dest, copy_function=shutil.copyfile)
     return Office(dest)
 
 
-def _link_or_copy(src: str, dst: str) -> None:
-    try:
-        os.link(src, dst)
-    except OSError:
-        shutil.copy2(src, dst)
+def _link_tree(src: Path, dest: Path) -> None:
+    """``dest`` as a tree of hard links to ``src``'s files (a copy where linking fails)."""
+    src = str(src)
+    for dirpath, dirnames, filenames in os.walk(src):
+        target = os.path.join(str(dest), os.path.relpath(dirpath, src))
+        os.makedirs(target, exist_ok=True)
+        for name in filenames:
+            here, there = os.path.join(dirpath, name), os.path.join(target, name)
+            try:
+                os.link(here, there)
+            except OSError:
+                shutil.copy2(here, there)
 
 
 def remove_office(office: Office) -> None:

@@ -15,7 +15,8 @@ from officesim.server.app import create_app
 from officesim.server.manager import ServerSettings
 from officesim.tasks.gold import play_gold
 from officesim.tasks.loader import load_tasks
-from officesim.tasks.workbench.importer import OFFICE_DIR, REPORT_FILE, import_workbench
+from officesim.tasks.workbench.importer import (OFFICE_DIR, REPORT_FILE, corrections_markdown, import_workbench,
+                                                load_overlay)
 
 SNAPSHOT = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "workbench"
 pytestmark = pytest.mark.skipif(not (SNAPSHOT / "data" / "processed").is_dir(),
@@ -52,7 +53,8 @@ def test_every_query_is_a_task(imported, tasks):
     for task in tasks.values():
         assert task.toolset == "workbench" and task.office_from == f"../{OFFICE_DIR}" and task.origin
         ground_truth = task.origin.evaluation[0]["ground_truth"]
-        assert len([a for a in task.gold if a.app != "system"]) == len(ground_truth)
+        if "corrected-wrong-ground-truth" not in task.tags:
+            assert len([a for a in task.gold if a.app != "system"]) == len(ground_truth)
         if not ground_truth:
             assert task.no_action and "no-action" in task.tags
     # the 122 queries without a call, and two whose only call reassigns a customer to who already has it
@@ -164,3 +166,40 @@ def test_original_verdict_keeps_workbench_flaws():
                             ("email.send_email", {"recipient": "x@y.co", "subject": "new", "body": "b"})])
     assert [r["subject"] for r in store.rows("emails")] == ["s1", "new"]  # s2 (label 2) overwritten
     assert isinstance(store, FrameStore)
+
+
+def test_corrections_by_class_and_in_the_readme(imported):
+    _out, report = imported
+    classes: dict[str, set] = {}
+    for task_id, cs in report.corrections.items():
+        for c in cs:
+            classes.setdefault(c["class"], set()).add(task_id)
+    assert len(classes["write-order"]) == 36  # two plots or two forwards: WorkBench's ordered comparison
+    assert len(classes["plot-end-date"]) >= 40
+    assert classes["wrong-ground-truth"] == set(load_overlay())  # every overlay entry is applied
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert corrections_markdown(report) in readme, "README's WorkBench correction table is stale: regenerate it " \
+        "with officesim.tasks.workbench.importer.corrections_markdown"
+
+
+def test_corrected_and_accepted_readings(imported, tasks, tmp_path):
+    """A corrected gold passes officesim's verdict and fails WorkBench's; a plot 'since' a date ending today
+    passes officesim's and fails WorkBench's; the ground truth of a corrected task fails officesim's."""
+    out, _report = imported
+    plot = next(i for i in sorted(tasks) if "corrected-plot-end-date" in tasks[i].tags and i.startswith("workbench-analytics"))
+    chosen = ["workbench-multi-183", plot]
+    cfg = ServerSettings(include_suite=False, sessions_dir=tmp_path / "sessions")
+    with TestClient(create_app([out / i for i in chosen], cfg)) as client:
+        corrected = play(client, "workbench-multi-183", [a.model_dump() for a in tasks["workbench-multi-183"].gold])
+        assert corrected["passed"] and not corrected["original_passed"], corrected
+        from officesim.tasks.workbench.importer import gold_actions
+        from officesim.tasks.workbench.source import parse_call
+
+        truth = [parse_call(t) for t in tasks["workbench-multi-183"].origin.evaluation[0]["ground_truth"]]
+        original = play(client, "workbench-multi-183", gold_actions(truth))
+        assert not original["passed"] and original["original_passed"], original
+        today = [a.model_dump() for a in tasks[plot].right[0].actions]
+        assert any(a["args"].get("time_max") == "2023-11-30" for a in today)
+        accepted = play(client, plot, today)
+        assert accepted["passed"] and not accepted["original_passed"], accepted
+        assert play(client, plot, [a.model_dump() for a in tasks[plot].gold])["passed"]

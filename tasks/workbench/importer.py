@@ -30,13 +30,26 @@ from typing import Any
 import yaml
 
 from officesim.apps.workbench_core import NOW, STATE_TABLES, TABLES, USER, MemoryStore, Row, call
-from officesim.apps.workbench_store import write_office
-from officesim.tasks.workbench.source import Call, Query, check_source, load_queries, load_tables
+from officesim.apps.workbench_store import SHEETS, calendar_path, write_office
+from officesim.evaluators.workbench import state_digest
+from officesim.evaluators.workbench_original import FrameStore, NOT_LOWERED
+from officesim.tasks.workbench.source import Call, Query, check_source, load_queries, load_tables, parse_call
 
 PINNED_COMMIT = "42f1b6dc18986f47701ca83de2d63dd4f95c59a0"
 REPOSITORY = "https://github.com/olly-styles/WorkBench"
 OFFICE_DIR = "_office"
 REPORT_FILE = "workbench-import.json"
+OVERLAY_FILE = Path(__file__).resolve().parent / "overlay.yaml"
+YESTERDAY, TODAY = "2023-11-29", "2023-11-30"
+# Where each table lives in the office: freed (FORMAT §7) when a task accepts several end states of it.
+TABLE_PATHS = {"emails": f"emails/{USER}/*", "calendar": calendar_path(USER), "plots": "plots/*",
+               "crm": SHEETS["crm"][0], "tasks": SHEETS["tasks"][0]}
+CLASS_NAMES = {
+    "wrong-ground-truth": "the ground truth does not do what the query asks",
+    "ambiguous": "the query has several defensible readings; each is accepted",
+    "plot-end-date": "a plot 'since' a date: WorkBench expects it to end yesterday; ending today is accepted too",
+    "write-order": "independent writes in another order: WorkBench's ordered table comparison fails them; accepted",
+}
 USER_NAME = "Sam"
 APP_OF_DOMAIN = {"crm": "customer_relationship_manager", "customer_relationship_manager": "customer_relationship_manager",
                  "pm": "project_management", "project_management": "project_management", "email": "email",
@@ -137,17 +150,91 @@ def apps_of(query: Query, calls: list[Call]) -> list[str]:
     return [a for a in APP_ORDER if a in named] + sorted(named - set(APP_ORDER))
 
 
+# ---- corrections ---------------------------------------------------------------------------------
+def load_overlay(path: Path = OVERLAY_FILE) -> dict[str, dict]:
+    """Our corrections by task id (overlay.yaml): class, what WorkBench expects, what we do, and a
+    corrected ``gold`` and/or other accepted readings (``accept``), as WorkBench call strings."""
+    if not Path(path).is_file():
+        return {}
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    for task_id, entry in data.items():
+        if entry.get("class") not in CLASS_NAMES:
+            raise ValueError(f"{path}: {task_id}: class must be one of {sorted(CLASS_NAMES)}")
+    return data
+
+
+def plot_end_readings(query: Query, calls: list[Call]) -> list[list[Call]]:
+    """'since <date>' plots end yesterday in WorkBench's ground truth; a plot ending today (the query
+    does not say) is the same request."""
+    if "since" not in query.query.lower() or not any(
+            c.tool == "analytics.create_plot" and c.args.get("time_max") == YESTERDAY for c in calls):
+        return []
+    moved = [Call(c.tool, {**c.args, "time_max": TODAY}, c.text) if c.tool == "analytics.create_plot"
+             and c.args.get("time_max") == YESTERDAY else c for c in calls]
+    return [moved]
+
+
+def _frames_equal(tables: dict[str, list[Row]], a: list[Call], b: list[Call]) -> bool:
+    """WorkBench's verdict on two call lists (evaluators/workbench_original.py)."""
+    from officesim.evaluators.workbench_original import replay as frame_replay
+
+    x = frame_replay(tables, [(c.tool, c.args) for c in a])
+    y = frame_replay(tables, [(c.tool, c.args) for c in b])
+    def low(t, frame):
+        return [(label, tuple(v.lower() if isinstance(v, str) and col not in NOT_LOWERED else v
+                              for col, v in ((col, r.get(col)) for col in TABLES[t][1]))) for label, r in frame]
+    return all(low(t, x.frames[t]) == low(t, y.frames[t]) for t in STATE_TABLES)
+
+
+def order_matters(tables: dict[str, list[Row]], calls: list[Call]) -> bool:
+    """The ground truth's writes in reverse order reach the same end state for officesim and not for
+    WorkBench (its tables are compared row by row in order, with their index labels)."""
+    if len(calls) < 2:
+        return False
+    reverse = list(reversed(calls))
+    ours = _digests(tables, calls) == _digests(tables, reverse)
+    return ours and not _frames_equal(tables, calls, reverse)
+
+
+def _digests(tables: dict[str, list[Row]], calls: list[Call]) -> dict[str, str]:
+    after = replay(tables, calls)
+    return {t: state_digest(t, after.rows(t)) for t in STATE_TABLES}
+
+
 # ---- one task ------------------------------------------------------------------------------------
-def build_task(query: Query, tables: dict[str, list[Row]], calls: list[Call] | None = None) -> dict:
-    """The task of one query (``calls``: the gold to use, WorkBench's ground truth by default)."""
-    calls = query.answer if calls is None else calls
+def build_task(query: Query, tables: dict[str, list[Row]], correction: dict | None = None) -> tuple[dict, list[dict]]:
+    """The task of one query, and the corrections made (the overlay's, and those found by rule)."""
+    correction = correction or {}
+    corrections = []
+    calls = [parse_call(t) for t in correction["gold"]] if "gold" in correction else query.answer
+    readings = [calls] + [[parse_call(t) for t in reading] for reading in correction.get("accept", [])]
+    if correction:
+        corrections.append({k: correction[k] for k in ("class", "what", "did") if k in correction})
+    by_rule = plot_end_readings(query, calls)
+    if by_rule:
+        readings += by_rule
+        corrections.append({"class": "plot-end-date", "what": f"the plot ends {YESTERDAY} (yesterday)",
+                            "did": f"accepted ending {YESTERDAY} or {TODAY} (today)"})
+    if order_matters(tables, query.answer):
+        corrections.append({"class": "write-order", "what": "the ground truth's writes in its order (tables compared row by row)",
+                            "did": "the same writes in any order (the same end state)"})
     after = replay(tables, calls)
     checks = expectations(tables, after)
-    apps = apps_of(query, calls)
-    no_action = not checks
-    if no_action:  # nothing changes: the outcome comparison judges; the check states the table is intact
+    apps = apps_of(query, [c for r in readings for c in r])
+    no_action = not checks and len(readings) == 1
+    free, right = [], []
+    if len(readings) > 1:  # several end states: their tables are judged whole by workbench_state
+        digests = [_digests(tables, r) for r in readings]
+        base = _digests(tables, [])
+        varied = [t for t in STATE_TABLES if any(d[t] != base[t] for d in digests)]
+        checks = [c for c in checks if c["args"]["table"] not in varied]
+        for t in varied:
+            checks.append({"check": "workbench_state", "args": {"table": t, "accepted": list(dict.fromkeys(d[t] for d in digests))}})
+            free.append(TABLE_PATHS[t])
+        right = [{"name": f"reading {i}", "actions": gold_actions(r)} for i, r in enumerate(readings[1:], start=2)]
+    if not checks:  # nothing changes: the outcome comparison judges; the check states the table is intact
         checks = [{"check": "workbench_rows", "args": {"table": _first_table(apps)}}]
-    return {
+    task = {
         "id": query.id,
         "scenario": f"workbench-{query.domain}-{_slug(query.base_template)}",
         "category": min(3, len(apps)),
@@ -157,16 +244,20 @@ def build_task(query: Query, tables: dict[str, list[Row]], calls: list[Call] | N
         "user_name": USER_NAME,
         "now": NOW.strftime("%Y-%m-%d %H:%M:%S"),
         "timezone": "UTC",
-        "instruction": query.query,
+        "instruction": correction.get("instruction", query.query),
         "office_from": f"../{OFFICE_DIR}",
         "checks": checks,
         "gold": gold_actions(calls),
         "no_action": no_action,
-        "tags": ["workbench", f"workbench-{query.domain}"] + (["no-action"] if no_action else []),
+        "free": free,
+        "right": right,
+        "tags": ["workbench", f"workbench-{query.domain}"] + (["no-action"] if no_action else [])
+                + [f"corrected-{c['class']}" for c in corrections],
         "origin": {"benchmark": "workbench", "id": f"{query.domain}/{query.n}",
                    "evaluation": [{"ground_truth": [c.text for c in query.answer],
                                    "template": query.base_template, "domains": query.domains}]},
     }
+    return task, corrections
 
 
 def _first_table(apps: list[str]) -> str:
@@ -193,9 +284,11 @@ def _dump(task: dict) -> str:
 
 
 # ---- the import ----------------------------------------------------------------------------------
-def import_workbench(source: Path, out: Path, *, only: list[str] | None = None) -> ImportReport:
+def import_workbench(source: Path, out: Path, *, only: list[str] | None = None,
+                     overlay: dict[str, dict] | None = None) -> ImportReport:
     """Write the shared office and one task folder per query into ``out``."""
     source, out = check_source(Path(source)), Path(out)
+    overlay = load_overlay() if overlay is None else overlay
     tables = load_tables(source)
     queries = load_queries(source)
     report = ImportReport(source=source, out=out)
@@ -210,7 +303,9 @@ def import_workbench(source: Path, out: Path, *, only: list[str] | None = None) 
     for query in queries:
         if only and query.id not in only:
             continue
-        task = build_task(query, tables)
+        task, corrections = build_task(query, tables, overlay.get(query.id))
+        if corrections:
+            report.corrections[query.id] = corrections
         dest = out / query.id
         dest.mkdir(exist_ok=True)
         (dest / "task.yaml").write_text(_dump(task), encoding="utf-8")
@@ -223,3 +318,23 @@ def import_workbench(source: Path, out: Path, *, only: list[str] | None = None) 
                 shutil.rmtree(stale)
     (out / REPORT_FILE).write_text(json.dumps(report.as_dict(), indent=1) + "\n", encoding="utf-8")
     return report
+
+
+def corrections_markdown(report: ImportReport) -> str:
+    """The README's correction table: counts by class, then one row per corrected task."""
+    from collections import Counter
+
+    counts = Counter(c["class"] for cs in report.corrections.values() for c in cs)
+    lines = ["| class | what | tasks |", "|---|---|---|"]
+    lines += [f"| `{cls}` | {CLASS_NAMES[cls]} | {n} |" for cls, n in sorted(counts.items())]
+    lines += ["", "| task | class | what WorkBench expects | what officesim accepts |", "|---|---|---|---|"]
+    for task_id in sorted(report.corrections, key=_order):
+        for c in report.corrections[task_id]:
+            what, did = (str(c.get(k, "")).replace("|", "\\|").replace("\n", " ") for k in ("what", "did"))
+            lines.append(f"| {task_id.removeprefix('workbench-')} | `{c['class']}` | {what} | {did} |")
+    return "\n".join(lines) + "\n"
+
+
+def _order(task_id: str) -> tuple:
+    domain, _, n = task_id.removeprefix("workbench-").rpartition("-")
+    return domain, int(n)
