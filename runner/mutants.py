@@ -553,6 +553,9 @@ class Deriver:
         self.instruction = str(task.instruction or "")
         self.gold_key = outcome_key(self.core, self.answer)
         self.touched = self._touched()
+        choices = getattr(task, "choices", None) or []
+        self.chosen_values = {str(c.value).strip() for c in choices if c.value is not None}
+        self.chosen_events = {str(c.event).strip().lower() for c in choices if c.event is not None}
         self.out: list[Mutant] = []
         self._keys: set[str] = set()
 
@@ -657,6 +660,14 @@ class Deriver:
         return sites
 
     # ============================================================================================
+    def chosen(self, site: Any) -> bool:
+        """Whether a value site is one the task lists as the gold's own choice (``choices``)."""
+        return str(site.raw).strip() in self.chosen_values
+
+    def event_chosen(self, args: dict) -> bool:
+        """Whether an event's times are the gold's own choice (``choices``)."""
+        return str(args.get("summary", "")).strip().lower() in self.chosen_events
+
     def derive(self) -> list[Mutant]:
         for part in (self.guessed_not_asked, self.dropped_and_doubled, self.numbers_wrong, self.cells_off, self.distractor_files,
                      self.recipients, self.attachments, self.moves, self.distractor_deletes, self.events, self.answers_wrong,
@@ -682,6 +693,8 @@ class Deriver:
     # -- wrong: numbers ------------------------------------------------------------------------------
     def numbers_wrong(self) -> None:
         for site in self.number_sites():
+            if self.chosen(site):
+                continue
             step = self.core[site.index]
             num = _Num(site.value, site.raw)
             whole = site.span is None
@@ -697,6 +710,8 @@ class Deriver:
                 site.put(steps, written)
                 self.add(WRONG, cls, f"{self.label(step, site.index)} {site.raw.strip()} -> {written}", steps)
         for site in self.date_sites():
+            if self.chosen(site):
+                continue
             steps = self.steps()
             new = _shift_date(site.value)
             written = new.isoformat() if site.span is None else _redate(site.raw, site.value, new)
@@ -705,7 +720,7 @@ class Deriver:
                      f"{site.raw.strip()} -> {written.strip()}", steps)
         for site in self.time_sites():
             new = _retime(site.raw)
-            if new is None:
+            if new is None or self.chosen(site):
                 continue
             steps = self.steps()
             site.put(steps, new)
@@ -714,6 +729,8 @@ class Deriver:
         for i, step in enumerate(self.core):  # event times
             args = step.get("args") or {}
             if step["app"] != "calendar" or step["action"] not in ("create_event", "update_event"):
+                continue
+            if self.event_chosen(args):
                 continue
             if args.get("time_start") and args.get("time_end") and not self._all_day(args["time_start"]):
                 steps = self.steps()
@@ -994,6 +1011,8 @@ class Deriver:
             args = step.get("args") or {}
             label = self.label(step, i)
             start, end = self._moment(args.get("time_start")), self._moment(args.get("time_end"))
+            if self.event_chosen(args):
+                start = end = None  # the gold chose the times: shifting them is another right outcome
             shift = timedelta(days=1) if self._all_day(args.get("time_start")) else timedelta(hours=1)
             if start:
                 steps = self.steps()

@@ -45,6 +45,23 @@ class WrongSolution(_Strict):
     answer: Any = None
 
 
+class GoldChoice(_Strict):
+    """A value the gold chose where the instruction leaves the choice open (a fourth course among
+    several, a prediction's figure, a meeting's hour when none is given): a mutant of it is another
+    right outcome, so ``validate --mutants`` derives none (runner/mutants.py). ``value`` is a number,
+    date or time as the gold writes it; ``event`` an event's summary whose times are the gold's."""
+
+    value: str | None = None
+    event: str | None = None
+    why: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _one(self) -> "GoldChoice":
+        if (self.value is None) == (self.event is None):
+            raise ValueError("a choice names exactly one of value or event")
+        return self
+
+
 class UserReply(_Strict):
     """One scripted reply of the simulated user (system.ask_user; apps/asking.py matches it).
 
@@ -108,6 +125,7 @@ class Task(_Strict):
     # document). Everything else must match the gold solution's office (FORMAT §7).
     free: list[str] = []
     wrong: list[WrongSolution] = []
+    choices: list[GoldChoice] = []  # values the gold chose freely: no mutant of them is derived
     right: list[WrongSolution] = []  # alternative correct solutions (same shape as wrong:); each must pass
     tags: list[str] = []
     # The office's people by name, for offices that key mailboxes and calendars by first name

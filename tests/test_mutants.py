@@ -348,3 +348,22 @@ def test_the_calendar_owner_is_never_the_joined_attendee(tmp_path):
     attendees = [a["args"]["attendees"] for m in mutants if m.cls in ("recipient-joined", "recipient-replaced")
                  for a in m.actions if a["action"] == "create_event"]
     assert all(LENA not in people for people in attendees)
+
+
+def test_values_the_gold_chose_freely_get_no_mutant(tmp_path):
+    task = {"id": "mut-choice", "scenario": "mut-choice", "category": 1, "apps": ["calendar"], "user": USER,
+            "now": "2026-03-10 09:00:00",
+            "instruction": "Book a one-hour 'Sync' in Lena's calendar on March 12, any time that day.",
+            "office": [{"type": "ics", "user": LENA, "events": []}],
+            "checks": [{"check": "ics_event", "args": {"user": LENA, "summary": "Sync"}}],
+            "gold": [switch("calendar"),
+                     act("calendar", "create_event", user=LENA, summary="Sync", time_start="2026-03-12 10:00:00",
+                         time_end="2026-03-12 11:00:00")]}
+    shifted = {"event-start-shifted", "event-end-shifted", "number-changed"}
+    before = {m.cls for m in _derived(tmp_path / "a", task)["mut-choice"]}
+    assert shifted <= before
+    chosen = {**task, "choices": [{"event": "Sync", "why": "the instruction leaves the hour open"}]}
+    after = {m.cls for m in _derived(tmp_path / "b", chosen)["mut-choice"]}
+    assert not (shifted & after)
+    with pytest.raises(Exception, match="exactly one of value or event"):
+        _derived(tmp_path / "c", {**task, "choices": [{"why": "nothing named"}]})

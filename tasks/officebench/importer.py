@@ -280,7 +280,7 @@ def build_task(sub: Subtask, entry: dict, known: set[str] = frozenset()) -> tupl
         "checks": checks,
         "gold": gold,
     }
-    for key in ("answer", "no_action", "free"):
+    for key in ("answer", "no_action", "free", "choices"):
         if key in entry:
             task[key] = entry[key]
     task["checks"] = checks + _no_repeats_checks(gold, entry.get("free", []), checks)
