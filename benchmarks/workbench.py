@@ -10,7 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from common import ROOT, print_table, summary_ms, timed, write_result
+from common import ROOT, cpu_seconds, print_table, summary_ms, timed, write_result
 
 from officesim.runner.localserver import LocalServer
 from officesim.server.client import OfficeClient
@@ -39,24 +39,28 @@ def run(rounds: int = ROUNDS) -> dict | None:
         import_workbench(SNAPSHOT, Path(tmp), only=TASKS)
         with LocalServer([Path(tmp)], env={"OFFICESIM_MAX_SESSIONS": "512"}, include_suite=False) as server:
             with OfficeClient(server.url, token=server.token) as client:
-                creates, deletes = [], []
+                creates, deletes, cpu = [], [], 0.0
                 for i in range(rounds + 5):
                     box: dict = {}
+                    c0 = cpu_seconds(server.proc.pid)
                     t_create = timed(lambda: box.update(client.create_session(TASKS[i % len(TASKS)], mode="all_operations")))
+                    c1 = cpu_seconds(server.proc.pid)
                     t_delete = timed(lambda: client.delete(box["session_id"]))
                     if i >= 5:
                         creates.append(t_create)
                         deletes.append(t_delete)
+                        cpu += c1 - c0
                 times: dict[str, list[float]] = {f"{a}.{b}": [] for a, b, _ in ACTIONS}
                 for _ in range(max(3, rounds // 6)):
                     sid = client.create_session(TASKS[0], mode="all_operations")["session_id"]
                     for app, action, args in ACTIONS:
                         times[f"{app}.{action}"].append(timed(lambda: client.act(sid, app, action, args)))
                     client.delete(sid)
-    result = {"create": summary_ms(creates), "delete": summary_ms(deletes),
+    result = {"create": {**summary_ms(creates), "server_cpu_ms": round(cpu * 1000 / rounds, 2)},
+              "delete": summary_ms(deletes),
               "actions": {k: summary_ms(v[1:] or v) for k, v in times.items()}}
-    print_table("WorkBench sessions over HTTP (ms; 500 .eml, 300 events, 3 xlsx tables)", ["call", "n", "p50", "p95"],
-                [[k, v["n"], v["p50_ms"], v["p95_ms"]] for k, v in
+    print_table("WorkBench sessions over HTTP (ms; 500 .eml, 300 events, 3 xlsx tables)", ["call", "n", "p50", "p95", "server CPU/call"],
+                [[k, v["n"], v["p50_ms"], v["p95_ms"], v.get("server_cpu_ms", "")] for k, v in
                  [("session create", result["create"]), ("session delete", result["delete"]), *result["actions"].items()]])
     write_result("workbench", result)
     return result
