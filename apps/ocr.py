@@ -126,6 +126,17 @@ def _recognize(path, label: str) -> list[str]:
     return texts
 
 
+def image_text(path) -> str:
+    """The recognized text of an image file (all frames), for checks that read what a picture says;
+    an image that cannot be read has none."""
+    from pathlib import Path
+
+    try:
+        return "\n".join(_recognize(Path(path), Path(path).name))
+    except OpError:
+        return ""
+
+
 @app.operation(time_limit=60)  # tesseract reads a page in a second or two; scans run to many pages
 def recognize_file(ctx: OfficeContext, file_path: str) -> Result:
     """Recognize the text in an image (png, jpg, tif, bmp, gif) or a scanned PDF.

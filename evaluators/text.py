@@ -260,11 +260,13 @@ _FLATTEN = {
     "eml": _eml_text,
     "ics": _ics_text,
     "text": lambda e: str(e.get("text") or ""),
+    "image": lambda e: str(e.get("text") or ""),  # what OCR read, when grading asked for it (server/grading.py)
 }
 
 
 def document_text(entry: dict) -> str:
-    """All searchable text of a parsed entry (FORMAT §3); images, binaries and corrupt files have none.
+    """All searchable text of a parsed entry (FORMAT §3); binaries and corrupt files have none, images
+    the text OCR read when a check names them (else none).
 
     xlsx: each sheet's name, then its rows as tab-separated cells; docx: paragraphs, then table rows
     as `` | ``-joined cells; pdf: pages; eml: subject/from/to/cc/date/attachment-name lines, a blank

@@ -22,6 +22,28 @@ from officesim.tasks.gold import gold_actions, play_gold
 from officesim.tasks.model import Task
 
 
+
+TEXT_CHECKS = ("contains", "not_contains")  # checks that read a file's text, an image's by OCR
+
+
+def with_image_text(files: dict[str, dict], checks: list[Any], root: Path) -> dict[str, dict]:
+    """The parsed office with the OCR text of every image a text check names (``contains`` on a
+    posted picture): only those, since tesseract costs a second a page; the outcome comparison
+    keeps comparing pictures by their digests."""
+    from officesim.apps.ocr import image_text
+    from officesim.evaluators.state import office_path
+
+    out = dict(files)
+    for c in checks:
+        if c.check not in TEXT_CHECKS:
+            continue
+        path = office_path(str(c.args.get("file", "")))
+        entry = out.get(path)
+        if entry and entry.get("kind") == "image" and "text" not in entry:
+            out[path] = {**entry, "text": image_text(root / path)}
+    return out
+
+
 class _OnceCache:
     """A per-key compute-once cache, safe under threads (one computation per key)."""
 
@@ -133,7 +155,8 @@ class Evaluator:
         task = session.task
         after = (self.parse_office or parse_office)(session.office.root, task.timezone)  # under the budget
         effects = side_effects(self.before(task), after, self.gold(task).after, task.free)
-        state = EvalState(files=after, answer=session.answer, timezone=task.timezone, now=task.now_dt,
+        state = EvalState(files=with_image_text(after, task.checks, Path(session.office.root)),
+                          answer=session.answer, timezone=task.timezone, now=task.now_dt,
                           instruction=task.instruction)
         record = evaluate(task.checks, state, task_id=task.id, mode=session.mode, status=session.status,
                           side_effects=effects, steps=session.step_count,

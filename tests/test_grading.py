@@ -143,7 +143,14 @@ RENAME = task(
     [check("file_exists", file="data/invoice.png"), check("file_exists", file="data/receipt.png")],
     [sw("shell"), do("shell", "command", command="mv data/scan_2.png data/invoice.png && mv data/scan_1.png data/receipt.png")])
 
-TASKS = [TOTAL, ARCHIVE, REMIND, REPLY, MOVE_EVENT, TEAM, PRICE, SEND_DOC, ZIP, SCAN, FREE_NAME, STEPS, RENAME]
+POST = task(
+    "g-post", ["shell"], "Post the picnic flyer: copy the picture that announces the picnic to data/post.png.",
+    [{"type": "image", "path": "data/flyer_a.png", "text": "Team picnic on Friday at Lakeside Park"},
+     {"type": "image", "path": "data/flyer_b.png", "text": "Quarterly audit meeting in Room 4"}],
+    [check("contains", file="data/post.png", text=["picnic", "Lakeside"])],
+    [sw("shell"), do("shell", "command", command="cp data/flyer_a.png data/post.png")], free=["data/post.png"])
+
+TASKS = [TOTAL, ARCHIVE, REMIND, REPLY, MOVE_EVENT, TEAM, PRICE, SEND_DOC, ZIP, SCAN, FREE_NAME, STEPS, RENAME, POST]
 
 
 @pytest.fixture(scope="module")
@@ -325,3 +332,10 @@ def test_the_record_says_which_component_failed(client):
     assert set(ev["failed"]) == {"checks", "side_effects"} and not ev["passed_checks_only"]
     ev = play(client, TOTAL["id"], TOTAL["gold"])
     assert ev["failed"] == [] and ev["passed_checks_only"]
+
+
+def test_a_picture_is_read_by_ocr_when_a_check_names_it(client):
+    # the path is free, so only the check can tell the picnic flyer from the audit notice (or a blank picture)
+    wrong = do("shell", "command", command="cp data/flyer_b.png data/post.png")
+    ev = fails(client, POST, [wrong], component="checks")
+    assert ev["side_effects"] == []
