@@ -555,7 +555,8 @@ class Deriver:
         self.touched = self._touched()
         choices = getattr(task, "choices", None) or []
         self.chosen_values = {str(c.value).strip() for c in choices if c.value is not None}
-        self.chosen_events = {str(c.event).strip().lower() for c in choices if c.event is not None}
+        self.chosen_events = {str(c.event).strip().lower(): ("end" if c.end_only else "times")
+                              for c in choices if c.event is not None}
         self.out: list[Mutant] = []
         self._keys: set[str] = set()
 
@@ -664,9 +665,11 @@ class Deriver:
         """Whether a value site is one the task lists as the gold's own choice (``choices``)."""
         return str(site.raw).strip() in self.chosen_values
 
-    def event_chosen(self, args: dict) -> bool:
-        """Whether an event's times are the gold's own choice (``choices``)."""
-        return str(args.get("summary", "")).strip().lower() in self.chosen_events
+    def event_chosen(self, args: dict, part: str = "times") -> bool:
+        """Whether an event's times (``part`` "times") or its end ("end") are the gold's own choice
+        (``choices``); a choice of its times covers its end."""
+        chosen = self.chosen_events.get(str(args.get("summary", "")).strip().lower())
+        return chosen == "times" or (chosen is not None and part == "end")
 
     def derive(self) -> list[Mutant]:
         for part in (self.guessed_not_asked, self.dropped_and_doubled, self.numbers_wrong, self.cells_off, self.distractor_files,
@@ -1013,6 +1016,8 @@ class Deriver:
             start, end = self._moment(args.get("time_start")), self._moment(args.get("time_end"))
             if self.event_chosen(args):
                 start = end = None  # the gold chose the times: shifting them is another right outcome
+            elif self.event_chosen(args, "end"):
+                end = None
             shift = timedelta(days=1) if self._all_day(args.get("time_start")) else timedelta(hours=1)
             if start:
                 steps = self.steps()

@@ -49,10 +49,12 @@ class GoldChoice(_Strict):
     """A value the gold chose where the instruction leaves the choice open (a fourth course among
     several, a prediction's figure, a meeting's hour when none is given): a mutant of it is another
     right outcome, so ``validate --mutants`` derives none (runner/mutants.py). ``value`` is a number,
-    date or time as the gold writes it; ``event`` an event's summary whose times are the gold's."""
+    date or time as the gold writes it; ``event`` an event's summary whose times are the gold's
+    (with ``end_only``, its end only: the instruction gives the start)."""
 
     value: str | None = None
     event: str | None = None
+    end_only: bool = False
     why: str = Field(min_length=1)
 
     @model_validator(mode="after")

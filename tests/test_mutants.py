@@ -365,5 +365,8 @@ def test_values_the_gold_chose_freely_get_no_mutant(tmp_path):
     chosen = {**task, "choices": [{"event": "Sync", "why": "the instruction leaves the hour open"}]}
     after = {m.cls for m in _derived(tmp_path / "b", chosen)["mut-choice"]}
     assert not (shifted & after)
+    end_open = {**task, "choices": [{"event": "Sync", "end_only": True, "why": "only the start is given"}]}
+    classes = {m.cls for m in _derived(tmp_path / "d", end_open)["mut-choice"]}
+    assert "event-start-shifted" in classes and "event-end-shifted" not in classes
     with pytest.raises(Exception, match="exactly one of value or event"):
         _derived(tmp_path / "c", {**task, "choices": [{"why": "nothing named"}]})
