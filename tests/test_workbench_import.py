@@ -177,6 +177,7 @@ def test_corrections_by_class_and_in_the_readme(imported):
     assert len(classes["write-order"]) == 36  # two plots or two forwards: WorkBench's ordered comparison
     assert len(classes["plot-end-date"]) >= 40
     assert classes["wrong-ground-truth"] == set(load_overlay())  # every overlay entry is applied
+    assert {f"workbench-multi-{n}" for n in (11, 181, 183)} <= classes["wrong-ground-truth"]
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert corrections_markdown(report) in readme, "README's WorkBench correction table is stale: regenerate it " \
         "with officesim.tasks.workbench.importer.corrections_markdown"
@@ -187,7 +188,7 @@ def test_corrected_and_accepted_readings(imported, tasks, tmp_path):
     passes officesim's and fails WorkBench's; the ground truth of a corrected task fails officesim's."""
     out, _report = imported
     plot = next(i for i in sorted(tasks) if "corrected-plot-end-date" in tasks[i].tags and i.startswith("workbench-analytics"))
-    chosen = ["workbench-multi-183", plot]
+    chosen = ["workbench-multi-183", plot, "workbench-multi-11"]
     cfg = ServerSettings(include_suite=False, sessions_dir=tmp_path / "sessions")
     with TestClient(create_app([out / i for i in chosen], cfg)) as client:
         corrected = play(client, "workbench-multi-183", [a.model_dump() for a in tasks["workbench-multi-183"].gold])
@@ -203,3 +204,11 @@ def test_corrected_and_accepted_readings(imported, tasks, tmp_path):
         accepted = play(client, plot, today)
         assert accepted["passed"] and not accepted["original_passed"], accepted
         assert play(client, plot, [a.model_dump() for a in tasks[plot].gold])["passed"]
+        # "the person with the fewest overdue tasks": six have none; each is accepted, WorkBench's pick is not
+        fewest = tasks["workbench-multi-11"]
+        assert len(fewest.right) == 5
+        other = play(client, fewest.id, [a.model_dump() for a in fewest.right[2].actions])
+        assert other["passed"] and not other["original_passed"], other
+        truth = [parse_call(t) for t in fewest.origin.evaluation[0]["ground_truth"]]
+        picked = play(client, fewest.id, gold_actions(truth))
+        assert not picked["passed"] and picked["original_passed"], picked
