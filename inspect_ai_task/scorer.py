@@ -11,7 +11,7 @@ from officesim.inspect.solver import EVALUATION_KEY, SESSION_KEY
 def _explanation(evaluation: dict) -> str:
     lines = [f"{'passed' if evaluation.get('passed') else 'failed'}: score {evaluation.get('score')}, "
              f"status {evaluation.get('status')}"]
-    lines += [f"check {'ok' if c.get('passed') else 'FAILED'}: {c.get('description') or c.get('type')}"
+    lines += [f"check {'ok' if c.get('passed') else 'FAILED'}: {c.get('check')} {c.get('message') or ''}"
               for c in evaluation.get("checks") or []]
     lines += [f"side effect: {s}" for s in evaluation.get("side_effects") or []]
     return "\n".join(lines)

@@ -113,7 +113,7 @@ async def _lifespan(app: FastAPI):
     # before they are up waits for the first of them.
     threading.Thread(target=manager.pool.start, name="officesim-pool-start", daemon=True).start()
     try:
-        async with app.state.mcp.sessions.run():  # the MCP sessions of /mcp (server/mcp.py)
+        async with app.state.mcp.running():  # the MCP sessions of /mcp (server/mcp.py)
             yield
     finally:
         stop.set()
@@ -142,6 +142,6 @@ def create_app(task_dirs: list[str | Path] | None = None, settings: ServerSettin
     for router in ROUTERS:
         app.include_router(router)
     app.state.mcp = OfficeMCP(app.state.manager, __version__)
-    app.add_route(MCP_PATH, app.state.mcp.app, include_in_schema=False)
+    app.add_route(MCP_PATH, app.state.mcp, include_in_schema=False)
     return app
 

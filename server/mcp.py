@@ -20,18 +20,20 @@ from __future__ import annotations
 import base64
 import mimetypes
 import threading
-from typing import Any
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
 from urllib.parse import quote, unquote
 
 import anyio.to_thread
 import mcp_types as types
 from mcp.server.lowlevel.server import NotificationOptions, Server
-from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND
 
 from officesim.apps.registry import DEFAULT_MODE, MODES
 from officesim.server.manager import CapacityError, SessionManager
+from officesim.server.routes.common import error_response
 from officesim.server.session import DEFAULT_MAX_STEPS, Session, SessionEnded
 
 PATH = "/mcp"
@@ -76,7 +78,7 @@ def evaluation_text(evaluation: dict) -> str:
             f"checks {evaluation.get('checks_passed')}/{evaluation.get('checks_total')})")
     failed = [c for c in evaluation.get("checks") or [] if isinstance(c, dict) and not c.get("passed")]
     for check in failed[:10]:
-        text += f"\n- failed: {check.get('description') or check.get('type')}: {check.get('message') or ''}".rstrip(": ")
+        text += f"\n- failed: {check.get('check')}: {check.get('message') or ''}".rstrip(": ")
     return text
 
 
@@ -85,8 +87,8 @@ def _tool(openai_tool: dict) -> types.Tool:
     return types.Tool(name=fn["name"], description=fn["description"], input_schema=fn["parameters"])
 
 
-def _error_result(code: str, message: str, extra: dict | None = None) -> types.CallToolResult:
-    structured = {"ok": False, "error": {"code": code, "message": message}, **(extra or {})}
+def _error_result(code: str, message: str) -> types.CallToolResult:
+    structured = {"ok": False, "error": {"code": code, "message": message}}
     return types.CallToolResult(content=[types.TextContent(text=f"Error: {message}")],
                                 structured_content=structured, is_error=True)
 
@@ -110,7 +112,7 @@ async def _no_discover(ctx: Any, params: Any) -> Any:
 
 
 class OfficeMCP:
-    """The MCP face of one ``SessionManager``: an ASGI app for ``/mcp`` and the session it runs in."""
+    """The MCP face of one ``SessionManager``: the ASGI endpoint of ``/mcp`` and the sessions it runs."""
 
     def __init__(self, manager: SessionManager, version: str = ""):
         self.manager = manager
@@ -122,9 +124,27 @@ class OfficeMCP:
             on_list_resources=self._list_resources, on_read_resource=self._read_resource,
             on_list_prompts=self._list_prompts, on_get_prompt=self._get_prompt,
         )
-        # Requests are guarded by the app's Bearer token (server/app.py), as every route but /health.
+        self.sessions: StreamableHTTPSessionManager | None = None  # while the app runs (``running``)
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Serve MCP sessions while the app runs (its lifespan). The SDK's session manager runs once,
+        so each run of the app (a server, a test client) gets a fresh one."""
         self.sessions = StreamableHTTPSessionManager(app=self.server, stateless=False)
-        self.app = StreamableHTTPASGIApp(self.sessions)
+        try:
+            async with self.sessions.run():
+                yield
+        finally:
+            self.sessions = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """The ASGI endpoint of ``/mcp``; requests are guarded by the app's Bearer token (server/app.py),
+        as on every route but /health."""
+        sessions = self.sessions
+        if sessions is None:
+            await error_response(503, "unavailable", "the server is not running MCP sessions now")(scope, receive, send)
+            return
+        await sessions.handle_request(scope, receive, send)
 
     # -- which session a connection drives --------------------------------------------------------
     @staticmethod

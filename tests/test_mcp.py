@@ -82,6 +82,8 @@ def test_tools_errors_prompt_resources_and_the_http_view(server, suite):
             finished = await client.call_tool(tool_name("system", "finish_task"), {})
             evaluation = finished.structured_content["evaluation"]
             assert evaluation["status"] == "finished" and "Evaluation:" in finished.content[0].text
+            for check in evaluation["checks"]:  # the readable text names each failed check
+                assert (f"- failed: {check['check']}" in finished.content[0].text) is (not check["passed"])
             after = await client.call_tool(tool_name("system", "switch_app"), {"target_app": "word"})
             assert after.is_error and after.structured_content["error"]["code"] == "session_ended"
             assert {t.name for t in (await client.list_tools()).tools} == {"start_task", "list_tasks"}
