@@ -55,6 +55,8 @@ def ask_counts(replies: Sequence[Mapping[str, Any]], questions: Iterable[str]) -
 
 
 def asked_questions(history: Iterable[Mapping[str, Any]]) -> list[str]:
-    """The questions of a session's history (its steps as the API shows them) that got a reply."""
-    return [str((h.get("args") or {}).get("question", "")).strip() for h in history
+    """The questions of a session's history (its steps as the API shows them, and the calls of its
+    programs in mode code) that got a reply."""
+    steps = [c for h in history for c in [h, *(h.get("calls") or [])]]  # a code program's calls too
+    return [str((h.get("args") or {}).get("question", "")).strip() for h in steps
             if h.get("app") == "system" and h.get("action") == "ask_user" and h.get("ok")]

@@ -37,8 +37,9 @@ from officesim.testbed.guards import TooLarge
 APP_NAMES = ("system", "word", "excel", "pdf", "calendar", "email", "ocr", "llm", "shell")
 SYSTEM_APP = "system"
 OFFICE_APPS = tuple(name for name in APP_NAMES if name != SYSTEM_APP)  # what a task may list in ``apps``
-# How a session restricts operations: only the current app's (OfficeBench's default), or all at once.
-MODES = ("switch_app", "all_operations")
+# How a session restricts operations: only the current app's (OfficeBench's default), or all at once;
+# ``code``: the agent acts by Python programs (system.run_code, server/code.py), under switch_app's rule.
+MODES = ("switch_app", "all_operations", "code")
 DEFAULT_MODE = "switch_app"
 # Tool sets: which apps (and so which operations) a task's session offers. ``officebench`` is the nine
 # apps above; ``workbench`` is WorkBench's five domains and its company directory, with WorkBench's own

@@ -59,6 +59,25 @@ def ask_user(ctx: OfficeContext, question: str) -> Result:
     return Result(observation=f"The user replies: {reply}", data={"question": text, "reply": reply})
 
 
+CODE_LIMIT = 100_000  # characters a program of system.run_code may have
+
+
+@app.operation(inline=True)
+def run_code(ctx: OfficeContext, code: str) -> Result:
+    """Run a Python program (sessions in mode "code" only). Its module ``officesim`` has every operation
+    as a function (``excel.read_file(file_path=...)``, ``system.switch_app(target_app=...)``) returning
+    the observation; stdout, stderr and the calls made are the observation.
+
+    Args:
+        code: the Python program.
+    """
+    if not code.strip():
+        raise OpError("bad_arguments", "system.run_code: the program is empty")
+    if len(code) > CODE_LIMIT:
+        raise OpError("resource_limit", f"system.run_code takes at most {CODE_LIMIT} characters, not {len(code)}")
+    return Result(observation="", data={"code": code})  # the session runs it (server/code.py)
+
+
 CLIPBOARD_LIMIT = 100_000  # characters system.copy keeps
 
 

@@ -22,6 +22,7 @@ class Episode:
         self.tool_prompt: str = session.get("tool_prompt") or self.prompt  # servers before tool_prompt
         self.tools: list[dict] = session["tools"]
         self.current_app: str = session["current_app"]
+        self.mode: str | None = session.get("mode")  # switch_app, all_operations or code
         self.done = False
         self.last: dict | None = None
         self.evaluation: dict | None = None

@@ -34,8 +34,9 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--overwrite", action="store_true", help="discard earlier results in --out and start afresh")
     ev.add_argument("--wait", action="store_true",
                     help="when another eval is running on --out, wait for it to finish instead of refusing")
-    ev.add_argument("--action-format", choices=["tools", "json"], default=None,
-                    help="openai agent: native tool calls (default), or OfficeBench-style JSON actions in text")
+    ev.add_argument("--action-format", choices=["tools", "json", "code"], default=None,
+                    help="openai agent: native tool calls (default), OfficeBench-style JSON actions in text, or "
+                         "code: one Python program per turn (sessions in mode code)")
     ev.add_argument("--agent-option", action="append", default=[], metavar="KEY=VALUE",
                     help="keyword argument for the agent's constructor (VALUE read as JSON when it parses, "
                          "else as text), e.g. temperature=0.2 or max_retries=8; repeatable")
@@ -151,6 +152,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
             console.print("[red]error:[/] --action-format applies to --agent openai only")
             return 2
         options["action_format"] = args.action_format
+        if args.action_format == "code":  # the model writes programs: sessions in mode code
+            if args.mode not in (DEFAULT_MODE, "code"):
+                console.print("[red]error:[/] --action-format code runs sessions in mode code, not --mode " + args.mode)
+                return 2
+            args.mode = "code"
     progress = "off" if args.no_progress else args.progress or ("bar" if sys.stderr.isatty() else "lines")
     if args.overwrite and args.resume:
         console.print("[red]error:[/] --overwrite and --resume exclude each other")

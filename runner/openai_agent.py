@@ -2,7 +2,9 @@
 
 The model gets exactly the prompt and tools the server gives the session (server/session.py renders
 them). Two ways to act: native tool calling with the session's ``tool_prompt`` and current ``tools``
-(default), or ``action_format="json"`` with the session's ``prompt``, which lists the allowed actions:
+(default), or ``action_format="json"`` with the session's ``prompt``, which lists the allowed actions
+(or ``action_format="code"``, for sessions in mode code: one Python program per turn, run as
+system.run_code):
 the model writes one OfficeBench-style JSON action in text, for models without tool calling. Either
 way a reply that is not a usable action becomes a malformed step (sent to the server, which counts
 it and says what was wrong) instead of a crash. Retries with exponential backoff on 429, 5xx and
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import time
 from typing import Any
 
@@ -110,6 +113,12 @@ def extract_json_object(text: str) -> dict | None:
     return None
 
 
+def extract_program(text: str) -> str | None:
+    """The program of a reply: its first fenced block (```python or plain ```), else None."""
+    m = re.search(r"```(?:python|py)?[ \t]*\n(.*?)```", text or "", re.S)
+    return m.group(1) if m and m.group(1).strip() else None
+
+
 class OpenAIAgent:
     """Chat-completions agent: native tool calls (default) or JSON actions in text."""
 
@@ -120,8 +129,8 @@ class OpenAIAgent:
         self.model = model or os.environ.get("MODEL") or os.environ.get("OPENAI_MODEL")
         if not self.model:
             raise ValueError("the openai agent needs a model: pass --model or set MODEL")
-        if action_format not in ACTION_FORMATS:
-            raise ValueError(f"action_format must be one of {', '.join(ACTION_FORMATS)}, not '{action_format}'")
+        if action_format not in (*ACTION_FORMATS, "code"):
+            raise ValueError(f"action_format must be one of {', '.join(ACTION_FORMATS)}, code, not '{action_format}'")
         self.action_format = action_format
         self.temperature = temperature
         self.chat = ChatClient(base_url or os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1"),
@@ -153,6 +162,8 @@ class OpenAIAgent:
             message = ((reply.get("choices") or [{}])[0] or {}).get("message") or {}
             if self.action_format == "tools":
                 self._tools_turn(episode, messages, message)
+            elif self.action_format == "code":
+                self._code_turn(episode, messages, message)
             else:
                 self._json_turn(episode, messages, message)
 
@@ -191,6 +202,17 @@ class OpenAIAgent:
             text = self._malformed(episode, "the reply holds no JSON action with 'app' and 'action'", content)
         else:
             text = self._observe(episode.act_raw(action))
+        messages.append({"role": "user", "content": f"Observation: {text}"})
+
+    def _code_turn(self, episode: Episode, messages: list[dict], message: dict) -> None:
+        """``code``: the model writes one program per turn (a session in mode code runs it as system.run_code)."""
+        content = message.get("content") or ""
+        messages.append({"role": "assistant", "content": content})
+        code = extract_program(content)
+        if code is None:
+            text = self._malformed(episode, "the reply holds no ```python program", content)
+        else:
+            text = self._observe(episode.act("system", "run_code", {"code": code}))
         messages.append({"role": "user", "content": f"Observation: {text}"})
 
     @staticmethod

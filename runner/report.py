@@ -63,6 +63,11 @@ def _step(s: dict) -> str:
         question = (s.get("args") or {}).get("question", "")
         return (f"<li><b>Asked the user:</b> {escape(str(question)[:2000])}"
                 f"<br><b>Reply:</b> {escape(str(s.get('observation', '')).removeprefix('The user replies: ')[:2000])}</li>")
+    if (s.get("app"), s.get("action")) == ("system", "run_code"):  # mode code: the program, then its calls
+        calls = "".join(_step(c) for c in s.get("calls") or [])
+        return (f"<li><b>Program</b> {'' if s.get('ok') else '<span class=fail>error</span>'}"
+                f"<pre>{escape(str((s.get('args') or {}).get('code', ''))[:4000])}</pre>"
+                f"<pre>{escape(str(s.get('observation', ''))[:2000])}</pre><b>Calls</b><ol>{calls}</ol></li>")
     return (f"<li><code>{escape(str(s.get('app')))}.{escape(str(s.get('action')))}"
             f"({escape(json.dumps(s.get('args', {}), ensure_ascii=False))})</code> "
             f"{'' if s.get('ok') else '<span class=fail>error</span>'}"

@@ -27,12 +27,15 @@ from officesim.apps.asking import DEFAULT_REPLY, SETTINGS_KEY as ASK_KEY
 from officesim.apps.registry import (DEFAULT_MODE, DEFAULT_TOOLSET, MODES, SYSTEM_APP, ActionResult, Operation,
                                      office_apps)
 from officesim.evaluators.record import EpisodeRecord
+from officesim.server.code import api_listing, run_program
 from officesim.tasks.model import Task
 
 STAGNATION_REPEATS = 5
 DEFAULT_MAX_STEPS = 50
 SYSTEM = SYSTEM_APP
 ALWAYS_ALLOWED = ("switch_app", "finish_task")
+RUN_CODE = "run_code"
+CODE_ACTIONS = (RUN_CODE, "finish_task")  # what a session in mode "code" takes as actions; programs call the rest
 
 Evaluate = Callable[["Session"], EpisodeRecord]
 
@@ -77,9 +80,11 @@ class StepResult:
 def _allowed(mode: str, current_app: str, toolset: str = DEFAULT_TOOLSET) -> tuple[Operation, ...]:
     """The operations an agent may call in this state, system ones first."""
     apps = apps_for(toolset)
+    if mode == "code":  # programs do the rest (server/code.py)
+        return tuple(apps[SYSTEM].operations[name] for name in CODE_ACTIONS if name in apps[SYSTEM].operations)
     if mode == "all_operations":
-        return tuple(op for app in apps.values() for op in app.operations.values())
-    ops = list(apps[SYSTEM].operations.values())
+        return tuple(op for app in apps.values() for op in app.operations.values() if op.name != RUN_CODE)
+    ops = [op for op in apps[SYSTEM].operations.values() if op.name != RUN_CODE]
     if current_app != SYSTEM and current_app in apps:
         ops += list(apps[current_app].operations.values())
     return tuple(ops)
@@ -117,12 +122,22 @@ def render_prompt(task: Task, mode: str, current_app: str, action_format: str = 
     toolset = getattr(task, "toolset", DEFAULT_TOOLSET)
     apps = ", ".join(office_apps(toolset))
     dot = "_" if action_format == "tools" else "."  # tool names are app_action
-    if mode == "switch_app":
+    if mode == "code":
+        where = (f"Act by writing Python programs: system{dot}run_code runs one (stdout, stderr and the calls it made "
+                 f"come back). Its module officesim is preloaded; each function below is an operation and returns "
+                 f"its observation (an error raises officesim.OfficeError). As in apps, a program is in the "
+                 f"'{current_app}' app now and must call system.switch_app(target_app=...) before another app's "
+                 f"functions ({apps}).\n\nFunctions:\n{api_listing(toolset)}\n")
+    elif mode == "switch_app":
         where = (f"You are in the '{current_app}' app. Use system{dot}switch_app to move to another app "
                  f"({apps}); only the current app's actions and the system actions are available.")
     else:
         where = f"Every app's actions are available at once ({apps})."
-    if action_format == "tools":
+    if mode == "code" and action_format != "tools":  # the OpenAI agent's --action-format code reads this one
+        how = ("Answer each turn with exactly one Python program in a ```python fenced block; it runs as "
+               "system.run_code and you get its output back. Call system.finish_task(answer=...) in a program "
+               "when the task is done (with the answer if the task asks a question).\n")
+    elif action_format == "tools":
         how = (f"Call exactly one tool per turn. Call system{dot}finish_task when the task is done "
                f"(with the answer if the task asks a question).\n")
     else:
@@ -208,6 +223,7 @@ class Session:
         self._run_operation = run_operation or (lambda op, ctx, args: op.invoke(ctx, args))
         self._repeat_key: str | None = None
         self._repeats = 0
+        self._finish_after: dict | None = None  # finish_task's arguments, when a program called it
         self._prompts: dict[tuple[str, str], str] = {}  # (current app, action format) -> prompt
         self.ctx = OfficeContext(
             office=office, user=task.user, now=task.now_dt,
@@ -268,11 +284,15 @@ class Session:
             if app in (None, "") and (split := _split_tool_name(action, self.toolset)):
                 app, action = split
             self.step_count += 1
+            self._finish_after = None
             result = self._run(app, action, args)
             self.history.append({
                 "step": self.step_count, "app": app, "action": action, "args": args,
                 "ok": result.ok, "observation": result.observation,
+                **({"calls": result.data["calls"]} if isinstance(result.data, dict) and "calls" in result.data else {}),
             })
+            if self._finish_after is not None and not self.done:  # a program called finish_task
+                self._run(SYSTEM, "finish_task", self._finish_after, in_program=True)
             self._track_repeats(app, action, args)
             if not self.done:
                 if self._repeats >= STAGNATION_REPEATS:
@@ -297,12 +317,25 @@ class Session:
             self._end("expired")
             return True
 
-    def _run(self, app: Any, action: Any, args: Any) -> ActionResult:
+    def _run(self, app: Any, action: Any, args: Any, in_program: bool = False) -> ActionResult:
+        """One action, or (``in_program``) one call of a code program (server/code.py)."""
         try:
             op = resolve_operation(apps_for(self.toolset), app, action)
         except OpError as exc:
             return ActionResult.failure(exc.code, exc.message)
-        if self.mode == "switch_app" and app != SYSTEM and app != self.current_app:
+        if app == SYSTEM and action == RUN_CODE and (self.mode != "code" or in_program):
+            return ActionResult.failure("unknown_action", "system.run_code is the action of sessions in mode 'code' "
+                                        "(and a program cannot run programs)")
+        if self.mode == "code" and not in_program and (app != SYSTEM or action not in CODE_ACTIONS):
+            return ActionResult.failure("unknown_action", f"in mode 'code' the actions are {', '.join(CODE_ACTIONS)}; "
+                                        f"call {app}.{action} from a program (system.run_code)")
+        if app == SYSTEM and action == RUN_CODE:
+            checked = self._run_operation(op, self.ctx, args)
+            if not checked.ok:
+                return checked
+            result, self._finish_after = run_program(self, checked.data["code"])
+            return result
+        if self.mode in ("switch_app", "code") and app != SYSTEM and app != self.current_app:
             message = (f"{app}.{action} belongs to the '{app}' app but you are in '{self.current_app}'; "
                        f"call system.switch_app with target_app '{app}' first")
             return ActionResult.failure("not_in_current_app", message)

@@ -85,7 +85,7 @@ class Backend(Protocol):
 
     name: str
 
-    def run(self, office_root: Path, command: str, limits: Limits) -> SandboxResult: ...
+    def run(self, office_root: Path, command: str, limits: Limits, pass_fds: tuple[int, ...] = ()) -> SandboxResult: ...
 
 
 # ----------------------------------------------------------------------------------------------
@@ -235,9 +235,10 @@ class UnsafeBackend:
 
     name = "unsafe"
 
-    def run(self, office_root: Path, command: str, limits: Limits) -> SandboxResult:
+    def run(self, office_root: Path, command: str, limits: Limits, pass_fds: tuple[int, ...] = ()) -> SandboxResult:
         env = {"PATH": os.environ.get("PATH", SANDBOX_PATH), "HOME": str(office_root), "LANG": "C.UTF-8"}
-        return run_process(["bash", "-c", command], str(office_root), env, limits, office_root=office_root)
+        return run_process(["bash", "-c", command], str(office_root), env, limits, pass_fds=pass_fds,
+                           office_root=office_root)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -304,7 +305,8 @@ class BwrapBackend:
     def __init__(self, bwrap: str | None = None):
         self.bwrap = bwrap or shutil.which("bwrap")
 
-    def run(self, office_root: Path, command: str, limits: Limits) -> SandboxResult:
+    def run(self, office_root: Path, command: str, limits: Limits, pass_fds: tuple[int, ...] = ()) -> SandboxResult:
+        """``pass_fds``: descriptors the command inherits (a code program's channel to its session)."""
         if not self.bwrap:
             raise SandboxError("bubblewrap (bwrap) is not installed; install it, or choose another shell_mode")
         root = Path(office_root).resolve()
@@ -319,7 +321,8 @@ class BwrapBackend:
                 lend_office(root, uid)
             argv = self._argv(root, command, limits, uid, as_root, fds)
             argv[1:1] = ["--json-status-fd", str(status_w)]
-            result = run_process(argv, None, {"PATH": SANDBOX_PATH}, limits, pass_fds=tuple(fds), office_root=root)
+            result = run_process(argv, None, {"PATH": SANDBOX_PATH}, limits, pass_fds=tuple(fds) + tuple(pass_fds),
+                                 office_root=root)
         finally:
             for fd in fds:
                 os.close(fd)
@@ -372,6 +375,7 @@ def choose_backend(mode: str | None) -> Backend:
     return BACKENDS[name]()
 
 
-def run_command(office_root: Path, command: str, mode: str | None = None, limits: Limits | None = None) -> SandboxResult:
-    """Run ``command`` against the office with the chosen backend."""
-    return choose_backend(mode).run(Path(office_root), command, limits or Limits())
+def run_command(office_root: Path, command: str, mode: str | None = None, limits: Limits | None = None,
+                pass_fds: tuple[int, ...] = ()) -> SandboxResult:
+    """Run ``command`` against the office with the chosen backend (``pass_fds`` inherited by it)."""
+    return choose_backend(mode).run(Path(office_root), command, limits or Limits(), pass_fds=pass_fds)

@@ -277,3 +277,32 @@ def test_helpers():
     assert extract_json_object('x {"a": "}{", "b": {"c": 1}} y {"d": 2}') == {"a": "}{", "b": {"c": 1}}
     assert extract_json_object("no json here") is None
     assert extract_json_object('{"broken": } then {"ok": true}') == {"ok": True}
+
+
+def test_code_action_format_writes_programs(env, tmp_path, monkeypatch):
+    """--action-format code: sessions in mode code, one program per reply, a reply without one malformed."""
+    monkeypatch.setenv("OPENAI_BASE_URL", env["fake"].url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-123")
+    program = ("Here is the program:\n```python\nsystem.switch_app(target_app='excel')\n"
+               "print(excel.set_cell(file_path='data/budget.xlsx', row_idx=4, column_idx=2, text='1500'))\n```")
+    env["fake"].load(text_reply(program), text_reply("I am done."), text_reply("```\nsystem.finish_task()\n```"))
+    cfg = EvalConfig(agent="openai", model=MODEL, task_dirs=[env["tasks"]], task_ids=[TASK], mode="code",
+                     server=env["server"].url, token=env["server"].token, workers=1, out=tmp_path / "code",
+                     agent_options={"action_format": "code", "backoff_s": 0.001}, progress="off")
+    run_eval(cfg)
+    rec = read_results(tmp_path / "code")[0].model_dump()
+    assert rec["passed"] is True and rec["mode"] == "code", rec["checks"]
+    steps = rec["trajectory"]
+    assert [(s["action"], s["ok"]) for s in steps] == [("run_code", True), ("(none)", False), ("run_code", True)]
+    assert [c["action"] for c in steps[0]["calls"]] == ["switch_app", "set_cell"]
+    first = env["fake"].requests[0]["body"]
+    assert "tools" not in first and "```python" in first["messages"][0]["content"]
+
+
+def test_oracle_in_code_mode_plays_the_gold_as_one_program(env, tmp_path):
+    cfg = EvalConfig(agent="oracle", task_dirs=[env["tasks"]], task_ids=[TASK], mode="code",
+                     server=env["server"].url, token=env["server"].token, workers=1, out=tmp_path / "oracle",
+                     progress="off")
+    summary = run_eval(cfg)
+    rec = read_results(tmp_path / "oracle")[0]
+    assert summary["passed"] == 1 and rec.steps == 1 and rec.trajectory[0]["action"] == "run_code"
