@@ -143,3 +143,29 @@ def event_contains(state: EvalState, *, user: str, text: str | list[str | list[s
                 (minutes is None or _minutes(event, state.timezone) == minutes):
             return CheckResult.ok(f"{who}: event {show(event.get('summary'))} at {event.get('start')} states {wanted}")
     return CheckResult.fail(f"{who}: no event states {wanted} ({list_events(events)})")
+
+
+@check("same_time")
+def same_time(state: EvalState, *, users: list[str], text: str | list[str | list[str]]) -> CheckResult:
+    """Each user's calendar holds exactly one event stating every ``text`` fact (summary, location or
+    description), and all of them start and end at the same moments: one meeting shared by several
+    people whose title and hour the instruction leaves open, so an event moved for one of them, or
+    booked twice, fails."""
+    needles = _facts(text)
+    if not users:
+        return CheckResult.fail("same_time needs at least one user")
+    slots: dict[str, tuple[Any, Any]] = {}
+    for user in users:
+        who = user.strip().lower()
+        events = calendar_events(state, who)
+        found = [e for e in events if all(states("\n".join(str(e.get(k) or "") for k in ("summary", "location", "description")),
+                                                 t, year=state.year) for t in needles)]
+        if len(found) != 1:
+            return CheckResult.fail(f"calendar of {who}: {len(found)} events state {show(needles)}, expected one "
+                                    f"({list_events(events)})")
+        slots[who] = (as_datetime(found[0].get("start"), state.timezone), as_datetime(found[0].get("end"), state.timezone))
+    if len(set(slots.values())) > 1:
+        shown = "; ".join(f"{u}: {a} - {b}" for u, (a, b) in slots.items())
+        return CheckResult.fail(f"the events stating {show(needles)} are not at one time ({shown})")
+    (start, end), = set(slots.values())
+    return CheckResult.ok(f"{len(slots)} calendars hold one event stating {show(needles)}, all {start} - {end}")

@@ -425,3 +425,15 @@ def test_no_repeats():
     doubled = EvalState(files={"l.docx": docx(["Grace Moreau", "12 Elm Street", "Grace Moreau", "12 Elm Street"])})
     out = run("no_repeats", doubled, file="l.docx", block=2)
     assert not out.passed and "'grace moreau / 12 elm street' is written 2 times" in out.message
+
+
+def test_same_time_one_shared_event_by_its_words():
+    meet = {**cal(ME, ev("Project sync", "2026-03-12 10:00:00", "2026-03-12 11:00:00")),
+            **cal(BOB, ev("Sync on the project", "2026-03-12 10:00:00", "2026-03-12 11:00:00"))}
+    assert run("same_time", EvalState(files=meet), users=[ME, BOB], text=["sync"]).passed
+    moved = {**meet, **cal(BOB, ev("Sync on the project", "2026-03-12 11:00:00", "2026-03-12 12:00:00"))}
+    assert "not at one time" in run("same_time", EvalState(files=moved), users=[ME, BOB], text=["sync"]).message
+    twice = {**meet, **cal(BOB, ev("Sync", "2026-03-12 10:00:00", "2026-03-12 11:00:00"),
+                          ev("Sync again", "2026-03-12 10:00:00", "2026-03-12 11:00:00"))}
+    assert "2 events" in run("same_time", EvalState(files=twice), users=[ME, BOB], text="sync").message
+    assert not run("same_time", EvalState(files=meet), users=[ME, BOB], text=["lunch"]).passed
