@@ -94,7 +94,9 @@ def test_inspect_finds_officesim_office_by_name(suite, tmp_path):
         "           model=get_model('mockllm/model', custom_outputs=outputs))[0]\n"
         "print(log.eval.task, log.status, log.results.scores[0].metrics['accuracy'].value)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, json.dumps(script), task.id, str(tmp_path / "logs")],
+    runner = tmp_path / "run_office.py"  # a script, as a user runs one (Inspect resolves names differently under -c)
+    runner.write_text(code, encoding="utf-8")
+    out = subprocess.run([sys.executable, str(runner), json.dumps(script), task.id, str(tmp_path / "logs")],
                          capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split()[-3:] == ["officesim/office", "success", "1.0"], out.stdout
