@@ -114,7 +114,7 @@ def test_sigterm_stops_the_server_during_a_stuck_operation(tasks, silent_endpoin
             took = time.monotonic() - t0
             thread.join(timeout=10)
         assert took < 15, f"SIGTERM took {took:.1f} s"
-        assert _gone(family, within=10), f"outlived the server: {_alive(family)}"
+        assert _gone(family, within=30), f"outlived the server: {_alive(family)}"
     finally:
         server.stop()
 
@@ -136,7 +136,7 @@ def test_private_server_dies_with_its_parent_on_kill_9(tasks, tmp_path):
         assert len(family) > 1  # the server has its workers
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-        assert _gone(family, within=15), f"outlived the killed parent: {_alive(family)}"
+        assert _gone(family, within=30), f"outlived the killed parent: {_alive(family)}"
     finally:
         parent.kill()
 
@@ -152,7 +152,7 @@ def test_workers_die_with_the_server_on_kill_9(tasks):
         assert family
         server.proc.send_signal(signal.SIGKILL)
         server.proc.wait()
-        assert _gone(family, within=15), f"outlived the killed server: {_alive(family)}"
+        assert _gone(family, within=30), f"outlived the killed server: {_alive(family)}"
     finally:
         server.stop()
 
