@@ -26,8 +26,6 @@ import fnmatch
 import json
 import re
 import shutil
-import subprocess
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -37,6 +35,7 @@ from typing import Any
 import yaml
 
 from officesim.tasks.officebench.translate import Correction, translate
+from officesim.tasks._clone import clone_pinned
 
 PINNED_COMMIT = "4434746ed44f03373031c89eb7677ffedd1ee6e4"
 REPOSITORY = "https://github.com/zlwang-cs/OfficeBench"
@@ -115,22 +114,7 @@ class ImportReport:
 # ---- the source ----------------------------------------------------------------------------------
 def fetch_source(dest: Path | None = None) -> Path:
     """Clone OfficeBench at the pinned commit (needs git and the network); returns the checkout."""
-    dest = Path(dest or Path(tempfile.gettempdir()) / f"officebench-{PINNED_COMMIT[:7]}")
-    if (dest / "tasks").is_dir():
-        return dest
-    tmp = Path(tempfile.mkdtemp(prefix="officebench-clone-"))
-    try:
-        subprocess.run(["git", "clone", "--quiet", "--no-checkout", REPOSITORY, str(tmp / "repo")], check=True,
-                       capture_output=True, timeout=300)
-        subprocess.run(["git", "-C", str(tmp / "repo"), "checkout", "--quiet", PINNED_COMMIT], check=True,
-                       capture_output=True, timeout=300)
-        shutil.move(str(tmp / "repo"), str(dest))
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise RuntimeError(f"could not clone {REPOSITORY} at {PINNED_COMMIT[:7]} ({exc}); "
-                           "give a checkout with --source DIR") from None
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return dest
+    return clone_pinned(REPOSITORY, PINNED_COMMIT, "officebench", "tasks", dest)
 
 
 def subtasks(source: Path) -> list[Subtask]:

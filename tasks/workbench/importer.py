@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +32,7 @@ from officesim.apps.workbench_store import SHEETS, calendar_path, write_office
 from officesim.evaluators.workbench import state_digest
 from officesim.evaluators.workbench_original import FrameStore, NOT_LOWERED
 from officesim.tasks.workbench.source import Call, Query, check_source, load_queries, load_tables, parse_call
+from officesim.tasks._clone import clone_pinned
 
 PINNED_COMMIT = "42f1b6dc18986f47701ca83de2d63dd4f95c59a0"
 REPOSITORY = "https://github.com/olly-styles/WorkBench"
@@ -78,22 +77,7 @@ class ImportReport:
 # ---- the source ----------------------------------------------------------------------------------
 def fetch_source(dest: Path | None = None) -> Path:
     """Clone WorkBench at the pinned commit (needs git and the network); returns the checkout."""
-    dest = Path(dest or Path(tempfile.gettempdir()) / f"workbench-{PINNED_COMMIT[:7]}")
-    if (dest / "data" / "processed").is_dir():
-        return dest
-    tmp = Path(tempfile.mkdtemp(prefix="workbench-clone-"))
-    try:
-        subprocess.run(["git", "clone", "--quiet", "--no-checkout", REPOSITORY, str(tmp / "repo")], check=True,
-                       capture_output=True, timeout=300)
-        subprocess.run(["git", "-C", str(tmp / "repo"), "checkout", "--quiet", PINNED_COMMIT], check=True,
-                       capture_output=True, timeout=300)
-        shutil.move(str(tmp / "repo"), str(dest))
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise RuntimeError(f"could not clone {REPOSITORY} at {PINNED_COMMIT[:7]} ({exc}); "
-                           "give a checkout with --source DIR") from None
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return dest
+    return clone_pinned(REPOSITORY, PINNED_COMMIT, "workbench", "data/processed", dest)
 
 
 # ---- gold end state ------------------------------------------------------------------------------
