@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Callable, Iterable
 
-from officesim.apps import APPS
-from officesim.apps.registry import SYSTEM_APP
+from officesim.apps import apps_for
+from officesim.apps.registry import DEFAULT_TOOLSET, SYSTEM_APP
 from officesim.evaluators.facts import Mention, dates_in, numbers_in, times_in
 from officesim.evaluators.text import as_number, collapse, document_text, format_number
 
@@ -125,24 +125,28 @@ def shell_writes(command: str) -> bool:
     return bool(_SHELL_WRITE.search(bare) or _REDIRECT.search(bare))
 
 
-def is_read(step: dict) -> bool:
-    """Whether a step leaves the office's files as they are: an operation not declared ``writes``
-    (apps/registry.py), a shell command that plainly only reads; an unknown operation writes."""
+def is_read(step: dict, toolset: str = DEFAULT_TOOLSET) -> bool:
+    """Whether a step leaves the office's files as they are: an operation of the task's tool set not
+    declared ``writes`` (apps/registry.py), a shell command that plainly only reads; an unknown
+    operation writes."""
     app, action = step.get("app"), step.get("action")
     if app == "shell":
         return not shell_writes(str((step.get("args") or {}).get("command", "")))
-    operation = APPS.get(app).operations.get(action) if app in APPS else None
+    apps = apps_for(toolset)
+    operation = apps[app].operations.get(action) if app in apps else None
     return operation is not None and not operation.writes
 
 
-def effects(step: dict, index: int) -> tuple[set[str], set[str]]:
+def effects(step: dict, index: int, toolset: str = DEFAULT_TOOLSET) -> tuple[set[str], set[str]]:
     """(reads, writes) of a step as resource names; ``*`` stands for anything (a shell command).
     Cells are ``path#sheet!row,col`` inside ``path``; events ``calendar/<user>.ics#<summary>``."""
     app, action, args = step.get("app"), step.get("action"), step.get("args") or {}
     if app == "shell":
         return {"*"}, {"*"}
-    if is_read(step):
+    if is_read(step, toolset):
         return set(), set()
+    if toolset != DEFAULT_TOOLSET:
+        return {"*"}, {"*"}  # other tool sets' writes are ordered as given
     if (app, action) in _SOURCE_ARG:
         return {office_path(args.get(_SOURCE_ARG[(app, action)]))}, {office_path(args.get(_DEST_ARG[(app, action)]))}
     if app == "excel" and action in ("set_cell", "delete_cell"):
@@ -211,14 +215,14 @@ def core_steps(actions: Iterable[Any], answer: Any) -> tuple[list[dict], Any]:
     return steps, answer
 
 
-def outcome_key(steps: Iterable[dict], answer: Any) -> str:
+def outcome_key(steps: Iterable[dict], answer: Any, toolset: str = DEFAULT_TOOLSET) -> str:
     """What decides a solution's outcome: its write steps, in order, and its answer. A run of
     ``set_cell`` steps counts by the value each cell ends with (the last write to a cell wins), so
     two solutions with the same key provably leave the same office."""
     out: list[Any] = []
     cells: dict[str, Any] = {}
     for step in steps:
-        if is_read(step):
+        if is_read(step, toolset):
             continue
         args = step.get("args") or {}
         if (step.get("app"), step.get("action")) == ("excel", "set_cell"):
@@ -546,12 +550,13 @@ class Deriver:
 
     def __init__(self, task: Any, office: dict[str, dict], gold: Iterable[Any] | None = None, answer: Any = ...):
         self.task = task
+        self.toolset = getattr(task, "toolset", None) or DEFAULT_TOOLSET
         self.core, self.answer = core_steps(task.gold if gold is None else gold,
                                             task.answer if answer is ... else answer)
         self.office = _Office(task, office)
         self.year = task.now_dt.year if hasattr(task, "now_dt") else datetime.now().year
         self.instruction = str(task.instruction or "")
-        self.gold_key = outcome_key(self.core, self.answer)
+        self.gold_key = outcome_key(self.core, self.answer, self.toolset)
         self.touched = self._touched()
         choices = getattr(task, "choices", None) or []
         self.chosen_values = {str(c.value).strip() for c in choices if c.value is not None}
@@ -588,8 +593,8 @@ class Deriver:
 
     def add(self, kind: str, cls: str, name: str, steps: list[dict], answer: Any = ..., keep_reads: bool = False) -> None:
         answer = self.answer if answer is ... else answer
-        plays = steps if keep_reads else [s for s in steps if not is_read(s)]
-        key = outcome_key(steps, answer)
+        plays = steps if keep_reads else [s for s in steps if not self.is_read(s)]
+        key = outcome_key(steps, answer, self.toolset)
         if kind == WRONG and key == self.gold_key:
             return  # provably the gold's own outcome
         # a wrong mutant with the same outcome as an earlier one tests nothing more (a cell written one
@@ -601,11 +606,14 @@ class Deriver:
         self.out.append(Mutant(name=name, cls=cls, kind=kind, actions=with_switches(copy.deepcopy(plays)),
                                answer=answer))
 
+    def is_read(self, step: dict) -> bool:
+        return is_read(step, self.toolset)
+
     def steps(self) -> list[dict]:
         return copy.deepcopy(self.core)
 
     def writes(self) -> list[int]:
-        return [i for i, s in enumerate(self.core) if not is_read(s)]
+        return [i for i, s in enumerate(self.core) if not self.is_read(s)]
 
     @staticmethod
     def label(step: dict, index: int) -> str:
@@ -772,7 +780,7 @@ class Deriver:
         known = set(self.office.files)
         swaps: dict[str, str | None] = {}
         for i, step in enumerate(self.core):
-            if is_read(step) and step["app"] != "shell":
+            if self.is_read(step) and step["app"] != "shell":
                 continue
             args = step.get("args") or {}
             for key in (*_FILE_ARGS, "attachments"):
@@ -791,7 +799,7 @@ class Deriver:
                 continue
             steps = self.steps()
             for step in steps:
-                if is_read(step) and step["app"] != "shell":
+                if self.is_read(step) and step["app"] != "shell":
                     continue
                 args = step.get("args") or {}
                 for key, value in list(args.items()):
@@ -903,8 +911,8 @@ class Deriver:
             for path in attached:
                 if path not in self.office.files:
                     continue
-                first = next((j for j in range(i) if not is_read(self.core[j])
-                              and path in {w.split("#")[0] for w in effects(self.core[j], j)[1]}), None)
+                first = next((j for j in range(i) if not self.is_read(self.core[j])
+                              and path in {w.split("#")[0] for w in effects(self.core[j], j, self.toolset)[1]}), None)
                 if first is None:
                     continue
                 steps = self.steps()
@@ -1241,7 +1249,7 @@ class Deriver:
             if (path, sheet) not in sheets:
                 sheets[(path, sheet)] = self.office.sheet_rows(path, sheet)[1]
             rows = sheets[(path, sheet)]
-            if is_read(step):
+            if self.is_read(step):
                 continue
             if step["action"] != "set_cell" or not isinstance(args.get("row_idx"), int) or not isinstance(args.get("column_idx"), int):
                 if step["action"] != "set_cell":
@@ -1271,8 +1279,8 @@ class Deriver:
 
     # -- right: order, reads, switches ---------------------------------------------------------------
     def reorder(self) -> None:
-        writes = [s for s in self.core if not is_read(s)]
-        fx = [effects(s, k) for k, s in enumerate(writes)]
+        writes = [s for s in self.core if not self.is_read(s)]
+        fx = [effects(s, k, self.toolset) for k, s in enumerate(writes)]
         placed: list[int] = []
         left = list(range(len(writes)))
         while left:
@@ -1290,10 +1298,10 @@ class Deriver:
         existing = set(self.office.files)
         for i, step in enumerate(self.core):
             steps.append(copy.deepcopy(step))
-            if is_read(step):
+            if self.is_read(step):
                 continue
             args = step.get("args") or {}
-            _reads, writes = effects(step, i)
+            _reads, writes = effects(step, i, self.toolset)
             for w in sorted(writes):
                 path = w.split("#")[0]
                 if w == "*" or path.startswith(("mail", "calendar/")):
@@ -1311,7 +1319,7 @@ class Deriver:
         out: list[dict] = []
         current = SYSTEM_APP
         for step in self.core:
-            if is_read(step):
+            if self.is_read(step):
                 continue  # reads-added has them; here they would only cost time
             away = next(a for a in ("word", "excel", "pdf") if a not in (current, step["app"]))
             out += [_switch(away), _switch(step["app"]), copy.deepcopy(step)]
