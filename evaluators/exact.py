@@ -358,7 +358,7 @@ def ics_event_count(state: EvalState, *, user: str, count: int) -> CheckResult:
 
 
 # ---- email -------------------------------------------------------------------------------------
-def _attachment_names(entry: dict) -> set[str]:
+def attachment_names(entry: dict) -> set[str]:
     return {str(a.get("filename", "")).strip().lower() for a in entry.get("attachments") or [] if isinstance(a, dict)}
 
 
@@ -395,7 +395,7 @@ def mail_mismatches(
     stated = [t for t in as_list(body_excludes) if states(own, t, year=year)]
     if stated:
         out.append(f"body states {', '.join(show(str(t)) for t in stated)}, which it must not")
-    have = _attachment_names(entry)
+    have = attachment_names(entry)
     lacking = [a for a in as_list(attachments) if posixpath.basename(str(a).strip()).lower() not in have]
     if lacking:
         out.append(f"attachments are {sorted(have) or 'none'}, missing {', '.join(map(repr, lacking))}")

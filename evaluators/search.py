@@ -10,13 +10,14 @@ start and end as moments) must state every fact, the way ``contains`` reads a do
 
 from __future__ import annotations
 
+import posixpath
 import re
 from datetime import time as dtime
 from typing import Any
 
 from officesim.evaluators.facts import own_text, states
 from officesim.evaluators.registry import CheckResult, check
-from officesim.evaluators.exact import list_events
+from officesim.evaluators.exact import attachment_names, list_events
 from officesim.evaluators.state import EvalState, calendar_events
 from officesim.evaluators.text import as_datetime, as_list, collapse, show
 
@@ -32,33 +33,52 @@ def _said(entry: dict) -> str:
     return f"{entry.get('subject') or ''}\n{own_text(entry.get('body') or '')}"
 
 
+def _names(files: list[str]) -> set[str]:
+    return {posixpath.basename(str(a).strip()).lower() for a in files}
+
+
 def _facts(text: Any) -> list[Any]:
     return [[str(x) for x in t] if isinstance(t, (list, tuple)) else str(t) for t in as_list(text)]
 
 
 @check("mailbox_contains")
 def mailbox_contains(state: EvalState, *, user: str, text: str | list[str | list[str]],
-                     exclude: str | list[str] | None = None) -> CheckResult:
+                     exclude: str | list[str] | None = None, attachments: list[str] | None = None,
+                     may_attach: list[str] | None = None, once: bool = False) -> CheckResult:
     """Some message in ``user``'s mailbox (inbox or sent) states, in its subject and own text, every
     ``text`` fact (as ``contains`` reads facts; an item that is a list is a choice) and none of
-    ``exclude``."""
+    ``exclude``; with ``attachments``, it carries exactly those files (by name, none when empty), and
+    any of ``may_attach`` besides (a file a reader may defensibly add, like the source of the text);
+    with ``once``, exactly one message does (the same mail twice is a wrong outcome)."""
     who = user.strip().lower()
     needles = _facts(text)
     messages = _messages(state, user)
     if not messages:
         return CheckResult.fail(f"the mailbox of {who} is empty; expected a message stating {show(needles)}")
-    best: tuple[int, str, list, list] | None = None
+    wanted_files = None if attachments is None else _names(attachments)
+    optional = _names(may_attach or [])
+    best: tuple[int, str, list, list, list] | None = None
+    matches: list[str] = []
     for path, entry in messages:
         said = _said(entry)
         missing = [t for t in needles if not states(said, t, year=state.year)]
         present = [str(t) for t in as_list(exclude) if states(said, t, year=state.year)]
-        if not missing and not present:
-            return CheckResult.ok(f"{path} states {', '.join(show(t) for t in needles)}")
-        score = len(missing) + len(present)
+        carried = attachment_names(entry)
+        files = ([f"carries {sorted(carried) or 'no attachment'}, expected {sorted(wanted_files) or 'none'}"]
+                 if wanted_files is not None and not wanted_files <= carried <= wanted_files | optional else [])
+        if not missing and not present and not files:
+            matches.append(path)
+            continue
+        score = len(missing) + len(present) + len(files)
         if best is None or score < best[0]:
-            best = (score, path, missing, present)
-    _score, path, missing, present = best
-    why = []
+            best = (score, path, missing, present, files)
+    if matches and (not once or len(matches) == 1):
+        return CheckResult.ok(f"{matches[0]} states {', '.join(show(t) for t in needles)}")
+    if matches:
+        return CheckResult.fail(f"{len(matches)} messages in the mailbox of {who} state {show(needles)} "
+                                f"({', '.join(matches)}); exactly one should")
+    _score, path, missing, present, files = best
+    why = list(files)
     if missing:
         why.append(f"lacks {', '.join(show(t) for t in missing)}")
     if present:

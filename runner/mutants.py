@@ -50,7 +50,7 @@ WRONG_CLASSES: dict[str, str] = {
     "recipient-joined": "another address from the office added to the recipients (or attendees)",
     "recipient-dropped": "one of several recipients (or attendees) left out",
     "cc-instead-of-to": "a recipient the instruction names put in cc instead of to",
-    "extra-attachment": "another office file attached as well",
+    "extra-attachment": "an office file the gold never touches attached as well",
     "stale-attachment": "a file attached before the gold's edits to it",
     "step-dropped": "one write step of the gold left out (each in turn)",
     "create-twice": "a step that creates something (mail, event, paragraph, row) done twice",
@@ -899,7 +899,8 @@ class Deriver:
             args = step.get("args") or {}
             attached = [office_path(a) for a in _listed(args.get("attachments"))]
             like = attached[0] if attached else ""
-            pool = [p for p in self.office.data_files() if p not in attached]
+            # a file the solution never touches: attaching the file a text was taken from is defensible
+            pool = [p for p in self.office.data_files() if p not in attached and p not in self.touched]
             if like:
                 same = [p for p in pool if p.rsplit(".", 1)[-1] == like.rsplit(".", 1)[-1]]
                 pool = same or pool

@@ -437,3 +437,19 @@ def test_same_time_one_shared_event_by_its_words():
                           ev("Sync again", "2026-03-12 10:00:00", "2026-03-12 11:00:00"))}
     assert "2 events" in run("same_time", EvalState(files=twice), users=[ME, BOB], text="sync").message
     assert not run("same_time", EvalState(files=meet), users=[ME, BOB], text=["lunch"]).passed
+
+
+def test_mailbox_contains_attachments_and_once():
+    one = eml(BOB, "inbox", "m1", ME, [BOB], "Reward", "Tina scored 100", attachments=["reward.docx"])
+    state = EvalState(files={"emails/bob/inbox/m1.eml": one})
+    assert run("mailbox_contains", state, user=BOB, text=["Tina", "100"], attachments=["data/reward.docx"], once=True).passed
+    extra = {**one, "attachments": one["attachments"] + [{"filename": "score.xlsx", "size": 1, "sha256": "cd" * 32}]}
+    out = run("mailbox_contains", EvalState(files={"emails/bob/inbox/m1.eml": extra}), user=BOB, text=["Tina"],
+              attachments=["reward.docx"])
+    assert not out.passed and "score.xlsx" in out.message
+    assert run("mailbox_contains", EvalState(files={"emails/bob/inbox/m1.eml": extra}), user=BOB, text=["Tina"],
+               attachments=["reward.docx"], may_attach=["data/score.xlsx"]).passed
+    twice = EvalState(files={"emails/bob/inbox/m1.eml": one, "emails/bob/inbox/m2.eml": {**one, "id": "m2"}})
+    assert run("mailbox_contains", twice, user=BOB, text=["Tina"]).passed
+    out = run("mailbox_contains", twice, user=BOB, text=["Tina"], once=True)
+    assert not out.passed and "exactly one" in out.message
