@@ -35,7 +35,7 @@ from officesim.evaluators.registry import (
 from officesim.evaluators.state import CheckError, EvalState
 from officesim.evaluators.text import document_text, values_equal
 
-from officesim.evaluators import exact, fuzzy, predicates, search, workbench  # noqa: E402,F401  (registers the checks)
+from officesim.evaluators import combine, exact, fuzzy, predicates, search, workbench  # noqa: E402,F401  (registers the checks)
 
 __all__ = [
     "CHECKS",

@@ -198,11 +198,12 @@ def docx_has_paragraph(state: EvalState, *, file: str, text: str, case_sensitive
 
 
 @check("no_repeats")
-def no_repeats(state: EvalState, *, file: str, block: int = 1) -> CheckResult:
+def no_repeats(state: EvalState, *, file: str, block: int = 1, matching: str | None = None) -> CheckResult:
     """No paragraph (docx) or line (text, pdf) of the file is written twice: a text written again
     beside itself. With ``block`` > 1, no run of that many consecutive paragraphs is (for a letter
-    whose sender's name rightly stands at its head and under it). Compared as paragraph forms
-    without case; empty ones aside."""
+    whose sender's name rightly stands at its head and under it); with ``matching``, only the
+    paragraphs stating that text count (the salutations of many letters from one template).
+    Compared as paragraph forms without case; empty ones aside."""
     entry = get_entry(state, file)
     kind = entry.get("kind")
     if kind == "docx":
@@ -214,6 +215,8 @@ def no_repeats(state: EvalState, *, file: str, block: int = 1) -> CheckResult:
     else:
         return CheckResult.fail(f"{office_path(file)}: a {kind} file, expected a document (docx, pdf or text)")
     forms = [f for f in (paragraph_form(u, False) for u in units) if f]
+    if matching is not None:
+        forms = [f for f in forms if paragraph_form(matching, False) in f]
     size = max(1, block)
     seen: dict[str, int] = {}
     for k in range(len(forms) - size + 1):

@@ -103,8 +103,26 @@ def _month(name: str) -> int:
     return next(i for i, full in enumerate(MONTHS, start=1) if full.startswith(key))
 
 
+_RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|until|till)\s*", re.I)
+
+
 def times_in(text: str) -> list[Mention]:
-    """Clock times written in ``text`` (9:00, 09:00, 9 am, 2:30 pm, 14:30, noon)."""
+    """Clock times written in ``text`` (9:00, 09:00, 9 am, 2:30 pm, 14:30, noon); in a range whose end
+    alone carries the meridiem (4:00-5:00 PM) the start shares it where that keeps the range in order."""
+    out = _clock_mentions(text)
+    for k in range(len(out) - 1):
+        first, second = out[k], out[k + 1]
+        if not _RANGE_JOIN.fullmatch(text[first.end:second.start]):
+            continue
+        if re.search(r"[ap]\.?\s?m\b|noon|midnight", text[first.start:first.end], re.I) is None and \
+                re.search(r"p\.?\s?m\b", text[second.start:second.end], re.I) and 1 <= first.value.hour < 12:
+            later = first.value.replace(hour=first.value.hour + 12)
+            if later <= second.value:
+                out[k] = Mention(later, first.start, first.end)
+    return out
+
+
+def _clock_mentions(text: str) -> list[Mention]:
     out, taken = [], []
     for pattern in _TIME_PATTERNS:
         for m in pattern.finditer(text):
@@ -125,7 +143,7 @@ def times_in(text: str) -> list[Mention]:
                 value = time(hour, minute)
             taken.append((m.start(), m.end()))
             out.append(Mention(value, m.start(), m.end()))
-    return out
+    return sorted(out, key=lambda mention: mention.start)
 
 
 def numbers_in(text: str) -> list[Mention]:

@@ -18,7 +18,7 @@ from typing import Any
 from officesim.evaluators.facts import own_text, states
 from officesim.evaluators.registry import CheckResult, check
 from officesim.evaluators.exact import attachment_names, list_events
-from officesim.evaluators.state import EvalState, calendar_events
+from officesim.evaluators.state import EvalState, calendar_events, mailbox
 from officesim.evaluators.text import as_datetime, as_list, collapse, show
 
 
@@ -189,3 +189,100 @@ def same_time(state: EvalState, *, users: list[str], text: str | list[str | list
         return CheckResult.fail(f"the events stating {show(needles)} are not at one time ({shown})")
     (start, end), = set(slots.values())
     return CheckResult.ok(f"{len(slots)} calendars hold one event stating {show(needles)}, all {start} - {end}")
+
+
+@check("mail_states_event")
+def mail_states_event(state: EvalState, *, user: str, text: str | list[str | list[str]]) -> CheckResult:
+    """``user``'s calendar holds an event stating every ``text`` fact, and some message in their
+    mailbox states those facts with the event's own day, start and end: a mail that must give "the
+    same details as the calendar event", whose time the instruction leaves open."""
+    who = user.strip().lower()
+    needles = _facts(text)
+    events = [e for e in calendar_events(state, user)
+              if all(states("\n".join(str(e.get(k) or "") for k in ("summary", "location", "description")), t,
+                            year=state.year) for t in needles)]
+    if not events:
+        return CheckResult.fail(f"the calendar of {who} has no event stating {show(needles)}")
+    messages = _messages(state, user)
+    for event in events:
+        start, end = as_datetime(event.get("start"), state.timezone), as_datetime(event.get("end"), state.timezone)
+        if start is None:
+            continue
+        details = [start.date().isoformat()]
+        if not event.get("all_day"):
+            details += [start.strftime("%H:%M")] + ([end.strftime("%H:%M")] if end is not None else [])
+        for path, entry in messages:
+            said = _said(entry)
+            if all(states(said, t, year=state.year) for t in [*needles, *details]):
+                return CheckResult.ok(f"{path} states the event {show(event.get('summary'))}: {', '.join(details)}")
+    return CheckResult.fail(f"no message in the mailbox of {who} states {show(needles)} with the day and times of "
+                            f"their event ({list_events(events)})")
+
+
+def _stating(events: list[dict], needles: list[Any], year: int | None) -> list[dict]:
+    return [e for e in events if all(states("\n".join(str(e.get(k) or "") for k in ("summary", "location", "description")),
+                                            t, year=year) for t in needles)]
+
+
+def _addressed(entry: dict, user: str) -> bool:
+    """The message names ``user`` (an address, or a first name as an address's local part) in To."""
+    who = user.strip().lower()
+    return any(str(a).strip().lower() == who or str(a).strip().lower().split("@")[0] == who for a in entry.get("to") or [])
+
+
+def _event_details(event: dict, timezone: str) -> list[str]:
+    start, end = as_datetime(event.get("start"), timezone), as_datetime(event.get("end"), timezone)
+    if start is None:
+        return []
+    if event.get("all_day"):
+        return [start.date().isoformat()]
+    return [start.date().isoformat(), start.strftime("%H:%M")] + ([end.strftime("%H:%M")] if end is not None else [])
+
+
+@check("pairs_meet")
+def pairs_meet(state: EvalState, *, users: list[str], partners: list[str], text: str | list[str | list[str]]) -> CheckResult:
+    """Each of ``users`` is paired with one of ``partners`` (any pairing; each partner in one pair at
+    most): the two calendars hold one event stating every ``text`` fact, at the same start and end, and
+    each of the two received, in To, exactly one message stating those facts with that event's day and
+    times. A partner outside the pairs holds no such event and received no such message."""
+    needles = _facts(text)
+    slot: dict[str, tuple] = {}
+    problems: list[str] = []
+    for person in [*users, *partners]:
+        events = _stating(calendar_events(state, person), needles, state.year)
+        who = person.strip().lower()
+        if len(events) > 1 or (person in users and not events):
+            problems.append(f"{who} has {len(events)} events stating {show(needles)}, expected one")
+            continue
+        said = [(p, e) for p, e in mailbox(state, person, "inbox") if all(states(_said(e), t, year=state.year) for t in needles)]
+        if not events:
+            if said:
+                problems.append(f"{who} is in no pair but received {said[0][0]}")
+            continue
+        event = events[0]
+        details = _event_details(event, state.timezone)
+        told = [p for p, e in said if _addressed(e, person) and all(states(_said(e), t, year=state.year) for t in details)]
+        if len(said) != 1 or len(told) != 1:
+            problems.append(f"{who} received {len(said)} message(s) stating {show(needles)}, {len(told)} of them "
+                            f"addressed to them with the event's {', '.join(details)}; expected exactly one")
+            continue
+        slot[person] = (event.get("start"), event.get("end"))
+    if problems:
+        return CheckResult.fail("; ".join(problems))
+    matched: dict[str, str] = {}
+
+    def place(user: str, seen: set[str]) -> bool:
+        for partner in partners:
+            if partner in slot and partner not in seen and slot[partner] == slot[user]:
+                seen.add(partner)
+                if partner not in matched or place(matched[partner], seen):
+                    matched[partner] = user
+                    return True
+        return False
+
+    unpaired = [u for u in users if not place(u, set())]
+    extra = [p for p in partners if p in slot and p not in matched]
+    if unpaired or extra:
+        return CheckResult.fail(f"no pairing at the same times: {', '.join(unpaired) or 'everyone'} unpaired"
+                                + (f"; {', '.join(extra)} hold an event outside any pair" if extra else ""))
+    return CheckResult.ok("pairs " + ", ".join(f"{u}+{p}" for p, u in sorted(matched.items(), key=lambda kv: kv[1])))

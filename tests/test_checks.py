@@ -453,3 +453,60 @@ def test_mailbox_contains_attachments_and_once():
     assert run("mailbox_contains", twice, user=BOB, text=["Tina"]).passed
     out = run("mailbox_contains", twice, user=BOB, text=["Tina"], once=True)
     assert not out.passed and "exactly one" in out.message
+
+
+def test_mail_states_event():
+    event = ev("Reward meeting", "2020-05-04 15:00:00", "2020-05-04 16:00:00")
+    mail = eml(BOB, "inbox", "m1", ME, [BOB], "Reward meeting", "You are invited on May 4, 2020 from 3:00 PM to 4:00 PM.")
+    state = EvalState(files={**cal(BOB, event), "emails/bob/inbox/m1.eml": mail})
+    assert run("mail_states_event", state, user=BOB, text=["reward"]).passed
+    late = {**mail, "body": "You are invited on May 4, 2020 from 4:00 PM to 5:00 PM."}
+    out = run("mail_states_event", EvalState(files={**cal(BOB, event), "emails/bob/inbox/m1.eml": late}),
+              user=BOB, text=["reward"])
+    assert not out.passed and "Reward meeting" in out.message
+    assert not run("mail_states_event", EvalState(files={"emails/bob/inbox/m1.eml": mail}), user=BOB, text=["reward"]).passed
+
+
+def test_any_of_accepts_each_reading():
+    state = EvalState(files=cal(BOB, ev("Reward", "2020-05-04 15:00:00", "2020-05-04 16:00:00")))
+    kate = [{"check": "ics_event_count", "args": {"user": ANA, "count": 1}}]
+    bob = [{"ics_event_count": {"user": BOB, "count": 1}}]
+    assert run("any_of", state, readings=[kate, bob]).passed
+    out = run("any_of", state, readings=[kate])
+    assert not out.passed and "reading 1" in out.message
+    assert not run("any_of", state, readings=[[{"no_such_check": {}}]]).passed
+
+
+def test_pairs_meet():
+    def person(name: str, start: str | None, mails: int = 1, cc: bool = False) -> dict:
+        files = cal(name, ev("Helping section", f"2020-05-04 {start}:00", f"2020-05-04 {int(start[:2]) + 1}:00:00")) if start else {}
+        for k in range(mails):
+            to, copy = ([], [f"{name}@x.test"]) if cc else ([f"{name}@x.test"], [])
+            files[f"emails/{name}/m{k}.eml"] = eml(name, "inbox", f"m{k}", ME, to,
+                                                   "Helping section", f"on May 4, 2020 from {start} to {int(start[:2]) + 1}:00",
+                                                   cc=copy)
+        return files
+
+    def state(**people) -> EvalState:
+        files = {}
+        for name, args in people.items():
+            files.update(person(name, *args))
+        return EvalState(files=files)
+
+    args = dict(users=["frank", "ivy"], partners=["alice", "bob", "eva"], text=["helping"])
+    good = state(frank=("16:00",), ivy=("10:00",), alice=("10:00",), bob=("16:00",))
+    assert run("pairs_meet", good, **args).passed
+    assert not run("pairs_meet", state(frank=("16:00",), ivy=("10:00",), alice=("11:00",), bob=("16:00",)), **args).passed
+    assert not run("pairs_meet", state(frank=("16:00", 2), ivy=("10:00",), alice=("10:00",), bob=("16:00",)), **args).passed
+    assert not run("pairs_meet", state(frank=("16:00",), ivy=("10:00",), alice=("10:00",), bob=("16:00",),
+                                       eva=("16:00",)), **args).passed
+    assert not run("pairs_meet", state(frank=("16:00", 1, True), ivy=("10:00",), alice=("10:00",), bob=("16:00",)),
+                   **args).passed
+
+
+def test_no_repeats_matching():
+    letters = EvalState(files={"l.docx": docx(["Letter", "Dear Ana,", "Welcome.", "Letter", "Dear Bob,", "Welcome."])})
+    assert not run("no_repeats", letters, file="l.docx").passed
+    assert run("no_repeats", letters, file="l.docx", matching="Dear").passed
+    twice = EvalState(files={"l.docx": docx(["Dear Ana,", "Welcome.", "Dear Ana,", "Welcome."])})
+    assert not run("no_repeats", twice, file="l.docx", matching="dear").passed

@@ -97,3 +97,9 @@ def test_contains_check_takes_choices():
                       now=datetime(2026, 3, 10))
     assert run_check("contains", {"file": "data/n.txt", "text": [["Monday", "2026-03-16"], "Budget review"]}, state).passed
     assert not run_check("contains", {"file": "data/n.txt", "text": [["Tuesday", "2026-03-17"]]}, state).passed
+
+
+def test_a_range_shares_its_end_meridiem():
+    from officesim.evaluators.facts import times_in
+    found = [m.value.strftime("%H:%M") for m in times_in("4:00-5:00 PM, 11:00 to 1:00 pm, 10:30 - 11:30 p.m.")]
+    assert found == ["16:00", "17:00", "11:00", "13:00", "22:30", "23:30"]
