@@ -1,13 +1,14 @@
-"""The system app of the ``workbench`` tool set: switch_app among WorkBench's apps, and finish_task.
+"""The system app of the ``workbench`` tool set: switch_app among WorkBench's apps, finish_task, and
+the two operations every tool set shares, ask_user and run_code (apps/system.py).
 
-WorkBench has no file operations, so this system app offers only these two (apps/system.py has the
-OfficeBench set's).
+WorkBench has no file operations, so this system app has none (apps/system.py has the OfficeBench
+set's).
 """
 
 from __future__ import annotations
 
 from officesim.apps.registry import SYSTEM_APP, TOOLSETS, App, OfficeContext, OpError, Result
-from officesim.apps.system import finish_task
+from officesim.apps.system import ask_user, finish_task, run_code
 
 NAMES = TOOLSETS["workbench"]
 app = App(SYSTEM_APP, "Switch between WorkBench's applications and finish the task.", toolset="workbench")
@@ -28,3 +29,5 @@ def switch_app(ctx: OfficeContext, target_app: str) -> Result:
 switch_app.__doc__ = switch_app.__doc__.format(apps=", ".join(NAMES))
 app.operation(switch_app, inline=True)
 app.operation(finish_task, inline=True)
+app.operation(ask_user, inline=True)
+app.operation(run_code, inline=True)

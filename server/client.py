@@ -74,8 +74,9 @@ class OfficeClient:
     def health(self) -> dict:
         return self._json("GET", "/health")
 
-    def apps(self) -> list[dict]:
-        return self._json("GET", "/apps")
+    def apps(self, toolset: str | None = None) -> list[dict]:
+        """The apps of a tool set (the server's default, OfficeBench's, when None)."""
+        return self._json("GET", "/apps", params={"toolset": toolset} if toolset else None)
 
     def tasks(self, category: int | None = None, app: str | None = None, split: str | None = None) -> list[dict]:
         params = {k: v for k, v in {"category": category, "app": app, "split": split}.items() if v is not None}

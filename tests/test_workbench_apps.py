@@ -282,3 +282,41 @@ def test_memory_store_replays_like_the_office(session):
         key = lambda r: str(r[next(iter(r))])  # noqa: E731
         assert sorted(office.rows(table), key=key) == sorted(memory.rows(table), key=key), table
     assert os.path.exists(session.office.root / "emails" / USER / "sent" / "3.eml")
+
+
+def test_ask_user_and_run_code_in_the_workbench_toolset(task, tmp_path):
+    office = new_office(task, tmp_path / "s3")
+    try:
+        s = Session(task, "switch_app", office=office)
+        r = s.step("system", "ask_user", {"question": "Which meeting?"})
+        assert r.ok and r.observation.startswith("The user replies:")
+        names = {t["function"]["name"] for t in s.tools()}
+        assert "system_ask_user" in names and "system_run_code" not in names  # programs only in mode "code"
+    finally:
+        remove_office(office)
+    office = new_office(task, tmp_path / "s4")
+    try:
+        s = Session(task, "code", office=office)
+        assert {t["function"]["name"] for t in s.tools()} == {"system_run_code", "system_finish_task"}
+        program = ("system.switch_app(target_app='calendar')\n"
+                   "print(calendar.get_event_information_by_id(event_id='00000010', field='event_name'))")
+        r = s.step("system", "run_code", {"code": program})
+        assert r.ok and "event_name" in r.observation, r.observation
+    finally:
+        remove_office(office)
+
+
+def test_apps_listing_per_toolset():
+    from fastapi.testclient import TestClient
+
+    from officesim.server.app import create_app
+
+    with TestClient(create_app()) as client:
+        default = {a["name"] for a in client.get("/apps").json()}
+        workbench = client.get("/apps", params={"toolset": "workbench"}).json()
+        assert "excel" in default and "analytics" not in default
+        assert {a["name"] for a in workbench} >= {"analytics", "customer_relationship_manager", "system"}
+        send = next(a for a in workbench if a["name"] == "email")
+        assert "send_email" in {op["name"] for op in send["operations"]}
+        r = client.get("/apps", params={"toolset": "nope"})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_toolset"

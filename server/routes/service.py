@@ -6,16 +6,17 @@ from functools import lru_cache
 
 from fastapi import APIRouter
 
-from officesim.apps import APPS
+from officesim.apps import TOOLSET_APPS
+from officesim.apps.registry import DEFAULT_TOOLSET
 from officesim.server.models import AppInfo, Health
-from officesim.server.routes.common import ERRORS, VERSION
+from officesim.server.routes.common import ERRORS, VERSION, ApiError
 
 router = APIRouter(tags=["service"])
 
 
-@lru_cache(maxsize=1)
-def _apps_listing() -> list[dict]:
-    return [app.describe() for app in APPS.values()]
+@lru_cache(maxsize=None)
+def _apps_listing(toolset: str) -> list[dict]:
+    return [app.describe() for app in TOOLSET_APPS[toolset].values()]
 
 
 @router.get("/health", response_model=Health)
@@ -24,5 +25,9 @@ async def health() -> dict:
 
 
 @router.get("/apps", response_model=list[AppInfo], responses=ERRORS)
-async def list_apps() -> list[dict]:
-    return _apps_listing()
+async def list_apps(toolset: str = DEFAULT_TOOLSET) -> list[dict]:
+    """The apps of a tool set (``officebench`` by default; ``workbench`` for WorkBench's tasks) with
+    their operations and argument schemas."""
+    if toolset not in TOOLSET_APPS:
+        raise ApiError(404, "unknown_toolset", f"no tool set '{toolset}'; tool sets are: {', '.join(TOOLSET_APPS)}")
+    return _apps_listing(toolset)
