@@ -118,3 +118,17 @@ def test_gold_passes_both_scores_through_the_api(imported, tmp_path, key):
         evaluation = results[-1]["evaluation"]
         assert evaluation["passed"], evaluation
         assert evaluation["original_passed"], evaluation["original_checks"]
+
+
+def test_open_choices_pass_and_their_wrong_mutants_fail(tmp_path, capsys):
+    """3-47 (either 'top three'), 3-49 (any pairing, mails with the event's times), 3-46 (one meeting
+    mailed with its own time): every derived wrong mutant fails, every right one and reading passes."""
+    only = ["--task", "3-46/0", "--task", "3-47/0", "--task", "3-49/0"]
+    assert cli(["import", "officebench", "--source", str(SNAPSHOT), "--out", str(tmp_path), *only]) == 0
+    capsys.readouterr()
+    ids = [a for k in ("3-46-0", "3-47-0", "3-49-0") for a in ("--task", f"officebench-{k}")]
+    code = cli(["validate", "--mutants", "--no-suite", "--tasks", str(tmp_path), *ids])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "0 survived" in text and "0 rejected" in text and "3 ok, 0 failing" in text
+    assert re.search(r"CLASS right authored\s+\d+ passed \d+", text)
