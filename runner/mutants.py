@@ -76,6 +76,25 @@ RIGHT_CLASSES: dict[str, str] = {
     "reads-added": "reads and listings added",
     "switch-roundtrips": "switch_app round-trips added before the write steps",
 }
+# Classes only the WorkBench tool set's mutants have (runner/workbench_mutants.py), and the classes that
+# apply to a task of that tool set at all: its tools know no files, cells, cc or attachments.
+WORKBENCH_WRONG_CLASSES: dict[str, str] = {
+    "id-replaced": "an id a write names (event, email, customer, task) swapped for a similar row of the same table",
+    "field-value-changed": "a value a write sets (status, list, board, metric, plot type, name) changed to another "
+                           "value of its column",
+    "write-added": "for a task that needs no change, a write its instruction would ask for if its condition held",
+}
+WORKBENCH_RIGHT_CLASSES: dict[str, str] = {
+    "case-changed": "a text WorkBench compares without case (a name, subject, body) written in another case",
+    "refused-write-added": "a write WorkBench refuses beside the gold (a status in the wrong case, a name for an "
+                           "address, a delete repeated): it changes nothing",
+}
+TOOLSET_CLASSES: dict[str, tuple[str, ...]] = {
+    "workbench": ("step-dropped", "create-twice", "id-replaced", "field-value-changed", "number-changed",
+                  "event-start-shifted", "event-end-shifted", "event-beside-update", "recipient-replaced",
+                  "distractor-deleted", "write-added", "date-reformatted", "steps-reordered", "reads-added",
+                  "switch-roundtrips", "case-changed", "refused-write-added"),
+}
 
 
 @dataclass
@@ -88,6 +107,7 @@ class Mutant:
     kind: str
     actions: list[dict]
     answer: Any = None
+    toolset: str = DEFAULT_TOOLSET  # whose operations ``actions`` use
 
 
 # ---- operations: reads, writes and what they touch -------------------------------------------------
@@ -1489,7 +1509,12 @@ def reword(body: str, instruction: str, ordered: bool = False) -> str:
 
 def derive(task: Any, office: dict[str, dict], gold: Iterable[Any] | None = None, answer: Any = ...) -> list[Mutant]:
     """Every mutant of a task: ``task`` (tasks.model.Task), its parsed initial office, and optionally
-    another gold (actions, answer) than the task's own."""
+    another gold (actions, answer) than the task's own. A task of another tool set than the default gets
+    mutants made of that tool set's own operations (WorkBench's: runner/workbench_mutants.py)."""
+    if (getattr(task, "toolset", None) or DEFAULT_TOOLSET) != DEFAULT_TOOLSET:
+        from officesim.runner.workbench_mutants import derive as derive_workbench
+
+        return derive_workbench(task, office, gold, answer)
     return Deriver(task, office, gold, answer).derive()
 
 
@@ -1505,6 +1530,11 @@ def authored(task: Any) -> list[Mutant]:
 
 
 def not_applicable(mutants: Iterable[Mutant]) -> list[str]:
-    """The classes (wrong and right) that gave no mutant."""
+    """The classes (wrong and right) that gave no mutant; for another tool set's mutants, of the classes
+    that tool set's deriver has."""
+    mutants = list(mutants)
     seen = {m.cls for m in mutants}
-    return [c for c in (*WRONG_CLASSES, *RIGHT_CLASSES) if c not in seen]
+    toolsets = {m.toolset for m in mutants}
+    classes = TOOLSET_CLASSES.get(toolsets.pop(), ()) if len(toolsets) == 1 and DEFAULT_TOOLSET not in toolsets \
+        else (*WRONG_CLASSES, *RIGHT_CLASSES)
+    return [c for c in classes if c not in seen]
