@@ -15,8 +15,8 @@ from officesim.server.app import create_app
 from officesim.server.manager import ServerSettings
 from officesim.tasks.gold import play_gold
 from officesim.tasks.loader import load_tasks
-from officesim.tasks.workbench.importer import (OFFICE_DIR, REPORT_FILE, corrections_markdown, import_workbench,
-                                                load_overlay)
+from officesim.tasks.workbench.importer import (OFFICE_DIR, OPEN_END, REPORT_FILE, corrections_markdown,
+                                                import_workbench, load_overlay)
 
 SNAPSHOT = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "workbench"
 pytestmark = pytest.mark.skipif(not (SNAPSHOT / "data" / "processed").is_dir(),
@@ -57,9 +57,10 @@ def test_every_query_is_a_task(imported, tasks):
             assert len([a for a in task.gold if a.app != "system"]) == len(ground_truth)
         if not ground_truth:
             assert task.no_action and "no-action" in task.tags
-    # the 122 queries without a call, and two whose only call reassigns a customer to who already has it
-    assert len(report.no_action) == 124
-    assert {"workbench-crm-32", "workbench-crm-33"} <= set(report.no_action)
+    # the 122 queries without a call, two whose only call reassigns a customer to who already has it, one
+    # whose corrected gold moves a lost customer to lost, and one with an accepted reading that deletes nothing
+    assert len(report.no_action) == 126
+    assert {"workbench-crm-32", "workbench-crm-33", "workbench-crm-63", "workbench-email-14"} <= set(report.no_action)
 
 
 def test_gold_is_converted_mechanically(tasks):
@@ -175,9 +176,16 @@ def test_corrections_by_class_and_in_the_readme(imported):
         for c in cs:
             classes.setdefault(c["class"], set()).add(task_id)
     assert len(classes["write-order"]) == 36  # two plots or two forwards: WorkBench's ordered comparison
-    assert len(classes["plot-end-date"]) >= 40
-    assert classes["wrong-ground-truth"] == set(load_overlay())  # every overlay entry is applied
-    assert {f"workbench-multi-{n}" for n in (11, 181, 183)} <= classes["wrong-ground-truth"]
+    assert len(classes["plot-end-date"]) == 55  # "since <date>", "the last N weeks", "than <date>? If so, plot it"
+    assert {"workbench-analytics-56", "workbench-analytics-64", "workbench-analytics-111"} <= classes["plot-end-date"]
+    assert "workbench-analytics-19" not in classes["plot-end-date"]  # "on November 29": the end it names
+    assert not OPEN_END.search("If total visits on wednesday was more than 2% higher than it was the previous "
+                               "wednesday, make a line plot of it over that period.")  # a closed period
+    overlay = load_overlay()  # every overlay entry is applied, in its class
+    for cls in ("wrong-ground-truth", "ambiguous"):
+        assert classes[cls] == {k for k, v in overlay.items() if v["class"] == cls}
+    assert {f"workbench-multi-{n}" for n in (11, 181, 183, 194)} | {"workbench-crm-65"} <= classes["wrong-ground-truth"]
+    assert {"workbench-multi-112", "workbench-calendar-75", "workbench-pm-52"} <= classes["ambiguous"]
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     assert corrections_markdown(report) in readme, "README's WorkBench correction table is stale: regenerate it " \
         "with officesim.tasks.workbench.importer.corrections_markdown"
@@ -188,7 +196,7 @@ def test_corrected_and_accepted_readings(imported, tasks, tmp_path):
     passes officesim's and fails WorkBench's; the ground truth of a corrected task fails officesim's."""
     out, _report = imported
     plot = next(i for i in sorted(tasks) if "corrected-plot-end-date" in tasks[i].tags and i.startswith("workbench-analytics"))
-    chosen = ["workbench-multi-183", plot, "workbench-multi-11"]
+    chosen = ["workbench-multi-183", plot, "workbench-multi-11", "workbench-multi-112"]
     cfg = ServerSettings(include_suite=False, sessions_dir=tmp_path / "sessions")
     with TestClient(create_app([out / i for i in chosen], cfg)) as client:
         corrected = play(client, "workbench-multi-183", [a.model_dump() for a in tasks["workbench-multi-183"].gold])
@@ -212,3 +220,10 @@ def test_corrected_and_accepted_readings(imported, tasks, tmp_path):
         truth = [parse_call(t) for t in fewest.origin.evaluation[0]["ground_truth"]]
         picked = play(client, fewest.id, gold_actions(truth))
         assert not picked["passed"] and picked["original_passed"], picked
+        # an ambiguous query keeps WorkBench's reading ("next Friday": 2023-12-08) and accepts the other (12-01)
+        friday = tasks["workbench-multi-112"]
+        assert play(client, friday.id, [a.model_dump() for a in friday.gold])["original_passed"]
+        coming = [a.model_dump() for a in friday.right[0].actions]
+        assert any(a["args"].get("due_date") == "2023-12-01" for a in coming)
+        accepted = play(client, friday.id, coming)
+        assert accepted["passed"] and not accepted["original_passed"], accepted

@@ -10,7 +10,8 @@ One task per query (row ``n`` of ``queries_and_answers/<domain>_queries_and_answ
   00:00) and its user, Sam (``sam@atlas.com``);
 - the gold solution is WorkBench's ground-truth calls converted mechanically (``calendar.delete_event.
   func(event_id="00000256")`` -> ``calendar.delete_event {event_id: "00000256"}``, with the switch_app
-  steps a session needs between apps); a query whose ground truth is no call is ``no_action``;
+  steps a session needs between apps); a query whose ground truth is no call is ``no_action``, and so is
+  one with several accepted readings when one of them changes nothing;
 - grading is the end state: the gold's end state is computed by replaying the calls on WorkBench's
   tables (apps/workbench_core.py), and ``workbench_rows`` checks state each row it adds, changes or
   removes; the outcome comparison fails any other change;
@@ -20,6 +21,7 @@ One task per query (row ``n`` of ``queries_and_answers/<domain>_queries_and_answ
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +48,7 @@ TABLE_PATHS = {"emails": f"emails/{USER}/*", "calendar": calendar_path(USER), "p
 CLASS_NAMES = {
     "wrong-ground-truth": "the ground truth does not do what the query asks",
     "ambiguous": "the query has several defensible readings; each is accepted",
-    "plot-end-date": "a plot 'since' a date: WorkBench expects it to end yesterday; ending today is accepted too",
+    "plot-end-date": "a plot up to now ('since' a date, 'the last N weeks'): WorkBench expects it to end yesterday; ending today is accepted too",
     "write-order": "independent writes in another order: WorkBench's ordered table comparison fails them; accepted",
 }
 USER_NAME = "Sam"
@@ -69,9 +71,12 @@ class ImportReport:
                 "no_action": self.no_action, "corrections": self.corrections}
 
     def text(self) -> str:
+        by_class = {cls: sum(1 for cs in self.corrections.values() if any(c["class"] == cls for c in cs))
+                    for cls in CLASS_NAMES}
+        shown = ", ".join(f"{n} {cls}" for cls, n in by_class.items() if n)
         return (f"imported {len(self.imported)} WorkBench tasks into {self.out} "
-                f"({len(self.no_action)} need no action, {len(self.corrections)} corrected); "
-                f"report: {self.out / REPORT_FILE}")
+                f"({len(self.no_action)} need no action, {len(self.corrections)} corrected"
+                f"{': ' + shown if shown else ''}); report: {self.out / REPORT_FILE}")
 
 
 # ---- the source ----------------------------------------------------------------------------------
@@ -147,10 +152,15 @@ def load_overlay(path: Path = OVERLAY_FILE) -> dict[str, dict]:
     return data
 
 
+# A query whose plot runs up to now without naming its end: "since <date>", "(over) the last N weeks",
+# "more than 5% lower than <date>? If so, plot it" (but not "than it was the previous Monday", a closed period).
+OPEN_END = re.compile(r"\bsince\b|\blast \d+ weeks\b|% (?:higher|lower) than (?!it was the previous)", re.I)
+
+
 def plot_end_readings(query: Query, calls: list[Call]) -> list[list[Call]]:
-    """'since <date>' plots end yesterday in WorkBench's ground truth; a plot ending today (the query
-    does not say) is the same request."""
-    if "since" not in query.query.lower() or not any(
+    """Plots up to now ('since <date>', 'the last N weeks') end yesterday in WorkBench's ground truth; a
+    plot ending today (the query does not say) is the same request."""
+    if not OPEN_END.search(query.query) or not any(
             c.tool == "analytics.create_plot" and c.args.get("time_max") == YESTERDAY for c in calls):
         return []
     moved = [Call(c.tool, {**c.args, "time_max": TODAY}, c.text) if c.tool == "analytics.create_plot"
@@ -210,6 +220,7 @@ def build_task(query: Query, tables: dict[str, list[Row]], correction: dict | No
     if len(readings) > 1:  # several end states: their tables are judged whole by workbench_state
         digests = [_digests(tables, r) for r in readings]
         base = _digests(tables, [])
+        no_action = base in digests  # one accepted reading changes nothing: doing nothing is right
         varied = [t for t in STATE_TABLES if any(d[t] != base[t] for d in digests)]
         checks = [c for c in checks if c["args"]["table"] not in varied]
         for t in varied:
