@@ -28,11 +28,12 @@ import difflib
 import json
 import re
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from officesim.apps.registry import SYSTEM_APP
 from officesim.apps.workbench_core import (BOARDS, LISTS, NOW, PLOT_TYPES, PLOT_VALUES, PRODUCTS, STATE_TABLES,
-                                           STATUSES, TABLES, TOOLS, MemoryStore, ToolError, call)
+                                           STATUSES, TABLES, TOOLS, USER, MemoryStore, ToolError, call)
 from officesim.evaluators.workbench import CASE_SENSITIVE, state_digest, tables_from_state
 from officesim.runner.mutants import (RIGHT, WRONG, Mutant, core_steps, is_read, nudged, standalone_numbers,
                                       with_switches)
@@ -82,7 +83,13 @@ def _day(value: Any) -> str:
 
 def _moment(value: Any) -> datetime | None:
     """A WorkBench date or time as a moment (None for anything else)."""
-    text = str(value or "").strip()
+    return _parsed(str(value or "").strip())
+
+
+@lru_cache(maxsize=8192)
+def _parsed(text: str) -> datetime | None:
+    """The moment a text names, in the forms WorkBench's calendar file accepts (remembered: rows are
+    compared many times)."""
     for fmt in (TIME, "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d"):
         try:
             return datetime.strptime(text, fmt)
@@ -119,28 +126,33 @@ def _next(pool: list[str], value: Any, avoid: Iterable[Any] = ()) -> str | None:
 # ---- the end state a list of calls reaches --------------------------------------------------------
 class Replay:
     """WorkBench's tables of the initial office, and the end state (a digest per table, as the
-    grade compares them) that a list of steps reaches from them."""
+    grade compares them) that a list of steps reaches from them. Only the tables the steps write are
+    replayed; the others keep their initial digest."""
 
     def __init__(self, tables: dict[str, list[Row] | None]):
         self.tables = {name: list(rows or []) for name, rows in tables.items() if name != "plots"}
         self.tables["plots"] = []
+        self.initial = {t: self._digest(t, self.tables.get(t, [])) for t in STATE_TABLES}
 
-    def outcome(self, steps: Iterable[dict]) -> tuple[str, ...] | None:
+    def outcome(self, steps: Iterable[dict]) -> tuple[str | None, ...] | None:
         """One digest per table WorkBench's verdict compares; None when a step would fail outright (a
         tool or argument WorkBench does not have, an event time the calendar cannot hold)."""
-        store = MemoryStore(self.tables)
+        writes = []
         for step in steps:
-            app, action, args = step.get("app"), step.get("action"), step.get("args") or {}
-            if app == SYSTEM_APP:
+            app, action = step.get("app"), step.get("action")
+            if app == SYSTEM_APP or (f"{app}.{action}" in TOOLS and is_read(step, TOOLSET)):
                 continue
-            tool = f"{app}.{action}"
-            if tool not in TOOLS or is_read(step, TOOLSET):
-                continue
+            if f"{app}.{action}" not in TOOLS or app not in TABLE_OF:
+                return None
+            writes.append(step)
+        touched = {TABLE_OF[s["app"]] for s in writes}
+        store = MemoryStore({t: self.tables.get(t, []) for t in touched | {"plots"}})
+        for step in writes:
             try:
-                call(store, tool, dict(args))
+                call(store, f"{step['app']}.{step['action']}", dict(step.get("args") or {}))
             except (ToolError, TypeError):
                 return None
-        return tuple(self._digest(t, store.rows(t)) for t in STATE_TABLES)
+        return tuple(self._digest(t, store.rows(t)) if t in touched else self.initial[t] for t in STATE_TABLES)
 
     @staticmethod
     def _digest(table: str, rows: list[Row]) -> str | None:
@@ -263,7 +275,7 @@ class WorkbenchDeriver:
         self.core, self.answer = core_steps(task.gold if gold is None else gold,
                                             getattr(task, "answer", None) if answer is ... else answer)
         self.instruction = str(getattr(task, "instruction", "") or "")
-        self.tables = tables_from_state(office, self.user or "sam@atlas.com")
+        self.tables = tables_from_state(office, self.user or USER)
         self.replay = Replay(self.tables)
         self.mentions = Mentions(self.instruction, self.tables, self.user)
         self.gold_outcome = self.replay.outcome(self.core)
@@ -827,14 +839,16 @@ class WorkbenchDeriver:
     def refused_writes(self) -> None:
         """The slips an agent makes and WorkBench refuses, changing nothing: a status or list in the
         wrong case, a name where an address goes, an id without its leading zeros, a delete repeated."""
-        writes = [self.core[i] for i in self.writes()]
-        for k, step in enumerate(writes[:1] or [s for _n, ss in self._all_suggested() for s in ss][:1]):
-            slip = self._slip(step)
-            if slip:
-                index = self.core.index(step) if step in self.core else len(self.core)
-                steps = self.steps()
-                steps.insert(index, slip[1])
-                self.add(RIGHT, "refused-write-added", f"+ {slip[0]} (refused)", steps)
+        writes = self.writes()
+        if writes:
+            step, at = self.core[writes[0]], writes[0]
+        else:  # nothing to do: a slip on a write the instruction suggests
+            step, at = next((s for _name, steps in self._all_suggested() for s in steps), None), len(self.core)
+        slip = self._slip(step) if step else None
+        if slip:
+            steps = self.steps()
+            steps.insert(at, slip[1])
+            self.add(RIGHT, "refused-write-added", f"+ {slip[0]} (refused)", steps)
         for i in self.writes():
             step = self.core[i]
             if step["action"] in ("delete_event", "delete_email", "delete_customer", "delete_task"):

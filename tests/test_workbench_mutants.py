@@ -123,6 +123,8 @@ HANDMADE = [
              act("email", "send_email", recipient=NIA, subject="Roadmap meeting", body="See you at 10 on December 4.")]),
     wb_task("wb-move", ["project_management"], "Move leila's overdue task in progress to in review",
             [act("project_management", "update_task", task_id="00000001", field="list_name", new_value="In Review")]),
+    wb_task("wb-later", ["calendar"], "Push the design review on December 1 back by an hour",
+            [act("calendar", "update_event", event_id="00000013", field="event_start", new_value="2023-12-01 16:00:00")]),
     wb_task("wb-nothing", ["analytics"], "If total visits was more than 100 on any day since November 20, make a bar "
             "chart of total visits since then", []),
     {**wb_task("wb-since", ["analytics"], "Make a bar chart of total visits since November 20", [PLOT]),
@@ -174,14 +176,18 @@ def test_mutants_use_only_workbench_operations(handmade):
 def test_each_class_appears_where_it_applies(handmade):
     _folder, derived = handmade
     seen = set().union(*(_classes(ms) for ms in derived.values()))
-    wanted = {(WRONG if c in WORKBENCH_WRONG_CLASSES or c in ("step-dropped", "create-twice", "number-changed",
-                                                              "event-start-shifted", "event-end-shifted",
-                                                              "recipient-replaced", "distractor-deleted")
-               else RIGHT, c) for c in TOOLSET_CLASSES["workbench"] if c != "event-beside-update"}
-    assert wanted <= seen, sorted(wanted - seen)
-    assert set(WORKBENCH_RIGHT_CLASSES) <= {c for k, c in seen if k == RIGHT}
-    assert (WRONG, "write-added") in _classes(derived["wb-nothing"])
+    wrong = {"step-dropped", "create-twice", "id-replaced", "field-value-changed", "number-changed",
+             "event-start-shifted", "event-end-shifted", "event-beside-update", "recipient-replaced",
+             "distractor-deleted", "write-added"}
+    right = {"date-reformatted", "steps-reordered", "reads-added", "switch-roundtrips", "case-changed",
+             "refused-write-added"}
+    assert wrong | right == set(TOOLSET_CLASSES["workbench"])
+    assert set(WORKBENCH_WRONG_CLASSES) <= wrong and set(WORKBENCH_RIGHT_CLASSES) <= right
+    missing = {(WRONG, c) for c in wrong} | {(RIGHT, c) for c in right}
+    assert not missing - seen, sorted(missing - seen)
     assert {m.cls for m in derived["wb-nothing"] if m.kind == WRONG} <= {"write-added", "distractor-deleted"}
+    later = {m.cls for m in derived["wb-later"] if m.kind == WRONG}
+    assert {"event-beside-update", "event-start-shifted", "number-changed", "id-replaced"} <= later
 
 
 def test_wrong_mutants_change_what_they_say(handmade):
