@@ -76,8 +76,9 @@ RIGHT_CLASSES: dict[str, str] = {
     "reads-added": "reads and listings added",
     "switch-roundtrips": "switch_app round-trips added before the write steps",
 }
-# Classes only the WorkBench tool set's mutants have (runner/workbench_mutants.py), and the classes that
-# apply to a task of that tool set at all: its tools know no files, cells, cc or attachments.
+# Classes only the WorkBench tool set's mutants have (runner/workbench_mutants.py), kept apart from the
+# classes above, which the default tool set's tasks get; and the classes that apply to a task of that
+# tool set at all (its tools know no files, cells, cc or attachments).
 WORKBENCH_WRONG_CLASSES: dict[str, str] = {
     "id-replaced": "an id a write names (event, email, customer, task) swapped for a similar row of the same table",
     "field-value-changed": "a value a write sets (status, list, board, metric, plot type, name) changed to another "

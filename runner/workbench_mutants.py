@@ -362,12 +362,12 @@ class WorkbenchDeriver:
         return self.out
 
     # -- similar rows ------------------------------------------------------------------------------
-    def similar(self, table: str, like: Iterable[Row], avoid: set[str] = frozenset()) -> list[Row]:
+    def similar(self, table: str, like: Iterable[Row]) -> list[Row]:
         """The table's rows the gold leaves alone, most like the ``like`` rows first (sharing a person, a
         status, a day), then nearest in time; without ``like`` rows, nearest to now."""
         refs = [r for r in like if r]
         id_col, when = TABLES[table][0], WHEN[table]
-        skip = self.touched.get(table, set()) | set(avoid)
+        skip = self.touched.get(table, set())
         pool = [r for r in self.rows(table) if str(r.get(id_col)) not in skip]
 
         def score(row: Row) -> tuple:
