@@ -1509,13 +1509,9 @@ def reword(body: str, instruction: str, ordered: bool = False) -> str:
 
 
 def derive(task: Any, office: dict[str, dict], gold: Iterable[Any] | None = None, answer: Any = ...) -> list[Mutant]:
-    """Every mutant of a task: ``task`` (tasks.model.Task), its parsed initial office, and optionally
-    another gold (actions, answer) than the task's own. A task of another tool set than the default gets
-    mutants made of that tool set's own operations (WorkBench's: runner/workbench_mutants.py)."""
-    if (getattr(task, "toolset", None) or DEFAULT_TOOLSET) != DEFAULT_TOOLSET:
-        from officesim.runner.workbench_mutants import derive as derive_workbench
-
-        return derive_workbench(task, office, gold, answer)
+    """Every mutant of a task of OfficeBench's tool set: ``task`` (tasks.model.Task), its parsed initial
+    office, and optionally another gold (actions, answer) than the task's own (runner/derive.py picks the
+    deriver of a task's tool set)."""
     return Deriver(task, office, gold, answer).derive()
 
 

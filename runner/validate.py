@@ -29,8 +29,9 @@ from typing import Any, TextIO
 import httpx
 
 from officesim.runner.localserver import local_servers
+from officesim.runner.derive import derive
 from officesim.runner.mutants import (AUTHORED, RIGHT, RIGHT_CLASSES, WRONG, WRONG_CLASSES, Mutant, authored,
-                                      derive, not_applicable)
+                                      not_applicable)
 from officesim.server.client import OfficeClient, OfficeError
 from officesim.server.session import DEFAULT_MAX_STEPS
 from officesim.tasks.gold import gold_actions, play_gold

@@ -16,8 +16,9 @@ from officesim.apps import apps_for
 from officesim.apps.workbench_core import STATE_TABLES, MemoryStore, call
 from officesim.apps.workbench_store import write_office
 from officesim.evaluators.workbench import state_digest
+from officesim.runner.derive import derive
 from officesim.runner.mutants import (RIGHT, TOOLSET_CLASSES, WORKBENCH_RIGHT_CLASSES, WORKBENCH_WRONG_CLASSES,
-                                      WRONG, derive, not_applicable)
+                                      WRONG, not_applicable)
 from officesim.runner.validate import initial_office, main as validate
 from officesim.tasks.loader import load_tasks
 from officesim.tasks.workbench.importer import expectations
