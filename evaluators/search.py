@@ -191,34 +191,6 @@ def same_time(state: EvalState, *, users: list[str], text: str | list[str | list
     return CheckResult.ok(f"{len(slots)} calendars hold one event stating {show(needles)}, all {start} - {end}")
 
 
-@check("mail_states_event")
-def mail_states_event(state: EvalState, *, user: str, text: str | list[str | list[str]]) -> CheckResult:
-    """``user``'s calendar holds an event stating every ``text`` fact, and some message in their
-    mailbox states those facts with the event's own day, start and end: a mail that must give "the
-    same details as the calendar event", whose time the instruction leaves open."""
-    who = user.strip().lower()
-    needles = _facts(text)
-    events = [e for e in calendar_events(state, user)
-              if all(states("\n".join(str(e.get(k) or "") for k in ("summary", "location", "description")), t,
-                            year=state.year) for t in needles)]
-    if not events:
-        return CheckResult.fail(f"the calendar of {who} has no event stating {show(needles)}")
-    messages = _messages(state, user)
-    for event in events:
-        start, end = as_datetime(event.get("start"), state.timezone), as_datetime(event.get("end"), state.timezone)
-        if start is None:
-            continue
-        details = [start.date().isoformat()]
-        if not event.get("all_day"):
-            details += [start.strftime("%H:%M")] + ([end.strftime("%H:%M")] if end is not None else [])
-        for path, entry in messages:
-            said = _said(entry)
-            if all(states(said, t, year=state.year) for t in [*needles, *details]):
-                return CheckResult.ok(f"{path} states the event {show(event.get('summary'))}: {', '.join(details)}")
-    return CheckResult.fail(f"no message in the mailbox of {who} states {show(needles)} with the day and times of "
-                            f"their event ({list_events(events)})")
-
-
 def _stating(events: list[dict], needles: list[Any], year: int | None) -> list[dict]:
     return [e for e in events if all(states("\n".join(str(e.get(k) or "") for k in ("summary", "location", "description")),
                                             t, year=year) for t in needles)]
@@ -237,6 +209,29 @@ def _event_details(event: dict, timezone: str) -> list[str]:
     if event.get("all_day"):
         return [start.date().isoformat()]
     return [start.date().isoformat(), start.strftime("%H:%M")] + ([end.strftime("%H:%M")] if end is not None else [])
+
+
+@check("mail_states_event")
+def mail_states_event(state: EvalState, *, user: str, text: str | list[str | list[str]]) -> CheckResult:
+    """``user``'s calendar holds an event stating every ``text`` fact, and some message in their
+    mailbox states those facts with the event's own day, start and end: a mail that must give "the
+    same details as the calendar event", whose time the instruction leaves open."""
+    who = user.strip().lower()
+    needles = _facts(text)
+    events = _stating(calendar_events(state, user), needles, state.year)
+    if not events:
+        return CheckResult.fail(f"the calendar of {who} has no event stating {show(needles)}")
+    messages = _messages(state, user)
+    for event in events:
+        details = _event_details(event, state.timezone)
+        if not details:
+            continue
+        for path, entry in messages:
+            said = _said(entry)
+            if all(states(said, t, year=state.year) for t in [*needles, *details]):
+                return CheckResult.ok(f"{path} states the event {show(event.get('summary'))}: {', '.join(details)}")
+    return CheckResult.fail(f"no message in the mailbox of {who} states {show(needles)} with the day and times of "
+                            f"their event ({list_events(events)})")
 
 
 @check("pairs_meet")
