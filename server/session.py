@@ -28,6 +28,7 @@ from officesim.apps.registry import (DEFAULT_MODE, DEFAULT_TOOLSET, MODES, SYSTE
                                      office_apps)
 from officesim.evaluators.record import EpisodeRecord
 from officesim.server.code import api_listing, run_program
+from officesim.server.jsonbody import Encoded
 from officesim.tasks.model import Task
 
 STAGNATION_REPEATS = 5
@@ -225,6 +226,7 @@ class Session:
         self._repeats = 0
         self._finish_after: dict | None = None  # finish_task's arguments, when a program called it
         self._prompts: dict[tuple[str, str], str] = {}  # (current app, action format) -> prompt
+        self._parts: dict[str, dict[str, Encoded]] = {}  # current app -> the state parts, encoded
         self.ctx = OfficeContext(
             office=office, user=task.user, now=task.now_dt,
             settings={**(settings or {}), "timezone": task.timezone,
@@ -260,6 +262,16 @@ class Session:
         if prompt is None:
             prompt = self._prompts[key] = render_prompt(self.task, self.mode, key[0], action_format)
         return prompt
+
+    def state_parts(self) -> dict[str, Encoded]:
+        """The tools and both prompts of the current state, encoded once per app (every action
+        response carries them, and they change only with the current app)."""
+        parts = self._parts.get(self.current_app)
+        if parts is None:
+            parts = self._parts[self.current_app] = {
+                "tools": Encoded(self.tools()), "prompt": Encoded(self.prompt()),
+                "tool_prompt": Encoded(self.tool_prompt())}
+        return parts
 
     def snapshot(self) -> dict:
         """The session as the API's GET /sessions/{id} shows it."""

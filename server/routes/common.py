@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import json
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from importlib.metadata import PackageNotFoundError, version
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable, TypeVar
 
 from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 
+from officesim.server.jsonbody import dumps
 from officesim.server.manager import SessionManager
 from officesim.server.models import ErrorResponse
 from officesim.server.session import Session
@@ -26,7 +28,21 @@ class FastJSON(JSONResponse):
     """JSON without a second validation pass; values an operation left non-JSON become strings."""
 
     def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str).encode("utf-8")
+        return dumps(content)
+
+
+T = TypeVar("T")
+
+# The threads the session routes hand their work to. A plain executor costs a fraction of anyio's
+# thread hop (capacity limiter, cancel scope, context variables), which was a good part of a cheap
+# action's time in the server process. Its threads mostly wait on a worker process (server/pool.py);
+# they are made as requests need them, up to one per live session at the default cap.
+_EXECUTOR = ThreadPoolExecutor(max_workers=256, thread_name_prefix="officesim-request")
+
+
+async def in_thread(fn: Callable[[], T]) -> T:
+    """``fn()`` on a request thread, so the event loop never waits on disk or a worker."""
+    return await asyncio.get_running_loop().run_in_executor(_EXECUTOR, fn)
 
 
 class ApiError(Exception):

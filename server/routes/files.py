@@ -1,6 +1,7 @@
 """``/sessions/{session_id}/files``: the files of a session's office, listed and downloaded.
 
-Plain ``def`` handlers: FastAPI runs them in its threadpool, so reading a file never blocks the loop.
+The listing runs on a request thread (``in_thread``) and the download's handler in FastAPI's threadpool,
+so reading a file never blocks the loop.
 Downloads stream the file in chunks from a descriptor opened (and checked) under the session lock,
 so a 250 MB file costs no more memory than a small one.
 """
@@ -17,18 +18,22 @@ from starlette.responses import StreamingResponse
 
 from officesim.apps import OpError
 from officesim.server.models import FileInfo
-from officesim.server.routes.common import ERRORS, ApiError, Manager, office_or_410, session_or_404
+from officesim.server.routes.common import (ERRORS, ApiError, FastJSON, Manager, in_thread, office_or_410,
+                                            session_or_404)
 
 router = APIRouter(tags=["sessions"])
 CHUNK = 256 * 1024
 
 
 @router.get("/sessions/{session_id}/files", response_model=list[FileInfo], responses=ERRORS)
-def list_files(session_id: str, manager: Manager) -> list[dict]:
-    session = session_or_404(manager, session_id)
-    with session.lock:
-        office = office_or_410(manager, session)
-        return [{"path": p, "size": (office.root / p).stat().st_size} for p in office.files()]
+async def list_files(session_id: str, manager: Manager):
+    def work() -> list[dict]:
+        session = session_or_404(manager, session_id)
+        with session.lock:
+            office = office_or_410(manager, session)
+            return [{"path": p, "size": (office.root / p).stat().st_size} for p in office.files()]
+
+    return FastJSON(await in_thread(work))
 
 
 @router.get("/sessions/{session_id}/files/{path:path}",

@@ -1,6 +1,6 @@
 """``/sessions``: start a session on a task, act, finish, read it, delete it.
 
-The routes that act are async and hand their work to the threadpool themselves: one thread hop per
+The routes that act are async and hand their work to a request thread themselves: one thread hop per
 request (a lookup may run due expiries, which evaluate and remove offices), and the body is returned
 as built (its shape is the declared response_model, which stays for the OpenAPI schema) instead of
 being validated again.
@@ -11,13 +11,12 @@ from __future__ import annotations
 from typing import Callable
 
 from fastapi import APIRouter, Body
-from starlette.concurrency import run_in_threadpool
 
 from officesim.server.manager import CapacityError
 from officesim.server.models import (
     ActionRequest, ActionResponse, CreateSession, Deleted, FinishRequest, SessionCreated, SessionInfo,
 )
-from officesim.server.routes.common import ERRORS, ApiError, FastJSON, Manager, session_or_404
+from officesim.server.routes.common import ERRORS, ApiError, FastJSON, Manager, in_thread, session_or_404
 from officesim.server.session import Session, SessionEnded, StepResult
 
 router = APIRouter(tags=["sessions"])
@@ -30,8 +29,7 @@ def _run_step(session: Session, fn: Callable[[], StepResult]) -> dict:
     except SessionEnded as exc:
         raise ApiError(409, "session_ended", str(exc)) from None
     out = result.to_dict()
-    out["prompt"] = session.prompt()
-    out["tool_prompt"] = session.tool_prompt()
+    out.update(session.state_parts())
     return out
 
 
@@ -49,10 +47,10 @@ async def create_session(body: CreateSession, manager: Manager):
             "session_id": session.id, "task": task.public(), "mode": session.mode,
             "max_steps": session.max_steps, "status": session.status,
             "current_app": session.current_app, "step": session.step_count,
-            "tools": session.tools(), "prompt": session.prompt(), "tool_prompt": session.tool_prompt(),
+            **session.state_parts(),
         }
 
-    return FastJSON(await run_in_threadpool(work), status_code=201)
+    return FastJSON(await in_thread(work), status_code=201)
 
 
 @router.post("/sessions/{session_id}/actions", response_model=ActionResponse, responses=ERRORS)
@@ -61,7 +59,7 @@ async def act(session_id: str, body: ActionRequest, manager: Manager):
         session = session_or_404(manager, session_id)
         return _run_step(session, lambda: session.step(body.app, body.action, body.arguments()))
 
-    return FastJSON(await run_in_threadpool(work))
+    return FastJSON(await in_thread(work))
 
 
 @router.post("/sessions/{session_id}/finish", response_model=ActionResponse, responses=ERRORS)
@@ -72,7 +70,7 @@ async def finish(session_id: str, manager: Manager, body: FinishRequest | None =
         session = session_or_404(manager, session_id)
         return _run_step(session, lambda: session.finish(answer))
 
-    return FastJSON(await run_in_threadpool(work))
+    return FastJSON(await in_thread(work))
 
 
 @router.get("/sessions/{session_id}", response_model=SessionInfo, responses=ERRORS)
@@ -83,7 +81,7 @@ async def get_session(session_id: str, manager: Manager):
         out["office_available"] = manager.has_office(session.id)
         return out
 
-    return FastJSON(await run_in_threadpool(work))
+    return FastJSON(await in_thread(work))
 
 
 @router.delete("/sessions/{session_id}", response_model=Deleted, responses=ERRORS)

@@ -1,0 +1,47 @@
+"""Response bodies as JSON bytes: orjson, with parts that repeat from response to response encoded once.
+
+An action response carries the tools and both prompts (some 30 kB in ``all_operations`` mode) and
+they change only with the current app, so ``Encoded`` keeps them encoded beside their value. The
+standard library's encoder takes over for what orjson refuses (an integer beyond 64 bits), with the
+same output otherwise: dates, dataclasses and other non-JSON values become their ``str``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import orjson
+
+_OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+            | orjson.OPT_PASSTHROUGH_SUBCLASS)
+
+
+class Encoded:
+    """A JSON value and its encoding, made once and put into many bodies."""
+
+    __slots__ = ("value", "fragment")
+
+    def __init__(self, value: Any):
+        self.value = value
+        self.fragment = orjson.Fragment(dumps(value))
+
+
+def _fast_default(value: Any) -> Any:
+    if isinstance(value, Encoded):
+        return value.fragment
+    return str(value)
+
+
+def _plain_default(value: Any) -> Any:
+    if isinstance(value, Encoded):
+        return value.value
+    return str(value)
+
+
+def dumps(content: Any) -> bytes:
+    """``content`` as compact UTF-8 JSON."""
+    try:
+        return orjson.dumps(content, default=_fast_default, option=_OPTIONS)
+    except (orjson.JSONEncodeError, TypeError):
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=_plain_default).encode("utf-8")
