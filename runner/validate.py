@@ -30,8 +30,8 @@ import httpx
 
 from officesim.runner.localserver import local_servers
 from officesim.runner.derive import derive
-from officesim.runner.mutants import (AUTHORED, RIGHT, RIGHT_CLASSES, WRONG, WRONG_CLASSES, Mutant, authored,
-                                      not_applicable)
+from officesim.runner.mutants import (AUTHORED, RIGHT, RIGHT_CLASSES, WORKBENCH_RIGHT_CLASSES, WORKBENCH_WRONG_CLASSES,
+                                     WRONG, WRONG_CLASSES, Mutant, authored, not_applicable)
 from officesim.server.client import OfficeClient, OfficeError
 from officesim.server.session import DEFAULT_MAX_STEPS
 from officesim.tasks.gold import gold_actions, play_gold
@@ -248,7 +248,9 @@ def class_table(reports: list[TaskReport]) -> dict[str, dict[str, int]]:
             row = table.setdefault(f"{res.mutant.kind} {res.mutant.cls}", Counter())
             row["mutants"] += 1
             row["ok"] += res.ok
-    order = [f"{WRONG} {c}" for c in (*WRONG_CLASSES, AUTHORED)] + [f"{RIGHT} {c}" for c in (*RIGHT_CLASSES, AUTHORED)]
+    order = [f"{WRONG} {c}" for c in (*WRONG_CLASSES, *WORKBENCH_WRONG_CLASSES, AUTHORED)]
+    order += [f"{RIGHT} {c}" for c in (*RIGHT_CLASSES, *WORKBENCH_RIGHT_CLASSES, AUTHORED)]
+    order += sorted(k for k in table if k not in order)  # a class no list names is still counted
     return {k: dict(table[k]) for k in order if k in table}
 
 

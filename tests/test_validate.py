@@ -82,3 +82,20 @@ def test_several_server_processes(tmp_path):
     broken["checks"][0]["args"]["value"] = 1600
     code, text = run(tmp_path, BUDGET, QUESTION, broken, servers=2, workers=3)
     assert code == 1 and "FAIL broken-gold" in text and "2 ok, 1 failing" in text
+
+
+def test_class_table_counts_every_class_including_the_workbench_ones():
+    from officesim.runner.mutants import RIGHT, WRONG, Mutant
+    from officesim.runner.validate import MutantResult, TaskReport, class_table
+
+    def result(cls: str, kind: str, passed: bool) -> MutantResult:
+        return MutantResult(Mutant(name=cls, cls=cls, kind=kind, actions=[]), passed, "")
+
+    report = TaskReport("t", mutants=[result("step-dropped", WRONG, False), result("id-replaced", WRONG, False),
+                                      result("id-replaced", WRONG, True), result("case-changed", RIGHT, True),
+                                      result("unlisted-class", WRONG, False)])
+    table = class_table([report])
+    assert table[f"{WRONG} id-replaced"] == {"mutants": 2, "ok": 1}
+    assert table[f"{RIGHT} case-changed"] == {"mutants": 1, "ok": 1}
+    assert table[f"{WRONG} unlisted-class"] == {"mutants": 1, "ok": 1}
+    assert list(table)[:2] == [f"{WRONG} step-dropped", f"{WRONG} id-replaced"]
