@@ -7,12 +7,14 @@ of a real HTTP connection to a server subprocess, so they include routing, JSON 
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import platform
 import statistics
 import sys
 import time
+import urllib.parse
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
@@ -20,6 +22,8 @@ from typing import Callable, Iterator
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+import orjson  # noqa: E402
 
 from officesim.server.client import OfficeClient  # noqa: E402
 from officesim.runner.localserver import LocalServer  # noqa: E402
@@ -171,6 +175,37 @@ class Bench:
     @property
     def url(self) -> str:
         return self.server.url
+
+
+class LeanConnection:
+    """One keep-alive connection (the standard library's ``http.client``) that acts in sessions.
+
+    The load generator of the throughput benchmarks: it shares the machine's cores with the server,
+    so it should cost as little as it can. httpx, under ``OfficeClient``, spends about as much CPU on
+    a request as the server does; this spends a fraction, and the numbers measure the server."""
+
+    def __init__(self, url: str, token: str | None):
+        parsed = urllib.parse.urlsplit(url)
+        self._conn = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=120)
+        self._headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+
+    def _call(self, method: str, path: str, body: dict | None = None):
+        payload = None if body is None else orjson.dumps(body)
+        self._conn.request(method, path, body=payload, headers=self._headers)
+        response = self._conn.getresponse()
+        data = response.read()
+        if response.status >= 400:
+            raise RuntimeError(f"{method} {path}: {response.status} {data[:300]!r}")
+        return orjson.loads(data)
+
+    def act(self, session_id: str, app: str, action: str, arguments: dict) -> dict:
+        return self._call("POST", f"/sessions/{session_id}/actions", {"app": app, "action": action, "args": arguments})
+
+    def files(self, session_id: str) -> list[dict]:
+        return self._call("GET", f"/sessions/{session_id}/files")
+
+    def close(self) -> None:
+        self._conn.close()
 
 
 @contextmanager
