@@ -209,10 +209,11 @@ class LeanConnection:
 
 
 @contextmanager
-def private_server(env: dict | None = None) -> Iterator[Bench]:
-    """``officesim serve`` on a free port (suite + the bench task), quiet logs, a client to it."""
+def private_server(env: dict | None = None, processes: int = 0) -> Iterator[Bench]:
+    """``officesim serve`` on a free port (suite + the bench task), quiet logs, a client to it; with
+    ``processes`` 0 as a user gets it (one server process per core behind the router), or with that many."""
     env = {"OFFICESIM_MAX_SESSIONS": "512", **(env or {})}
-    with LocalServer([TASKS_DIR], env=env, include_suite=True) as server:
+    with LocalServer([TASKS_DIR], env=env, include_suite=True, processes=processes) as server:
         with OfficeClient(server.url, token=server.token) as client:
             yield Bench(server, client)
 

@@ -1,15 +1,19 @@
-"""64 concurrent sessions on one server: actions per second against one client alone, and a check
-that no session sees another's files.
+"""64 concurrent sessions on one server: the same work done by 64 clients at once and by one client
+one action at a time, and a check that no session sees another's files.
 
-One client alone runs the same loop in one session first (its throughput is bounded by one request's
-latency), then 64 sessions run at once; the ratio shows whether the server uses its cores (operations
-run in worker processes, server/pool.py). The CPU time is that of the server and all its workers.
+Both measures play the same 64 sessions' actions, so they do the same work (the first read of each
+session's marker parses a new document in whichever worker takes it, some 10-20 ms of CPU; a
+comparison of 64 sessions against one long session would charge those parses to one side only).
+One client plays them one action at a time, round-robin over the sessions (its throughput is bounded
+by one request's latency); 64 clients, one thread and one connection per session, play them at once.
+The ratio shows whether the server uses its cores. The CPU time is that of the server and all its
+processes (worker pool, and the processes of a multi-process server, server/router.py).
 
-Every session (one thread each, with its own keep-alive connection, ``LeanConnection``: the load
-generator shares the cores with the server, so it is the cheapest client there is) writes a marker document with a
-unique token, then alternates system.list_files, the file listing of the API (GET .../files) and
-word.read_file of its marker. Every listing must hold exactly one marker, its own, and every read
-must return its own token; any other outcome counts as cross-talk.
+Every session (with its own keep-alive connection, ``LeanConnection``: the load generator shares the
+cores with the server, so it is the cheapest client there is) writes a marker document with a unique
+token before the clock starts, then alternates system.list_files, the file listing of the API
+(GET .../files) and word.read_file of its marker. Every listing must hold exactly one marker, its
+own, and every read must return its own token; any other outcome counts as cross-talk.
 """
 
 from __future__ import annotations
@@ -27,77 +31,95 @@ SESSIONS = 64
 ROUNDS = 10  # rounds of (list_files, GET files, read_file) per session
 
 
-def _one(b: Bench, index: int, start: threading.Barrier, rounds: int) -> dict:
-    token = f"marker-{index}-{secrets.token_hex(8)}"
-    marker = f"data/marker-{index}.docx"
-    problems: list[str] = []
-    times: list[float] = []
-    sid = b.client.create_session(BENCH_TASK, mode="all_operations", max_steps=10_000)["session_id"]
-    client = LeanConnection(b.url, b.server.token)
-    try:
-        resp = client.act(sid, "word", "write_to_file", {"file_path": marker, "contents": token})
+class _Player:
+    """One session on its own connection, with its marker written."""
+
+    def __init__(self, b: Bench, index: int):
+        self.b = b
+        self.index = index
+        self.token = f"marker-{index}-{secrets.token_hex(8)}"
+        self.marker = f"data/marker-{index}.docx"
+        self.problems: list[str] = []
+        self.times: list[float] = []
+        self.sid = b.client.create_session(BENCH_TASK, mode="all_operations", max_steps=10_000)["session_id"]
+        self.conn = LeanConnection(b.url, b.server.token)
+        resp = self.conn.act(self.sid, "word", "write_to_file", {"file_path": self.marker, "contents": self.token})
         if not resp["ok"]:
-            problems.append(f"session {index}: writing its marker failed: {resp['observation']}")
-        start.wait()
-        for _ in range(rounds):
-            t0 = time.perf_counter()
-            listed = client.act(sid, "system", "list_files", {})["data"]
-            t1 = time.perf_counter()
-            files = [f["path"] for f in client.files(sid)]
-            t2 = time.perf_counter()
-            read = client.act(sid, "word", "read_file", {"file_path": marker})
-            t3 = time.perf_counter()
-            times += [t1 - t0, t2 - t1, t3 - t2]
-            for where, paths in (("list_files", [r["path"] for r in listed]), ("GET files", files)):
-                markers = [p for p in paths if "marker-" in p]
-                if markers != [marker]:
-                    problems.append(f"session {index}: {where} shows markers {markers}, expected only {marker}")
-            if token not in read["observation"] or "marker-" in read["observation"].replace(token, ""):
-                problems.append(f"session {index}: read_file of its marker did not return only its own token")
-    finally:
-        client.close()
-        b.client.delete(sid)
-    return {"times": times, "problems": problems}
+            self.problems.append(f"session {index}: writing its marker failed: {resp['observation']}")
+
+    def round(self) -> None:
+        """list_files, GET files, read_file; each timed, each checked for another session's marker."""
+        t0 = time.perf_counter()
+        listed = self.conn.act(self.sid, "system", "list_files", {})["data"]
+        t1 = time.perf_counter()
+        files = [f["path"] for f in self.conn.files(self.sid)]
+        t2 = time.perf_counter()
+        read = self.conn.act(self.sid, "word", "read_file", {"file_path": self.marker})
+        t3 = time.perf_counter()
+        self.times += [t1 - t0, t2 - t1, t3 - t2]
+        for where, paths in (("list_files", [r["path"] for r in listed]), ("GET files", files)):
+            markers = [p for p in paths if "marker-" in p]
+            if markers != [self.marker]:
+                self.problems.append(f"session {self.index}: {where} shows markers {markers}, expected only {self.marker}")
+        if self.token not in read["observation"] or "marker-" in read["observation"].replace(self.token, ""):
+            self.problems.append(f"session {self.index}: read_file of its marker did not return only its own token")
+
+    def close(self) -> None:
+        self.conn.close()
+        self.b.client.delete(self.sid)
 
 
-def _measure(b: Bench, sessions: int, rounds: int) -> dict:
-    """``sessions`` sessions at once, each ``rounds`` rounds: wall time, CPU of the server's processes."""
-    start = threading.Barrier(sessions + 1)
-    with ThreadPoolExecutor(max_workers=sessions) as pool:
-        futures = [pool.submit(_one, b, i, start, rounds) for i in range(sessions)]
-        start.wait(timeout=600)  # every session is live and has written its marker
+def _measure(b: Bench, sessions: int, rounds: int, clients: int) -> dict:
+    """``sessions`` sessions, ``rounds`` rounds each, played by one client (round-robin, one action at a
+    time) or by one client per session at once: wall time, CPU of the server's processes and the client's."""
+    with ThreadPoolExecutor(max_workers=min(sessions, 16)) as setup:
+        players = list(setup.map(lambda i: _Player(b, i), range(sessions)))
+    try:
         me = psutil.Process()
         c0, m0, t0 = tree_cpu_seconds(b.pid), sum(me.cpu_times()[:2]), time.perf_counter()
-        outcomes = [f.result() for f in futures]
+        if clients == 1:
+            for _ in range(rounds):
+                for player in players:
+                    player.round()
+        else:
+            def play(player: _Player) -> None:
+                for _ in range(rounds):
+                    player.round()
+
+            with ThreadPoolExecutor(max_workers=sessions) as pool:
+                list(pool.map(play, players))
         wall = time.perf_counter() - t0
         cpu = tree_cpu_seconds(b.pid) - c0
         client_cpu = sum(me.cpu_times()[:2]) - m0
-    times = [t for o in outcomes for t in o["times"]]
-    problems = [p for o in outcomes for p in o["problems"]]
-    return {"sessions": sessions, "actions": len(times), "wall_s": round(wall, 3),
+    finally:
+        for player in players:
+            player.close()
+    times = [t for p in players for t in p.times]
+    problems = [msg for p in players for msg in p.problems]
+    return {"sessions": sessions, "clients": clients, "actions": len(times), "wall_s": round(wall, 3),
             "actions_per_s": round(len(times) / wall, 1), "server_cpu_s": round(cpu, 2),
             "client_cpu_s": round(client_cpu, 2),
             "latency": summary_ms(times), "cross_talk": len(problems), "problems": problems[:20]}
 
 
 def run(bench: Bench | None = None, sessions: int = SESSIONS, rounds: int = ROUNDS) -> dict:
-    """One client alone (one session, the same loop), then ``sessions`` at once on the same server."""
+    """The same ``sessions`` sessions' work played by one client, then by ``sessions`` clients at once."""
     with server_or_new(bench) as b:
-        _measure(b, 1, 20)  # warm: workers' caches and the connection
-        one = _measure(b, 1, sessions * rounds // 4)
-        result = _measure(b, sessions, rounds)
+        _measure(b, 4, 5, 1)  # warm: workers and connections
+        one = _measure(b, sessions, rounds, 1)
+        result = _measure(b, sessions, rounds, sessions)
     result["one_client"] = {k: one[k] for k in ("actions", "wall_s", "actions_per_s", "server_cpu_s", "client_cpu_s",
                                                 "latency")}
     result["speedup_vs_one_client"] = round(result["actions_per_s"] / one["actions_per_s"], 2)
     problems = result["problems"] + one["problems"]
     result["cross_talk"] += one["cross_talk"]
-    print_table(f"{sessions} concurrent sessions vs one client",
+    print_table(f"{sessions} sessions: one client vs {sessions} clients at once",
                 ["clients", "actions", "wall s", "actions/s", "p50 ms", "p95 ms", "server CPU s", "client CPU s",
                  "cross-talk"],
                 [[n, r["actions"], r["wall_s"], r["actions_per_s"], r["latency"]["p50_ms"], r["latency"]["p95_ms"],
                   r["server_cpu_s"], r["client_cpu_s"], "none" if not r["cross_talk"] else f"{r['cross_talk']} PROBLEMS"]
                  for n, r in ((1, one), (sessions, result))])
-    print(f"  {sessions} sessions / one client: {result['speedup_vs_one_client']}x")
+    print(f"  {sessions} clients / one client: {result['speedup_vs_one_client']}x")
     for p in problems[:5]:
         print("  " + p)
     write_result("concurrency", result)

@@ -32,14 +32,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from officesim.server.manager import ServerSettings
     from officesim.tasks.loader import TaskLoadError
 
+    from officesim.runner.serving import processes_wanted, serve_processes
+
+    processes = 1 if args.uds else processes_wanted(args.processes)
+    if processes > 1:  # one process per core behind the router (server/router.py)
+        return serve_processes(processes=processes, host=args.host, port=args.port, task_dirs=args.tasks,
+                               include_suite=not args.no_suite, idle_timeout=args.idle_timeout,
+                               max_sessions=args.max_sessions, workers=args.workers, log_level=args.log_level)
     overrides = {"include_suite": not args.no_suite, "idle_timeout": args.idle_timeout,
-                 "max_sessions": args.max_sessions, "workers": args.workers}
+                 "max_sessions": args.max_sessions, "workers": args.workers, "process_index": args.process_index}
     try:
         app = create_app(args.tasks, ServerSettings.from_env(**overrides))
     except TaskLoadError as exc:
         print(exc, file=sys.stderr)
         return 2
-    serve(app, args.host, args.port, args.log_level)
+    serve(app, args.host, args.port, args.log_level, uds=args.uds)
     return 0
 
 
@@ -48,7 +55,7 @@ SHUTDOWN_GRACE_S = 3.0  # requests in flight get this long to be answered after 
 HARD_EXIT_S = 10.0  # past this after SIGTERM the process exits whatever is still running
 
 
-def serve(app, host: str, port: int, log_level: str = "info") -> None:
+def serve(app, host: str, port: int, log_level: str = "info", uds: str | None = None) -> None:
     """Run ``app`` with uvicorn until SIGTERM/SIGINT, stopping within seconds whatever is running.
 
     On the first signal the worker pool is killed at once (operations in flight answer that the server
@@ -61,7 +68,7 @@ def serve(app, host: str, port: int, log_level: str = "info") -> None:
 
     from officesim.server.app import KEEP_ALIVE_S
 
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
+    config = uvicorn.Config(app, host=host, port=port, uds=uds, log_level=log_level, access_log=False,
                             timeout_keep_alive=KEEP_ALIVE_S, timeout_graceful_shutdown=SHUTDOWN_GRACE_S)
     server = uvicorn.Server(config)
     uvicorn_handle_exit = server.handle_exit
@@ -155,7 +162,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--idle-timeout", type=float, default=None, help="seconds before an idle session expires")
     serve.add_argument("--max-sessions", type=int, default=None, help="cap on live sessions")
     serve.add_argument("--workers", type=int, default=None,
-                       help="worker processes for operations (default: one per usable core; more start when all are busy)")
+                       help="worker processes kept by each server process for operations (default: the usable cores shared "
+                            "among the processes; more start when all are held by long operations)")
+    serve.add_argument("--processes", type=int, default=None, metavar="N",
+                       help="server processes behind one port, each with its sessions and workers (default: env "
+                            "OFFICESIM_PROCESSES, else one per usable core; 1: a single process)")
+    serve.add_argument("--uds", default=None, help=argparse.SUPPRESS)  # one process of several (runner/serving.py)
+    serve.add_argument("--process-index", type=int, default=None, help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="info")
     _add_tasks_option(serve)
     serve.set_defaults(func=cmd_serve)

@@ -45,9 +45,18 @@ class LocalServer:
     """A server subprocess bound to 127.0.0.1 with a token (random unless given); a context manager."""
 
     def __init__(self, task_dirs: list[Path] | None = None, env: dict | None = None, include_suite: bool = True,
-                 *, token: str | None = None, max_sessions: int | None = None, log_level: str = "warning"):
-        self.port = free_port()
-        self.token = token or secrets.token_urlsafe(16)
+                 *, token: str | None = None, max_sessions: int | None = None, log_level: str = "warning",
+                 processes: int = 1, uds: str | None = None, process_index: int | None = None,
+                 idle_timeout: float | None = None, show_output: bool = False):
+        # processes: 1 unless asked, since eval and validate spread their work over servers themselves;
+        # uds + process_index: one process of a multi-process server (runner/cli.py, server/router.py)
+        self.processes = processes
+        self.uds = uds
+        self.process_index = process_index
+        self.idle_timeout = idle_timeout
+        self.show_output = show_output  # stderr to this process's stderr instead of a file read on failure
+        self.port = 0 if uds else free_port()
+        self.token = secrets.token_urlsafe(16) if token is None else token  # "": none (or the environment's)
         self.task_dirs = [str(d) for d in task_dirs or []]
         self.env = env or {}
         self.include_suite = include_suite
@@ -59,13 +68,19 @@ class LocalServer:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return "http://officesim" if self.uds else f"http://127.0.0.1:{self.port}"
 
     def command(self) -> list[str]:
-        cmd = [sys.executable, "-m", "officesim.runner.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--log-level", self.log_level]
+        cmd = [sys.executable, "-m", "officesim.runner.cli", "serve", "--log-level", self.log_level,
+               "--processes", str(self.processes)]
+        if self.uds:
+            cmd += ["--uds", self.uds, "--process-index", str(self.process_index or 0)]
+        else:
+            cmd += ["--host", "127.0.0.1", "--port", str(self.port)]
         if self.max_sessions is not None:
             cmd += ["--max-sessions", str(self.max_sessions)]
+        if self.idle_timeout is not None:
+            cmd += ["--idle-timeout", str(self.idle_timeout)]
         for d in self.task_dirs:
             cmd += ["--tasks", d]
         if not self.include_suite:
@@ -74,9 +89,11 @@ class LocalServer:
 
     def start(self) -> "LocalServer":
         """Launch the process without waiting for it (several can then start side by side)."""
-        env = {**os.environ, **self.env, "OFFICESIM_TOKEN": self.token}
+        env = {**os.environ, **self.env}
+        if self.token:
+            env["OFFICESIM_TOKEN"] = self.token
         # stderr goes to a file, not a pipe: nobody reads it while the server runs, and a full pipe would block it
-        self._stderr = tempfile.TemporaryFile()
+        self._stderr = None if self.show_output else tempfile.TemporaryFile()
         with _live_lock:
             _live.add(self)
         # The server holds the read end of a pipe and stops when it reads end of file, which happens
@@ -107,13 +124,18 @@ class LocalServer:
                 self.stop()
                 raise RuntimeError(f"the officesim server exited at start:\n{err}")
             try:
-                if httpx.get(f"{self.url}/health", timeout=1.0).status_code == 200:
+                if self.healthy():
                     return
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
         self.stop()
         raise RuntimeError(f"the officesim server did not become healthy within {timeout:.0f} s")
+
+    def healthy(self) -> bool:
+        transport = httpx.HTTPTransport(uds=self.uds) if self.uds else None
+        with httpx.Client(transport=transport, timeout=1.0) as client:
+            return client.get(f"{self.url}/health").status_code == 200
 
     def _stderr_tail(self, limit: int = 2000) -> str:
         if self._stderr is None:

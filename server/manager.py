@@ -12,12 +12,14 @@ import shutil
 import tempfile
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from officesim.server.grading import Evaluator
 from officesim.server.pool import (DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT_S, PoolSettings, WorkerPool,
                                    parse_time_limits)
+from officesim.server.router import session_id_prefix
 from officesim.server.session import Session
 from officesim.tasks.model import Task
 
@@ -40,6 +42,7 @@ class ServerSettings:
     worker_memory_mb: int = DEFAULT_MEMORY_MB  # env OFFICESIM_WORKER_MEMORY_MB: per worker; 0 = no cap
     office_quota_mb: float = 512  # env OFFICESIM_OFFICE_QUOTA_MB: disk quota of one office; 0 = none
     finished_grace: float = 60.0  # env OFFICESIM_FINISHED_GRACE: seconds an ended session keeps its office
+    process_index: int | None = None  # one process of a multi-process server: its ids say so (server/router.py)
 
     @classmethod
     def from_env(cls, **overrides) -> "ServerSettings":
@@ -113,7 +116,8 @@ class SessionManager:
         office = None
         try:
             office = new_office(task, self.root)
-            session = Session(task, mode, max_steps, office, evaluate=self.evaluator.evaluate,
+            session = Session(task, mode, max_steps, office, session_id=self.new_session_id(),
+                              evaluate=self.evaluator.evaluate,
                               settings=self.settings.op_settings, run_operation=self.pool.run_operation)
             with self._lock:
                 self._sessions[session.id] = session
@@ -126,6 +130,13 @@ class SessionManager:
         finally:
             with self._lock:
                 self._pending -= 1
+
+    def new_session_id(self) -> str:
+        """32 hex digits; in one process of several, the first two name the process (the router's route)."""
+        sid = uuid.uuid4().hex
+        if self.settings.process_index is None:
+            return sid
+        return session_id_prefix(self.settings.process_index) + sid[2:]
 
     def get(self, session_id: str) -> Session:
         """The session (KeyError when unknown); lookups also run due expiries."""

@@ -1,0 +1,152 @@
+"""``officesim serve`` on several processes: N complete servers on private Unix sockets, the router
+(server/router.py) on the public port.
+
+The processes are started through the one harness (runner/localserver.py), each as
+``officesim serve --uds SOCKET --process-index I --processes 1``, and the router listens only once
+every one answers /health, so a client that sees /health answered can use the server. Each process
+gets its share of the session cap (the shares add up to the cap; the router moves a creation on to
+the next process when one is full) and of the kept workers (unless ``OFFICESIM_WORKERS`` says how many
+per process), and its own sessions directory under ``OFFICESIM_SESSIONS_DIR`` when that is set.
+
+A process that dies is started again (its sessions are lost: they answer 404; the others go on).
+SIGTERM or SIGINT stop the router and then the processes, which stop within seconds whatever they run
+(runner/cli.py); the processes also stop by themselves when this one is gone, even after kill -9.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from officesim.runner.localserver import LocalServer
+from officesim.server.pool import usable_cores
+from officesim.server.router import Router
+
+RESTART_PAUSE_S = 1.0  # between a process's death and its restart, so a process that cannot start does not spin
+
+
+def processes_wanted(requested: int | None) -> int:
+    """``--processes``, else ``OFFICESIM_PROCESSES``, else one per usable core; 0 means that too."""
+    if requested is None and os.environ.get("OFFICESIM_PROCESSES"):
+        requested = int(os.environ["OFFICESIM_PROCESSES"])
+    if not requested:
+        requested = usable_cores()
+    return max(1, min(256, requested))
+
+
+def serve_processes(*, processes: int, host: str, port: int, task_dirs: list[str], include_suite: bool,
+                    idle_timeout: float | None, max_sessions: int | None, workers: int | None,
+                    log_level: str) -> int:
+    """Run the router and ``processes`` server processes until SIGTERM/SIGINT; the exit code."""
+    from officesim.server.manager import ServerSettings
+
+    settings = ServerSettings.from_env(max_sessions=max_sessions)
+    cap = settings.max_sessions
+    per_process_workers = workers or (int(os.environ["OFFICESIM_WORKERS"]) if os.environ.get("OFFICESIM_WORKERS")
+                                      else max(1, usable_cores() // processes))
+    sockets_dir = Path(tempfile.mkdtemp(prefix="officesim-serve-"))  # 0700: only this user reaches the processes
+    sessions_root = os.environ.get("OFFICESIM_SESSIONS_DIR")
+
+    def make(index: int) -> LocalServer:
+        env = {"OFFICESIM_WORKERS": str(per_process_workers)}
+        if sessions_root:
+            env["OFFICESIM_SESSIONS_DIR"] = str(Path(sessions_root) / f"process-{index}")
+        share = cap // processes + (index < cap % processes)
+        return LocalServer([Path(d) for d in task_dirs], env=env, include_suite=include_suite, token="",
+                           max_sessions=share, log_level=log_level, uds=str(sockets_dir / f"{index}.sock"),
+                           process_index=index, idle_timeout=idle_timeout, show_output=True)
+
+    servers = [make(i) for i in range(processes)]
+    stopping = threading.Event()
+    try:
+        for server in servers:
+            server.start()
+        for server in servers:
+            try:
+                server.wait_healthy()
+            except RuntimeError as exc:
+                print(f"officesim serve: server process {server.process_index} did not start: {exc}", file=sys.stderr)
+                return 2
+        threading.Thread(target=_keep_alive, args=(servers, make, stopping), name="officesim-processes",
+                         daemon=True).start()
+        _run_router(Router([s.uds for s in servers]), host, port, processes, log_level)
+        return 0
+    finally:
+        stopping.set()
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.stop()
+        shutil.rmtree(sockets_dir, ignore_errors=True)
+
+
+def _keep_alive(servers: list[LocalServer], make, stopping: threading.Event) -> None:
+    """Start again any process that died (while the server is not stopping)."""
+    while not stopping.wait(0.5):
+        for i, server in enumerate(servers):
+            if server.running or stopping.is_set():
+                continue
+            print(f"officesim serve: server process {i} exited (code {server.proc.returncode}); starting it again",
+                  file=sys.stderr)
+            server.stop()
+            time.sleep(RESTART_PAUSE_S)
+            fresh = make(i)
+            fresh.start()
+            try:
+                fresh.wait_healthy()
+            except RuntimeError as exc:
+                print(f"officesim serve: server process {i} did not start again: {exc}", file=sys.stderr)
+            servers[i] = fresh
+
+
+def _run_router(router: Router, host: str, port: int, processes: int, log_level: str) -> None:
+    try:
+        import uvloop
+        loop = uvloop.new_event_loop()
+    except ImportError:  # uvloop is optional (not on Windows)
+        loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    _watch_parent(loop, stop)
+
+    def ready() -> None:
+        if log_level in ("debug", "info"):
+            print(f"officesim serving on http://{host}:{port} with {processes} server processes", file=sys.stderr)
+
+    try:
+        loop.run_until_complete(router.serve(host, port, stop, ready))
+    finally:
+        loop.close()
+
+
+def _watch_parent(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
+    """Stop when the pipe from the process that started this one reaches end of file (as runner/cli.py)."""
+    from officesim.runner.localserver import PARENT_FD_ENV
+
+    fd = os.environ.pop(PARENT_FD_ENV, None)
+    if not fd:
+        return
+    try:
+        number = int(fd)
+        os.set_inheritable(number, False)
+    except (ValueError, OSError):
+        return
+
+    def watch() -> None:
+        try:
+            while os.read(number, 1):
+                pass
+        except OSError:
+            pass
+        loop.call_soon_threadsafe(stop.set)
+
+    threading.Thread(target=watch, name="officesim-parent-watch", daemon=True).start()
