@@ -30,7 +30,7 @@ TASK = "hostile-office-001"
 def run() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         tasks = hostile_task(Path(tmp))
-        with LocalServer([tasks], include_suite=False) as server, OfficeClient(server.url, token=server.token) as client:
+        with LocalServer([tasks], include_suite=False, processes=0) as server, OfficeClient(server.url, token=server.token) as client:
             peak = {"mb": 0.0}
             stop = threading.Event()
 
