@@ -24,8 +24,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import psutil
-from common import (BENCH_TASK, Bench, LeanConnection, print_table, server_or_new, summary_ms, tree_cpu_seconds,
-                    write_result)
+from common import (BENCH_TASK, Bench, LeanConnection, print_table, private_server, server_or_new, summary_ms,
+                    tree_cpu_seconds, write_result)
 
 SESSIONS = 64
 ROUNDS = 10  # rounds of (list_files, GET files, read_file) per session
@@ -103,23 +103,33 @@ def _measure(b: Bench, sessions: int, rounds: int, clients: int) -> dict:
 
 
 def run(bench: Bench | None = None, sessions: int = SESSIONS, rounds: int = ROUNDS) -> dict:
-    """The same ``sessions`` sessions' work played by one client, then by ``sessions`` clients at once."""
+    """The same ``sessions`` sessions' work played by one client, then by ``sessions`` clients at once, on
+    the server as users get it (one server process per core behind the router); then the same two on a
+    single-process server (``--processes 1``), so what the extra processes bring shows apart from the ratio."""
     with server_or_new(bench) as b:
         _measure(b, 4, 5, 1)  # warm: workers and connections
         one = _measure(b, sessions, rounds, 1)
         result = _measure(b, sessions, rounds, sessions)
-    result["one_client"] = {k: one[k] for k in ("actions", "wall_s", "actions_per_s", "server_cpu_s", "client_cpu_s",
-                                                "latency")}
+    with private_server(processes=1) as single_server:
+        _measure(single_server, 4, 5, 1)
+        single_one = _measure(single_server, sessions, rounds, 1)
+        single = _measure(single_server, sessions, rounds, sessions)
+    keys = ("actions", "wall_s", "actions_per_s", "server_cpu_s", "client_cpu_s", "latency")
+    result["one_client"] = {k: one[k] for k in keys}
     result["speedup_vs_one_client"] = round(result["actions_per_s"] / one["actions_per_s"], 2)
-    problems = result["problems"] + one["problems"]
-    result["cross_talk"] += one["cross_talk"]
+    result["single_process"] = {"one_client": {k: single_one[k] for k in keys}, "many_clients": {k: single[k] for k in keys},
+                                "speedup_vs_one_client": round(single["actions_per_s"] / single_one["actions_per_s"], 2)}
+    problems = result["problems"] + one["problems"] + single["problems"] + single_one["problems"]
+    result["cross_talk"] += one["cross_talk"] + single["cross_talk"] + single_one["cross_talk"]
+    rows = [("one per core", 1, one), ("one per core", sessions, result), ("1", 1, single_one), ("1", sessions, single)]
     print_table(f"{sessions} sessions: one client vs {sessions} clients at once",
-                ["clients", "actions", "wall s", "actions/s", "p50 ms", "p95 ms", "server CPU s", "client CPU s",
-                 "cross-talk"],
-                [[n, r["actions"], r["wall_s"], r["actions_per_s"], r["latency"]["p50_ms"], r["latency"]["p95_ms"],
+                ["server processes", "clients", "actions", "wall s", "actions/s", "p50 ms", "p95 ms", "server CPU s",
+                 "client CPU s", "cross-talk"],
+                [[procs, n, r["actions"], r["wall_s"], r["actions_per_s"], r["latency"]["p50_ms"], r["latency"]["p95_ms"],
                   r["server_cpu_s"], r["client_cpu_s"], "none" if not r["cross_talk"] else f"{r['cross_talk']} PROBLEMS"]
-                 for n, r in ((1, one), (sessions, result))])
-    print(f"  {sessions} clients / one client: {result['speedup_vs_one_client']}x")
+                 for procs, n, r in rows])
+    print(f"  {sessions} clients / one client: {result['speedup_vs_one_client']}x "
+          f"(single process: {result['single_process']['speedup_vs_one_client']}x)")
     for p in problems[:5]:
         print("  " + p)
     write_result("concurrency", result)

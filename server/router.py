@@ -217,8 +217,9 @@ class _Client(asyncio.Protocol):
         request = self.current
         request.method = self.parser.get_method()
         request.keep_alive = self.parser.should_keep_alive()
+        idle = self.in_flight is None and not self.pending  # else an interim answer would cut into another
         for name, value in request.headers:
-            if name.lower() == b"expect" and value.lower() == b"100-continue":
+            if idle and name.lower() == b"expect" and value.lower() == b"100-continue":
                 self.transport.write(b"HTTP/1.1 100 Continue\r\n\r\n")  # the body comes to the router
 
     def on_body(self, body: bytes) -> None:
@@ -280,7 +281,7 @@ class _Client(asyncio.Protocol):
             if not self.closing and self.pending:
                 self.pending.popleft()
                 self._answer(_error(502, "Bad Gateway", "server_unavailable",
-                                    f"server process {index} is not answering; try again"), keep_alive=True)
+                                    f"server process {index} is not answering; try again", close=False))
             return
         self.connecting = False
         if self.closing:
@@ -315,10 +316,10 @@ class _Client(asyncio.Protocol):
             self.abort()
         else:
             self._answer(_error(502, "Bad Gateway", "server_unavailable",
-                                f"server process {backend.index} closed the connection without an answer"),
-                         keep_alive=True)
+                                f"server process {backend.index} closed the connection without an answer",
+                                close=False))
 
-    def _answer(self, data: bytes, keep_alive: bool) -> None:
+    def _answer(self, data: bytes) -> None:
         if self.closing:
             return
         self.transport.write(data)
