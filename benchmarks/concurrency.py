@@ -19,7 +19,6 @@ own, and every read must return its own token; any other outcome counts as cross
 from __future__ import annotations
 
 import secrets
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 

@@ -12,7 +12,6 @@ import importlib
 import importlib.util
 import json
 import os
-import signal
 import sys
 import threading
 import time
@@ -80,37 +79,15 @@ def serve(app, host: str, port: int, log_level: str = "info", uds: str | None = 
         uvicorn_handle_exit(sig, frame)
 
     server.handle_exit = handle_exit
-    _watch_parent()
+    from officesim.runner.localserver import watch_parent
+
+    watch_parent()
     server.run()
 
 
 def _exit_later(seconds: float) -> None:
     time.sleep(seconds)
     os._exit(0)
-
-
-def _watch_parent() -> None:
-    """Stop (as on SIGTERM) when the pipe from the parent reaches end of file: the parent is gone."""
-    from officesim.runner.localserver import PARENT_FD_ENV
-
-    fd = os.environ.pop(PARENT_FD_ENV, None)
-    if not fd:
-        return
-    try:
-        fd_number = int(fd)
-        os.set_inheritable(fd_number, False)  # workers and shell commands do not keep it open
-    except (ValueError, OSError):
-        return
-
-    def watch() -> None:
-        try:
-            while os.read(fd_number, 1):
-                pass
-        except OSError:
-            pass
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    threading.Thread(target=watch, name="officesim-parent-watch", daemon=True).start()
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import sys
@@ -33,6 +34,29 @@ PARENT_FD_ENV = "OFFICESIM_PARENT_FD"  # the read end of the pipe a server watch
 
 _live: set["LocalServer"] = set()
 _live_lock = threading.Lock()
+
+
+def watch_parent() -> None:
+    """In a server started with ``OFFICESIM_PARENT_FD``: send this process SIGTERM (the server's way to
+    stop) once that pipe reaches end of file, that is once the process that started it is gone."""
+    fd = os.environ.pop(PARENT_FD_ENV, None)
+    if not fd:
+        return
+    try:
+        fd_number = int(fd)
+        os.set_inheritable(fd_number, False)  # workers and shell commands do not keep it open
+    except (ValueError, OSError):
+        return
+
+    def watch() -> None:
+        try:
+            while os.read(fd_number, 1):
+                pass
+        except OSError:
+            pass
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="officesim-parent-watch", daemon=True).start()
 
 
 def free_port() -> int:

@@ -25,7 +25,7 @@ import threading
 import time
 from pathlib import Path
 
-from officesim.runner.localserver import LocalServer
+from officesim.runner.localserver import LocalServer, watch_parent
 from officesim.server.pool import usable_cores
 from officesim.server.router import Router
 
@@ -116,7 +116,7 @@ def _run_router(router: Router, host: str, port: int, processes: int, log_level:
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    _watch_parent(loop, stop)
+    watch_parent()  # its SIGTERM reaches the handler above
 
     def ready() -> None:
         if log_level in ("debug", "info"):
@@ -127,26 +127,3 @@ def _run_router(router: Router, host: str, port: int, processes: int, log_level:
     finally:
         loop.close()
 
-
-def _watch_parent(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
-    """Stop when the pipe from the process that started this one reaches end of file (as runner/cli.py)."""
-    from officesim.runner.localserver import PARENT_FD_ENV
-
-    fd = os.environ.pop(PARENT_FD_ENV, None)
-    if not fd:
-        return
-    try:
-        number = int(fd)
-        os.set_inheritable(number, False)
-    except (ValueError, OSError):
-        return
-
-    def watch() -> None:
-        try:
-            while os.read(number, 1):
-                pass
-        except OSError:
-            pass
-        loop.call_soon_threadsafe(stop.set)
-
-    threading.Thread(target=watch, name="officesim-parent-watch", daemon=True).start()

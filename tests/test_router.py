@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -21,6 +19,7 @@ from officesim.runner.localserver import LocalServer
 from officesim.server.client import OfficeClient
 from officesim.server.router import session_id_prefix
 from tests._eval_tasks import TASK_IDS, write_tasks
+from tests._processes import alive, gone
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -38,26 +37,6 @@ def server(tasks):
 
 def _children(pid: int) -> list[psutil.Process]:
     return psutil.Process(pid).children()
-
-
-def _alive(pids: list[int]) -> list[int]:
-    out = []
-    for pid in pids:
-        try:
-            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
-                out.append(pid)
-        except psutil.Error:
-            pass
-    return out
-
-
-def _gone(pids: list[int], within: float) -> bool:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if not _alive(pids):
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def test_sessions_spread_over_the_processes_and_each_request_reaches_its_owner(server):
@@ -176,7 +155,7 @@ def test_sigterm_stops_the_router_and_every_process(tasks):
         srv.proc.send_signal(signal.SIGTERM)
         srv.proc.wait(timeout=30)
         assert time.monotonic() - t0 < 15
-        assert _gone(family, within=30), f"outlived the server: {_alive(family)}"
+        assert gone(family, within=30), f"outlived the server: {alive(family)}"
     finally:
         srv.stop()
 
@@ -188,7 +167,7 @@ def test_the_processes_die_with_the_router_on_kill_9(tasks):
         family = [p.pid for p in psutil.Process(srv.proc.pid).children(recursive=True)]
         srv.proc.send_signal(signal.SIGKILL)
         srv.proc.wait(timeout=10)
-        assert _gone(family, within=30), f"outlived the killed router: {_alive(family)}"
+        assert gone(family, within=30), f"outlived the killed router: {alive(family)}"
     finally:
         srv.stop()
 

@@ -12,7 +12,6 @@ import threading
 import time
 from pathlib import Path
 
-import psutil
 import pytest
 from fastapi.testclient import TestClient
 
@@ -23,6 +22,7 @@ from officesim.server.app import create_app
 from officesim.server.client import OfficeClient
 from officesim.server.manager import ServerSettings
 from tests._eval_tasks import TASK_IDS, write_tasks
+from tests._processes import alive, descendants, gone
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -59,41 +59,13 @@ def silent_endpoint():
     sock.close()
 
 
-def _descendants(pid: int) -> list[int]:
-    try:
-        return [p.pid for p in psutil.Process(pid).children(recursive=True)]
-    except psutil.Error:
-        return []
-
-
-def _alive(pids: list[int]) -> list[str]:
-    out = []
-    for pid in pids:
-        try:
-            proc = psutil.Process(pid)
-            if proc.status() != psutil.STATUS_ZOMBIE:
-                out.append(" ".join(proc.cmdline())[:120])
-        except psutil.Error:
-            pass
-    return out
-
-
-def _gone(pids: list[int], within: float) -> bool:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if not _alive(pids):
-            return True
-        time.sleep(0.1)
-    return False
-
-
 def test_sigterm_stops_the_server_during_a_stuck_operation(tasks, silent_endpoint):
     env = {"OFFICESIM_LLM_BASE_URL": silent_endpoint, "OFFICESIM_LLM_TIMEOUT": "600",
            "OFFICESIM_OP_TIME_LIMITS": "llm.complete_text=600"}
     server = LocalServer([tasks], env=env, include_suite=False).start()
     try:
         server.wait_healthy()
-        family = [server.proc.pid, *_descendants(server.proc.pid)]
+        family = [server.proc.pid, *descendants(server.proc.pid)]
         answers: list = []
         with OfficeClient(server.url, token=server.token, timeout=60) as client:
             sid = client.create_session(TASK_IDS[0], mode="all_operations")["session_id"]
@@ -114,7 +86,7 @@ def test_sigterm_stops_the_server_during_a_stuck_operation(tasks, silent_endpoin
             took = time.monotonic() - t0
             thread.join(timeout=10)
         assert took < 15, f"SIGTERM took {took:.1f} s"
-        assert _gone(family, within=30), f"outlived the server: {_alive(family)}"
+        assert gone(family, within=30), f"outlived the server: {alive(family)}"
     finally:
         server.stop()
 
@@ -132,11 +104,11 @@ def test_private_server_dies_with_its_parent_on_kill_9(tasks, tmp_path):
     parent = subprocess.Popen([sys.executable, str(script), str(tasks)], stdout=subprocess.PIPE, text=True, cwd=REPO)
     try:
         server_pid = int(parent.stdout.readline())
-        family = [server_pid, *_descendants(server_pid)]
+        family = [server_pid, *descendants(server_pid)]
         assert len(family) > 1  # the server has its workers
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-        assert _gone(family, within=30), f"outlived the killed parent: {_alive(family)}"
+        assert gone(family, within=30), f"outlived the killed parent: {alive(family)}"
     finally:
         parent.kill()
 
@@ -148,11 +120,11 @@ def test_workers_die_with_the_server_on_kill_9(tasks):
         with OfficeClient(server.url, token=server.token) as client:
             sid = client.create_session(TASK_IDS[0], mode="all_operations")["session_id"]
             assert client.act(sid, "system", "list_files", {})["ok"]  # a worker is up
-        family = _descendants(server.proc.pid)
+        family = descendants(server.proc.pid)
         assert family
         server.proc.send_signal(signal.SIGKILL)
         server.proc.wait()
-        assert _gone(family, within=30), f"outlived the killed server: {_alive(family)}"
+        assert gone(family, within=30), f"outlived the killed server: {alive(family)}"
     finally:
         server.stop()
 
