@@ -193,3 +193,12 @@ def test_concurrent_sessions_see_only_their_own_files(server):
     for t in threads:
         t.join(60)
     assert problems == []
+
+
+def test_mcp_through_the_router(server, tasks):
+    """MCP sessions live in process 0; the oracle plays every task's gold through the router."""
+    from officesim.tasks.loader import load_tasks
+    from tests._mcp_play import http_client, play_suite
+
+    problems = play_suite(lambda notes: http_client(server, notes), load_tasks([tasks], include_suite=False))
+    assert not problems, "\n".join(problems[:20])
