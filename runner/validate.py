@@ -121,15 +121,24 @@ def play(client: OfficeClient, task: Task, actions: list[Any], answer: Any) -> t
             pass
 
 
+CONNECTION_ATTEMPTS = 2  # a mutant whose connection broke is played once more, in a new session
+
+
 def play_mutant(client: OfficeClient, task: Task, mutant: Mutant) -> MutantResult:
-    """Play one mutant; a connection or API error leaves it ungraded (and so not as it should be)."""
-    try:
-        evaluation, failures = play(client, task, mutant.actions, mutant.answer)
-    except OfficeError as exc:
-        return MutantResult(mutant, None, f"API error: {exc}")
-    except httpx.HTTPError as exc:
-        return MutantResult(mutant, None, f"connection error: {type(exc).__name__}: {exc}")
-    return MutantResult(mutant, bool(evaluation.get("passed")), grade_said(evaluation, failures))
+    """Play one mutant; an API error, or a connection that breaks twice, leaves it ungraded (and so not
+    as it should be). A broken connection (a keep-alive connection the server closed as it was reused)
+    says nothing about the grade, and every play is a session of its own, so it is played again."""
+    for attempt in range(1, CONNECTION_ATTEMPTS + 1):
+        try:
+            evaluation, failures = play(client, task, mutant.actions, mutant.answer)
+        except OfficeError as exc:
+            return MutantResult(mutant, None, f"API error: {exc}")
+        except httpx.TransportError as exc:
+            if attempt < CONNECTION_ATTEMPTS:
+                continue
+            return MutantResult(mutant, None, f"connection error: {type(exc).__name__}: {exc}")
+        return MutantResult(mutant, bool(evaluation.get("passed")), grade_said(evaluation, failures))
+    raise AssertionError("unreachable")
 
 
 def check_task(client: OfficeClient, task: Task) -> TaskReport:
@@ -237,6 +246,7 @@ def mutation_summary(reports: list[TaskReport]) -> dict:
             "wrong_killed": sum(v["killed"] for v in per_task.values()),
             "right_mutants": sum(v["right"] for v in per_task.values()),
             "right_passed": sum(v["passed"] for v in per_task.values()),
+            "ungraded": sum(1 for r in reports for res in r.mutants if res.passed is None),  # in neither count
             "per_task": per_task}
 
 
@@ -272,7 +282,7 @@ def print_mutation_report(reports: list[TaskReport], out: TextIO) -> None:
         for res in r.mutants:
             if res.ok:
                 continue
-            what = "SURVIVED" if res.mutant.kind == WRONG else "REJECTED"
+            what = "UNGRADED" if res.passed is None else "SURVIVED" if res.mutant.kind == WRONG else "REJECTED"
             print(f"{what} {r.task_id} [{res.mutant.kind} {res.mutant.cls}] {res.mutant.name}: {res.said}", file=out)
 
 
@@ -320,9 +330,13 @@ def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, 
         if json_out:
             Path(json_out).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
         few = sum(1 for v in summary["per_task"].values() if v["wrong"] < MIN_WRONG or v["right"] < MIN_RIGHT)
+        ungraded = {kind: sum(1 for r in reports for res in r.mutants if res.passed is None and res.mutant.kind == kind)
+                    for kind in (WRONG, RIGHT)}
         print(f"mutants of {summary['tasks']} task(s): {summary['wrong_mutants']} wrong, {summary['wrong_killed']} killed, "
-              f"{summary['wrong_mutants'] - summary['wrong_killed']} survived; {summary['right_mutants']} right, "
-              f"{summary['right_passed']} passed, {summary['right_mutants'] - summary['right_passed']} rejected; "
+              f"{summary['wrong_mutants'] - summary['wrong_killed'] - ungraded[WRONG]} survived; "
+              f"{summary['right_mutants']} right, {summary['right_passed']} passed, "
+              f"{summary['right_mutants'] - summary['right_passed'] - ungraded[RIGHT]} rejected; "
+              f"{summary['ungraded']} could not be played; "
               f"{few} task(s) with fewer than {MIN_WRONG} wrong or {MIN_RIGHT} right", file=out)
     bad = [r for r in reports if not r.ok]
     print(f"validated {len(reports)} task(s): {len(reports) - len(bad)} ok, {len(bad)} failing "

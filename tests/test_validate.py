@@ -99,3 +99,30 @@ def test_class_table_counts_every_class_including_the_workbench_ones():
     assert table[f"{RIGHT} case-changed"] == {"mutants": 1, "ok": 1}
     assert table[f"{WRONG} unlisted-class"] == {"mutants": 1, "ok": 1}
     assert list(table)[:2] == [f"{WRONG} step-dropped", f"{WRONG} id-replaced"]
+
+
+def test_a_broken_connection_is_played_again_and_never_counted_as_a_survivor(monkeypatch):
+    import httpx
+
+    from officesim.runner import validate as v
+    from officesim.runner.mutants import WRONG, Mutant
+
+    mutant = Mutant(name="x", cls="number-changed", kind=WRONG, actions=[])
+    outcomes = [httpx.ReadError("Connection reset by peer"), ({"passed": False, "checks": []}, [])]
+
+    def play(client, task, actions, answer):
+        outcome = outcomes.pop(0)
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    monkeypatch.setattr(v, "play", play)
+    result = v.play_mutant(None, None, mutant)
+    assert result.passed is False and result.ok and outcomes == []
+
+    outcomes[:] = [httpx.ReadError("reset"), httpx.ReadError("reset again")]
+    broken = v.play_mutant(None, None, mutant)
+    assert broken.passed is None and "connection error" in broken.said
+    out = io.StringIO()
+    v.print_mutation_report([v.TaskReport("t", mutants=[broken])], out)
+    assert "UNGRADED t [wrong number-changed]" in out.getvalue() and "SURVIVED" not in out.getvalue()
