@@ -87,6 +87,19 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError(f"no VmRSS for pid {pid}")
 
 
+def servers_rss_mb(pid: int) -> float:
+    """Resident memory of the server's own processes, MiB: the one process of a single-process server,
+    or the router and its server processes (``officesim serve --processes N``), without workers."""
+    import psutil
+
+    try:
+        top = psutil.Process(pid)
+        procs = [top, *(c for c in top.children() if "officesim.runner.cli" in " ".join(c.cmdline()))]
+        return round(sum(p.memory_info().rss for p in procs) / (1 << 20), 1)
+    except psutil.Error:
+        return 0.0
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time the server has used so far: its own process and its live worker
     processes (operations run in workers, server/pool.py)."""

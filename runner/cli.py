@@ -27,19 +27,21 @@ def _add_tasks_option(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from officesim.runner.serving import processes_wanted, serve_processes
+
+    processes = 1 if args.uds else processes_wanted(args.processes)
+    if processes > 1:  # one process per core behind the router (server/router.py), which loads no app
+        return serve_processes(processes=processes, host=args.host, port=args.port, task_dirs=args.tasks,
+                               include_suite=not args.no_suite, idle_timeout=args.idle_timeout,
+                               max_sessions=args.max_sessions, workers=args.workers, log_level=args.log_level)
+
     from officesim.server.app import create_app
     from officesim.server.manager import ServerSettings
     from officesim.tasks.loader import TaskLoadError
 
-    from officesim.runner.serving import processes_wanted, serve_processes
-
-    processes = 1 if args.uds else processes_wanted(args.processes)
-    if processes > 1:  # one process per core behind the router (server/router.py)
-        return serve_processes(processes=processes, host=args.host, port=args.port, task_dirs=args.tasks,
-                               include_suite=not args.no_suite, idle_timeout=args.idle_timeout,
-                               max_sessions=args.max_sessions, workers=args.workers, log_level=args.log_level)
     overrides = {"include_suite": not args.no_suite, "idle_timeout": args.idle_timeout,
-                 "max_sessions": args.max_sessions, "workers": args.workers, "process_index": args.process_index}
+                 "max_sessions": args.max_sessions, "workers": args.workers, "process_index": args.process_index,
+                 "process_count": args.process_count}
     try:
         app = create_app(args.tasks, ServerSettings.from_env(**overrides))
     except TaskLoadError as exc:
@@ -146,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "OFFICESIM_PROCESSES, else one per usable core; 1: a single process)")
     serve.add_argument("--uds", default=None, help=argparse.SUPPRESS)  # one process of several (runner/serving.py)
     serve.add_argument("--process-index", type=int, default=None, help=argparse.SUPPRESS)
+    serve.add_argument("--process-count", type=int, default=None, help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="info")
     _add_tasks_option(serve)
     serve.set_defaults(func=cmd_serve)

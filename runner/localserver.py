@@ -70,13 +70,14 @@ class LocalServer:
 
     def __init__(self, task_dirs: list[Path] | None = None, env: dict | None = None, include_suite: bool = True,
                  *, token: str | None = None, max_sessions: int | None = None, log_level: str = "warning",
-                 processes: int = 1, uds: str | None = None, process_index: int | None = None,
+                 processes: int = 1, uds: str | None = None, process_index: int | None = None, process_count: int = 1,
                  idle_timeout: float | None = None, show_output: bool = False):
         # processes: 1 unless asked, since eval and validate spread their work over servers themselves;
         # uds + process_index: one process of a multi-process server (runner/cli.py, server/router.py)
         self.processes = processes
         self.uds = uds
         self.process_index = process_index
+        self.process_count = process_count
         self.idle_timeout = idle_timeout
         self.show_output = show_output  # stderr to this process's stderr instead of a file read on failure
         self.port = 0 if uds else free_port()
@@ -98,7 +99,8 @@ class LocalServer:
         cmd = [sys.executable, "-m", "officesim.runner.cli", "serve", "--log-level", self.log_level,
                "--processes", str(self.processes)]
         if self.uds:
-            cmd += ["--uds", self.uds, "--process-index", str(self.process_index or 0)]
+            cmd += ["--uds", self.uds, "--process-index", str(self.process_index or 0),
+                    "--process-count", str(self.process_count)]
         else:
             cmd += ["--host", "127.0.0.1", "--port", str(self.port)]
         if self.max_sessions is not None:

@@ -4,8 +4,8 @@
 The processes are started through the one harness (runner/localserver.py), each as
 ``officesim serve --uds SOCKET --process-index I --processes 1``, and the router listens only once
 every one answers /health, so a client that sees /health answered can use the server. Each process
-gets its share of the session cap (the shares add up to the cap; the router moves a creation on to
-the next process when one is full) and of the kept workers (unless ``OFFICESIM_WORKERS`` says how many
+holds its share of the session cap (ServerSettings.session_cap: the shares add up to the cap, and
+the router moves a creation on to the next process when one is full) and of the kept workers (unless ``OFFICESIM_WORKERS`` says how many
 per process), and its own sessions directory under ``OFFICESIM_SESSIONS_DIR`` when that is set.
 
 A process that dies is started again (its sessions are lost: they answer 404; the others go on).
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from officesim.runner.localserver import LocalServer, watch_parent
-from officesim.server.pool import usable_cores
+from officesim.server.cores import usable_cores
 from officesim.server.router import Router
 
 RESTART_PAUSE_S = 1.0  # between a process's death and its restart, so a process that cannot start does not spin
@@ -45,10 +45,6 @@ def serve_processes(*, processes: int, host: str, port: int, task_dirs: list[str
                     idle_timeout: float | None, max_sessions: int | None, workers: int | None,
                     log_level: str) -> int:
     """Run the router and ``processes`` server processes until SIGTERM/SIGINT; the exit code."""
-    from officesim.server.manager import ServerSettings
-
-    settings = ServerSettings.from_env(max_sessions=max_sessions)
-    cap = settings.max_sessions
     per_process_workers = workers or (int(os.environ["OFFICESIM_WORKERS"]) if os.environ.get("OFFICESIM_WORKERS")
                                       else max(1, usable_cores() // processes))
     sockets_dir = Path(tempfile.mkdtemp(prefix="officesim-serve-"))  # 0700: only this user reaches the processes
@@ -58,10 +54,10 @@ def serve_processes(*, processes: int, host: str, port: int, task_dirs: list[str
         env = {"OFFICESIM_WORKERS": str(per_process_workers)}
         if sessions_root:
             env["OFFICESIM_SESSIONS_DIR"] = str(Path(sessions_root) / f"process-{index}")
-        share = cap // processes + (index < cap % processes)
         return LocalServer([Path(d) for d in task_dirs], env=env, include_suite=include_suite, token="",
-                           max_sessions=share, log_level=log_level, uds=str(sockets_dir / f"{index}.sock"),
-                           process_index=index, idle_timeout=idle_timeout, show_output=True)
+                           max_sessions=max_sessions, log_level=log_level, uds=str(sockets_dir / f"{index}.sock"),
+                           process_index=index, process_count=processes, idle_timeout=idle_timeout,
+                           show_output=True)
 
     servers = [make(i) for i in range(processes)]
     stopping = threading.Event()

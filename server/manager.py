@@ -43,6 +43,13 @@ class ServerSettings:
     office_quota_mb: float = 512  # env OFFICESIM_OFFICE_QUOTA_MB: disk quota of one office; 0 = none
     finished_grace: float = 60.0  # env OFFICESIM_FINISHED_GRACE: seconds an ended session keeps its office
     process_index: int | None = None  # one process of a multi-process server: its ids say so (server/router.py)
+    process_count: int = 1  # ... of that many: it holds its share of max_sessions (the shares add up to it)
+
+    @property
+    def session_cap(self) -> int:
+        """The live sessions this process takes: ``max_sessions``, or its share among ``process_count``."""
+        index = self.process_index or 0
+        return self.max_sessions // self.process_count + (index < self.max_sessions % self.process_count)
 
     @classmethod
     def from_env(cls, **overrides) -> "ServerSettings":
@@ -108,10 +115,10 @@ class SessionManager:
         self.sweep_if_due()
         with self._lock:
             live = sum(1 for s in self._sessions.values() if not s.done) + self._pending
-            if live >= self.settings.max_sessions:
+            if live >= self.settings.session_cap:
                 raise CapacityError(
-                    f"the server already runs {live} live sessions (cap {self.settings.max_sessions}); "
-                    f"finish or delete a session, or try again later")
+                    f"the server already runs {self.settings.max_sessions if self.settings.process_count > 1 else live} "
+                    f"live sessions (cap {self.settings.max_sessions}); finish or delete a session, or try again later")
             self._pending += 1
         office = None
         try:

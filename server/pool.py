@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from officesim.apps.registry import ActionResult, OfficeContext, Operation
+from officesim.server.cores import usable_cores
 
 DEFAULT_TIME_LIMIT_S = 30.0
 DEFAULT_MEMORY_MB = 1024
@@ -60,13 +61,6 @@ LONG_S = 0.25  # ... and only when a worker has been on one request this long (a
 RETIRE_AFTER_S = 60.0  # an extra worker idle this long exits
 _PRELOAD = ["officesim.server.worker"]
 _forkserver_lock = threading.Lock()
-
-
-def usable_cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
 
 
 def parse_time_limits(text: str | None) -> dict[str, float]:

@@ -202,3 +202,14 @@ def test_mcp_through_the_router(server, tasks):
 
     problems = play_suite(lambda notes: http_client(server, notes), load_tasks([tasks], include_suite=False))
     assert not problems, "\n".join(problems[:20])
+
+
+def test_the_shares_of_the_cap_add_up_to_it():
+    from officesim.server.manager import ServerSettings
+
+    for cap in (0, 1, 5, 256):
+        for count in (1, 2, 3, 7):
+            shares = [ServerSettings(max_sessions=cap, process_index=i, process_count=count).session_cap
+                      for i in range(count)]
+            assert sum(shares) == cap and max(shares) - min(shares) <= 1
+    assert ServerSettings(max_sessions=9).session_cap == 9
