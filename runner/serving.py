@@ -5,8 +5,9 @@ The processes are started through the one harness (runner/localserver.py), each 
 ``officesim serve --uds SOCKET --process-index I --processes 1``, and the router listens only once
 every one answers /health, so a client that sees /health answered can use the server. Each process
 holds its share of the session cap (ServerSettings.session_cap: the shares add up to the cap, and
-the router moves a creation on to the next process when one is full) and of the kept workers (unless ``OFFICESIM_WORKERS`` says how many
-per process), and its own sessions directory under ``OFFICESIM_SESSIONS_DIR`` when that is set.
+the router moves a creation on to the next process when one is full) and of the kept workers (unless
+``OFFICESIM_WORKERS`` says how many per process), and its own sessions directory under
+``OFFICESIM_SESSIONS_DIR`` when that is set.
 
 A process that dies is started again (its sessions are lost: they answer 404; the others go on).
 SIGTERM or SIGINT stop the router and then the processes, which stop within seconds whatever they run
@@ -72,7 +73,7 @@ def serve_processes(*, processes: int, host: str, port: int, task_dirs: list[str
                 return 2
         threading.Thread(target=_keep_alive, args=(servers, make, stopping), name="officesim-processes",
                          daemon=True).start()
-        _run_router(Router([s.uds for s in servers]), host, port, processes, log_level)
+        _run_router(Router([s.uds for s in servers]), host, port, processes, log_level, stopping)
         return 0
     finally:
         stopping.set()
@@ -102,7 +103,8 @@ def _keep_alive(servers: list[LocalServer], make, stopping: threading.Event) -> 
             servers[i] = fresh
 
 
-def _run_router(router: Router, host: str, port: int, processes: int, log_level: str) -> None:
+def _run_router(router: Router, host: str, port: int, processes: int, log_level: str,
+                stopping: threading.Event) -> None:
     try:
         import uvloop
         loop = uvloop.new_event_loop()
@@ -110,8 +112,13 @@ def _run_router(router: Router, host: str, port: int, processes: int, log_level:
         loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     stop = asyncio.Event()
+
+    def on_signal() -> None:  # Ctrl-C reaches the server processes too: none is started again
+        stopping.set()
+        stop.set()
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, on_signal)
     watch_parent()  # its SIGTERM reaches the handler above
 
     def ready() -> None:
