@@ -294,7 +294,9 @@ def test_json_shape_and_a_sound_task(tmp_path):
     target = tmp_path / "out.json"
     code = cli_main(["validate", "--no-suite", "--tasks", str(folder), "--mutants", "--json", str(target)])
     summary = json.loads(target.read_text())
-    assert set(summary) == {"tasks", "wrong_mutants", "wrong_killed", "right_mutants", "right_passed", "per_task"}
+    assert set(summary) == {"tasks", "wrong_mutants", "wrong_killed", "right_mutants", "right_passed", "ungraded",
+                            "per_task"}
+    assert summary["ungraded"] == 0
     assert summary["tasks"] == 1 and set(summary["per_task"]) == {"api-question"}
     row = summary["per_task"]["api-question"]
     assert set(row) == {"wrong", "killed", "right", "passed"}
