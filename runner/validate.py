@@ -234,6 +234,11 @@ def default_servers(task_count: int, mutants: bool = False) -> int:
     return 1 if task_count <= 20 and not mutants else max(1, min(os.cpu_count() or 1, 4))
 
 
+def ungraded(reports: list[TaskReport], kind: str | None = None) -> int:
+    """Mutants (of ``kind``, or all) that could not be played: neither survived/rejected nor killed/passed."""
+    return sum(1 for r in reports for res in r.mutants if res.passed is None and kind in (None, res.mutant.kind))
+
+
 def mutation_summary(reports: list[TaskReport]) -> dict:
     """The JSON summary of a mutation run (the shape ``--json`` writes)."""
     per_task = {}
@@ -246,7 +251,7 @@ def mutation_summary(reports: list[TaskReport]) -> dict:
             "wrong_killed": sum(v["killed"] for v in per_task.values()),
             "right_mutants": sum(v["right"] for v in per_task.values()),
             "right_passed": sum(v["passed"] for v in per_task.values()),
-            "ungraded": sum(1 for r in reports for res in r.mutants if res.passed is None),  # in neither count
+            "ungraded": ungraded(reports),  # in neither count
             "per_task": per_task}
 
 
@@ -330,12 +335,10 @@ def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, 
         if json_out:
             Path(json_out).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
         few = sum(1 for v in summary["per_task"].values() if v["wrong"] < MIN_WRONG or v["right"] < MIN_RIGHT)
-        ungraded = {kind: sum(1 for r in reports for res in r.mutants if res.passed is None and res.mutant.kind == kind)
-                    for kind in (WRONG, RIGHT)}
         print(f"mutants of {summary['tasks']} task(s): {summary['wrong_mutants']} wrong, {summary['wrong_killed']} killed, "
-              f"{summary['wrong_mutants'] - summary['wrong_killed'] - ungraded[WRONG]} survived; "
+              f"{summary['wrong_mutants'] - summary['wrong_killed'] - ungraded(reports, WRONG)} survived; "
               f"{summary['right_mutants']} right, {summary['right_passed']} passed, "
-              f"{summary['right_mutants'] - summary['right_passed'] - ungraded[RIGHT]} rejected; "
+              f"{summary['right_mutants'] - summary['right_passed'] - ungraded(reports, RIGHT)} rejected; "
               f"{summary['ungraded']} could not be played; "
               f"{few} task(s) with fewer than {MIN_WRONG} wrong or {MIN_RIGHT} right", file=out)
     bad = [r for r in reports if not r.ok]
