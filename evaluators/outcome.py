@@ -21,16 +21,27 @@ correct runs is not compared:
 
 Reading and listing change nothing, and a scratch file created and deleted again leaves no trace,
 so neither counts. A new file the gold run does not make counts unless a free path covers it.
+
+Each difference is one of two kinds (``compare``): *collateral*, a change the gold does not make (an
+extra or changed file, mail or event), or *missing*, a change of the gold the agent did not make (a
+file it did not write, a cell left as it was). Both fail the task; the side-effect rate of a run
+counts collateral only, so doing nothing has none.
+
+Mail is compared with the tolerance a reasonable user shares (``MailTolerance``): an unmodified office
+file the task reads or writes may be attached besides, the sender may cc themself, and a short extra
+message to a person already in the task is no side effect (the checks judge what it says).
 Everything here is a pure function of parsed states.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import re
 from collections import Counter
 from typing import Any, Callable, Iterable, Sequence
 
+from officesim.evaluators.facts import own_text
 from officesim.evaluators.text import as_datetime, as_number, collapse, format_value, is_empty
 from officesim.testbed.parse import digest_distance
 
@@ -40,11 +51,59 @@ PICTURE_TOLERANCE = 20  # of 256 digest bits: a re-encoded or rescaled picture s
 _SHOWN = 4  # item differences shown per file
 
 
-def side_effects(before: State, agent: State, gold: State, free: Sequence[str] = ()) -> list[str]:
+class Missing(str):
+    """A difference that is a change of the gold the agent did not make (the rest are collateral)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class MailTolerance:
+    """What a reasonable user accepts beside the mail gold sends (FORMAT §7).
+
+    ``relevant``: office paths of the task's source and result files (the files the gold reads or
+    writes, the instruction names); such a file, unmodified, may be attached besides gold's
+    attachments. ``involved``: addresses of the people already in the task (gold's recipients are
+    always among them; the people the instruction or the office mail the gold acts on involves); a
+    short extra message to them alone is no side effect when the gold sends mail itself. The sender
+    may always cc themself."""
+
+    relevant: frozenset[str] = frozenset()
+    involved: frozenset[str] = frozenset()
+    short_messages: bool = False  # whether a short extra message to the people in the task is accepted
+
+
+STRICT = MailTolerance()
+SHORT_MESSAGE_WORDS = 120  # an extra message of at most these many words (its own text) is "short"
+
+
+@dataclasses.dataclass
+class Outcome:
+    """How an agent's office differs from gold's: ``collateral`` (changes the gold does not make),
+    ``missing`` (gold's changes the agent did not make) and ``side_effects`` (every difference, one
+    line per file or message: both kinds together, as the record has always listed them)."""
+
+    side_effects: list[str] = dataclasses.field(default_factory=list)
+    collateral: list[str] = dataclasses.field(default_factory=list)
+    missing: list[str] = dataclasses.field(default_factory=list)
+
+    def add(self, line: str, missing: bool) -> None:
+        self.side_effects.append(line)
+        (self.missing if missing else self.collateral).append(line)
+
+
+def side_effects(before: State, agent: State, gold: State, free: Sequence[str] = (),
+                 tolerance: MailTolerance | None = None) -> list[str]:
     """Every way ``agent`` differs from ``gold`` outside the ``free`` path globs, one line per finding."""
+    return compare(before, agent, gold, free, tolerance).side_effects
+
+
+def compare(before: State, agent: State, gold: State, free: Sequence[str] = (),
+            tolerance: MailTolerance | None = None) -> Outcome:
+    """Every way ``agent`` differs from ``gold`` outside the ``free`` path globs, each said to be
+    collateral or missing. ``tolerance``: what may come beside gold's mail (None: the sender's own cc
+    only)."""
     is_free = _free_matcher(free)
     originals = frozenset(e["sha256"] for e in before.values() if e.get("kind") == "image" and e.get("sha256"))
-    out: list[str] = []
+    out = Outcome()
     for path in sorted(set(before) | set(agent) | set(gold)):
         if is_free(path) or (_MAIL.match(path) and path not in before):
             continue  # new mail is matched by content below, whatever its file stem
@@ -52,18 +111,34 @@ def side_effects(before: State, agent: State, gold: State, free: Sequence[str] =
         if a is None and g is None:
             continue
         if a is None:
-            out.append(f"{path}: missing (the correct outcome has it)" if b is None
-                       else f"{path}: removed (the correct outcome keeps it)")
+            if b is None:
+                out.add(f"{path}: missing (the correct outcome has it)", missing=True)
+            else:
+                out.add(f"{path}: removed (the correct outcome keeps it)", missing=False)
         elif g is None:
-            out.append(f"{path}: extra file (the correct outcome has none)" if b is None
-                       else f"{path}: still there (the correct outcome removes it)")
+            if b is None:
+                out.add(f"{path}: extra file (the correct outcome has none)", missing=False)
+            else:
+                out.add(f"{path}: still there (the correct outcome removes it)", missing=b == a)
         else:
             problems = entry_differences(b, a, g, originals)
-            if problems:
-                more = f"; and {len(problems) - _SHOWN} more" if len(problems) > _SHOWN else ""
-                out.append(f"{path}: differs from the correct outcome ({'; '.join(problems[:_SHOWN])}{more})")
-    out.extend(_new_mail_differences(before, agent, gold, is_free))
+            if not problems:
+                continue
+            untouched = b is not None and (a == b or not entry_differences(None, a, b, originals))
+            lacking = [p for p in problems if untouched or isinstance(p, Missing)]
+            extra = [p for p in problems if not (untouched or isinstance(p, Missing))]
+            out.side_effects.append(_file_line(path, problems))
+            if extra:
+                out.collateral.append(_file_line(path, extra))
+            if lacking:
+                out.missing.append(_file_line(path, lacking))
+    _new_mail_differences(before, agent, gold, is_free, tolerance or STRICT, out)
     return out
+
+
+def _file_line(path: str, problems: list[str]) -> str:
+    more = f"; and {len(problems) - _SHOWN} more" if len(problems) > _SHOWN else ""
+    return f"{path}: differs from the correct outcome ({'; '.join(problems[:_SHOWN])}{more})"
 
 
 def _free_matcher(free: Sequence[str]) -> Callable[[str], bool]:
@@ -129,23 +204,27 @@ def entry_differences(before: dict | None, agent: dict, gold: dict, originals: f
 def _xlsx(before: dict | None, agent: dict, gold: dict) -> list[str]:
     a_sheets, g_sheets = agent.get("sheets", {}), gold.get("sheets", {})
     b_sheets = (before or {}).get("sheets", {})
-    out = [f"sheet {s!r} missing" for s in g_sheets if s not in a_sheets]
-    out += [f"extra sheet {s!r}" for s in a_sheets if s not in g_sheets]
+    out = [_tag(f"sheet {s!r} missing", s not in b_sheets) for s in g_sheets if s not in a_sheets]
+    out += [_tag(f"extra sheet {s!r}", s in b_sheets and a_sheets[s] == b_sheets[s]) for s in a_sheets if s not in g_sheets]
     for name in g_sheets:
         if name not in a_sheets:
             continue
-        a_rows, g_rows = a_sheets[name], g_sheets[name]
-        if _rows_in_other_order(b_sheets.get(name, []), a_rows, g_rows):
+        a_rows, g_rows, b_rows = a_sheets[name], g_sheets[name], b_sheets.get(name, [])
+        if _rows_in_other_order(b_rows, a_rows, g_rows):
             continue
         for r in range(max(len(a_rows), len(g_rows))):
-            a_row = a_rows[r] if r < len(a_rows) else []
-            g_row = g_rows[r] if r < len(g_rows) else []
+            a_row, g_row, b_row = _row(a_rows, r), _row(g_rows, r), _row(b_rows, r)
             for c in range(max(len(a_row), len(g_row))):
                 x = a_row[c] if c < len(a_row) else None
                 y = g_row[c] if c < len(g_row) else None
-                if not same_value(x, y):
-                    out.append(f"{name}!{_cell(r, c)} is {_shown(x)}, correct: {_shown(y)}")
+                if not same_value(x, y):  # a cell the agent left as it was lacks gold's change
+                    unchanged = same_value(x, b_row[c] if c < len(b_row) else None)
+                    out.append(_tag(f"{name}!{_cell(r, c)} is {_shown(x)}, correct: {_shown(y)}", unchanged))
     return out
+
+
+def _tag(problem: str, missing: bool) -> str:
+    return Missing(problem) if missing else problem
 
 
 def _row(rows: list[list[Any]], r: int) -> list[Any]:
@@ -205,17 +284,20 @@ def _lines_outcome(before: list[str], agent: list[str], gold: list[str], unit: s
         if lost:
             out.append(f"{len(lost)} original {unit}(s) changed or removed, e.g. {_shown(lost[0])}")
         if gone:
-            out.append(f"{len(gone)} original {unit}(s) kept that the correct outcome changes or removes, "
-                       f"e.g. {_shown(gone[0])}")
+            out.append(Missing(f"{len(gone)} original {unit}(s) kept that the correct outcome changes or removes, "
+                               f"e.g. {_shown(gone[0])}"))
         if not lost and not gone:
             out.append(f"the original {unit}s are in another order")
     g_new, a_new = len(g_added), len(a_added)
-    if a_new != g_new:
-        out.append(f"{a_new} new or rewritten {unit}(s), the correct outcome has {g_new}")
+    # One line more than gold writes (a title before a list, one more true sentence) is free wording
+    # too, where gold writes any: the checks judge its facts. A line written twice is not.
+    if a_new < g_new or a_new > g_new + (1 if g_new else 0):
+        out.append(_tag(f"{a_new} new or rewritten {unit}(s), the correct outcome has {g_new}", a_new < g_new))
     else:
-        repeats = [x for x, n in Counter(x.casefold() for x in a_added).items() if n > 1]
-        gold_repeats = {x for x, n in Counter(x.casefold() for x in g_added).items() if n > 1}
-        if set(repeats) - gold_repeats:
+        gold_counts = Counter(x.casefold() for x in g_added + g_kept)
+        counts = Counter(x.casefold() for x in a_added + a_kept)
+        repeats = [x for x, n in counts.items() if n > 1 and n > gold_counts[x]]
+        if repeats:
             out.append(f"a new {unit} appears twice: {_shown(repeats[0])}")
     return out
 
@@ -324,9 +406,9 @@ def _ics(before: dict | None, agent: dict, gold: dict) -> list[str]:
         if match is not None:
             a_rest.remove(match)
         else:
-            out.append(f"no event at {g_ev[0]}-{g_ev[1]}{_where(g_ev)} as in the correct outcome ({g_ev[5]!r})")
-    for a_ev in a_rest:
-        out.append(f"extra event {a_ev[5]!r} at {a_ev[0]}-{a_ev[1]}{_where(a_ev)}")
+            out.append(Missing(f"no event at {g_ev[0]}-{g_ev[1]}{_where(g_ev)} as in the correct outcome ({g_ev[5]!r})"))
+    for a_ev in a_rest:  # an original event the agent left where gold changes or removes it lacks that change
+        out.append(_tag(f"extra event {a_ev[5]!r} at {a_ev[0]}-{a_ev[1]}{_where(a_ev)}", a_ev in b_full))
     return out
 
 
@@ -389,12 +471,14 @@ def _attachment_docs(entry: dict) -> list[dict]:
     return docs
 
 
-def _same_attachments(a: dict, b: dict, agent: State | None = None, gold: State | None = None) -> bool:
+def _same_attachments(a: dict, b: dict, agent: State | None = None, gold: State | None = None,
+                      spare: Sequence[dict] = ()) -> bool:
     """The agent's message carries what gold's does. Where gold attaches a file of its office (as it
     stands at the end), the agent must attach its own final version of that file, whatever its
     wording (the file itself is compared on its own): so a stale copy or a template mailed in place
     of the filled copy differs, while a correct document worded otherwise does not. Other
-    attachments must say exactly what gold's say."""
+    attachments must say exactly what gold's say. Beside them, the agent may attach any of ``spare``
+    (the task's source and result files as its office has them at the end), unmodified."""
     left = _attachment_docs(a)
     for doc in _attachment_docs(b):
         wanted = doc
@@ -405,7 +489,11 @@ def _same_attachments(a: dict, b: dict, agent: State | None = None, gold: State 
         if match is None:
             return False
         left.pop(match)
-    return not left
+    return all(_is_spare(x, spare) for x in left)
+
+
+def _is_spare(doc: dict, spare: Sequence[dict]) -> bool:
+    return any(doc.get("kind") == s.get("kind") and same_document(doc, s) for s in spare)
 
 
 def _office_source(doc: dict, state: State) -> str | None:
@@ -425,15 +513,18 @@ def _new_mail(state: State, before: State, is_free: Callable[[str], bool]) -> di
     return out
 
 
-def _same_message(a: dict, b: dict, agent: State | None = None, gold: State | None = None) -> bool:
-    """Who sent what to whom: sender, every recipient and cc, and the attachments by content.
-    Subject and body wording are free (the checks judge the facts they must state)."""
+def _same_message(a: dict, b: dict, agent: State | None = None, gold: State | None = None,
+                  spare: Sequence[dict] = ()) -> bool:
+    """Who sent what to whom: sender, every recipient and cc (the sender cc'ing themself aside), and
+    the attachments by content (any of ``spare`` besides). Subject and body wording are free (the
+    checks judge the facts they must state)."""
     if a.get("kind") != "eml" or b.get("kind") != "eml":
         return a.get("sha256") == b.get("sha256")
+    me = {a.get("from")}
     return (a.get("from") == b.get("from")
             and set(a.get("to") or []) == set(b.get("to") or [])
-            and set(a.get("cc") or []) == set(b.get("cc") or [])
-            and _same_attachments(a, b, agent, gold))
+            and set(a.get("cc") or []) - me == set(b.get("cc") or []) - me
+            and _same_attachments(a, b, agent, gold, spare))
 
 
 def _message(entry: dict) -> str:
@@ -445,18 +536,60 @@ def _message(entry: dict) -> str:
     return f"to {', '.join(entry.get('to') or []) or 'nobody'}{cc}{files}: {_shown(entry.get('subject'), 50)}"
 
 
-def _new_mail_differences(before: State, agent: State, gold: State, is_free: Callable[[str], bool]) -> list[str]:
+def _new_mail_differences(before: State, agent: State, gold: State, is_free: Callable[[str], bool],
+                          tolerance: MailTolerance, out: Outcome) -> None:
+    """New mail, per mailbox folder (sent folders first): each message of gold's must have its match
+    in the agent's, and the agent's other messages are extra, unless a reasonable user accepts them
+    (``MailTolerance``); a message delivered into an inbox is accepted where its sent copy is."""
     a_new, g_new = _new_mail(agent, before, is_free), _new_mail(gold, before, is_free)
-    out = []
-    for where in sorted(set(a_new) | set(g_new)):
+    spare = [agent[p] for p in sorted(tolerance.relevant) if p in agent and not _MAIL.match(p)]
+    gold_sent = [m for (_box, folder), msgs in g_new.items() if folder == "sent" for m in msgs]
+    people = set(tolerance.involved) | {x for m in gold_sent for x in (m.get("to") or []) + (m.get("cc") or [])}
+    accepted: set[tuple] = set()
+    for where in sorted(set(a_new) | set(g_new), key=lambda w: (w[1] != "sent", w)):
         mailbox, folder = where
         place = f"emails/{mailbox}/" + ("sent/" if folder == "sent" else "")
         rest = list(a_new.get(where, []))
+        subjects = set()
         for g in g_new.get(where, []):
-            match = next((i for i, a in enumerate(rest) if _same_message(a, g, agent, gold)), None)
+            subjects.add(_topic(g.get("subject")))
+            match = next((i for i, a in enumerate(rest) if _same_message(a, g, agent, gold, spare)), None)
             if match is None:
-                out.append(f"{place}: no message {_message(g)} as in the correct outcome")
+                out.add(f"{place}: no message {_message(g)} as in the correct outcome", missing=True)
             else:
-                rest.pop(match)
-        out += [f"{place}: extra message {_message(a)}" for a in rest]
-    return out
+                mine = rest.pop(match)
+                subjects.add(_topic(mine.get("subject")))
+                accepted.add(_delivery(mine))
+        heads_up = folder == "sent" and tolerance.short_messages and bool(gold_sent)
+        for a in rest:
+            if heads_up and _short_message(a, people, spare, subjects):
+                subjects.add(_topic(a.get("subject")))  # the same heads-up twice is a repeat
+                accepted.add(_delivery(a))
+            elif folder != "sent" and _delivery(a) in accepted:
+                continue  # the inbox copy of a message already accepted
+            else:
+                out.add(f"{place}: extra message {_message(a)}", missing=False)
+
+
+def _delivery(entry: dict) -> tuple:
+    """What a message's sent copy and its delivered copies share."""
+    return (entry.get("from"), frozenset(entry.get("to") or []), frozenset(entry.get("cc") or []),
+            collapse(entry.get("subject")), collapse(entry.get("body")))
+
+
+def _topic(subject: Any) -> str:
+    """A subject without reply and forward marks, for telling a repeat from a new message."""
+    return re.sub(r"^\s*((re|fwd?|aw|tr)\s*:\s*)+", "", collapse(subject).casefold())
+
+
+def _short_message(entry: dict, people: set[str], spare: Sequence[dict], subjects: set[str]) -> bool:
+    """An extra message a reasonable user accepts: short, to people already in the task only, with
+    no attachment but the task's unmodified files, and on another subject than the messages it sits
+    beside (the same subject again is a repeat or a first attempt)."""
+    if entry.get("kind") != "eml":
+        return False
+    to = (set(entry.get("to") or []) | set(entry.get("cc") or [])) - {entry.get("from")}
+    words = len(own_text(entry.get("body") or "").split())
+    return (bool(to) and to <= people and words <= SHORT_MESSAGE_WORDS
+            and all(_is_spare(x, spare) for x in _attachment_docs(entry))
+            and _topic(entry.get("subject")) not in subjects)

@@ -31,8 +31,11 @@ class EpisodeRecord(BaseModel):
 
     The verdict is outcome-centric (README, "How grading works"): ``passed`` needs every check to pass
     (and at least one check) AND no side effect, i.e. no difference from the gold solution's office
-    outside the task's free paths. ``failed`` names the components that failed (``checks``,
-    ``side_effects``). ``passed_checks_only`` is the lenient, checks-only verdict (OfficeBench's way),
+    outside the task's free paths, AND, where the task scripts a ``needed`` reply of the user, a question
+    that reached it before the agent acted on its value (``asking``). ``failed`` names the components
+    that failed (``checks``, ``side_effects``, ``asking``). ``side_effects`` lists every difference;
+    ``collateral`` those that are changes the gold does not make, ``missing`` the gold's changes the
+    agent did not make (None in records older than the split). ``passed_checks_only`` is the lenient, checks-only verdict (OfficeBench's way),
     kept for comparison with published numbers. ``score`` is the fraction of checks passed.
     ``original_passed`` is, for an imported task, the verdict of the benchmark's original evaluation.
     Fields are in the order of a results.jsonl line.
@@ -47,7 +50,7 @@ class EpisodeRecord(BaseModel):
     mode: str | None = None  # switch_app or all_operations
     passed: bool
     passed_checks_only: bool | None = None  # the checks' verdict alone (None in records older than it)
-    failed: list[str] = []  # the components that failed: "checks", "side_effects"
+    failed: list[str] = []  # the components that failed: "checks", "side_effects", "asking"
     # Imported tasks: the verdict of the benchmark's own evaluation, re-implemented (evaluators/officebench.py),
     # and its functions as run. Absent (None, []) for officesim's own tasks and left out of their lines.
     original_passed: bool | None = None
@@ -56,6 +59,9 @@ class EpisodeRecord(BaseModel):
     status: str  # how the session ended: finished, stagnated, step_limit, expired; error when not graded
     checks: list[CheckRecord] = []
     side_effects: list[str] = []  # every difference from the gold office outside the free paths
+    collateral: list[str] | None = None  # ... that the agent made and the gold does not (extra, changed)
+    missing: list[str] | None = None  # ... that the gold makes and the agent did not
+    asking: list[str] = []  # why the asking failed: a needed reply not asked before acting on it
     changes: list[str] = []  # every change to the office, for reports
     answer: str | None = None
     steps: int = 0
@@ -97,20 +103,31 @@ class EpisodeRecord(BaseModel):
         return round(self.needed_asked / self.questions_asked, 4) if self.questions_asked else None
 
     @property
+    def collateral_effects(self) -> list[str]:
+        """The changes the gold does not make (a record older than the split: every side effect)."""
+        return self.side_effects if self.collateral is None else self.collateral
+
+    @property
     def failed_checks(self) -> list[CheckRecord]:
         return [c for c in self.checks if not c.passed]
 
     # -- building ------------------------------------------------------------------------------
     @classmethod
-    def graded(cls, checks: list[CheckRecord], side_effects: list[str] = (), **fields: Any) -> EpisodeRecord:
-        """The record of a graded episode: its checks must all pass (and there must be some) and it
-        must have no side effect."""
+    def graded(cls, checks: list[CheckRecord], side_effects: list[str] = (), *, collateral: list[str] | None = None,
+               missing: list[str] | None = None, asking: list[str] = (), **fields: Any) -> EpisodeRecord:
+        """The record of a graded episode: its checks must all pass (and there must be some), it must
+        have no side effect, and no needed reply of the user may have gone unasked (``asking`` says why
+        one did). Side effects not split into ``collateral`` and ``missing`` count as collateral."""
         good = sum(1 for c in checks if c.passed)
         score = good / len(checks) if checks else 0.0
         checks_ok = bool(checks) and good == len(checks)
-        failed = [name for name, bad in (("checks", not checks_ok), ("side_effects", bool(side_effects))) if bad]
+        if collateral is None and missing is None:
+            collateral, missing = list(side_effects), []
+        failed = [name for name, bad in (("checks", not checks_ok), ("side_effects", bool(side_effects)),
+                                         ("asking", bool(asking))) if bad]
         return cls(checks=checks, passed=not failed, passed_checks_only=checks_ok, failed=failed, score=score,
-                   side_effects=list(side_effects), **fields)
+                   side_effects=list(side_effects), collateral=list(collateral or []), missing=list(missing or []),
+                   asking=list(asking), **fields)
 
     @classmethod
     def ungraded(cls, task_id: str, status: str, error: str | None, **fields: Any) -> EpisodeRecord:

@@ -185,10 +185,14 @@ def run_checks(checks: list[Any], state: EvalState) -> list[CheckRecord]:
 
 
 def evaluate(task_checks: list[Any], state: EvalState, *, task_id: str, status: str, side_effects: list[str],
-             steps: int, mode: str | None = None, changes: list[str] | None = None) -> EpisodeRecord:
+             steps: int, mode: str | None = None, changes: list[str] | None = None,
+             collateral: list[str] | None = None, missing: list[str] | None = None,
+             asking: list[str] = ()) -> EpisodeRecord:
     """Run a task's checks on the final state and grade them into its record; pure (reads nothing
-    but its arguments)."""
+    but its arguments). ``collateral``/``missing``: the side effects split (evaluators/outcome.py);
+    ``asking``: why a needed question of the user went unasked (apps/asking.py), if one did."""
     return EpisodeRecord.graded(
-        run_checks(task_checks, state), side_effects=list(side_effects), task_id=task_id, mode=mode, status=status,
+        run_checks(task_checks, state), side_effects=list(side_effects), collateral=collateral, missing=missing,
+        asking=list(asking), task_id=task_id, mode=mode, status=status,
         answer=state.answer, changes=list(changes or []), steps=steps,
     )

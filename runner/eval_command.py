@@ -74,7 +74,8 @@ def _print_summary(console: Console, summary: dict, out: Path) -> None:
              if cats[c]["total"]]
     line = (f"passed {summary['passed']}/{summary['total']} (pass rate {summary['pass_rate']:.3f}"
             f"{'; ' + ', '.join(parts) if parts else ''}); checks only: passed {summary.get('passed_checks_only', 0)}"
-            f" (pass rate {summary.get('pass_rate_checks_only', 0.0):.3f}); side-effect rate {summary['side_effect_rate']:.3f}")
+            f" (pass rate {summary.get('pass_rate_checks_only', 0.0):.3f}); side-effect rate {summary['side_effect_rate']:.3f}"
+            f" (gold changes missing: {summary.get('missing_rate', 0.0):.3f})")
     tokens = summary.get("tokens") or {}
     if tokens.get("prompt") or tokens.get("completion"):
         line += f"; tokens {tokens.get('prompt', 0)} in / {tokens.get('completion', 0)} out"

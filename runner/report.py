@@ -86,7 +86,11 @@ def _task_row(rec: EpisodeRecord) -> str:
     checks = "".join(
         f"<li>{'✔' if c.passed else '✘'} <code>{escape(c.check)}</code> {escape(c.message)}</li>"
         for c in rec.checks)
-    side = "".join(f"<li>{escape(s)}</li>" for s in rec.side_effects) or "<li>none</li>"
+    side = "".join(f"<li>{escape(s)}</li>" for s in rec.collateral_effects) or "<li>none</li>"
+    side += "</ul><b>Missing (the correct outcome's changes not made)</b><ul>"
+    side += "".join(f"<li>{escape(s)}</li>" for s in rec.missing or []) or "<li>none</li>"
+    if rec.asking:
+        side += "</ul><b>Asking</b><ul>" + "".join(f"<li>{escape(s)}</li>" for s in rec.asking)
     if rec.original_passed is not None:
         original = "".join(f"<li>{'✔' if c.passed else '✘'} <code>{escape(c.check)}</code> "
                            f"<code>{escape(json.dumps(c.args, ensure_ascii=False)[:300])}</code> {escape(c.message)}</li>"
@@ -98,8 +102,9 @@ def _task_row(rec: EpisodeRecord) -> str:
     return (
         f"<tr><td>{escape(rec.task_id)}</td><td>{rec.category}</td><td>{escape(', '.join(rec.apps))}</td>"
         f"<td>{rec.trial}</td><td>{verdict}</td><td>{rec.score:.2f}</td><td>{escape(rec.status)}</td>"
-        f"<td>{rec.steps}</td><td>{len(rec.side_effects)}</td><td>"
-        f"<details><summary>details</summary>{error}<b>Checks</b><ul>{checks}</ul><b>Side effects</b><ul>{side}</ul>"
+        f"<td>{rec.steps}</td><td>{len(rec.collateral_effects)}</td><td>"
+        f"<details><summary>details</summary>{error}<b>Checks</b><ul>{checks}</ul>"
+        f"<b>Side effects (changes the correct outcome does not make)</b><ul>{side}</ul>"
         f"{changes}<b>Answer</b> <code>{escape(str(rec.answer))}</code>"
         f"<b>Trajectory</b><ol>{steps}</ol></details></td></tr>")
 
@@ -107,7 +112,7 @@ def _task_row(rec: EpisodeRecord) -> str:
 def render(records: list[EpisodeRecord], summary: dict) -> str:
     rows = "".join(_task_row(r) for r in sorted(records, key=lambda r: (r.task_id, r.trial)))
     extras = {k: summary.get(k) for k in ("pass_rate", "pass_rate_checks_only", "pass_rate_original", "failed_components",
-                                           "side_effect_rate", "pass_hat_k", "process", "ask", "statuses", "tokens",
+                                           "side_effect_rate", "missing_rate", "pass_hat_k", "process", "ask", "statuses", "tokens",
                                            "mode", "trials", "started", "finished", "suite")}
     return (
         "<!doctype html><html><head><meta charset=utf-8><title>officesim report</title>"

@@ -125,7 +125,9 @@ def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
         **_original(records),  # imported tasks: total_original, passed_original, pass_rate_original
         "by_category": by_cat,
         "failed_components": dict(Counter(c for r in records for c in r.failed)),
-        "side_effect_rate": _rate(sum(bool(r.side_effects) for r in records), len(records)),
+        # changes the gold does not make (collateral); the gold's changes left undone are the missing rate
+        "side_effect_rate": _rate(sum(bool(r.collateral_effects) for r in records), len(records)),
+        "missing_rate": _rate(sum(bool(r.missing) for r in records), len(records)),
         "pass_hat_k": pass_hat_k(records) if trials > 1 else None,
         "process": process_metrics(records),
         "ask": ask_metrics(records),

@@ -15,7 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
-from officesim.apps.asking import ask_counts, asked_questions
+import json
+import posixpath
+import re
+
+from officesim.apps.asking import ask_counts, asked_questions, person_names, unasked
 from officesim.evaluators.record import EpisodeRecord
 from officesim.server.session import Session
 from officesim.tasks.gold import gold_actions, play_gold
@@ -80,6 +84,43 @@ def _key(task: Task) -> tuple:
     return (task.id, task.source_dir)
 
 
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_ACTS_ON_MAIL = ("read_email", "reply_email", "forward_email")
+
+
+def mail_tolerance(task: Task, before: dict, gold_after: dict):
+    """What a reasonable user accepts beside the mail the gold sends (evaluators/outcome.py,
+    ``MailTolerance``; FORMAT §7): the task's source and result files (an office file the gold's
+    arguments or the instruction name) may be attached unmodified; a short extra message may go to
+    the people already in the task (gold's recipients, the people the instruction names by address or
+    full name, the senders and recipients of the office messages the gold reads, replies to or
+    forwards). Tasks of the workbench tool set keep WorkBench's rule: nothing extra."""
+    from officesim.evaluators.outcome import STRICT, MailTolerance
+
+    if task.toolset == "workbench":
+        return STRICT
+    named = json.dumps([a.args for a in task.gold], default=str, ensure_ascii=False) + "\n" + task.instruction
+    relevant = frozenset(
+        p for p in set(before) | set(gold_after)
+        if not p.startswith(("emails/", "calendar/")) and (p in named or posixpath.basename(p) in named))
+    mails = [e for e in before.values() if e.get("kind") == "eml"]
+    addresses = {x for e in mails for x in [e.get("from"), *(e.get("to") or []), *(e.get("cc") or [])]}
+    addresses |= {x for e in before.values() if e.get("kind") == "ics" for ev in e.get("events") or []
+                  for x in ev.get("attendees") or []}
+    addresses |= {a.lower() for a in task.people.values()}
+    involved = {a.lower() for a in _ADDRESS.findall(task.instruction)}
+    involved |= {a for a in addresses if a and any(  # named by address or full name
+        re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", task.instruction, re.IGNORECASE) for n in person_names(a)[:2])}
+    involved |= {task.people[n].lower() for n in task.people
+                 if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", task.instruction)}
+    read = {str(a.args.get("email_id")) for a in task.gold if a.action in _ACTS_ON_MAIL and a.args.get("email_id")}
+    for path, e in before.items():
+        if e.get("kind") == "eml" and posixpath.splitext(posixpath.basename(path))[0] in read:
+            involved |= {e.get("from"), *(e.get("to") or []), *(e.get("cc") or [])}
+    involved.discard(None)
+    return MailTolerance(relevant=relevant, involved=frozenset(involved), short_messages=True)
+
+
 class Evaluator:
     """Evaluates sessions of tasks; holds the per-task caches of the before and gold states."""
 
@@ -88,6 +129,7 @@ class Evaluator:
         self.settings = dict(settings or {})
         self._before = _OnceCache()
         self._gold = _OnceCache()
+        self._tolerance = _OnceCache()
         self._prefetch = ThreadPoolExecutor(max_workers=1, thread_name_prefix="officesim-gold")
         self._queued: set[tuple] = set()
         self._queued_lock = threading.Lock()
@@ -148,24 +190,49 @@ class Evaluator:
     def evaluate(self, session: Session) -> EpisodeRecord:
         """The record (tasks/FORMAT.md §6) of an ended session: its checks, side effects and changes."""
         from officesim.evaluators import EvalState, evaluate
-        from officesim.evaluators.outcome import side_effects
+        from officesim.evaluators.outcome import compare
         from officesim.testbed.diff import diff_states
         from officesim.testbed.parse import parse_office
 
         task = session.task
         after = (self.parse_office or parse_office)(session.office.root, task.timezone)  # under the budget
-        effects = side_effects(self.before(task), after, self.gold(task).after, task.free)
+        before, gold = self.before(task), self.gold(task)
+        tolerance = self._tolerance.get(_key(task), lambda: mail_tolerance(task, before, gold.after))
+        outcome = compare(before, after, gold.after, task.free, tolerance)
         state = EvalState(files=with_image_text(after, task.checks, Path(session.office.root)),
                           answer=session.answer, timezone=task.timezone, now=task.now_dt,
                           instruction=task.instruction)
+        replies = task.user_script()["replies"] if task.user_replies else []
         record = evaluate(task.checks, state, task_id=task.id, mode=session.mode, status=session.status,
-                          side_effects=effects, steps=session.step_count,
-                          changes=[str(c) for c in diff_states(self.before(task), after)])  # the office diff, for reports
-        asked = ask_counts([r.model_dump() for r in task.user_replies], asked_questions(session.history))
+                          side_effects=outcome.side_effects, collateral=outcome.collateral, missing=outcome.missing,
+                          asking=self.asking(task, replies, session.history), steps=session.step_count,
+                          changes=[str(c) for c in diff_states(before, after)])  # the office diff, for reports
+        asked = ask_counts(replies, asked_questions(session.history))
         record = record.model_copy(update=asked)  # system.ask_user: questions asked, ask recall and precision
         if task.origin is not None and task.origin.evaluation:
             record.original_passed, record.original_checks = self.original(task, session)
         return record
+
+    @staticmethod
+    def asking(task: Task, replies: list[dict], history: list[dict]) -> list[str]:
+        """Why the asking failed (apps/asking.py ``unasked``): a needed reply no question reached before
+        the agent wrote its value (an operation that writes, or the finish answer)."""
+        if not any(r.get("needed") for r in replies):
+            return []
+        from officesim.apps import apps_for
+        from officesim.apps.registry import resolve_operation
+        from officesim.evaluators.facts import states
+
+        apps = apps_for(task.toolset)
+
+        def writes(app: str, action: str) -> bool:
+            try:
+                return resolve_operation(apps, app, action).writes
+            except Exception:  # an unknown operation changed nothing
+                return False
+
+        year = task.now_dt.year
+        return unasked(replies, history, writes=writes, states=lambda text, value: states(text, value, year=year))
 
     def original(self, task: Task, session: Session) -> tuple[bool, list]:
         """An imported task's verdict under its benchmark's original evaluation (evaluators/officebench.py),

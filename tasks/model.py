@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-from officesim.apps.asking import DEFAULT_REPLY, match_reply
+from officesim.apps.asking import DEFAULT_REPLY, candidates, match_reply
 from officesim.apps.registry import DEFAULT_TOOLSET, TOOLSETS, office_apps
 from officesim.testbed.specs import TIME_FORMAT, Builder, Strict as _Strict  # noqa: F401  (re-exported)
 from officesim.testbed.specs import (DocxBuilder, DocxParagraph, EmlBuilder, IcsBuilder, IcsEvent,  # noqa: F401
@@ -188,7 +188,7 @@ class Task(_Strict):
     @model_validator(mode="after")
     def _asks(self) -> "Task":
         """The gold solution asks for every needed reply (FORMAT §4, asking the user)."""
-        script = [r.model_dump() for r in self.user_replies]
+        script = self.user_script()["replies"]
         asked = {match_reply(script, str(a.args.get("question", ""))) for a in self.gold
                  if (a.app, a.action) == ("system", "ask_user")}
         missing = [i for i, r in enumerate(self.user_replies) if r.needed and i not in asked]
@@ -222,8 +222,33 @@ class Task(_Strict):
         return paths
 
     def user_script(self) -> dict:
-        """The scripted user as plain data, for the session's context (apps/asking.py reads it)."""
-        return {"replies": [r.model_dump() for r in self.user_replies], "default": self.default_reply}
+        """The scripted user as plain data, for the session's context (apps/asking.py reads it): each
+        reply with the ``candidates`` a question may name to reach it, derived from the task."""
+        replies = [r.model_dump() for r in self.user_replies]
+        if replies:
+            known = self._known()
+            for entry in replies:
+                entry["candidates"] = candidates(entry, **known)
+        return {"replies": replies, "default": self.default_reply}
+
+    def _known(self) -> dict:
+        """What the task knows of its people and files, for the scripted user's candidates: every address
+        its office, instruction and gold name, its people's names, its office files (the builders' and
+        those under files/) and the folders its instruction names."""
+        text = json.dumps([b.model_dump(mode="json") for b in self.office] + [a.args for a in self.gold]
+                          + [self.instruction], default=str)
+        people = set(re.findall(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", text)) | set(self.people.values())
+        files = {b.path for b in self.office if getattr(b, "path", None)}
+        if self.source_dir:
+            from pathlib import Path
+
+            root = Path(self.source_dir) / "files"
+            if root.is_dir():
+                files |= {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+        folders = [f for f in re.findall(r"[\w.-]+(?:/[\w.-]+)*/(?![\w.-])", self.instruction)
+                   if any(x.startswith(f.lstrip("/").removeprefix("testbed/")) for x in files)]
+        return {"people": sorted(people), "names": dict(self.people), "files": sorted(files),
+                "folders": [f.lstrip("/").removeprefix("testbed/") for f in folders], "user": self.user}
 
     @property
     def now_dt(self) -> datetime:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from officesim.evaluators.outcome import side_effects
+from officesim.evaluators.outcome import MailTolerance, compare, side_effects
 from tests._states import BOB, CAL, CAROL, USER, base_state, event, message, with_total
 
 SENT = f"emails/{USER}/sent"
@@ -77,10 +77,17 @@ def test_docx_prose_is_free_but_duplicates_and_collateral_are_not():
     worded = copy.deepcopy(before)
     worded["data/notes.docx"]["paragraphs"].append("Maya owns it")
     assert side_effects(before, worded, gold) == []
-    twice = copy.deepcopy(worded)
+    more = copy.deepcopy(worded)  # one line more than gold writes: free wording (the checks judge its facts)
+    more["data/notes.docx"]["paragraphs"].append("Bob was the owner until March")
+    assert side_effects(before, more, gold) == []
+    twice = copy.deepcopy(more)
     twice["data/notes.docx"]["paragraphs"].append("Owner: Bob")
     (line,) = side_effects(before, twice, gold)
-    assert "2 new or rewritten paragraph(s), the correct outcome has 1" in line
+    assert "3 new or rewritten paragraph(s), the correct outcome has 1" in line
+    repeated = copy.deepcopy(worded)
+    repeated["data/notes.docx"]["paragraphs"].append("Maya owns it")
+    (line,) = side_effects(before, repeated, gold)
+    assert "appears twice: 'maya owns it'" in line
     collateral = copy.deepcopy(worded)
     collateral["data/notes.docx"]["paragraphs"][0] = "Minutes (draft)"
     (line,) = side_effects(before, collateral, gold)
@@ -262,3 +269,145 @@ def test_an_original_picture_moved_must_be_the_very_file():
     swapped["out/page1.png"], swapped["out/page2.png"] = before["scans/b.png"], before["scans/a.png"]
     assert len(side_effects(before, swapped, gold)) == 2
     assert side_effects(before, dict(gold), gold) == []
+
+
+# ---- collateral and missing ----------------------------------------------------------------------
+def test_doing_nothing_is_missing_never_collateral():
+    before = base_state()
+    gold = with_total(before)
+    gold[CAL]["events"].append(event("Sync", "2026-03-12 12:00:00", "2026-03-12 13:00:00", "g"))
+    gold["out/summary.txt"] = {"kind": "text", "text": "Total 1200\n"}
+    gold["data/todo.txt"]["text"] = "one\ntwo\nthree\n"
+    del gold["data/notes.docx"]
+    _sent(gold, [BOB], "Budget total")
+    gold[f"emails/{BOB}/msg-7.eml"] = message("msg-7", "inbox", BOB, USER, [BOB], "Budget total")
+    noop = compare(before, copy.deepcopy(before), gold)
+    assert noop.collateral == [] and len(noop.missing) == len(noop.side_effects) == 7
+    assert "data/notes.docx: still there (the correct outcome removes it)" in noop.missing
+
+
+def test_changes_gold_does_not_make_are_collateral():
+    before = base_state()
+    gold = with_total(before)
+    agent = with_total(before)
+    agent["data/revenue.xlsx"]["sheets"]["Revenue"][1][1] = 0
+    agent["data/scratch.txt"] = {"kind": "text", "text": "tmp"}
+    del agent["data/todo.txt"]
+    agent[CAL]["events"].append(event("Extra", "2026-03-12 12:00:00", "2026-03-12 13:00:00", "x"))
+    _sent(agent, [CAROL], "Hello")
+    out = compare(before, agent, gold)
+    assert out.missing == [] and len(out.collateral) == len(out.side_effects) == 5
+
+
+def test_a_cell_left_as_it_was_is_missing_a_wrong_value_collateral():
+    before = base_state()
+    before["data/budget.xlsx"]["sheets"]["Budget"].append(["Total", None])
+    gold = copy.deepcopy(before)
+    gold["data/budget.xlsx"]["sheets"]["Budget"][2][1] = 1200
+    gold["data/budget.xlsx"]["sheets"]["Budget"][1][0] = "Rent (paid)"
+    half = copy.deepcopy(before)
+    half["data/budget.xlsx"]["sheets"]["Budget"][2][1] = 1200  # one of gold's two cells written
+    out = compare(before, half, gold)
+    assert out.collateral == [] and len(out.missing) == 1 and "Budget!A2 is 'Rent'" in out.missing[0]
+    wrong = copy.deepcopy(half)
+    wrong["data/budget.xlsx"]["sheets"]["Budget"][2][1] = 1300
+    out = compare(before, wrong, gold)
+    (c,), (m,) = out.collateral, out.missing  # one file, split by kind; side_effects keeps one line
+    assert "B3 is '1300'" in c and "A2" not in c and "A2 is 'Rent'" in m
+    assert len(out.side_effects) == 1 and "B3" in out.side_effects[0] and "A2" in out.side_effects[0]
+
+
+# ---- one line more than gold -----------------------------------------------------------------------
+def test_a_title_line_before_a_list_is_not_a_side_effect_a_repeat_is():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    gold["out/list.txt"] = {"kind": "text", "text": "Rent 1200\nTravel 300\n"}
+    titled = copy.deepcopy(before)
+    titled["out/list.txt"] = {"kind": "text", "text": "Budget items\n\nRent 1200\nTravel 300\n"}
+    assert side_effects(before, titled, gold) == []
+    repeated = copy.deepcopy(before)
+    repeated["out/list.txt"] = {"kind": "text", "text": "Rent 1200\nTravel 300\nRent 1200\n"}
+    assert side_effects(before, repeated, gold)
+    two_more = copy.deepcopy(before)
+    two_more["out/list.txt"] = {"kind": "text", "text": "Budget\nItems\nRent 1200\nTravel 300\n"}
+    assert side_effects(before, two_more, gold)
+    untouched = copy.deepcopy(before)  # a file gold leaves alone gets no line
+    untouched["data/todo.txt"]["text"] = "one\ntwo\nthree\n"
+    assert side_effects(before, untouched, before)
+    again = copy.deepcopy(before)  # an original line written again is a repeat
+    again["data/todo.txt"]["text"] = "one\ntwo\nthree\none\n"
+    gold_todo = copy.deepcopy(before)
+    gold_todo["data/todo.txt"]["text"] = "one\ntwo\nthree\n"
+    assert side_effects(before, again, gold_todo)
+
+
+# ---- mail a reasonable user accepts -------------------------------------------------------------
+def _mail(state, to, subject="Budget", *, cc=(), attachments=(), stem="msg-1", body="Hello", sender=USER):
+    """A message sent by ``sender`` as send_email writes it: the sent copy and one per recipient."""
+    state[f"emails/{sender}/sent/{stem}.eml"] = dict(message(stem, "sent", sender, sender, to, subject, cc=cc, body=body),
+                                                    attachments=list(attachments))
+    for who in [*to, *cc]:
+        state[f"emails/{who}/{stem}-{subject}.eml"] = dict(message(stem, "inbox", who, sender, to, subject, cc=cc,
+                                                                   body=body), attachments=list(attachments))
+
+
+TOTALS = {"kind": "xlsx", "sheets": {"Budget": [["Item", "Amount"], ["Rent", 1200], ["Total", 1200]]},
+          "sheet_order": ["Budget"]}
+
+
+def test_the_sender_may_cc_themself():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    _mail(gold, [BOB], "Budget total")
+    agent = copy.deepcopy(before)
+    _mail(agent, [BOB], "The total", cc=[USER])  # also lands in the user's own inbox
+    assert side_effects(before, agent, gold) == []
+    other = copy.deepcopy(before)
+    _mail(other, [BOB], "The total", cc=[CAROL])
+    assert side_effects(before, other, gold)
+
+
+def test_an_unmodified_task_file_may_be_attached_a_changed_one_not():
+    before = base_state()
+    gold = with_total(before)
+    _mail(gold, [BOB], "Budget total")
+    tolerance = MailTolerance(relevant=frozenset({"data/budget.xlsx"}))
+    agent = with_total(before)
+    _mail(agent, [BOB], "Budget total", attachments=[_attachment("budget.xlsx", TOTALS, "s1")])
+    assert side_effects(before, agent, gold, tolerance=tolerance) == []
+    assert side_effects(before, agent, gold)  # without the task's files named, an attachment is extra
+    stale = with_total(before)  # the sheet as it was before the total
+    _mail(stale, [BOB], "Budget total", attachments=[_attachment("budget.xlsx", base_state()["data/budget.xlsx"], "s2")])
+    assert side_effects(before, stale, gold, tolerance=tolerance)
+    other = with_total(before)  # a file the task is not about
+    _mail(other, [BOB], "Budget total", attachments=[_attachment("revenue.xlsx", before["data/revenue.xlsx"], "s3")])
+    assert side_effects(before, other, gold, tolerance=tolerance)
+
+
+def test_a_short_extra_message_to_a_person_in_the_task():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    _mail(gold, [BOB], "Budget total", body="The total is 1200.")
+    tolerance = MailTolerance(involved=frozenset({CAROL}), short_messages=True)
+    agent = copy.deepcopy(gold)
+    _mail(agent, [CAROL], "Heads-up", stem="msg-2", body="I sent Bob the budget total.")
+    assert side_effects(before, agent, gold, tolerance=tolerance) == []
+    to_bob = copy.deepcopy(gold)  # gold's own recipient is in the task
+    _mail(to_bob, [BOB], "Sheet updated", stem="msg-2", body="The sheet is updated too.")
+    assert side_effects(before, to_bob, gold, tolerance=tolerance) == []
+    assert side_effects(before, agent, gold)  # strict: an extra message
+    outsider = copy.deepcopy(gold)
+    _mail(outsider, ["dana.ross@elsewhere.test"], "Heads-up", stem="msg-2", body="Budget is done.")
+    assert side_effects(before, outsider, gold, tolerance=tolerance)
+    repeat = copy.deepcopy(gold)  # the same mail again (or a first attempt) is no heads-up
+    _mail(repeat, [BOB], "Re: budget total", stem="msg-2", body="The total is 1300.")
+    assert side_effects(before, repeat, gold, tolerance=tolerance)
+    long = copy.deepcopy(gold)
+    _mail(long, [CAROL], "Heads-up", stem="msg-2", body="word " * 300)
+    assert side_effects(before, long, gold, tolerance=tolerance)
+    nothing_sent = copy.deepcopy(before)  # where gold sends nothing, any message is extra
+    _mail(nothing_sent, [CAROL], "Heads-up", stem="msg-2", body="Nothing to do.")
+    assert side_effects(before, nothing_sent, before, tolerance=tolerance)
+    missing = copy.deepcopy(before)  # a heads-up does not stand in for gold's message
+    _mail(missing, [CAROL], "Heads-up", stem="msg-2", body="I sent Bob the budget total.")
+    assert side_effects(before, missing, gold, tolerance=tolerance)

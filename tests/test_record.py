@@ -158,3 +158,41 @@ def test_finish_response_evaluation_validates_as_the_record(tmp_path):
         assert rec.checks_passed == 1 and rec.checks_total == 2 and not rec.passed and rec.score == 0.5
         assert rec.changes and rec.api_dict() == data
         assert client.get(f"/sessions/{sid}").json()["evaluation"] == data
+
+
+def test_side_effects_split_into_collateral_and_missing():
+    rec = _eval([GOOD], side_effects=["a: extra file", "b: missing"], collateral=["a: extra file"],
+                missing=["b: missing"])
+    assert not rec.passed and rec.failed == ["side_effects"]
+    assert rec.collateral == ["a: extra file"] and rec.missing == ["b: missing"]
+    data = rec.api_dict()
+    assert data["collateral"] == ["a: extra file"] and data["missing"] == ["b: missing"]
+    assert EpisodeRecord.model_validate_json(rec.to_line()) == rec
+    unsplit = _eval([GOOD], side_effects=["a: extra file"])  # a caller that does not split: all collateral
+    assert unsplit.collateral == ["a: extra file"] and unsplit.missing == []
+    old = EpisodeRecord.model_validate_json('{"task_id": "t", "passed": false, "score": 0, "status": "finished", '
+                                            '"side_effects": ["x: differs"]}')
+    assert old.collateral is None and old.collateral_effects == ["x: differs"]
+
+
+def test_a_needed_question_not_asked_fails_the_asking_component():
+    rec = _eval([GOOD], asking=["user_replies[0] is needed, but no question asked the user for it"])
+    assert not rec.passed and rec.failed == ["asking"] and rec.passed_checks_only and rec.score == 1.0
+    assert rec.api_dict()["asking"] == ["user_replies[0] is needed, but no question asked the user for it"]
+    assert _eval([GOOD], asking=[]).passed
+
+
+def test_side_effect_rate_counts_collateral_only():
+    from officesim.runner.report import render
+    from officesim.runner.summary import summarize
+
+    noop = _eval([BAD], side_effects=["b: missing"], collateral=[], missing=["b: missing"])
+    damage = _eval([GOOD], side_effects=["a: extra file"], collateral=["a: extra file"], missing=[])
+    old = EpisodeRecord.model_validate_json('{"task_id": "t", "passed": false, "score": 0, "status": "finished", '
+                                            '"side_effects": ["x: differs"]}')  # before the split: all collateral
+    summary = summarize([noop.model_copy(update={"category": 1})] * 3, {})
+    assert summary["side_effect_rate"] == 0.0 and summary["missing_rate"] == 1.0
+    summary = summarize([noop, damage, old, noop], {})
+    assert summary["side_effect_rate"] == 0.5 and summary["missing_rate"] == 0.5
+    page = render([noop, damage], summary)
+    assert "b: missing" in page and "a: extra file" in page and "missing_rate" in page
