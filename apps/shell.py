@@ -13,10 +13,11 @@ app = App("shell", "Run shell commands (bash) in the office folder, inside a san
 DEFAULT_TIMEOUT = 10.0
 
 
-def _limits(ctx: OfficeContext) -> Limits:
+def command_limits(ctx: OfficeContext) -> Limits:
     """Limits from the settings: the time limit (``shell_timeout``), the memory of the command's
     processes together (env ``OFFICESIM_SHELL_MEMORY_MB``, default 1024) and the office's disk quota
-    (the server passes ``office_quota_bytes``); one file may take at most what the quota leaves."""
+    (the server passes ``office_quota_bytes``); one file may take at most what the quota leaves.
+    Code programs (server/code.py) run under the same limits, with their own time limit."""
     try:
         timeout = float(ctx.settings.get("shell_timeout", DEFAULT_TIMEOUT))
     except (TypeError, ValueError):
@@ -62,7 +63,7 @@ def command(ctx: OfficeContext, command: str) -> Result:
     """
     if not command.strip():
         raise OpError("bad_arguments", "argument 'command': the command is empty")
-    limits = _limits(ctx)
+    limits = command_limits(ctx)
     try:
         res = run_command(ctx.office.root, command, ctx.settings.get("shell_mode"), limits)
     except SandboxError as exc:

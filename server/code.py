@@ -1,7 +1,7 @@
 """Code as action: a session in mode ``code`` runs the agent's Python programs (``system.run_code``).
 
 A program runs in the shell sandbox (testbed/sandbox.py: no network, only its office at /testbed, the
-shell's time and memory limits) with a module ``officesim`` preloaded, whose functions are the session's
+shell's memory, process, file-size limits and the office's disk quota, its own time limit) with a module ``officesim`` preloaded, whose functions are the session's
 operations: ``excel.read_file(file_path="data/x.xlsx")`` returns the observation, an error raises
 ``OfficeError``. The module is generated from the registry (``client_source``), never written by hand.
 
@@ -11,12 +11,18 @@ switch_app's rule holds inside programs (a call outside the current app gets the
 ``not_in_current_app`` error) and the calls change the session's state as actions would. A program run
 is one step; its output and its calls are the observation and land in the trajectory.
 
+In a server the sandbox is started by a worker of the pool (``WorkerPool.run_sandboxed``), as a shell
+command is: programs count against the pool's workers (at most ``program_slots`` at once, so workers
+are left for their calls) and die with their worker at the time limit; the channel's descriptors travel
+to the worker over its socket. A session without a pool (tests, in-process replay) starts it itself.
+
 Outside the sandbox the same module scripts a session over HTTP: ``client_module(toolset)`` and then
 ``officesim.connect(base_url, session_id)``; each call is then one action of its own.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import os
@@ -27,6 +33,8 @@ from typing import Any, Iterable
 
 from officesim.apps import apps_for
 from officesim.apps.registry import DEFAULT_TOOLSET, SYSTEM_APP, ActionResult
+from officesim.apps.shell import command_limits
+from officesim.server.pool import Breach, PoolClosed
 from officesim.testbed.sandbox import Limits, SandboxError, run_command
 
 PROGRAM_TIMEOUT = 30.0  # seconds a program may run, its calls included
@@ -148,13 +156,24 @@ def api_listing(toolset: str = DEFAULT_TOOLSET) -> str:
     return "\n".join(lines)
 
 
-def _bootstrap(source: str, code: str, read_fd: int, write_fd: int) -> str:
-    """The sandbox's Python: the module from its source, connected to the pipes, then the program."""
+FDS = "@officesim-channel-fds@"  # the last word of a program's command: the channel's descriptors go there
+
+
+def with_fds(command: str, fds: tuple[int, ...]) -> str:
+    """``command`` with the channel's descriptor numbers in the process that starts the sandbox (a
+    worker receives them under numbers of its own)."""
+    head, sep, tail = command.rpartition(FDS)
+    return head + " ".join(str(fd) for fd in fds) + tail if sep else command
+
+
+def _bootstrap(source: str, code: str) -> str:
+    """The sandbox's Python: the module from its source, connected to the pipes whose descriptors are
+    its two arguments, then the program."""
     return (
         "import sys, types\n"
         "m = types.ModuleType('officesim')\n"
         f"exec(compile({source!r}, 'officesim.py', 'exec'), m.__dict__)\n"
-        f"m._transport = m._pipes({read_fd}, {write_fd})\n"
+        "m._transport = m._pipes(int(sys.argv[1]), int(sys.argv[2]))\n"
         "sys.modules['officesim'] = m\n"
         "g = {'__name__': '__main__'}\n"
         "exec('from officesim import *', g)\n"
@@ -164,15 +183,14 @@ def _bootstrap(source: str, code: str, read_fd: int, write_fd: int) -> str:
 
 
 def _limits(session: Any) -> Limits:
+    """The shell's limits (memory of all processes, processes, file size, the office's disk quota:
+    apps/shell.py) with the program's time limit (``code_timeout``)."""
     try:
         timeout = float(session.ctx.settings.get("code_timeout", PROGRAM_TIMEOUT))
     except (TypeError, ValueError):
         timeout = PROGRAM_TIMEOUT
-    limits = Limits(timeout=max(0.5, timeout))
-    quota = int(session.ctx.settings.get("office_quota_bytes") or 0)
-    if quota > 0:
-        limits.quota_bytes = quota
-    return limits
+    settings = {**session.ctx.settings, "shell_timeout": max(0.5, timeout)}
+    return command_limits(dataclasses.replace(session.ctx, settings=settings))
 
 
 def run_program(session: Any, code: str) -> tuple[ActionResult, dict | None]:
@@ -181,16 +199,22 @@ def run_program(session: Any, code: str) -> tuple[ActionResult, dict | None]:
     to_session_r, to_session_w = os.pipe()
     to_program_r, to_program_w = os.pipe()
     limits = _limits(session)
-    command = "exec python3 -I -c " + shlex.quote(_bootstrap(client_source(session.toolset), code, to_program_r,
-                                                              to_session_w))
+    command = f"exec python3 -I -c {shlex.quote(_bootstrap(client_source(session.toolset), code))} {FDS}"
     box: dict = {}
+
+    run = getattr(session, "run_sandboxed", None) or (
+        lambda root, command, mode, limits, fds: run_command(root, with_fds(command, fds), mode, limits, pass_fds=fds))
 
     def sandbox() -> None:
         try:
-            box["result"] = run_command(session.office.root, command, session.ctx.settings.get("shell_mode"), limits,
-                                        pass_fds=(to_program_r, to_session_w))
+            box["result"] = run(session.office.root, command, session.ctx.settings.get("shell_mode"), limits,
+                                (to_program_r, to_session_w))
         except SandboxError as exc:
-            box["error"] = str(exc)
+            box["error"] = ("sandbox_error", str(exc))
+        except Breach as exc:  # the pool's limits: time, memory, its worker crashed, no slot free
+            box["error"] = ("resource_limit", f"system.{RUN_CODE}: {exc.message}")
+        except PoolClosed:
+            box["error"] = ("internal_error", "the server is shutting down; the program did not complete")
         finally:  # the program's ends: once it is gone, the session reads the end of its calls
             os.close(to_session_w)
             os.close(to_program_r)
@@ -211,7 +235,7 @@ def run_program(session: Any, code: str) -> tuple[ActionResult, dict | None]:
                 break
     thread.join()
     if "error" in box:
-        return ActionResult.failure("sandbox_error", box["error"]), None
+        return ActionResult.failure(*box["error"]), None
     res = box["result"]
     data = {"output": res.output, "exit_code": res.exit_code, "timed_out": res.timed_out, "calls": calls}
     if res.stopped:

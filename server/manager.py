@@ -123,9 +123,13 @@ class SessionManager:
         office = None
         try:
             office = new_office(task, self.root)
+            # the quota rides in the session's settings for code programs (server/code.py); operations
+            # get the pool's own in their worker
+            settings = {**self.settings.op_settings, "office_quota_bytes": self.pool.settings.quota_bytes}
             session = Session(task, mode, max_steps, office, session_id=self.new_session_id(),
-                              evaluate=self.evaluator.evaluate,
-                              settings=self.settings.op_settings, run_operation=self.pool.run_operation)
+                              evaluate=self.evaluator.evaluate, settings=settings,
+                              run_operation=self.pool.run_operation)
+            session.run_sandboxed = self.pool.run_sandboxed  # code programs run in a worker (server/code.py)
             with self._lock:
                 self._sessions[session.id] = session
             self.evaluator.prefetch(task)

@@ -42,11 +42,12 @@ import multiprocessing
 import os
 import queue
 import signal
+import socket
 import threading
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from multiprocessing import spawn
+from multiprocessing import reduction, spawn
 from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any, Callable
@@ -59,6 +60,7 @@ DEFAULT_MEMORY_MB = 1024
 GROW_AFTER_S = 0.05  # a request waits this long for a busy pool before another worker may be started
 LONG_S = 0.25  # ... and only when a worker has been on one request this long (a queue of quick ones waits)
 RETIRE_AFTER_S = 60.0  # an extra worker idle this long exits
+SANDBOX_MARGIN_S = 30.0  # a code program's worker gets the program's time limit plus this (as the shell: 10 + 30 s)
 _PRELOAD = ["officesim.server.worker"]
 _forkserver_lock = threading.Lock()
 
@@ -104,7 +106,7 @@ class Breach(Exception):
 
     def __init__(self, what: str, message: str):
         super().__init__(message)
-        self.what = what  # "time", "memory" or "crash"
+        self.what = what  # "time", "memory", "crash" (or "busy": no program slot came free in time)
         self.message = message
 
 
@@ -131,6 +133,10 @@ class WorkerPool:
         self._starting = 0
         self._closed = False
         self.replaced = 0  # workers killed for a breach or found dead (for tests and stats)
+        # code programs hold a worker while their calls need others: they may take the workers beyond the
+        # kept ones, never all of them
+        self.program_slots = max(1, self.settings.max_workers - self.settings.workers)
+        self._programs = threading.BoundedSemaphore(self.program_slots)
 
     # -- public ----------------------------------------------------------------------------------
     def start(self) -> "WorkerPool":
@@ -161,6 +167,29 @@ class WorkerPool:
             return ActionResult.failure("resource_limit", f"{op.app}.{op.name}: {exc.message}")
         except PoolClosed:
             return ActionResult.failure("internal_error", "the server is shutting down; the operation did not complete")
+
+    def run_sandboxed(self, root: str | os.PathLike, command: str, mode: str | None, limits: Any,
+                      pass_fds: tuple[int, ...] = ()) -> Any:
+        """A code program (server/code.py): ``command`` in the shell sandbox, run by a worker like any
+        operation, so it counts against the pool's workers and dies with its worker at the time limit
+        (the program's own limit plus ``SANDBOX_MARGIN_S`` to lend and return the office). ``pass_fds``
+        (the program's channel to its session) are handed to the worker over its socket. At most
+        ``program_slots`` programs run at once, so workers are always left for the calls they make.
+        Returns the ``SandboxResult``; raises ``SandboxError`` (it could not start), ``Breach``, or
+        ``PoolClosed``."""
+        from officesim.testbed.sandbox import SandboxError
+
+        limit = float(limits.timeout) + SANDBOX_MARGIN_S
+        if not self._programs.acquire(timeout=limit):
+            raise Breach("busy", f"{self.program_slots} programs are already running in this server process; "
+                                 "try again when one has ended")
+        try:
+            reply = self._call(("code", str(root), command, mode, limits, len(pass_fds)), limit, pass_fds=pass_fds)
+        finally:
+            self._programs.release()
+        if isinstance(reply, str):
+            raise SandboxError(reply)
+        return reply
 
     def parse_office(self, root: str | os.PathLike, timezone: str = "UTC") -> dict[str, dict]:
         """``testbed.parse.parse_office`` under the budget: each file gets the time limit; a file
@@ -207,12 +236,16 @@ class WorkerPool:
         return self._closed
 
     # -- one request -----------------------------------------------------------------------------
-    def _call(self, request: tuple, limit: float, on_entry: Callable[[str, dict], None] | None = None) -> Any:
+    def _call(self, request: tuple, limit: float, on_entry: Callable[[str, dict], None] | None = None,
+              pass_fds: tuple[int, ...] = ()) -> Any:
         worker = self._acquire()
         healthy = False
         try:
             try:
                 worker.conn.send(request)
+                if pass_fds:  # right behind the request, as SCM_RIGHTS on the worker's socket
+                    with socket.fromfd(worker.conn.fileno(), socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                        reduction.sendfds(sock, list(pass_fds))
             except (OSError, ValueError):
                 raise self._died(worker) from None
             deadline = time.monotonic() + limit

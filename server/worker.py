@@ -15,6 +15,10 @@ Requests (tuples, pickled over the pipe):
 - ``("op", app, action, args, office_root, user, now, settings, quota_bytes)`` -> ``("done", ActionResult)``
 - ``("parse", office_root, [relpath, ...], timezone)`` -> one ``("entry", relpath, entry)`` per file,
   then ``("done", None)``; the pool gives every file its own time budget
+- ``("code", office_root, command, shell_mode, limits, n)`` followed on the socket by ``n`` descriptors
+  (SCM_RIGHTS: the program's channel to its session, server/code.py) -> ``("done", SandboxResult)``, or
+  ``("done", message)`` when the sandbox could not start; the command runs in the shell sandbox with
+  those descriptors (their numbers here in place of its placeholder), as the shell app's commands do
 - ``("ping",)`` -> ``("done", pid)``
 
 Host paths never leave a worker: the office root in any observation, message or data becomes
@@ -118,6 +122,8 @@ def main(conn, env: dict[str, str], memory_bytes: int) -> None:
                 _send(conn, ("done", run_operation(*request[1:])))
             elif kind == "parse":
                 parse_files(conn, *request[1:])
+            elif kind == "code":
+                conn.send(("done", run_program(conn, *request[1:])))
             elif kind == "ping":
                 conn.send(("done", os.getpid()))
             else:
@@ -142,6 +148,25 @@ def run_operation(app: str, action: str, args: Any, root: str, user: str, now, s
             return ActionResult.failure("resource_limit", quota_message(used, quota))
     result = op.invoke(ctx, args)
     return bounded(scrub_result(result, str(office.root)))
+
+
+def run_program(conn, root: str, command: str, mode: str | None, limits: Any, nfds: int) -> Any:
+    """A code program in the sandbox, with the channel descriptors the pool sent behind the request."""
+    import socket
+    from multiprocessing import reduction
+
+    from officesim.server.code import with_fds
+    from officesim.testbed.sandbox import SandboxError, run_command
+
+    with socket.fromfd(conn.fileno(), socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        fds = reduction.recvfds(sock, nfds) if nfds else []
+    try:
+        return run_command(Path(root), with_fds(command, tuple(fds)), mode, limits, pass_fds=tuple(fds))
+    except SandboxError as exc:
+        return str(exc)
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 MAX_OBSERVATION_CHARS = int(os.environ.get("OFFICESIM_MAX_OBSERVATION_CHARS") or 200_000)

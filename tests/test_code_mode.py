@@ -4,6 +4,7 @@ neither the network nor another office nor the server beyond its session; an end
 
 from __future__ import annotations
 
+import os
 import shutil
 
 import pytest
@@ -156,3 +157,54 @@ def test_report_shows_the_program_and_its_calls():
     page = render([rec], {})
     assert "<pre>print(system.ask_user(question=&#x27;Which?&#x27;))</pre>" in page
     assert "<b>Asked the user:</b> Which?<br><b>Reply:</b> B" in page
+
+
+def test_a_program_runs_in_a_worker_of_the_pool(client):
+    """The sandbox of a program is started by one of the pool's workers, not by the server process."""
+    import threading
+
+    import psutil
+
+    s = start(client, "ask-agreed-discount-001")
+    marker = "officesim-program-marker-7f3a"
+    got: dict = {}
+    runner = threading.Thread(target=lambda: got.update(run(client, s["session_id"],
+                                                           f"import time\n# {marker}\ntime.sleep(3)\nprint('slept')")))
+    runner.start()
+    workers = set(client.app.state.manager.pool.pids())
+    ancestry: list[int] = []
+    for _ in range(200):  # until the program's process shows up (or the program has ended)
+        found = [p for p in psutil.process_iter(["cmdline"]) if marker in " ".join(p.info["cmdline"] or [])]
+        if found or not runner.is_alive():
+            if found:
+                ancestry = [a.pid for a in found[0].parents()]
+            break
+        runner.join(0.05)
+    runner.join()
+    assert got["ok"] and "slept" in got["observation"]
+    assert set(ancestry) & workers, "the program's sandbox was not started by a worker"
+    assert os.getpid() in ancestry  # ... of this server
+
+
+def test_a_program_is_held_to_the_office_disk_quota(tmp_path):
+    """A file past the quota fails inside the program (EFBIG); many files past it stop the program with
+    resource_limit; the office keeps what it had."""
+    cfg = ServerSettings(sessions_dir=tmp_path / "sessions", office_quota_mb=4, op_settings={"code_timeout": 20})
+    with TestClient(create_app([], cfg)) as c:
+        s = start(c, "ask-agreed-discount-001")
+        sid = s["session_id"]
+        before = {f["path"]: f["size"] for f in c.get(f"/sessions/{sid}/files").json()}
+        one = run(c, sid, "try:\n    open('data/big.bin', 'wb').write(b'x' * (16 << 20))\n"
+                          "except OSError as e:\n    print('refused', e.errno)\n")
+        assert one["ok"] and "refused 27" in one["observation"], one["observation"]  # EFBIG: File too large
+        many = run(c, sid, "import time\nfor i in range(60):\n"
+                           "    open(f'data/part{i}.bin', 'wb').write(b'x' * (1 << 20))\n    time.sleep(0.2)\n"
+                           "print('wrote them all')")
+        assert not many["ok"] and many["error"]["code"] == "resource_limit", many["observation"]
+        assert "disk quota of 4 MB" in many["error"]["message"]
+        after = {f["path"]: f["size"] for f in c.get(f"/sessions/{sid}/files").json()}
+        assert all(after.get(path) == size for path, size in before.items())  # nothing that was there is lost
+        assert sum(size for path, size in after.items() if "part" in path) < 60 << 20
+        read = run(c, sid, "system.switch_app(target_app='excel')\n"
+                           "print(excel.read_file(file_path='data/sales/discounts.xlsx')[:40])")
+        assert read["ok"] and "[exit code 0]" in read["observation"]
