@@ -16,6 +16,13 @@ root, bubblewrap runs *without* a user namespace and the command is started thro
 as an unprivileged host uid with every capability dropped; the office tree is lent to that uid
 (chowned) for the duration of the command and given back afterwards. When the server is not
 root, bubblewrap creates a user namespace and the caller's own (non-root) uid is limited.
+
+No nested user namespaces (the way into most user-namespace privilege escalations): bubblewrap's
+``--disable-userns`` forbids the command to create one (``unshare -Ur`` fails inside). It needs a
+user namespace of bubblewrap's making, so as root, after ``setpriv``, a second bubblewrap run as the
+lent uid makes one (mapping only that uid) around the command, over the same mounts
+(``--dev-bind / /``). It cannot be the only bubblewrap: as that uid it could not reach the office
+below the server's private directories.
 Inside, ``ulimit`` caps processes, address space and file size; the whole sandbox is killed
 when the time limit is reached (killing bubblewrap takes its pid namespace down with it).
 
@@ -356,8 +363,11 @@ class BwrapBackend:
                  "--setenv", "PATH", SANDBOX_PATH, "--setenv", "HOME", "/tmp",
                  "--setenv", "LANG", "C.UTF-8", "--setenv", "TERM", "dumb", "--setenv", "USER", "office", "--"]
         if as_root:
+            inner = self.bwrap if self.bwrap.startswith("/usr/") else "bwrap"  # found on the sandbox's PATH
             argv += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
-                     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs"]
+                     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
+                     inner, "--unshare-user", "--uid", str(uid), "--gid", str(uid), "--disable-userns",
+                     "--dev-bind", "/", "/", "--chdir", SANDBOX_ROOT, "--die-with-parent", "--"]
         return argv + _ulimit_wrapper(command, limits)
 
 
