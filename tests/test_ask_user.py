@@ -131,3 +131,101 @@ def test_guessing_mutant_drops_the_question_and_writes_the_distractor(tmp_path):
     assert len(guessed) == 1 and guessed[0].kind == WRONG
     assert not any(a["action"] == "ask_user" for a in guessed[0].actions)
     assert [a["args"]["text"] for a in guessed[0].actions if a["action"] == "set_cell"] == [10]
+
+
+# ---- the asking rule: a needed reply must be asked for before acting on it -----------------------------
+def _ask(question: str) -> dict:
+    return {"app": "system", "action": "ask_user", "args": {"question": question}}
+
+
+def test_a_lucky_guess_without_asking_fails_on_asking(client):
+    _, ev = _play(client, "api-ask-discount", DISCOUNT["gold"][1:])  # writes the right 12 without asking
+    assert not ev["passed"] and ev["failed"] == ["asking"] and ev["passed_checks_only"]
+    assert ev["side_effects"] == [] and "user_replies[0] is needed" in ev["asking"][0]
+    assert "no question asked the user" in ev["asking"][0]
+
+
+def test_asking_after_acting_on_the_value_fails(client):
+    _, ev = _play(client, "api-ask-discount", DISCOUNT["gold"][1:] + [ASK])
+    assert not ev["passed"] and ev["failed"] == ["asking"]
+    assert "wrote its value '12' (excel.set_cell) before asking" in ev["asking"][0]
+
+
+def test_reading_before_asking_is_fine_and_the_question_may_name_the_options(client):
+    read = {"app": "excel", "action": "read_file", "args": {"file_path": "data/deal.xlsx"}}
+    named = _ask("Halden first asked for 10%. Should I enter 10?")  # no topic word: the option's value reaches it
+    steps, ev = _play(client, "api-ask-discount", [DISCOUNT["gold"][1], read, named, _set(12)])
+    assert steps[2]["observation"] == "The user replies: We settled on 12%."
+    assert ev["passed"] and ev["asking"] == [] and ev["needed_asked"] == 1
+
+
+def test_unasked_reads_the_order_of_steps_and_program_calls():
+    from officesim.apps.asking import unasked
+
+    replies = [{"when": ["discount"], "reply": "12%.", "needed": True, "guess": {"12": 10}},
+               {"when": ["deadline"], "reply": "None."}]
+    writes = lambda app, action: action == "set_cell"  # noqa: E731
+    cell = {"app": "excel", "action": "set_cell", "args": {"text": "12"}, "ok": True}
+    other = {"app": "excel", "action": "set_cell", "args": {"text": "Halden"}, "ok": True}
+    asked = {"app": "system", "action": "ask_user", "args": {"question": "Which discount?"}, "ok": True}
+    finish = {"app": "system", "action": "finish_task", "args": {"answer": "12"}, "ok": True}
+    assert unasked(replies, [asked, cell], writes) == []
+    assert unasked(replies, [other, asked, cell], writes) == []  # a write without the value is not acting on it
+    assert "before asking" in unasked(replies, [cell, asked], writes)[0]
+    assert "before asking" in unasked(replies, [finish, asked], writes)[0]
+    assert "no question" in unasked(replies, [cell], writes)[0]
+    failed_ask = dict(asked, ok=False)
+    assert "no question" in unasked(replies, [failed_ask, cell], writes)[0]
+    program = {"app": "system", "action": "run_code", "args": {"code": "..."}, "ok": True, "calls": [cell, asked]}
+    assert "before asking" in unasked(replies, [program], writes)[0]
+    assert unasked([dict(replies[0], needed=False)], [cell], writes) == []  # an unneeded reply stays a metric
+
+
+def _suite_task(task_id: str) -> Task:
+    import yaml
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "tasks" / "suite" / task_id / "task.yaml"
+    return Task.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("task_id, question, expected", [
+    ("ask-appointment-day-001", "Is Tuesday the 13th OK?", "It's on Thursday 10 December."),
+    ("ask-appointment-day-001", "Shall I put it on Dec 8?", "It's on Thursday 10 December."),
+    ("ask-which-report-title-001", "Should I retitle sales_east.docx or sales_south.docx?", "The South one."),
+    ("ask-budget-memo-owner-001", "The sheet was prepared by Tomas Kovac. Should I mail him?",
+     "Chloe Hart owns it: chloe.hart@orchidlane.test."),
+    ("ask-which-invoice-ledger-001", "Shall I enter Kiln & Co?", "The one from Parsec Cleaning."),
+    ("ask-which-invoice-ledger-001", "parsec_invoice.pdf or kiln_invoice.pdf?", "The one from Parsec Cleaning."),
+    ("ask-contract-recipient-001", "Should I mail elena.haddad@copperleaf.test?",
+     "Send it to Dmitri Novak; Dmitri is handling the contract now."),
+])
+def test_natural_questions_naming_the_options_get_the_reply(task_id, question, expected):
+    script = _suite_task(task_id).user_script()
+    assert reply_to(script, question) == expected
+    assert ask_counts(script["replies"], [question])["needed_asked"] == 1
+
+
+def test_questions_naming_nothing_of_the_task_get_the_default():
+    script = _suite_task("ask-budget-memo-owner-001").user_script()
+    assert reply_to(script, "Will it be fine if I use bold?") == DEFAULT_REPLY  # "Will" is no person here
+    script = _suite_task("ask-which-report-title-001").user_script()
+    assert reply_to(script, "Should I retitle a.docx?") == DEFAULT_REPLY
+    script = _suite_task("ask-agreed-discount-001").user_script()
+    assert reply_to(script, "Is Tuesday OK?") == DEFAULT_REPLY  # a day is no candidate of a discount
+
+
+def test_candidates_are_derived_from_the_reply_and_the_task():
+    from officesim.apps.asking import candidates
+
+    entry = {"when": ["who"], "reply": "Send it to Dana Ortiz.", "guess": {"dana.ortiz@x.test": "eli.moss@x.test"}}
+    found = candidates(entry, people=["dana.ortiz@x.test", "eli.moss@x.test", "me@x.test", "rob.fenn@x.test"],
+                       files=["data/a.xlsx"], user="me@x.test")
+    assert {"Dana Ortiz", "Eli", "Rob Fenn", "rob.fenn@x.test"} <= set(found["people"]) and "me@x.test" not in found["people"]
+    assert "dates" not in found and "files" not in found
+    day = candidates({"when": ["day"], "reply": "Thursday 12 March."})
+    assert day == {"values": [], "dates": [True]}
+    files = candidates({"when": ["which"], "reply": "The South one.", "guess": {"South": "East"}},
+                       files=["data/r/sales_south.docx", "data/r/sales_east.docx", "data/other.xlsx"],
+                       folders=["data/r"])
+    assert files["files"] == ["data/r/sales_east.docx", "data/r/sales_south.docx"]

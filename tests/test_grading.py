@@ -150,7 +150,20 @@ POST = task(
     [check("contains", file="data/post.png", text=["picnic", "Lakeside"])],
     [sw("shell"), do("shell", "command", command="cp data/flyer_a.png data/post.png")], free=["data/post.png"])
 
-TASKS = [TOTAL, ARCHIVE, REMIND, REPLY, MOVE_EVENT, TEAM, PRICE, SEND_DOC, ZIP, SCAN, FREE_NAME, STEPS, RENAME, POST]
+REPORT = task(
+    "g-report", ["excel", "email"], f"Carol Lund asked for the budget total. Write the total of the amounts in "
+                                    f"data/budget.xlsx in B4 and email it to Bob ({BOB}).",
+    [xlsx("data/budget.xlsx", [["Item", "Amount"], ["Rent", 1200], ["Travel", 300]]),
+     xlsx("data/other.xlsx", [["Item", "Amount"], ["Fees", 80]]),
+     eml("msg-1", CAROL, "Budget", "Could you send Bob the budget total?")],
+    [check("xlsx_cell", file="data/budget.xlsx", cell="B4", value=1500),
+     check("email_sent", sender=USER, to=BOB, body_contains=["1500"])],
+    [sw("excel"), do("excel", "set_cell", file_path="data/budget.xlsx", row_idx=4, column_idx=2, text=1500),
+     sw("email"), do("email", "send_email", sender=USER, recipient=BOB, subject="Budget total",
+                     content="The budget total is 1500.")])
+
+TASKS = [TOTAL, ARCHIVE, REMIND, REPLY, MOVE_EVENT, TEAM, PRICE, SEND_DOC, ZIP, SCAN, FREE_NAME, STEPS, RENAME, POST,
+         REPORT]
 
 
 @pytest.fixture(scope="module")
@@ -198,7 +211,10 @@ def test_gold_passes_with_no_side_effects_and_doing_nothing_fails(client):
     for t in TASKS:
         ev = play(client, t["id"], t["gold"], t.get("answer"))
         assert ev["passed"] and ev["side_effects"] == [], (t["id"], ev)
-        assert not play(client, t["id"], [])["passed"], t["id"]
+        nothing = play(client, t["id"], [])
+        assert not nothing["passed"], t["id"]
+        # doing nothing changes nothing: what it lacks is missing, never collateral
+        assert nothing["collateral"] == [] and nothing["missing"] == nothing["side_effects"], (t["id"], nothing)
 
 
 def test_collateral_damage_in_another_workbook_fails(client):
@@ -339,3 +355,44 @@ def test_a_picture_is_read_by_ocr_when_a_check_names_it(client):
     wrong = do("shell", "command", command="cp data/flyer_b.png data/post.png")
     ev = fails(client, POST, [wrong], component="checks")
     assert ev["side_effects"] == []
+
+
+# ---- mail as a reasonable user reads it ------------------------------------------------------------
+def _report(**kw) -> dict:
+    args = dict(sender=USER, recipient=BOB, subject="Budget total", content="The budget total is 1500.")
+    args.update(kw)
+    return do("email", "send_email", **args)
+
+
+def test_cc_to_oneself_and_the_updated_sheet_attached_pass(client):
+    write = REPORT["gold"][1]
+    passes(client, REPORT, [write, _report(cc=[USER])])
+    passes(client, REPORT, [write, _report(attachments=["data/budget.xlsx"])])
+    ev = fails(client, REPORT, [_report(attachments=["data/budget.xlsx"]), write], component="side_effects")
+    assert any("no message" in x for x in ev["missing"]) and any("extra message" in x for x in ev["collateral"])
+    fails(client, REPORT, [write, _report(attachments=["data/other.xlsx"])], component="side_effects")
+    fails(client, REPORT, [write, _report(cc=[CAROL, USER])], component="side_effects")
+
+
+def test_a_short_heads_up_to_a_person_in_the_task_passes(client):
+    gold = REPORT["gold"]
+    heads_up = _report(recipient=CAROL, subject="Budget total sent", content="I sent Bob the budget total (1500).")
+    passes(client, REPORT, gold + [heads_up])
+    passes(client, REPORT, gold + [_report(subject="Sheet updated", content="B4 of the sheet holds it too.")])
+    outsider = _report(recipient="dana.ross@elsewhere.test", subject="FYI", content="Budget done.")
+    fails(client, REPORT, gold + [outsider], component="side_effects")
+    fails(client, REPORT, gold + [_report()], component="side_effects")  # the same mail twice
+    fails(client, REPORT, [gold[1], heads_up], component="side_effects")  # no stand-in for gold's mail
+
+
+def test_mail_tolerance_names_the_tasks_files_and_people():
+    from officesim.server.grading import mail_tolerance
+    from officesim.tasks.model import Task
+
+    t = Task.model_validate(REPORT)
+    before = {"data/budget.xlsx": {"kind": "xlsx"}, "data/other.xlsx": {"kind": "xlsx"},
+              f"emails/{USER}/msg-1.eml": {"kind": "eml", "from": CAROL, "to": [USER], "cc": []}}
+    tolerance = mail_tolerance(t, before, before)
+    assert tolerance.relevant == {"data/budget.xlsx"} and tolerance.short_messages
+    assert tolerance.involved == {BOB, CAROL}  # by address, and by full name from the office's mail
+    assert not mail_tolerance(t.model_copy(update={"toolset": "workbench"}), before, before).short_messages

@@ -656,7 +656,7 @@ def leave_handover_note(rng: random.Random) -> dict:
         # must not be there
         "checks": [check("contains", file=doc, text=[e["summary"] for e in nxt] + [iso(monday + timedelta(days=d))
                                                                                    for d in days],
-                         exclude=[e["summary"] for e in this_week + after],
+                         exclude=[e["summary"] for e in this_week + leave + after],
                          lines=[[e["summary"], e["start"][:10]] for e in nxt]),
                    check("docx_has_paragraph", file=doc, text=f"Covering: {cover['name']}")],
         "gold": [

@@ -403,11 +403,11 @@ def latest_report_send(rng: random.Random) -> dict:
             {"name": "mentions the report but attaches nothing", "actions": [switch("email"), act(
                 "email", "send_email", sender=me["email"], recipient=boss["email"], subject="Latest weekly report",
                 content=f"The latest weekly report is {latest}.")]},
+        ],
+        "right": [
             {"name": "copies me in", "actions": [switch("email"), act(
                 "email", "send_email", sender=me["email"], recipient=boss["email"], cc=[me["email"]],
                 subject="Latest weekly report", content="Attached.", attachments=[f"data/reports/weekly/{latest}"])]},
-        ],
-        "right": [
             {"name": "another subject and wording, an absolute attachment path", "actions": [switch("email"), act(
                 "email", "send_email", sender=me["email"], recipient=boss["email"],
                 subject=f"Weekly report {iso(fridays[0])}", content="Here it is.",
