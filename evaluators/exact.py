@@ -12,7 +12,8 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from officesim.evaluators.facts import Fact, other_candidates, own_text, states
+from officesim.evaluators.claims import gold_mail, mail_said, sentences, written_problems
+from officesim.evaluators.facts import Fact, find, other_candidates, own_text, states
 from officesim.evaluators.registry import CellRef, CheckResult, TimeStr, check
 from officesim.evaluators.state import (
     CheckError,
@@ -30,6 +31,7 @@ from officesim.evaluators.text import (
     as_list,
     cell_name,
     collapse,
+    document_text,
     is_empty,
     norm,
     parse_cell,
@@ -361,6 +363,24 @@ def ics_event_count(state: EvalState, *, user: str, count: int) -> CheckResult:
 
 
 # ---- email -------------------------------------------------------------------------------------
+_CONTRAST = re.compile(r"\b(?:rather than|instead of|in place of|moved from|no longer|not)\b", re.I)
+
+
+def stated_plainly(text: str, fact: Any, *, year: int | None) -> bool:
+    """Whether ``text`` states ``fact`` other than as what it is not ("Friday rather than Wednesday, as you
+    asked", "no longer on Wednesday"): a fact a message must not state may be named to set it aside."""
+    if not states(text, fact, year=year):
+        return False
+    for start, end, sentence in sentences(text):
+        m = find(sentence, fact, year=year)
+        if m is None:
+            continue
+        contrast = _CONTRAST.search(sentence)
+        if not (contrast and contrast.start() < m.start):
+            return True
+    return False
+
+
 def attachment_names(entry: dict) -> set[str]:
     return {str(a.get("filename", "")).strip().lower() for a in entry.get("attachments") or [] if isinstance(a, dict)}
 
@@ -392,10 +412,14 @@ def mail_mismatches(
     if subject_contains is not None and not states(got_subject, subject_contains, year=year):
         out.append(f"subject {show(got_subject)} does not contain {show(subject_contains)}")
     own = own_text(entry.get("body"))  # a reply's quoted original is not what the sender wrote
-    missing = [t for t in as_list(body_contains) if not states(own, t, year=year)]
+    # a fact may be stated in the subject or left to an attached document, where the instruction does not
+    # say where it must stand
+    told = "\n".join([got_subject, own, *(document_text(a.get("content") or {}) for a in entry.get("attachments") or []
+                                          if isinstance(a, dict))])
+    missing = [t for t in as_list(body_contains) if not states(told, t, year=year)]
     if missing:
         out.append(f"body does not state {', '.join(show(str(t)) for t in missing)}")
-    stated = [t for t in as_list(body_excludes) if states(own, t, year=year)]
+    stated = [t for t in as_list(body_excludes) if stated_plainly(f"{got_subject}\n{own}", t, year=year)]
     if stated:
         out.append(f"body states {', '.join(show(str(t)) for t in stated)}, which it must not")
     have = attachment_names(entry)
@@ -405,9 +429,12 @@ def mail_mismatches(
     return out
 
 
-def _best_match(messages: list[tuple[str, dict]], **wanted: Any) -> tuple[str, dict, list[str]] | None:
-    """The message with the fewest mismatches (first one on ties), with its mismatches."""
+def _best_match(messages: list[tuple[str, dict]], reader: Any = None, **wanted: Any) -> tuple[str, dict, list[str]] | None:
+    """The message with the fewest mismatches (first one on ties), with its mismatches; a message that
+    matches is then read closed-world by ``reader`` (its problems are mismatches too)."""
     scored = [(path, e, mail_mismatches(e, **wanted)) for path, e in messages]
+    if reader is not None:
+        scored = [(path, e, misses or reader(path, e)) for path, e, misses in scored]
     return min(scored, key=lambda t: len(t[2]), default=None)
 
 
@@ -439,12 +466,26 @@ def email_sent(
     who = sender.strip().lower()
     if not sent:
         return CheckResult.fail(f"{who} sent no messages; expected one with {_describe_wanted(**wanted)}")
-    path, entry, misses = _best_match(sent, year=state.year, **wanted)
+    facts = [*as_list(body_contains), *as_list(subject_contains)]
+    path, entry, misses = _best_match(sent, year=state.year, reader=_mail_reader(state, facts, sender), **wanted)
     if not misses:
         return CheckResult.ok(f"{path}: {who} sent {show(entry.get('subject'))} to {', '.join(entry.get('to') or [])}")
     return CheckResult.fail(
         f"none of the {len(sent)} message(s) sent by {who} matches; closest {path}: {'; '.join(misses)}"
     )
+
+
+def _mail_reader(state: EvalState, facts: list[Any], sender: str | None) -> Any:
+    """The closed-world reading (evaluators/claims.py) of a message the agent wrote: what it states
+    beyond ``facts`` must be supported, its weekdays right, its greeting its recipient's."""
+    def read(path: str, entry: dict) -> list[str]:
+        if not state.written(path):
+            return []
+        recipients = [*(entry.get("to") or []), *(entry.get("cc") or [])]
+        counterpart = gold_mail(state, sender or entry.get("mailbox"), entry.get("to") or [])
+        return written_problems(state, mail_said(entry), facts, counterpart=counterpart, recipients=recipients,
+                                body=own_text(entry.get("body")))
+    return read
 
 
 @check("email_received")
@@ -463,7 +504,8 @@ def email_received(
     who = user.strip().lower()
     if not inbox:
         return CheckResult.fail(f"the inbox of {who} is empty; expected a message from {sender.strip().lower()}")
-    path, entry, misses = _best_match(inbox, year=state.year, **wanted)
+    facts = [*as_list(body_contains), *as_list(subject_contains)]
+    path, entry, misses = _best_match(inbox, year=state.year, reader=_mail_reader(state, facts, sender), **wanted)
     if not misses:
         return CheckResult.ok(f"{path}: {who} received {show(entry.get('subject'))} from {entry.get('from')}")
     return CheckResult.fail(f"none of the {len(inbox)} message(s) in the inbox of {who} matches; closest {path}: {'; '.join(misses)}")
@@ -560,6 +602,7 @@ def answer_equals(state: EvalState, *, value: Any, exclude: list[Any] | None = N
         others = other_candidates(got, v, year=state.year, ignore=state.instruction)
         others += [show(x) for x in as_list(exclude) if states(got, x, year=state.year)]
         others += [show(x) for x in accepted if x is not v and states(got, x, year=state.year) and not states(str(x), v)]
+        others += written_problems(state, got, [v], counterpart=[state.gold_answer or ""])
         if others:
             return CheckResult.fail(f"the answer {show(got)} states {show(v)} but also {', '.join(others)}: "
                                     f"a hedge, not an answer")

@@ -19,16 +19,21 @@ from __future__ import annotations
 
 import math
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import Any
+
+from number_parser import parse_number
 
 from officesim.evaluators.text import as_number, collapse
 
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december"]
 _MONTH = r"(?P<{}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-_WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?\.?,?\s+(?:the\s+)?)?"
+_WEEKDAY = r"(?:(?P<wd>mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?\.?,?\s+(?:the\s+)?)?"
+_WEEKDAY_REQUIRED = _WEEKDAY[:-1]  # the same, not optional
+WEEKDAY_KEYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 _DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th)?"
 _DATE_PATTERNS = [
     re.compile(r"(?<!\d)(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)"),
@@ -36,7 +41,10 @@ _DATE_PATTERNS = [
                + r"(?:,?\s+(?P<y>\d{4}))?(?!\w)", re.I),
     re.compile(r"(?<![\w])" + _WEEKDAY + _MONTH.format("mn") + r"\s+" + _DAY.format("d")
                + r"(?:,?\s+(?P<y>\d{4}))?(?!\w)", re.I),
-    re.compile(r"(?<![\d/.])(?P<a>\d{1,2})[/.](?P<b>\d{1,2})[/.](?P<y>\d{4})(?![\d/])"),
+    re.compile(r"(?<![\w/.])" + _WEEKDAY + r"(?P<a>\d{1,2})[/.](?P<b>\d{1,2})[/.](?P<y>\d{4})(?![\d/])", re.I),
+    # with a weekday, a year or a month may be left out: "Thu 15/01", "Thursday the 15th"
+    re.compile(r"(?<![\w])" + _WEEKDAY_REQUIRED + r"(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/])", re.I),
+    re.compile(r"(?<![\w])" + _WEEKDAY_REQUIRED + r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)(?!\w)(?!\s+(?:of\s+)?" + _MONTH.format("x") + r")", re.I),
 ]
 _TIME_PATTERNS = [
     re.compile(r"(?<![\d:.])(?P<h>[0-2]?\d)(?::(?P<m>[0-5]\d))(?::[0-5]\d)?(?:\s*(?P<ap>[ap])\.?\s?m\b\.?)?(?![\d:])", re.I),
@@ -59,27 +67,48 @@ Fact = str | int | float  # a fact as task files write it: text, or a number
 
 @dataclass(frozen=True)
 class Mention:
-    """A value found in text, and where."""
+    """A value found in text, and where. ``weekday`` (0 = Monday) is the weekday written beside a date;
+    ``precision`` the rounding a number written with a scale word carries ("7.19 billion": 5e6);
+    ``currency`` the currency written with an amount."""
 
     value: Any
     start: int
     end: int
+    weekday: int | None = None
+    precision: float = 0.0
+    currency: str | None = None
+
+
+# The simulated now, set while a task's checks run (evaluators/registry.py): a date written with a
+# weekday but no month ("Thursday the 15th") is the one nearest to it.
+REFERENCE_NOW: ContextVar[datetime | None] = ContextVar("officesim_reference_now", default=None)
 
 
 # ---- finding values ------------------------------------------------------------------------------
 def dates_in(text: str, year: int | None = None) -> list[Mention]:
     """Dates written in ``text``; a date without a year takes ``year`` (else it matches any year:
-    its value is then a (month, day) pair). Slashed dates keep both readings (d/m and m/d)."""
+    its value is then a (month, day) pair). Slashed dates keep both readings (d/m and m/d), unless a
+    weekday beside them picks one; a weekday with a bare ordinal ("Thursday the 15th") is the nearest
+    such day to the simulated now."""
     out = []
     for i, pattern in enumerate(_DATE_PATTERNS):
         for m in pattern.finditer(text):
+            groups = m.groupdict()
+            weekday = WEEKDAY_KEYS.index(groups["wd"].lower()[:3]) if groups.get("wd") else None
             try:
                 if i == 0:
                     values = [date(int(m["y"]), int(m["m"]), int(m["d"]))]
-                elif i == 3:
-                    a, b, y = int(m["a"]), int(m["b"]), int(m["y"])
-                    values = [_date(y, b, a), _date(y, a, b)]
-                    values = [v for v in values if v is not None]
+                elif i in (3, 4):
+                    a, b = int(m["a"]), int(m["b"])
+                    y = int(m["y"]) if groups.get("y") else year
+                    if y is None:
+                        values = [v for v in ((b, a), (a, b)) if 1 <= v[0] <= 12 and 1 <= v[1] <= 31]
+                    else:
+                        values = [v for v in (_date(y, b, a), _date(y, a, b)) if v is not None]
+                    agreeing = [v for v in values if isinstance(v, date) and v.weekday() == weekday]
+                    values = agreeing or values
+                elif i == 5:
+                    values = [_nearest_day(int(m["d"]), weekday, year)]
                 else:
                     month = _month(m["mn"])
                     day = int(m["d"])
@@ -87,8 +116,47 @@ def dates_in(text: str, year: int | None = None) -> list[Mention]:
                     values = [date(y, month, day)] if y else [(month, day)]
             except ValueError:
                 continue
-            out += [Mention(v, m.start(), m.end()) for v in dict.fromkeys(values)]
-    return out
+            out += [Mention(v, m.start(), m.end(), weekday=weekday) for v in dict.fromkeys(values) if v is not None]
+    return _drop_nested(out)
+
+
+def _drop_nested(mentions: list[Mention]) -> list[Mention]:
+    """Mentions inside a longer one of the same list are the same words read twice ("Thu 15/01/2026")."""
+    return [m for m in mentions
+            if not any((o.start <= m.start and m.end <= o.end) and (o.end - o.start) > (m.end - m.start) for o in mentions)]
+
+
+def _nearest_day(day: int, weekday: int | None, year: int | None) -> date | None:
+    """The date nearest the simulated now (or 1 July of ``year``) whose day of month is ``day`` and whose
+    weekday is ``weekday``, within two months either way; else that day in the now's month (a weekday
+    that cannot agree, which the weekday check reports)."""
+    now = REFERENCE_NOW.get()
+    base = now.date() if now else (date(year, 7, 1) if year else None)
+    if base is None:
+        return None
+    found = []
+    for shift in range(-2, 3):
+        y, mo = base.year + (base.month - 1 + shift) // 12, (base.month - 1 + shift) % 12 + 1
+        d = _date(y, mo, day)
+        if d is not None and (weekday is None or d.weekday() == weekday):
+            found.append(d)
+    if found:
+        return min(found, key=lambda d: abs((d - base).days))
+    return _date(base.year, base.month, day)
+
+
+def weekday_conflicts(text: str, year: int | None = None) -> list[str]:
+    """Dates written with a weekday that is not theirs ("Tuesday 15 January" when the 15th is a
+    Thursday), as 'the written words (a Thursday)'."""
+    out = []
+    for m in dates_in(text, year):
+        if m.weekday is None or not isinstance(m.value, date) or m.value.weekday() == m.weekday:
+            continue
+        if any(o.start == m.start and o.end == m.end and isinstance(o.value, date) and o.value.weekday() == o.weekday
+               for o in dates_in(text, year)):
+            continue  # another reading of the same words agrees
+        out.append(f"{text[m.start:m.end].strip()!r} ({m.value.isoformat()} is a {m.value.strftime('%A')})")
+    return list(dict.fromkeys(out))
 
 
 def _date(y: int, m: int, d: int) -> date | None:
@@ -146,8 +214,24 @@ def _clock_mentions(text: str) -> list[Mention]:
     return sorted(out, key=lambda mention: mention.start)
 
 
+_SCALE = re.compile(r"\s?(?P<word>thousand|million|billion|trillion|(?P<abbr>k|m|mn|bn|b))\b", re.I)
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
+           "trillion": 1e12}
+_CURRENCY_AFTER = re.compile(r"\s?(?P<code>USD|EUR|GBP|JPY|CHF|CAD|AUD|dollars?|euros?|pounds?)\b", re.I)
+_CURRENCY_BEFORE = re.compile(r"(?P<code>USD|EUR|GBP|JPY|CHF|CAD|AUD)\s?$", re.I)
+_CURRENCY_NAMES = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "dollar": "USD", "dollars": "USD", "euro": "EUR",
+                   "euros": "EUR", "pound": "GBP", "pounds": "GBP"}
+_NUMBER_WORD = (r"(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+                r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|"
+                r"thousand|million|one)")
+_NUMBER_WORDS = re.compile(r"\b" + _NUMBER_WORD + r"(?:(?:[\s-]+|\s+and\s+)" + _NUMBER_WORD + r")*\b", re.I)
+
+
 def numbers_in(text: str) -> list[Mention]:
-    """Numbers written in ``text``, outside dates and clock times."""
+    """Numbers written in ``text``, outside dates and clock times: in digits (a scale word after them
+    multiplies: "7.19 billion", "$7,192 million") or in words ("five", "twenty-one"; number-parser
+    reads them; a lone "one" is a pronoun too often to count). A sign counts only when it is attached
+    ("-151.5"), so a dash after a label ("Team total - 151.5 hours") is not a minus."""
     claimed = [(d.start, d.end) for d in dates_in(text)] + [(t.start, t.end) for t in times_in(text)]
     out = []
     for m in _NUMBER.finditer(text):
@@ -157,10 +241,37 @@ def numbers_in(text: str) -> list[Mention]:
         value = _read_number(m["num"])
         if value is None:
             continue
-        if m["sign"] in ("-", "−"):
+        between = text[m.start("sign"):start] if m["sign"] else ""
+        if m["sign"] in ("-", "−") and not re.search(r"\s", between):
             value = -value
-        out.append(Mention(value, m.start(), m.end()))
-    return out
+        symbol = m["cur"] or None
+        before = _CURRENCY_BEFORE.search(text[max(0, m.start() - 5):m.start()])
+        currency = _CURRENCY_NAMES.get(symbol) if symbol else (before["code"].upper() if before else None)
+        stop, precision = end, 0.0
+        scale = _SCALE.match(text, end)
+        if scale and (not scale["abbr"] or currency):
+            factor = _SCALES[scale["word"].lower()]
+            decimals = len(m["num"].rpartition(".")[2]) if "." in m["num"] else 0
+            value, precision, stop = value * factor, factor * 10 ** -decimals / 2, scale.end()
+        after = _CURRENCY_AFTER.match(text, stop)
+        if after and currency is None:
+            currency = _CURRENCY_NAMES.get(after["code"].lower(), after["code"].upper())
+        begin = m.start() if not m["sign"] or not re.search(r"\s", between) else (m.start("cur") if m["cur"] else start)
+        out.append(Mention(value, begin, stop, precision=precision, currency=currency))
+    claimed += [(n.start, n.end) for n in out]
+    for m in _NUMBER_WORDS.finditer(text):
+        if m.group(0).lower() == "one" or any(s < m.end() and m.start() < e for s, e in claimed):
+            continue
+        value = parse_number(m.group(0).replace("-", " "))
+        if value is not None:
+            out.append(Mention(float(value), m.start(), m.end()))
+    return sorted(out, key=lambda x: x.start)
+
+
+def same_number(found: Mention, wanted: float, wanted_precision: float = 0.0) -> bool:
+    """Whether a written number is ``wanted``: equal, or equal at the rounding a scale word gives
+    either of them ("7,192 million" is "7.19 billion")."""
+    return abs(found.value - wanted) <= max(1e-6, found.precision, wanted_precision) + 1e-9
 
 
 def _read_number(raw: str) -> float | None:
@@ -193,6 +304,9 @@ def fact_of(expected: Any) -> tuple[str, Any]:
     number = as_number(expected)
     if number is not None:
         return "number", number
+    written = number_fact(expected)
+    if written is not None:
+        return "number", written.value
     text = collapse(expected)
     if _ISO_DATE.match(text):
         return "date", date.fromisoformat(text)
@@ -202,6 +316,28 @@ def fact_of(expected: Any) -> tuple[str, Any]:
     if _CLOCK.match(text):
         return "time", time.fromisoformat(_pad(text))
     return "text", text
+
+
+def number_fact(expected: Any) -> Mention | None:
+    """An expected fact written as one amount ("7.19 billion", "$4,690.99", "4,690.99 EUR"), with its
+    rounding and currency; None when it is not a single number."""
+    if isinstance(expected, bool) or not isinstance(expected, (str, int, float)):
+        return None
+    text = collapse(expected)
+    found = numbers_in(text)
+    if len(found) != 1 or _ISO_DATE.match(text) or _CLOCK.match(text):
+        return None
+    rest = (text[:found[0].start] + text[found[0].end:]).strip(" $€£¥")
+    return found[0] if not rest or _CURRENCY_AFTER.fullmatch(" " + rest) or _CURRENCY_BEFORE.fullmatch(rest + " ") else None
+
+
+_DOTTED_TIME = re.compile(r"(?<![\d.,:$€£¥])([01]?\d|2[0-3])[.h]([0-5]\d)(?![\d,:]|\.\d)(?!\s?%)")
+
+
+def dotted_times_in(text: str) -> list[Mention]:
+    """Clock times written with a dot or an h ("10.00", "14h30"): read as times only where a time is
+    expected, since "10.00" is also an amount."""
+    return [Mention(time(int(m.group(1)), int(m.group(2))), m.start(), m.end()) for m in _DOTTED_TIME.finditer(text)]
 
 
 def _pad(clock: str) -> str:
@@ -224,11 +360,13 @@ def find(text: Any, expected: Any, *, case_sensitive: bool = False, year: int | 
     body = str(text or "")
     kind, value = fact_of(expected)
     if kind == "number":
-        return next((m for m in numbers_in(body) if math.isclose(m.value, value, rel_tol=0, abs_tol=1e-6)), None)
+        wanted = number_fact(expected)
+        return next((m for m in numbers_in(body) if same_number(m, value, wanted.precision if wanted else 0.0)
+                     and not (wanted and wanted.currency and m.currency and m.currency != wanted.currency)), None)
     if kind == "date":
         return next((m for m in dates_in(body, year) if _same_date(m.value, value)), None)
     if kind == "time":
-        return next((m for m in times_in(body) if m.value == value.replace(second=0)), None)
+        return next((m for m in times_in(body) + dotted_times_in(body) if m.value == value.replace(second=0)), None)
     if kind == "datetime":
         day = next((m for m in dates_in(body, year) if _same_date(m.value, value.date())), None)
         clock = next((m for m in times_in(body) if m.value == value.time().replace(second=0)), None)
@@ -253,18 +391,36 @@ def _find_words(body: str, needle: str, case_sensitive: bool) -> Mention | None:
                 return Mention(needle, m.start(), m.end() + lead + first.end)
         return None
     m = _words_pattern(needle, case_sensitive).search(body)
+    if m is None and IDENTIFIER.fullmatch(needle):
+        m = _identifier_pattern(needle).search(body)
+    if m is None and _PERSON_NAME.fullmatch(needle):
+        first, last = needle.split()
+        m = _words_pattern(f"{last}, {first}", case_sensitive, plural=False).search(body)
     return Mention(m.group(0), m.start(), m.end()) if m else None
 
 
+# An identifier: letters then digits, with or without a separator ("PO-1234", "INV 0042", "B12").
+IDENTIFIER = re.compile(r"(?P<prefix>[A-Za-z]{1,6})[\s#:_\-./]*(?P<digits>\d[\d\-]*\d|\d)")
+_PERSON_NAME = re.compile(r"[A-Z][a-z'’]+ [A-Z][a-z'’-]+")
+
+
+def _identifier_pattern(needle: str) -> re.Pattern:
+    """An identifier in any of its written forms: separators aside, the prefix optional ("PO 1234",
+    "po1234", "1234" for "PO-1234"), never a part of a longer number or identifier."""
+    m = IDENTIFIER.fullmatch(needle)
+    digits = r"[\s\-]?".join(re.escape(d) for d in re.sub(r"\D", "", m["digits"]))
+    return re.compile(r"(?<![\w\-])(?:" + re.escape(m["prefix"]) + r"[\s#:_\-./]*)?" + digits + r"(?![\w]|[\-.,]\d)", re.I)
+
+
 def _words_pattern(needle: str, case_sensitive: bool, plural: bool = True) -> re.Pattern:
-    parts = [re.escape(p) for p in needle.split()]
+    parts = [re.escape(p).replace(r"\-", r"[\s\-‐]+") for p in needle.split()]
     left = (r"(?<!\w)" + (r"(?<!\d[.,])" if needle[0].isdigit() else "")) if needle[0].isalnum() else ""
     # a plural of the last word is the same word ("Wednesdays" states "Wednesday"); "Rental" is not "Rent"
     if needle[-1].isalpha():
         right = r"(?:e?s)?(?!\w)" if plural else r"(?!\w)"
     else:
         right = r"(?!\w)(?![.,]\d)" if needle[-1].isalnum() else ""
-    return re.compile(left + r"\s+".join(parts) + right, 0 if case_sensitive else re.I)
+    return re.compile(left + r"[\s\-‐]+".join(parts) + right, 0 if case_sensitive else re.I)
 
 
 def states(text: Any, expected: Any, *, case_sensitive: bool = False, year: int | None = None) -> bool:
@@ -285,8 +441,9 @@ def other_candidates(text: Any, expected: Any, *, year: int | None = None, ignor
     ignored = str(ignore or "")
     if kind == "number":
         own = {round(m.value, 6) for m in numbers_in(ignored)}
+        wanted = number_fact(expected)
         return [body[m.start:m.end].strip() for m in numbers_in(body)
-                if not math.isclose(m.value, value, rel_tol=0, abs_tol=1e-6) and round(m.value, 6) not in own]
+                if not same_number(m, value, wanted.precision if wanted else 0.0) and round(m.value, 6) not in own]
     if kind == "date":
         return [body[m.start:m.end] for m in dates_in(body, year) if not _same_date(m.value, value)]
     if kind == "time":

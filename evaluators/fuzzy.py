@@ -8,6 +8,7 @@ import posixpath
 from typing import Any
 
 from officesim.evaluators.exact import events_named, list_events
+from officesim.evaluators.claims import added_text, gold_file, written_problems
 from officesim.evaluators.facts import Fact, fact_of, find, other_candidates, states
 from officesim.evaluators.registry import CheckResult, Ratio, TimeStr, check
 from officesim.evaluators.state import (
@@ -78,6 +79,10 @@ def contains(state: EvalState, *, file: str, text: Fact | list[Fact | list[Fact]
     if present:
         return CheckResult.fail(f"{path} states {', '.join(show(t) for t in needles)} but also "
                                 f"{', '.join(show(t) for t in present)}, which it must not")
+    if state.written(path):  # what the agent wrote there is read closed-world (evaluators/claims.py)
+        problems = written_problems(state, added_text(state, path), needles, counterpart=gold_file(state, path))
+        if problems:
+            return CheckResult.fail(f"{path} states {', '.join(show(t) for t in needles)} but {'; '.join(problems)}")
     if ordered:
         starts = [m.start for m in found]
         if starts != sorted(starts):
@@ -129,6 +134,7 @@ def answer_contains(state: EvalState, *, text: Fact | list[Fact | list[Fact]],
     if missing:
         return CheckResult.fail(f"the answer lacks {', '.join(show(t) for t in missing)}; found {show(collapse(answer), 200)}")
     hedges = hedged(state, needles) + [str(t) for t in as_list(exclude) if states(answer, t, year=state.year)]
+    hedges += written_problems(state, answer, needles, counterpart=[state.gold_answer or ""])
     if hedges:
         return CheckResult.fail(f"the answer {show(collapse(answer), 200)} states {', '.join(show(t) for t in needles)} "
                                 f"but also {', '.join(show(h) for h in hedges)}: a hedge, not an answer")

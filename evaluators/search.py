@@ -15,6 +15,7 @@ import re
 from datetime import time as dtime
 from typing import Any
 
+from officesim.evaluators.claims import gold_mail, gold_written, mail_said, negated, written_problems
 from officesim.evaluators.facts import own_text, states
 from officesim.evaluators.registry import CheckResult, check
 from officesim.evaluators.exact import attachment_names, list_events
@@ -27,10 +28,6 @@ def _messages(state: EvalState, user: str) -> list[tuple[str, dict]]:
     who = user.strip().lower()
     return sorted((path, e) for path, e in state.files.items()
                   if e.get("kind") == "eml" and str(e.get("mailbox") or "").lower() == who)
-
-
-def _said(entry: dict) -> str:
-    return f"{entry.get('subject') or ''}\n{own_text(entry.get('body') or '')}"
 
 
 def _names(files: list[str]) -> set[str]:
@@ -60,9 +57,13 @@ def mailbox_contains(state: EvalState, *, user: str, text: str | list[str | list
     best: tuple[int, str, list, list, list] | None = None
     matches: list[str] = []
     for path, entry in messages:
-        said = _said(entry)
+        said = mail_said(entry)
         missing = [t for t in needles if not states(said, t, year=state.year)]
         present = [str(t) for t in as_list(exclude) if states(said, t, year=state.year)]
+        if not missing and not present and state.written(path):  # what the agent wrote is read closed-world
+            present += written_problems(state, said, needles, counterpart=gold_mail(state, who),
+                                        recipients=[*(entry.get("to") or []), *(entry.get("cc") or [])],
+                                        body=own_text(entry.get("body")))
         carried = attachment_names(entry)
         files = ([f"carries {sorted(carried) or 'no attachment'}, expected {sorted(wanted_files) or 'none'}"]
                  if wanted_files is not None and not wanted_files <= carried <= wanted_files | optional else [])
@@ -82,7 +83,7 @@ def mailbox_contains(state: EvalState, *, user: str, text: str | list[str | list
     if missing:
         why.append(f"lacks {', '.join(show(t) for t in missing)}")
     if present:
-        why.append(f"also states {', '.join(show(t) for t in present)}, which it must not")
+        why.append(f"{', '.join(t if ' ' in t else show(t) for t in present)}, which it must not")
     return CheckResult.fail(f"no message in the mailbox of {who} states {show(needles)}"
                             + (f" and none of {show([str(t) for t in as_list(exclude)])}" if exclude else "")
                             + f"; the closest, {path}, {' and '.join(why)}")
@@ -94,7 +95,7 @@ def mailbox_not_contains(state: EvalState, *, user: str, text: str | list[str]) 
     who = user.strip().lower()
     needles = [str(t) for t in as_list(text)]
     for path, entry in _messages(state, user):
-        said = _said(entry)
+        said = mail_said(entry)
         hits = [t for t in needles if states(said, t, year=state.year)]
         if hits:
             return CheckResult.fail(f"{path} states {', '.join(show(t) for t in hits)}; no message to or from "
@@ -156,13 +157,45 @@ def event_contains(state: EvalState, *, user: str, text: str | list[str | list[s
     events = calendar_events(state, user)
     wanted = show(needles) + "".join(f", {k} {v}" for k, v in (("start", start), ("end", end), ("minutes", minutes))
                                      if v)
+    false = ""
     for event in events:
-        said = "\n".join(str(event.get(k) or "") for k in ("summary", "location", "description"))
+        said = event_text(event)
         if all(states(said, t, year=state.year) for t in needles) and \
                 any(_at(event, "start", s, state.timezone) for s in starts) and _at(event, "end", when["end"], state.timezone) and \
                 (minutes is None or _minutes(event, state.timezone) == minutes):
-            return CheckResult.ok(f"{who}: event {show(event.get('summary'))} at {event.get('start')} states {wanted}")
-    return CheckResult.fail(f"{who}: no event states {wanted} ({list_events(events)})")
+            problems = _event_problems(state, user, event, needles)
+            if not problems:
+                return CheckResult.ok(f"{who}: event {show(event.get('summary'))} at {event.get('start')} states {wanted}")
+            false = false or f"; event {show(event.get('summary'))} {'; '.join(problems)}"
+    return CheckResult.fail(f"{who}: no event states {wanted}{false} ({list_events(events)})")
+
+
+def event_text(event: dict) -> str:
+    return "\n".join(str(event.get(k) or "") for k in ("summary", "location", "description"))
+
+
+def _event_problems(state: EvalState, user: str, event: dict, needles: list[Any]) -> list[str]:
+    """The closed-world reading of an event the agent made or changed (an unchanged one is the office's)."""
+    mine = [e for e in _before_events(state, user)]
+    if state.before is not None and event in mine:
+        return []
+    gold = [event_text(e) for e in _events_of(state.gold or {}, user) if e not in mine] or gold_written(state)
+    problems = written_problems(state, event_text(event), needles, counterpart=gold)
+    # an event is one statement: a description that calls it off says so of the whole event
+    if any(negated(line) for line in event_text(event).splitlines()[1:]) and \
+            not any(negated(line) for t in [*gold, state.instruction] for line in str(t).splitlines()):
+        problems.append(f"is called off in its own words ({show(collapse(event_text(event)), 90)}), which the gold's is not")
+    return problems
+
+
+def _before_events(state: EvalState, user: str) -> list[dict]:
+    return _events_of(state.before or {}, user)
+
+
+def _events_of(files: dict[str, dict], user: str) -> list[dict]:
+    path = f"calendar/{user.strip().lower()}.ics"
+    same = [e for p, e in files.items() if p.casefold() == path.casefold() and e.get("kind") == "ics"]
+    return [ev for e in same for ev in e.get("events") or []]
 
 
 @check("same_time")
@@ -227,7 +260,7 @@ def mail_states_event(state: EvalState, *, user: str, text: str | list[str | lis
         if not details:
             continue
         for path, entry in messages:
-            said = _said(entry)
+            said = mail_said(entry)
             if all(states(said, t, year=state.year) for t in [*needles, *details]):
                 return CheckResult.ok(f"{path} states the event {show(event.get('summary'))}: {', '.join(details)}")
     return CheckResult.fail(f"no message in the mailbox of {who} states {show(needles)} with the day and times of "
@@ -249,14 +282,14 @@ def pairs_meet(state: EvalState, *, users: list[str], partners: list[str], text:
         if len(events) > 1 or (person in users and not events):
             problems.append(f"{who} has {len(events)} events stating {show(needles)}, expected one")
             continue
-        said = [(p, e) for p, e in mailbox(state, person, "inbox") if all(states(_said(e), t, year=state.year) for t in needles)]
+        said = [(p, e) for p, e in mailbox(state, person, "inbox") if all(states(mail_said(e), t, year=state.year) for t in needles)]
         if not events:
             if said:
                 problems.append(f"{who} is in no pair but received {said[0][0]}")
             continue
         event = events[0]
         details = _event_details(event, state.timezone)
-        told = [p for p, e in said if _addressed(e, person) and all(states(_said(e), t, year=state.year) for t in details)]
+        told = [p for p, e in said if _addressed(e, person) and all(states(mail_said(e), t, year=state.year) for t in details)]
         if len(said) != 1 or len(told) != 1:
             problems.append(f"{who} received {len(said)} message(s) stating {show(needles)}, {len(told)} of them "
                             f"addressed to them with the event's {', '.join(details)}; expected exactly one")

@@ -32,6 +32,22 @@ class EvalState:
     timezone: str = "UTC"
     now: datetime | None = None
     instruction: str = ""  # the task's request: figures it states are not candidates of a hedge
+    # What closed-world reading of written text compares with (evaluators/claims.py): the initial office,
+    # the office the gold solution leaves and its answer, and who the user is. None where unknown (a
+    # state built by hand): then only the expected facts, the instruction and the neutral values count.
+    before: dict[str, dict] | None = None
+    gold: dict[str, dict] | None = None
+    gold_answer: str | None = None
+    user: str | None = None
+    user_name: str | None = None
+    people: dict[str, str] = field(default_factory=dict)
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # derived once per state
+
+    def written(self, path: str) -> bool:
+        """Whether the agent wrote the entry at ``path`` (new or changed since the initial office)."""
+        if self.before is None:
+            return True
+        return self.before.get(path) != self.files.get(path)
 
     @property
     def year(self) -> int | None:

@@ -1,0 +1,615 @@
+"""Closed-world reading of what an agent writes: every fact it states must be one the task supports.
+
+A check that a mail, a document, an event or an answer states the expected facts (evaluators/facts.py)
+also reads every other *claim* of the kinds those facts are — numbers and amounts, dates (with their
+weekday), times, e-mail addresses, identifiers, people and organisations the office knows — and each
+must be supported:
+
+- an expected fact, or a value the instruction gives;
+- a value the gold solution writes in the same place (its mail, document, event or answer), or of an
+  event the agent's own calendar holds (a mail agreeing with the meeting it booked);
+- neutral: today, the current year, the user, the people the text is addressed to.
+
+Anything else of an expected fact's kind is a false or hedged statement ("4,690.99 (5,100 with the
+hotel)", "May 15, or at the latest May 19", "first X, correction: Y") and fails, with a message that
+names it. Whatever kind is expected, a weekday must agree with its date, a mail's greeting must name
+one of its recipients, and an expected fact stated under a negation ("we can no longer offer the demo")
+fails unless the gold states it under one too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from typing import Any, Iterable
+
+import pysbd
+
+from officesim.evaluators.facts import (
+    IDENTIFIER,
+    Mention,
+    dates_in,
+    dotted_times_in,
+    own_text,
+    fact_of,
+    find,
+    number_fact,
+    numbers_in,
+    same_number,
+    times_in,
+    weekday_conflicts,
+)
+from officesim.evaluators.state import EvalState
+from officesim.evaluators.text import as_list, collapse, document_text, show
+
+KINDS = ("number", "date", "time", "email", "id", "person", "org")
+
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PATH = re.compile(r"(?<![\w])(?:/?[\w.-]+/)*[\w.-]+\.(?:xlsx|xls|docx|doc|pdf|eml|ics|txt|csv|png|jpe?g|md|json|pptx|zip)\b", re.I)
+_URL = re.compile(r"https?://\S+")
+_LIST_MARK = re.compile(r"^[ \t]*(?:\(?\d{1,2}[.)]|#\d{1,2})(?=\s)", re.M)
+_ORDINAL = re.compile(r"^(?:st|nd|rd|th)\b", re.I)
+_GENERIC_DOMAINS = {"example", "gmail", "googlemail", "yahoo", "outlook", "hotmail", "mail", "email", "company", "test",
+                    "localhost", "corp", "org", "com", "net", "icloud", "proton", "protonmail", "live", "msn", "aol"}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One fact-like mention in written text: its kind, normalised value and the words as written."""
+
+    kind: str
+    value: Any
+    text: str
+    precision: float = 0.0
+    currency: str | None = None
+    start: int = field(default=-1, compare=False)
+    end: int = field(default=-1, compare=False)
+
+
+# ---- the office's people and organisations ---------------------------------------------------------
+@dataclass(frozen=True)
+class Person:
+    address: str
+    first: str | None
+    last: str | None
+
+
+@dataclass
+class Directory:
+    """People (by address, named from it: ``dana.ortiz@x`` is Dana Ortiz) and organisations (by the
+    name of their mail domain: ``northwind.test`` is Northwind) that the office knows."""
+
+    people: dict[str, Person] = field(default_factory=dict)
+    orgs: dict[str, re.Pattern] = field(default_factory=dict)
+    _full: list[tuple[re.Pattern, str]] = field(default_factory=list)
+
+    def add(self, address: str, name: str | None = None) -> None:
+        address = address.strip().lower().rstrip(".")
+        if "@" not in address:
+            return
+        local, _, domain = address.partition("@")
+        parts = [p for p in re.split(r"[._\-+]", local) if p.isalpha()]
+        if name and len(name.split()) >= 2:
+            first, last = name.split()[0], name.split()[-1]
+        elif name:
+            first, last = name.strip(), (parts[-1].title() if len(parts) >= 2 else None)
+        else:
+            first = parts[0].title() if parts else None
+            last = parts[-1].title() if len(parts) >= 2 else None
+        if address not in self.people or (name and self.people[address].first != first):
+            self.people[address] = Person(address, first, last)
+            if first and last:
+                self._full.append((re.compile(rf"(?<!\w){re.escape(first)}\s+{re.escape(last)}(?!\w)"
+                                              rf"|(?<!\w){re.escape(last)},\s*{re.escape(first)}(?!\w)", re.I), address))
+        labels = [x for x in domain.split(".")[:-1] if x]
+        label = labels[-1] if labels else ""
+        if len(label) >= 4 and label not in _GENERIC_DOMAINS and label not in self.orgs:
+            self.orgs[label] = re.compile(r"(?<!\w)" + r"[\s\-]?".join(map(re.escape, label)) + r"(?!\w)", re.I)
+
+    def persons_in(self, text: str) -> list[tuple[Mention, str]]:
+        """Full names ("Dana Ortiz", "Ortiz, Dana") of known people written in ``text``, with their address."""
+        return [(Mention(m.group(0), m.start(), m.end()), address) for pattern, address in self._full
+                for m in pattern.finditer(text)]
+
+    def orgs_in(self, text: str) -> list[tuple[Mention, str]]:
+        return [(Mention(m.group(0), m.start(), m.end()), label) for label, pattern in self.orgs.items()
+                for m in pattern.finditer(text)]
+
+    def named(self, word: str) -> list[Person]:
+        """People whose first or last name is ``word`` (ci)."""
+        w = word.casefold()
+        return [p for p in self.people.values() if w in {(p.first or "").casefold(), (p.last or "").casefold()}]
+
+
+def build_directory(files: Iterable[dict], people: dict[str, str] | None = None, user: str | None = None,
+                    user_name: str | None = None) -> Directory:
+    """The directory of an office's parsed entries: every address of its mail, calendars and documents."""
+    d = Directory()
+    if user:
+        d.add(user, user_name)
+    for name, address in (people or {}).items():
+        d.add(address, name)
+    for entry in files:
+        kind = entry.get("kind")
+        if kind == "eml":
+            for a in [entry.get("from"), *(entry.get("to") or []), *(entry.get("cc") or [])]:
+                if a:
+                    d.add(str(a))
+            text = str(entry.get("body") or "")
+        elif kind == "ics":
+            for e in entry.get("events") or []:
+                for a in e.get("attendees") or []:
+                    d.add(str(a))
+            continue
+        elif kind in ("text", "xlsx", "docx"):
+            text = document_text(entry)
+        else:
+            continue
+        for m in _EMAIL.finditer(text[:200_000]):
+            d.add(m.group(0))
+    return d
+
+
+# ---- claims in text ----------------------------------------------------------------------------------
+def _mask(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    chars = list(text)
+    for s, e in spans:
+        chars[s:e] = " " * (e - s)
+    return "".join(chars)
+
+
+def claims_in(text: str, *, year: int | None, directory: Directory | None = None,
+              kinds: Iterable[str] = KINDS, dotted_times: bool = False) -> list[Claim]:
+    """Every fact-like mention of ``kinds`` in ``text``. File names and links are not claims; a number
+    glued to letters ("4B", "Q3") is part of a name, a list mark ("1.") is layout, "15th" is a day."""
+    kinds = set(kinds)
+    out: list[Claim] = []
+    masked = _mask(text, [(m.start(), m.end()) for p in (_URL, _PATH) for m in p.finditer(text)])
+    emails = [m for m in _EMAIL.finditer(masked)]
+    if "email" in kinds:
+        out += [Claim("email", m.group(0).lower().rstrip("."), m.group(0), start=m.start(), end=m.end()) for m in emails]
+    masked = _mask(masked, [(m.start(), m.end()) for m in emails])
+    if directory is not None and "person" in kinds:
+        out += [Claim("person", address, m.value, start=m.start, end=m.end) for m, address in directory.persons_in(masked)]
+    if directory is not None and "org" in kinds:
+        out += [Claim("org", label, m.value, start=m.start, end=m.end) for m, label in directory.orgs_in(masked)]
+    ids = [m for m in IDENTIFIER.finditer(masked) if _is_identifier(m)]
+    if "id" in kinds:
+        out += [Claim("id", re.sub(r"[^0-9A-Za-z]", "", m["prefix"] + m["digits"]).upper(), m.group(0),
+                      start=m.start(), end=m.end()) for m in ids]
+    masked = _mask(masked, [(m.start(), m.end()) for m in ids])
+    masked = _mask(masked, [(m.start(), m.end()) for m in _LIST_MARK.finditer(masked)])
+    dates = dates_in(masked, year)
+    if "date" in kinds:
+        out += [Claim("date", m.value, masked[m.start:m.end], start=m.start, end=m.end) for m in dates]
+    times = times_in(masked) + (dotted_times_in(masked) if dotted_times else [])
+    if "time" in kinds:
+        out += [Claim("time", m.value, masked[m.start:m.end], start=m.start, end=m.end) for m in times]
+    masked = _mask(masked, [(m.start, m.end) for m in [*dates, *times]])
+    for m in numbers_in(masked):
+        glued_after = masked[m.end:m.end + 1].isalpha() and not _ORDINAL.match(masked[m.end:])
+        glued_before = m.start > 0 and masked[m.start - 1].isalpha()
+        if glued_after or glued_before:
+            continue
+        if _ORDINAL.match(masked[m.end:]):
+            if "date" in kinds and float(m.value).is_integer() and 1 <= m.value <= 31:
+                out.append(Claim("date", ("day", int(m.value)), masked[m.start:m.end + 2], start=m.start, end=m.end + 2))
+            continue
+        if "number" in kinds:
+            out.append(Claim("number", m.value, masked[m.start:m.end].strip(), m.precision, m.currency, m.start, m.end))
+    return out
+
+
+_NOT_PREFIX = re.compile(r"(?i)(?:on|at|by|to|in|of|and|the|is|was|from|until|till|before|after|total|sum|for|"
+                         r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|"
+                         r"usd|eur|gbp|chf|cad|aud|jpy|am|pm|[kmb]|bn|mn|q)$")
+
+
+def _is_identifier(m: re.Match) -> bool:
+    """An identifier ("PO-1234", "INV 0042", "A1234"): a prefix that is not a word of a sentence, then
+    at least three digits; a prefix apart from its digits by a space must be in capitals ("PO 1234",
+    not "Invoice 2026")."""
+    digits = re.sub(r"\D", "", m["digits"])
+    gap = m.group(0)[len(m["prefix"]):len(m.group(0)) - len(m["digits"])]
+    if len(digits) < 3 or _NOT_PREFIX.match(m["prefix"]):
+        return False
+    if gap.strip() == "" and gap:
+        return m["prefix"].isupper() and len(m["prefix"]) >= 2
+    return m["prefix"][0].isupper()
+
+
+def _same(a: Claim, b: Claim) -> bool:
+    """Whether two claims state the same value (``b`` the supporting one)."""
+    if a.kind != b.kind:
+        return False
+    if a.kind == "number":
+        if a.currency and b.currency and a.currency != b.currency:
+            return False
+        return same_number(Mention(a.value, 0, 0, precision=a.precision), b.value, b.precision)
+    if a.kind == "date":
+        return _date_key(a.value) & _date_key(b.value) != set()
+    if a.kind == "time":
+        return a.value == b.value
+    if a.kind == "id":
+        return a.value == b.value or re.sub(r"\D", "", a.value) == re.sub(r"\D", "", b.value)
+    return a.value == b.value
+
+
+def _date_key(value: Any) -> set:
+    """The ways a written date can agree with another: a full date, (month, day) or ("day", n)."""
+    if isinstance(value, date):
+        return {value, (value.month, value.day), ("day", value.day)}
+    if isinstance(value, tuple) and value and value[0] == "day":
+        return {value}
+    if isinstance(value, tuple):
+        return {value, ("day", value[1])}
+    return {value}
+
+
+# ---- what supports a claim ------------------------------------------------------------------------
+@dataclass
+class Support:
+    """What a written text may state: the expected facts, the instruction, the gold's own text in the
+    same place, the agent's own calendar, and the neutral values (today, the user, the addressees)."""
+
+    expected: list[Any]
+    texts: list[str] = field(default_factory=list)
+    addresses: list[str] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+
+
+def expected_kinds(expected: Iterable[Any], *, year: int | None, directory: Directory | None) -> set[str]:
+    """The kinds of claim the expected facts are: only those kinds are read closed-world."""
+    kinds: set[str] = set()
+    for fact in _flat(expected):
+        kind, _value = fact_of(fact)
+        if kind == "datetime":
+            kinds |= {"date", "time"}
+        elif kind != "text":
+            kinds.add(kind)
+        else:
+            kinds |= {c.kind for c in claims_in(str(fact), year=year, directory=directory)}
+    return kinds
+
+
+def _flat(items: Iterable[Any]) -> list[Any]:
+    out = []
+    for item in as_list(items):
+        out += _flat(item) if isinstance(item, (list, tuple)) else [item]
+    return out
+
+
+def _claims_of_fact(fact: Any, *, year: int | None, directory: Directory | None) -> list[Claim]:
+    kind, value = fact_of(fact)
+    out = claims_in(str(fact), year=year, directory=directory)
+    if kind == "number":
+        written = number_fact(fact)
+        out.append(Claim("number", value, str(fact), written.precision if written else 0.0,
+                         written.currency if written else None))
+    elif kind == "date":
+        out.append(Claim("date", value, str(fact)))
+    elif kind == "time":
+        out.append(Claim("time", value.replace(second=0), str(fact)))
+    elif kind == "datetime":
+        out += [Claim("date", value.date(), str(fact)), Claim("time", value.time().replace(second=0), str(fact))]
+    elif kind == "text" and IDENTIFIER.fullmatch(str(fact).strip()):
+        m = IDENTIFIER.fullmatch(str(fact).strip())
+        out.append(Claim("id", re.sub(r"[^0-9A-Za-z]", "", m["prefix"] + m["digits"]).upper(), str(fact)))
+        digits = re.sub(r"\D", "", m["digits"])
+        out.append(Claim("number", float(digits), digits))
+    return out
+
+
+def supported_claims(support: Support, *, year: int | None, now: datetime | None,
+                     directory: Directory | None) -> list[Claim]:
+    out = list(support.claims)
+    for fact in _flat(support.expected):
+        out += _claims_of_fact(fact, year=year, directory=directory)
+    for text in support.texts:
+        out += claims_in(str(text or ""), year=year, directory=directory, dotted_times=True)
+    for address in support.addresses:
+        out.append(Claim("email", address.strip().lower(), address))
+        if directory is not None:
+            out.append(Claim("person", address.strip().lower(), address))
+            label = address.strip().lower().partition("@")[2].split(".")
+            if len(label) >= 2:
+                out.append(Claim("org", label[-2], address))
+    if now is not None:
+        out += [Claim("date", now.date(), "today"), Claim("number", float(now.year), str(now.year))]
+    years = {c.value.year for c in out if c.kind == "date" and isinstance(c.value, date)}
+    out += [Claim("number", float(y), str(y)) for y in years]
+    return out
+
+
+def stray_claims(text: str, support: Support, *, year: int | None, now: datetime | None,
+                 directory: Directory | None, sources: list[tuple[Claim, set[str]]] | None = None) -> list[Claim]:
+    """Claims of ``text`` of an expected fact's kind that nothing supports."""
+    kinds = expected_kinds(support.expected, year=year, directory=directory)
+    if not kinds:
+        return []
+    allowed = supported_claims(support, year=year, now=now, directory=directory)
+    written = claims_in(text, year=year, directory=directory, kinds=kinds,
+                        dotted_times="time" in kinds and any(c.kind == "time" for c in allowed))
+    # a time written with a dot that is an expected time is that time, not an amount
+    dotted = {(c.start, c.end) for c in written if c.kind == "time"}
+    spans: dict[tuple, list[Claim]] = {}
+    for claim in written:
+        if claim.kind == "number" and any(s <= claim.start and claim.end <= e for s, e in dotted):
+            continue
+        spans.setdefault((claim.kind, claim.start, claim.end), []).append(claim)
+    out = []
+    for readings in spans.values():  # "11/06/2026" is true when one of its readings is
+        if any(_same(c, a) for c in readings for a in allowed):
+            continue
+        if sources is not None and any(_office_value(c, text, sources, support.expected, year) for c in readings):
+            continue
+        out.append(readings[0])
+    unique: dict[tuple, Claim] = {}
+    for c in out:
+        unique.setdefault((c.kind, c.text), c)
+    return list(unique.values())
+
+
+# ---- values of the office, bound to their labels --------------------------------------------------------
+_STOP = set("""the and for with from that this these those are was were you your our has have had will all per
+not but its into over under each than then there their them they she his her him who what when which where
+about would could should can may might must been being also just only any some more most such very please
+thanks thank regards best dear hello team""".split())
+
+
+def content_words(text: str) -> set[str]:
+    """The words of a text that say what it is about (three letters or more, not a function word); a
+    plural is its singular."""
+    return {w.rstrip("s") if len(w) > 4 else w for w in re.findall(r"[a-z]{3,}", text.casefold()) if w not in _STOP}
+
+
+def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim, set[str]]]:
+    """Every value the office states, with the words beside it: the cells of its row and the header
+    of its table, or the words of its line."""
+    out = []
+    for entry in files.values():
+        kind = entry.get("kind")
+        if kind == "xlsx":
+            for rows in (entry.get("sheets") or {}).values():
+                header = " ".join(str(c) for c in (rows[0] if rows else []) if c is not None)
+                for row in rows:
+                    line = " | ".join("" if c is None else str(c) for c in row)
+                    words = content_words(line + " " + header)
+                    out += [(c, words) for c in claims_in(line, year=year, kinds=("number", "date", "time", "id", "email"))]
+            continue
+        if kind == "eml":
+            lines = [str(entry.get("subject") or ""), *str(entry.get("body") or "").splitlines()]
+        elif kind in ("docx", "text", "pdf", "ics"):
+            lines = document_text(entry).splitlines()
+        else:
+            continue
+        for line in lines[:5000]:
+            if any(ch.isdigit() or ch == "@" for ch in line):
+                words = content_words(line)
+                out += [(c, words) for c in claims_in(line, year=year, kinds=("number", "date", "time", "id", "email"))]
+    return out
+
+
+def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str]]], expected: list[Any],
+                  year: int | None) -> bool:
+    """Whether a value the text states is one the office states in the same role: the clause around it
+    states none of the expected facts (then it would be a second answer: "4,690.99 (5,100 with the
+    hotel)") and shares a word with a place in the office that states the same value ("3.25 hours")."""
+    clause = ""
+    for start, end, sentence in sentences(text):
+        if start <= claim.start < end:
+            clause = _clauses(sentence, claim.start - start, claim.end - start)[0]
+            break
+    if not clause or any(find(clause, f, year=year) is not None for f in _flat(expected)):
+        return False
+    words = content_words(clause.replace(claim.text, " "))
+    return any(_same(claim, value) and words & around for value, around in sources)
+
+
+# ---- polarity ----------------------------------------------------------------------------------------
+_SEGMENTER = pysbd.Segmenter(language="en", clean=False, char_span=True)
+_IDIOMS = re.compile(r"(?:do not|don't|dont) hesitate|no later than|not later than|no problem|no worries|not only|"
+                     r"if not|no\.\s*\d|\bno:\s*\d|nothing else|not sure whether", re.I)
+_NEGATION = re.compile(r"(?<![\w-])(?:not|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|"
+                       r"shouldn't|couldn't|wouldn't|no longer|unable|unavailable|cancel(?:l)?ed|cancel(?:l)?ing|"
+                       r"cancel(?:l)?ation|call(?:ed)? off|postponed|withdrawn|void)(?![\w-])|n't\b", re.I)
+
+
+def sentences(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, sentence) of ``text``, each line on its own first (a line is never one sentence with
+    the next), then split by pysbd."""
+    out, offset = [], 0
+    for line in text.splitlines(keepends=True):
+        if line.strip():
+            for span in _SEGMENTER.segment(line):
+                out.append((offset + span.start, offset + span.end, span.sent))
+        offset += len(line)
+    return out
+
+
+def negated(sentence: str) -> bool:
+    """Whether a sentence says something does not hold ("no longer", "do NOT", "cancelled")."""
+    return _NEGATION.search(_IDIOMS.sub(" ", sentence)) is not None
+
+
+_CLAUSE_BREAK = re.compile(r"[;:]|,\s*(?=(?:but|and|while|although|though|whereas|so|yet)\b)"
+                           r"|\s+(?:but|while|although|whereas)\s+|\s(?=(?:rather than|instead of)\b)", re.I)
+
+
+def _clauses(sentence: str, start: int, end: int) -> list[str]:
+    """The clause of ``sentence`` that holds the span: "arrived on time, but the fan does not work" is
+    two statements, and only the second one is negated."""
+    bounds = [0, *(m.end() for m in _CLAUSE_BREAK.finditer(sentence)), len(sentence)]
+    return [sentence[a:b] for a, b in zip(bounds, bounds[1:]) if a <= start < b or a < end <= b] or [sentence]
+
+
+def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[str], *, year: int | None) -> list[str]:
+    """Expected facts stated only in a negated sentence, where the gold states them plainly."""
+    out = []
+    spans = sentences(text)
+    for fact in _flat(expected):
+        found = find(text, fact, year=year)
+        if found is None:
+            continue
+        around = [clause for s in spans if s[0] <= found.start < s[1] or s[0] < found.end <= s[1]
+                  for clause in _clauses(s[2], found.start - s[0], found.end - s[0])]
+        if not around or not all(negated(c) for c in around):
+            continue
+        if any(negated(c) for t in support_texts for s in sentences(str(t or ""))
+               if (m := find(s[2], fact, year=year)) is not None for c in _clauses(s[2], m.start, m.end)):
+            continue
+        out.append(f"states {show(str(fact))} under a negation ({show(collapse(around[0]), 90)})")
+    return out
+
+
+# ---- greetings -----------------------------------------------------------------------------------------
+_GREETING = re.compile(r"^\s*(?:dear|hi|hello|hey|good (?:morning|afternoon|evening)|greetings|to)\b[ \t,]*"
+                       r"(?:(?:mr|mrs|ms|miss|dr|prof)\.?\s+)?(?P<name>[A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*)?)", re.I)
+
+
+def greeting_problem(body: str, recipients: Iterable[str], directory: Directory | None) -> str | None:
+    """A message that greets a known person other than its recipients ("Dear Omar" to Dana)."""
+    if directory is None:
+        return None
+    first = next((line for line in str(body or "").splitlines() if line.strip()), "")
+    m = _GREETING.match(first)
+    if not m:
+        return None
+    words = [w for w in re.split(r"[\s\-]+", m["name"]) if w]
+    addressed = {a.strip().lower() for a in recipients}
+    theirs = set()
+    for a in addressed:
+        p = directory.people.get(a)
+        local = a.partition("@")[0]
+        theirs |= {x.casefold() for x in [p and p.first, p and p.last] if x} | {x for x in re.split(r"[._\-+]", local) if x}
+    if any(w.casefold() in theirs for w in words):
+        return None
+    others = [p for w in words for p in directory.named(w) if p.address not in addressed]
+    if not others:
+        return None
+    return f"greets {show(m['name'])}, but the message goes to {', '.join(sorted(addressed))}"
+
+
+# ---- the one entry point -----------------------------------------------------------------------------
+def closed_world_problems(text: str, support: Support, *, year: int | None, now: datetime | None,
+                          directory: Directory | None, recipients: Iterable[str] | None = None,
+                          sources: list[tuple[Claim, set[str]]] | None = None, body: str | None = None) -> list[str]:
+    """Everything false or unsupported in a written ``text`` (see the module rules), as messages."""
+    problems = []
+    strays = stray_claims(text, support, year=year, now=now, directory=directory, sources=sources)
+    if strays:
+        problems.append("also states " + ", ".join(f"{show(c.text)} ({c.kind})" for c in strays[:5])
+                        + ", which neither the task nor its sources support")
+    problems += [f"writes {w}: the weekday is wrong" for w in weekday_conflicts(text, year)]
+    problems += polarity_problems(text, support.expected, support.texts, year=year)
+    if recipients is not None:
+        greeting = greeting_problem(text if body is None else body, recipients, directory)
+        if greeting:
+            problems.append(greeting)
+    return problems
+
+
+def calendar_claims(files: dict[str, dict], before: dict[str, dict] | None) -> list[Claim]:
+    """Dates and times of the events the agent's office holds that the initial office does not: a mail
+    may state the meeting the agent itself booked."""
+    out = []
+    for path, entry in files.items():
+        if entry.get("kind") != "ics":
+            continue
+        old = {(e.get("summary"), e.get("start"), e.get("end")) for e in ((before or {}).get(path) or {}).get("events") or []}
+        for e in entry.get("events") or []:
+            if (e.get("summary"), e.get("start"), e.get("end")) in old:
+                continue
+            for key in ("start", "end"):
+                value = str(e.get(key) or "")
+                try:
+                    moment = datetime.fromisoformat(value)
+                except ValueError:
+                    continue
+                out.append(Claim("date", moment.date(), value))
+                if len(value) > 10:
+                    out.append(Claim("time", time(moment.hour, moment.minute), value))
+    return out
+
+
+# ---- reading a graded state ----------------------------------------------------------------------------
+def directory_of(state: EvalState) -> Directory:
+    """The office's directory (initial office, gold's and the agent's), built once per state."""
+    if "directory" not in state.memo:
+        files = [*(state.before or {}).values(), *(state.gold or {}).values(), *state.files.values()]
+        state.memo["directory"] = build_directory(files, state.people, state.user, state.user_name)
+    return state.memo["directory"]
+
+
+def mail_said(entry: dict) -> str:
+    """What a message's sender wrote: its subject, then its own text (a quoted original left out)."""
+    return f"{entry.get('subject') or ''}\n{own_text(entry.get('body') or '')}"
+
+
+def gold_written(state: EvalState) -> list[str]:
+    """Everything the gold solution wrote: its new or changed files' text (a message's own words) and its answer."""
+    if "gold_written" not in state.memo:
+        out = []
+        for path, entry in (state.gold or {}).items():
+            if state.before is not None and state.before.get(path) == entry:
+                continue
+            out.append(mail_said(entry) if entry.get("kind") == "eml" else document_text(entry))
+        if state.gold_answer:
+            out.append(str(state.gold_answer))
+        state.memo["gold_written"] = out
+    return state.memo["gold_written"]
+
+
+def gold_mail(state: EvalState, sender: str | None = None, to: Iterable[str] | None = None) -> list[str]:
+    """The own words of the messages the gold sends (from ``sender``; to exactly ``to`` when some do),
+    else everything the gold wrote."""
+    sent = [e for p, e in (state.gold or {}).items()
+            if e.get("kind") == "eml" and (state.before is None or state.before.get(p) != e)
+            and (sender is None or str(e.get("mailbox") or "").lower() == sender.strip().lower())]
+    if to is not None:
+        wanted = {a.strip().lower() for a in to}
+        same = [e for e in sent if {str(a).lower() for a in e.get("to") or []} == wanted]
+        sent = same or sent
+    return [mail_said(e) for e in sent] or gold_written(state)
+
+
+def gold_file(state: EvalState, path: str) -> list[str]:
+    """The gold's version of a file the agent wrote, else everything the gold wrote."""
+    entry = (state.gold or {}).get(path)
+    return [document_text(entry)] if entry is not None else gold_written(state)
+
+
+def added_text(state: EvalState, path: str) -> str:
+    """The lines of a file the agent added (all of a new file): what it wrote there, not what it kept."""
+    entry = state.files.get(path) or {}
+    text = document_text(entry)
+    old = (state.before or {}).get(path)
+    if old is None:
+        return text
+    kept = {}
+    for line in document_text(old).splitlines():
+        kept[collapse(line)] = kept.get(collapse(line), 0) + 1
+    out = []
+    for line in text.splitlines():
+        key = collapse(line)
+        if kept.get(key):
+            kept[key] -= 1
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def written_problems(state: EvalState, text: str, expected: Any, *, counterpart: list[str],
+                     recipients: Iterable[str] | None = None, body: str | None = None) -> list[str]:
+    """What is false or unsupported in ``text`` the agent wrote, where ``expected`` are the facts it must
+    state and ``counterpart`` what the gold wrote in the same place (see the module rules)."""
+    addresses = [a for a in [state.user, *(recipients or [])] if a]
+    support = Support(expected=list(as_list(expected)), texts=[state.instruction, *counterpart],
+                      addresses=addresses, claims=calendar_claims(state.files, state.before))
+    # what the gold writes anywhere is true of the outcome (the hours it books, the rate it applies)
+    support.claims += [c for t in gold_written(state) for c in claims_in(t, year=state.year, dotted_times=True)]
+    if "sources" not in state.memo:
+        state.memo["sources"] = office_sources(state.before or {}, state.year)
+    return closed_world_problems(text, support, year=state.year, now=state.now, directory=directory_of(state),
+                                 recipients=recipients, sources=state.memo["sources"], body=body)

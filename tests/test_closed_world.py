@@ -1,0 +1,160 @@
+"""Closed-world grading of written text (evaluators/claims.py): every stated fact must be supported,
+every ordinary form of an expected fact is accepted."""
+
+from datetime import datetime
+
+import pytest
+
+from officesim.evaluators import EvalState, run_check
+
+ME = "maya.lin@northwind.test"
+DANA = "dana.ortiz@northwind.test"
+OMAR = "omar.haddad@bluefin.test"
+NOW = datetime(2026, 1, 12, 9)  # a Monday
+
+
+def mail(body: str, subject: str = "Expenses", to: str = DANA, mid: str = "msg-1") -> dict:
+    return {"kind": "eml", "mailbox": ME, "folder": "sent", "id": mid, "from": ME, "to": [to], "cc": [],
+            "subject": subject, "date": "2026-01-12 10:00:00", "body": body, "attachments": []}
+
+
+SHEET = {"kind": "xlsx", "sheet_order": ["Trip"], "sheets": {"Trip": [
+    ["Item", "Amount"], ["Flight", 3190.99], ["Hotel", 5100], ["Taxi", 1500]]}}
+INBOX = {"kind": "eml", "mailbox": ME, "folder": "inbox", "id": "msg-0", "from": OMAR, "to": [ME], "cc": [],
+         "subject": "Hello", "date": "2026-01-11 10:00:00", "body": "Hi Maya, Omar here.", "attachments": []}
+BEFORE = {"data/trip.xlsx": SHEET, f"emails/{ME}/msg-0.eml": INBOX}
+GOLD_BODY = "Hi Dana,\nthe trip total without the hotel is 4,690.99.\nMaya"
+
+
+def state(body: str, *, to: str = DANA, subject: str = "Expenses", instruction: str = "Mail Dana the trip total "
+          "without the hotel.", answer: str | None = None, gold_answer: str | None = None) -> EvalState:
+    gold = {**BEFORE, f"emails/{ME}/sent/msg-1.eml": mail(GOLD_BODY)}
+    files = {**BEFORE, f"emails/{ME}/sent/msg-1.eml": mail(body, subject, to)}
+    return EvalState(files=files, before=BEFORE, gold=gold, user=ME, user_name="Maya Lin", now=NOW,
+                     instruction=instruction, answer=answer, gold_answer=gold_answer)
+
+
+def sent(body: str, facts: list, to: str = DANA, **kw) -> object:
+    return run_check("email_sent", {"sender": ME, "to": to, "body_contains": facts, **kw}, state(body, to=to))
+
+
+@pytest.mark.parametrize("body", [
+    "Hi Dana, the total is 4,690.99 (5,100 if you count the hotel).",
+    "Hi Dana, the total is 4,690.99, or 9,790.99 at the latest.",
+    "Hi Dana, my first sum was 4,960.99, but the correct total is 4,690.99.",
+    "Hi Dana, correction: the total is 4,690.99, not 4,960.99.",
+])
+def test_a_second_figure_beside_the_right_one_fails(body):
+    out = sent(body, ["4690.99"])
+    assert not out.passed, out.message
+
+
+def test_an_amount_in_another_currency_fails():
+    out = sent("Hi Dana, the total is €4,690.99.\n", ["$4690.99"])
+    assert not out.passed, out.message
+
+
+def test_the_plain_total_with_greeting_and_sign_off_passes():
+    assert sent("Hi Dana,\n\nthe trip total without the hotel is $4,690.99.\n\nBest regards,\nMaya Lin\n\n", ["4690.99"]).passed
+
+
+def test_an_office_value_stated_with_its_own_label_is_supported():
+    out = sent("Hi Dana, the trip total is 4,690.99.\nThe taxi alone was 1,500.", ["4690.99"])
+    assert out.passed, out.message
+    out = sent("Hi Dana, the trip total is 4,690.99.\nThe taxi alone was 1,700.", ["4690.99"])
+    assert not out.passed and "1,700" in out.message
+
+
+@pytest.mark.parametrize("body", [
+    "Hi Dana, we can no longer pay the 4,690.99.",
+    "Hi Dana, please do NOT process the 4,690.99 yet.",
+])
+def test_a_required_fact_under_negation_fails(body):
+    out = sent(body, ["4690.99"])
+    assert not out.passed and "negation" in out.message
+
+
+def test_negation_idioms_and_other_clauses_do_not_count():
+    assert sent("Hi Dana, the total is 4,690.99, but the taxi receipt is not signed yet. Don't hesitate to ask.",
+                ["4690.99"]).passed
+
+
+def test_the_greeting_must_name_a_recipient():
+    out = sent("Dear Omar,\nthe total is 4,690.99.", ["4690.99"])
+    assert not out.passed and "greets" in out.message
+    assert sent("Dear Ms. Ortiz,\nthe total is 4,690.99.", ["4690.99"]).passed
+    assert sent("Hello team,\nthe total is 4,690.99.", ["4690.99"]).passed
+
+
+@pytest.mark.parametrize("written, ok", [
+    ("dana.ortiz@northwind.test", True),
+    ("dana.ortiz@northwind.test.com", False),
+    ("l.dana.ortiz@northwind.test", False),
+    ("either dana.ortiz@northwind.test or dana@northwind.test", False),
+])
+def test_addresses_are_whole_tokens(written, ok):
+    s = state(f"Hi, her address is {written}.", instruction="Send me Dana's address.")
+    out = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": [DANA]}, s)
+    assert out.passed is ok, out.message
+
+
+def test_a_weekday_that_contradicts_its_date_fails():
+    out = sent("Hi Dana, the total of 4,690.99 is due Tuesday 15 January.", ["4690.99"])
+    assert not out.passed and "weekday" in out.message
+    s = state("Hi Dana, see you Thursday the 15th at 10.00.", instruction="Ask Dana to meet on 2026-01-15 at 10:00.")
+    out = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["2026-01-15", "10:00"]}, s)
+    assert out.passed, out.message
+
+
+@pytest.mark.parametrize("body, fact", [
+    ("Meet at 10.00.", "10:00"),
+    ("Meet at 8:00 AM.", "08:00"),
+    ("Meet on Thu 15/01.", "2026-01-15"),
+    ("Meet on 15 Jan.", "2026-01-15"),
+    ("The fleet-tracking demo.", "fleet tracking"),
+    ("Re PO 1234.", "PO-1234"),
+    ("Re order 1234.", "PO-1234"),
+    ("Five students passed.", 5),
+    ("Revenue was $7,192 million.", "7.19 billion"),
+    ("Organiser: Lin, Maya", "Maya Lin"),
+    ("Team total - 151.5 hours", 151.5),
+])
+def test_ordinary_forms_are_accepted(body, fact):
+    s = EvalState(answer=body, now=NOW)
+    out = run_check("answer_contains", {"text": [fact]}, s)
+    assert out.passed, out.message
+
+
+def test_a_dash_after_a_label_is_not_a_minus():
+    assert not run_check("answer_contains", {"text": [-151.5]}, EvalState(answer="Team total - 151.5 hours")).passed
+
+
+def test_an_excluded_fact_set_aside_is_not_stated():
+    s = state("Hi Dana, the review is on Friday 16 January rather than Wednesday 14 January, as you asked.",
+              instruction="Move the review from Wednesday 14 January to Friday and tell Dana.")
+    ok = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["2026-01-16"], "body_excludes": ["2026-01-14"]}, s)
+    assert ok.passed, ok.message
+    s = state("Hi Dana, the review is on Wednesday 14 January.", instruction="Move the review and tell Dana.")
+    assert not run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": [], "body_excludes": ["2026-01-14"]}, s).passed
+
+
+def test_the_topic_may_stand_in_the_subject():
+    out = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["trip"]},
+                    state("Hi Dana, see the figures below.", subject="Trip expenses"))
+    assert out.passed, out.message
+
+
+def test_an_event_description_that_cancels_fails():
+    cal = {"kind": "ics", "user": ME, "events": [{"summary": "Budget review", "start": "2026-01-15 10:00:00",
+                                                  "end": "2026-01-15 11:00:00", "all_day": False, "location": None,
+                                                  "description": "CANCELLED - do not attend", "attendees": []}]}
+    gold_cal = {**cal, "events": [{**cal["events"][0], "description": "Quarterly budget"}]}
+    s = EvalState(files={f"calendar/{ME}.ics": cal}, before={}, gold={f"calendar/{ME}.ics": gold_cal}, user=ME, now=NOW)
+    out = run_check("event_contains", {"user": ME, "text": ["Budget review"], "start": "2026-01-15 10:00:00"}, s)
+    assert not out.passed and "called off" in out.message
+
+
+def test_answers_are_read_closed_world():
+    s = EvalState(answer="4 students made progress; the other 5 did not.", now=NOW, gold_answer="4")
+    assert not run_check("answer_contains", {"text": [4]}, s).passed
+    assert run_check("answer_contains", {"text": [4]}, EvalState(answer="Four students made progress.", now=NOW)).passed
