@@ -19,6 +19,7 @@ from pydantic_core import core_schema
 
 from officesim.apps.registry import model_from_signature
 from officesim.evaluators.record import CheckRecord, EpisodeRecord
+from officesim.evaluators.facts import REFERENCE_NOW
 from officesim.evaluators.state import CheckError, EvalState
 from officesim.evaluators.text import as_datetime, is_cell_ref, is_column_ref
 
@@ -161,12 +162,15 @@ def run_check(name: str, args: dict | None, state: EvalState) -> CheckRecord:
 
     if problems:
         return record(False, "invalid check: " + "; ".join(problems))
+    token = REFERENCE_NOW.set(state.now)  # a date written by weekday and day alone is read near it
     try:
         result = spec.func(state, **values)
     except CheckError as exc:
         return record(False, exc.message)
     except Exception as exc:  # a bug in a check must not end the evaluation
         return record(False, f"{name} crashed: {type(exc).__name__}: {exc}")
+    finally:
+        REFERENCE_NOW.reset(token)
     if not isinstance(result, CheckResult):
         return record(False, f"{name} returned {type(result).__name__}, not a CheckResult")
     return record(bool(result.passed), result.message)

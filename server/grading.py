@@ -201,7 +201,9 @@ class Evaluator:
         outcome = compare(before, after, gold.after, task.free, tolerance)
         state = EvalState(files=with_image_text(after, task.checks, Path(session.office.root)),
                           answer=session.answer, timezone=task.timezone, now=task.now_dt,
-                          instruction=task.instruction)
+                          instruction=task.instruction, before=self.before(task), gold=gold.after,
+                          gold_answer=None if gold.answer is None else str(gold.answer), user=task.user,
+                          user_name=task.user_name, people=dict(task.people))
         replies = task.user_script()["replies"] if task.user_replies else []
         record = evaluate(task.checks, state, task_id=task.id, mode=session.mode, status=session.status,
                           side_effects=outcome.side_effects, collateral=outcome.collateral, missing=outcome.missing,
