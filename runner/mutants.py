@@ -146,6 +146,10 @@ def shell_writes(command: str) -> bool:
     return bool(_SHELL_WRITE.search(bare) or _REDIRECT.search(bare))
 
 
+def _is_question(step: dict) -> bool:
+    return (step.get("app"), step.get("action")) == (SYSTEM_APP, "ask_user")
+
+
 def is_read(step: dict, toolset: str = DEFAULT_TOOLSET) -> bool:
     """Whether a step leaves the office's files as they are: an operation of the task's tool set not
     declared ``writes`` (apps/registry.py), a shell command that plainly only reads; an unknown
@@ -615,6 +619,8 @@ class Deriver:
     def add(self, kind: str, cls: str, name: str, steps: list[dict], answer: Any = ..., keep_reads: bool = False) -> None:
         answer = self.answer if answer is ... else answer
         plays = steps if keep_reads else [s for s in steps if not self.is_read(s)]
+        if not keep_reads:  # the gold's questions to the user come first: a needed reply is asked before acting
+            plays = [s for s in steps if _is_question(s)] + plays
         key = outcome_key(steps, answer, self.toolset)
         if kind == WRONG and key == self.gold_key:
             return  # provably the gold's own outcome
@@ -1313,7 +1319,7 @@ class Deriver:
         if placed != sorted(placed):
             moved = sum(1 for a, b in zip(placed, sorted(placed)) if a != b)
             self.add(RIGHT, "steps-reordered", f"{moved} independent write steps in another order",
-                     [copy.deepcopy(writes[k]) for k in placed])
+                     [copy.deepcopy(s) for s in self.core if _is_question(s)] + [copy.deepcopy(writes[k]) for k in placed])
 
     def reads_and_switches(self) -> None:
         steps: list[dict] = [{"app": SYSTEM_APP, "action": "list_files", "args": {"path": "."}}]
@@ -1338,7 +1344,7 @@ class Deriver:
             if step["app"] == "calendar":
                 steps.append({"app": "calendar", "action": "list_events", "args": {"username": args.get("user")}})
         self.add(RIGHT, "reads-added", f"{len(steps) - len(self.core)} reads added", steps, keep_reads=True)
-        out: list[dict] = []
+        out: list[dict] = [copy.deepcopy(s) for s in self.core if _is_question(s)]  # asked first, as the gold does
         current = SYSTEM_APP
         for step in self.core:
             if self.is_read(step):

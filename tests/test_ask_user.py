@@ -229,3 +229,20 @@ def test_candidates_are_derived_from_the_reply_and_the_task():
                        files=["data/r/sales_south.docx", "data/r/sales_east.docx", "data/other.xlsx"],
                        folders=["data/r"])
     assert files["files"] == ["data/r/sales_east.docx", "data/r/sales_south.docx"]
+
+
+def test_right_mutants_ask_before_they_write(tmp_path):
+    from officesim.runner.mutants import RIGHT, derive
+    from officesim.runner.validate import initial_office
+    from officesim.tasks.loader import load_tasks
+
+    two_writes = variant(ASKING, gold=ASKING["gold"] + [
+        {"app": "excel", "action": "set_cell", "args": {"file_path": "data/deal.xlsx", "row_idx": 3, "column_idx": 1,
+                                                        "text": "agreed"}}],
+        checks=ASKING["checks"] + [{"check": "xlsx_cell", "args": {"file": "data/deal.xlsx", "cell": "A3", "value": "agreed"}}])
+    task = load_tasks([write_tasks(tmp_path / "t", two_writes)], include_suite=False)["api-ask-discount"]
+    right = [m for m in derive(task, initial_office(task)) if m.kind == RIGHT]
+    assert {"steps-reordered", "switch-roundtrips", "formula"} <= {m.cls for m in right}
+    for m in right:
+        acts = [a for a in m.actions if a["action"] != "switch_app"]
+        assert acts[0]["action"] == "ask_user" or m.cls == "reads-added" and acts[1]["action"] == "ask_user", m
