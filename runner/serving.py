@@ -6,10 +6,11 @@ The processes are started through the one harness (runner/localserver.py), each 
 every one answers /health, so a client that sees /health answered can use the server. Each process
 holds its share of the session cap (ServerSettings.session_cap: the shares add up to the cap, and
 the router moves a creation on to the next process when one is full) and of the kept workers (unless
-``OFFICESIM_WORKERS`` says how many per process), and its own sessions directory under
-``OFFICESIM_SESSIONS_DIR`` when that is set.
+``OFFICESIM_WORKERS`` says how many per process), and its own sessions directory (``process-I`` under
+``OFFICESIM_SESSIONS_DIR``, or under a private temporary directory).
 
-A process that dies is started again (its sessions are lost: they answer 404; the others go on).
+A process that dies is started again: its sessions are lost (the router answers them ``session_lost``
+while it is down) and its offices removed; the others go on, and new sessions go to the live processes.
 SIGTERM or SIGINT stop the router and then the processes, which stop within seconds whatever they run
 (runner/cli.py); the processes also stop by themselves when this one is gone, even after kill -9.
 """
@@ -28,7 +29,7 @@ from pathlib import Path
 
 from officesim.runner.localserver import LocalServer, watch_parent
 from officesim.server.cores import usable_cores
-from officesim.server.router import Router
+from officesim.server.router import MAX_CONNECTIONS, Router
 
 RESTART_PAUSE_S = 1.0  # between a process's death and its restart, so a process that cannot start does not spin
 
@@ -49,12 +50,14 @@ def serve_processes(*, processes: int, host: str, port: int, task_dirs: list[str
     per_process_workers = workers or (int(os.environ["OFFICESIM_WORKERS"]) if os.environ.get("OFFICESIM_WORKERS")
                                       else max(1, usable_cores() // processes))
     sockets_dir = Path(tempfile.mkdtemp(prefix="officesim-serve-"))  # 0700: only this user reaches the processes
-    sessions_root = os.environ.get("OFFICESIM_SESSIONS_DIR")
+    # every process keeps its offices in a directory of its own, known here, so that the offices of a
+    # process that died are removed before it starts again, and all of them when the server stops
+    sessions_root = Path(os.environ.get("OFFICESIM_SESSIONS_DIR") or sockets_dir / "sessions")
+    _raise_open_files()
 
     def make(index: int) -> LocalServer:
-        env = {"OFFICESIM_WORKERS": str(per_process_workers)}
-        if sessions_root:
-            env["OFFICESIM_SESSIONS_DIR"] = str(Path(sessions_root) / f"process-{index}")
+        env = {"OFFICESIM_WORKERS": str(per_process_workers),
+               "OFFICESIM_SESSIONS_DIR": str(sessions_dir(sessions_root, index))}
         return LocalServer([Path(d) for d in task_dirs], env=env, include_suite=include_suite, token="",
                            max_sessions=max_sessions, log_level=log_level, uds=str(sockets_dir / f"{index}.sock"),
                            process_index=index, process_count=processes, idle_timeout=idle_timeout,
@@ -71,9 +74,11 @@ def serve_processes(*, processes: int, host: str, port: int, task_dirs: list[str
             except RuntimeError as exc:
                 print(f"officesim serve: server process {server.process_index} did not start: {exc}", file=sys.stderr)
                 return 2
-        threading.Thread(target=_keep_alive, args=(servers, make, stopping), name="officesim-processes",
+        threading.Thread(target=_keep_alive, args=(servers, make, stopping, sessions_root), name="officesim-processes",
                          daemon=True).start()
-        _run_router(Router([s.uds for s in servers]), host, port, processes, log_level, stopping)
+        router = Router([s.uds for s in servers], token=os.environ.get("OFFICESIM_TOKEN") or None,
+                        max_connections=int(os.environ.get("OFFICESIM_MAX_CONNECTIONS") or MAX_CONNECTIONS))
+        _run_router(router, host, port, processes, log_level, stopping)
         return 0
     finally:
         stopping.set()
@@ -81,10 +86,30 @@ def serve_processes(*, processes: int, host: str, port: int, task_dirs: list[str
             server.terminate()
         for server in servers:
             server.stop()
+        for index in range(processes):
+            shutil.rmtree(sessions_dir(sessions_root, index), ignore_errors=True)
         shutil.rmtree(sockets_dir, ignore_errors=True)
 
 
-def _keep_alive(servers: list[LocalServer], make, stopping: threading.Event) -> None:
+def sessions_dir(root: Path, index: int) -> Path:
+    """Where process ``index`` keeps its offices."""
+    return root / f"process-{index}"
+
+
+def _raise_open_files() -> None:
+    """The router holds a descriptor per client connection and per connection to a process: take the
+    hard limit of open files (the router's connection cap, server/router.py, stays below the default)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 1 << 16), hard))
+        except (ValueError, OSError):
+            pass
+
+
+def _keep_alive(servers: list[LocalServer], make, stopping: threading.Event, sessions_root: Path) -> None:
     """Start again any process that died (while the server is not stopping)."""
     while not stopping.wait(0.5):
         for i, server in enumerate(servers):
@@ -93,6 +118,8 @@ def _keep_alive(servers: list[LocalServer], make, stopping: threading.Event) -> 
             print(f"officesim serve: server process {i} exited (code {server.proc.returncode}); starting it again",
                   file=sys.stderr)
             server.stop()
+            # its sessions are lost (the router answers session_lost for them meanwhile): their offices go
+            shutil.rmtree(sessions_dir(sessions_root, i), ignore_errors=True)
             time.sleep(RESTART_PAUSE_S)
             fresh = make(i)
             fresh.start()
