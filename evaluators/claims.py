@@ -183,9 +183,10 @@ def claims_in(text: str, *, year: int | None, directory: Directory | None = None
     dates = dates_in(masked, year)
     if "date" in kinds:
         out += [Claim("date", m.value, masked[m.start:m.end], start=m.start, end=m.end) for m in dates]
-    times = times_in(masked) + (dotted_times_in(masked) if dotted_times else [])
-    if "time" in kinds:
-        out += [Claim("time", m.value, masked[m.start:m.end], start=m.start, end=m.end) for m in times]
+    times = times_in(masked)
+    if "time" in kinds:  # "10.00" is a time or an amount: both readings are claims of the same words
+        out += [Claim("time", m.value, masked[m.start:m.end], start=m.start, end=m.end)
+                for m in times + (dotted_times_in(masked) if dotted_times else [])]
     masked = _mask(masked, [(m.start, m.end) for m in [*dates, *times]])
     for m in numbers_in(masked):
         glued_after = masked[m.end:m.end + 1].isalpha() and not _ORDINAL.match(masked[m.end:])
@@ -331,15 +332,11 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
     allowed = supported_claims(support, year=year, now=now, directory=directory)
     written = claims_in(text, year=year, directory=directory, kinds=kinds,
                         dotted_times="time" in kinds and any(c.kind == "time" for c in allowed))
-    # a time written with a dot that is an expected time is that time, not an amount
-    dotted = {(c.start, c.end) for c in written if c.kind == "time"}
     spans: dict[tuple, list[Claim]] = {}
     for claim in written:
-        if claim.kind == "number" and any(s <= claim.start and claim.end <= e for s, e in dotted):
-            continue
-        spans.setdefault((claim.kind, claim.start, claim.end), []).append(claim)
+        spans.setdefault((claim.start, claim.end), []).append(claim)
     out = []
-    for readings in spans.values():  # "11/06/2026" is true when one of its readings is
+    for readings in spans.values():  # "11/06/2026" or "10.00" is true when one of its readings is
         if any(_same(c, a) for c in readings for a in allowed):
             continue
         if sources is not None and any(_office_value(c, text, sources, support.expected, year) for c in readings):

@@ -397,6 +397,7 @@ def mail_mismatches(
     body_excludes: Any = None,
     attachments: list[str] | None = None,
     year: int | None = None,
+    in_message: bool = False,
 ) -> list[str]:
     """How a parsed message differs from what is wanted (None = not checked)."""
     out = []
@@ -413,9 +414,10 @@ def mail_mismatches(
         out.append(f"subject {show(got_subject)} does not contain {show(subject_contains)}")
     own = own_text(entry.get("body"))  # a reply's quoted original is not what the sender wrote
     # a fact may be stated in the subject or left to an attached document, where the instruction does not
-    # say where it must stand
-    told = "\n".join([got_subject, own, *(document_text(a.get("content") or {}) for a in entry.get("attachments") or []
-                                          if isinstance(a, dict))])
+    # say it must stand in the message (``in_message``)
+    attached = [] if in_message else [document_text(a.get("content") or {}) for a in entry.get("attachments") or []
+                                      if isinstance(a, dict)]
+    told = "\n".join([got_subject, own, *attached])
     missing = [t for t in as_list(body_contains) if not states(told, t, year=year)]
     if missing:
         out.append(f"body does not state {', '.join(show(str(t)) for t in missing)}")
@@ -467,12 +469,23 @@ def email_sent(
     if not sent:
         return CheckResult.fail(f"{who} sent no messages; expected one with {_describe_wanted(**wanted)}")
     facts = [*as_list(body_contains), *as_list(subject_contains)]
-    path, entry, misses = _best_match(sent, year=state.year, reader=_mail_reader(state, facts, sender), **wanted)
+    path, entry, misses = _best_match(sent, year=state.year, reader=_mail_reader(state, facts, sender),
+                                      in_message=in_message(state.instruction), **wanted)
     if not misses:
         return CheckResult.ok(f"{path}: {who} sent {show(entry.get('subject'))} to {', '.join(entry.get('to') or [])}")
     return CheckResult.fail(
         f"none of the {len(sent)} message(s) sent by {who} matches; closest {path}: {'; '.join(misses)}"
     )
+
+
+_IN_MESSAGE = re.compile(r"\b(?:in|into|within)\s+(?:the|your|its|that|this|my)\s+(?:message|mail|e-?mail|body|text)\b"
+                         r"|\bin the body\b", re.I)
+
+
+def in_message(instruction: str) -> bool:
+    """Whether the instruction says the facts must stand in the message itself ("with its number and
+    total in the message"), so an attachment stating them does not count."""
+    return _IN_MESSAGE.search(instruction or "") is not None
 
 
 def _mail_reader(state: EvalState, facts: list[Any], sender: str | None) -> Any:
@@ -505,7 +518,8 @@ def email_received(
     if not inbox:
         return CheckResult.fail(f"the inbox of {who} is empty; expected a message from {sender.strip().lower()}")
     facts = [*as_list(body_contains), *as_list(subject_contains)]
-    path, entry, misses = _best_match(inbox, year=state.year, reader=_mail_reader(state, facts, sender), **wanted)
+    path, entry, misses = _best_match(inbox, year=state.year, reader=_mail_reader(state, facts, sender),
+                                      in_message=in_message(state.instruction), **wanted)
     if not misses:
         return CheckResult.ok(f"{path}: {who} received {show(entry.get('subject'))} from {entry.get('from')}")
     return CheckResult.fail(f"none of the {len(inbox)} message(s) in the inbox of {who} matches; closest {path}: {'; '.join(misses)}")
