@@ -65,6 +65,7 @@ class Claim:
     currency: str | None = None
     start: int = field(default=-1, compare=False)
     end: int = field(default=-1, compare=False)
+    unscaled: float | None = None
 
 
 # ---- the office's people and organisations ---------------------------------------------------------
@@ -198,7 +199,8 @@ def claims_in(text: str, *, year: int | None, directory: Directory | None = None
                 out.append(Claim("date", ("day", int(m.value)), masked[m.start:m.end + 2], start=m.start, end=m.end + 2))
             continue
         if "number" in kinds:
-            out.append(Claim("number", m.value, masked[m.start:m.end].strip(), m.precision, m.currency, m.start, m.end))
+            out.append(Claim("number", m.value, masked[m.start:m.end].strip(), m.precision, m.currency, m.start, m.end,
+                             m.unscaled))
     return out
 
 
@@ -227,7 +229,7 @@ def _same(a: Claim, b: Claim) -> bool:
     if a.kind == "number":
         if a.currency and b.currency and a.currency != b.currency:
             return False
-        return same_number(Mention(a.value, 0, 0, precision=a.precision), b.value, b.precision)
+        return same_number(Mention(a.value, 0, 0, precision=a.precision, unscaled=a.unscaled), b.value, b.precision)
     if a.kind == "date":
         return _date_key(a.value) & _date_key(b.value) != set()
     if a.kind == "time":
@@ -324,8 +326,10 @@ def supported_claims(support: Support, *, year: int | None, now: datetime | None
 
 
 def stray_claims(text: str, support: Support, *, year: int | None, now: datetime | None,
-                 directory: Directory | None, sources: list[tuple[Claim, set[str]]] | None = None) -> list[Claim]:
-    """Claims of ``text`` of an expected fact's kind that nothing supports."""
+                 directory: Directory | None, sources: list[tuple[Claim, set[str], int]] | None = None,
+                 names: str = "") -> list[Claim]:
+    """Claims of ``text`` of an expected fact's kind that nothing supports (``names``: the instruction's
+    and the office's text, lower case, where "Midterm 1" is a name)."""
     kinds = expected_kinds(support.expected, year=year, directory=directory)
     if not kinds:
         return []
@@ -340,6 +344,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
         if any(_same(c, a) for c in readings for a in allowed):
             continue
         if sources is not None and any(_office_value(c, text, sources, support.expected, year) for c in readings):
+            continue
+        if names and any(c.kind == "number" and _named_number(c, text, names) for c in readings):
             continue
         out.append(readings[0])
     unique: dict[tuple, Claim] = {}
@@ -361,47 +367,78 @@ def content_words(text: str) -> set[str]:
     return {w.rstrip("s") if len(w) > 4 else w for w in re.findall(r"[a-z]{3,}", text.casefold()) if w not in _STOP}
 
 
-def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim, set[str]]]:
-    """Every value the office states, with the words beside it: the cells of its row and the header
-    of its table, or the words of its line."""
-    out = []
+_VALUE_KINDS = ("number", "date", "time", "id", "email")
+
+
+def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim, set[str], int]]:
+    """Every value the office states, with the words beside it and the unit it belongs to: a row of a
+    table (its cells and the table's header), an event (its title, place and times), a line of text."""
+    out: list[tuple[Claim, set[str], int]] = []
+    units = iter(range(1 << 62))
+
+    def unit(line: str, context: str = "", values: str | None = None) -> None:
+        words, number = content_words(line + " " + context), next(units)
+        out.extend((c, words, number) for c in claims_in(values or line, year=year, kinds=_VALUE_KINDS))
+
     for entry in files.values():
         kind = entry.get("kind")
         if kind == "xlsx":
             for rows in (entry.get("sheets") or {}).values():
                 header = " ".join(str(c) for c in (rows[0] if rows else []) if c is not None)
-                for row in rows:
-                    line = " | ".join("" if c is None else str(c) for c in row)
-                    words = content_words(line + " " + header)
-                    out += [(c, words) for c in claims_in(line, year=year, kinds=("number", "date", "time", "id", "email"))]
+                for row in rows[:20000]:
+                    unit(" | ".join("" if c is None else str(c) for c in row), header)
+            continue
+        if kind == "ics":
+            for e in entry.get("events") or []:
+                said = " ".join(str(e.get(k) or "") for k in ("summary", "location", "description"))
+                unit(said, values=f"{said}\n{e.get('start') or ''}\n{e.get('end') or ''}")
             continue
         if kind == "eml":
             lines = [str(entry.get("subject") or ""), *str(entry.get("body") or "").splitlines()]
-        elif kind in ("docx", "text", "pdf", "ics"):
+        elif kind in ("docx", "text", "pdf"):
             lines = document_text(entry).splitlines()
         else:
             continue
         for line in lines[:5000]:
             if any(ch.isdigit() or ch == "@" for ch in line):
-                words = content_words(line)
-                out += [(c, words) for c in claims_in(line, year=year, kinds=("number", "date", "time", "id", "email"))]
+                unit(line)
     return out
 
 
-def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str]]], expected: list[Any],
+def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], int]], expected: list[Any],
                   year: int | None) -> bool:
-    """Whether a value the text states is one the office states in the same role: the clause around it
-    states none of the expected facts (then it would be a second answer: "4,690.99 (5,100 with the
-    hotel)") and shares a word with a place in the office that states the same value ("3.25 hours")."""
-    clause = ""
+    """Whether a value the text states is one the office states in the same role: either the clause
+    around it restates one unit of the office (another value of the clause stands in the same row or
+    event: "Ana: 74, 72, 97, average 80.05", "Sync 11:00-12:00"), or the clause states none of the
+    expected facts (else it would be a second answer: "4,690.99 (5,100 with the hotel)") and shares a
+    word with a place in the office that states the same value ("the taxi alone was 1,500")."""
+    clause, offset = "", 0
     for start, end, sentence in sentences(text):
         if start <= claim.start < end:
             clause = _clauses(sentence, claim.start - start, claim.end - start)[0]
+            offset = start + sentence.find(clause)
             break
-    if not clause or any(find(clause, f, year=year) is not None for f in _flat(expected)):
+    if not clause:
+        return False
+    units = {u for value, _around, u in sources if _same(claim, value)}
+    if not units:
+        return False
+    others = [c for c in claims_in(clause, year=year, kinds=_VALUE_KINDS)
+              if not (c.start + offset <= claim.start < c.end + offset)]
+    if any(u in units and _same(c, value) for c in others for value, _around, u in sources):
+        return True
+    if any(find(clause, f, year=year) is not None for f in _flat(expected)):
         return False
     words = content_words(clause.replace(claim.text, " "))
-    return any(_same(claim, value) and words & around for value, around in sources)
+    return any(_same(claim, value) and words & around for value, around, _u in sources)
+
+
+def _named_number(claim: Claim, text: str, names: str) -> bool:
+    """A number that is part of a name the instruction or the office uses ("Midterm 1" for midterm1,
+    "Room 4", "Team 2")."""
+    word = re.search(r"([A-Za-z]{3,})[\s#-]*$", text[max(0, claim.start - 30):claim.start])
+    return bool(word) and re.search(r"(?<![a-z])" + re.escape(word.group(1).casefold()) + r"[\s#-]*"
+                                    + re.escape(claim.text.lstrip("$€£¥")) + r"(?!\d)", names) is not None
 
 
 # ---- polarity ----------------------------------------------------------------------------------------
@@ -430,7 +467,7 @@ def negated(sentence: str) -> bool:
     return _NEGATION.search(_IDIOMS.sub(" ", sentence)) is not None
 
 
-_CLAUSE_BREAK = re.compile(r"[;:]|,\s*(?=(?:but|and|while|although|though|whereas|so|yet)\b)"
+_CLAUSE_BREAK = re.compile(r";|:(?=\s)|,\s*(?=(?:but|and|while|although|though|whereas|so|yet)\b)"
                            r"|\s+(?:but|while|although|whereas)\s+|\s(?=(?:rather than|instead of)\b)", re.I)
 
 
@@ -491,15 +528,20 @@ def greeting_problem(body: str, recipients: Iterable[str], directory: Directory 
 # ---- the one entry point -----------------------------------------------------------------------------
 def closed_world_problems(text: str, support: Support, *, year: int | None, now: datetime | None,
                           directory: Directory | None, recipients: Iterable[str] | None = None,
-                          sources: list[tuple[Claim, set[str]]] | None = None, body: str | None = None) -> list[str]:
+                          sources: list[tuple[Claim, set[str], int]] | None = None, body: str | None = None,
+                          names: str = "") -> list[str]:
     """Everything false or unsupported in a written ``text`` (see the module rules), as messages."""
     problems = []
-    strays = stray_claims(text, support, year=year, now=now, directory=directory, sources=sources)
+    strays = stray_claims(text, support, year=year, now=now, directory=directory, sources=sources, names=names)
     if strays:
         problems.append("also states " + ", ".join(f"{show(c.text)} ({c.kind})" for c in strays[:5])
                         + ", which neither the task nor its sources support")
-    problems += [f"writes {w}: the weekday is wrong" for w in weekday_conflicts(text, year)]
-    problems += polarity_problems(text, support.expected, support.texts, year=year)
+    def day(conflict: str) -> str:
+        return conflict.rpartition("(")[2]
+
+    given = {day(w) for t in [*support.texts, names] for w in weekday_conflicts(str(t), year)}  # the source's own words
+    problems += [f"writes {w}: the weekday is wrong" for w in weekday_conflicts(text, year) if day(w) not in given]
+    problems += polarity_problems(text, support.expected, [*support.texts, names], year=year)  # as a source says it
     if recipients is not None:
         greeting = greeting_problem(text if body is None else body, recipients, directory)
         if greeting:
@@ -608,5 +650,8 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
     support.claims += [c for t in gold_written(state) for c in claims_in(t, year=state.year, dotted_times=True)]
     if "sources" not in state.memo:
         state.memo["sources"] = office_sources(state.before or {}, state.year)
+        state.memo["names"] = "\n".join([state.instruction, *(document_text(e) for e in (state.before or {}).values()),
+                                         *gold_written(state)]).casefold()
     return closed_world_problems(text, support, year=state.year, now=state.now, directory=directory_of(state),
-                                 recipients=recipients, sources=state.memo["sources"], body=body)
+                                 recipients=recipients, sources=state.memo["sources"], body=body,
+                                 names=state.memo["names"])

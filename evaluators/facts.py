@@ -77,6 +77,7 @@ class Mention:
     weekday: int | None = None
     precision: float = 0.0
     currency: str | None = None
+    unscaled: float | None = None  # a number written with a scale word, as written ("36,455 million": 36455)
 
 
 # The simulated now, set while a task's checks run (evaluators/registry.py): a date written with a
@@ -247,17 +248,18 @@ def numbers_in(text: str) -> list[Mention]:
         symbol = m["cur"] or None
         before = _CURRENCY_BEFORE.search(text[max(0, m.start() - 5):m.start()])
         currency = _CURRENCY_NAMES.get(symbol) if symbol else (before["code"].upper() if before else None)
-        stop, precision = end, 0.0
+        stop, precision, unscaled = end, 0.0, None
         scale = _SCALE.match(text, end)
         if scale and (not scale["abbr"] or currency):
             factor = _SCALES[scale["word"].lower()]
             decimals = len(m["num"].rpartition(".")[2]) if "." in m["num"] else 0
+            unscaled = value
             value, precision, stop = value * factor, factor * 10 ** -decimals / 2, scale.end()
         after = _CURRENCY_AFTER.match(text, stop)
         if after and currency is None:
             currency = _CURRENCY_NAMES.get(after["code"].lower(), after["code"].upper())
         begin = m.start() if not m["sign"] or not re.search(r"\s", between) else (m.start("cur") if m["cur"] else start)
-        out.append(Mention(value, begin, stop, precision=precision, currency=currency))
+        out.append(Mention(value, begin, stop, precision=precision, currency=currency, unscaled=unscaled))
     claimed += [(n.start, n.end) for n in out]
     for m in _NUMBER_WORDS.finditer(text):
         if m.group(0).lower() == "one" or any(s < m.end() and m.start() < e for s, e in claimed):
@@ -271,6 +273,8 @@ def numbers_in(text: str) -> list[Mention]:
 def same_number(found: Mention, wanted: float, wanted_precision: float = 0.0) -> bool:
     """Whether a written number is ``wanted``: equal, or equal at the rounding a scale word gives
     either of them ("7,192 million" is "7.19 billion")."""
+    if found.unscaled is not None and not wanted_precision and abs(found.unscaled - wanted) <= 1e-6:
+        return True  # "36,455 million" states 36455 as written
     return abs(found.value - wanted) <= max(1e-6, found.precision, wanted_precision) + 1e-9
 
 

@@ -47,7 +47,10 @@ class EvalState:
         """Whether the agent wrote the entry at ``path`` (new or changed since the initial office)."""
         if self.before is None:
             return True
-        return self.before.get(path) != self.files.get(path)
+        old, new = self.before.get(path), self.files.get(path)
+        if old is not None and new is not None and old.get("kind") == new.get("kind") == "image":
+            return old.get("sha256") != new.get("sha256") or old.get("digest") != new.get("digest")  # OCR text aside
+        return old != new
 
     @property
     def year(self) -> int | None:
