@@ -6,7 +6,10 @@ tools, errors, list changes, prompt and resources. Without ``--server`` it start
 server (runner/localserver.py) that ends with it; with ``--task`` the task is started before the
 client connects, so the client sees the task's tools from its first ``tools/list``.
 
-Nothing but MCP is written to stdout; messages go to stderr.
+Nothing but MCP is written to stdout; messages go to stderr. A line the relay cannot pass on is
+answered with a JSON-RPC error and the next line is read: one over ``MAX_MESSAGE_BYTES`` (the
+server's limit for a message, read and dropped in bounded pieces), one that is not JSON (-32700), a
+batch array or anything else that is not one JSON-RPC message (-32600).
 """
 
 from __future__ import annotations
@@ -21,6 +24,10 @@ from typing import Any
 import anyio
 
 from officesim.apps.registry import MODES
+
+# The largest message line the relay passes on: the server's /mcp limit (4 MB, the SDK's) less room
+# for the envelope the relay wraps the call in.
+MAX_MESSAGE_BYTES = (4 << 20) - (64 << 10)
 
 # What the relay passes on from the server to the client as it arrives.
 _RELAYED = ("notifications/tools/list_changed", "notifications/prompts/list_changed",
@@ -104,7 +111,73 @@ async def relay(url: str, token: str | None, task_id: str | None, mode: str | No
         # errors of the server (protocol errors and isError results) pass through as they are
         # The handshake era only (serve_loop): the session this connection drives lives upstream,
         # bound to the one connection the relay holds.
-        async with stdio_server() as (read, write), server.lifespan(server) as state:
+        lines = CheckedLines(sys.stdin.buffer)
+        async with stdio_server(stdin=lines) as (read, write), server.lifespan(server) as state:
+            lines.answer = write
             await serve_loop(server, read, write, lifespan_state=state,
                              init_options=server.create_initialization_options())
     return 0
+
+
+class CheckedLines:
+    """The stdio client's lines as the SDK's stdio transport reads them (``async for line in ...``),
+    each one JSON-RPC message no larger than ``MAX_MESSAGE_BYTES``; any other line is answered here
+    with a JSON-RPC error (through ``answer``, the transport's write stream) and skipped."""
+
+    def __init__(self, stdin: Any, limit: int = MAX_MESSAGE_BYTES):
+        self.stdin = stdin  # a binary file, read in a thread (as the SDK's transport reads it)
+        self.limit = limit
+        self.answer: Any = None  # set once the transport runs
+
+    def __aiter__(self) -> "CheckedLines":
+        return self
+
+    async def __anext__(self) -> str:
+        while True:
+            raw = await self._readline()
+            if not raw:
+                raise StopAsyncIteration
+            if len(raw) > self.limit and not raw.endswith(b"\n"):
+                while raw and not raw.endswith(b"\n"):  # the rest of the line, in bounded pieces
+                    raw = await self._readline()
+                await self._error(None, -32600, f"the message is larger than the limit of {self.limit:,} bytes")
+                continue
+            text = raw.decode("utf-8", errors="replace").strip()
+            if not text:
+                continue
+            problem = _problem(text)
+            if problem is None:
+                return text
+            await self._error(*problem)
+
+    async def _readline(self) -> bytes:
+        return await anyio.to_thread.run_sync(self.stdin.readline, self.limit + 1, abandon_on_cancel=True)
+
+    async def _error(self, request_id: Any, code: int, message: str) -> None:
+        import mcp_types as types
+        from mcp.shared.message import SessionMessage
+
+        error = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
+        await self.answer.send(SessionMessage(error))
+
+
+def _problem(text: str) -> tuple[Any, int, str] | None:
+    """Why ``text`` is not one JSON-RPC message, as (id to answer, code, message); None when it is one."""
+    import json
+
+    import mcp_types as types
+
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        return None, types.PARSE_ERROR, f"parse error: {exc}"
+    if isinstance(value, list):
+        return None, types.INVALID_REQUEST, "batches are not supported: send one JSON-RPC message per line"
+    try:
+        types.jsonrpc_message_adapter.validate_python(value, by_name=False)
+    except Exception:
+        request_id = value.get("id") if isinstance(value, dict) else None
+        if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
+            request_id = None
+        return request_id, types.INVALID_REQUEST, "not a JSON-RPC 2.0 request, notification or response"
+    return None

@@ -31,10 +31,11 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND
 
+from officesim.apps import apps_for
 from officesim.apps.registry import DEFAULT_MODE, MODES
 from officesim.server.manager import CapacityError, SessionManager
 from officesim.server.routes.common import error_response
-from officesim.server.session import DEFAULT_MAX_STEPS, Session, SessionEnded
+from officesim.server.session import DEFAULT_MAX_STEPS, Session, SessionEnded, _split_tool_name
 
 PATH = "/mcp"
 SCHEME = "office://"
@@ -87,6 +88,19 @@ def _tool(openai_tool: dict) -> types.Tool:
     return types.Tool(name=fn["name"], description=fn["description"], input_schema=fn["parameters"])
 
 
+def _app_and_action(name: str, toolset: str) -> tuple[str | None, str]:
+    """A tool name as the session's (app, action): an operation's tool name resolves; an unknown one
+    keeps the app it begins with, if any, so the session's error names what is wrong (``unknown_action``
+    of that app, else ``unknown_app`` naming the tool); it counts as a step, as over HTTP."""
+    split = _split_tool_name(name, toolset)
+    if split is not None:
+        return split
+    for app in sorted(apps_for(toolset), key=len, reverse=True):
+        if name.startswith(app + "_"):
+            return app, name[len(app) + 1:]
+    return name, ""
+
+
 def _error_result(code: str, message: str) -> types.CallToolResult:
     structured = {"ok": False, "error": {"code": code, "message": message}}
     return types.CallToolResult(content=[types.TextContent(text=f"Error: {message}")],
@@ -118,6 +132,7 @@ class OfficeMCP:
         self.manager = manager
         self._bound: dict[str, str] = {}  # MCP session id -> officesim session id
         self._lock = threading.Lock()
+        self._starting: dict[str, anyio.Lock] = {}  # MCP session id -> held while start_task runs on it
         self.server = NotifyingServer(
             "officesim", version=version, instructions=INSTRUCTIONS,
             on_list_tools=self._list_tools, on_call_tool=self._call_tool,
@@ -129,8 +144,13 @@ class OfficeMCP:
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
         """Serve MCP sessions while the app runs (its lifespan). The SDK's session manager runs once,
-        so each run of the app (a server, a test client) gets a fresh one."""
-        self.sessions = StreamableHTTPSessionManager(app=self.server, stateless=False)
+        so each run of the app (a server, a test client) gets a fresh one. MCP sessions are held to the
+        server's own limits, not the SDK's: at most ``--max-sessions`` at once (a new one past it gets
+        503) and each closed after ``--idle-timeout`` without a request."""
+        settings = self.manager.settings
+        self.sessions = StreamableHTTPSessionManager(
+            app=self.server, stateless=False, max_sessions=max(1, settings.max_sessions),
+            session_idle_timeout=settings.idle_timeout if settings.idle_timeout > 0 else None)
         try:
             async with self.sessions.run():
                 yield
@@ -205,14 +225,24 @@ class OfficeMCP:
         if task is None:
             raise ToolError("unknown_task", f"no task '{task_id}'")
         key = self._connection(ctx)
+        starting = self._starting.setdefault(key, anyio.Lock())
         try:
-            session = await anyio.to_thread.run_sync(
-                lambda: self.manager.create(task, mode or DEFAULT_MODE, DEFAULT_MAX_STEPS))
-        except CapacityError as exc:
-            raise ToolError("too_many_sessions", str(exc)) from None
-        with self._lock:
-            self._bound[key] = session.id
-            self._forget_gone()
+            async with starting:  # one start at a time per connection: concurrent calls orphan no session
+                current = self._session(ctx)
+                if current is not None and not current.done:
+                    raise ToolError("task_already_started", f"this connection runs session {current.id} (task "
+                                                            f"'{current.task.id}') until it ends; finish it first")
+                try:
+                    session = await anyio.to_thread.run_sync(
+                        lambda: self.manager.create(task, mode or DEFAULT_MODE, DEFAULT_MAX_STEPS))
+                except CapacityError as exc:
+                    raise ToolError("too_many_sessions", str(exc)) from None
+                with self._lock:
+                    self._bound[key] = session.id
+                    self._forget_gone()
+        finally:
+            if not starting.locked() and not starting.statistics().tasks_waiting:
+                self._starting.pop(key, None)
         for note in (types.ToolListChangedNotification(), types.PromptListChangedNotification(),
                      types.ResourceListChangedNotification()):
             await ctx.session.send_notification(note, related_request_id=ctx.request_id)
@@ -242,9 +272,10 @@ class OfficeMCP:
         return types.CallToolResult(content=[types.TextContent(text=text)], structured_content={"tasks": rows})
 
     async def _act(self, ctx: Any, session: Session, name: str, args: Any) -> types.CallToolResult:
+        app, action = _app_and_action(name, session.toolset)
         before = session.current_app
         try:
-            result = await anyio.to_thread.run_sync(lambda: session.step(None, name, args))
+            result = await anyio.to_thread.run_sync(lambda: session.step(app, action, args))
         except SessionEnded as exc:
             raise ToolError("session_ended", str(exc)) from None
         out = result.to_dict()

@@ -66,7 +66,8 @@ def test_tools_errors_prompt_resources_and_the_http_view(server, suite):
             assert bad.is_error and bad.structured_content["error"]["code"] == "bad_arguments"
             assert bad.content[0].text.startswith("Error: ")
             nothing = await client.call_tool("word_no_such_action", {})
-            assert nothing.is_error and nothing.structured_content["error"]["code"] in ("unknown_app", "unknown_action")
+            assert nothing.is_error and nothing.structured_content["error"]["code"] == "unknown_action"
+            assert "'no_such_action'" in nothing.content[0].text and "None" not in nothing.content[0].text
             again = await client.call_tool("start_task", {"task_id": task.id})
             assert again.is_error and again.structured_content["error"]["code"] == "task_already_started"
 
