@@ -13,7 +13,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from officesim.evaluators.claims import gold_mail, mail_said, sentences, written_problems
-from officesim.evaluators.facts import Fact, find, other_candidates, own_text, states
+from officesim.evaluators.facts import Fact, find, other_candidates, own_text, states, unbound
 from officesim.evaluators.registry import CellRef, CheckResult, TimeStr, check
 from officesim.evaluators.state import (
     CheckError,
@@ -61,14 +61,32 @@ def _trim_rows(rows: list[list[Any]]) -> list[list[Any]]:
     return out
 
 
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def cell_mismatch(expected: Any, found: Any) -> str | None:
+    """Why a cell is not the expected value, or None. Beyond ``values_equal``: a number is wanted as a
+    number (or a formula computing one), never as text that reads as one ("4,690.99", "$4690.99"); a
+    date wanted as YYYY-MM-DD is wanted in that form, not as other text ("2026-07-27T00:00:00")."""
+    if not values_equal(expected, found):
+        return f"expected {show(expected)}, found {show(found)}"
+    if isinstance(expected, (int, float)) and not isinstance(expected, bool) and isinstance(found, str):
+        return f"expected the number {show(expected)}, found the text {show(found)}"
+    if isinstance(expected, str) and _ISO_DAY.match(expected.strip()) and isinstance(found, str) \
+            and found.strip() != expected.strip():
+        return f"expected {show(expected)} (YYYY-MM-DD), found the text {show(found)}"
+    return None
+
+
 def _row_diff(expected: list[Any], found: list[Any], row: int) -> str | None:
     """The first differing cell of a row, e.g. 'B3: expected 5, found 6', or None when equal."""
     exp, got = _trim(expected), _trim(found)
     for col in range(1, max(len(exp), len(got)) + 1):
         e = exp[col - 1] if col <= len(exp) else None
         g = got[col - 1] if col <= len(got) else None
-        if not values_equal(e, g):
-            return f"{cell_name(row, col)}: expected {show(e)}, found {show(g)}"
+        why = cell_mismatch(e, g)
+        if why:
+            return f"{cell_name(row, col)}: {why}"
     return None
 
 
@@ -99,9 +117,10 @@ def xlsx_cell(state: EvalState, *, file: str, cell: CellRef, value: Any, sheet: 
     name, rows = xlsx_sheet(state, file, sheet if sheet is not None else ref_sheet)
     found = cell_value(rows, row, col)
     where = f"{_where(file, name)}!{cell_name(row, col)}"
-    if values_equal(value, found):
+    why = cell_mismatch(value, found)
+    if why is None:
         return CheckResult.ok(f"{where} is {show(found)}")
-    return CheckResult.fail(f"{where}: expected {show(value)}, found {show(found)}")
+    return CheckResult.fail(f"{where}: {why}")
 
 
 @check("xlsx_row")
@@ -398,6 +417,7 @@ def mail_mismatches(
     attachments: list[str] | None = None,
     year: int | None = None,
     in_message: bool = False,
+    lines: list[list[Any]] | None = None,
 ) -> list[str]:
     """How a parsed message differs from what is wanted (None = not checked)."""
     out = []
@@ -421,6 +441,9 @@ def mail_mismatches(
     missing = [t for t in as_list(body_contains) if not states(told, t, year=year)]
     if missing:
         out.append(f"body does not state {', '.join(show(str(t)) for t in missing)}")
+    apart = unbound(f"{got_subject}\n{own}", lines, year=year)
+    if apart:
+        out.append(f"no line states {' and '.join(show(str(f)) for f in apart[0])} together")
     stated = [t for t in as_list(body_excludes) if stated_plainly(f"{got_subject}\n{own}", t, year=year)]
     if stated:
         out.append(f"body states {', '.join(show(str(t)) for t in stated)}, which it must not")
@@ -456,14 +479,16 @@ def email_sent(
     body_excludes: Fact | list[Fact] | None = None,
     cc: list[str] | None = None,
     attachments: list[str] | None = None,
+    lines: list[list[Fact]] | None = None,
 ) -> CheckResult:
     """A message in ``sender``'s sent folder matches: ``to`` set equal (ci), ``cc`` set equal when given,
     subject equal / stating ``subject_contains``, the sender's own text (a quoted original aside)
-    stating every ``body_contains`` fact and none of ``body_excludes`` (evaluators/facts.py), and
-    carrying every listed attachment (by file name).
+    stating every ``body_contains`` fact and none of ``body_excludes`` (evaluators/facts.py), every
+    group of ``lines`` within one line (an event and its time), carrying every listed attachment (by
+    file name), and nothing false beside (evaluators/claims.py).
     """
     wanted = dict(to=to, cc=cc, subject=subject, subject_contains=subject_contains,
-                  body_contains=body_contains, body_excludes=body_excludes, attachments=attachments)
+                  body_contains=body_contains, body_excludes=body_excludes, attachments=attachments, lines=lines)
     sent = mailbox(state, sender, "sent")
     who = sender.strip().lower()
     if not sent:

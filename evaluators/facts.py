@@ -427,6 +427,14 @@ def _words_pattern(needle: str, case_sensitive: bool, plural: bool = True) -> re
     return re.compile(left + r"[\s\-‐]+".join(parts) + right, 0 if case_sensitive else re.I)
 
 
+def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool = False, year: int | None = None) -> list[list[Any]]:
+    """The groups of facts that belong together (an event and its time, a count and its noun) that no
+    single line of ``text`` states together."""
+    lines = str(text or "").splitlines()
+    return [group for group in groups or []
+            if not any(all(states(line, f, case_sensitive=case_sensitive, year=year) for f in group) for line in lines)]
+
+
 def states(text: Any, expected: Any, *, case_sensitive: bool = False, year: int | None = None) -> bool:
     """Whether ``text`` states the fact ``expected`` (see the module rules)."""
     return find(text, expected, case_sensitive=case_sensitive, year=year) is not None

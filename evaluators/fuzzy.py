@@ -9,7 +9,7 @@ from typing import Any
 
 from officesim.evaluators.exact import events_named, list_events
 from officesim.evaluators.claims import added_text, gold_file, written_problems
-from officesim.evaluators.facts import Fact, fact_of, find, other_candidates, states
+from officesim.evaluators.facts import Fact, fact_of, find, other_candidates, states, unbound
 from officesim.evaluators.registry import CheckResult, Ratio, TimeStr, check
 from officesim.evaluators.state import (
     EvalState,
@@ -62,9 +62,7 @@ def contains(state: EvalState, *, file: str, text: Fact | list[Fact | list[Fact]
     (a meeting and its day): each group is stated within one line or paragraph."""
     path = office_path(file)
     body = document_text(get_entry(state, file))
-    apart = [group for group in lines or []
-             if not any(all(states(line, f, case_sensitive=case_sensitive, year=state.year) for f in group)
-                        for line in body.splitlines())]
+    apart = unbound(body, lines, case_sensitive=case_sensitive, year=state.year)
     if apart:
         return CheckResult.fail(f"{path}: expected one line stating {' and '.join(show(str(f)) for f in apart[0])}"
                                 f" together, none does{_closest_passage(' '.join(str(f) for f in apart[0]), body, case_sensitive)}")

@@ -10,7 +10,7 @@ import operator
 from datetime import datetime
 from typing import Any, Literal
 
-from officesim.evaluators.exact import events_named, list_events
+from officesim.evaluators.exact import cell_mismatch, events_named, list_events
 from officesim.evaluators.registry import CellRef, CheckResult, ColumnRef, check
 from officesim.evaluators.state import EvalState, calendar_events, cell_value, office_path, xlsx_sheet
 from officesim.evaluators.text import (
@@ -211,9 +211,10 @@ def column_values(
     for i in range(max(len(found), len(wanted))):
         e = wanted[i] if i < len(wanted) else None
         g = found[i] if i < len(found) else None
-        if not values_equal(e, g):
+        why = cell_mismatch(e, g)
+        if why:
             return CheckResult.fail(
-                f"{where}!{col}{header_rows + i + 1}: expected {show(e)}, found {show(g)} "
+                f"{where}!{col}{header_rows + i + 1}: {why} "
                 f"(expected {len(wanted)} values below the header, found {len(found)})"
             )
     return CheckResult.ok(f"{where} column {col} holds the expected {len(wanted)} values")

@@ -158,3 +158,28 @@ def test_answers_are_read_closed_world():
     s = EvalState(answer="4 students made progress; the other 5 did not.", now=NOW, gold_answer="4")
     assert not run_check("answer_contains", {"text": [4]}, s).passed
     assert run_check("answer_contains", {"text": [4]}, EvalState(answer="Four students made progress.", now=NOW)).passed
+
+
+def _sheet(*cells) -> EvalState:
+    return EvalState(files={"data/r.xlsx": {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": [["Month", "Revenue"], list(cells)]}}})
+
+
+@pytest.mark.parametrize("cell, ok", [(4690.99, True), ("4,690.99", False), ("$4690.99", False)])
+def test_a_number_is_wanted_as_a_number(cell, ok):
+    out = run_check("xlsx_cell", {"file": "data/r.xlsx", "cell": "B2", "value": 4690.99}, _sheet("2026-07", cell))
+    assert out.passed is ok, out.message
+
+
+@pytest.mark.parametrize("cell, ok", [("2026-07-27", True), ("2026-07-27T00:00:00", False), ("27/07/2026", False)])
+def test_a_date_is_wanted_in_the_columns_format(cell, ok):
+    out = run_check("xlsx_row", {"file": "data/r.xlsx", "row": 2, "values": ["2026-07-27", 5]}, _sheet(cell, 5))
+    assert out.passed is ok, out.message
+
+
+def test_paired_facts_are_bound_to_one_line():
+    s = state("Hi Dana,\nBudget review: 10:00\nStandup: 11:00", instruction="Tell Dana: Budget review 10:00, Standup 11:00.")
+    args = {"sender": ME, "to": DANA, "body_contains": ["Budget review", "10:00"], "lines": [["Budget review", "10:00"]]}
+    assert run_check("email_sent", args, s).passed
+    s = state("Hi Dana,\nBudget review: 11:00\nStandup: 10:00", instruction="Tell Dana: Budget review 10:00, Standup 11:00.")
+    out = run_check("email_sent", args, s)
+    assert not out.passed and "together" in out.message
