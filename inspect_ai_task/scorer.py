@@ -14,6 +14,7 @@ def _explanation(evaluation: dict) -> str:
     lines += [f"check {'ok' if c.get('passed') else 'FAILED'}: {c.get('check')} {c.get('message') or ''}"
               for c in evaluation.get("checks") or []]
     lines += [f"side effect: {s}" for s in evaluation.get("side_effects") or []]
+    lines += [f"asking: {s}" for s in evaluation.get("asking") or []]
     return "\n".join(lines)
 
 
@@ -31,7 +32,9 @@ def office_scorer():
                      explanation=_explanation(evaluation),
                      metadata={"passed": evaluation.get("passed"), "score": evaluation.get("score"),
                                "status": evaluation.get("status"), "failed": evaluation.get("failed"),
-                               "side_effects": evaluation.get("side_effects"), "checks": evaluation.get("checks"),
+                               "side_effects": evaluation.get("side_effects"), "collateral": evaluation.get("collateral"),
+                               "missing": evaluation.get("missing"), "asking": evaluation.get("asking"),
+                               "checks": evaluation.get("checks"),
                                "session_id": (state.metadata or {}).get(SESSION_KEY)})
 
     return score

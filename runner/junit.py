@@ -30,6 +30,7 @@ def junit_xml(records: list[EpisodeRecord], suite_name: str = "officesim") -> ET
             failed = rec.failed_checks
             lines = [f"check {c.check}: {c.message}" for c in failed]
             lines += [f"side effect: {s}" for s in rec.side_effects]
+            lines += [f"asking: {s}" for s in rec.asking]
             if rec.error:
                 lines.append(f"error: {rec.error}")
             message = f"status {rec.status}, score {rec.score:.2f}, {len(failed)} failed check(s)"

@@ -60,6 +60,7 @@ def test_gold_tool_calls_score_one_in_every_category(suite, tmp_path):
         assert score.value == 1.0, f"{task.id}: {score.explanation}"
         assert score.metadata["passed"] is True and score.metadata["score"] == 1.0
         assert score.metadata["checks"] and score.metadata["side_effects"] == []
+        assert score.metadata["collateral"] == [] and score.metadata["missing"] == [] and score.metadata["asking"] == []
 
 
 def test_a_wrong_solution_scores_zero_and_the_tools_follow_switch_app(suite, tmp_path):

@@ -81,3 +81,10 @@ def test_eval_junit_with_trials_and_a_private_server(tmp_path, capsys):
         ("ev-nothing-001", 1), ("ev-nothing-001", 2), ("ev-total-001", 1), ("ev-total-001", 2)]
     summary = json.loads((out / "summary.json").read_text())
     assert summary["trials"] == 2 and summary["pass_hat_k"] == {"1": 0.5, "2": 0.5}
+
+
+def test_an_asking_failure_says_why(tmp_path):
+    rec = record("ask-task", 1, False, failed=["asking"], asking=["user_replies[0] is needed, but no question asked "
+                                                                  "the user for it"])
+    failure = parse(write_junit([rec], tmp_path / "junit.xml")).find("testsuite/testcase/failure")
+    assert "asking: user_replies[0] is needed, but no question asked the user for it" in failure.text
