@@ -97,10 +97,10 @@ def side_effects(before: State, agent: State, gold: State, free: Sequence[str] =
 
 
 def compare(before: State, agent: State, gold: State, free: Sequence[str] = (),
-            tolerance: MailTolerance | None = None) -> Outcome:
+            tolerance: MailTolerance | None = None, judge: Callable[[dict], list[str]] | None = None) -> Outcome:
     """Every way ``agent`` differs from ``gold`` outside the ``free`` path globs, each said to be
     collateral or missing. ``tolerance``: what may come beside gold's mail (None: the sender's own cc
-    only)."""
+    only); ``judge``: what is false in a short extra message (its problems; none: it is accepted)."""
     is_free = _free_matcher(free)
     originals = frozenset(e["sha256"] for e in before.values() if e.get("kind") == "image" and e.get("sha256"))
     out = Outcome()
@@ -132,7 +132,7 @@ def compare(before: State, agent: State, gold: State, free: Sequence[str] = (),
                 out.collateral.append(_file_line(path, extra))
             if lacking:
                 out.missing.append(_file_line(path, lacking))
-    _new_mail_differences(before, agent, gold, is_free, tolerance or STRICT, out)
+    _new_mail_differences(before, agent, gold, is_free, tolerance or STRICT, out, judge)
     return out
 
 
@@ -537,7 +537,8 @@ def _message(entry: dict) -> str:
 
 
 def _new_mail_differences(before: State, agent: State, gold: State, is_free: Callable[[str], bool],
-                          tolerance: MailTolerance, out: Outcome) -> None:
+                          tolerance: MailTolerance, out: Outcome,
+                          judge: Callable[[dict], list[str]] | None = None) -> None:
     """New mail, per mailbox folder (sent folders first): each message of gold's must have its match
     in the agent's, and the agent's other messages are extra, unless a reasonable user accepts them
     (``MailTolerance``); a message delivered into an inbox is accepted where its sent copy is."""
@@ -562,9 +563,13 @@ def _new_mail_differences(before: State, agent: State, gold: State, is_free: Cal
                 accepted.add(_delivery(mine))
         heads_up = folder == "sent" and tolerance.short_messages and bool(gold_sent)
         for a in rest:
-            if heads_up and _short_message(a, people, spare, subjects):
+            short = heads_up and _short_message(a, people, spare, subjects)
+            false = judge(a) if short and judge is not None else []  # a heads-up must be true as well
+            if short and not false:
                 subjects.add(_topic(a.get("subject")))  # the same heads-up twice is a repeat
                 accepted.add(_delivery(a))
+            elif false:
+                out.add(f"{place}: extra message {_message(a)} ({'; '.join(false)})", missing=False)
             elif folder != "sent" and _delivery(a) in accepted:
                 continue  # the inbox copy of a message already accepted
             else:

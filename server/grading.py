@@ -20,6 +20,7 @@ import posixpath
 import re
 
 from officesim.apps.asking import ask_counts, asked_questions, person_names, unasked
+from officesim.evaluators.facts import own_text
 from officesim.evaluators.record import EpisodeRecord
 from officesim.server.session import Session
 from officesim.tasks.gold import gold_actions, play_gold
@@ -46,6 +47,32 @@ def with_image_text(files: dict[str, dict], checks: list[Any], root: Path) -> di
         if entry and entry.get("kind") == "image" and "text" not in entry:
             out[path] = {**entry, "text": image_text(root / path)}
     return out
+
+
+def heads_up_judge(task: Task, before: dict, gold_after: dict) -> Callable[[dict], list[str]]:
+    """What is false in a short extra message (evaluators/claims.py, the closed-world rule): each of
+    its numbers, dates, times, addresses, ids and people of a kind the gold's own mail states must be
+    one the task supports (the gold's mail, the instruction, the office's values), its weekdays must
+    agree with their dates and its greeting must name a recipient."""
+    from officesim.evaluators.claims import Support, build_directory, closed_world_problems, mail_said, office_sources
+
+    said = [mail_said(e) for p, e in gold_after.items() if e.get("kind") == "eml" and before.get(p) != e]
+    year = task.now_dt.year
+    cache: dict[str, Any] = {}
+
+    def judge(entry: dict) -> list[str]:
+        if "directory" not in cache:  # built when a heads-up is met, once per evaluation
+            cache["directory"] = build_directory([*before.values(), *gold_after.values()], task.people, task.user,
+                                                 task.user_name)
+            cache["sources"] = office_sources(before, year)
+        support = Support(expected=said, texts=[task.instruction, *said], addresses=[task.user])
+        return closed_world_problems(mail_said(entry), support, year=year, now=task.now_dt,
+                                     directory=cache["directory"], recipients=[*(entry.get("to") or []),
+                                                                               *(entry.get("cc") or [])],
+                                     sources=cache["sources"], body=own_text(entry.get("body") or ""),
+                                     names=task.instruction.lower())
+
+    return judge
 
 
 class _OnceCache:
@@ -198,7 +225,7 @@ class Evaluator:
         after = (self.parse_office or parse_office)(session.office.root, task.timezone)  # under the budget
         before, gold = self.before(task), self.gold(task)
         tolerance = self._tolerance.get(_key(task), lambda: mail_tolerance(task, before, gold.after))
-        outcome = compare(before, after, gold.after, task.free, tolerance)
+        outcome = compare(before, after, gold.after, task.free, tolerance, heads_up_judge(task, before, gold.after))
         state = EvalState(files=with_image_text(after, task.checks, Path(session.office.root)),
                           answer=session.answer, timezone=task.timezone, now=task.now_dt,
                           instruction=task.instruction, before=self.before(task), gold=gold.after,

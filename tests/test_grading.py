@@ -383,6 +383,11 @@ def test_a_short_heads_up_to_a_person_in_the_task_passes(client):
     fails(client, REPORT, gold + [outsider], component="side_effects")
     fails(client, REPORT, gold + [_report()], component="side_effects")  # the same mail twice
     fails(client, REPORT, [gold[1], heads_up], component="side_effects")  # no stand-in for gold's mail
+    false = _report(recipient=CAROL, subject="Budget total sent", content="I sent Bob the budget total (1300).")
+    ev = fails(client, REPORT, gold + [false], component="side_effects")  # a heads-up must be true too
+    assert any("1300" in x for x in ev["collateral"]), ev["collateral"]
+    wrong_name = _report(recipient=CAROL, subject="Budget total sent", content="Dear Bob,\nI sent you the total (1500).")
+    fails(client, REPORT, gold + [wrong_name], component="side_effects")
 
 
 def test_mail_tolerance_names_the_tasks_files_and_people():

@@ -411,3 +411,17 @@ def test_a_short_extra_message_to_a_person_in_the_task():
     missing = copy.deepcopy(before)  # a heads-up does not stand in for gold's message
     _mail(missing, [CAROL], "Heads-up", stem="msg-2", body="I sent Bob the budget total.")
     assert side_effects(before, missing, gold, tolerance=tolerance)
+
+
+def test_a_heads_up_the_judge_finds_false_is_extra():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    _mail(gold, [BOB], "Budget total", body="The total is 1200.")
+    tolerance = MailTolerance(involved=frozenset({CAROL}), short_messages=True)
+    agent = copy.deepcopy(gold)
+    _mail(agent, [CAROL], "Heads-up", stem="msg-2", body="The total is 1300.")
+    judge = lambda entry: ["also states '1300'"] if "1300" in entry["body"] else []  # noqa: E731
+    out = compare(before, agent, gold, tolerance=tolerance, judge=judge)
+    assert out.collateral == [f"{SENT}/: extra message to {CAROL}: 'Heads-up' (also states '1300')",
+                              f"emails/{CAROL}/: extra message to {CAROL}: 'Heads-up'"]
+    assert compare(before, agent, gold, tolerance=tolerance).side_effects == []
