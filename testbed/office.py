@@ -41,6 +41,7 @@ class Office:
                 pure = PurePosixPath(raw[len(root_str):].lstrip("/") or ".")
             else:
                 raise OpError("path_outside_office", f"'{raw}' is outside the office; use a path relative to the office root")
+        _check_lengths(raw, pure.parts)
         candidate = self.root.joinpath(*pure.parts) if pure.parts else self.root
         # Follow symlinks of every existing component: the real target must stay inside.
         real = Path(os.path.realpath(candidate))
@@ -89,6 +90,22 @@ class Office:
         return sorted(out)
 
 
+NAME_MAX = 255  # bytes of one file or folder name (Linux file systems)
+PATH_MAX = 4096  # bytes of a whole path
+
+
+def _check_lengths(raw: str, parts: tuple[str, ...]) -> None:
+    """Refuse a path the file system would refuse as too long, as a bad argument naming the limit."""
+    if len(raw.encode("utf-8", "surrogatepass")) > PATH_MAX - 256:  # room for the office's own place
+        raise OpError("bad_arguments", f"the path has {len(raw.encode('utf-8', 'surrogatepass')):,} bytes; "
+                                       f"a path may have at most {PATH_MAX - 256:,}")
+    for part in parts:
+        size = len(part.encode("utf-8", "surrogatepass"))
+        if size > NAME_MAX:
+            raise OpError("bad_arguments", f"the name '{part[:40]}…' has {size:,} bytes; a file or folder name "
+                                           f"may have at most {NAME_MAX}")
+
+
 def _safe_name(user: str) -> str:
     """A user identifier usable as one path component: an email address in lower case, or a
     person's name as written (OfficeBench's offices name mailboxes and calendars ``Bob``)."""
@@ -97,4 +114,5 @@ def _safe_name(user: str) -> str:
         name = name.lower()
     if not name or "/" in name or "\x00" in name or name in (".", ".."):
         raise OpError("bad_arguments", f"'{user}' is not a valid user")
+    _check_lengths(name + ".ics", (name + ".ics",))  # a mailbox folder or a calendar file is named by it
     return name

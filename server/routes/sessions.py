@@ -77,11 +77,30 @@ async def finish(session_id: str, manager: Manager, body: FinishRequest | None =
 async def get_session(session_id: str, manager: Manager):
     def work() -> dict:
         session = session_or_404(manager, session_id)
-        out = session.snapshot()
+        if session.lock.acquire(blocking=False):
+            try:
+                out = session.snapshot()
+            finally:
+                session.lock.release()
+        else:  # an action is running: answer at once with the session as of its last completed step
+            out = _snapshot_while_busy(session)
         out["office_available"] = manager.has_office(session.id)
         return out
 
     return FastJSON(await in_thread(work))
+
+
+def _snapshot_while_busy(session: Session) -> dict:
+    """``Session.snapshot`` without waiting for the session's lock, which a running action holds (a
+    program or a slow operation may hold it for tens of seconds): the history first, the step it
+    has reached counted from it, so the two agree."""
+    history = list(session.history)
+    return {
+        "session_id": session.id, "task_id": session.task.id, "mode": session.mode,
+        "status": session.status, "current_app": session.current_app, "step": len(history),
+        "max_steps": session.max_steps, "done": session.done, "answer": session.answer,
+        "history": history, "evaluation": None if session.evaluation is None else session.evaluation.api_dict(),
+    }
 
 
 @router.delete("/sessions/{session_id}", response_model=Deleted, responses=ERRORS)
