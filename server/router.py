@@ -31,8 +31,10 @@ No client can hold it: the URL (``MAX_URL``, 414), the head (``MAX_HEAD``, 431, 
 arrive, so an endless head is cut off), the body (``MAX_BODY``, 413 from Content-Length before the
 body is read, or as a chunked one grows), the bodies buffered over all connections
 (``MAX_BUFFERED``, 503), the connections (``max_connections``, 503), the time a head may take to
-arrive (``HEAD_TIMEOUT_S``, 408) and a body after it (``BODY_TIMEOUT_S``), and an idle connection
-(``CLIENT_IDLE_S``) are bounded; a refused request is answered and its connection closed. With a token
+arrive (``HEAD_TIMEOUT_S``, 408; a new connection's first request must begin within it too) and a
+body after it (``BODY_TIMEOUT_S``), and an idle connection (``CLIENT_IDLE_S``) are bounded; at the
+connection cap the connection idle the longest is closed for a new one. A refused request is answered
+and its connection closed. With a token
 the router checks it from the head (401) before reading any body; the processes check it too.
 """
 
@@ -221,14 +223,15 @@ class _Client(asyncio.Protocol):
         self.read_done = False  # a request asked to close: nothing after it is read
         self.reading_paused = False
         self.last_active = time.monotonic()  # a request began or an answer ended (not any byte: no slowloris)
+        self.requests = 0  # requests begun on this connection
 
     # -- asyncio ------------------------------------------------------------------------------
     def connection_made(self, transport) -> None:
         self.transport = transport
-        if len(self.router.clients) >= self.router.max_connections:
+        if len(self.router.clients) >= self.router.max_connections and not self.router.evict_idle():
             self._refuse(_error(503, "Service Unavailable", "too_many_connections",
-                                f"the server has {self.router.max_connections} connections open, its limit; "
-                                "try again"))
+                                f"the server has {self.router.max_connections} connections open, its limit, none of "
+                                "them idle; try again"))
             return
         self.router.clients.add(self)
 
@@ -275,6 +278,7 @@ class _Client(asyncio.Protocol):
     # -- httptools ----------------------------------------------------------------------------
     def on_message_begin(self) -> None:
         self.current = _Request()
+        self.requests += 1
         self.last_active = self.current.started
 
     def on_url(self, url: bytes) -> None:
@@ -468,7 +472,10 @@ class _Client(asyncio.Protocol):
     def timed_out(self, now: float) -> bytes | None:
         """The 408 to close this connection with when its current request is too slow to arrive."""
         request = self.current
-        if request is None:
+        if request is None:  # a new connection must begin its first request as soon as a head must arrive
+            if not self.requests and not self.closing and now - self.last_active > HEAD_TIMEOUT_S:
+                return _error(408, "Request Timeout", "request_timeout",
+                              f"no request came within {HEAD_TIMEOUT_S:g} s of connecting")
             return None
         if not request.head_done and now - request.started > HEAD_TIMEOUT_S:
             return _error(408, "Request Timeout", "request_timeout",
@@ -524,6 +531,18 @@ class Router:
                 continue
             return index
         return fallback if fallback is not None else 0
+
+    def evict_idle(self) -> bool:
+        """At the connection cap: close the connection idle the longest (between two requests, nothing
+        on its way), so that held keep-alive connections never lock new clients out; False when none is."""
+        idle = [c for c in self.clients
+                if c.current is None and c.in_flight is None and not c.pending and not c.connecting and not c.closing]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda c: c.last_active)
+        oldest.abort()
+        self.clients.discard(oldest)
+        return True
 
     def mark_down(self, index: int) -> None:
         self.down[index] = time.monotonic()

@@ -134,7 +134,8 @@ def test_a_slow_head_is_closed_408(server):
         assert status(answer + read_all(sock)) == 408
 
 
-def test_the_connection_cap_refuses_503_and_frees_up(server):
+def test_at_the_connection_cap_an_idle_connection_makes_room(server):
+    """Idle keep-alive connections at the cap: a new client is served and the longest idle one closed."""
     held = []
     try:
         for _ in range(CONNECTIONS):
@@ -143,7 +144,26 @@ def test_the_connection_cap_refuses_503_and_frees_up(server):
             assert status(sock.recv(4096)) == 200
             held.append(sock)
         with connect(server) as extra:
-            answer = read_all(extra)
+            extra.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            assert status(read_all(extra)) == 200
+        assert read_all(held[0]) == b""  # the first (idle the longest) was closed for it
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_the_connection_cap_refuses_503_when_no_connection_is_idle(server):
+    held = []
+    try:
+        for _ in range(CONNECTIONS):  # each in the middle of a request's head: none idle
+            sock = connect(server)
+            sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+            held.append(sock)
+        for _ in range(100):  # the router has seen all of them begin (each sent bytes before it counts)
+            with connect(server) as extra:
+                answer = read_all(extra)
+            if answer and status(answer) == 503:
+                break
         assert status(answer) == 503 and b"too_many_connections" in answer
     finally:
         for sock in held:
@@ -151,7 +171,8 @@ def test_the_connection_cap_refuses_503_and_frees_up(server):
     for _ in range(100):  # the router sees the closed connections go
         with connect(server) as sock:
             sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            if status(read_all(sock)) == 200:
+            answer = read_all(sock)
+            if answer and status(answer) == 200:
                 break
         time.sleep(0.1)
     else:
@@ -187,3 +208,10 @@ def test_a_request_that_closes_is_answered_though_more_bytes_follow(server):
                      b"garbage after it")
         answer = read_all(sock)
     assert status(answer) == 200 and answer.count(b"HTTP/1.1 ") == 1
+
+
+def test_a_connection_that_sends_nothing_is_closed_408(server):
+    with connect(server) as sock:
+        sock.settimeout(HEAD_TIMEOUT_S * 6)  # bounded: the router closes it at its head timeout
+        answer = read_all(sock)
+    assert status(answer) == 408 and b"no request came" in answer
