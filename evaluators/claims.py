@@ -222,7 +222,7 @@ def _is_identifier(m: re.Match) -> bool:
     return m["prefix"][0].isupper()
 
 
-def _same(a: Claim, b: Claim) -> bool:
+def same_claim(a: Claim, b: Claim) -> bool:
     """Whether two claims state the same value (``b`` the supporting one)."""
     if a.kind != b.kind:
         return False
@@ -231,7 +231,7 @@ def _same(a: Claim, b: Claim) -> bool:
             return False
         return same_number(Mention(a.value, 0, 0, precision=a.precision, unscaled=a.unscaled), b.value, b.precision)
     if a.kind == "date":
-        return _date_key(a.value) & _date_key(b.value) != set()
+        return _same_day(a.value, b.value)
     if a.kind == "time":
         return a.value == b.value
     if a.kind == "id":
@@ -239,15 +239,16 @@ def _same(a: Claim, b: Claim) -> bool:
     return a.value == b.value
 
 
-def _date_key(value: Any) -> set:
-    """The ways a written date can agree with another: a full date, (month, day) or ("day", n)."""
-    if isinstance(value, date):
-        return {value, (value.month, value.day), ("day", value.day)}
-    if isinstance(value, tuple) and value and value[0] == "day":
-        return {value}
-    if isinstance(value, tuple):
-        return {value, ("day", value[1])}
-    return {value}
+def _same_day(x: Any, y: Any) -> bool:
+    """Whether two written dates agree: full dates by value, a date without a year by month and day,
+    a bare ordinal ("the 15th", ("day", 15)) by its day."""
+    def parts(v: Any) -> tuple:
+        if isinstance(v, date):
+            return (v.year, v.month, v.day)
+        if isinstance(v, tuple) and v and v[0] == "day":
+            return (None, None, v[1])
+        return (None, *v) if isinstance(v, tuple) else (None, None, None)
+    return all(p is None or q is None or p == q for p, q in zip(parts(x), parts(y))) and parts(x)[2] == parts(y)[2]
 
 
 # ---- what supports a claim ------------------------------------------------------------------------
@@ -341,7 +342,7 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
         spans.setdefault((claim.start, claim.end), []).append(claim)
     out = []
     for readings in spans.values():  # "11/06/2026" or "10.00" is true when one of its readings is
-        if any(_same(c, a) for c in readings for a in allowed):
+        if any(same_claim(c, a) for c in readings for a in allowed):
             continue
         if sources is not None and any(_office_value(c, text, sources, support.expected, year) for c in readings):
             continue
@@ -367,7 +368,7 @@ def content_words(text: str) -> set[str]:
     return {w.rstrip("s") if len(w) > 4 else w for w in re.findall(r"[a-z]{3,}", text.casefold()) if w not in _STOP}
 
 
-_VALUE_KINDS = ("number", "date", "time", "id", "email")
+VALUE_KINDS = ("number", "date", "time", "id", "email")
 
 
 def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim, set[str], int]]:
@@ -378,7 +379,7 @@ def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim
 
     def unit(line: str, context: str = "", values: str | None = None) -> None:
         words, number = content_words(line + " " + context), next(units)
-        out.extend((c, words, number) for c in claims_in(values or line, year=year, kinds=_VALUE_KINDS))
+        out.extend((c, words, number) for c in claims_in(values or line, year=year, kinds=VALUE_KINDS))
 
     for entry in files.values():
         kind = entry.get("kind")
@@ -420,17 +421,17 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
             break
     if not clause:
         return False
-    units = {u for value, _around, u in sources if _same(claim, value)}
+    units = {u for value, _around, u in sources if same_claim(claim, value)}
     if not units:
         return False
-    others = [c for c in claims_in(clause, year=year, kinds=_VALUE_KINDS)
+    others = [c for c in claims_in(clause, year=year, kinds=VALUE_KINDS)
               if not (c.start + offset <= claim.start < c.end + offset)]
-    if any(u in units and _same(c, value) for c in others for value, _around, u in sources):
+    if any(u in units and same_claim(c, value) for c in others for value, _around, u in sources):
         return True
     if any(find(clause, f, year=year) is not None for f in _flat(expected)):
         return False
     words = content_words(clause.replace(claim.text, " "))
-    return any(_same(claim, value) and words & around for value, around, _u in sources)
+    return any(same_claim(claim, value) and words & around for value, around, _u in sources)
 
 
 def _named_number(claim: Claim, text: str, names: str) -> bool:

@@ -41,8 +41,11 @@ import re
 from collections import Counter
 from typing import Any, Callable, Iterable, Sequence
 
+from rapidfuzz import fuzz
+
+from officesim.evaluators.claims import VALUE_KINDS, claims_in, same_claim
 from officesim.evaluators.facts import own_text
-from officesim.evaluators.text import as_datetime, as_number, collapse, format_value, is_empty
+from officesim.evaluators.text import as_datetime, as_number, collapse, document_text, format_value, is_empty
 from officesim.testbed.parse import digest_distance
 
 State = dict[str, dict]
@@ -121,7 +124,7 @@ def compare(before: State, agent: State, gold: State, free: Sequence[str] = (),
             else:
                 out.add(f"{path}: still there (the correct outcome removes it)", missing=b == a)
         else:
-            problems = entry_differences(b, a, g, originals)
+            problems = entry_differences(b, a, g, originals) + copy_differences(before, a, g)
             if not problems:
                 continue
             untouched = b is not None and (a == b or not entry_differences(None, a, b, originals))
@@ -134,6 +137,34 @@ def compare(before: State, agent: State, gold: State, free: Sequence[str] = (),
                 out.missing.append(_file_line(path, lacking))
     _new_mail_differences(before, agent, gold, is_free, tolerance or STRICT, out, judge)
     return out
+
+
+COPY_LIKENESS = 0.9  # a gold document this alike to a file of the office is a copy or conversion of it
+COPY_THRESHOLD = 0.97  # ... and the agent's must be this alike to gold's, stating the same values
+
+
+def copy_differences(before: State, agent: dict, gold: dict) -> list[str]:
+    """A document the gold makes by copying or converting an office file (a quote retyped, a PDF turned
+    into a document) is compared by content: every value it states (numbers, dates, times, ids,
+    addresses) and its text, at least ``COPY_THRESHOLD`` alike, so one changed price or line differs."""
+    if agent == gold or gold.get("kind") not in ("docx", "text") or agent.get("kind") not in ("docx", "text", "pdf"):
+        return []
+    wanted = _squash(document_text(gold))
+    if len(wanted) < 40 or not any(
+            e is not gold and e.get("kind") in ("docx", "text", "pdf")
+            and fuzz.ratio(_squash(document_text(e)), wanted) >= COPY_LIKENESS * 100 for e in before.values()):
+        return []
+    written, values = document_text(agent), claims_in(document_text(gold), year=None, kinds=VALUE_KINDS)
+    found = claims_in(written, year=None, kinds=VALUE_KINDS)
+    other = [c for c in found if not any(same_claim(c, v) for v in values)]
+    lost = [v for v in values if not any(same_claim(c, v) for c in found)]
+    if other or lost:
+        said = f"states {_shown(other[0].text)}" if other else f"lacks {_shown(lost[0].text)}"
+        return [f"{said}, unlike the copy the correct outcome makes"]
+    likeness = fuzz.ratio(_squash(written), wanted) / 100
+    if likeness < COPY_THRESHOLD:
+        return [f"is {likeness:.2f} alike to the copy the correct outcome makes (threshold {COPY_THRESHOLD})"]
+    return []
 
 
 def _file_line(path: str, problems: list[str]) -> str:
@@ -272,7 +303,7 @@ def _lines_outcome(before: list[str], agent: list[str], gold: list[str], unit: s
     """Paragraphs or lines: the ones gold keeps from before must be kept, in gold's order; of the
     ones gold adds or rewrites (free wording), the agent must have as many, without repeats."""
     b, a, g = ([collapse(x) for x in seq if collapse(x)] for seq in (before, agent, gold))
-    if [x.casefold() for x in a] == [x.casefold() for x in g]:
+    if a == g:  # a line gold keeps, re-cased, is a changed line
         return []
     pool = Counter(b)
     g_kept, g_added = _split(g, pool)

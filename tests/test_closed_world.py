@@ -183,3 +183,31 @@ def test_paired_facts_are_bound_to_one_line():
     s = state("Hi Dana,\nBudget review: 11:00\nStandup: 10:00", instruction="Tell Dana: Budget review 10:00, Standup 11:00.")
     out = run_check("email_sent", args, s)
     assert not out.passed and "together" in out.message
+
+
+def _docx(*paragraphs: str) -> dict:
+    return {"kind": "docx", "paragraphs": list(paragraphs), "tables": []}
+
+
+QUOTE = ["Quote Q-2291 for Northwind", "Desk chairs: 12 x 149.00", "Standing desks: 4 x 610.00", "Valid until 2026-02-15"]
+
+
+@pytest.mark.parametrize("typed, ok", [
+    (QUOTE, True),
+    (["Quote Q-2291 for Northwind", "Desk chairs: 12 x 149.00", "Standing desks: 4 x 560.00", "Valid until 2026-02-15"], False),
+    (QUOTE[:3] + ["Valid until 2026-03-15"], False),
+])
+def test_a_retyped_document_is_compared_by_content(typed, ok):
+    from officesim.evaluators.outcome import side_effects
+    before = {"data/quote.pdf": {"kind": "pdf", "pages": ["\n".join(QUOTE)]}}
+    gold = {**before, "data/quote.docx": _docx(*QUOTE)}
+    agent = {**before, "data/quote.docx": _docx(*typed)}
+    assert (side_effects(before, agent, gold) == []) is ok
+
+
+def test_a_line_the_gold_keeps_may_not_be_re_cased():
+    from officesim.evaluators.outcome import side_effects
+    before = {"data/m.docx": _docx("Minutes", "Keep these lines exactly as they are")}
+    gold = {"data/m.docx": _docx("Minutes", "Keep these lines exactly as they are", "Approved")}
+    agent = {"data/m.docx": _docx("MINUTES", "Keep these lines exactly as they are", "Approved")}
+    assert side_effects(before, agent, gold)
