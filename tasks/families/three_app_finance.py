@@ -660,13 +660,17 @@ def quarterly_report_archive(rng: random.Random) -> dict:
                 switch("shell"), move]},
             {"name": "moves the reports straight into data/archive/", "actions": [
                 switch("excel"), *index(totals), switch("shell"), sh(f"mv data/reports/sales_{tag}_*.pdf data/archive/")]},
+            {"name": "totals written as text with thousands separators", "actions": [
+                switch("excel"), *[act("excel", "insert_row", file_path=idx, row_idx=5 + k, values=[tag, r, f"{t:,}"])
+                                   for k, (r, t) in enumerate(zip(regions, totals))],
+                switch("shell"), move]},
         ],
         "right": [
             {"name": "the new rows in file-name order", "actions": [
                 switch("excel"), *index([t for _r, t in by_name], regs=[r for r, _t in by_name]), switch("shell"),
                 move]},
-            {"name": "rows inserted at once, totals with thousands separators", "actions": [
-                switch("excel"), *[act("excel", "insert_row", file_path=idx, row_idx=5 + k, values=[tag, r, f"{t:,}"])
+            {"name": "rows inserted at once, the reports moved one by one", "actions": [
+                switch("excel"), *[act("excel", "insert_row", file_path=idx, row_idx=5 + k, values=[tag, r, t])
                                    for k, (r, t) in enumerate(zip(regions, totals))],
                 switch("shell"), sh(f"mkdir {arch} && for r in {' '.join(regions)}; do mv data/reports/sales_{tag}_$r.pdf "
                                     f"{arch}/; done")]},

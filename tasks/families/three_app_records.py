@@ -214,10 +214,12 @@ def sales_export_summary(rng: random.Random) -> dict:
                     contents=f"Top region: {top} ({totals[top]}) or {second} ({totals[second]})")]},
             {"name": "totals sorted instead of in the sheet's region order", "actions": [
                 switch("excel"), *fill(sorted(totals[r] for r in regions)), switch("word"), say(top)]},
+            {"name": "totals written as text with thousands separators", "actions": [
+                switch("excel"), *fill([f"{totals[r]:,}" for r in regions]), switch("word"), say(top)]},
         ],
         "right": [
-            {"name": "totals with thousands separators, the top total with decimals", "actions": [
-                switch("excel"), *fill([f"{totals[r]:,}" for r in regions]), switch("word"),
+            {"name": "the top total with thousands separators and decimals", "actions": [
+                switch("excel"), *fill([totals[r] for r in regions]), switch("word"),
                 act("word", "write_to_file", file_path=review, contents=f"Top region: {top} ({totals[top]:,.2f})")]},
         ],
     }
