@@ -2,7 +2,7 @@
 
 For every task: the gold solution passes with no side effects and no failing action; finishing at
 once fails (unless ``no_action``); every ``wrong`` solution fails and every ``right`` one passes.
-With ``mutants`` it also derives the task's mutants from its gold solution (``runner/mutants.py``)
+With ``mutants`` it also derives the task's mutants from its gold solution (``runner/mutants/``)
 and plays each: every wrong mutant must fail and every right mutant must pass.
 
 Solutions are played by the one gold player (``tasks/gold.py``), which appends
@@ -30,8 +30,7 @@ import httpx
 
 from officesim.runner.localserver import local_servers
 from officesim.runner.derive import derive
-from officesim.runner.mutants import (AUTHORED, RIGHT, RIGHT_CLASSES, WORKBENCH_RIGHT_CLASSES, WORKBENCH_WRONG_CLASSES,
-                                     WRONG, WRONG_CLASSES, Mutant, authored, not_applicable)
+from officesim.runner.mutants import AUTHORED, CLASSES, RIGHT, WRONG, Mutant, authored, not_applicable
 from officesim.server.client import OfficeClient, OfficeError
 from officesim.server.session import DEFAULT_MAX_STEPS
 from officesim.tasks.gold import gold_actions, play_gold
@@ -252,21 +251,30 @@ def mutation_summary(reports: list[TaskReport]) -> dict:
             "right_mutants": sum(v["right"] for v in per_task.values()),
             "right_passed": sum(v["passed"] for v in per_task.values()),
             "ungraded": ungraded(reports),  # in neither count
-            "per_task": per_task}
+            "per_task": per_task,
+            "per_class": class_table(reports, every=True)}
 
 
-def class_table(reports: list[TaskReport]) -> dict[str, dict[str, int]]:
-    """Per mutant class: how many were derived and how many were graded as they should be."""
+def class_table(reports: list[TaskReport], *, every: bool = False) -> dict[str, dict[str, Any]]:
+    """Per mutant class (``"<kind> <class>"``): how many were derived and how many were graded as they
+    should be. With ``every``, each registered class is listed, one that gave no mutant with 0 and a note
+    saying so (it applies to none of the tasks run)."""
     table: dict[str, Counter] = {}
     for r in reports:
         for res in r.mutants:
             row = table.setdefault(f"{res.mutant.kind} {res.mutant.cls}", Counter())
             row["mutants"] += 1
             row["ok"] += res.ok
-    order = [f"{WRONG} {c}" for c in (*WRONG_CLASSES, *WORKBENCH_WRONG_CLASSES, AUTHORED)]
-    order += [f"{RIGHT} {c}" for c in (*RIGHT_CLASSES, *WORKBENCH_RIGHT_CLASSES, AUTHORED)]
+    order = [f"{c.kind} {c.name}" for c in CLASSES if c.kind == WRONG] + [f"{WRONG} {AUTHORED}"]
+    order += [f"{c.kind} {c.name}" for c in CLASSES if c.kind == RIGHT] + [f"{RIGHT} {AUTHORED}"]
     order += sorted(k for k in table if k not in order)  # a class no list names is still counted
-    return {k: dict(table[k]) for k in order if k in table}
+    out: dict[str, dict[str, Any]] = {}
+    for k in order:
+        if k in table:
+            out[k] = {"mutants": table[k]["mutants"], "ok": table[k]["ok"]}
+        elif every:
+            out[k] = {"mutants": 0, "ok": 0, "note": "applies to none of the tasks run"}
+    return out
 
 
 def print_mutation_report(reports: list[TaskReport], out: TextIO) -> None:

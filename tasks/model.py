@@ -48,7 +48,7 @@ class WrongSolution(_Strict):
 class GoldChoice(_Strict):
     """A value the gold chose where the instruction leaves the choice open (a fourth course among
     several, a prediction's figure, a meeting's hour when none is given): a mutant of it is another
-    right outcome, so ``validate --mutants`` derives none (runner/mutants.py). ``value`` is a number,
+    right outcome, so ``validate --mutants`` derives none (runner/mutants/). ``value`` is a number,
     date or time as the gold writes it; ``event`` an event's summary whose times are the gold's
     (with ``end_only``, its end only: the instruction gives the start)."""
 
@@ -70,7 +70,7 @@ class UserReply(_Strict):
     ``when`` is a regular expression searched in the question (ignoring case), or a list of words or
     phrases one of which the question must contain at a word start. ``needed``: the task cannot be
     done right without this reply (ask recall and precision count these); ``guess`` maps each value
-    the reply gives, as the gold writes it, to the distractor a guess would use (runner/mutants.py).
+    the reply gives, as the gold writes it, to the distractor a guess would use (runner/mutants/asking.py).
     """
 
     when: str | list[str]

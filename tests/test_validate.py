@@ -101,6 +101,21 @@ def test_class_table_counts_every_class_including_the_workbench_ones():
     assert list(table)[:2] == [f"{WRONG} step-dropped", f"{WRONG} id-replaced"]
 
 
+def test_per_class_lists_every_registered_class_and_says_which_gave_no_mutant():
+    from officesim.runner.mutants import CLASSES, RIGHT, WRONG, Mutant
+    from officesim.runner.validate import MutantResult, TaskReport, mutation_summary
+
+    report = TaskReport("t", mutants=[MutantResult(Mutant(name="x", cls="off-row", kind=WRONG, actions=[]), True, ""),
+                                      MutantResult(Mutant(name="y", cls="formula", kind=RIGHT, actions=[]), True, "")])
+    per_class = mutation_summary([report])["per_class"]
+    assert per_class[f"{WRONG} off-row"] == {"mutants": 1, "ok": 0}
+    assert per_class[f"{RIGHT} formula"] == {"mutants": 1, "ok": 1}
+    for c in CLASSES:  # never silently missing
+        assert f"{c.kind} {c.name}" in per_class
+    absent = per_class[f"{WRONG} id-replaced"]
+    assert absent["mutants"] == 0 and "none of the tasks" in absent["note"]
+
+
 def test_a_broken_connection_is_played_again_and_never_counted_as_a_survivor(monkeypatch):
     import httpx
 

@@ -1,4 +1,4 @@
-"""Mutants of WorkBench-tool-set tasks (runner/workbench_mutants.py): made of WorkBench's own tools only,
+"""Mutants of WorkBench-tool-set tasks (runner/mutants/workbench.py): made of WorkBench's own tools only,
 each class where it applies, none equal to an accepted reading, and through the real validator every
 wrong one fails and every right one passes. A small hand-made WorkBench office always runs; tasks
 imported from the shared snapshot (../shared/benchmarks/workbench) run when it is there."""

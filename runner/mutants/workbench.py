@@ -1,6 +1,6 @@
 """Mutants of a task in WorkBench's tool set (``toolset: workbench``), made of WorkBench's own tools.
 
-runner/mutants.py derives mutants from OfficeBench's operations (files, shell, calendars by summary);
+The package's other modules derive mutants from OfficeBench's operations (files, shell, calendars by summary);
 none of those exists in WorkBench's tool set, so its mutants of a WorkBench task would be refused and
 change nothing. Here the same idea works on WorkBench's tables, read from the parsed initial office
 (evaluators/workbench.py ``tables_from_state``):
@@ -35,8 +35,8 @@ from officesim.apps.registry import SYSTEM_APP
 from officesim.apps.workbench_core import (BOARDS, LISTS, NOW, PLOT_TYPES, PLOT_VALUES, PRODUCTS, STATE_TABLES,
                                            STATUSES, TABLES, TOOLS, USER, MemoryStore, ToolError, call)
 from officesim.evaluators.workbench import CASE_SENSITIVE, state_digest, tables_from_state
-from officesim.runner.mutants import (RIGHT, WRONG, Mutant, core_steps, is_read, nudged, standalone_numbers,
-                                      with_switches)
+from officesim.runner.mutants.base import Mutant, core_steps, is_read, nudged, standalone_numbers, with_switches
+from officesim.runner.mutants.registry import RIGHT, WRONG
 
 TOOLSET = "workbench"
 TIME = "%Y-%m-%d %H:%M:%S"

@@ -1,0 +1,379 @@
+"""Mutants of files and cells: values changed, cells off, similar files, steps dropped or doubled, moves as copies,
+distractors deleted; and the right ones: numbers and dates in another form, formulas, steps reordered, reads added."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import re
+from datetime import date, timedelta
+from typing import Any, Callable
+
+from officesim.apps.registry import SYSTEM_APP
+from officesim.evaluators.text import collapse, format_number
+from officesim.runner.mutants.registry import RIGHT, WRONG
+from officesim.runner.mutants.base import (BaseDeriver, _cell_number, copy_not_move, CREATES, date_form_fixed,
+                                           depends, effects, _FILE_ARGS, _is_question, _like, _line_at, _MONEY_WORDS,
+                                           nudged, _Num, office_path, _READER, _redate, _reform_date, render,
+                                           _retime, _shift_date, _Site, _strip_zeros, _sum_formula, _switch,
+                                           _year_like)
+
+
+class FileMutants(BaseDeriver):
+    # -- wrong: numbers ------------------------------------------------------------------------------
+    def numbers_wrong(self) -> None:
+        for site in self.number_sites():
+            if self.chosen(site):
+                continue
+            step = self.core[site.index]
+            num = _Num(site.value, site.raw)
+            whole = site.span is None
+            for cls, new in (("number-changed", nudged(site.value, num.decimals)),
+                             ("number-distractor", self.office.distractor_number(site.value))):
+                if new is None:
+                    continue
+                steps = self.steps()
+                if whole and isinstance(site.text(steps), (int, float)):
+                    written = int(new) if float(new).is_integer() and isinstance(site.text(steps), int) else new
+                else:
+                    written = _like(num, new)
+                site.put(steps, written)
+                self.add(WRONG, cls, f"{self.label(step, site.index)} {site.raw.strip()} -> {written}", steps)
+        for site in self.date_sites():
+            if self.chosen(site):
+                continue
+            steps = self.steps()
+            new = _shift_date(site.value)
+            written = new.isoformat() if site.span is None else _redate(site.raw, site.value, new)
+            site.put(steps, written)
+            self.add(WRONG, "number-changed", f"{self.label(self.core[site.index], site.index)} date "
+                     f"{site.raw.strip()} -> {written.strip()}", steps)
+        for site in self.time_sites():
+            new = _retime(site.raw)
+            if new is None or self.chosen(site):
+                continue
+            steps = self.steps()
+            site.put(steps, new)
+            self.add(WRONG, "number-changed", f"{self.label(self.core[site.index], site.index)} time "
+                     f"{site.raw.strip()} -> {new.strip()}", steps)
+        for i, step in enumerate(self.core):  # event times
+            args = step.get("args") or {}
+            if step["app"] != "calendar" or step["action"] not in ("create_event", "update_event"):
+                continue
+            if self.event_chosen(args):
+                continue
+            if args.get("time_start") and args.get("time_end") and not self._all_day(args["time_start"]):
+                steps = self.steps()
+                start = self._moment(args["time_start"])
+                end = self._moment(args["time_end"])
+                if start and end:
+                    steps[i]["args"]["time_start"] = self._fmt(start - timedelta(minutes=30), args["time_start"])
+                    self.add(WRONG, "number-changed", f"{self.label(step, i)} starts 30 minutes earlier", steps)
+
+
+    # -- wrong: cells off ----------------------------------------------------------------------------
+    def cells_off(self) -> None:
+        for i, step in enumerate(self.core):
+            args = step.get("args") or {}
+            if step["app"] != "excel" or step["action"] not in ("set_cell", "insert_row", "delete_row", "delete_cell"):
+                continue
+            label = self.label(step, i)
+            if isinstance(args.get("row_idx"), int):
+                steps = self.steps()
+                steps[i]["args"]["row_idx"] = args["row_idx"] + 1
+                self.add(WRONG, "off-row", f"{label} row {args['row_idx']} -> {args['row_idx'] + 1}", steps)
+            if isinstance(args.get("column_idx"), int):
+                steps = self.steps()
+                steps[i]["args"]["column_idx"] = args["column_idx"] + 1
+                self.add(WRONG, "off-column", f"{label} column {args['column_idx']} -> {args['column_idx'] + 1}", steps)
+            entry = self.office.files.get(office_path(args.get("file_path"))) or {}
+            order = entry.get("sheet_order") or list(entry.get("sheets", {}) or {})
+            current = args.get("sheet") or (order[0] if order else None)
+            others = [s for s in order if s != current]
+            if others:
+                steps = self.steps()
+                steps[i]["args"]["sheet"] = others[0]
+                self.add(WRONG, "off-sheet", f"{label} sheet {current!r} -> {others[0]!r}", steps)
+
+    # -- wrong: another file of the same kind --------------------------------------------------------
+    def distractor_files(self) -> None:
+        known = set(self.office.files)
+        swaps: dict[str, str | None] = {}
+        for i, step in enumerate(self.core):
+            if self.is_read(step) and step["app"] != "shell":
+                continue
+            args = step.get("args") or {}
+            for key in (*_FILE_ARGS, "attachments"):
+                values = args.get(key)
+                for v in values if isinstance(values, list) else [values]:
+                    p = office_path(v) if isinstance(v, str) else ""
+                    if p in known and p not in swaps:
+                        swaps[p] = self.office.similar_file(p, self.touched)
+            if step["app"] == "shell":
+                for token in re.findall(r"[\w./-]+", str(args.get("command", ""))):
+                    p = office_path(token)
+                    if p in known and p not in swaps and not p.startswith(("emails/", "calendar/")):
+                        swaps[p] = self.office.similar_file(p, self.touched)
+        for path, other in swaps.items():
+            if not other:
+                continue
+            steps = self.steps()
+            for step in steps:
+                if self.is_read(step) and step["app"] != "shell":
+                    continue
+                args = step.get("args") or {}
+                for key, value in list(args.items()):
+                    if isinstance(value, str) and (office_path(value) == path if key in _FILE_ARGS else False):
+                        args[key] = other
+                    elif key == "attachments" and isinstance(value, list):
+                        args[key] = [other if office_path(v) == path else v for v in value]
+                    elif key == "command" and isinstance(value, str):
+                        args[key] = re.sub(rf"(?<![\w./-])(?:/testbed/)?{re.escape(path)}(?![\w./-])", other, value)
+            self.add(WRONG, "distractor-file", f"{path} -> {other}", steps)
+
+
+    # -- wrong: steps dropped and doubled -------------------------------------------------------------
+    def _recreated(self, i: int) -> bool:
+        """Whether a later step makes step i's file anyway (word.write_to_file creates a missing file)."""
+        step = self.core[i]
+        if (step["app"], step["action"]) != ("word", "create_new_file"):
+            return False
+        path = office_path(step["args"].get("file_path"))
+        return any((s["app"], s["action"]) == ("word", "write_to_file") and office_path(s["args"].get("file_path")) == path
+                   for s in self.core[i + 1:])
+
+    def dropped_and_doubled(self) -> None:
+        for i in self.writes():
+            step = self.core[i]
+            steps = self.steps()
+            del steps[i]
+            if not self._recreated(i):
+                self.add(WRONG, "step-dropped", f"{self.label(step, i)} left out", steps)
+            if (step["app"], step["action"]) in CREATES:
+                steps = self.steps()
+                steps.insert(i + 1, copy.deepcopy(step))
+                self.add(WRONG, "create-twice", f"{self.label(step, i)} done twice", steps)
+
+
+    # -- wrong: moves as copies ----------------------------------------------------------------------
+    def moves(self) -> None:
+        for i, step in enumerate(self.core):
+            if step["app"] != "shell":
+                continue
+            command = str((step.get("args") or {}).get("command", ""))
+            copied = copy_not_move(command)
+            if copied != command:
+                steps = self.steps()
+                steps[i]["args"]["command"] = copied
+                self.add(WRONG, "move-as-copy", f"{self.label(step, i)}: {copied[:80]}", steps)
+
+
+    # -- wrong: a distractor deleted -----------------------------------------------------------------
+    def distractor_deletes(self) -> None:
+        touched = self.touched
+        files = [p for p in self.office.data_files() if p not in touched]
+        written = [office_path(s["args"].get("file_path")) for s in self.core if s["app"] in ("word", "excel")]
+        if files:
+            target = max(files, key=lambda p: (max((difflib.SequenceMatcher(None, p, w).ratio() for w in written),
+                                                   default=0.0), p))
+            self.add(WRONG, "distractor-deleted", f"+ rm {target}",
+                     self.steps() + [{"app": "shell", "action": "command", "args": {"command": f"rm -f '{target}'"}}])
+        shell_touched = self._touched(shell_only=True)
+        xlsx = [p for p in written if (self.office.files.get(p) or {}).get("kind") == "xlsx"]
+        xlsx += [p for p, e in self.office.files.items() if e.get("kind") == "xlsx" and p not in xlsx and p not in touched]
+        for path in dict.fromkeys(xlsx):
+            if path in shell_touched:
+                continue
+            mine = [s for s in self.core if s["app"] == "excel" and office_path(s["args"].get("file_path")) == path]
+            gold_rows = {s["args"].get("row_idx") for s in mine}
+            name, rows = self.office.sheet_rows(path, None)
+            kept = len(rows) - sum(1 for s in mine if s["action"] == "delete_row")  # rows surely there after the gold
+            candidates = [r for r in range(min(len(rows), kept), 1, -1)
+                          if r not in gold_rows and any(v not in (None, "") for v in rows[r - 1])]
+            if candidates:
+                self.add(WRONG, "distractor-deleted", f"+ delete row {candidates[0]} of {path}",
+                         self.steps() + [{"app": "excel", "action": "delete_row",
+                                          "args": {"file_path": path, "row_idx": candidates[0]}}])
+                break
+        summaries = {str(s["args"].get(k, "")).casefold() for s in self.core if s["app"] == "calendar"
+                     for k in ("summary", "new_summary")}
+        for path, entry in sorted(self.office.files.items(), key=lambda kv: kv[0] != f"calendar/{self.office.user}.ics"):
+            if entry.get("kind") != "ics":
+                continue
+            events = [ev for ev in entry.get("events") or [] if collapse(ev.get("summary")).casefold() not in summaries]
+            if events:
+                self.add(WRONG, "distractor-deleted", f"+ delete event {events[0].get('summary')!r} of {entry.get('user')}",
+                         self.steps() + [{"app": "calendar", "action": "delete_event",
+                                          "args": {"user": entry.get("user"), "summary": events[0].get("summary")}}])
+                break
+        mails = [p for p, e in self.office.files.items() if e.get("kind") == "eml" and p not in touched
+                 and e.get("folder") == "inbox"]
+        mails.sort(key=lambda p: (not p.startswith(f"emails/{self.office.user}/"), p))
+        if mails:
+            self.add(WRONG, "distractor-deleted", f"+ rm {mails[0]}",
+                     self.steps() + [{"app": "shell", "action": "command", "args": {"command": f"rm -f '{mails[0]}'"}}])
+
+
+    # -- right: numbers and dates in another form -----------------------------------------------------
+    def _fixed(self, text: str) -> bool:
+        """Whether the instruction spells a text out (then its form is not free)."""
+        quoted = re.findall(r"'([^']{3,})'|\"([^\"]{3,})\"|‘([^’]{3,})’|“([^”]{3,})”", self.instruction)
+        parts = [collapse(next(q for q in group if q)).casefold() for group in quoted]
+        line = collapse(text).casefold()
+        return any(line and (line == p or (len(line) > 6 and line in p)) for p in parts)
+
+    def _money(self, site: _Site) -> bool:
+        num = _Num(site.value, site.raw)
+        if num.currency or num.decimals == 2:
+            return True
+        step = self.core[site.index]
+        if site.span is not None:
+            text = site.text(self.core)
+            return bool(_MONEY_WORDS.search(text[max(0, site.span[0] - 30):site.span[1] + 12]))
+        args = step.get("args") or {}
+        _name, rows = self.office.sheet_rows(office_path(args.get("file_path")), args.get("sheet"))
+        col, row = (args.get("column_idx") or 0) - 1, (args.get("row_idx") or 0) - 1
+        context = [rows[0][col] if rows and 0 <= col < len(rows[0]) else "",
+                   rows[row][0] if 0 <= row < len(rows) and rows[row] else ""]
+        return bool(_MONEY_WORDS.search(" ".join(str(c or "") for c in context)))
+
+    def numbers_right(self) -> None:
+        sites = [s for s in self.number_sites() if not _year_like(s.value)
+                 and not (s.span is not None and self._fixed(_line_at(s.text(self.core), s.span[0])))]
+        currency = self.office.currency()
+        styles: list[tuple[str, Callable[[_Site, _Num], str | None]]] = [
+            ("thousands separators", lambda s, n: render(s.value, decimals=n.decimals, grouped=not n.grouped,
+                                                         currency=n.currency) if abs(s.value) >= 1000 else None),
+            ("trailing zeros", lambda s, n: None if s.span is None else (  # a cell stores 1500.00 as 1500
+                                             render(s.value, decimals=2, grouped=n.grouped, currency=n.currency)
+                                             if n.decimals == 0 and self._money(s) else
+                                             _strip_zeros(n) if n.decimals and n.raw.rstrip().endswith("0") else None)),
+            ("currency sign", lambda s, n: (render(s.value, decimals=n.decimals, grouped=n.grouped, currency="")
+                                            if n.currency else
+                                            render(s.value, decimals=max(n.decimals, 2), grouped=n.grouped,
+                                                   currency=currency) if currency and self._money(s) else None)),
+        ]
+        for style, make in styles:
+            steps = self.steps()
+            changed = []
+            for site in sorted(sites, key=lambda s: (s.index, s.key, -(s.span or (0, 0))[0])):  # right to left in a text
+                num = _Num(site.value, site.raw)
+                new = make(site, num)
+                if new is None or new == site.raw.strip():
+                    continue
+                site.put(steps, new)
+                changed.append(f"{site.raw.strip()} as {new}")
+            if changed:
+                self.add(RIGHT, "number-reformatted", f"{style}: {', '.join(changed[:3])}"
+                         + (f" (+{len(changed) - 3})" if len(changed) > 3 else ""), steps)
+
+    def dates_right(self) -> None:
+        if date_form_fixed(self.instruction):
+            return  # the instruction spells out how dates are written: another form is not right
+        steps = self.steps()
+        changed = []
+        for site in sorted(self.date_sites(), key=lambda s: (s.index, s.key, -(s.span or (0, 0))[0])):
+            if site.span is not None and self._fixed(_line_at(site.text(self.core), site.span[0])):
+                continue
+            new = _reform_date(site.raw.strip() if site.span is None else site.raw, site.value)
+            site.put(steps, new)
+            changed.append(f"{site.raw.strip()} as {new}")
+        if changed:
+            self.add(RIGHT, "date-reformatted", ", ".join(changed[:3]) + (f" (+{len(changed) - 3})" if len(changed) > 3 else ""),
+                     steps)
+
+
+    # -- right: formulas -----------------------------------------------------------------------------
+    def formulas(self) -> None:
+        cells = [i for i, s in enumerate(self.core) if (s["app"], s["action"]) == ("excel", "set_cell")
+                 and _cell_number((s.get("args") or {}).get("text")) is not None]
+        if not cells:
+            return
+        steps = self.steps()
+        for i in cells:
+            steps[i]["args"]["text"] = "=" + format_number(_cell_number(steps[i]["args"]["text"]))
+        self.add(RIGHT, "formula", f"{len(cells)} value(s) as '=<value>'", steps)
+        steps, found = self.steps(), []
+        sheets: dict[tuple[str, str | None], list[list[Any]]] = {}
+        for i, step in enumerate(self.core):  # replay the gold's cells to know what a formula would see
+            args = step.get("args") or {}
+            if step["app"] != "excel":
+                continue
+            path, sheet = office_path(args.get("file_path")), args.get("sheet")
+            if (path, sheet) not in sheets:
+                sheets[(path, sheet)] = self.office.sheet_rows(path, sheet)[1]
+            rows = sheets[(path, sheet)]
+            if self.is_read(step):
+                continue
+            if step["action"] != "set_cell" or not isinstance(args.get("row_idx"), int) or not isinstance(args.get("column_idx"), int):
+                if step["action"] != "set_cell":
+                    sheets[(path, sheet)] = []  # rows moved: no formula after this
+                continue
+            r, c = args["row_idx"] - 1, args["column_idx"] - 1
+            value = _cell_number(args.get("text"))
+            if value is not None and i in cells:
+                formula = _sum_formula(rows, r, c, value)
+                if formula:
+                    steps[i]["args"]["text"] = formula
+                    found.append(formula)
+            while len(rows) <= r:
+                rows.append([])
+            while len(rows[r]) <= c:
+                rows[r].append(None)
+            rows[r][c] = value if value is not None else args.get("text")
+        if found:
+            self.add(RIGHT, "formula", f"{len(found)} value(s) as formulas: {', '.join(found[:3])}", steps)
+
+
+    # -- right: order, reads, switches ---------------------------------------------------------------
+    def reorder(self) -> None:
+        writes = [s for s in self.core if not self.is_read(s)]
+        fx = [effects(s, k, self.toolset) for k, s in enumerate(writes)]
+        placed: list[int] = []
+        left = list(range(len(writes)))
+        while left:
+            ready = [k for k in left if all(j in placed for j in range(k) if depends(fx[k], fx[j]))]
+            pick = max(ready)
+            placed.append(pick)
+            left.remove(pick)
+        if placed != sorted(placed):
+            moved = sum(1 for a, b in zip(placed, sorted(placed)) if a != b)
+            self.add(RIGHT, "steps-reordered", f"{moved} independent write steps in another order",
+                     [copy.deepcopy(s) for s in self.core if _is_question(s)] + [copy.deepcopy(writes[k]) for k in placed])
+
+    def reads_and_switches(self) -> None:
+        steps: list[dict] = [{"app": SYSTEM_APP, "action": "list_files", "args": {"path": "."}}]
+        existing = set(self.office.files)
+        for i, step in enumerate(self.core):
+            steps.append(copy.deepcopy(step))
+            if self.is_read(step):
+                continue
+            args = step.get("args") or {}
+            _reads, writes = effects(step, i, self.toolset)
+            for w in sorted(writes):
+                path = w.split("#")[0]
+                if w == "*" or path.startswith(("mail", "calendar/")):
+                    continue
+                existing.add(path)
+                reader = _READER.get("." + path.rsplit(".", 1)[-1].lower())
+                if reader:
+                    steps.append({"app": reader[0], "action": reader[1], "args": {reader[2]: path}})
+            if step["app"] == "email":
+                user = args.get("sender") or args.get("username")
+                steps.append({"app": "email", "action": "list_emails", "args": {"username": user, "folder": "sent"}})
+            if step["app"] == "calendar":
+                steps.append({"app": "calendar", "action": "list_events", "args": {"username": args.get("user")}})
+        self.add(RIGHT, "reads-added", f"{len(steps) - len(self.core)} reads added", steps, keep_reads=True)
+        out: list[dict] = [copy.deepcopy(s) for s in self.core if _is_question(s)]  # asked first, as the gold does
+        current = SYSTEM_APP
+        for step in self.core:
+            if self.is_read(step):
+                continue  # reads-added has them; here they would only cost time
+            away = next(a for a in ("word", "excel", "pdf") if a not in (current, step["app"]))
+            out += [_switch(away), _switch(step["app"]), copy.deepcopy(step)]
+            current = step["app"] if step["app"] != SYSTEM_APP else current
+        if not self.writes():
+            out = [_switch("word"), _switch("excel")]
+        self.add(RIGHT, "switch-roundtrips", "a switch_app round-trip before each write step", out, keep_reads=True)
+
+

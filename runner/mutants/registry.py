@@ -1,0 +1,99 @@
+"""The one registry of mutant classes: what each class attacks, whether its mutants must fail (wrong) or
+pass (right), which tool sets it applies to, and one line saying what it does. The validator's table and
+JSON (runner/validate.py), the README's mutation section and the tests read it from here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+WRONG, RIGHT = "wrong", "right"
+AUTHORED = "authored"  # the task's own wrong:/right: solutions, counted beside the derived ones
+OFFICEBENCH, WORKBENCH = "officebench", "workbench"
+
+
+@dataclass(frozen=True)
+class MutantClass:
+    """One class of mutants: ``name`` as the JSON reports it, ``kind`` wrong or right, ``module`` the
+    module of this package that derives it (what it attacks), ``toolsets`` the tool sets it applies to."""
+
+    name: str
+    kind: str
+    module: str
+    line: str
+    toolsets: tuple[str, ...] = (OFFICEBENCH,)
+
+
+def _w(name: str, module: str, line: str, toolsets: tuple[str, ...] = (OFFICEBENCH,)) -> MutantClass:
+    return MutantClass(name, WRONG, module, line, toolsets)
+
+
+def _r(name: str, module: str, line: str, toolsets: tuple[str, ...] = (OFFICEBENCH,)) -> MutantClass:
+    return MutantClass(name, RIGHT, module, line, toolsets)
+
+
+BOTH = (OFFICEBENCH, WORKBENCH)
+CLASSES: tuple[MutantClass, ...] = (
+    # ---- wrong ------------------------------------------------------------------------------------
+    _w("number-changed", "files", "a number, date or time the gold writes (cell, text, event time, answer) changed to "
+       "another plausible value", BOTH),
+    _w("number-distractor", "files", "a number the gold writes replaced by another number present in the office"),
+    _w("off-row", "files", "a cell written one row off"),
+    _w("off-column", "files", "a cell written one column off"),
+    _w("off-sheet", "files", "a cell written on another sheet of the workbook"),
+    _w("distractor-file", "files", "a file the gold writes, reads from or attaches swapped for a similar file of the "
+       "same kind"),
+    _w("recipient-replaced", "mail", "a recipient (or attendee) replaced by another address from the office", BOTH),
+    _w("recipient-joined", "mail", "another address from the office added to the recipients (or attendees)"),
+    _w("recipient-dropped", "mail", "one of several recipients (or attendees) left out"),
+    _w("cc-instead-of-to", "mail", "a recipient the instruction names put in cc instead of to"),
+    _w("extra-attachment", "mail", "an office file the gold never touches attached as well"),
+    _w("stale-attachment", "mail", "a file attached before the gold's edits to it"),
+    _w("step-dropped", "files", "one write step of the gold left out (each in turn)", BOTH),
+    _w("create-twice", "files", "a step that creates something (mail, event, paragraph, row) done twice", BOTH),
+    _w("move-as-copy", "files", "a move done as a copy (the original left behind)"),
+    _w("distractor-deleted", "files", "a distractor item (file, row, event, mail) deleted as well", BOTH),
+    _w("event-start-shifted", "events", "an event the gold creates or updates moved an hour later", BOTH),
+    _w("event-end-shifted", "events", "an event the gold creates or updates ending half an hour later", BOTH),
+    _w("event-location-shifted", "events", "an event the gold creates or updates in another place from the office"),
+    _w("event-beside-update", "events", "a new event created beside the one the gold updates", BOTH),
+    _w("answer-distractor", "text", "the answer replaced by a distractor value from the office"),
+    _w("answer-hedged", "text", "the answer hedged with a distractor value"),
+    _w("guessed-not-asked", "asking", "the gold without its system.ask_user questions, a needed reply's value replaced "
+       "by the guess the task names (the distractor an agent that does not ask would use)"),
+    _w("id-replaced", "workbench", "an id a write names (event, email, customer, task) swapped for a similar row of "
+       "the same table", (WORKBENCH,)),
+    _w("field-value-changed", "workbench", "a value a write sets (status, list, board, metric, plot type, name) "
+       "changed to another value of its column", (WORKBENCH,)),
+    _w("write-added", "workbench", "for a task that needs no change, a write its instruction would ask for if its "
+       "condition held", (WORKBENCH,)),
+    # ---- right ------------------------------------------------------------------------------------
+    _r("number-reformatted", "files", "numbers with or without thousands separators, trailing zeros or a currency sign"),
+    _r("date-reformatted", "files", "dates written in another common form (where the instruction does not fix one)",
+       BOTH),
+    _r("body-reworded", "mail", "a mail body with the same facts in other words and another order"),
+    _r("subject-changed", "mail", "a mail subject the instruction does not fix worded otherwise"),
+    _r("formula", "files", "a formula computing the value in place of the value"),
+    _r("answer-sentence", "text", "the answer given as a short sentence around the gold answer"),
+    _r("steps-reordered", "files", "independent gold steps in another order", BOTH),
+    _r("reads-added", "files", "reads and listings added", BOTH),
+    _r("switch-roundtrips", "files", "switch_app round-trips added before the write steps", BOTH),
+    _r("case-changed", "workbench", "a text WorkBench compares without case (a name, subject, body) written in "
+       "another case", (WORKBENCH,)),
+    _r("refused-write-added", "workbench", "a write WorkBench refuses beside the gold (a status in the wrong case, a "
+       "name for an address, a delete repeated): it changes nothing", (WORKBENCH,)),
+)
+BY_NAME: dict[tuple[str, str], MutantClass] = {(c.kind, c.name): c for c in CLASSES}
+
+
+def classes(kind: str | None = None, toolset: str | None = None) -> list[MutantClass]:
+    """The registered classes, of one kind and/or one tool set, in registry order."""
+    return [c for c in CLASSES if kind in (None, c.kind) and toolset in (None, *c.toolsets)]
+
+
+# the views earlier callers read: the default tool set's classes, the classes only WorkBench's tasks
+# have, and, per tool set other than the default, every class that applies to it
+WRONG_CLASSES: dict[str, str] = {c.name: c.line for c in CLASSES if c.kind == WRONG and OFFICEBENCH in c.toolsets}
+RIGHT_CLASSES: dict[str, str] = {c.name: c.line for c in CLASSES if c.kind == RIGHT and OFFICEBENCH in c.toolsets}
+WORKBENCH_WRONG_CLASSES: dict[str, str] = {c.name: c.line for c in CLASSES if c.kind == WRONG and c.toolsets == (WORKBENCH,)}
+WORKBENCH_RIGHT_CLASSES: dict[str, str] = {c.name: c.line for c in CLASSES if c.kind == RIGHT and c.toolsets == (WORKBENCH,)}
+TOOLSET_CLASSES: dict[str, tuple[str, ...]] = {WORKBENCH: tuple(c.name for c in CLASSES if WORKBENCH in c.toolsets)}
