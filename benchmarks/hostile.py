@@ -6,6 +6,10 @@ action on a private server with the hostile task, then the session is finished (
 whole office of bombs). The resident memory of the server and all its worker processes is sampled
 every 50 ms throughout; the targets are an answer within 30 s for any hostile file and the server
 under 1 GiB.
+
+Then the surfaces around the operations are attacked (benchmarks/hostile_surfaces.py: code mode, the
+sandbox, the router, a crashed server process, MCP); the result counts the cases whose limit did not
+hold (``failures``, the target 0).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import threading
 import time
 from pathlib import Path
 
+import hostile_surfaces
 from common import ROOT, print_table, tree_rss_mb, write_result
 
 sys.path.insert(0, str(ROOT / "tests"))
@@ -62,6 +67,9 @@ def run() -> dict:
     print_table("Hostile files: time to answer", ["action", "seconds", "answer"],
                 [[r["action"], r["seconds"], r["answer"]] for r in rows])
     print(f"  server with its workers: {idle} MiB idle, {peak['mb']} MiB at the peak of the battery")
+    surfaces = hostile_surfaces.run()
+    result["surfaces"] = surfaces["cases"]
+    result["failures"] = surfaces["failures"]
     write_result("hostile", result)
     return result
 

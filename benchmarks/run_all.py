@@ -61,6 +61,8 @@ def main() -> int:
         ("hostile files: slowest answer", "<= 30 s", f"{hos['slowest_answer_s']:.1f} s", hos["slowest_answer_s"] <= 30),
         ("hostile files: server + workers memory peak", "< 1024 MiB", f"{hos['peak_rss_mb']:.0f} MiB",
          hos["peak_rss_mb"] < 1024),
+        ("hostile use of code mode, sandbox, router, MCP, a crash", "0 failures",
+         f"{hos['failures']} of {len(hos['surfaces'])} cases", hos["failures"] == 0),
         ("server RSS idle / 64 live sessions", "(reported)", f"{mem['idle_rss_mb']} / {mem['live_rss_mb']} MiB", True),
     ]
     if wbn is not None:
