@@ -79,8 +79,15 @@ class ChatClient:
         self.http.close()
 
 
-def split_tool_name(name: str) -> tuple[str, str]:
-    """'excel_read_file' -> ('excel', 'read_file'): app names have no underscore."""
+def split_tool_name(name: str, tools: list[dict] | None = None) -> tuple[str, str]:
+    """'excel_read_file' -> ('excel', 'read_file'). App names may hold underscores
+    ('customer_relationship_manager_search_customers'): the offered tool of that name says its app
+    ('[app] ...' opens its description); a name no tool has is split at its first underscore."""
+    for tool in tools or []:
+        fn = tool.get("function") or tool
+        m = re.match(r"\[([\w-]+)\]", str(fn.get("description") or ""))
+        if fn.get("name") == name and m and name.startswith(m.group(1) + "_"):
+            return m.group(1), name[len(m.group(1)) + 1:]
     app, _, action = (name or "").partition("_")
     return app, action
 
@@ -179,7 +186,7 @@ class OpenAIAgent:
             return
         for call in calls:
             fn = call.get("function") or {}
-            app, action = split_tool_name(fn.get("name", ""))
+            app, action = split_tool_name(fn.get("name", ""), episode.tools)
             raw = fn.get("arguments") or "{}"
             try:
                 args = json.loads(raw) if isinstance(raw, str) else raw

@@ -306,3 +306,14 @@ def test_oracle_in_code_mode_plays_the_gold_as_one_program(env, tmp_path):
     summary = run_eval(cfg)
     rec = read_results(tmp_path / "oracle")[0]
     assert summary["passed"] == 1 and rec.steps == 1 and rec.trajectory[0]["action"] == "run_code"
+
+
+def test_workbench_tool_names_are_split_by_the_offered_tools():
+    from officesim.apps import apps_for
+
+    apps = apps_for("workbench")
+    tools = [op.openai_tool() for app in apps.values() for op in app.operations.values()]
+    name = "customer_relationship_manager_search_customers"
+    assert split_tool_name(name, tools) == ("customer_relationship_manager", "search_customers")
+    assert split_tool_name("project_management_create_task", tools) == ("project_management", "create_task")
+    assert split_tool_name(name) == ("customer", "relationship_manager_search_customers")  # no tools: the old guess
