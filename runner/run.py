@@ -160,7 +160,7 @@ def _prepare_run_dir(cfg: EvalConfig, meta: dict) -> list[EpisodeRecord]:
     existing = read_results(cfg.out)
     meta_path = cfg.out / RUN_META
     if existing and not cfg.resume:
-        raise RunError(f"{cfg.out} already holds results; pass --resume to continue it or choose another --out")
+        raise RunError(f"{cfg.out} already holds results; pass --resume to continue it, --overwrite to start it afresh, or choose another --out")
     if cfg.resume and meta_path.exists():
         old = read_json(meta_path)
         for key in ("agent", "model", "mode", "suite", "shard"):
