@@ -167,7 +167,8 @@ def test_fail_under_exits_non_zero_below_the_rate(env, tmp_path, capsys):
     assert len(read_results(out)) == 2
     # a run directory that holds results is not silently reused
     assert cli_main(["eval", "--agent", "oracle", *subset, *server_args(env), "--out", str(out)]) == 2
-    assert "--resume" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--resume" in err and "--overwrite" in err
 
 
 def test_baseline_lists_regressions(env, oracle_run, noop_run, tmp_path, capsys):
