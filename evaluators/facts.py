@@ -36,7 +36,8 @@ _WEEKDAY_REQUIRED = _WEEKDAY[:-1]  # the same, not optional
 WEEKDAY_KEYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 _DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th)?"
 _DATE_PATTERNS = [
-    re.compile(r"(?<!\d)(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)"),
+    re.compile(r"(?<!\d)(?:(?<!\w)" + _WEEKDAY_REQUIRED + r")?(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?!\d)",
+               re.I),  # "Friday 2026-08-20" says its weekday too
     re.compile(r"(?<![\w])" + _WEEKDAY + _DAY.format("d") + r"\s+(?:of\s+)?" + _MONTH.format("mn")
                + r"(?:,?\s+(?P<y>\d{4}))?(?!\w)", re.I),
     re.compile(r"(?<![\w])" + _WEEKDAY + _MONTH.format("mn") + r"\s+" + _DAY.format("d")

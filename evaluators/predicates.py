@@ -128,6 +128,9 @@ def cell_compare(
     name, rows = xlsx_sheet(state, file, sheet if sheet is not None else ref_sheet)
     found = cell_value(rows, row, col)
     where = f"{office_path(file)} {name}!{cell_name(row, col)}"
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(found, str) and op != "!=" \
+            and as_number(found) is not None:  # a number is wanted as a number, never text that reads as one
+        return CheckResult.fail(f"{where}: expected a number {op} {show(value)}, found the text {show(found)}")
     if op in ("==", "!="):
         holds = values_equal(value, found) == (op == "==")
     else:

@@ -340,6 +340,10 @@ def test_cell_compare():
     assert not out.passed and "Budget!B4: expected a value <= 8000, found 8450" in out.message
     out = run("cell_compare", STATE, file="data/budget.xlsx", cell="A4", op="<", value=5)
     assert not out.passed and "cannot be compared" in out.message
+    as_text = EvalState(files={"data/t.xlsx": xlsx({"S": [["Total", "4,690.99"]]})})
+    out = run("cell_compare", as_text, file="data/t.xlsx", cell="B1", op=">=", value=4690.98)
+    assert not out.passed and "found the text '4,690.99'" in out.message
+    assert run("cell_compare", as_text, file="data/t.xlsx", cell="B1", op=">=", value="4,690.98").passed
 
 
 def test_column_sorted():

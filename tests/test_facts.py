@@ -103,3 +103,12 @@ def test_a_range_shares_its_end_meridiem():
     from officesim.evaluators.facts import times_in
     found = [m.value.strftime("%H:%M") for m in times_in("4:00-5:00 PM, 11:00 to 1:00 pm, 10:30 - 11:30 p.m.")]
     assert found == ["16:00", "17:00", "11:00", "13:00", "22:30", "23:30"]
+
+
+def test_a_weekday_before_an_iso_date_is_read_with_it():
+    from officesim.evaluators.facts import dates_in, weekday_conflicts
+
+    assert weekday_conflicts("the drill is on Friday 2026-08-20 at 14:00", 2026) == [
+        "'Friday 2026-08-20' (2026-08-20 is a Thursday)"]
+    assert weekday_conflicts("the drill is on Thursday 2026-08-20", 2026) == []
+    assert [m.weekday for m in dates_in("due 2026-08-20", 2026)] == [None]
