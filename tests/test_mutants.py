@@ -120,6 +120,19 @@ FILING = {
     "answer": 1200,
 }
 
+# A mail a check reads closed-world: every written-text class (runner/mutants/text.py) applies to it.
+WRITTEN = {
+    "id": "mut-written", "scenario": "mut-written", "category": 2, "apps": ["excel", "email"],
+    "user": USER, "user_name": "Maya Lin", "now": "2026-03-10 09:00:00",
+    "instruction": "Mail Lena Lin the order total, its purchase order, the invoice count and when the review is.",
+    "office": _OFFICE,
+    "checks": [{"check": "email_sent", "args": {"sender": USER, "to": LENA,
+                                                "body_contains": ["7,250,000", "2026-03-12", "10:00", "PO-4521"]}}],
+    "gold": [switch("excel"), act("excel", "read_file", file_path="data/budget.xlsx"), switch("email"),
+             act("email", "send_email", sender=USER, recipient=LENA, subject="Order",
+                 content="Hi Lena,\nThe 3 invoices of PO-4521 total $7,250,000.\n"
+                         "The review is on Thursday 2026-03-12 at 10:00.")],
+}
 
 def _derived(tmp_path, *tasks: dict) -> dict:
     folder = write_tasks(tmp_path / "tasks", *tasks)
@@ -129,7 +142,7 @@ def _derived(tmp_path, *tasks: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def derived(tmp_path_factory) -> dict:
-    return _derived(tmp_path_factory.mktemp("mutants"), WORD_WORK, CALENDAR_WORK, FILING, ASKING)
+    return _derived(tmp_path_factory.mktemp("mutants"), WORD_WORK, CALENDAR_WORK, FILING, ASKING, WRITTEN)
 
 
 def _by_class(mutants) -> dict:
@@ -164,6 +177,7 @@ def test_wrong_mutants_change_what_they_say(derived):
     order = [a["action"] for a in stale if a["app"] != "system"]
     assert order.index("send_email") < order.index("set_cell")
     assert len(work[(WRONG, "step-dropped")]) == 4  # each write step in turn
+    assert any(a["args"].get("text") == "1,500" for m in work[(WRONG, "number-as-text")] for a in m.actions)
     doubled = [a["action"] for m in work[(WRONG, "create-twice")] for a in m.actions]
     assert doubled.count("send_email") >= 2 and doubled.count("write_to_file") >= 2
     deletes = [a for m in work[(WRONG, "distractor-deleted")] for a in m.actions[-1:]]
@@ -191,12 +205,32 @@ def test_event_and_answer_mutants(derived):
     assert filing[(RIGHT, "answer-sentence")][0].answer == "The answer is 1200."
 
 
+def test_written_text_mutants(derived):
+    mail = _by_class(derived["mut-written"])
+
+    def bodies(cls: str, kind: str = WRONG) -> list[str]:
+        return [a["args"]["content"] for m in mail[(kind, cls)] for a in m.actions if a["action"] == "send_email"]
+
+    assert any("Friday 2026-03-12" in b for b in bodies("weekday-mismatch"))
+    assert all(not b.startswith("Hi Lena") for b in bodies("text-entity-swapped"))
+    assert any("10am" in b for b in bodies("time-reformatted", RIGHT))
+    assert any("three invoices" in b for b in bodies("number-in-words", RIGHT))
+    assert any("$7.25 million" in b for b in bodies("amount-scaled", RIGHT))
+    assert any("PO 4521" in b for b in bodies("identifier-reformatted", RIGHT))
+    assert any("12 Mar " in b for b in bodies("date-reformatted-natural", RIGHT))
+    sends = [a["args"] for m in mail[(RIGHT, "source-attached")] for a in m.actions if a["action"] == "send_email"]
+    assert any("data/budget.xlsx" in (a.get("attachments") or []) for a in sends)
+    # classes the registry does not list are not derived (their grading defects are open)
+    assert not {c for _k, c in mail} & {"text-contradiction", "text-hedged", "text-self-corrected", "text-negated",
+                                        "cc-self"}
+    assert bodies("greeting-signoff", RIGHT)[0].startswith("Hello,\n\nHi Lena")
+
 def test_right_mutants_keep_the_outcome(derived):
     work = _by_class(derived["mut-word-work"])
     texts = [a["args"].get("text") for m in work[(RIGHT, "formula")] for a in m.actions if a["action"] == "set_cell"]
     assert "=1500" in texts and "=SUM(B2:B3)" in texts
     reformatted = [a["args"] for m in work[(RIGHT, "number-reformatted")] for a in m.actions]
-    assert any(a.get("text") == "1,500" for a in reformatted)
+    assert not any(a.get("text") == "1,500" for a in reformatted)  # a cell's number as text is wrong
     assert any("€1500.00" in str(a.get("content", "")) for a in reformatted)
     dated = [a["args"]["content"] for m in work[(RIGHT, "date-reformatted")] for a in m.actions if a["action"] == "send_email"]
     assert "12 March 2026" in dated[0]
@@ -295,7 +329,9 @@ def test_json_shape_and_a_sound_task(tmp_path):
     code = cli_main(["validate", "--no-suite", "--tasks", str(folder), "--mutants", "--json", str(target)])
     summary = json.loads(target.read_text())
     assert set(summary) == {"tasks", "wrong_mutants", "wrong_killed", "right_mutants", "right_passed", "ungraded",
-                            "per_task"}
+                            "per_task", "per_class"}
+    assert sum(v["mutants"] for v in summary["per_class"].values()) == summary["wrong_mutants"] + summary["right_mutants"]
+    assert all(v["ok"] == v["mutants"] for v in summary["per_class"].values())
     assert summary["ungraded"] == 0
     assert summary["tasks"] == 1 and set(summary["per_task"]) == {"api-question"}
     row = summary["per_task"]["api-question"]

@@ -17,7 +17,7 @@ from officesim.apps import apps_for
 from officesim.apps.registry import DEFAULT_TOOLSET, SYSTEM_APP
 from officesim.evaluators.facts import Mention, dates_in, numbers_in, times_in
 from officesim.evaluators.text import as_number, collapse, document_text, format_number
-from officesim.runner.mutants.registry import RIGHT, WRONG
+from officesim.runner.mutants.registry import BY_NAME, RIGHT, WRONG
 
 
 @dataclass
@@ -699,6 +699,8 @@ class BaseDeriver:
         return paths
 
     def add(self, kind: str, cls: str, name: str, steps: list[dict], answer: Any = ..., keep_reads: bool = False) -> None:
+        if (kind, cls) not in BY_NAME:
+            return  # a class the registry does not list (yet) is not derived
         answer = self.answer if answer is ... else answer
         plays = steps if keep_reads else [s for s in steps if not self.is_read(s)]
         if not keep_reads:  # the gold's questions to the user come first: a needed reply is asked before acting

@@ -243,7 +243,8 @@ class FileMutants(BaseDeriver):
         currency = self.office.currency()
         styles: list[tuple[str, Callable[[_Site, _Num], str | None]]] = [
             ("thousands separators", lambda s, n: render(s.value, decimals=n.decimals, grouped=not n.grouped,
-                                                         currency=n.currency) if abs(s.value) >= 1000 else None),
+                                                         currency=n.currency)
+                                     if abs(s.value) >= 1000 and s.span is not None else None),  # a cell: number-as-text
             ("trailing zeros", lambda s, n: None if s.span is None else (  # a cell stores 1500.00 as 1500
                                              render(s.value, decimals=2, grouped=n.grouped, currency=n.currency)
                                              if n.decimals == 0 and self._money(s) else
@@ -266,6 +267,19 @@ class FileMutants(BaseDeriver):
             if changed:
                 self.add(RIGHT, "number-reformatted", f"{style}: {', '.join(changed[:3])}"
                          + (f" (+{len(changed) - 3})" if len(changed) > 3 else ""), steps)
+
+    def numbers_as_text(self) -> None:
+        """A number the gold writes alone in a cell written as text with thousands separators: a number
+        cell is wanted as a number (tasks/FORMAT.md §5)."""
+        for site in self.number_sites():
+            if site.span is not None or abs(site.value) < 1000 or self.chosen(site):
+                continue
+            num = _Num(site.value, site.raw)
+            steps = self.steps()
+            written = render(site.value, decimals=num.decimals, grouped=True)
+            site.put(steps, written)
+            self.add(WRONG, "number-as-text", f"{self.label(self.core[site.index], site.index)} {site.raw.strip()} "
+                     f"as the text {written!r}", steps)
 
     def dates_right(self) -> None:
         if date_form_fixed(self.instruction):

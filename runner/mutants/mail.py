@@ -1,5 +1,5 @@
 """Mutants of mail: recipients replaced, joined, dropped or put in cc, attachments extra or stale; a body
-reworded, a subject changed."""
+reworded, a subject changed, a greeting and sign-off added, oneself in cc, the task's source attached."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from officesim.runner.mutants.registry import RIGHT, WRONG
-from officesim.runner.mutants.base import (BaseDeriver, _BODY_ARGS, effects, _first_name, _listed, office_path,
+from officesim.runner.mutants.base import (BaseDeriver, _BODY_ARGS, _FILE_ARGS, effects, _first_name, _listed, office_path,
                                            _order_fixed, reword)
 
 
@@ -145,3 +145,45 @@ class MailMutants(BaseDeriver):
                 steps[i]["args"]["subject"] = f"FYI: {subject.strip()}"
                 self.add(RIGHT, "subject-changed", f"{self.label(step, i)} subject 'FYI: {subject.strip()}'", steps)
 
+
+
+class MailAsPeopleWrite(BaseDeriver):
+    """Right mutants of a mail as a reasonable user writes and sends it (README, Mail as a reasonable user
+    reads it): a greeting and sign-off around the gold's words, oneself in cc, the task's source file
+    attached as it stands."""
+
+    def mail_as_people_write(self) -> None:
+        for i, step in enumerate(self.core):
+            key = _BODY_ARGS.get((step["app"], step["action"]))
+            if not key:
+                continue
+            args = step.get("args") or {}
+            body = str(args.get(key) or "")
+            label = self.label(step, i)
+            if body.strip() and not self._fixed(body):
+                steps = self.steps()
+                name = re.split(r"[._-]", str(self.task.user).split("@")[0])[0].title()
+                steps[i]["args"][key] = f"Hello,\n\n{body.strip()}\n\nKind regards,\n{name}\n\n\n"
+                self.add(RIGHT, "greeting-signoff", f"{label} with a greeting, a sign-off and blank lines", steps)
+            if step["action"] != "send_email":
+                continue
+            user = str(self.task.user).lower()
+            sender = str(args.get("sender") or user).lower()
+            cc = [str(a).lower() for a in _listed(args.get("cc"))]
+            to = [str(a).lower() for a in _listed(args.get("recipient"))]
+            if sender == user and user not in cc and user not in to:
+                steps = self.steps()
+                steps[i]["args"]["cc"] = [*_listed(args.get("cc")), self.task.user]
+                self.add(RIGHT, "cc-self", f"{label} cc {self.task.user}", steps)
+            attached = {office_path(a) for a in _listed(args.get("attachments"))}
+            written_later_or_before = {w.split("#")[0] for j, s in enumerate(self.core) if not self.is_read(s)
+                                       for w in effects(s, j, self.toolset)[1]}
+            source = next((office_path(s["args"].get(k)) for s in self.core[:i] if self.is_read(s) and s["app"] != "shell"
+                           for k in _FILE_ARGS if (s.get("args") or {}).get(k)
+                           and office_path(s["args"].get(k)) in self.office.data_files()
+                           and office_path(s["args"].get(k)) not in attached
+                           and office_path(s["args"].get(k)) not in written_later_or_before), None)
+            if source:
+                steps = self.steps()
+                steps[i]["args"]["attachments"] = [*_listed(args.get("attachments")), source]
+                self.add(RIGHT, "source-attached", f"{label} + {source} (read by the task, unchanged)", steps)

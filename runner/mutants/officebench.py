@@ -10,18 +10,19 @@ from officesim.runner.mutants.asking import AskingMutants
 from officesim.runner.mutants.base import Mutant
 from officesim.runner.mutants.events import EventMutants
 from officesim.runner.mutants.files import FileMutants
-from officesim.runner.mutants.mail import MailMutants
-from officesim.runner.mutants.text import TextMutants
+from officesim.runner.mutants.mail import MailAsPeopleWrite, MailMutants
+from officesim.runner.mutants.text import TextMutants, WrittenMutants
 
 
-class Deriver(AskingMutants, FileMutants, MailMutants, EventMutants, TextMutants):
+class Deriver(AskingMutants, FileMutants, MailMutants, MailAsPeopleWrite, EventMutants, TextMutants, WrittenMutants):
     """Derives the mutants of one task (``derive`` is the entry point)."""
 
     def derive(self) -> list[Mutant]:
         for part in (self.guessed_not_asked, self.dropped_and_doubled, self.numbers_wrong, self.cells_off, self.distractor_files,
                      self.recipients, self.attachments, self.moves, self.distractor_deletes, self.events, self.answers_wrong,
                      self.numbers_right, self.dates_right, self.mail_right, self.formulas, self.answer_right,
-                     self.reorder, self.reads_and_switches):
+                     self.reorder, self.reads_and_switches, self.text_wrong, self.text_right, self.numbers_as_text,
+                     self.mail_as_people_write):
             part()
         return self.out
 

@@ -60,6 +60,10 @@ CLASSES: tuple[MutantClass, ...] = (
     _w("answer-hedged", "text", "the answer hedged with a distractor value"),
     _w("guessed-not-asked", "asking", "the gold without its system.ask_user questions, a needed reply's value replaced "
        "by the guess the task names (the distractor an agent that does not ask would use)"),
+    _w("text-entity-swapped", "text", "a mail's greeting naming another person of the office than its recipient"),
+    _w("weekday-mismatch", "text", "a weekday written next to a date changed to another day"),
+    _w("number-as-text", "files", "a number the gold writes in a cell written as text with thousands separators "
+       "('1,500')"),
     _w("id-replaced", "workbench", "an id a write names (event, email, customer, task) swapped for a similar row of "
        "the same table", (WORKBENCH,)),
     _w("field-value-changed", "workbench", "a value a write sets (status, list, board, metric, plot type, name) "
@@ -77,11 +81,23 @@ CLASSES: tuple[MutantClass, ...] = (
     _r("steps-reordered", "files", "independent gold steps in another order", BOTH),
     _r("reads-added", "files", "reads and listings added", BOTH),
     _r("switch-roundtrips", "files", "switch_app round-trips added before the write steps", BOTH),
+    _r("time-reformatted", "text", "a clock time in a mail, document or answer written as people do (10am, 2:30pm)"),
+    _r("date-reformatted-natural", "text", "a date of the task's year written without it, as '15 Jan' (where the "
+       "instruction does not fix the form)"),
+    _r("number-in-words", "text", "a small count written in words ('five students')"),
+    _r("amount-scaled", "text", "an amount of millions written with the scale word ('7,192 million')"),
+    _r("identifier-reformatted", "text", "an identifier written with a space for its hyphen ('PO 1234')"),
+    _r("greeting-signoff", "mail", "a greeting and sign-off around the gold's mail, with trailing blank lines"),
+    _r("source-attached", "mail", "a file the task reads (and leaves as it is) attached to the mail"),
     _r("case-changed", "workbench", "a text WorkBench compares without case (a name, subject, body) written in "
        "another case", (WORKBENCH,)),
     _r("refused-write-added", "workbench", "a write WorkBench refuses beside the gold (a status in the wrong case, a "
        "name for an address, a delete repeated): it changes nothing", (WORKBENCH,)),
 )
+# Derived by text.py and mail.py but not registered, so not derived yet: their survivors are grading
+# defects still open (README, Mutation testing): text-contradiction, text-hedged, text-self-corrected and
+# text-negated (a date or time beside an expected one passes where the check's facts are not of that
+# kind), cc-self (email_sent with a cc list compares it set-equal, the user's own address included).
 BY_NAME: dict[tuple[str, str], MutantClass] = {(c.kind, c.name): c for c in CLASSES}
 
 

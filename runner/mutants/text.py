@@ -1,14 +1,24 @@
-"""Mutants of written text and the answer: the answer replaced by or hedged with a distractor, given in a sentence."""
+"""Mutants of written text and the answer: the answer replaced by or hedged with a distractor, given in a
+sentence; and, where a check reads a mail, document or answer closed-world (evaluators/claims.py), a second
+value beside an expected fact, a hedge, a self-correction, a negation, a weekday that disagrees with its
+date, a greeting to someone else; times, dates, numbers, amounts and identifiers written as people do."""
 
 from __future__ import annotations
 
+import math
 import re
+from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
-from officesim.evaluators.facts import dates_in, times_in
+from officesim.evaluators.claims import Claim, build_directory, claims_in, negated, office_sources, same_claim
+from officesim.evaluators.facts import IDENTIFIER, Mention, dates_in, fact_of, find, times_in
 from officesim.evaluators.text import as_number, collapse
+from officesim.runner.mutants.base import (_ADDRESS, _BODY_ARGS, _MONEY_WORDS, _MONTHS, _TEXT_ARGS, _WEEKDAYS,
+                                           BaseDeriver, _date_mentions, _like, _line_at, _listed, _minutes, _Num,
+                                           _retime, _year_like, date_form_fixed, nudged, office_path,
+                                           standalone_numbers)
 from officesim.runner.mutants.registry import RIGHT, WRONG
-from officesim.runner.mutants.base import (_ADDRESS, BaseDeriver, _like, _minutes, nudged, _Num, _retime)
 
 
 class TextMutants(BaseDeriver):
@@ -99,3 +109,300 @@ class TextMutants(BaseDeriver):
         sentence = f"The answer is {self.answer}."
         self.add(RIGHT, "answer-sentence", f"answer {sentence!r}", self.steps(), answer=sentence)
 
+
+
+# ---- the closed world of written text (evaluators/claims.py; tasks/FORMAT.md §5) ---------------------
+# checks that read a place closed-world, and the arguments that hold its expected facts
+_MAIL_CHECKS = {"email_sent": ("body_contains", "lines"), "mailbox_contains": ("text",)}
+_FILE_CHECKS = {"contains": ("text", "lines")}
+_ANSWER_CHECKS = {"answer_contains": ("text",)}
+_WEEKDAY_WORD = re.compile(r"(?i)\b(mon|tue|wed|thu|fri|sat|sun)(day|sday|nesday|rsday|urday)?\b")
+_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+_PER_CLASS = 2  # at most this many mutants of one written-text class per task
+
+
+def _facts(value: Any) -> list[Any]:
+    out: list[Any] = []
+    for item in value if isinstance(value, (list, tuple)) else [value]:
+        if isinstance(item, (list, tuple)):
+            out += _facts(item)
+        elif item is not None and item != "":
+            out.append(item)
+    return out
+
+
+@dataclass
+class _Place:
+    """A text the gold writes that a check reads closed-world: step ``index``'s argument ``key`` (or the
+    answer, ``index`` None), and the facts that check expects there."""
+
+    index: int | None
+    key: str
+    facts: list[Any]
+
+    def text(self, steps: list[dict], answer: Any) -> str:
+        return str(answer) if self.index is None else str(steps[self.index]["args"].get(self.key) or "")
+
+    def put(self, steps: list[dict], answer: Any, new: str) -> Any:
+        """Writes ``new`` in ``steps``; returns the answer to play."""
+        if self.index is None:
+            return new
+        steps[self.index]["args"][self.key] = new
+        return answer
+
+
+
+class WrittenMutants(BaseDeriver):
+    """Mutants of what the gold writes in mail, documents and the answer, where a check reads it
+    closed-world: wrong ones state a second value, hedge, correct themselves, negate, swap a person or
+    a weekday; right ones write times, dates, numbers, amounts and identifiers as people do."""
+
+    # -- where the gold writes text a check reads ------------------------------------------------------
+    def places(self) -> list[_Place]:
+        if hasattr(self, "_places"):
+            return self._places
+        checks = [(c.check, c.args or {}) for c in getattr(self.task, "checks", None) or []]
+        out: list[_Place] = []
+        mail_facts = [f for name, args in checks if name in _MAIL_CHECKS for k in _MAIL_CHECKS[name]
+                      for f in _facts(args.get(k))]
+        for i, step in enumerate(self.core):
+            op = (step["app"], step["action"])
+            args = step.get("args") or {}
+            if op in _BODY_ARGS and any(name in _MAIL_CHECKS for name, _a in checks):
+                out.append(_Place(i, _BODY_ARGS[op], mail_facts))
+            elif op == ("word", "write_to_file"):
+                path = office_path(args.get("file_path"))
+                facts = [f for name, a in checks if name in _FILE_CHECKS and office_path(a.get("file")) == path
+                         for k in _FILE_CHECKS[name] for f in _facts(a.get(k))]
+                if any(name in _FILE_CHECKS and office_path(a.get("file")) == path for name, a in checks):
+                    out.append(_Place(i, "contents", facts))
+        if isinstance(self.answer, str) and any(name in _ANSWER_CHECKS for name, _a in checks):
+            out.append(_Place(None, "answer", [f for name, a in checks if name in _ANSWER_CHECKS
+                                               for k in _ANSWER_CHECKS[name] for f in _facts(a.get(k))]))
+        self._places = out
+        return out
+
+    def supported(self) -> list[Claim]:
+        """What any text may state: the instruction's values and everything the gold writes."""
+        if not hasattr(self, "_supported"):
+            texts = [self.instruction, str(self.answer or "")]
+            for step in self.core:
+                for key in _TEXT_ARGS.get((step["app"], step["action"]), ()):
+                    texts.append(str((step.get("args") or {}).get(key) or ""))
+                texts += [str(v) for v in (step.get("args") or {}).values() if isinstance(v, (str, int, float))]
+            self._supported = [c for t in texts for c in claims_in(t, year=self.year, dotted_times=True)]
+        return self._supported
+
+    def sources(self) -> list[tuple[Claim, set[str], int]]:
+        if not hasattr(self, "_sources"):
+            self._sources = office_sources(self.office.files, self.year)
+        return self._sources
+
+    def distractor(self, kind: str, value: Any, raw: str) -> str | None:
+        """Another value of ``kind`` the office states, in a unit (row, event, line) apart from ``value``'s,
+        that nothing in the task supports, written like ``raw``; None when there is none."""
+        mine = Claim(kind, value, raw)
+        units = {u for c, _w, u in self.sources() if same_claim(mine, c)}
+        pool: dict[Any, Claim] = {}
+        for c, _w, u in self.sources():
+            if c.kind != kind or u in units or same_claim(c, mine) or c.value in pool:
+                continue
+            if kind == "date" and not isinstance(c.value, date):
+                continue
+            if kind == "number" and (_year_like(c.value) != _year_like(value) or (c.value < 0) != (value < 0)):
+                continue
+            if any(same_claim(c, s) or same_claim(s, c) for s in self.supported()):
+                continue
+            pool[c.value] = c
+        if not pool:
+            return None
+        if kind == "number":
+            best = min(pool, key=lambda v: (abs(math.log10(abs(v) + 1e-9) - math.log10(abs(value) + 1e-9)),
+                                            abs(v - value), v))
+            return _like(_Num(value, raw), best)
+        if kind == "date":
+            best = min(pool, key=lambda d: (abs((d - value).days), d))
+            return f"{best.day} {_MONTHS[best.month - 1]} {best.year}"
+        if kind == "time":
+            best = min(pool, key=lambda t: (abs(t.hour * 60 + t.minute - value.hour * 60 - value.minute), t))
+            return f"{best.hour:02d}:{best.minute:02d}"
+        return None
+
+    def fact_sites(self) -> list[tuple[_Place, Any, Mention, str]]:
+        """(place, fact, where the gold states it, its kind) for each expected number, date or time the
+        gold's text states once."""
+        out = []
+        for place in self.places():
+            text = place.text(self.core, self.answer)
+            for fact in place.facts:
+                kind, _value = fact_of(fact)
+                if kind not in ("number", "date", "time"):
+                    continue
+                m = find(text, fact, year=self.year)
+                if m is None or any(o[2].start == m.start and o[0] is place for o in out):
+                    continue
+                out.append((place, fact, m, kind))
+        return out
+
+    def _edit(self, cls: str, place: _Place, start: int, end: int, new: str, what: str) -> None:
+        steps = self.steps()
+        text = place.text(steps, self.answer)
+        answer = place.put(steps, self.answer, text[:start] + new + text[end:])
+        where = "answer" if place.index is None else self.label(self.core[place.index], place.index)
+        self.add(WRONG if cls in WRONG_TEXT else RIGHT, cls, f"{where}: {what}", steps, answer)
+
+    # -- wrong ---------------------------------------------------------------------------------------
+    def text_wrong(self) -> None:
+        made: dict[str, int] = {}
+
+        def room(cls: str) -> bool:
+            return made.get(cls, 0) < _PER_CLASS
+
+        for place, fact, m, kind in self.fact_sites():
+            text = place.text(self.core, self.answer)
+            raw = text[m.start:m.end]
+            value = fact_of(fact)[1]
+            if kind == "number":
+                value = m.value
+            other = self.distractor(kind, value, raw.strip())
+            if other is not None:
+                for cls, new in (("text-contradiction", f"{raw} ({other} by the other count)"),
+                                 ("text-hedged", f"{raw}, or {other}"),
+                                 ("text-hedged", f"between {raw} and {other}"),
+                                 ("text-self-corrected", f"{other}, correction, {raw}"),
+                                 ("text-self-corrected", f"{raw}, correction, {other}")):
+                    if room(cls):
+                        made[cls] = made.get(cls, 0) + 1
+                        self._edit(cls, place, m.start, m.end, new, f"{raw.strip()} as {new!r}")
+            line = _line_at(text, m.start)
+            if room("text-negated") and not negated(line) and place.index is not None:
+                made["text-negated"] = made.get("text-negated", 0) + 1
+                self._edit("text-negated", place, m.start, m.start, "not ", f"'not {raw.strip()}'")
+        for place in self.places():
+            text = place.text(self.core, self.answer)
+            for m in dates_in(text, self.year):
+                wd = next(iter(reversed(list(_WEEKDAY_WORD.finditer(text, max(0, m.start - 12), m.end)))), None)
+                if not wd or not isinstance(m.value, date) or not room("weekday-mismatch"):
+                    continue
+                wrong = _WEEKDAYS[(m.value.weekday() + 1) % 7]
+                new = wrong if wd.group(2) else wrong[:3]
+                new = new if wd.group(0)[0].isupper() else new.lower()
+                made["weekday-mismatch"] = made.get("weekday-mismatch", 0) + 1
+                self._edit("weekday-mismatch", place, wd.start(), wd.end(), new, f"{wd.group(0)} as {new}")
+            self._swap_greeting(place, text, made)
+
+    def _swap_greeting(self, place: _Place, text: str, made: dict[str, int]) -> None:
+        if place.index is None or made.get("text-entity-swapped", 0) >= _PER_CLASS:
+            return
+        step = self.core[place.index]
+        args = step.get("args") or {}
+        if step["action"] == "reply_email":
+            original = self._message(args.get("username"), args.get("email_id")) or {}
+            to = [str(original.get("from") or "").lower()]
+        else:
+            to = [str(a).lower() for a in _listed(args.get("recipient")) + _listed(args.get("cc"))]
+        first = next((ln for ln in text.splitlines() if ln.strip()), "")
+        m = _GREETING_NAME.match(first)
+        if not m:
+            return
+        directory = build_directory(self.office.files.values(), getattr(self.task, "people", None), self.task.user)
+        named = m["name"].split()[0]
+        mine = {(p.first or "").casefold() for a in to for p in [directory.people.get(a)] if p}
+        if named.casefold() not in mine:
+            return
+        others = sorted({p.first for p in directory.people.values() if p.first and p.address not in to
+                         and p.address != str(self.task.user).lower() and p.first.casefold() not in mine
+                         and len(directory.named(p.first)) == 1 and p.first.isalpha()})
+        if not others:
+            return
+        made["text-entity-swapped"] = made.get("text-entity-swapped", 0) + 1
+        start = text.find(first) + m.start("name")
+        self._edit("text-entity-swapped", place, start, start + len(named), others[0],
+                   f"greets {others[0]} instead of {named}")
+
+    # -- right ---------------------------------------------------------------------------------------
+    def text_right(self) -> None:
+        fixed_dates = date_form_fixed(self.instruction)
+        for cls, make in (("time-reformatted", self._time_forms), ("number-in-words", self._number_words),
+                          ("amount-scaled", self._scaled), ("identifier-reformatted", self._ids),
+                          ("date-reformatted-natural", None if fixed_dates else self._natural_dates)):
+            if make is None:
+                continue
+            steps, answer, changed = self.steps(), self.answer, []
+            for place in self.places():
+                text = place.text(steps, answer)
+                edits = [e for e in make(text) if not self._fixed(_line_at(text, e[0]))]
+                for start, end, new in sorted(edits, reverse=True):
+                    changed.append(f"{text[start:end].strip()} as {new}")
+                    text = text[:start] + new + text[end:]
+                answer = place.put(steps, answer, text)
+            if changed:
+                self.add(RIGHT, cls, ", ".join(changed[:3]) + (f" (+{len(changed) - 3})" if len(changed) > 3 else ""),
+                         steps, answer)
+
+    def _time_forms(self, text: str) -> list[tuple[int, int, str]]:
+        if re.search(r"\bHH:?MM\b", self.instruction):
+            return []
+        out = []
+        for m in times_in(text):
+            raw = text[m.start:m.end]
+            if not re.fullmatch(r"\d{1,2}:\d{2}", raw.strip()):
+                continue
+            h, mi = m.value.hour, m.value.minute
+            out.append((m.start, m.end, f"{h % 12 or 12}{'' if not mi else f':{mi:02d}'}{'am' if h < 12 else 'pm'}"))
+        return out
+
+    def _number_words(self, text: str) -> list[tuple[int, int, str]]:
+        out = []
+        for m in standalone_numbers(text):
+            raw = text[m.start:m.end]
+            after = text[m.end:m.end + 30]
+            before = text[max(0, m.start - 12):m.start]
+            if not re.fullmatch(r"\d{1,2}", raw) or not 2 <= m.value <= 20 or not re.match(r" [a-z]{3,}", after):
+                continue
+            if re.search(r"#\s?$|[$€£]\s?$|\b(?:no|number|room|team|week|q|day|item|step|floor|level|building|phase|"
+                         r"unit|table|line|row|column|version|v|midterm|round|gate|desk|lab)\.?\s$", before, re.I):
+                continue
+            if re.match(r" (?:am|pm|percent|per|of|and|to|or)\b", after) or _MONEY_WORDS.search(after[:12]):
+                continue
+            out.append((m.start, m.end, _NUMBER_WORDS[int(m.value)]))
+        return out
+
+    def _scaled(self, text: str) -> list[tuple[int, int, str]]:
+        out = []
+        for m in standalone_numbers(text):
+            raw = text[m.start:m.end].strip()
+            if abs(m.value) < 1e6 or not re.fullmatch(r"[$€£]?\d{1,3}(,\d{3})+|[$€£]?\d{7,}", raw):
+                continue
+            millions = m.value / 1e6
+            if round(millions, 3) != millions:
+                continue
+            cur = _Num(m.value, raw).currency
+            out.append((m.start, m.end, f"{cur}{millions:,.3f}".rstrip("0").rstrip(".") + " million"))
+        return out
+
+    def _ids(self, text: str) -> list[tuple[int, int, str]]:
+        out = []
+        for m in IDENTIFIER.finditer(text):
+            sep = m.group(0)[len(m["prefix"]):len(m.group(0)) - len(m["digits"])]
+            if sep != "-" or not m["prefix"].isupper() or len(m["prefix"]) < 2 or not m["digits"].isdigit() \
+                    or len(m["digits"]) < 3 or (m.start() and text[m.start() - 1].isalnum()):
+                continue
+            out.append((m.start(), m.end(), f"{m['prefix']} {m['digits']}"))
+        return out
+
+    def _natural_dates(self, text: str) -> list[tuple[int, int, str]]:
+        out = []
+        for m in _date_mentions(text, self.year):
+            raw = text[m.start:m.end]
+            if m.value.year != self.year or not re.search(str(m.value.year), raw):
+                continue
+            out.append((m.start, m.end, f"{m.value.day} {_MONTHS[m.value.month - 1][:3]}"))
+        return out
+
+
+WRONG_TEXT = {"text-contradiction", "text-hedged", "text-self-corrected", "text-negated", "text-entity-swapped",
+              "weekday-mismatch"}
+_GREETING_NAME = re.compile(r"^\s*(?i:dear|hi|hello|hey|good (?:morning|afternoon|evening))\b[ \t,]*"
+                            r"(?P<name>[A-Z][a-z'’\-]+(?:[ \t]+[A-Z][a-z'’\-]+)?)")

@@ -239,10 +239,12 @@ def orders_csv_to_dashboard(rng: random.Random) -> dict:
             {"name": "the right count with the day before's revenue", "actions": [switch("excel")] + fill(n, rev_0)},
             {"name": "revenue without the last order", "actions": [switch("excel")] + fill(
                 n, round(rev_y - float(csv_y.strip().rsplit(",", 1)[1]), 2))},
+            {"name": "revenue written as text with a currency sign and thousands separator",
+             "actions": [switch("excel")] + fill(n, f"${rev_y:,.2f}")},
         ],
         "right": [
-            {"name": "revenue written with a currency sign and thousands separator",
-             "actions": [switch("excel")] + fill(str(n), f"${rev_y:,.2f}")},
+            {"name": "count and revenue written as formulas",
+             "actions": [switch("excel")] + fill(f"={n}", f"={rev_y}")},
         ],
     }
 
