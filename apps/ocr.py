@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import statistics
 import os
 import threading
 from collections import OrderedDict
@@ -32,12 +33,125 @@ _cache_lock = threading.Lock()
 _running: "dict[tuple[str, str, str], threading.Lock]" = {}
 
 
-def _tesseract(image: Image.Image) -> str:
-    """Run tesseract; a missing binary or a stuck run becomes a clear error."""
+# ---- reading an image as a person reads it -------------------------------------------------------
+# tesseract wants dark text on a light ground with letters some 20-40 pixels tall; the scans tasks hold
+# are often small screenshots in tiny bitmap fonts, coloured headings or transparent PNGs. Each image is
+# made grayscale on white, contrast-stretched when poor, enlarged when its print is small (Pillow); the
+# page segmentation is chosen by layout (a table's rows stay lines), and where tesseract is unsure of a
+# reading, the reading it is most confident of (pytesseract's image_to_data) is kept (readings()).
+SMALL_TEXT = 20  # letters (word boxes) lower than this many pixels are enlarged ...
+TEXT_HEIGHT = 40  # ... to about this height, by 2 to UPSCALE_MAX times
+UPSCALE_MAX = 3
+LARGE_SIDE = 2400  # an image with no text found is enlarged only when its longer side is under half this
+MAX_PIXELS = 16_000_000  # never enlarged beyond this: a pass over a larger page takes too long
+PSM_PAGE, PSM_BLOCK = 3, 6  # tesseract page segmentation: automatic layout; one uniform block of text
+FAINT_INK = 100  # an image whose darkest pixel is lighter than this has faint ink
+LIGHT_GROUND = 230  # ... and one whose median is darker than this no light ground
+
+
+def _grayscale(image: Image.Image) -> Image.Image:
+    """The image as 8-bit gray on a white ground (a transparent PNG's text would vanish on black)."""
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        ground = Image.new("RGBA", rgba.size, "white")
+        ground.alpha_composite(rgba)
+        image = ground
+    return image.convert("L")
+
+
+def _scale(size: tuple[int, int], text_height: float | None) -> int:
+    """How many times to enlarge an image whose letters are ``text_height`` pixels tall (None: no text
+    found at all): small print reads far better enlarged; large print gains nothing and costs time."""
+    if text_height is not None and text_height >= SMALL_TEXT:
+        return 1
+    w, h = size
+    factor = UPSCALE_MAX if text_height is None else max(2, min(UPSCALE_MAX, round(TEXT_HEIGHT / text_height)))
+    if text_height is None and max(w, h) * 2 > LARGE_SIDE:  # a large page without text: nothing to enlarge
+        return 1
+    while factor > 1 and w * h * factor * factor > MAX_PIXELS:
+        factor -= 1
+    return factor
+
+
+def _prepare(image: Image.Image) -> tuple[str, Image.Image]:
+    """The image to read: grayscale on white, light text on a dark ground inverted, and the contrast
+    stretched when the ink is faint or the ground is not light (a grey scan, a coloured banner).
+    Binarising is left to tesseract (Otsu): a threshold of our own, tried on the OfficeBench images
+    and on faint, grey and coloured test images, read worse in every case (benchmarks/ocr.py)."""
+    from PIL import ImageOps, ImageStat
+
+    gray = _grayscale(image)
+    name = "gray"
+    stat = ImageStat.Stat(gray)
+    if stat.median[0] < 128 and stat.mean[0] > stat.median[0]:  # light text (the few pixels) on a dark ground
+        gray, name = ImageOps.invert(gray), "inverted"
+    darkest, _ = gray.getextrema()
+    if darkest > FAINT_INK or ImageStat.Stat(gray).median[0] < LIGHT_GROUND:
+        gray, name = ImageOps.autocontrast(gray, cutoff=0.5), f"{name} stretched"
+    return name, gray
+
+
+class Reading:
+    """One tesseract pass: its lines in reading order, its confidence and where its blocks lie."""
+
+    def __init__(self, data: dict, label: str):
+        self.label = label
+        lines: "OrderedDict[tuple, list[str]]" = OrderedDict()
+        self.boxes: dict[int, list[int]] = {}  # block -> [left, top, right, bottom]
+        weight = confident = 0.0
+        heights = []
+        for i, word in enumerate(data["text"]):
+            word = (word or "").strip()
+            conf = float(data["conf"][i])
+            if not word or conf < 0:
+                continue
+            block = data["block_num"][i]
+            lines.setdefault((block, data["par_num"][i], data["line_num"][i]), []).append(word)
+            left, top = data["left"][i], data["top"][i]
+            right, bottom = left + data["width"][i], top + data["height"][i]
+            box = self.boxes.setdefault(block, [left, top, right, bottom])
+            box[:] = [min(box[0], left), min(box[1], top), max(box[2], right), max(box[3], bottom)]
+            heights.append(data["height"][i])
+            weight += len(word)
+            confident += len(word) * conf
+        self.confidence = confident / weight if weight else 0.0
+        self.text_height = statistics.median(heights) if heights else None
+        self.chars = int(weight)
+        out, last_block = [], None
+        for (block, _par, _line), words in lines.items():  # tesseract gives words in its reading order
+            if last_block is not None and block != last_block:
+                out.append("")  # a blank line between blocks, as a page shows them apart
+            out.append(" ".join(words))
+            last_block = block
+        self.text = "\n".join(out).strip()
+
+    @property
+    def side_by_side(self) -> bool:
+        """Whether blocks were found beside one another on the same lines: the columns of a table or
+        of a form, which the automatic layout reads column by column, tearing every row apart."""
+        boxes = list(self.boxes.values())
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                overlap = min(a[3], b[3]) - max(a[1], b[1])
+                shorter = min(a[3] - a[1], b[3] - b[1])
+                apart = a[2] <= b[0] or b[2] <= a[0]
+                if apart and shorter > 0 and overlap >= shorter / 2:
+                    return True
+        return False
+
+    @property
+    def score(self) -> float:
+        """Mean confidence per character; a reading that finds almost nothing is not preferred."""
+        return self.confidence if self.chars >= 3 else self.confidence * self.chars / 3
+
+
+def _data(image: Image.Image, psm: int) -> dict:
+    """tesseract's words with their layout and confidence; a missing binary or a stuck run is a clear error."""
     import pytesseract  # imported here: the other apps work without it
 
     try:
-        return pytesseract.image_to_string(image.convert("RGB"), timeout=OCR_TIMEOUT)
+        return pytesseract.image_to_data(image, config=f"--psm {psm}", output_type=pytesseract.Output.DICT,
+                                         timeout=OCR_TIMEOUT)
     except pytesseract.TesseractNotFoundError:
         raise OpError("ocr_unavailable", "the tesseract OCR program is not installed on this server "
                       "(install the tesseract-ocr package)") from None
@@ -45,6 +159,38 @@ def _tesseract(image: Image.Image) -> str:
         raise OpError("ocr_unavailable", f"OCR did not finish: {exc}") from None
     except pytesseract.TesseractError as exc:
         raise OpError("corrupt_file", f"tesseract could not read the image: {exc}") from None
+
+
+LOW_CONFIDENCE = 90  # below this mean confidence the other page segmentation is tried as well
+
+
+def readings(image: Image.Image) -> list[Reading]:
+    """The passes over an image, the one kept first.
+
+    The letters are measured on a first reading; small print is enlarged and read again. The page
+    segmentation is chosen by layout: tesseract's automatic layout first; where it finds
+    blocks side by side (a table, a schedule with times and items in columns, a form), which it reads
+    column by column, the page is read again as one uniform block, keeping each row a line, and that
+    reading is kept. When tesseract is not confident of the automatic layout's reading of a page
+    without columns, the uniform block is read too, and the more confident reading is kept."""
+    name, prepared = _prepare(image)
+    auto = Reading(_data(prepared, PSM_PAGE), f"{name} psm{PSM_PAGE}")
+    factor = _scale(prepared.size, auto.text_height)
+    if factor > 1:  # small print: read again enlarged (the first reading only measured the letters)
+        prepared = prepared.resize((prepared.width * factor, prepared.height * factor), Image.Resampling.LANCZOS)
+        name = f"{name} x{factor}"
+        auto = Reading(_data(prepared, PSM_PAGE), f"{name} psm{PSM_PAGE}")
+    if auto.side_by_side:
+        return [Reading(_data(prepared, PSM_BLOCK), f"{name} psm{PSM_BLOCK} (blocks side by side)"), auto]
+    if auto.confidence >= LOW_CONFIDENCE:
+        return [auto]
+    block = Reading(_data(prepared, PSM_BLOCK), f"{name} psm{PSM_BLOCK}")
+    return sorted([auto, block], key=lambda r: r.score, reverse=True)
+
+
+def _tesseract(image: Image.Image) -> str:
+    """The text of an image, lines in reading order, from the pass chosen by :func:`readings`."""
+    return readings(image)[0].text
 
 
 def _pdf_pages(path, label: str) -> list[Image.Image]:

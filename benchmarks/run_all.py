@@ -18,6 +18,7 @@ import concurrency
 import conversions
 import hostile
 import memory
+import ocr
 import sessions
 import suite
 import workbench
@@ -37,6 +38,7 @@ def main() -> int:
     hos = hostile.run()
     sui = suite.run()
     wbn = workbench.run()  # None without the WorkBench snapshot
+    ocr_result = ocr.run()  # the OfficeBench part is skipped without its snapshot
 
     a = act["actions"]
     cheap = {k: a[k]["p50_ms"] for k in ("system.switch_app", "calendar.list_events", "email.list_emails")}
@@ -65,6 +67,13 @@ def main() -> int:
          f"{hos['failures']} of {len(hos['surfaces'])} cases", hos["failures"] == 0),
         ("server RSS idle / 64 live sessions", "(reported)", f"{mem['idle_rss_mb']} / {mem['live_rss_mb']} MiB", True),
     ]
+    ocr_ob, ocr_su = ocr_result["officebench"], ocr_result["suite"]
+    if ocr_ob is not None:
+        checks.append(("OCR: OfficeBench image values read verbatim (before -> after)", "(reported)",
+                       f"{ocr_ob['before']['values_read']} -> {ocr_ob['after']['values_read']} of {ocr_ob['after']['values']}; "
+                       f"character accuracy {ocr_ob['before']['char_accuracy']:.3f} -> {ocr_ob['after']['char_accuracy']:.3f}", True))
+    checks.append(("OCR: suite images character accuracy (before -> after)", "(reported)",
+                   f"{ocr_su['before']['char_accuracy']} -> {ocr_su['after']['char_accuracy']} ({ocr_su['after']['images']} images)", True))
     if wbn is not None:
         checks.append(("WorkBench session create p50 (505 files, linked)", "(reported)",
                        f"{wbn['create']['p50_ms']:.1f} ms (p95 {wbn['create']['p95_ms']:.1f})", True))
