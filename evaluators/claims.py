@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any, Iterable
 
-import pysbd
+from sentencex import segment
 
 from officesim.evaluators.facts import (
     IDENTIFIER,
@@ -443,7 +443,6 @@ def _named_number(claim: Claim, text: str, names: str) -> bool:
 
 
 # ---- polarity ----------------------------------------------------------------------------------------
-_SEGMENTER = pysbd.Segmenter(language="en", clean=False, char_span=True)
 _IDIOMS = re.compile(r"(?:do not|don't|dont) hesitate|no later than|not later than|no problem|no worries|not only|"
                      r"if not|no\.\s*\d|\bno:\s*\d|nothing else|not sure whether", re.I)
 _NEGATION = re.compile(r"(?<![\w-])(?:not|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|"
@@ -453,12 +452,17 @@ _NEGATION = re.compile(r"(?<![\w-])(?:not|never|cannot|can't|won't|don't|doesn't
 
 def sentences(text: str) -> list[tuple[int, int, str]]:
     """(start, end, sentence) of ``text``, each line on its own first (a line is never one sentence with
-    the next), then split by pysbd."""
+    the next), then split by sentencex."""
     out, offset = [], 0
     for line in text.splitlines(keepends=True):
         if line.strip():
-            for span in _SEGMENTER.segment(line):
-                out.append((offset + span.start, offset + span.end, span.sent))
+            at = 0
+            for sentence in segment("en", line):
+                start = line.find(sentence, at) if sentence else -1
+                if start < 0:
+                    continue
+                at = start + len(sentence)
+                out.append((offset + start, offset + at, sentence))
         offset += len(line)
     return out
 

@@ -255,6 +255,7 @@ def mail_states_event(state: EvalState, *, user: str, text: str | list[str | lis
     if not events:
         return CheckResult.fail(f"the calendar of {who} has no event stating {show(needles)}")
     messages = _messages(state, user)
+    false = ""
     for event in events:
         details = _event_details(event, state.timezone)
         if not details:
@@ -262,9 +263,21 @@ def mail_states_event(state: EvalState, *, user: str, text: str | list[str | lis
         for path, entry in messages:
             said = mail_said(entry)
             if all(states(said, t, year=state.year) for t in [*needles, *details]):
-                return CheckResult.ok(f"{path} states the event {show(event.get('summary'))}: {', '.join(details)}")
+                problems = _written_mail(state, path, entry, [*needles, *details])
+                if not problems:
+                    return CheckResult.ok(f"{path} states the event {show(event.get('summary'))}: {', '.join(details)}")
+                false = false or f"; {path} {'; '.join(problems)}"
     return CheckResult.fail(f"no message in the mailbox of {who} states {show(needles)} with the day and times of "
-                            f"their event ({list_events(events)})")
+                            f"their event ({list_events(events)}){false}")
+
+
+def _written_mail(state: EvalState, path: str, entry: dict, facts: list[Any]) -> list[str]:
+    """The closed-world reading (evaluators/claims.py) of a message the agent wrote (none of one it did not)."""
+    if not state.written(path):
+        return []
+    return written_problems(state, mail_said(entry), facts, counterpart=gold_mail(state, entry.get("from")),
+                            recipients=[*(entry.get("to") or []), *(entry.get("cc") or [])],
+                            body=own_text(entry.get("body")))
 
 
 @check("pairs_meet")
@@ -289,7 +302,8 @@ def pairs_meet(state: EvalState, *, users: list[str], partners: list[str], text:
             continue
         event = events[0]
         details = _event_details(event, state.timezone)
-        told = [p for p, e in said if _addressed(e, person) and all(states(mail_said(e), t, year=state.year) for t in details)]
+        told = [p for p, e in said if _addressed(e, person) and all(states(mail_said(e), t, year=state.year) for t in details)
+                and not _written_mail(state, p, e, [*needles, *details])]
         if len(said) != 1 or len(told) != 1:
             problems.append(f"{who} received {len(said)} message(s) stating {show(needles)}, {len(told)} of them "
                             f"addressed to them with the event's {', '.join(details)}; expected exactly one")
