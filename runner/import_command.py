@@ -1,6 +1,7 @@
 """``officesim import officebench|workbench [--source DIR] --out DIR``: a benchmark's tasks as officesim
 tasks (tasks/officebench/importer.py, tasks/workbench/importer.py), with a report of what was imported,
-corrected and excluded."""
+corrected and excluded. A source that cannot be imported (tasks/_confine.py: a path outside the source
+or --out, a malformed file) is one error line and exit status 2, with --out left as it was."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def cmd_import_officebench(args: argparse.Namespace) -> int:
         source = args.source or fetch_source()
         report = import_officebench(source, args.out, include_pending=args.include_pending, only=args.task or None)
     except (OSError, RuntimeError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)  # one line, naming the file and field
         return 2
     print(report.text())
     return 0
@@ -51,7 +52,7 @@ def cmd_import_workbench(args: argparse.Namespace) -> int:
         source = args.source or fetch_source()
         report = import_workbench(source, args.out, only=args.task or None)
     except (OSError, RuntimeError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)  # one line, naming the file and field
         return 2
     print(report.text())
     return 0

@@ -34,6 +34,7 @@ from typing import Any
 
 import yaml
 
+from officesim.tasks._confine import SourceError, check_tree, copy_tree, inside, install, staging
 from officesim.tasks.officebench.translate import Correction, translate
 from officesim.tasks._clone import clone_pinned
 
@@ -61,6 +62,7 @@ class Subtask:
     k: int
     folder: Path  # tasks/<cat>-<n>
     config: dict
+    path: Path | None = None  # tasks/<cat>-<n>/subtasks/<k>.json
 
     @property
     def key(self) -> str:
@@ -118,7 +120,9 @@ def fetch_source(dest: Path | None = None) -> Path:
 
 
 def subtasks(source: Path) -> list[Subtask]:
-    """Every subtask of a checkout, in OfficeBench's order (category, task number, subtask)."""
+    """Every subtask of a checkout, in OfficeBench's order (category, task number, subtask). A subtask
+    file or folder that a link leads out of the checkout, malformed JSON or a missing or mistyped field
+    is a SourceError naming the file and the field."""
     root = Path(source) / "tasks"
     if not root.is_dir():
         raise FileNotFoundError(f"{source} has no tasks/ folder: not an OfficeBench checkout")
@@ -127,9 +131,38 @@ def subtasks(source: Path) -> list[Subtask]:
         m = re.fullmatch(r"(\d+)-(\d+)", path.parent.parent.name)
         if not m or not path.stem.isdigit():
             continue
-        config = json.loads(path.read_text(encoding="utf-8"))
-        out.append(Subtask(int(m.group(1)), int(m.group(2)), int(path.stem), path.parent.parent, config))
+        inside(path.parent.parent, source, str(path.parent.parent))
+        inside(path, source, str(path))
+        try:
+            config = json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise SourceError(f"{path}: malformed JSON ({exc})") from None
+        check_config(config, path)
+        out.append(Subtask(int(m.group(1)), int(m.group(2)), int(path.stem), path.parent.parent, config, path))
     return sorted(out, key=lambda s: (s.cat, s.n, s.k))
+
+
+def check_config(config: Any, path: Path) -> None:
+    """The fields of a subtask file the import relies on, each of the type it must have."""
+    if not isinstance(config, dict):
+        raise SourceError(f"{path}: not a JSON object")
+    for key in ("task", "username", "date", "time"):
+        if not isinstance(config.get(key), str) or not config[key].strip():
+            raise SourceError(f"{path}: field {key!r} missing or not a text")
+    if not _person_like(config["username"]):
+        raise SourceError(f"{path}: field 'username' {config['username']!r} is not a name")
+    try:
+        _now(config)
+    except ValueError:
+        raise SourceError(f"{path}: fields 'date' and 'time' {config['date']!r} {config['time']!r} "
+                          "are not a date (YYYY-MM-DD) and a time (H:MM AM)") from None
+    evaluation = config.get("evaluation", [])
+    if not isinstance(evaluation, list):
+        raise SourceError(f"{path}: field 'evaluation' is not a list")
+    for i, item in enumerate(evaluation):
+        if not isinstance(item, dict) or not isinstance(item.get("function"), str) \
+                or not isinstance(item.get("args", {}), (dict, type(None))):
+            raise SourceError(f"{path}: field 'evaluation[{i}]' is not an object with a function and its args")
 
 
 def load_overlay(directory: Path = OVERLAY_DIR) -> dict[str, dict]:
@@ -235,8 +268,11 @@ def infer_apps(gold: list[dict], instruction: str, category: int) -> list[str]:
 def build_task(sub: Subtask, entry: dict, known: set[str] = frozenset()) -> tuple[dict, list[Correction], list[str]]:
     """The task dict of one subtask with its overlay entry, the corrections, and problems found."""
     config = sub.config
-    translation = translate(config.get("evaluation", []), reference_dir=sub.folder / "reference",
-                            testbed_dir=sub.folder / "testbed")
+    try:
+        translation = translate(config.get("evaluation", []), reference_dir=sub.folder / "reference",
+                                testbed_dir=sub.folder / "testbed")
+    except SourceError as exc:
+        raise SourceError(f"{sub.path or sub.folder}: field {exc}") from None
     problems = []
     gold = expand_actions(entry.get("gold", []))
     people = people_of(sub, entry.get("people"), known)
@@ -358,13 +394,17 @@ def _dump(task: dict) -> str:
 
 def import_officebench(source: Path, out: Path, *, overlay: dict[str, dict] | None = None,
                        include_pending: bool = False, only: list[str] | None = None) -> ImportReport:
-    """Write one task folder per subtask into ``out`` and report what was imported, corrected, excluded."""
+    """Write one task folder per subtask into ``out`` and report what was imported, corrected, excluded.
+
+    Everything is built in a temporary folder inside ``out`` and moved into place only when every
+    subtask was read: a source that cannot be imported (SourceError) leaves ``out`` as it was. Nothing
+    is read through a link leading out of the source, nor written outside ``out``."""
     source, out = Path(source), Path(out)
     overlay = load_overlay() if overlay is None else overlay
     report = ImportReport(source=source, out=out)
-    out.mkdir(parents=True, exist_ok=True)
     everything = subtasks(source)
     known = {name for sub in everything for name in people_of(sub) if name[:1].isupper()}
+    built: list[tuple[Subtask, dict]] = []
     for sub in everything:
         if only and sub.id not in only and sub.key not in only:
             continue
@@ -380,29 +420,36 @@ def import_officebench(source: Path, out: Path, *, overlay: dict[str, dict] | No
         task, corrections, problems = build_task(sub, entry, known)
         if sub.id in report.pending:
             task["tags"].append("pending")
-        _write(sub, task, out / sub.id)
+        built.append((sub, task))
         if sub.id not in report.pending:
             report.imported.append(sub.id)
         if corrections:
             report.corrections[sub.id] = [c.as_dict() for c in corrections]
         if problems:
             report.problems[sub.id] = problems
-    if not only:  # a full import: task folders of an earlier import that this one did not write go
-        written = set(report.imported) | (set(report.pending) if include_pending else set())
-        for stale in out.glob("officebench-*"):
-            if stale.is_dir() and stale.name not in written and (stale / "task.yaml").is_file():
-                shutil.rmtree(stale)
-    (out / REPORT_FILE).write_text(json.dumps(report.as_dict(), indent=1) + "\n", encoding="utf-8")
+    with staging(out, "officebench-import") as tmp:
+        for sub, task in built:
+            _write(sub, task, tmp / sub.id, source)
+        (tmp / REPORT_FILE).write_text(json.dumps(report.as_dict(), indent=1) + "\n", encoding="utf-8")
+        for sub, _task in built:  # every folder is complete: now they take their places
+            install(tmp / sub.id, out, sub.id)
+        if not only:  # a full import: task folders of an earlier import that this one did not write go
+            written = {sub.id for sub, _ in built}
+            for stale in out.glob("officebench-*"):
+                if stale.is_dir() and not stale.is_symlink() and stale.name not in written \
+                        and (stale / "task.yaml").is_file():
+                    shutil.rmtree(stale)
+        install(tmp / REPORT_FILE, out, REPORT_FILE)
     return report
 
 
-def _write(sub: Subtask, task: dict, dest: Path) -> None:
-    if dest.exists():
-        shutil.rmtree(dest)
+def _write(sub: Subtask, task: dict, dest: Path, source: Path) -> None:
+    """One task folder: the subtask's testbed and reference as real files (checked first: no link out
+    of the source, no link to a folder, no special file), and task.yaml."""
     dest.mkdir(parents=True)
     for name, target in (("testbed", "files"), ("reference", "reference")):
-        if (sub.folder / name).is_dir():  # contents only: a read-only checkout gives writable offices
-            shutil.copytree(sub.folder / name, dest / target, copy_function=shutil.copyfile)
-            for path in [dest / target, *(dest / target).rglob("*")]:
-                path.chmod(0o755 if path.is_dir() else 0o644)
+        folder = sub.folder / name
+        if folder.is_dir() or folder.is_symlink():
+            check_tree(folder, source, f"{sub.folder.name}/{name}")
+            copy_tree(folder, dest / target)  # contents only: a read-only checkout gives writable offices
     (dest / "task.yaml").write_text(_dump(task), encoding="utf-8")

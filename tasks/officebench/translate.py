@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from officesim.tasks._confine import SourceError, inside, relative
+
 ANSWER = "data/answer.txt"
 _STAMP = re.compile(r"^(?:(DTSTART|DTEND)[:;][^0-9]*)?(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?)?(Z?)$", re.I)
 _REFERENCE = "../../../../reference/"
@@ -54,9 +56,9 @@ class Translation:
     unresolved: list[str] = field(default_factory=list)  # originals with no faithful translation
 
 
-def office_path(path: str) -> str:
-    """'./data/x.xlsx' -> 'data/x.xlsx'."""
-    return posixpath.normpath(str(path).strip()).lstrip("/")
+def office_path(path: str, where: str = "path") -> str:
+    """'./data/x.xlsx' -> 'data/x.xlsx'; an absolute path, or one leaving the office, is refused."""
+    return str(relative(posixpath.normpath(str(path).strip()), where))
 
 
 def _check(name: str, **args: Any) -> dict:
@@ -103,75 +105,93 @@ def reference_rows(path: Path) -> list[list[Any]]:
 
 
 def translate(evaluation: list[dict], *, reference_dir: Path | None, testbed_dir: Path | None) -> Translation:
-    """The original evaluation of one subtask as officesim checks, with the corrections it needs."""
+    """The original evaluation of one subtask as officesim checks, with the corrections it needs. A
+    malformed item is a SourceError naming it (``evaluation[2].args.file: ...``)."""
     out = Translation()
-    answer_text: list[str] = []
-    answer_exclude: list[str] = []
-    for item in evaluation:
-        name, args = item.get("function"), dict(item.get("args") or {})
-        kind = str(args.get("doc_type", ""))
-        if name in ("evaluate_contain", "evaluate_not_contain"):
-            negate = name == "evaluate_not_contain"
-            keywords = [str(k) for k in args.get("keywords", [])]
-            if kind == "email":
-                user = str(args.get("username"))
-                if negate:
-                    out.corrections.append(Correction(
-                        "missing-mailbox", f"not_contain searches the mailbox of {user}; when {user} has no mail folder "
-                                           "(nobody wrote to them, as the instruction wants) the original's fallback loop "
-                                           "reads a variable before assigning it and raises, failing the task",
-                        "checks no message of theirs states the words (mailbox_not_contains)"))
-                out.checks.append(_check("mailbox_not_contains" if negate else "mailbox_contains", user=user, text=keywords))
-                continue
-            path = office_path(args.get("file", ""))
-            if path == ANSWER:
-                (answer_exclude if negate else answer_text).extend(keywords)
-                continue
-            if path.startswith("calendar/") and path.endswith(".ics") and kind == "ics" and not negate:
-                out.checks.append(_event_check(path, keywords, out))
-                continue
-            if kind == "xlsx" and not path.endswith((".xlsx", ".xlsm")):
+    answer: tuple[list[str], list[str]] = ([], [])
+    for i, item in enumerate(evaluation):
+        try:
+            _translate_item(item, out, answer, reference_dir, testbed_dir)
+        except SourceError as exc:
+            raise SourceError(f"evaluation[{i}].{exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise SourceError(f"evaluation[{i}] ({item.get('function') if isinstance(item, dict) else item!r}): "
+                              f"malformed ({type(exc).__name__}: {exc})") from None
+    return _finish(out, *answer)
+
+
+def _translate_item(item: dict, out: Translation, answer: tuple[list[str], list[str]],
+                    reference_dir: Path | None, testbed_dir: Path | None) -> None:
+    answer_text, answer_exclude = answer
+    if not isinstance(item, dict) or not isinstance(item.get("args", {}), (dict, type(None))):
+        raise SourceError("args: not an object")
+    name, args = item.get("function"), dict(item.get("args") or {})
+    kind = str(args.get("doc_type", ""))
+    if name in ("evaluate_contain", "evaluate_not_contain"):
+        negate = name == "evaluate_not_contain"
+        keywords = [str(k) for k in args.get("keywords", [])]
+        if kind == "email":
+            user = str(args.get("username"))
+            if negate:
                 out.corrections.append(Correction(
-                    "wrong-reader", f"{name} reads {path} as a workbook (doc_type xlsx): openpyxl cannot open it, "
-                                    "so the check always fails",
-                    f"checks what {path} says"))
-            out.checks.append(_check("not_contains" if negate else "contains", file=path, text=keywords))
-        elif name == "evaluate_file_exist":
-            out.checks.append(_check("file_exists", file=office_path(args["file"])))
-        elif name == "evaluate_file_not_exist":
-            out.checks.append(_check("file_not_exists", file=office_path(args["file"])))
-        elif name == "evaluate_excel_cell_value":
-            if "file" not in args:
-                out.corrections.append(Correction(
-                    "no-file", "evaluate_excel_cell_value names no file: the original raises KeyError and the "
-                               "task can never pass", "checks the cells of the workbook the instruction names"))
-                out.unresolved.append(name)
-                continue
-            path = office_path(args["file"])
-            for m in args["matches"]:
-                cell = f"{_column(int(m['col']))}{int(m['row'])}"
-                out.checks.append(_check("xlsx_cell", file=path, cell=cell, value=_cell_value(m["value"])))
-        elif name == "evaluate_excel_cell_comparator":
-            path = office_path(args["file"])
-            for m in args["matches"]:
-                allowed = _allowed(m.get("comparator", ""))
-                cell = f"{_column(int(m['col']))}{int(m['row'])}"
-                numbers = [float(a) for a in allowed if re.fullmatch(r"-?\d+(\.\d+)?", str(a))]
-                if allowed and len(numbers) == len(allowed):
-                    out.checks.append(_check("cell_compare", file=path, cell=cell, op=">=", value=_num(min(numbers))))
-                    out.checks.append(_check("cell_compare", file=path, cell=cell, op="<=", value=_num(max(numbers))))
-                else:
-                    out.unresolved.append(f"{name} {m.get('comparator')}")
-        elif name == "evaluate_diff_contain_text":
-            path = office_path(args["output_file"])
-            words = [k for k in args.get("keywords", []) if not re.fullmatch(r"[\d.,]+", str(k))]
-            out.checks.append(_check("not_contains", file=path, text=words))
-        elif name == "evaluate_exact_match":
-            _exact(args, out, reference_dir, testbed_dir)
-        elif name == "evaluate_calendar_no_overlap":
-            out.checks.append(_check("calendar_no_overlap", user=str(args["username"])))
-        else:
-            out.unresolved.append(str(name))
+                    "missing-mailbox", f"not_contain searches the mailbox of {user}; when {user} has no mail folder "
+                                       "(nobody wrote to them, as the instruction wants) the original's fallback loop "
+                                       "reads a variable before assigning it and raises, failing the task",
+                    "checks no message of theirs states the words (mailbox_not_contains)"))
+            out.checks.append(_check("mailbox_not_contains" if negate else "mailbox_contains", user=user, text=keywords))
+            return
+        path = office_path(args.get("file", ""), "args.file")
+        if path == ANSWER:
+            (answer_exclude if negate else answer_text).extend(keywords)
+            return
+        if path.startswith("calendar/") and path.endswith(".ics") and kind == "ics" and not negate:
+            out.checks.append(_event_check(path, keywords, out))
+            return
+        if kind == "xlsx" and not path.endswith((".xlsx", ".xlsm")):
+            out.corrections.append(Correction(
+                "wrong-reader", f"{name} reads {path} as a workbook (doc_type xlsx): openpyxl cannot open it, "
+                                "so the check always fails",
+                f"checks what {path} says"))
+        out.checks.append(_check("not_contains" if negate else "contains", file=path, text=keywords))
+    elif name == "evaluate_file_exist":
+        out.checks.append(_check("file_exists", file=office_path(args["file"], "args.file")))
+    elif name == "evaluate_file_not_exist":
+        out.checks.append(_check("file_not_exists", file=office_path(args["file"], "args.file")))
+    elif name == "evaluate_excel_cell_value":
+        if "file" not in args:
+            out.corrections.append(Correction(
+                "no-file", "evaluate_excel_cell_value names no file: the original raises KeyError and the "
+                           "task can never pass", "checks the cells of the workbook the instruction names"))
+            out.unresolved.append(name)
+            return
+        path = office_path(args["file"], "args.file")
+        for m in args["matches"]:
+            cell = f"{_column(int(m['col']))}{int(m['row'])}"
+            out.checks.append(_check("xlsx_cell", file=path, cell=cell, value=_cell_value(m["value"])))
+    elif name == "evaluate_excel_cell_comparator":
+        path = office_path(args["file"], "args.file")
+        for m in args["matches"]:
+            allowed = _allowed(m.get("comparator", ""))
+            cell = f"{_column(int(m['col']))}{int(m['row'])}"
+            numbers = [float(a) for a in allowed if re.fullmatch(r"-?\d+(\.\d+)?", str(a))]
+            if allowed and len(numbers) == len(allowed):
+                out.checks.append(_check("cell_compare", file=path, cell=cell, op=">=", value=_num(min(numbers))))
+                out.checks.append(_check("cell_compare", file=path, cell=cell, op="<=", value=_num(max(numbers))))
+            else:
+                out.unresolved.append(f"{name} {m.get('comparator')}")
+    elif name == "evaluate_diff_contain_text":
+        path = office_path(args["output_file"], "args.output_file")
+        words = [k for k in args.get("keywords", []) if not re.fullmatch(r"[\d.,]+", str(k))]
+        out.checks.append(_check("not_contains", file=path, text=words))
+    elif name == "evaluate_exact_match":
+        _exact(args, out, reference_dir, testbed_dir)
+    elif name == "evaluate_calendar_no_overlap":
+        out.checks.append(_check("calendar_no_overlap", user=str(args["username"])))
+    else:
+        out.unresolved.append(str(name))
+
+
+def _finish(out: Translation, answer_text: list[str], answer_exclude: list[str]) -> Translation:
     if any(c["check"] == "mailbox_contains" for c in out.checks):
         out.corrections.append(Correction(
             "mail-harness", "the mailbox search reads /testbed/emails/<user> (the container's path) whatever "
@@ -219,7 +239,9 @@ def _event_check(path: str, keywords: list[str], out: Translation) -> dict:
 
 
 def _exact(args: dict, out: Translation, reference_dir: Path | None, testbed_dir: Path | None) -> None:
-    result, expected, kind = office_path(args["result_file"]), str(args["expected_file"]), args.get("doc_type")
+    result, expected, kind = office_path(args["result_file"], "args.result_file"), str(args["expected_file"]), args.get("doc_type")
+    if posixpath.isabs(expected.strip()) or expected.strip()[1:2] == ":":
+        raise SourceError(f"args.expected_file: absolute path {expected!r} refused")
     if kind != "xlsx":
         out.corrections.append(Correction(
             "exact-objects", f"evaluate_exact_match of {kind} files compares lists of page/paragraph objects, "
@@ -233,6 +255,8 @@ def _exact(args: dict, out: Translation, reference_dir: Path | None, testbed_dir
         source = reference_dir / norm[len(_REFERENCE):]
     elif not norm.startswith("..") and testbed_dir is not None:
         source = testbed_dir / norm
+    if source is not None:  # the reference must be the subtask's own file, not one a link leads to
+        inside(source, (reference_dir or testbed_dir).parent, "args.expected_file")
     if source is None or not source.is_file():
         out.corrections.append(Correction(
             "missing-reference", f"the reference file {expected} does not exist: the check can never pass",

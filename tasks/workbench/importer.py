@@ -35,6 +35,9 @@ from officesim.evaluators.workbench import state_digest
 from officesim.evaluators.workbench_original import FrameStore, NOT_LOWERED
 from officesim.tasks.workbench.source import Call, Query, check_source, load_queries, load_tables, parse_call
 from officesim.tasks._clone import clone_pinned
+from officesim.tasks._confine import SourceError, inside, install, staging
+from officesim.apps.workbench_store import email_path
+from officesim.tasks.workbench.source import DOMAIN_FILES, QUERY_DIR
 
 PINNED_COMMIT = "42f1b6dc18986f47701ca83de2d63dd4f95c59a0"
 REPOSITORY = "https://github.com/olly-styles/WorkBench"
@@ -281,37 +284,52 @@ def _dump(task: dict) -> str:
 # ---- the import ----------------------------------------------------------------------------------
 def import_workbench(source: Path, out: Path, *, only: list[str] | None = None,
                      overlay: dict[str, dict] | None = None) -> ImportReport:
-    """Write the shared office and one task folder per query into ``out``."""
+    """Write the shared office and one task folder per query into ``out``.
+
+    Everything is built in a temporary folder inside ``out`` and moved into place only when every
+    query was read: a source that cannot be imported (SourceError, one line naming the file and the
+    field) leaves ``out`` as it was; nothing is written outside ``out``."""
     source, out = check_source(Path(source)), Path(out)
     overlay = load_overlay() if overlay is None else overlay
     tables = load_tables(source)
     queries = load_queries(source)
     report = ImportReport(source=source, out=out)
-    out.mkdir(parents=True, exist_ok=True)
-    office = out / OFFICE_DIR
-    if office.exists():
-        shutil.rmtree(office)
-    tmp = out / f".{OFFICE_DIR}.tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    write_office(tmp, tables, USER)
-    tmp.rename(office)
+    built: list[tuple[str, dict]] = []
     for query in queries:
         if only and query.id not in only:
             continue
-        task, corrections = build_task(query, tables, overlay.get(query.id))
+        try:
+            task, corrections = build_task(query, tables, overlay.get(query.id))
+        except SourceError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise SourceError(f"{QUERY_DIR}/{DOMAIN_FILES[query.domain]}: query {query.n}: field 'answer': "
+                              f"the ground truth cannot be replayed ({type(exc).__name__}: {exc})") from None
         if corrections:
             report.corrections[query.id] = corrections
-        dest = out / query.id
-        dest.mkdir(exist_ok=True)
-        (dest / "task.yaml").write_text(_dump(task), encoding="utf-8")
+        built.append((query.id, task))
         report.imported.append(query.id)
         if task["no_action"]:
             report.no_action.append(query.id)
-    if not only:  # a full import: folders of an earlier import that this one did not write go
-        for stale in out.glob("workbench-*"):
-            if stale.is_dir() and stale.name not in set(report.imported) and (stale / "task.yaml").is_file():
-                shutil.rmtree(stale)
-    (out / REPORT_FILE).write_text(json.dumps(report.as_dict(), indent=1) + "\n", encoding="utf-8")
+    with staging(out, "workbench-import") as tmp:
+        office = tmp / OFFICE_DIR
+        for row in tables["emails"]:  # every file the office gets stays in it (ids are checked plain, too)
+            inside(office / email_path(USER, row), office, f"email_id {row['email_id']!r}")
+        write_office(office, tables, USER)
+        for task_id, task in built:
+            (tmp / task_id).mkdir()
+            (tmp / task_id / "task.yaml").write_text(_dump(task), encoding="utf-8")
+        (tmp / REPORT_FILE).write_text(json.dumps(report.as_dict(), indent=1) + "\n", encoding="utf-8")
+        install(office, out, OFFICE_DIR)
+        for task_id, _task in built:
+            install(tmp / task_id, out, task_id)
+        if not only:  # a full import: folders of an earlier import that this one did not write go
+            written = set(report.imported)
+            for stale in out.glob("workbench-*"):
+                if stale.is_dir() and not stale.is_symlink() and stale.name not in written \
+                        and (stale / "task.yaml").is_file():
+                    shutil.rmtree(stale)
+        install(tmp / REPORT_FILE, out, REPORT_FILE)
     return report
 
 

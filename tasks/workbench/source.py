@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from officesim.apps.workbench_core import TABLES
+from officesim.tasks._confine import SourceError, inside
 
 TABLE_FILES = {
     "emails": "data/processed/emails.csv",
@@ -30,6 +31,7 @@ DOMAIN_FILES = {
     "multi": "multi_domain_queries_and_answers.csv",
     "pm": "project_management_queries_and_answers.csv",
 }
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # an email_id names a file: emails/<user>/<email_id>.eml
 _CALL = re.compile(r"^\s*([a-z_]+)\.([a-z_]+)\.func\((.*)\)\s*$", re.S)
 
 
@@ -71,7 +73,25 @@ def check_source(source: Path) -> Path:
                if not (source / p).is_file()]
     if missing:
         raise ValueError(f"{source} is not a WorkBench checkout: missing {', '.join(missing[:3])}")
+    for rel in list(TABLE_FILES.values()) + [DIRECTORY_FILE] + [f"{QUERY_DIR}/{f}" for f in DOMAIN_FILES.values()]:
+        inside(source / rel, source, rel)  # a link out of the checkout is not read
     return source
+
+
+def _rows(source: Path, rel: str) -> list[dict]:
+    """The rows of one CSV file; a file that is not CSV text, or a row with more fields than the header,
+    is a SourceError naming the file and the line."""
+    try:
+        with open(source / rel, newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            rows = []
+            for row in reader:
+                if None in row:
+                    raise SourceError(f"{rel}: line {reader.line_num}: more fields than the header has")
+                rows.append(row)
+            return [{"__fields__": reader.fieldnames or []}] + rows
+    except (csv.Error, UnicodeDecodeError) as exc:
+        raise SourceError(f"{rel}: not readable as CSV ({exc})") from None
 
 
 def load_tables(source: Path) -> dict[str, list[dict]]:
@@ -79,14 +99,20 @@ def load_tables(source: Path) -> dict[str, list[dict]]:
     source = check_source(source)
     tables: dict[str, list[dict]] = {}
     for table, rel in TABLE_FILES.items():
-        with open(source / rel, newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh)
-            expected = set(TABLES[table][1])
-            if set(reader.fieldnames or []) != expected:
-                raise ValueError(f"{rel}: columns {reader.fieldnames}, expected {sorted(expected)}")
-            tables[table] = [{k: (v if v != "" else None) for k, v in row.items()} for row in reader]
-    with open(source / DIRECTORY_FILE, newline="", encoding="utf-8") as fh:
-        tables["directory"] = [{"email_address": row[0]} for row in csv.reader(fh) if row and row[0].strip()]
+        header, *rows = _rows(source, rel)
+        expected = set(TABLES[table][1])
+        if set(header["__fields__"]) != expected:
+            raise SourceError(f"{rel}: columns {header['__fields__']}, expected {sorted(expected)}")
+        tables[table] = [{k: (v if v != "" else None) for k, v in row.items()} for row in rows]
+    for n, row in enumerate(tables["emails"], start=2):
+        if not _PLAIN_ID.fullmatch(str(row.get("email_id") or "")):
+            raise SourceError(f"{TABLE_FILES['emails']}: row {n}: field 'email_id' {row.get('email_id')!r} "
+                              "is not a plain id (letters, digits, '-', '_')")
+    try:
+        with open(source / DIRECTORY_FILE, newline="", encoding="utf-8") as fh:
+            tables["directory"] = [{"email_address": row[0]} for row in csv.reader(fh) if row and row[0].strip()]
+    except (csv.Error, UnicodeDecodeError) as exc:
+        raise SourceError(f"{DIRECTORY_FILE}: not readable as CSV ({exc})") from None
     tables["plots"] = []
     return tables
 
@@ -108,9 +134,28 @@ def load_queries(source: Path) -> list[Query]:
     source = check_source(source)
     out = []
     for domain, name in DOMAIN_FILES.items():
-        with open(source / QUERY_DIR / name, newline="", encoding="utf-8") as fh:
-            for n, row in enumerate(csv.DictReader(fh), start=1):
-                answer = [parse_call(c) for c in ast.literal_eval(row["answer"])]
-                out.append(Query(domain, n, row["query"], answer, row["base_template"], row["chosen_template"],
-                                 list(ast.literal_eval(row["domains"]))))
+        rel = f"{QUERY_DIR}/{name}"
+        header, *rows = _rows(source, rel)
+        missing = [c for c in ("query", "answer", "base_template", "chosen_template", "domains")
+                   if c not in header["__fields__"]]
+        if missing:
+            raise SourceError(f"{rel}: no column {missing[0]!r}")
+        for n, row in enumerate(rows, start=1):
+            field = "answer"
+            try:
+                answer = ast.literal_eval(row["answer"] or "")
+                if not isinstance(answer, list) or not all(isinstance(c, str) for c in answer):
+                    raise ValueError("not a list of call texts")
+                answer = [parse_call(c) for c in answer]
+                field = "domains"
+                domains = ast.literal_eval(row["domains"] or "")
+                if not isinstance(domains, (list, tuple)):
+                    raise ValueError("not a list")
+                if not isinstance(row["query"], str) or not row["query"].strip():
+                    field = "query"
+                    raise ValueError("empty")
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as exc:
+                raise SourceError(f"{rel}: query {n} (line {n + 1}): field {field!r}: {exc}") from None
+            out.append(Query(domain, n, row["query"], answer, row["base_template"] or "", row["chosen_template"] or "",
+                             [str(d) for d in domains]))
     return out
