@@ -35,7 +35,7 @@ from officesim.apps import apps_for
 from officesim.apps.registry import DEFAULT_TOOLSET, SYSTEM_APP, ActionResult
 from officesim.apps.shell import command_limits
 from officesim.server.pool import Breach, PoolClosed
-from officesim.testbed.sandbox import Limits, SandboxError, run_command
+from officesim.testbed.sandbox import FDS, Limits, SandboxError, run_command, with_fds
 
 PROGRAM_TIMEOUT = 30.0  # seconds a program may run, its calls included
 CALL_LIMIT = 500  # calls one program may make
@@ -154,16 +154,6 @@ def api_listing(toolset: str = DEFAULT_TOOLSET) -> str:
         params = ", ".join(p.name if p.default is inspect.Parameter.empty else f"{p.name}=None" for p in op.params)
         lines.append(f"{name}.{op.name}({params}): {op.description.split(chr(10) * 2)[0].replace(chr(10), ' ')}")
     return "\n".join(lines)
-
-
-FDS = "@officesim-channel-fds@"  # the last word of a program's command: the channel's descriptors go there
-
-
-def with_fds(command: str, fds: tuple[int, ...]) -> str:
-    """``command`` with the channel's descriptor numbers in the process that starts the sandbox (a
-    worker receives them under numbers of its own)."""
-    head, sep, tail = command.rpartition(FDS)
-    return head + " ".join(str(fd) for fd in fds) + tail if sep else command
 
 
 def _bootstrap(source: str, code: str) -> str:

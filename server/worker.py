@@ -155,8 +155,7 @@ def run_program(conn, root: str, command: str, mode: str | None, limits: Any, nf
     import socket
     from multiprocessing import reduction
 
-    from officesim.server.code import with_fds
-    from officesim.testbed.sandbox import SandboxError, run_command
+    from officesim.testbed.sandbox import SandboxError, run_command, with_fds
 
     with socket.fromfd(conn.fileno(), socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         fds = reduction.recvfds(sock, nfds) if nfds else []

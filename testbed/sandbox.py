@@ -389,3 +389,13 @@ def run_command(office_root: Path, command: str, mode: str | None = None, limits
                 pass_fds: tuple[int, ...] = ()) -> SandboxResult:
     """Run ``command`` against the office with the chosen backend (``pass_fds`` inherited by it)."""
     return choose_backend(mode).run(Path(office_root), command, limits or Limits(), pass_fds=pass_fds)
+
+
+FDS = "@officesim-channel-fds@"  # the last word of a code program's command: its channel's descriptors go there
+
+
+def with_fds(command: str, fds: tuple[int, ...]) -> str:
+    """``command`` with the channel's descriptor numbers in the process that starts the sandbox (a
+    pool worker receives them under numbers of its own)."""
+    head, sep, tail = command.rpartition(FDS)
+    return head + " ".join(str(fd) for fd in fds) + tail if sep else command
