@@ -592,13 +592,15 @@ def mail_said(entry: dict) -> str:
 
 
 def gold_written(state: EvalState) -> list[str]:
-    """Everything the gold solution wrote: its new or changed files' text (a message's own words) and its answer."""
+    """Everything the gold solution wrote: the lines it added to files (a new message's own words) and
+    its answer; the rest of a file it changed is the office's, not the gold's."""
     if "gold_written" not in state.memo:
         out = []
         for path, entry in (state.gold or {}).items():
-            if state.before is not None and state.before.get(path) == entry:
+            old = (state.before or {}).get(path)
+            if state.before is not None and old == entry:
                 continue
-            out.append(mail_said(entry) if entry.get("kind") == "eml" else document_text(entry))
+            out.append(mail_said(entry) if entry.get("kind") == "eml" else _added_lines(old, entry))
         if state.gold_answer:
             out.append(str(state.gold_answer))
         state.memo["gold_written"] = out
@@ -619,16 +621,18 @@ def gold_mail(state: EvalState, sender: str | None = None, to: Iterable[str] | N
 
 
 def gold_file(state: EvalState, path: str) -> list[str]:
-    """The gold's version of a file the agent wrote, else everything the gold wrote."""
+    """What the gold wrote in a file the agent wrote (its added lines), else everything the gold wrote."""
     entry = (state.gold or {}).get(path)
-    return [document_text(entry)] if entry is not None else gold_written(state)
+    return [_added_lines((state.before or {}).get(path), entry)] if entry is not None else gold_written(state)
 
 
 def added_text(state: EvalState, path: str) -> str:
     """The lines of a file the agent added (all of a new file): what it wrote there, not what it kept."""
-    entry = state.files.get(path) or {}
+    return _added_lines((state.before or {}).get(path), state.files.get(path) or {})
+
+
+def _added_lines(old: dict | None, entry: dict) -> str:
     text = document_text(entry)
-    old = (state.before or {}).get(path)
     if old is None:
         return text
     kept = {}
