@@ -248,10 +248,14 @@ def _year_like(value: float) -> bool:
 
 
 def standalone_numbers(text: str) -> list[Mention]:
-    """Numbers written on their own in ``text`` (not parts of ids, codes, dates or times)."""
+    """Numbers written on their own in digits in ``text`` (not parts of ids, codes, dates or times; a
+    number in words, "three students", is prose the checks read closed-world only where a count is
+    expected)."""
     out = []
     for m in numbers_in(text):
         raw = text[m.start:m.end]
+        if not any(ch.isdigit() for ch in raw):
+            continue
         start = m.start + (len(raw) - len(raw.lstrip()))
         before = text[start - 1] if start > 0 else ""
         after = text[m.end] if m.end < len(text) else ""
