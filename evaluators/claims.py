@@ -621,9 +621,9 @@ def gold_mail(state: EvalState, sender: str | None = None, to: Iterable[str] | N
 
 
 def gold_file(state: EvalState, path: str) -> list[str]:
-    """What the gold wrote in a file the agent wrote (its added lines), else everything the gold wrote."""
+    """The gold's version of a file the agent wrote (what that file should say), else everything the gold wrote."""
     entry = (state.gold or {}).get(path)
-    return [_added_lines((state.before or {}).get(path), entry)] if entry is not None else gold_written(state)
+    return [document_text(entry)] if entry is not None else gold_written(state)
 
 
 def added_text(state: EvalState, path: str) -> str:
