@@ -544,8 +544,10 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
     def day(conflict: str) -> str:
         return conflict.rpartition("(")[2]
 
-    given = {day(w) for t in [*support.texts, names] for w in weekday_conflicts(str(t), year)}  # the source's own words
-    problems += [f"writes {w}: the weekday is wrong" for w in weekday_conflicts(text, year) if day(w) not in given]
+    conflicts = weekday_conflicts(text, year)
+    if conflicts:  # the sources are read only when the text has a conflict: a pair they write is theirs
+        given = {day(w) for t in [*support.texts, names] for w in weekday_conflicts(str(t), year)}
+        problems += [f"writes {w}: the weekday is wrong" for w in conflicts if day(w) not in given]
     problems += polarity_problems(text, support.expected, [*support.texts, names], year=year)  # as a source says it
     if recipients is not None:
         greeting = greeting_problem(text if body is None else body, recipients, directory)

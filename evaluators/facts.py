@@ -151,11 +151,12 @@ def weekday_conflicts(text: str, year: int | None = None) -> list[str]:
     """Dates written with a weekday that is not theirs ("Tuesday 15 January" when the 15th is a
     Thursday), as 'the written words (a Thursday)'."""
     out = []
-    for m in dates_in(text, year):
+    found = dates_in(text, year)
+    for m in found:
         if m.weekday is None or not isinstance(m.value, date) or m.value.weekday() == m.weekday:
             continue
         if any(o.start == m.start and o.end == m.end and isinstance(o.value, date) and o.value.weekday() == o.weekday
-               for o in dates_in(text, year)):
+               for o in found):
             continue  # another reading of the same words agrees
         out.append(f"{text[m.start:m.end].strip()!r} ({m.value.isoformat()} is a {m.value.strftime('%A')})")
     return list(dict.fromkeys(out))
