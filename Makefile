@@ -22,7 +22,7 @@ system-deps:  ## tesseract (OCR), bubblewrap (shell sandbox), fonts, python venv
 $(BIN)/officesim: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[test,bench,inspect]"
+	$(BIN)/pip install -q -e ".[test,bench,inspect,docs]"
 	@touch $@
 
 install: system-deps $(BIN)/officesim  ## everything officesim needs
@@ -31,7 +31,7 @@ run: install  ## evaluate the oracle agent over the whole suite
 	$(BIN)/officesim eval --agent oracle --overwrite --out $(OUT)
 	@echo "Report: $(OUT)/report.html"
 
-test: install  ## unit and end-to-end tests, then the suite validator with mutation testing
+test: install  ## unit and end-to-end tests (the docs site build among them), then the suite validator with mutation testing
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 	$(BIN)/officesim validate --mutants --tasks tasks/examples
 

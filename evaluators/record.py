@@ -44,6 +44,10 @@ class EpisodeRecord(BaseModel):
     task_id: str
     category: int | None = None
     apps: list[str] = []
+    # The task as the runner knew it, so a report or a comparison needs no task files: its scenario
+    # (the family's piece of work) and split; below, the gold solution's actions beside the agent's.
+    scenario: str | None = None
+    split: str | None = None
     trial: int = 1
     agent: str | None = None
     model: str | None = None
@@ -75,6 +79,9 @@ class EpisodeRecord(BaseModel):
     questions_asked: int = 0
     questions_needed: int = 0
     needed_asked: int = 0
+    gold: list[dict[str, Any]] | None = None  # the gold solution's actions
+    # The model's messages, for agents that record them (Episode.record_transcript); None otherwise.
+    transcript: list[dict[str, Any]] | None = None
     error: str | None = None  # agent or infrastructure error, or why grading failed
     error_traceback: str | None = None  # written only when there is one
     trajectory: list[dict[str, Any]] | None = None  # every action with its arguments and observation
@@ -143,8 +150,7 @@ class EpisodeRecord(BaseModel):
     def to_line(self) -> str:
         """One line of results.jsonl (without its newline); ``model_validate_json`` reads it back."""
         exclude = set(_NOT_IN_RESULTS) | self._absent_original()
-        if self.error_traceback is None:
-            exclude.add("error_traceback")
+        exclude |= {k for k in _LEFT_OUT_WHEN_NONE if getattr(self, k) is None}
         return json.dumps(self.model_dump(mode="json", exclude=exclude), ensure_ascii=False)
 
     def _absent_original(self) -> set[str]:
@@ -154,6 +160,8 @@ class EpisodeRecord(BaseModel):
 # Filled by the runner only, so not part of the API's evaluation (tokens, wall_time_s and trajectory
 # are: null there, as they have always been).
 RUNNER_FIELDS = frozenset({"category", "apps", "trial", "agent", "model", "llm_calls", "llm_latency_s",
-                           "process", "error_traceback"})
+                           "process", "error_traceback", "scenario", "split", "gold", "transcript"})
 # Counts and rates the API shows for convenience; results.jsonl keeps what they derive from.
 _NOT_IN_RESULTS = frozenset({"checks_passed", "checks_total", "ask_recall", "ask_precision"})
+# Written to results.jsonl only when there is one.
+_LEFT_OUT_WHEN_NONE = ("error_traceback", "transcript")

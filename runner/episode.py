@@ -29,6 +29,7 @@ class Episode:
         self.tokens = {"prompt": 0, "completion": 0}
         self.llm_latency_s = 0.0
         self.llm_calls = 0
+        self.transcript: list[dict] | None = None  # the model's messages, when the agent records them
 
     def act(self, app: str, action: str, args: dict | None = None) -> dict:
         """Send one action; returns the API response ({ok, observation, data, error, ...})."""
@@ -54,6 +55,11 @@ class Episode:
         self.tokens["completion"] += int(completion_tokens or 0)
         self.llm_latency_s += latency_s
         self.llm_calls += 1
+
+    def record_transcript(self, messages: list[dict]) -> None:
+        """Agents that talk to a model hand over their message list here (the list itself, so later
+        turns appended to it are kept too); it lands in the record and the report shows it."""
+        self.transcript = messages
 
     def _absorb(self, resp: dict) -> None:
         self.last = resp

@@ -153,6 +153,7 @@ class OpenAIAgent:
         prompt, so the model always reads the rules of where it is, and the history follows it.
         """
         messages: list[dict[str, Any]] = [{"role": "user", "content": self._prompt(episode)}]
+        episode.record_transcript(messages)
         guard = 0
         while not episode.done and guard < 500:
             guard += 1

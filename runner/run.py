@@ -146,6 +146,10 @@ def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg:
         "error": error,
         "error_traceback": error_trace,
         "trajectory": history,
+        "scenario": task.scenario,
+        "split": task.split,
+        "gold": [a.model_dump() for a in task.gold],
+        "transcript": episode.transcript if episode else None,
     })
 
 

@@ -107,13 +107,15 @@ def _original(records: list[EpisodeRecord]) -> dict:
 
 
 def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
+    from officesim.runner.breakdown import breakdowns, distributions  # it reads pass_hat_k from here
+
     by_cat: dict[str, dict] = {}
     for cat in ("1", "2", "3"):
         recs = [r for r in records if str(r.category) == cat]
         passed, lenient = sum(r.passed for r in recs), sum(_checks_only(r) for r in recs)
         by_cat[cat] = {"total": len(recs), "passed": passed, "pass_rate": _rate(passed, len(recs)),
                        "passed_checks_only": lenient, "pass_rate_checks_only": _rate(lenient, len(recs)),
-                       **_original(recs)}
+                       **_original(recs), **({"pass_hat_k": pass_hat_k(recs)} if max((r.trial for r in recs), default=1) > 1 else {})}
     passed, lenient = sum(r.passed for r in records), sum(_checks_only(r) for r in records)
     trials = max((r.trial for r in records), default=1)
     summary = {
@@ -129,6 +131,8 @@ def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
         "side_effect_rate": _rate(sum(bool(r.collateral_effects) for r in records), len(records)),
         "missing_rate": _rate(sum(bool(r.missing) for r in records), len(records)),
         "pass_hat_k": pass_hat_k(records) if trials > 1 else None,
+        **breakdowns(records),  # by_app, by_scenario, by_split (runner/breakdown.py)
+        "distributions": distributions(records),
         "process": process_metrics(records),
         "ask": ask_metrics(records),
         "statuses": dict(Counter(r.status for r in records)),

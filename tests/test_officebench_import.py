@@ -21,7 +21,7 @@ SNAPSHOT = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "offi
 pytestmark = pytest.mark.skipif(not (SNAPSHOT / "tasks").is_dir(),
                                 reason=f"the OfficeBench snapshot is not at {SNAPSHOT} (../shared/benchmarks/officebench)")
 
-# The original evaluation cannot pass these even with a correct solution (README, OfficeBench Verified).
+# The original evaluation cannot pass these even with a correct solution (docs/officebench-verified.md).
 SAMPLE = ["1-1/0", "1-4/1", "1-20/2", "2-40/1", "3-12/0"]  # the original evaluation is sound on these
 
 
@@ -51,10 +51,10 @@ def test_every_subtask_is_imported_pending_or_excluded_with_a_reason(imported):
     assert {f"officebench-{k.replace('/', '-')}" for k, e in overlay.items() if e.get("gold")} <= set(report.imported)
 
 
-def test_the_readme_lists_every_correction(imported):
+def test_the_docs_list_every_correction(imported):
     _out, report = imported
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    assert corrections_markdown(report) in readme, "README's correction tables are stale: regenerate them with " \
+    page = (Path(__file__).resolve().parents[1] / "docs" / "officebench-verified.md").read_text(encoding="utf-8")
+    assert corrections_markdown(report) in page, "docs/officebench-verified.md's correction tables are stale: regenerate them with " \
         "officesim.tasks.officebench.importer.corrections_markdown"
 
 

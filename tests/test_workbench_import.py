@@ -169,7 +169,7 @@ def test_original_verdict_keeps_workbench_flaws():
     assert isinstance(store, FrameStore)
 
 
-def test_corrections_by_class_and_in_the_readme(imported):
+def test_corrections_by_class_and_in_the_docs(imported):
     _out, report = imported
     classes: dict[str, set] = {}
     for task_id, cs in report.corrections.items():
@@ -186,8 +186,8 @@ def test_corrections_by_class_and_in_the_readme(imported):
         assert classes[cls] == {k for k, v in overlay.items() if v["class"] == cls}
     assert {f"workbench-multi-{n}" for n in (11, 181, 183, 194)} | {"workbench-crm-65"} <= classes["wrong-ground-truth"]
     assert {"workbench-multi-112", "workbench-calendar-75", "workbench-pm-52"} <= classes["ambiguous"]
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    assert corrections_markdown(report) in readme, "README's WorkBench correction table is stale: regenerate it " \
+    page = (Path(__file__).resolve().parents[1] / "docs" / "workbench-verified.md").read_text(encoding="utf-8")
+    assert corrections_markdown(report) in page, "docs/workbench-verified.md's correction table is stale: regenerate it " \
         "with officesim.tasks.workbench.importer.corrections_markdown"
 
 
