@@ -22,7 +22,7 @@ system-deps:  ## tesseract (OCR), bubblewrap (shell sandbox), fonts, python venv
 $(BIN)/officesim: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[test,bench,inspect,docs]"
+	$(BIN)/pip install -q -e ".[test,bench,inspect,docs,ray]"
 	@touch $@
 
 install: system-deps $(BIN)/officesim  ## everything officesim needs

@@ -42,6 +42,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                          "else as text), e.g. temperature=0.2 or max_retries=8; repeatable")
     ev.add_argument("--shard", help="run slice I/N of the selected tasks (0-based I); also OFFICESIM_SHARD "
                                     "or JOB_COMPLETION_INDEX with OFFICESIM_SHARD_TOTAL")
+    _add_ray_options(ev)
     _add_gate_options(ev)
     ev.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML (one testcase per task x trial)")
     ev.add_argument("--progress", choices=["bar", "lines", "off"], default=None,
@@ -59,6 +60,21 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     mg.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML of the merged results")
     _add_gate_options(mg)
     mg.set_defaults(func=cmd_merge)
+
+
+def _add_ray_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", choices=["local", "ray"], default="local",
+                        help="local: private servers and threads on this machine (default); ray: offices on the "
+                             "nodes of a Ray cluster (pip install 'officesim[ray]'; docs/ray.md)")
+    parser.add_argument("--ray-address", metavar="ADDR", default=None,
+                        help="with --engine ray: the cluster to join (auto: the one running here; default: "
+                             "RAY_ADDRESS, else a new local Ray)")
+    parser.add_argument("--ray-resource", metavar="NAME", default=None,
+                        help="with --engine ray: host offices only on nodes with this custom resource, one per unit "
+                             "(default: one office per CPU of every node)")
+    parser.add_argument("--ray-concurrency", type=int, default=1, metavar="N",
+                        help="with --engine ray: episodes in flight per office (default 1; more for agents that "
+                             "wait on a remote model)")
 
 
 def _add_gate_options(parser: argparse.ArgumentParser) -> None:
@@ -170,7 +186,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     cfg = EvalConfig(agent=args.agent, model=args.model, task_dirs=args.tasks, task_ids=args.task,
                      category=args.category, server=args.server, token=args.token, workers=args.workers, servers=args.servers,
                      trials=args.trials, mode=args.mode, max_steps=args.max_steps, out=args.out, resume=args.resume,
-                     shard=shard, agent_options=options, progress=progress, wait_for_lock=args.wait)
+                     shard=shard, agent_options=options, progress=progress, wait_for_lock=args.wait,
+                     engine=args.engine, ray_address=args.ray_address, ray_resource=args.ray_resource,
+                     ray_concurrency=args.ray_concurrency)
     try:  # --out stays locked from clearing it to the summary (runner/runlock.py)
         with run_dir_lock(args.out, wait=args.wait, on_wait=lambda why: _say(console, why)):
             if args.overwrite:

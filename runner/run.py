@@ -56,6 +56,10 @@ class EvalConfig:
     # or "off"; True/False mean "bar"/"off".
     progress: str | bool = "bar"
     wait_for_lock: bool = False  # another run holds --out: wait for it (else refuse; runner/runlock.py)
+    engine: str = "local"  # "local": servers and threads here; "ray": offices on a Ray cluster (runner/ray_engine.py)
+    ray_address: str | None = None  # None: RAY_ADDRESS or a new local Ray; "auto": the running cluster
+    ray_resource: str | None = None  # offices only on nodes with this custom resource, one per unit (else one per CPU)
+    ray_concurrency: int = 1  # episodes in flight per office on Ray
 
 
 class RunError(Exception):
@@ -196,6 +200,10 @@ def run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
 
 def _run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
     console = console or Console(stderr=True)
+    if cfg.engine not in ("local", "ray"):
+        raise RunError(f"unknown engine {cfg.engine!r}: local or ray")
+    if cfg.engine == "ray" and cfg.server:
+        raise RunError("--engine ray runs offices on the cluster's nodes; --server applies to the local engine only")
     all_tasks, selected = select_tasks(cfg)
     fingerprint = suite_fingerprint(selected)
     selection = [t.id for t in selected]
@@ -214,6 +222,10 @@ def _run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
 
     if not jobs:
         pass  # everything was already done (a resume of a finished run): just summarise again
+    elif cfg.engine == "ray":
+        from officesim.runner.ray_engine import run_on_ray
+
+        run_on_ray(agent, jobs, cfg, console, already=kept)
     elif cfg.server:
         with OfficeClient(cfg.server, token=cfg.token) as client:
             _run_jobs([client], agent, jobs, cfg, console, already=kept)
@@ -242,40 +254,71 @@ def default_local_servers(workers: int) -> int:
     return max(1, min(workers, os.cpu_count() or 1, 4))
 
 
+class EpisodeLog:
+    """The driver's side of finished episodes, whichever engine ran them: each record goes to
+    results.jsonl (ResultsWriter) and to the progress bar or the progress lines; a context manager."""
+
+    def __init__(self, cfg: EvalConfig, console: Console, already: list[EpisodeRecord], todo: int):
+        self.cfg = cfg
+        self.console = console
+        self.mode = _progress_mode(cfg.progress)
+        self.counts = {"passed": sum(r.passed for r in already)}
+        self.counts["failed"] = len(already) - self.counts["passed"]
+        self.total = todo + len(already)
+        self._already = len(already)
+        self._width = len(str(self.total))
+        self._lock = threading.Lock()
+        self._writer: ResultsWriter | None = None
+        columns = [TextColumn("[bold]eval[/]"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("[green]{task.fields[passed]} passed[/] [red]{task.fields[failed]} failed[/]"),
+                   TimeElapsedColumn()]
+        self._progress = Progress(*columns, console=console, disable=self.mode != "bar")
+        self._bar = None
+
+    def __enter__(self) -> "EpisodeLog":
+        self._writer = ResultsWriter(self.cfg.out)
+        if self.mode == "lines" and self._already:
+            self.say(f"resuming: {self._already} of {self.total} episode(s) already done")
+        self._progress.__enter__()
+        self._bar = self._progress.add_task("eval", total=self.total, completed=self._already, **self.counts)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self._progress.__exit__(*exc)
+        finally:
+            self._writer.close()
+
+    def say(self, text: str) -> None:
+        """One plain line (in lines mode; above the bar in bar mode)."""
+        if self.mode != "off":
+            self.console.print(text, highlight=False, markup=False, soft_wrap=True)
+
+    def add(self, record: EpisodeRecord) -> None:
+        """Write one finished episode's record and count it (thread-safe)."""
+        self._writer.write(record)
+        with self._lock:
+            self.counts["passed" if record.passed else "failed"] += 1
+            self._progress.update(self._bar, advance=1, **self.counts)
+            if self.mode == "lines":
+                done = self.counts["passed"] + self.counts["failed"]
+                verdict = "pass" if record.passed else ("ERROR" if record.status == "error" else "fail")
+                trial_note = f" trial {record.trial}" if self.cfg.trials > 1 else ""
+                self.console.print(f"[{done:>{self._width}}/{self.total}] {verdict:5} {record.task_id}{trial_note} "
+                                   f"({record.status}, {record.steps} step{'' if record.steps == 1 else 's'}, "
+                                   f"{record.wall_time_s:.1f} s)"
+                                   + (f" {record.error}" if record.error else ""),
+                                   highlight=False, markup=False, soft_wrap=True)
+
+
 def _run_jobs(clients: list[OfficeClient], agent: Agent, jobs: list, cfg: EvalConfig, console: Console,
               already: list[EpisodeRecord]) -> None:
     """Run the episodes on a thread pool; episode i talks to server i mod len(clients)."""
-    writer = ResultsWriter(cfg.out)
-    mode = _progress_mode(cfg.progress)
-    counts = {"passed": sum(r.passed for r in already)}
-    counts["failed"] = len(already) - counts["passed"]
-    lock = threading.Lock()
-    total = len(jobs) + len(already)
-    width = len(str(total))
-    columns = [TextColumn("[bold]eval[/]"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("[green]{task.fields[passed]} passed[/] [red]{task.fields[failed]} failed[/]"),
-               TimeElapsedColumn()]
-    if mode == "lines" and already:
-        console.print(f"resuming: {len(already)} of {total} episode(s) already done", highlight=False)
-    with Progress(*columns, console=console, disable=mode != "bar") as progress:
-        bar = progress.add_task("eval", total=total, completed=len(already), **counts)
+    with EpisodeLog(cfg, console, already, len(jobs)) as log:
 
         def one(index: int, job) -> None:
             task, trial = job
-            record = run_episode(clients[index % len(clients)], agent, task, trial, cfg)
-            writer.write(record)
-            with lock:
-                counts["passed" if record.passed else "failed"] += 1
-                progress.update(bar, advance=1, **counts)
-                if mode == "lines":
-                    done = counts["passed"] + counts["failed"]
-                    verdict = "pass" if record.passed else ("ERROR" if record.status == "error" else "fail")
-                    trial_note = f" trial {trial}" if cfg.trials > 1 else ""
-                    console.print(f"[{done:>{width}}/{total}] {verdict:5} {task.id}{trial_note} "
-                                  f"({record.status}, {record.steps} step{'' if record.steps == 1 else 's'}, "
-                                  f"{record.wall_time_s:.1f} s)"
-                                  + (f" {record.error}" if record.error else ""),
-                                  highlight=False, markup=False, soft_wrap=True)
+            log.add(run_episode(clients[index % len(clients)], agent, task, trial, cfg))
 
         pool = ThreadPoolExecutor(max_workers=max(1, cfg.workers))
         try:
@@ -288,7 +331,6 @@ def _run_jobs(clients: list[OfficeClient], agent: Agent, jobs: list, cfg: EvalCo
             raise
         finally:
             pool.shutdown(wait=True)
-            writer.close()
 
 
 def finalize(run_dir: Path, write_report: Callable | None = None) -> dict:
