@@ -50,8 +50,12 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--no-progress", action="store_true", help="the same as --progress off")
     ev.set_defaults(func=cmd_eval)
 
-    rp = sub.add_parser("report", help="rebuild summary.json and report.html of a run directory")
-    rp.add_argument("run_dir", type=Path)
+    rp = sub.add_parser("report", help="rebuild summary.json and report.html of a run directory, or with --compare "
+                                       "compare two runs task by task")
+    rp.add_argument("run_dir", type=Path, nargs="?")
+    rp.add_argument("--compare", nargs=2, type=Path, metavar=("RUN_A", "RUN_B"),
+                    help="write compare.html and compare.json: run B against run A, paired by task (docs/report.md)")
+    rp.add_argument("--out", type=Path, default=None, metavar="DIR", help="with --compare: where to write (default: RUN_B)")
     rp.set_defaults(func=cmd_report)
 
     mg = sub.add_parser("merge", help="merge shard run directories into one")
@@ -225,11 +229,34 @@ def _clear_run_dir(out: Path) -> None:
 def cmd_report(args: argparse.Namespace) -> int:
     from officesim.runner.run import finalize
 
+    if args.compare:
+        return _compare(args)
+    if args.run_dir is None or args.out is not None:
+        print("error: give a run directory, or --compare RUN_A RUN_B [--out DIR]", file=sys.stderr)
+        return 2
     if not (args.run_dir / "results.jsonl").exists():
         print(f"error: {args.run_dir} has no results.jsonl", file=sys.stderr)
         return 2
     finalize(args.run_dir)
     print(f"report: {args.run_dir / 'report.html'}")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from officesim.runner.compare import COMPARE_HTML, COMPARE_JSON, CompareError, headline, write_compare
+
+    if args.run_dir is not None:
+        print("error: --compare takes the two run directories itself; leave out RUN_DIR", file=sys.stderr)
+        return 2
+    run_a, run_b = args.compare
+    out = args.out or run_b
+    try:
+        data = write_compare(run_a, run_b, out)
+    except CompareError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(headline(data))
+    print(f"compare: {out / COMPARE_HTML}  {out / COMPARE_JSON}")
     return 0
 
 

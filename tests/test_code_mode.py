@@ -155,7 +155,7 @@ def test_report_shows_the_program_and_its_calls():
                        "observation": "The user replies: B"}]}
     rec = EpisodeRecord(task_id="t", category=1, passed=False, score=0.0, status="finished", trajectory=[step])
     page = render([rec], {})
-    assert "<pre>print(system.ask_user(question=&#x27;Which?&#x27;))</pre>" in page
+    assert "<pre>print(system.ask_user(question=&#39;Which?&#39;))</pre>" in page
     assert "<b>Asked the user:</b> Which?<br><b>Reply:</b> B" in page
 
 
