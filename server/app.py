@@ -122,6 +122,18 @@ async def _lifespan(app: FastAPI):
         manager.close()
 
 
+DESCRIPTION = """A simulated office for evaluating LLM agents: sessions, apps and evaluation.
+
+A session is one attempt at one task on its own private office: `POST /sessions` starts it, `POST
+/sessions/{id}/actions` acts, `POST /sessions/{id}/finish` ends it and returns its `evaluation` (schema
+`Evaluation`), `DELETE /sessions/{id}` removes it.
+
+The same sessions speak **MCP** (the Model Context Protocol, streamable HTTP) at `/mcp`: an MCP
+client connects to `http://<host>:<port>/mcp` (with the same Bearer token when the server has one),
+calls `start_task`, then the tools the session allows now. `officesim mcp --task ID` relays it over
+stdio. `/mcp` is not an OpenAPI route, so it is not listed below."""
+
+
 def create_app(task_dirs: list[str | Path] | None = None, settings: ServerSettings | None = None,
                tasks: dict | None = None) -> FastAPI:
     """Build the app; tasks are loaded (and validated) once here, never per request."""
@@ -133,7 +145,7 @@ def create_app(task_dirs: list[str | Path] | None = None, settings: ServerSettin
     # /docs and /redoc load Swagger UI and ReDoc from the server itself (assets shipped by
     # fastapi-offline), so they render where the server runs without internet.
     app = FastAPIOffline(title="officesim", version=__version__, lifespan=_lifespan,
-                         description="A simulated office for evaluating LLM agents: sessions, apps and evaluation.")
+                         description=DESCRIPTION)
     app.state.settings = settings
     app.state.manager = SessionManager(tasks, settings)
     _install_error_handlers(app)

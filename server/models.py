@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from officesim.apps.registry import DEFAULT_MODE, MODES
+from officesim.evaluators.record import RUNNER_FIELDS, EpisodeRecord
 
 
 class ErrorInfo(BaseModel):
@@ -103,6 +104,23 @@ class FinishRequest(BaseModel):
     answer: str | int | float | None = None
 
 
+def _evaluation_model() -> type[BaseModel]:
+    """The API's ``evaluation`` (``EpisodeRecord.api_dict``): the record's fields but the runner's,
+    then its computed counts. Derived from the record, so the schema follows every field it gains."""
+    fields: dict[str, Any] = {name: (info.annotation, info) for name, info in EpisodeRecord.model_fields.items()
+                              if name not in RUNNER_FIELDS}
+    for name, info in EpisodeRecord.model_computed_fields.items():
+        fields[name] = (info.return_type, Field(description=info.description))
+    return create_model("Evaluation", __doc__="How the session went, graded when it ended (tasks/FORMAT.md, "
+                        "section 6): the verdict, every check with its message, the side effects (collateral and "
+                        "missing) and the asking; original_passed and original_checks only for imported tasks.",
+                        **fields)
+
+
+Evaluation = _evaluation_model()
+EVALUATION = "the grade, once the session has ended (null before)"
+
+
 class ActionResponse(BaseModel):
     ok: bool
     observation: str
@@ -115,7 +133,7 @@ class ActionResponse(BaseModel):
     status: str
     prompt: str | None = Field(None, description="the prompt of the state the action left (it changes with the app)")
     tool_prompt: str | None = Field(None, description="the same for native tool calling with tools")
-    evaluation: dict[str, Any] | None = None
+    evaluation: Evaluation | None = Field(None, description=EVALUATION)
 
 
 class HistoryItem(BaseModel):
@@ -138,7 +156,7 @@ class SessionInfo(BaseModel):
     done: bool
     answer: str | None = None
     history: list[HistoryItem]
-    evaluation: dict[str, Any] | None = None
+    evaluation: Evaluation | None = Field(None, description=EVALUATION)
     office_available: bool = True
 
 
