@@ -3,7 +3,7 @@
 WorkBench replays the agent's calls and the ground-truth calls, each on fresh tables, and calls a
 task correct when the five state tables (calendar, emails, plots, project tasks, customers) are
 ``DataFrame.equals`` after lower-casing every column but ``status``, ``list_name`` and ``board``.
-What that means, kept here on purpose (README, "WorkBench Verified", lists the tasks it decides wrongly):
+What that means, kept here on purpose (docs/workbench-verified.md lists the tasks it decides wrongly):
 
 - every call is replayed from its text form ``tool.func(k="v", ...)``: each value becomes text, and a
   call whose value holds a double quote fails to ``eval`` and is skipped, as is one that raises;

@@ -34,7 +34,7 @@ class ServerSettings:
     token: str | None = None  # env OFFICESIM_TOKEN: Bearer token required on every route but /health
     include_suite: bool = True  # load the built-in suite beside --tasks directories
     op_settings: dict = field(default_factory=dict)  # passed to operations (shell_mode, ...)
-    # How operations run (server/pool.py; README, Security, lists every limit):
+    # How operations run (server/pool.py; docs/security.md lists every limit):
     workers: int = 0  # env OFFICESIM_WORKERS: worker processes kept; 0 = one per usable core
     max_workers: int = 0  # env OFFICESIM_MAX_WORKERS: grown to when all are busy; 0 = max(8, 4 per core)
     op_time_limit: float = DEFAULT_TIME_LIMIT_S  # env OFFICESIM_OP_TIME_LIMIT: seconds per operation

@@ -80,7 +80,7 @@ def parse_time_limits(text: str | None) -> dict[str, float]:
 
 @dataclass
 class PoolSettings:
-    """The knobs of a pool (ServerSettings carries them; README, Security, lists them)."""
+    """The knobs of a pool (ServerSettings carries them; docs/security.md lists them)."""
 
     workers: int = 0  # kept running; 0 = one per usable core
     max_workers: int = 0  # grown to when all are busy; 0 = max(8, 4 per core)

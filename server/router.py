@@ -51,7 +51,7 @@ from urllib.parse import unquote_to_bytes
 
 import httptools
 
-# Limits (README, Security, lists them). Every one answers the client with its status and closes the
+# Limits (docs/security.md lists them). Every one answers the client with its status and closes the
 # connection: what follows on it cannot be trusted.
 MAX_URL = 8 << 10  # request target, bytes (414)
 MAX_HEAD = 16 << 10  # request line and headers together, bytes (431)

@@ -15,7 +15,7 @@ Every container format the office reads is checked *before* a library inflates i
 A refusal raises ``TooLarge`` with the limit in the message; operations report it as
 ``resource_limit`` and the parsed office shows the file as ``{"kind": "corrupt", "reason":
 "too_large"}``. Limits come from the environment (read once, at import) so every worker process
-of a server applies the same ones; the README's Security section lists them.
+of a server applies the same ones; docs/security.md lists them.
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def test_score_is_bounded():
 
 
 # ---- one model from the server's grading to results.jsonl --------------------------------------
-# Fields the API's `evaluation` (its contract) and a results.jsonl line (README "The run directory")
+# Fields the API's `evaluation` (its contract) and a results.jsonl line (docs/run-directory.md)
 # have always had; fields added to the record later may come on top of them.
 API_FIELDS = {"task_id", "mode", "passed", "score", "status", "checks", "side_effects", "changes", "answer",
               "steps", "tokens", "wall_time_s", "error", "trajectory", "checks_passed", "checks_total"}

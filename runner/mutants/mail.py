@@ -148,8 +148,8 @@ class MailMutants(BaseDeriver):
 
 
 class MailAsPeopleWrite(BaseDeriver):
-    """Right mutants of a mail as a reasonable user writes and sends it (README, Mail as a reasonable user
-    reads it): a greeting and sign-off around the gold's words, oneself in cc, the task's source file
+    """Right mutants of a mail as a reasonable user writes and sends it (docs/grading.md, Mail as a reasonable
+    user reads it): a greeting and sign-off around the gold's words, oneself in cc, the task's source file
     attached as it stands."""
 
     def mail_as_people_write(self) -> None:

@@ -1,6 +1,6 @@
 """The one registry of mutant classes: what each class attacks, whether its mutants must fail (wrong) or
 pass (right), which tool sets it applies to, and one line saying what it does. The validator's table and
-JSON (runner/validate.py), the README's mutation section and the tests read it from here."""
+JSON (runner/validate.py), docs/mutation-testing.md and the tests read it from here."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ CLASSES: tuple[MutantClass, ...] = (
        "name for an address, a delete repeated): it changes nothing", (WORKBENCH,)),
 )
 # Derived by text.py but not registered, so not derived yet: their survivors over the suite are grading
-# defects still open (README, Mutation testing): text-contradiction (12), text-hedged (6),
+# defects still open (docs/mutation-testing.md): text-contradiction (12), text-hedged (6),
 # text-self-corrected (6) and text-negated (3), e.g. "15:00 (09:45 by the other count)" in the ask-* tasks.
 BY_NAME: dict[tuple[str, str], MutantClass] = {(c.kind, c.name): c for c in CLASSES}
 

@@ -329,7 +329,7 @@ def _no_repeats_checks(gold: list[dict], free: list[str], checks: list[dict]) ->
             and any(fnmatch.fnmatchcase(path, g) for g in free)]
 
 
-CLASS_NAMES = {  # the classes of correction, as the README's table names them
+CLASS_NAMES = {  # the classes of correction, as docs/officebench-verified.md's table names them
     "mail-harness": "the mail reader reads the container's /testbed, not the graded folder",
     "missing-mailbox": "a mailbox search on a person without mail raises",
     "answer-file": "the answer is read from data/answer.txt",
@@ -362,7 +362,7 @@ CLASS_NAMES = {  # the classes of correction, as the README's table names them
 
 
 def corrections_markdown(report: ImportReport) -> str:
-    """The README's tables: corrections counted by class, then every correction and exclusion by task."""
+    """The tables of docs/officebench-verified.md: corrections counted by class, then every correction and exclusion by task."""
     counts = report.correction_counts()
     tasks = {c: len({t for t, cs in report.corrections.items() if any(x["class"] == c for x in cs)}) for c in counts}
     lines = ["| class | what | corrections | tasks |", "|---|---|---|---|"]

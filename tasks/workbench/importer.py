@@ -334,7 +334,7 @@ def import_workbench(source: Path, out: Path, *, only: list[str] | None = None,
 
 
 def corrections_markdown(report: ImportReport) -> str:
-    """The README's correction table: counts by class, then one row per corrected task."""
+    """The correction table of docs/workbench-verified.md: counts by class, then one row per corrected task."""
     from collections import Counter
 
     counts = Counter(c["class"] for cs in report.corrections.values() for c in cs)
