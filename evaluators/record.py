@@ -29,7 +29,7 @@ class CheckRecord(BaseModel):
 class EpisodeRecord(BaseModel):
     """One episode of one task: its verdict, why, what changed, and how it ran.
 
-    The verdict is outcome-centric (README, "How grading works"): ``passed`` needs every check to pass
+    The verdict is outcome-centric (docs/grading.md): ``passed`` needs every check to pass
     (and at least one check) AND no side effect, i.e. no difference from the gold solution's office
     outside the task's free paths, AND, where the task scripts a ``needed`` reply of the user, a question
     that reached it before the agent acted on its value (``asking``). ``failed`` names the components
