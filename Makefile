@@ -4,15 +4,14 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 OUT    ?= runs/oracle
 
-.PHONY: install system-deps run test validate bench suite docker docker-local clean
+.PHONY: install system-deps browser run test validate bench suite docker docker-local clean
 
-system-deps:  ## tesseract (OCR), bubblewrap (shell sandbox), fonts, python venv and chromium (API docs test), installed when missing
+system-deps:  ## tesseract (OCR), bubblewrap (shell sandbox), fonts and python venv, installed when missing
 	@missing=""; \
 	command -v tesseract >/dev/null || missing="$$missing tesseract-ocr"; \
 	command -v bwrap >/dev/null || missing="$$missing bubblewrap"; \
 	[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
 	$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || missing="$$missing python3-venv"; \
-	command -v chromium >/dev/null || command -v chromium-browser >/dev/null || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing system packages:$$missing"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
@@ -27,11 +26,19 @@ $(BIN)/officesim: pyproject.toml
 
 install: system-deps $(BIN)/officesim  ## everything officesim needs
 
+# Only the tests open a browser (tests/test_report_browser.py, tests/test_docs_offline.py): `make run` never needs one.
+browser: $(BIN)/officesim  ## headless Chromium for the browser tests: Debian's chromium, else Playwright's own build
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || { \
+	  echo "installing system package: chromium"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  { $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium; } \
+	  || $(BIN)/python -m playwright install chromium; }
+
 run: install  ## evaluate the oracle agent over the whole suite
 	$(BIN)/officesim eval --agent oracle --overwrite --out $(OUT)
 	@echo "Report: $(OUT)/report.html"
 
-test: install  ## unit and end-to-end tests (the docs site build among them), then the suite validator with mutation testing
+test: install browser  ## unit and end-to-end tests (the docs site build among them), then the suite validator with mutation testing
 	$(BIN)/python -m pytest -n 2 --dist loadfile
 	$(BIN)/officesim validate --mutants --tasks tasks/examples
 
