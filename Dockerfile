@@ -26,13 +26,15 @@ RUN apt-get update \
  && useradd --uid 10001 --user-group --create-home --shell /usr/sbin/nologin officesim
 
 # Python dependencies first, from pyproject.toml alone, so that a source change does not
-# download them again.
+# download them again. EXTRAS names optional extras to install too: --build-arg EXTRAS=ray gives the
+# image of `eval --engine ray` (docs/ray.md).
+ARG EXTRAS=""
 COPY pyproject.toml /src/pyproject.toml
 RUN python3 -m venv "$VIRTUAL_ENV" \
  && cd /src \
  && for p in apps testbed evaluators tasks tasks/families tasks/officebench tasks/workbench server runner inspect_ai_task; do mkdir -p "$p" && touch "$p/__init__.py"; done \
  && touch README.md \
- && pip install --no-cache-dir /src \
+ && pip install --no-cache-dir "/src${EXTRAS:+[$EXTRAS]}" \
  && pip uninstall -y officesim setuptools \
  && rm -rf /src
 
