@@ -153,6 +153,24 @@ def test_report_lists_every_task_and_is_rebuilt(oracle_run, capsys):
     assert cli_main(["report", str(oracle_run / "nowhere")]) == 2
 
 
+def test_records_carry_the_task_and_compare_pairs_real_runs(oracle_run, noop_run, tmp_path):
+    from officesim.runner.compare import compare_runs
+
+    by_id = {t["id"]: t for t in TASKS}
+    for rec in read_results(oracle_run):
+        assert rec.scenario == by_id[rec.task_id]["scenario"] and rec.split == "test"
+        assert [(g["app"], g["action"]) for g in rec.gold] == [(g["app"], g["action"]) for g in by_id[rec.task_id]["gold"]]
+        assert rec.transcript is None  # the oracle calls no model
+    data = compare_runs(noop_run, oracle_run)
+    assert data["flips"] == {"gained": sorted(set(TASK_IDS) - set(NO_ACTION_IDS)), "lost": []}
+    assert sorted(t["task_id"] for t in data["tasks"] if t["change"] == "both_pass") == NO_ACTION_IDS
+    assert data["overall"]["gained"] == len(TASK_IDS) - len(NO_ACTION_IDS) and data["overall"]["b_pass_rate"] == 1.0
+    assert data["cost"]["steps_per_episode"]["delta"] > 0  # the oracle acts; noop finishes at once
+    summary = json.loads((oracle_run / "summary.json").read_text())
+    assert sum(v["tasks"] for v in summary["by_scenario"].values()) == len(TASK_IDS)
+    assert set(summary["by_app"]) == {a for t in TASKS for a in t["apps"]}
+
+
 def test_fail_under_exits_non_zero_below_the_rate(env, tmp_path, capsys):
     out = tmp_path / "gate"
     subset = ["--task", "ev-total-001", "--task", "ev-note-001"]
