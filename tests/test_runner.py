@@ -308,6 +308,29 @@ def test_agent_exception_is_an_episode_error(env, tmp_path):
         assert rec.model is None
 
 
+TALKING_AGENT = '''
+class TalkingAgent:
+    name = "talking"
+
+    def solve(self, episode):
+        messages = [{"role": "user", "content": episode.tool_prompt[:40]}]
+        episode.record_transcript(messages)
+        messages.append({"role": "assistant", "content": "Nothing to do, I finish."})  # kept: the list itself is held
+        episode.finish(None)
+'''
+
+
+def test_a_recorded_transcript_lands_in_the_record_and_the_report(env, tmp_path):
+    agent_file = tmp_path / "talking_agent.py"
+    agent_file.write_text(TALKING_AGENT)
+    out = tmp_path / "talk"
+    run_eval(config(env, out, agent=f"{agent_file}:TalkingAgent", task_ids=["ev-total-001"]))
+    (rec,) = read_results(out)
+    assert [m["role"] for m in rec.transcript] == ["user", "assistant"]
+    assert rec.transcript[1]["content"] == "Nothing to do, I finish."
+    assert "Model transcript (2 messages)" in (out / "report.html").read_text()
+
+
 def test_custom_agent_by_import_path(env, tmp_path, monkeypatch):
     monkeypatch.chdir(REPO)
     out = tmp_path / "mine"
