@@ -10,6 +10,7 @@ confidence interval for the change in pass rate; per category, app, scenario and
 from __future__ import annotations
 
 import math
+import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,7 @@ from statistics import mean
 
 from officesim.evaluators.record import EpisodeRecord
 from officesim.runner.breakdown import GROUPINGS, total_tokens
-from officesim.runner.results import RUN_META, read_json, read_results, write_json
+from officesim.runner.results import REPORT, RUN_META, read_json, read_results, write_json
 from officesim.runner.templating import render_page
 
 COMPARE_JSON = "compare.json"
@@ -170,8 +171,17 @@ def compare_runs(run_a: Path, run_b: Path) -> dict:
     return out
 
 
-def render(data: dict) -> str:
-    from officesim.runner.report import CATEGORY_NAMES
+def report_links(data: dict, out: Path) -> dict[str, str | None]:
+    """Each run's report.html relative to ``out`` (the page links a task to its rows there), or None."""
+    links = {}
+    for side in ("a", "b"):
+        report = Path(data[side]["run"]) / REPORT
+        links[side] = Path(os.path.relpath(report.resolve(), Path(out).resolve())).as_posix() if report.exists() else None
+    return links
+
+
+def render(data: dict, links: dict[str, str | None] | None = None) -> str:
+    from officesim.runner.report import CATEGORY_NAMES, anchor
 
     def rows(grouping: str) -> list[dict]:
         return [{"label": CATEGORY_NAMES.get(k, k) if grouping == "by_category" else k, "a": v["a_pass_rate"],
@@ -179,8 +189,9 @@ def render(data: dict) -> str:
 
     charts = [{"name": g, "title": t, "rows": rows(g)} for g, t in
               (("by_category", "category"), ("by_app", "app"), ("by_scenario", "family (scenario)"), ("by_split", "split"))]
-    return render_page("compare.html.j2", d=data, charts=charts,
-                       changes=["gained", "lost", "both_pass", "both_fail"])
+    return render_page("compare.html.j2", d=data, charts=charts, changes=["gained", "lost", "both_pass", "both_fail"],
+                       links=links or {"a": None, "b": None},
+                       report_anchor=lambda task_id: anchor(EpisodeRecord(task_id=task_id, passed=False, score=0, status="")))
 
 
 def write_compare(run_a: Path, run_b: Path, out: Path) -> dict:
@@ -189,7 +200,7 @@ def write_compare(run_a: Path, run_b: Path, out: Path) -> dict:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     write_json(out / COMPARE_JSON, data)
-    (out / COMPARE_HTML).write_text(render(data), encoding="utf-8")
+    (out / COMPARE_HTML).write_text(render(data, report_links(data, out)), encoding="utf-8")
     return data
 
 

@@ -175,6 +175,7 @@ def test_report_compare_command(runs, tmp_path, capsys):
     assert data["flips"]["lost"] == ["t-cells-001"]
     page = (out / "compare.html").read_text()
     assert 'href="#c-t-mail-001"' in page and page.count('<tr class=task ') == 5
+    assert re.search(r"href=\"(\.\./)+[^\"]*/b/report\.html#t-t-cells-001-1\">details in B's report", page)
     assert cli_main(["report", "--compare", str(a), str(tmp_path / "nowhere")]) == 2
     assert cli_main(["report", str(a), "--compare", str(a), str(b)]) == 2
     assert cli_main(["report", "--out", str(out), str(a)]) == 2

@@ -138,3 +138,7 @@ def test_compare_page(open_page, pages):
     page.locator("#c-t-cells-001 button.toggle").click()
     detail = page.locator("#c-t-cells-001-detail")
     assert detail.is_visible() and "Budget!B9: expected 33330, found 29100" in detail.inner_text()
+    detail.get_by_text("details in B's report").click()  # to the task's row in B's report, opened
+    page.wait_for_url("**/b/report.html#t-t-cells-001-1")
+    assert page.locator("#t-t-cells-001-1-detail").is_visible()
+    assert page.locator("#t-t-cells-001-2-detail").is_hidden()
