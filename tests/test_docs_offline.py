@@ -20,7 +20,7 @@ BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 BROWSER = next((shutil.which(b) for b in BROWSERS if shutil.which(b)), None)
 
 pytestmark = pytest.mark.skipif(BROWSER is None, reason="no headless Chromium on this machine "
-                                                        "(make system-deps installs the chromium package)")
+                                                        "(make browser installs the chromium package)")
 
 
 @pytest.fixture(scope="module")
