@@ -13,6 +13,7 @@ from math import comb
 from typing import Any, Iterable
 
 from officesim.evaluators.record import EpisodeRecord
+from officesim.runner.published import published
 
 # left out of the process metrics: moving, finishing and asking (asking has its own metrics: ask_metrics)
 SYSTEM_OPS = {("system", "switch_app"), ("system", "finish_task"), ("system", "ask_user")}
@@ -125,6 +126,7 @@ def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
         "passed_checks_only": lenient,
         "pass_rate_checks_only": _rate(lenient, len(records)),
         **_original(records),  # imported tasks: total_original, passed_original, pass_rate_original
+        **({"published": pub} if (pub := published(records)) else {}),  # runner/published.py
         "by_category": by_cat,
         "failed_components": dict(Counter(c for r in records for c in r.failed)),
         # changes the gold does not make (collateral); the gold's changes left undone are the missing rate
