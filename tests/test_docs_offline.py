@@ -69,6 +69,9 @@ def test_swagger_ui_renders_the_operations_offline(server_url, tmp_path):
     assert 'class="swagger-ui' in dom
     for path in ("/health", "/tasks", "/sessions/{session_id}/actions"):
         assert f'data-path="{path}"' in dom, f"Swagger UI did not render {path}"
+    # the description tells MCP clients where to connect; the evaluation is a schema of its own
+    assert "<code>/mcp</code>" in dom
+    assert '__title">Evaluation</div>' in dom, "Swagger UI shows no Evaluation schema"
 
 
 def test_redoc_renders_the_operations_offline(server_url, tmp_path):
