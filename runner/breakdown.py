@@ -94,6 +94,15 @@ def distributions(records: list[EpisodeRecord]) -> dict:
             "score_histogram": score_histogram(records)}
 
 
+def _short(n: int) -> str:
+    """12345 -> '12k', 2500000 -> '2.5M': a chart's axis labels stay narrow."""
+    if abs(n) >= 1_000_000:
+        return f"{n / 1_000_000:.3g}M"
+    if abs(n) >= 10_000:
+        return f"{n / 1000:.0f}k"
+    return str(n)
+
+
 def histogram(values: list[int], bins: int = 12) -> list[tuple[str, int]]:
     """Integer values in at most ``bins`` equal-width bins, labelled by their range, for a chart."""
     if not values:
@@ -106,6 +115,6 @@ def histogram(values: list[int], bins: int = 12) -> list[tuple[str, int]]:
     out = []
     for i in range((high - low) // width + 1):
         start = low + i * width
-        label = str(start) if width == 1 else f"{start}–{start + width - 1}"
+        label = _short(start) if width == 1 else f"{_short(start)}–{_short(start + width - 1)}"
         out.append((label, counts[i]))
     return out

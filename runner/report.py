@@ -94,7 +94,7 @@ def task_view(rec: EpisodeRecord) -> dict:
 def histograms(records: list[EpisodeRecord]) -> list[dict]:
     tokens = [total_tokens(r) for r in records]
     score_labels = [f"{i / SCORE_BINS:.1f}" for i in range(SCORE_BINS)]
-    return [
+    charts = [
         {"name": "steps", "title": "Steps per episode", "unit": "episodes", "bins": histogram([r.steps for r in records]),
          "empty": "no episodes"},
         {"name": "tokens", "title": "Tokens per episode (prompt + completion)", "unit": "episodes",
@@ -102,6 +102,12 @@ def histograms(records: list[EpisodeRecord]) -> list[dict]:
         {"name": "score", "title": "Score (fraction of checks passed)", "unit": "episodes",
          "bins": list(zip(score_labels, score_histogram(records))), "empty": "no episodes"},
     ]
+    return [{**c, "bar_width": bar_width(c["bins"])} for c in charts]
+
+
+def bar_width(bins: list[tuple[str, int]]) -> int:
+    """Wide enough for the longest bin start under its bar (about 6 px a character at 10 px type)."""
+    return max([30] + [6 * len(label.split("–")[0]) + 10 for label, _ in bins])
 
 
 def run_rows(summary: dict) -> list[tuple[str, str]]:
@@ -119,7 +125,8 @@ def render(records: list[EpisodeRecord], summary: dict) -> str:
     k = trials if trials > 1 else None
     charts = [{"name": n, "title": t, "rows": rate_rows(records, n, k)}
               for n, t in (("category", "category"), ("app", "app"), ("scenario", "family (scenario)"), ("split", "split"))]
-    filters = [{"field": "category", "options": sorted({str(r.category) for r in records})},
+    filters = [{"field": "category", "options": sorted({str(r.category) if r.category is not None else "unknown"
+                                                        for r in records})},
                {"field": "app", "options": sorted({a for r in records for a in r.apps})},
                {"field": "split", "options": sorted({r.split or "unknown" for r in records})},
                {"field": "status", "options": sorted({r.status for r in records})}]

@@ -68,6 +68,8 @@ def test_describe_histogram_and_score_bins():
     assert histogram([1, 1, 2, 5]) == [("1", 2), ("2", 1), ("3", 0), ("4", 0), ("5", 1)]
     wide = histogram(list(range(0, 100)), bins=4)
     assert [c for _, c in wide] == [25, 25, 25, 25] and wide[0][0] == "0–24"
+    tokens = histogram([0, 5000, 2_600_000], bins=12)  # large numbers in short labels
+    assert tokens[0] == ("0–217k", 2) and tokens[-1] == ("2.38M–2.6M", 1)
 
     class R:  # score_histogram reads .score only
         def __init__(self, score):
