@@ -261,6 +261,7 @@ class Support:
     texts: list[str] = field(default_factory=list)
     addresses: list[str] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
+    context: list[str] = field(default_factory=list)
 
 
 def expected_kinds(expected: Iterable[Any], *, year: int | None, directory: Directory | None) -> set[str]:
@@ -320,7 +321,7 @@ def supported_claims(support: Support, *, year: int | None, now: datetime | None
             if len(label) >= 2:
                 out.append(Claim("org", label[-2], address))
     if now is not None:
-        out += [Claim("date", now.date(), "today"), Claim("number", float(now.year), str(now.year))]
+        out.append(Claim("number", float(now.year), str(now.year)))
     years = {c.value.year for c in out if c.kind == "date" and isinstance(c.value, date)}
     out += [Claim("number", float(y), str(y)) for y in years]
     return out
@@ -343,6 +344,10 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
     out = []
     for readings in spans.values():  # "11/06/2026" or "10.00" is true when one of its readings is
         if any(same_claim(c, a) for c in readings for a in allowed):
+            continue
+        if now is not None and any(_today(c, text, now, support.expected, year) for c in readings):
+            continue
+        if support.context and any(context_value(c, text, support.context, year) for c in readings):
             continue
         if sources is not None and any(_office_value(c, text, sources, support.expected, year) for c in readings):
             continue
@@ -409,10 +414,12 @@ def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim
 def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], int]], expected: list[Any],
                   year: int | None) -> bool:
     """Whether a value the text states is one the office states in the same role: either the clause
-    around it restates one unit of the office (another value of the clause stands in the same row or
-    event: "Ana: 74, 72, 97, average 80.05", "Sync 11:00-12:00"), or the clause states none of the
-    expected facts (else it would be a second answer: "4,690.99 (5,100 with the hotel)") and shares a
-    word with a place in the office that states the same value ("the taxi alone was 1,500")."""
+    around it restates one unit of the office (it names the unit, sharing a word with its row, header or
+    event, and another value of the clause stands in the same unit: "Ana: 74, 72, 97, average 80.05",
+    "Sync 11:00-12:00"; a date alone does not bind a clause to every event of that day), or the clause
+    states none of the expected facts (else it would be a second answer: "4,690.99 (5,100 with the
+    hotel)") and shares a word with a place in the office that states the same value ("the taxi alone
+    was 1,500")."""
     clause, offset = "", 0
     for start, end, sentence in sentences(text):
         if start <= claim.start < end:
@@ -426,12 +433,59 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
         return False
     others = [c for c in claims_in(clause, year=year, kinds=VALUE_KINDS)
               if not (c.start + offset <= claim.start < c.end + offset)]
-    if any(u in units and same_claim(c, value) for c in others for value, _around, u in sources):
+    words = content_words(clause.replace(claim.text, " "))
+    named = {u for _value, around, u in sources if u in units and words & around}
+    if any(u in named and same_claim(c, value) for c in others for value, _around, u in sources):
         return True
     if any(find(clause, f, year=year) is not None for f in _flat(expected)):
         return False
-    words = content_words(clause.replace(claim.text, " "))
     return any(same_claim(claim, value) and words & around for value, around, _u in sources)
+
+
+def _clause_of(claim: Claim, text: str) -> str:
+    """The clause of ``text`` that states ``claim``."""
+    for start, end, sentence in sentences(text):
+        if start <= claim.start < end:
+            return _clauses(sentence, claim.start - start, claim.end - start)[0]
+    return ""
+
+
+def _today(claim: Claim, text: str, now: datetime, expected: list[Any], year: int | None) -> bool:
+    """Today's date is neutral ("Date: 26 March 2026", "as of today, 26 March"), except beside an
+    expected date in one clause, where it is a second value of that date ("on 30 March (26 March by
+    the other count)")."""
+    if claim.kind != "date" or not _same_day(claim.value, now.date()):
+        return False
+    clause = _clause_of(claim, text)
+    dates = [f for f in _flat(expected) if fact_of(f)[0] in ("date", "datetime")]
+    return not any(find(clause.replace(claim.text, " "), f, year=year) is not None for f in dates)
+
+
+def _label_words(text: str, year: int | None) -> set[str]:
+    """The content words of a text with its values (dates, times, numbers...) left out: "Handover, week
+    of 15 June" is about a handover and a week, not about June."""
+    spans = [(c.start, c.end) for c in claims_in(text, year=year, kinds=VALUE_KINDS) if c.start >= 0]
+    return content_words(_mask(text, spans))
+
+
+def context_value(claim: Claim, text: str, context: list[str], year: int | None) -> bool:
+    """Whether a value is one a kept line of the same file states, restated in a clause about the same
+    thing (sharing a word other than a value's with that line: "5 x Footrest at 62 EUR each" beside "to
+    quote for 5 x Footrest"), or a factor of a product the text works out ("Total: 310 (5 x 62)"); beside
+    another line's fact it is a second value ("Tuesday 16 June (15 June by the other count)" under
+    "Handover, week of 15 June")."""
+    lines = [line for line in context
+             if any(same_claim(claim, c) for c in claims_in(line, year=year, kinds=(claim.kind,)))]
+    if not lines:
+        return False
+    if claim.kind == "number" and (_FACTOR_AFTER.match(text, claim.end) or _FACTOR_BEFORE.search(text[:claim.start])):
+        return True
+    words = _label_words(_clause_of(claim, text), year)
+    return bool(words) and any(words & _label_words(line, year) for line in lines)
+
+
+_FACTOR_AFTER = re.compile(r"\s*[x×*]\s*[$€£]?\d")
+_FACTOR_BEFORE = re.compile(r"\d\s*[x×*]\s*$")
 
 
 def _named_number(claim: Claim, text: str, names: str) -> bool:
@@ -483,17 +537,31 @@ def _clauses(sentence: str, start: int, end: int) -> list[str]:
     return [sentence[a:b] for a, b in zip(bounds, bounds[1:]) if a <= start < b or a < end <= b] or [sentence]
 
 
+def _occurrences(text: str, fact: Any, year: int | None, limit: int = 20) -> list[Mention]:
+    """Every place ``text`` states ``fact`` (``find`` gives the first; each found one is masked out)."""
+    out: list[Mention] = []
+    while len(out) < limit:
+        found = find(text, fact, year=year)
+        if found is None or found.end <= found.start:
+            break
+        out.append(found)
+        text = text[:found.start] + " " * (found.end - found.start) + text[found.end:]
+    return out
+
+
 def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[str], *, year: int | None) -> list[str]:
     """Expected facts stated only in a negated sentence, where the gold states them plainly."""
     out = []
     spans = sentences(text)
     for fact in _flat(expected):
-        found = find(text, fact, year=year)
-        if found is None:
-            continue
-        around = [clause for s in spans if s[0] <= found.start < s[1] or s[0] < found.end <= s[1]
-                  for clause in _clauses(s[2], found.start - s[0], found.end - s[0])]
-        if not around or not all(negated(c) for c in around):
+        around = []
+        for found in _occurrences(text, fact, year):  # one negated statement is enough: "opens 13 May" in
+            here = [clause for s in spans if s[0] <= found.start < s[1] or s[0] < found.end <= s[1]  # the subject,
+                    for clause in _clauses(s[2], found.start - s[0], found.end - s[0])]  # "not 13 May" below
+            if here and all(negated(c) for c in here):
+                around = here
+                break
+        if not around:
             continue
         if any(negated(c) for t in support_texts for s in sentences(str(t or ""))
                if (m := find(s[2], fact, year=year)) is not None for c in _clauses(s[2], m.start, m.end)):
@@ -623,9 +691,20 @@ def gold_mail(state: EvalState, sender: str | None = None, to: Iterable[str] | N
 
 
 def gold_file(state: EvalState, path: str) -> list[str]:
-    """The gold's version of a file the agent wrote (what that file should say), else everything the gold wrote."""
+    """What the gold wrote in a file the agent wrote (the lines it added or changed), else everything the
+    gold wrote."""
     entry = (state.gold or {}).get(path)
-    return [document_text(entry)] if entry is not None else gold_written(state)
+    return [_added_lines((state.before or {}).get(path), entry)] if entry is not None else gold_written(state)
+
+
+def gold_kept(state: EvalState, path: str) -> list[str]:
+    """The lines of a file the gold kept as the office had them: their values are the file's own, and
+    may be restated in a line that is about the same thing (``context_value``)."""
+    entry, old = (state.gold or {}).get(path), (state.before or {}).get(path)
+    if entry is None or old is None:
+        return []
+    added = {collapse(line) for line in _added_lines(old, entry).splitlines()}
+    return [line for line in document_text(entry).splitlines() if line.strip() and collapse(line) not in added]
 
 
 def added_text(state: EvalState, path: str) -> str:
@@ -651,12 +730,15 @@ def _added_lines(old: dict | None, entry: dict) -> str:
 
 
 def written_problems(state: EvalState, text: str, expected: Any, *, counterpart: list[str],
-                     recipients: Iterable[str] | None = None, body: str | None = None) -> list[str]:
+                     recipients: Iterable[str] | None = None, body: str | None = None,
+                     context: list[str] | None = None) -> list[str]:
     """What is false or unsupported in ``text`` the agent wrote, where ``expected`` are the facts it must
-    state and ``counterpart`` what the gold wrote in the same place (see the module rules)."""
+    state, ``counterpart`` what the gold wrote in the same place and ``context`` the lines of that place
+    the gold kept (see the module rules)."""
     addresses = [a for a in [state.user, *(recipients or [])] if a]
     support = Support(expected=list(as_list(expected)), texts=[state.instruction, *counterpart],
-                      addresses=addresses, claims=calendar_claims(state.files, state.before))
+                      addresses=addresses, claims=calendar_claims(state.files, state.before),
+                      context=list(context or []))
     # what the gold writes anywhere is true of the outcome (the hours it books, the rate it applies)
     support.claims += [c for t in gold_written(state) for c in claims_in(t, year=state.year, dotted_times=True)]
     if "sources" not in state.memo:

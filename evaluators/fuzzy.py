@@ -8,7 +8,7 @@ import posixpath
 from typing import Any
 
 from officesim.evaluators.exact import events_named, list_events
-from officesim.evaluators.claims import added_text, gold_file, written_problems
+from officesim.evaluators.claims import added_text, gold_file, gold_kept, written_problems
 from officesim.evaluators.facts import Fact, fact_of, find, other_candidates, states, unbound
 from officesim.evaluators.registry import CheckResult, Ratio, TimeStr, check
 from officesim.evaluators.state import (
@@ -78,7 +78,8 @@ def contains(state: EvalState, *, file: str, text: Fact | list[Fact | list[Fact]
         return CheckResult.fail(f"{path} states {', '.join(show(t) for t in needles)} but also "
                                 f"{', '.join(show(t) for t in present)}, which it must not")
     if state.written(path):  # what the agent wrote there is read closed-world (evaluators/claims.py)
-        problems = written_problems(state, added_text(state, path), needles, counterpart=gold_file(state, path))
+        problems = written_problems(state, added_text(state, path), needles, counterpart=gold_file(state, path),
+                                      context=gold_kept(state, path))
         if problems:
             return CheckResult.fail(f"{path} states {', '.join(show(t) for t in needles)} but {'; '.join(problems)}")
     if ordered:

@@ -211,3 +211,71 @@ def test_a_line_the_gold_keeps_may_not_be_re_cased():
     gold = {"data/m.docx": _docx("Minutes", "Keep these lines exactly as they are", "Approved")}
     agent = {"data/m.docx": _docx("MINUTES", "Keep these lines exactly as they are", "Approved")}
     assert side_effects(before, agent, gold)
+
+
+def test_a_date_alone_does_not_bind_a_clause_to_another_event_of_that_day():
+    standup = {"summary": "Team standup", "start": "2026-01-14 09:30:00", "end": "2026-01-14 09:45:00", "all_day": False,
+               "location": None, "description": None, "attendees": []}
+    cal = {"kind": "ics", "user": ME, "events": [standup]}
+    before = {**BEFORE, f"calendar/{ME}.ics": cal}
+    gold = {**before, f"emails/{ME}/sent/msg-1.eml": mail("Hi Dana,\nthe review is on Wednesday 14 January at 15:00.")}
+
+    def graded(body: str) -> object:
+        files = {**before, f"emails/{ME}/sent/msg-1.eml": mail(body)}
+        s = EvalState(files=files, before=before, gold=gold, user=ME, now=NOW,
+                      instruction="Book the review at 15:00 and mail Dana the date.")
+        return run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["2026-01-14", "15:00"]}, s)
+
+    out = graded("Hi Dana,\nthe review is on Wednesday 14 January at 15:00 (09:45 by the other count).")
+    assert not out.passed and "09:45" in out.message
+    out = graded("Hi Dana,\nthe review is on Wednesday 14 January at 15:00, after the team standup (09:30-09:45).")
+    assert out.passed, out.message
+
+
+def test_todays_date_beside_the_expected_date_is_a_second_value():
+    s = state("Hi Dana, the review is on Thursday 15 January (12 January 2026 by the other count).",
+              instruction="Tell Dana the review is on 2026-01-15.")
+    out = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["2026-01-15"]}, s)
+    assert not out.passed and "12 January 2026" in out.message
+    s = state("Hi Dana,\nas of today, 12 January 2026, the plan stands.\nThe review is on Thursday 15 January.",
+              instruction="Tell Dana the review is on 2026-01-15.")
+    out = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["2026-01-15"]}, s)
+    assert out.passed, out.message
+
+
+def test_a_fact_negated_in_the_body_fails_though_the_subject_states_it():
+    s = state("Hi Dana, the review is not on Thursday 15 January.", subject="Review on Thursday 15 January",
+              instruction="Tell Dana the review is on 2026-01-15.")
+    out = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["2026-01-15"]}, s)
+    assert not out.passed and "negation" in out.message
+
+
+def _note(before: list[str], gold: list[str], written: list[str]) -> object:
+    path = "data/note.docx"
+    s = EvalState(files={path: _docx(*written)}, before={path: _docx(*before)}, gold={path: _docx(*gold)}, user=ME,
+                  now=NOW, instruction="Add next week's meetings with their day to data/note.docx.")
+    return run_check("contains", {"file": path, "text": ["Planning", "2026-01-20"]}, s)
+
+
+def test_a_value_of_a_line_the_gold_kept_is_no_support_for_a_second_date():
+    head = ["Handover, week of 19 January", "Meetings to cover:"]
+    gold = head + ["Planning - Tuesday 20 January"]
+    assert _note(head, gold, gold).passed
+    out = _note(head, gold, head + ["Planning - Tuesday 20 January (19 January 2026 by the other count)"])
+    assert not out.passed and "19 January 2026" in out.message
+
+
+def test_a_kept_lines_value_restated_with_its_label_or_as_a_factor_is_supported():
+    path = "data/quote.docx"
+    before = _docx("We quote for 5 x Footrest.", "Unit price: [PRICE] EUR", "Total: [TOTAL] EUR")
+    gold = _docx("We quote for 5 x Footrest.", "Unit price: 62 EUR", "Total: 310 EUR")
+
+    def graded(*written: str) -> object:
+        s = EvalState(files={path: _docx(*written)}, before={path: before}, gold={path: gold}, user=ME, now=NOW,
+                      instruction="Fill in the unit price and the total of the quote.")
+        return run_check("contains", {"file": path, "text": ["62", "310"]}, s)
+
+    assert graded("We quote for 5 x Footrest.", "Unit price: EUR 62.00", "Total: EUR 310.00 (5 x 62)").passed
+    assert graded("We quote for 5 x Footrest at 62 EUR each.", "Total: 310 EUR").passed
+    out = graded("We quote for 5 x Footrest.", "Unit price: 62 EUR", "Total: 310 EUR (5 by the other count)")
+    assert not out.passed and "'5'" in out.message

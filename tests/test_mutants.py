@@ -220,9 +220,11 @@ def test_written_text_mutants(derived):
     assert any("12 Mar " in b for b in bodies("date-reformatted-natural", RIGHT))
     sends = [a["args"] for m in mail[(RIGHT, "source-attached")] for a in m.actions if a["action"] == "send_email"]
     assert any("data/budget.xlsx" in (a.get("attachments") or []) for a in sends)
-    # the user copied in; classes the registry does not list are not derived (their grading defects are open)
-    assert mail[(RIGHT, "cc-self")]
-    assert not {c for _k, c in mail} & {"text-contradiction", "text-hedged", "text-self-corrected", "text-negated"}
+    assert mail[(RIGHT, "cc-self")]  # the user copied in
+    assert any("by the other count" in b for b in bodies("text-contradiction"))
+    assert any(", or " in b or "between " in b for b in bodies("text-hedged"))
+    assert any("correction" in b for b in bodies("text-self-corrected"))
+    assert any("not " in b for b in bodies("text-negated"))
     assert bodies("greeting-signoff", RIGHT)[0].startswith("Hello,\n\nHi Lena")
 
 def test_right_mutants_keep_the_outcome(derived):

@@ -60,6 +60,12 @@ CLASSES: tuple[MutantClass, ...] = (
     _w("answer-hedged", "text", "the answer hedged with a distractor value"),
     _w("guessed-not-asked", "asking", "the gold without its system.ask_user questions, a needed reply's value replaced "
        "by the guess the task names (the distractor an agent that does not ask would use)"),
+    _w("text-contradiction", "text", "a second value of an expected fact's kind from the office beside it ('15:00 "
+       "(09:45 by the other count)')"),
+    _w("text-hedged", "text", "an expected fact hedged with a value from the office ('X, or Y', 'between X and Y')"),
+    _w("text-self-corrected", "text", "an expected fact and a value from the office as a self-correction ('Y, "
+       "correction, X' in both orders)"),
+    _w("text-negated", "text", "a required statement negated ('not X')"),
     _w("text-entity-swapped", "text", "a mail's greeting naming another person of the office than its recipient"),
     _w("weekday-mismatch", "text", "a weekday written next to a date changed to another day"),
     _w("number-as-text", "files", "a number the gold writes in a cell written as text with thousands separators "
@@ -95,9 +101,6 @@ CLASSES: tuple[MutantClass, ...] = (
     _r("refused-write-added", "workbench", "a write WorkBench refuses beside the gold (a status in the wrong case, a "
        "name for an address, a delete repeated): it changes nothing", (WORKBENCH,)),
 )
-# Derived by text.py but not registered, so not derived yet: their survivors over the suite are grading
-# defects still open (docs/mutation-testing.md): text-contradiction (12), text-hedged (6),
-# text-self-corrected (6) and text-negated (3), e.g. "15:00 (09:45 by the other count)" in the ask-* tasks.
 BY_NAME: dict[tuple[str, str], MutantClass] = {(c.kind, c.name): c for c in CLASSES}
 
 
