@@ -18,9 +18,10 @@ ENV DEBIAN_FRONTEND=noninteractive \
     PATH=/opt/officesim/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 # System dependencies: tesseract (OCR app; pulls the English data), bubblewrap (shell sandbox),
+# ImageMagick (the office shell's image tool: convert, identify, mogrify),
 # one font family (PDF conversions). No office suite.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tesseract-ocr bubblewrap fonts-dejavu-core \
+ && apt-get install -y --no-install-recommends tesseract-ocr bubblewrap imagemagick fonts-dejavu-core \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/* /usr/share/doc/* /usr/share/man/* \
  && useradd --uid 10001 --user-group --create-home --shell /usr/sbin/nologin officesim

@@ -6,10 +6,11 @@ OUT    ?= runs/oracle
 
 .PHONY: install system-deps browser run test validate bench suite docker docker-local clean
 
-system-deps:  ## tesseract (OCR), bubblewrap (shell sandbox), fonts and python venv, installed when missing
+system-deps:  ## tesseract (OCR), bubblewrap (shell sandbox), ImageMagick (the shell's image tool), fonts and python venv, installed when missing
 	@missing=""; \
 	command -v tesseract >/dev/null || missing="$$missing tesseract-ocr"; \
 	command -v bwrap >/dev/null || missing="$$missing bubblewrap"; \
+	command -v identify >/dev/null || missing="$$missing imagemagick"; \
 	[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing="$$missing fonts-dejavu-core"; \
 	$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \

@@ -5,8 +5,9 @@ A backend turns (office root, command, limits) into a ``SandboxResult``. Backend
 - ``bwrap`` (default): bubblewrap. New pid, net, ipc, uts (and cgroup) namespaces, so no network
   and no view of host processes; the office bound read-write at ``/testbed`` (the working
   directory), ``/usr`` read-only (``/bin``, ``/lib*``, ``/sbin`` are symlinks into it), a tiny
-  synthetic ``/etc``, a private size-capped ``/tmp`` tmpfs, a fresh ``/proc`` and a minimal
-  ``/dev``. Nothing else of the host is visible, and nothing but the office is writable.
+  synthetic ``/etc`` (with ImageMagick's configuration and policy, read-only), a private size-capped
+  ``/tmp`` tmpfs, a fresh ``/proc`` and a minimal ``/dev``. Nothing else of the host is visible,
+  and nothing but the office is writable.
 - ``unsafe``: a plain subprocess in the office directory. No isolation at all; only for trusted
   local debugging, and only when asked for explicitly.
 
@@ -53,6 +54,10 @@ from officesim.testbed.quota import office_usage
 
 SANDBOX_ROOT = "/testbed"
 SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+# ImageMagick (convert, identify, mogrify) is the shell's image tool; its configuration, with the
+# distribution's security policy (resource limits, no PostScript/PDF/URL coders, no '@file' reads), is
+# visible read-only, so the tool runs under that policy and not its compiled-in defaults.
+IMAGEMAGICK_ETC = ("/etc/ImageMagick-6", "/etc/ImageMagick-7")
 UID_BASE = 200_000  # host uids lent the office when the server runs as root
 UID_SPAN = 100_000
 
@@ -357,7 +362,7 @@ class BwrapBackend:
         for path, text in _etc_files(uid, uid).items():
             fds.append(_data_fd(text))
             argv += ["--perms", "0644", "--ro-bind-data", str(fds[-1]), path]
-        for path in ("/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives"):
+        for path in ("/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives") + IMAGEMAGICK_ETC:
             argv += ["--ro-bind-try", path, path]
         argv += ["--bind", str(root), SANDBOX_ROOT, "--chdir", SANDBOX_ROOT, "--clearenv",
                  "--setenv", "PATH", SANDBOX_PATH, "--setenv", "HOME", "/tmp",
