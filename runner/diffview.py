@@ -26,6 +26,9 @@ class Row:
     left: str | None = None
     right: str | None = None
     note: str | None = None  # a sentence not read into sides
+    # a message's fields (to, cc, attachments, subject) on each side, for mail rows that name one
+    left_fields: list[tuple[str, str]] | None = None
+    right_fields: list[tuple[str, str]] | None = None
 
 
 @dataclass
@@ -34,6 +37,18 @@ class FileDiff:
     kind: str  # cells, paragraphs, mail, events or file: how the report lays its rows out
     rows: list[Row] = field(default_factory=list)
     sentences: list[str] = field(default_factory=list)  # as recorded, shown on hover
+
+
+_MESSAGE = re.compile(r"^to (?P<to>.+?)(?: cc (?P<cc>.+?))?(?: with (?P<attachments>.+?))?: (?P<subject>'.*'|\".*\"|\S.*?)"
+                      r"(?P<rest> \(.*\))?$", re.S)
+
+
+def mail_fields(text: str | None) -> list[tuple[str, str]] | None:
+    """'to a@x cc b@x with f.pdf: 'Subject'' (evaluators/outcome.py's message) as its fields; None if not one."""
+    m = _MESSAGE.match(text or "")
+    if not m:
+        return None
+    return [(name, m[name]) for name in ("to", "cc", "attachments", "subject") if m[name]]
 
 
 def kind_of(path: str) -> str:
@@ -160,6 +175,10 @@ def _grouped(lines: list[str], rows_of) -> list[FileDiff]:
     for line in lines:
         path, rest = _path_and_rest(line)
         diff = files.setdefault(path, FileDiff(path, kind_of(path)))
-        diff.rows += rows_of(rest)
+        rows = rows_of(rest)
+        if diff.kind == "mail":
+            for row in rows:
+                row.left_fields, row.right_fields = mail_fields(row.left), mail_fields(row.right)
+        diff.rows += rows
         diff.sentences.append(line)
     return list(files.values())

@@ -14,7 +14,7 @@ import pytest
 from officesim.runner.breakdown import describe, histogram, score_histogram
 from officesim.runner.cli import main as cli_main
 from officesim.runner.compare import compare_runs, mcnemar_exact, paired_interval
-from officesim.runner.diffview import change_diffs, outcome_diffs
+from officesim.runner.diffview import change_diffs, mail_fields, outcome_diffs
 from officesim.runner.merge import merge_runs
 from officesim.runner.results import read_results
 from tests import _report_runs as fx
@@ -86,6 +86,11 @@ def test_cells_mail_events_and_changes_read_into_sides():
     (mail,) = outcome_diffs([fx.MAIL_EXTRA, fx.MAIL_MISSING])  # one file, two rows
     assert mail.kind == "mail" and [(r.left is None, r.right is None) for r in mail.rows] == [(False, True), (True, False)]
     assert mail.rows[1].right == "to marco@lumen.test: 'June expenses total'"
+    assert mail.rows[1].right_fields == [("to", "marco@lumen.test"), ("subject", "'June expenses total'")]
+    assert mail.rows[0].left_fields[0] == ("to", "chloe@lumen.test") and mail.rows[0].right_fields is None
+    assert mail_fields("to a@x.test, b@x.test cc c@x.test with q.pdf, r.pdf: 'Re: terms; prices'") == [
+        ("to", "a@x.test, b@x.test"), ("cc", "c@x.test"), ("attachments", "q.pdf, r.pdf"), ("subject", "'Re: terms; prices'")]
+    assert mail_fields("an unreadable file (eml)") is None
     (event,) = outcome_diffs([fx.EVENT])
     assert event.kind == "events" and event.rows[0].where == "event" and "room aspen" in event.rows[0].right
     (doc,) = outcome_diffs([fx.PARAGRAPHS])
@@ -220,6 +225,9 @@ def test_report_details_steps_gold_diff_transcript(runs):
     assert "Agent's steps (2)" in detail and "Set B9." in detail
     assert "<td>Budget!B9</td><td class=\"left\">'29100'</td><td class=\"right\">'33330'</td>" in detail
     assert "Budget!B9: expected 33330, found 29100" in detail
+    assert "<dt>to</dt><dd>marco@lumen.test</dd>" not in page  # t-mail passes in B: no mail differs there
+    a_page = unescape((runs[0] / "report.html").read_text())  # in A it fails: the missing message, field by field
+    assert "<dt>to</dt><dd>marco@lumen.test</dd><dt>subject</dt><dd>'June expenses total'</dd>" in a_page
     assert "Model transcript (3 messages)" in detail and 'excel_set_cell({"row_idx": 9})' in detail
     assert "You are an office assistant. Total the budget." in detail
     rows = re.findall(r'<tr class=task id="([^"]+)"', page)
