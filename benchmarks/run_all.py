@@ -1,7 +1,8 @@
 """Run every benchmark (``make bench``) and print the figures against the targets.
 
 Memory is measured first, on a fresh server; the latency, session, conversion and concurrency
-benchmarks share that one private server; the suite benchmark starts its own servers. Results go
+benchmarks share that one private server; the suite benchmark starts its own servers, the Ray engine
+benchmark its own Ray cluster (skipped without Ray). Results go
 to benchmarks/results/*.json (summary.json holds the comparison with the targets). The machine is
 often shared: the load average is printed with every table and stored with every result, and
 besides wall-clock latencies the server's CPU time per call is reported, which load does not inflate
@@ -19,6 +20,7 @@ import conversions
 import hostile
 import memory
 import ocr
+import ray_engine
 import sessions
 import suite
 import workbench
@@ -39,6 +41,7 @@ def main() -> int:
     sui = suite.run()
     wbn = workbench.run()  # None without the WorkBench snapshot
     ocr_result = ocr.run()  # the OfficeBench part is skipped without its snapshot
+    ray_result = ray_engine.run()  # None without Ray (the ray extra)
 
     a = act["actions"]
     cheap = {k: a[k]["p50_ms"] for k in ("system.switch_app", "calendar.list_events", "email.list_emails")}
@@ -77,6 +80,11 @@ def main() -> int:
     if wbn is not None:
         checks.append(("WorkBench session create p50 (505 files, linked)", "(reported)",
                        f"{wbn['create']['p50_ms']:.1f} ms (p95 {wbn['create']['p95_ms']:.1f})", True))
+    if ray_result is not None:
+        by_nodes = {r["nodes"]: r["episodes_per_s"] for r in ray_result["ray"]}
+        checks.append(("Ray engine: episodes/s at 1 / 2 / 3 nodes; overhead per episode", "(reported)",
+                       f"{' / '.join(str(by_nodes[n]) for n in sorted(by_nodes))}; "
+                       f"{ray_result['overhead_per_episode_ms']} ms", True))
     print_table("Targets", ["measure", "target", "measured", "met"], [[m, t, v, "yes" if ok else "NO"] for m, t, v, ok in checks])
     total = time.perf_counter() - started
     print(f"\nall benchmarks: {total:.0f} s; results in benchmarks/results/")

@@ -57,8 +57,12 @@ def run_on_ray(agent: Agent, jobs: list[Job], cfg: EvalConfig, console: Console,
         import os
 
         local = cfg.ray_address is None and not os.environ.get("RAY_ADDRESS")
-        ray.init(address=cfg.ray_address, logging_level="ERROR", log_to_driver=False,
-                 **({"include_dashboard": False} if local else {}))
+        try:
+            ray.init(address=cfg.ray_address, logging_level="ERROR", log_to_driver=False,
+                     **({"include_dashboard": False} if local else {}))
+        except Exception as exc:  # no cluster at that address, a version mismatch, ...
+            where = "a new local Ray" if local else f"the Ray cluster at {cfg.ray_address or os.environ['RAY_ADDRESS']}"
+            raise RunError(f"cannot start or join {where}: {_brief(exc)}") from None
         started_here = True
     try:
         with EpisodeLog(cfg, console, already, len(jobs)) as log:
