@@ -111,7 +111,7 @@ def bar_width(bins: list[tuple[str, int]]) -> int:
 
 
 def run_rows(summary: dict) -> list[tuple[str, str]]:
-    keys = ("pass_rate", "pass_rate_checks_only", "pass_rate_original", "pass_hat_k", "failed_components",
+    keys = ("pass_rate", "pass_rate_checks_only", "pass_rate_original", "published", "pass_hat_k", "failed_components",
             "side_effect_rate", "missing_rate", "process", "ask", "statuses", "errors", "tokens", "distributions",
             "wall_time_s", "mode", "trials", "started", "finished", "suite")
     return [(k, v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)) for k in keys
