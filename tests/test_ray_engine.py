@@ -134,6 +134,55 @@ def test_resume_after_the_driver_is_killed_completes_the_rest(cluster, tmp_path)
     assert_complete(out, task_ids)
 
 
+SHIPPED_AGENT = """
+class ShippedAgent:
+    name = "shipped"
+
+    def __init__(self, greeting="hi", model=None):
+        self.greeting = greeting
+        self.model = model
+
+    def solve(self, episode):
+        episode.finish(self.greeting)
+"""
+
+BUILD_ON_A_NODE = ("import pickle, sys; make = pickle.loads(sys.stdin.buffer.read()); agent = make(); "
+                   "print(agent.name, agent.model, getattr(agent, 'greeting', None), "
+                   "getattr(getattr(agent, 'chat', None), 'http', None) and agent.chat.http.base_url)")
+
+
+def build_elsewhere(factory, tmp_path: Path, env: dict[str, str]) -> str:
+    """Build the agent from its pickled factory in another process, in another folder, as a node does."""
+    from ray import cloudpickle
+
+    elsewhere = tmp_path / "node"
+    elsewhere.mkdir()
+    res = subprocess.run([sys.executable, "-c", BUILD_ON_A_NODE], input=cloudpickle.dumps(factory), cwd=elsewhere,
+                         env=env, capture_output=True, check=True)
+    return res.stdout.decode().strip()
+
+
+def test_a_user_agent_class_travels_by_value(tmp_path, monkeypatch):
+    from officesim.runner.ray_office import agent_factory
+
+    agent_file = tmp_path / "shipped_agent.py"
+    agent_file.write_text(SHIPPED_AGENT)
+    factory = agent_factory(f"{agent_file}:ShippedAgent", tasks={}, model="m1", options={"greeting": "hello"})
+    agent_file.unlink()  # a node has no copy of the file
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    assert build_elsewhere(factory, tmp_path, env) == "shipped m1 hello None"
+
+
+def test_the_openai_agent_travels_with_the_drivers_endpoint(tmp_path, monkeypatch):
+    from officesim.runner.ray_office import agent_factory
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-driver")
+    factory = agent_factory("openai", tasks={}, model="gpt-x", options={"temperature": 0.5})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}  # the node has no settings
+    assert build_elsewhere(factory, tmp_path, env) == "openai gpt-x None http://127.0.0.1:9/v1/"
+
+
 def test_the_local_engine_does_not_import_ray():
     code = ("import sys; from officesim.runner import run, cli, eval_command; "
             "cli.build_parser(); print('ray' in sys.modules)")
