@@ -284,8 +284,10 @@ def build_task(sub: Subtask, entry: dict, known: set[str] = frozenset()) -> tupl
     apps = infer_apps(gold, str(entry.get("instruction", config["task"])), sub.cat)
     if not apps:
         problems.append("no app: the gold solution uses none and the instruction names none")
-    corrections = translation.corrections + [Correction(c["class"], c["what"], c["did"])
-                                             for c in entry.get("corrections", [])]
+    corrections = [_as_checked(c, checks) for c in translation.corrections] + [
+        Correction(c["class"], c["what"], c["did"]) for c in entry.get("corrections", [])]
+    if checks != translation.checks and not entry.get("corrections"):
+        corrections.append(checks_changed(translation.checks, checks))
     task: dict[str, Any] = {
         "id": sub.id,
         "scenario": f"officebench-{sub.cat}-{sub.n}",
@@ -310,6 +312,61 @@ def build_task(sub: Subtask, entry: dict, known: set[str] = frozenset()) -> tupl
                           **({"answer": w["answer"]} if "answer" in w else {})} for w in entry[key]]
     task["tags"] = ["officebench"] + (["corrected"] if corrections else [])
     return task, corrections, problems
+
+
+_FILE_NAME = re.compile(r"[\w./-]*\w\.(?:xlsx|docx|doc|pdf|txt|ics|eml|csv|jpg|jpeg|png)\b")
+
+
+def _as_checked(correction: Correction, checks: list[dict]) -> Correction:
+    """A translation's correction as the task's checks carry it out: one whose remedy names a file no
+    check reads (the overlay's checks read another, e.g. the file the task really has) says so."""
+    used = {str(c["args"].get("file", "")) for c in checks}
+    named = _FILE_NAME.findall(correction.did)
+    if named and not any(n in used for n in named):
+        return Correction(correction.cls, correction.what,
+                          f"the task's own checks judge it ({', '.join(sorted(used - {''})) or 'no file'}), "
+                          "as the task's other corrections say")
+    return correction
+
+
+def _describe(check: dict) -> str:
+    """A check in a few words: its name and its arguments (long lists cut)."""
+    def short(v: Any) -> str:
+        if isinstance(v, list):
+            return "[" + ", ".join(short(x) for x in v[:6]) + (", ..." if len(v) > 6 else "") + "]"
+        text = str(v)
+        return text if len(text) <= 60 else text[:57] + "..."
+    return f"{check['check']}(" + ", ".join(f"{k}={short(v)}" for k, v in check["args"].items()) + ")"
+
+
+def checks_changed(original: list[dict], ours: list[dict]) -> Correction:
+    """The correction recorded for checks the overlay changes without a correction of its own: what the
+    original checks and what officesim checks instead, so every task graded differently says how."""
+    dropped = [c for c in original if c not in ours]
+    added = [c for c in ours if c not in original]
+    kept = [c for c in original if c in ours]
+    cls = "stricter-check" if all(_within(d, added) for d in dropped) else "changed-check"
+
+    def listed(checks: list[dict]) -> str:
+        return "; ".join(_describe(c) for c in checks[:4]) + (f"; and {len(checks) - 4} more" if len(checks) > 4 else "")
+
+    if dropped:
+        what = f"the original checks {listed(dropped)}" + (f" (besides {listed(kept)})" if kept else "")
+        did = f"checks {listed(added)} instead" if added else "no longer checks it (the other checks and the outcome comparison judge)"
+    else:
+        what = f"the original checks only {listed(original) or 'nothing'}"
+        did = f"also checks {listed(added)}"
+    return Correction(cls, what, did)
+
+
+def _within(dropped: dict, added: list[dict]) -> bool:
+    """Whether an added check of the same kind, on the same file or person, takes the dropped one's place
+    with its expectations kept (an answer that must also exclude, a cell with its row)."""
+    key = lambda c: (c["check"], c["args"].get("file"), c["args"].get("user"))
+    for a in added:
+        if key(a) == key(dropped) and all(a["args"].get(k) == v for k, v in dropped["args"].items()):
+            return True
+    return False
 
 
 def _no_repeats_checks(gold: list[dict], free: list[str], checks: list[dict]) -> list[dict]:
@@ -358,6 +415,8 @@ CLASS_NAMES = {  # the classes of correction, as docs/officebench-verified.md's 
     "ambiguous-date": "an ambiguous date with one accepted day",
     "unstated-headers": "headers the instruction never states",
     "data-missing": "the task's files lack what the instruction asks for",
+    "stricter-check": "the original's checks kept, more checked (a wrong answer named too, the rest of the file)",
+    "changed-check": "checks of the original replaced by ones the instruction supports",
 }
 
 
