@@ -8,7 +8,9 @@ When the server has ``OFFICESIM_TOKEN`` set, pass the same token (``--token`` or
 Instead of asking a model, the script plays three fixed steps: list the files, read the first
 spreadsheet, finish. A real agent loops: send ``prompt`` (or ``tool_prompt`` with ``tools``, the OpenAI tool
 schemas of the actions allowed now) to a model, post the action it picks, feed back ``observation``
-(each reply brings the prompts and tools of where the session is now), until ``done``.
+until ``done``. A reply carries ``tools``, ``prompt`` and ``tool_prompt`` only when the action changed
+them (a switch of app; ``?include=tools`` asks for them), and always their ``tools_version``
+(docs/api.md).
 """
 
 from __future__ import annotations
@@ -33,12 +35,17 @@ def main() -> int:
         task_id = args.task or http.get("/tasks").raise_for_status().json()[0]["id"]
         session = http.post("/sessions", json={"task_id": task_id}).raise_for_status().json()
         sid = session["session_id"]
+        tools = session["tools"]  # what a model would be offered now
         print(f"task {task_id}: {session['task']['instruction']}")
 
         def act(app: str, action: str, **arguments) -> dict:
+            nonlocal tools
             body = {"app": app, "action": action, "args": arguments}
             reply = http.post(f"/sessions/{sid}/actions", json=body).raise_for_status().json()
-            print(f"{reply['step']:>2} {app}.{action} ok={reply['ok']}: {reply['observation'][:100]!r}")
+            if "tools" in reply:  # the action changed them (switch_app): keep the new ones
+                tools = reply["tools"]
+            print(f"{reply['step']:>2} {app}.{action} ok={reply['ok']} ({len(tools)} tools): "
+                  f"{reply['observation'][:100]!r}")
             return reply
 
         files = act("system", "list_files", path="data")

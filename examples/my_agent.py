@@ -14,6 +14,7 @@ An ``Episode`` gives you:
   episode.prompt        an OfficeBench-style prompt with the actions allowed right now (JSON actions in text)
   episode.tool_prompt   the same prompt without the listing, for a model given episode.tools to call
   episode.tools         the allowed actions as OpenAI tool schemas (they change after switch_app)
+  episode.tools_version names the tools and prompts: compare it with the last one you gave the model
   episode.current_app   where the session is
   episode.act(app, action, args) -> {"ok", "observation", "data", "error", "done", "status", ...}
   episode.finish(answer=None)

@@ -1,8 +1,10 @@
 """The solver: one officesim session per sample, the model calling the session's tools.
 
-Each turn the model gets exactly the tools the session allows now (the action response's
-``tools``, the registry's OpenAI tools), so ``switch_app`` keeps its meaning: after a switch the
-next turn offers the new app's tools. Tool results are the observations; a refused action is a
+Each turn the model gets exactly the tools the session allows now (the registry's OpenAI tools; an
+action response carries them when the action changed them), so ``switch_app`` keeps its meaning:
+after a switch the next turn offers the new app's tools, and what the new prompt says anew follows
+as a message (the first message stays as it was). Tool names resolve to (app, operation) by the one
+resolver (apps/toolnames.py). Tool results are the observations; a refused action is a
 tool error with the HTTP code. The session's evaluation is kept in the sample's metadata for
 ``office_scorer``.
 """
@@ -16,7 +18,10 @@ from inspect_ai.model import ChatMessageTool, ChatMessageUser, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolCallError, ToolInfo, ToolParams
 
+from officesim.apps import DEFAULT_TOOLSET
+from officesim.apps.toolnames import split_tool_name
 from officesim.inspect.server import office_client
+from officesim.runner.openai_agent import prompt_update
 
 EVALUATION_KEY = "officesim_evaluation"
 SESSION_KEY = "officesim_session_id"
@@ -62,7 +67,8 @@ def office_agent(server: str | None = None, tasks_dir: str | list[str] | None = 
             session_id = created["session_id"]
             state.metadata[SESSION_KEY] = session_id
             state.messages = [ChatMessageUser(content=created["tool_prompt"])]
-            tools, last = created["tools"], {}
+            tools, prompt, last = created["tools"], created["tool_prompt"], {}
+            toolset = created["task"].get("toolset") or DEFAULT_TOOLSET
             model = get_model()
             for _ in range(turns):
                 output = await model.generate(state.messages, tools=tool_infos(tools))
@@ -74,14 +80,18 @@ def office_agent(server: str | None = None, tasks_dir: str | list[str] | None = 
                     continue
                 for call in calls:
                     args = call.arguments if isinstance(call.arguments, dict) else {}
-                    last = await anyio.to_thread.run_sync(
-                        lambda: client.act(session_id, None, call.function, args))
+                    app, action = split_tool_name(call.function, toolset)
+                    last = await anyio.to_thread.run_sync(lambda: client.act(session_id, app, action, args))
                     state.messages.append(_tool_message(call, last))
                     tools = last.get("tools") or tools
                     if last.get("done"):
                         break
                 if last.get("done"):
                     break
+                if last.get("tool_prompt") and last["tool_prompt"] != prompt:
+                    if update := prompt_update(prompt, last["tool_prompt"]):
+                        state.messages.append(ChatMessageUser(content=update))
+                    prompt = last["tool_prompt"]
             if not last.get("done"):  # out of turns: the office is graded as it stands
                 last = await anyio.to_thread.run_sync(lambda: client.finish(session_id))
             state.metadata[EVALUATION_KEY] = last.get("evaluation")

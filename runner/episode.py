@@ -11,7 +11,9 @@ class Episode:
     """One attempt at one task as an agent sees it: the task, the prompt, the tools, and act().
 
     ``prompt`` (for JSON actions in text), ``tool_prompt`` and ``tools`` (for native tool calling) and
-    ``current_app`` are the server's, kept current from each response (they change with switch_app).
+    ``current_app`` are the server's, kept current from each response (they change with switch_app;
+    the server sends them only then, and ``tools_version`` names them). ``tools_version`` lets an
+    agent notice the change: compare it with the one it last gave the model.
     """
 
     def __init__(self, client: Any, session: dict):
@@ -21,6 +23,7 @@ class Episode:
         self.prompt: str = session["prompt"]
         self.tool_prompt: str = session.get("tool_prompt") or self.prompt  # servers before tool_prompt
         self.tools: list[dict] = session["tools"]
+        self.tools_version: str | None = session.get("tools_version")
         self.current_app: str = session["current_app"]
         self.mode: str | None = session.get("mode")  # switch_app, all_operations or code
         self.done = False
@@ -64,15 +67,24 @@ class Episode:
     def _absorb(self, resp: dict) -> None:
         self.last = resp
         self.current_app = resp.get("current_app", self.current_app)
+        if resp.get("done"):
+            self.done = True
+            self.evaluation = resp.get("evaluation") or self.evaluation
+            return
+        version = resp.get("tools_version")
+        if resp.get("tools") is None and version is not None and version != self.tools_version:
+            # changed without them in this response (another client acted in between): ask for them
+            resp = self.client.get_session(self.session_id, include_tools=True)
+        self._take_tools(resp)
+
+    def _take_tools(self, resp: dict) -> None:
+        self.tools_version = resp.get("tools_version", self.tools_version)
         if resp.get("tools") is not None:
             self.tools = resp["tools"]
         if resp.get("prompt") is not None:
             self.prompt = resp["prompt"]
         if resp.get("tool_prompt") is not None:
             self.tool_prompt = resp["tool_prompt"]
-        if resp.get("done"):
-            self.done = True
-            self.evaluation = resp.get("evaluation") or self.evaluation
 
 
 class Agent(Protocol):

@@ -22,6 +22,8 @@ from typing import Any
 
 import httpx
 
+from officesim.apps import DEFAULT_TOOLSET
+from officesim.apps.toolnames import split_tool_name
 from officesim.runner.episode import Episode
 from officesim.server.session import ACTION_FORMATS
 
@@ -79,17 +81,12 @@ class ChatClient:
         self.http.close()
 
 
-def split_tool_name(name: str, tools: list[dict] | None = None) -> tuple[str, str]:
-    """'excel_read_file' -> ('excel', 'read_file'). App names may hold underscores
-    ('customer_relationship_manager_search_customers'): the offered tool of that name says its app
-    ('[app] ...' opens its description); a name no tool has is split at its first underscore."""
-    for tool in tools or []:
-        fn = tool.get("function") or tool
-        m = re.match(r"\[([\w-]+)\]", str(fn.get("description") or ""))
-        if fn.get("name") == name and m and name.startswith(m.group(1) + "_"):
-            return m.group(1), name[len(m.group(1)) + 1:]
-    app, _, action = (name or "").partition("_")
-    return app, action
+def prompt_update(old: str, new: str) -> str:
+    """What a changed prompt says that the one the model has does not: its new lines (where the
+    session is now, the actions now listed). Sent as a message, so the first message never changes."""
+    seen = set(old.splitlines())
+    added = [line for line in new.splitlines() if line.strip() and line not in seen]
+    return ("Update: " + "\n".join(added)) if added else ""
 
 
 def extract_json_object(text: str) -> dict | None:
@@ -148,16 +145,17 @@ class OpenAIAgent:
         """Talk to the model with the server's prompt and tools, one action per reply.
 
         The conversation opens with the session's prompt (``tool_prompt`` with ``tools`` for tool
-        calling, ``prompt`` with its listing of actions for JSON). The server sends both again after
-        every action; when the allowed actions change (switch_app) the opening message becomes the new
-        prompt, so the model always reads the rules of where it is, and the history follows it.
+        calling, ``prompt`` with its listing of actions for JSON) and that message never changes, so
+        an endpoint's prompt cache keeps the whole conversation's prefix. When the allowed actions
+        change (switch_app) the request's ``tools`` become the new ones and what the new prompt says
+        anew (``prompt_update``) follows as a message.
         """
-        messages: list[dict[str, Any]] = [{"role": "user", "content": self._prompt(episode)}]
+        shown = self._prompt(episode)
+        messages: list[dict[str, Any]] = [{"role": "user", "content": shown}]
         episode.record_transcript(messages)
         guard = 0
         while not episode.done and guard < 500:
             guard += 1
-            messages[0]["content"] = self._prompt(episode)
             body = {"model": self.model, "messages": messages, "temperature": self.temperature}
             if self.action_format == "tools":
                 body["tools"] = episode.tools
@@ -174,6 +172,13 @@ class OpenAIAgent:
                 self._code_turn(episode, messages, message)
             else:
                 self._json_turn(episode, messages, message)
+            if not episode.done and self._prompt(episode) != shown:
+                update = prompt_update(shown, self._prompt(episode))
+                shown = self._prompt(episode)
+                if update and self.action_format != "tools" and messages[-1]["role"] == "user":
+                    messages[-1]["content"] += "\n\n" + update  # the turns keep alternating
+                elif update:
+                    messages.append({"role": "user", "content": update})
 
     def _prompt(self, episode: Episode) -> str:
         return episode.tool_prompt if self.action_format == "tools" else episode.prompt
@@ -187,7 +192,7 @@ class OpenAIAgent:
             return
         for call in calls:
             fn = call.get("function") or {}
-            app, action = split_tool_name(fn.get("name", ""), episode.tools)
+            app, action = self._resolve(episode, fn.get("name", ""))
             raw = fn.get("arguments") or "{}"
             try:
                 args = json.loads(raw) if isinstance(raw, str) else raw
@@ -224,13 +229,18 @@ class OpenAIAgent:
         messages.append({"role": "user", "content": f"Observation: {text}"})
 
     @staticmethod
+    def _resolve(episode: Episode, name: str) -> tuple[str | None, str]:
+        """A tool name as (app, operation), by the tool set of the episode's task."""
+        return split_tool_name(name, episode.task.get("toolset") or DEFAULT_TOOLSET)
+
+    @staticmethod
     def _observe(resp: dict) -> str:
         if resp.get("done"):
             return f"{resp.get('observation', '')}\nThe session has ended ({resp.get('status')})."
         return str(resp.get("observation", ""))
 
     @staticmethod
-    def _malformed(episode: Episode, reason: str, raw: Any, app: str = "", action: str = "") -> str:
+    def _malformed(episode: Episode, reason: str, raw: Any, app: str | None = "", action: str = "") -> str:
         """Count a malformed reply as a step on the server, and tell the model what was wrong."""
         body = {"app": app or "(none)", "action": action or "(none)", "args": {"malformed_reply": str(raw)[:1000]}}
         resp = episode.act_raw(body)

@@ -34,6 +34,10 @@ class OfficeError(Exception):
 KEEPALIVE_EXPIRY_S = 2.0
 
 
+def _include(tools: bool) -> dict | None:
+    return {"include": "tools"} if tools else None
+
+
 class OfficeClient:
     """Talks to one officesim server."""
 
@@ -88,7 +92,7 @@ class OfficeClient:
 
     # -- sessions --------------------------------------------------------------------------------
     def create_session(self, task_id: str, mode: str | None = None, max_steps: int = 50) -> dict:
-        """Start a session; returns session_id, task, current_app, tools and prompt.
+        """Start a session; returns session_id, task, current_app, tools, prompt, tool_prompt and tools_version.
 
         ``mode`` is one of the registry's MODES; None leaves it to the server (its DEFAULT_MODE), so the
         client need not load the apps to know it.
@@ -98,21 +102,25 @@ class OfficeClient:
             body["mode"] = mode
         return self._json("POST", "/sessions", json=body)
 
-    def act(self, session_id: str, app: str, action: str, args: dict | None = None) -> dict:
-        """Run one action; returns ok, observation, data, error, current_app, tools, step, done, status."""
+    def act(self, session_id: str, app: str | None, action: str, args: dict | None = None,
+            include_tools: bool = False) -> dict:
+        """Run one action; returns ok, observation, data, error, current_app, step, done, status and
+        tools_version, plus tools, prompt and tool_prompt when the action changed them (or with
+        ``include_tools``). ``app`` may be None when ``action`` is a tool name such as ``excel_set_cell``."""
         body = {"app": app, "action": action, "args": args or {}}
-        return self._json("POST", f"/sessions/{session_id}/actions", json=body)
+        return self._json("POST", f"/sessions/{session_id}/actions", json=body, params=_include(include_tools))
 
-    def act_raw(self, session_id: str, body: dict) -> dict:
+    def act_raw(self, session_id: str, body: dict, include_tools: bool = False) -> dict:
         """Send an action body as given, e.g. the flat OfficeBench form ``{"app", "action", "<arg>": ...}``."""
-        return self._json("POST", f"/sessions/{session_id}/actions", json=body)
+        return self._json("POST", f"/sessions/{session_id}/actions", json=body, params=_include(include_tools))
 
     def finish(self, session_id: str, answer: Any = None) -> dict:
         """End the session (as finish_task); the response carries the evaluation."""
         return self._json("POST", f"/sessions/{session_id}/finish", json={"answer": answer})
 
-    def get_session(self, session_id: str) -> dict:
-        return self._json("GET", f"/sessions/{session_id}")
+    def get_session(self, session_id: str, include_tools: bool = False) -> dict:
+        """The session and its history; with ``include_tools`` also its current tools and prompts."""
+        return self._json("GET", f"/sessions/{session_id}", params=_include(include_tools))
 
     def files(self, session_id: str) -> list[dict]:
         """The office's files as ``[{"path", "size"}]``."""

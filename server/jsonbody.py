@@ -1,7 +1,7 @@
 """Response bodies as JSON bytes: orjson, with parts that repeat from response to response encoded once.
 
-An action response carries the tools and both prompts (some 30 kB in ``all_operations`` mode) and
-they change only with the current app, so ``Encoded`` keeps them encoded beside their value. The
+A response that carries the tools and both prompts (some 30 kB in ``all_operations`` mode) sends
+what changes only with the current app, so ``Encoded`` keeps them encoded beside their value. The
 standard library's encoder takes over for what orjson refuses (an integer beyond 64 bits), with the
 same output otherwise: dates, dataclasses and other non-JSON values become their ``str``.
 """
@@ -20,11 +20,12 @@ _OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.O
 class Encoded:
     """A JSON value and its encoding, made once and put into many bodies."""
 
-    __slots__ = ("value", "fragment")
+    __slots__ = ("value", "data", "fragment")
 
     def __init__(self, value: Any):
         self.value = value
-        self.fragment = orjson.Fragment(dumps(value))
+        self.data = dumps(value)
+        self.fragment = orjson.Fragment(self.data)
 
 
 def _fast_default(value: Any) -> Any:

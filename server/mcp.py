@@ -3,8 +3,9 @@
 Agent frameworks connect tools through MCP; this serves them the session rules unchanged. A
 connection starts unbound and sees ``start_task`` and ``list_tasks``; once a task is started it
 sees exactly the tools the session allows now (``Session.tools()``, the one source of the OpenAI
-tools: same names, descriptions and JSON schemas), and after ``system_switch_app`` the server
-sends ``notifications/tools/list_changed``. Once that session has ended (finished, stagnated, step
+tools: same names, descriptions and JSON schemas), and when a step changes them (``system_switch_app``)
+the server sends ``notifications/tools/list_changed``; tool results carry the step's outcome, never
+the tools (a client lists them again on the notification). Once that session has ended (finished, stagnated, step
 limit, expired) the connection sees ``start_task`` again and may run another task. A failed action is a tool result with ``isError`` and
 the HTTP observation's code and message; ``system_finish_task`` returns the evaluation. The task's
 prompt is an MCP prompt and the office files are read-only ``office://`` resources.
@@ -35,7 +36,8 @@ from officesim.apps import apps_for
 from officesim.apps.registry import DEFAULT_MODE, MODES
 from officesim.server.manager import CapacityError, SessionManager
 from officesim.server.routes.common import error_response
-from officesim.server.session import DEFAULT_MAX_STEPS, Session, SessionEnded, _split_tool_name
+from officesim.apps.toolnames import split_tool_name
+from officesim.server.session import DEFAULT_MAX_STEPS, Session, SessionEnded
 
 PATH = "/mcp"
 SCHEME = "office://"
@@ -86,19 +88,6 @@ def evaluation_text(evaluation: dict) -> str:
 def _tool(openai_tool: dict) -> types.Tool:
     fn = openai_tool["function"]
     return types.Tool(name=fn["name"], description=fn["description"], input_schema=fn["parameters"])
-
-
-def _app_and_action(name: str, toolset: str) -> tuple[str | None, str]:
-    """A tool name as the session's (app, action): an operation's tool name resolves; an unknown one
-    keeps the app it begins with, if any, so the session's error names what is wrong (``unknown_action``
-    of that app, else ``unknown_app`` naming the tool); it counts as a step, as over HTTP."""
-    split = _split_tool_name(name, toolset)
-    if split is not None:
-        return split
-    for app in sorted(apps_for(toolset), key=len, reverse=True):
-        if name.startswith(app + "_"):
-            return app, name[len(app) + 1:]
-    return name, ""
 
 
 def _error_result(code: str, message: str) -> types.CallToolResult:
@@ -272,15 +261,17 @@ class OfficeMCP:
         return types.CallToolResult(content=[types.TextContent(text=text)], structured_content={"tasks": rows})
 
     async def _act(self, ctx: Any, session: Session, name: str, args: Any) -> types.CallToolResult:
-        app, action = _app_and_action(name, session.toolset)
-        before = session.current_app
+        # an unknown name keeps the app it begins with, so the session's error names what is wrong; it
+        # counts as a step, as over HTTP
+        app, action = split_tool_name(name, session.toolset)
         try:
             result = await anyio.to_thread.run_sync(lambda: session.step(app, action, args))
         except SessionEnded as exc:
             raise ToolError("session_ended", str(exc)) from None
-        out = result.to_dict()
+        out = result.to_dict()  # never the tools: a client lists them again on list_changed
         out["session_id"] = session.id
-        if result.current_app != before or result.done:  # the switched app's tools, or start_task again
+        changed = await anyio.to_thread.run_sync(lambda: "tools" in session.parts_after(result))
+        if changed or result.done:  # the switched app's tools, or start_task again
             await ctx.session.send_notification(types.ToolListChangedNotification(), related_request_id=ctx.request_id)
         text = result.observation
         if out.get("evaluation"):

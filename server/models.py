@@ -61,6 +61,10 @@ class CreateSession(BaseModel):
     max_steps: int = Field(50, ge=1, le=10_000)
 
 
+TOOLS_VERSION = ("names the tools, prompt and tool_prompt of where the session is: when it differs from the "
+                 "last one a client holds, they changed (the response that changed them carries them)")
+
+
 class SessionCreated(BaseModel):
     session_id: str
     task: TaskInfo
@@ -69,9 +73,10 @@ class SessionCreated(BaseModel):
     status: str
     current_app: str
     step: int
-    tools: list[dict[str, Any]]
+    tools: list[dict[str, Any]] = Field(description="the actions allowed now as OpenAI tools")
     prompt: str = Field(description="for JSON actions in text: the task and the actions allowed now, listed")
     tool_prompt: str = Field(description="for native tool calling: the same without the listing; send it with tools")
+    tools_version: str = Field(description=TOOLS_VERSION)
 
 
 class ActionRequest(BaseModel):
@@ -122,16 +127,20 @@ EVALUATION = "the grade, once the session has ended (null before)"
 
 
 class ActionResponse(BaseModel):
+    """One step's outcome. ``tools``, ``prompt`` and ``tool_prompt`` are present only when the step
+    changed them (a switch of app) or with ``?include=tools``, never once the session has ended."""
+
     ok: bool
     observation: str
     data: Any = None
     error: ErrorInfo | None = None
     current_app: str
-    tools: list[dict[str, Any]]
     step: int
     done: bool
     status: str
-    prompt: str | None = Field(None, description="the prompt of the state the action left (it changes with the app)")
+    tools_version: str = Field(description=TOOLS_VERSION)
+    tools: list[dict[str, Any]] | None = Field(None, description="the actions allowed now, when they changed or asked")
+    prompt: str | None = Field(None, description="the prompt of the state the action left, when it changed or asked")
     tool_prompt: str | None = Field(None, description="the same for native tool calling with tools")
     evaluation: Evaluation | None = Field(None, description=EVALUATION)
 
@@ -158,6 +167,10 @@ class SessionInfo(BaseModel):
     history: list[HistoryItem]
     evaluation: Evaluation | None = Field(None, description=EVALUATION)
     office_available: bool = True
+    tools_version: str | None = Field(None, description=TOOLS_VERSION)
+    tools: list[dict[str, Any]] | None = Field(None, description="with ?include=tools: the actions allowed now")
+    prompt: str | None = Field(None, description="with ?include=tools: the prompt of where the session is")
+    tool_prompt: str | None = Field(None, description="with ?include=tools: the same for native tool calling")
 
 
 class FileInfo(BaseModel):

@@ -14,6 +14,7 @@ drive a ``Session`` the same way, so the rules below exist once:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -26,6 +27,7 @@ from officesim.apps import OfficeContext, OpError, apps_for, resolve_operation
 from officesim.apps.asking import DEFAULT_REPLY, SETTINGS_KEY as ASK_KEY
 from officesim.apps.registry import (DEFAULT_MODE, DEFAULT_TOOLSET, MODES, SYSTEM_APP, ActionResult, Operation,
                                      office_apps)
+from officesim.apps.toolnames import resolve_tool_name
 from officesim.evaluators.record import EpisodeRecord
 from officesim.server.code import api_listing, run_program
 from officesim.server.jsonbody import Encoded
@@ -59,17 +61,18 @@ class StepResult:
     data: Any
     error: dict | None
     current_app: str
-    tools: list[dict]
+    tools: list[dict]  # for callers in process; the API sends them only when they change (state_parts)
     step: int
     done: bool
     status: str
     evaluation: EpisodeRecord | None = None
+    app_before: str = SYSTEM  # the current app when the step began (did the tools change? Session.parts_after)
 
     def to_dict(self) -> dict:
+        """The lean action response: without the tools and prompts (``Session.parts_after`` adds them)."""
         out = {
             "ok": self.ok, "observation": self.observation, "data": self.data, "error": self.error,
-            "current_app": self.current_app, "tools": self.tools, "step": self.step,
-            "done": self.done, "status": self.status,
+            "current_app": self.current_app, "step": self.step, "done": self.done, "status": self.status,
         }
         if self.evaluation is not None:
             out["evaluation"] = self.evaluation.api_dict()
@@ -173,18 +176,6 @@ def _action_key(app: Any, action: Any, args: Any) -> str:
         return repr((app, action, args))
 
 
-def _split_tool_name(action: Any, toolset: str = DEFAULT_TOOLSET) -> tuple[str, str] | None:
-    """``excel_set_cell`` (an OpenAI tool name) -> ("excel", "set_cell") when it names an operation;
-    app names may hold underscores (``project_management_create_task``)."""
-    if isinstance(action, str) and "_" in action:
-        apps = apps_for(toolset)
-        for app in sorted(apps, key=len, reverse=True):
-            name = action[len(app) + 1:]
-            if action.startswith(app + "_") and name in apps[app].operations:
-                return app, name
-    return None
-
-
 class Session:
     """One agent's attempt at one task, on a private office."""
 
@@ -255,23 +246,44 @@ class Session:
         """The prompt for native tool calling with ``tools()``."""
         return self._prompt("tools")
 
-    def _prompt(self, action_format: str) -> str:
-        # every action response carries both prompts; they change only with the current app
-        key = (self.current_app, action_format)
+    def _prompt(self, action_format: str, app: str | None = None) -> str:
+        # both prompts change only with the current app
+        key = (self.current_app if app is None else app, action_format)
         prompt = self._prompts.get(key)
         if prompt is None:
             prompt = self._prompts[key] = render_prompt(self.task, self.mode, key[0], action_format)
         return prompt
 
-    def state_parts(self) -> dict[str, Encoded]:
-        """The tools and both prompts of the current state, encoded once per app (every action
-        response carries them, and they change only with the current app)."""
-        parts = self._parts.get(self.current_app)
+    def state_parts(self, app: str | None = None) -> dict[str, Any]:
+        """The tools and both prompts of the current state (or of being in ``app``), encoded once per
+        app, and their ``tools_version``: the API sends them at the start, when they change and when asked."""
+        app = self.current_app if app is None else app
+        parts = self._parts.get(app)
         if parts is None:
-            parts = self._parts[self.current_app] = {
-                "tools": Encoded(self.tools()), "prompt": Encoded(self.prompt()),
-                "tool_prompt": Encoded(self.tool_prompt())}
+            tools = Encoded(tools_for(self.mode, app, self.toolset))
+            prompt, tool_prompt = Encoded(self._prompt("json", app)), Encoded(self._prompt("tools", app))
+            digest = hashlib.sha256()
+            for part in (tools, prompt, tool_prompt):
+                digest.update(part.data)
+            parts = self._parts[app] = {"tools": tools, "prompt": prompt, "tool_prompt": tool_prompt,
+                                        "tools_version": digest.hexdigest()[:12]}
         return parts
+
+    def tools_version(self) -> str:
+        """Names the tools and prompts of the current state: equal versions, equal tools and prompts."""
+        return self.state_parts()["tools_version"]
+
+    def parts_after(self, result: StepResult, include: bool = False) -> dict[str, Any]:
+        """What an action response adds to ``result.to_dict()``: the ``tools_version`` of the state the
+        step left, and the tools and prompts when the step changed them or when ``include`` asks,
+        never once the session has ended (no action follows)."""
+        with self.lock:
+            parts = self.state_parts(result.current_app)
+            if result.done:
+                return {"tools_version": parts["tools_version"]}
+            if include or self.state_parts(result.app_before)["tools_version"] != parts["tools_version"]:
+                return dict(parts)
+            return {"tools_version": parts["tools_version"]}
 
     def snapshot(self) -> dict:
         """The session as the API's GET /sessions/{id} shows it."""
@@ -290,10 +302,11 @@ class Session:
         with self.lock:
             if self.done:
                 raise SessionEnded(self.id, self.status)
+            app_before = self.current_app
             self.last_active = time.monotonic()
             if args is None:
                 args = {}
-            if app in (None, "") and (split := _split_tool_name(action, self.toolset)):
+            if app in (None, "") and (split := resolve_tool_name(action, self.toolset)):
                 app, action = split
             self.step_count += 1
             self._finish_after = None
@@ -314,7 +327,7 @@ class Session:
             return StepResult(
                 ok=result.ok, observation=result.observation, data=result.data, error=result.error,
                 current_app=self.current_app, tools=self.tools(), step=self.step_count,
-                done=self.done, status=self.status, evaluation=self.evaluation,
+                done=self.done, status=self.status, evaluation=self.evaluation, app_before=app_before,
             )
 
     def finish(self, answer: Any = None) -> StepResult:

@@ -72,6 +72,8 @@ async def play_gold(client: Client, notes: Notes, task: Task, start: bool = True
         last = result.structured_content or {}
         if result.is_error:
             problems.append(f"{task.id}: action {i} {act['app']}.{act['action']}: {result.content[0].text}")
+        if {"tools", "prompt", "tool_prompt"} & set(last):  # the tools come by tools/list on list_changed
+            problems.append(f"{task.id}: action {i}: the tool result carries tools or prompts")
         if last.get("current_app") != current:
             if LIST_CHANGED not in notes.methods[seen:]:
                 problems.append(f"{task.id}: no tools/list_changed after switching to {last.get('current_app')}")

@@ -62,6 +62,7 @@ def test_tools_errors_prompt_resources_and_the_http_view(server, suite):
 
             other = await client.call_tool(tool_name("excel", "read_file"), {"file_path": "data/x.xlsx"})
             assert other.is_error and other.structured_content["error"]["code"] == "not_in_current_app"
+            assert "tools" not in other.structured_content and "prompt" not in other.structured_content
             bad = await client.call_tool(tool_name("system", "switch_app"), {"target": "word"})
             assert bad.is_error and bad.structured_content["error"]["code"] == "bad_arguments"
             assert bad.content[0].text.startswith("Error: ")

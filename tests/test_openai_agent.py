@@ -17,7 +17,7 @@ from tests._eval_tasks import USER, write_tasks
 from tests._json_http import JsonHandler
 from officesim.runner.cli import main as cli_main
 from officesim.runner.localserver import LocalServer
-from officesim.runner.openai_agent import extract_json_object, split_tool_name
+from officesim.runner.openai_agent import extract_json_object, prompt_update
 from officesim.runner.results import read_results
 from officesim.runner.run import EvalConfig, run_eval
 from officesim.server.client import OfficeClient
@@ -157,12 +157,21 @@ def test_scripted_tool_calls_pass_with_tokens(env, run):
     first, second = requests[0]["body"], requests[1]["body"]
     assert requests[0]["authorization"] == "Bearer sk-test-123"
     assert first["model"] == MODEL
-    # the agent sends exactly the server's tool prompt and tools, and follows them when they change
+    # the agent sends exactly the server's tool prompt and tools, and follows them when they change:
+    # the first message stays as it was (an endpoint's prompt cache keeps the prefix), the new tools go
+    # in the request and what the new prompt says anew follows the tool results as a message
     created, switched = server_says(env, SWITCH_TO_EXCEL)
     assert first["messages"] == [{"role": "user", "content": created["tool_prompt"]}]
     assert first["tools"] == created["tools"]
-    assert second["messages"][0] == {"role": "user", "content": switched["tool_prompt"]}
+    assert second["messages"][0] == first["messages"][0]
+    assert requests[2]["body"]["messages"][0] == first["messages"][0]
     assert second["tools"] == switched["tools"]
+    assert [m["role"] for m in second["messages"]] == ["user", "assistant", "tool", "user"]
+    update = second["messages"][-1]["content"]
+    assert update == prompt_update(created["tool_prompt"], switched["tool_prompt"])
+    assert "You are in the 'excel' app" in update and "Write the total" not in update  # not the whole prompt again
+    # the third request extends the second: nothing sent before is rewritten
+    assert requests[2]["body"]["messages"][:4] == second["messages"]
     prompt = first["messages"][0]["content"]
     assert USER in prompt and "2026-03-10" in prompt and "data/budget.xlsx" in prompt
     assert "Available actions" not in prompt  # the tools carry the actions
@@ -170,7 +179,6 @@ def test_scripted_tool_calls_pass_with_tokens(env, run):
     second_tools = {t["function"]["name"] for t in second["tools"]}
     assert "system_switch_app" in first_tools and "excel_set_cell" not in first_tools
     assert "excel_set_cell" in second_tools  # the tools follow the current app
-    assert "You are in the 'excel' app" in second["messages"][0]["content"]
     tool_msgs = [m for m in second["messages"] if m["role"] == "tool"]
     assert tool_msgs and tool_msgs[-1]["tool_call_id"] == "call-system_switch_app"
     assert "excel" in tool_msgs[-1]["content"]
@@ -192,9 +200,13 @@ def test_json_action_format_passes(env, run):
     created, switched = server_says(env, SWITCH_TO_EXCEL)
     assert bodies[0]["messages"] == [{"role": "user", "content": created["prompt"]}]
     assert '"action": "switch_app"' in created["prompt"] and '"action": "set_cell"' not in created["prompt"]
-    assert bodies[1]["messages"][0] == {"role": "user", "content": switched["prompt"]}
+    assert bodies[1]["messages"][0] == bodies[0]["messages"][0]  # the first message never changes
     assert '"action": "set_cell"' in switched["prompt"]
     assert [m["role"] for m in bodies[1]["messages"]] == ["user", "assistant", "user"]
+    # the new listing follows the observation in the same message, so the turns keep alternating
+    observed = bodies[1]["messages"][2]["content"]
+    assert observed.startswith("Observation: ") and '"action": "set_cell"' in observed
+    assert observed.endswith(prompt_update(created["prompt"], switched["prompt"]))
     # the listing is never repeated in the history: observations follow as they are
     assert bodies[2]["messages"][0] == bodies[1]["messages"][0]
     assert all(m["content"].startswith("Observation: ") for m in bodies[2]["messages"][2::2])
@@ -272,8 +284,8 @@ def test_cli_openai_json_with_agent_options(env, tmp_path, monkeypatch, capsys):
 
 
 def test_helpers():
-    assert split_tool_name("excel_set_cell") == ("excel", "set_cell")
-    assert split_tool_name("system_finish_task") == ("system", "finish_task")
+    assert prompt_update("a\nb", "a\nc\n\nd") == "Update: c\nd"
+    assert prompt_update("a\nb", "b\na") == ""
     assert extract_json_object('x {"a": "}{", "b": {"c": 1}} y {"d": 2}') == {"a": "}{", "b": {"c": 1}}
     assert extract_json_object("no json here") is None
     assert extract_json_object('{"broken": } then {"ok": true}') == {"ok": True}
@@ -308,12 +320,53 @@ def test_oracle_in_code_mode_plays_the_gold_as_one_program(env, tmp_path):
     assert summary["passed"] == 1 and rec.steps == 1 and rec.trajectory[0]["action"] == "run_code"
 
 
-def test_workbench_tool_names_are_split_by_the_offered_tools():
-    from officesim.apps import apps_for
+# ---- WorkBench's tools: app names with underscores ----------------------------------------------------
+WB_TASK = "wb-crm-won-001"
+CRM = "customer_relationship_manager"
 
-    apps = apps_for("workbench")
-    tools = [op.openai_tool() for app in apps.values() for op in app.operations.values()]
-    name = "customer_relationship_manager_search_customers"
-    assert split_tool_name(name, tools) == ("customer_relationship_manager", "search_customers")
-    assert split_tool_name("project_management_create_task", tools) == ("project_management", "create_task")
-    assert split_tool_name(name) == ("customer", "relationship_manager_search_customers")  # no tools: the old guess
+
+def write_workbench_task(root):
+    """A task in WorkBench's tool set on a small WorkBench office: mark one customer as won."""
+    import yaml
+
+    from officesim.apps.workbench_store import write_office
+    from tests.test_workbench_apps import USER as WB_USER
+    from tests.test_workbench_apps import tables
+
+    write_office(root / "office", tables(), WB_USER)
+    task = {"id": WB_TASK, "scenario": "wb-crm-won", "category": 1, "toolset": "workbench", "apps": [CRM],
+            "user": WB_USER, "now": "2023-11-30 09:00:00", "office_from": "../../office",
+            "instruction": "Taylor Jackson has become a customer: set their status to Won.",
+            "checks": [{"check": "workbench_rows",
+                        "args": {"table": "crm", "present": [{"customer_id": "00000189", "status": "Won"}]}}],
+            "gold": [{"app": "system", "action": "switch_app", "args": {"target_app": CRM}},
+                     {"app": CRM, "action": "update_customer",
+                      "args": {"customer_id": "00000189", "field": "status", "new_value": "Won"}}]}
+    (root / "tasks" / WB_TASK).mkdir(parents=True)
+    (root / "tasks" / WB_TASK / "task.yaml").write_text(yaml.safe_dump(task, sort_keys=False))
+    return root / "tasks"
+
+
+def test_openai_agent_solves_a_workbench_task(env, tmp_path, monkeypatch):
+    """Tool names such as customer_relationship_manager_update_customer reach their app (never 'customer')."""
+    monkeypatch.setenv("OPENAI_BASE_URL", env["fake"].url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-123")
+    tasks = write_workbench_task(tmp_path)
+    env["fake"].load(tool_reply("system_switch_app", {"target_app": CRM}),
+                     tool_reply(f"{CRM}_search_customers", {"customer_name": "taylor"}),
+                     tool_reply(f"{CRM}_update_customer", {"customer_id": "00000189", "field": "status",
+                                                           "new_value": "Won"}),
+                     tool_reply("system_finish_task", {}))
+    with LocalServer([tasks], include_suite=False) as server:
+        cfg = EvalConfig(agent="openai", model=MODEL, task_dirs=[tasks], task_ids=[WB_TASK], server=server.url,
+                         token=server.token, workers=1, out=tmp_path / "wb", progress="off",
+                         agent_options={"backoff_s": 0.001})
+        summary = run_eval(cfg)
+    rec = read_results(tmp_path / "wb")[0].model_dump()
+    assert [(s["app"], s["action"], s["ok"]) for s in rec["trajectory"]] == [
+        ("system", "switch_app", True), (CRM, "search_customers", True), (CRM, "update_customer", True),
+        ("system", "finish_task", True)], rec["error"]
+    assert "Taylor Jackson" in rec["trajectory"][1]["observation"]
+    assert rec["passed"] is True and summary["passed"] == 1, rec["checks"]
+    offered = {t["function"]["name"] for t in env["fake"].requests[1]["body"]["tools"]}
+    assert f"{CRM}_update_customer" in offered  # the tools followed the switch

@@ -8,9 +8,9 @@ being validated again.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Annotated, Callable, Literal
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Query
 
 from officesim.server.manager import CapacityError
 from officesim.server.models import (
@@ -22,14 +22,21 @@ from officesim.server.session import Session, SessionEnded, StepResult
 router = APIRouter(tags=["sessions"])
 
 
-def _run_step(session: Session, fn: Callable[[], StepResult]) -> dict:
-    """One step as the action response: the step's result and the prompts of the state it left."""
+# ``?include=tools``: the tools and prompts in this response even when they did not change
+Include = Annotated[Literal["tools"] | None, Query(
+    description="'tools': add tools, prompt and tool_prompt to the response (else they come only when they "
+                "change; compare tools_version)")]
+
+
+def _run_step(session: Session, fn: Callable[[], StepResult], include: bool = False) -> dict:
+    """One step as the action response: the step's result, the ``tools_version`` of the state it
+    left, and that state's tools and prompts when they changed (or when asked)."""
     try:
         result = fn()
     except SessionEnded as exc:
         raise ApiError(409, "session_ended", str(exc)) from None
     out = result.to_dict()
-    out.update(session.state_parts())
+    out.update(session.parts_after(result, include))
     return out
 
 
@@ -54,16 +61,19 @@ async def create_session(body: CreateSession, manager: Manager):
 
 
 @router.post("/sessions/{session_id}/actions", response_model=ActionResponse, responses=ERRORS)
-async def act(session_id: str, body: ActionRequest, manager: Manager):
+async def act(session_id: str, body: ActionRequest, manager: Manager, include: Include = None):
+    """Run one action. ``tools``, ``prompt`` and ``tool_prompt`` come only when the action changed them
+    (a switch of app) or with ``?include=tools``; ``tools_version`` comes always."""
     def work() -> dict:
         session = session_or_404(manager, session_id)
-        return _run_step(session, lambda: session.step(body.app, body.action, body.arguments()))
+        return _run_step(session, lambda: session.step(body.app, body.action, body.arguments()), include == "tools")
 
     return FastJSON(await in_thread(work))
 
 
 @router.post("/sessions/{session_id}/finish", response_model=ActionResponse, responses=ERRORS)
 async def finish(session_id: str, manager: Manager, body: FinishRequest | None = Body(None)):
+    """End the session (as finish_task); the response carries the evaluation, never the tools."""
     answer = body.answer if body is not None else None
 
     def work() -> dict:
@@ -74,12 +84,16 @@ async def finish(session_id: str, manager: Manager, body: FinishRequest | None =
 
 
 @router.get("/sessions/{session_id}", response_model=SessionInfo, responses=ERRORS)
-async def get_session(session_id: str, manager: Manager):
+async def get_session(session_id: str, manager: Manager, include: Include = None):
+    """The session and its history; with ``?include=tools`` the tools and prompts of where it is now
+    (a client that lost track of them asks here without acting)."""
     def work() -> dict:
         session = session_or_404(manager, session_id)
         if session.lock.acquire(blocking=False):
             try:
                 out = session.snapshot()
+                out.update(session.state_parts() if include == "tools" else
+                           {"tools_version": session.tools_version()})
             finally:
                 session.lock.release()
         else:  # an action is running: answer at once with the session as of its last completed step
