@@ -30,7 +30,7 @@ from officesim.runner.results import (RUN_META, SUMMARY, ResultsWriter, read_jso
                                  rewrite_clean, write_json)
 from officesim.runner.shard import select_shard
 from officesim.runner.summary import process_counts, summarize
-from officesim.tasks.loader import load_tasks
+from officesim.tasks.loader import TASK_FILE, load_tasks
 from officesim.tasks.model import Task
 
 
@@ -70,7 +70,7 @@ def select_tasks(cfg: EvalConfig) -> tuple[dict[str, Task], list[Task]]:
     """All loaded tasks and the selected ones (by --tasks dirs, --task ids, --category), before sharding."""
     # --tasks DIR evaluates those tasks *instead of* the built-in suite (which is then not even
     # loaded: quicker, and a suite being edited cannot break a run of one's own tasks).
-    all_tasks = load_tasks(cfg.task_dirs, include_suite=not cfg.task_dirs)
+    all_tasks = load_tasks(cfg.task_dirs, include_suite=not cfg.task_dirs, only=cfg.task_ids or None)
     pool = list(all_tasks.values())
     if cfg.task_ids:
         unknown = [i for i in cfg.task_ids if i not in all_tasks]
@@ -83,6 +83,16 @@ def select_tasks(cfg: EvalConfig) -> tuple[dict[str, Task], list[Task]]:
     if not pool:
         raise RunError("no tasks selected")
     return all_tasks, sorted(pool, key=lambda t: t.id)
+
+
+def server_task_dirs(cfg: EvalConfig, selected: list[Task]) -> tuple[list[Path], bool]:
+    """What private servers load (task dirs, whether the suite): with ``--task``, the folders of the
+    selected tasks alone, so a server starts without parsing the suite; else ``--tasks`` or the suite."""
+    folders = [Path(t.source_dir) for t in selected if t.source_dir]
+    if cfg.task_ids and len(folders) == len(selected) and all(
+            f.name == t.id and (f / TASK_FILE).is_file() for f, t in zip(folders, selected)):
+        return folders, False
+    return list(cfg.task_dirs), not cfg.task_dirs
 
 
 def suite_fingerprint(tasks: list[Task]) -> str:
@@ -231,7 +241,8 @@ def _run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
             _run_jobs([client], agent, jobs, cfg, console, already=kept)
     else:
         count = cfg.servers or default_local_servers(cfg.workers)
-        with local_servers(count, cfg.task_dirs, include_suite=not cfg.task_dirs) as servers, ExitStack() as stack:
+        dirs, suite = server_task_dirs(cfg, selected)
+        with local_servers(count, dirs, include_suite=suite) as servers, ExitStack() as stack:
             clients = [stack.enter_context(OfficeClient(s.url, token=s.token)) for s in servers]
             _run_jobs(clients, agent, jobs, cfg, console, already=kept)
     meta["finished"] = now_iso()

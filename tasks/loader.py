@@ -83,15 +83,32 @@ def _check_problems(task: Task, path: Path) -> list[str]:
     return problems
 
 
-def load_tasks(dirs: Iterable[Path] | None = None, include_suite: bool = True) -> dict[str, Task]:
-    """All tasks of the suite (unless excluded) and of ``dirs``, by id; raises TaskLoadError."""
-    sources = ([SUITE_DIR] if include_suite and SUITE_DIR.is_dir() else []) + [Path(d) for d in dirs or []]
+def _named_files(source: Path, ids: set[str]) -> list[Path]:
+    """The files of the tasks ``ids`` in a source, found by folder name (a task's folder is named as its
+    id): a run of a few tasks parses a few files, not the suite."""
+    source = Path(source)
+    if source.is_file() or (source / TASK_FILE).is_file():
+        return task_files(source)
+    return [source / i / TASK_FILE for i in sorted(ids)
+            if "/" not in i and not i.startswith(".") and (source / i / TASK_FILE).is_file()]
+
+
+def load_tasks(dirs: Iterable[Path] | None = None, include_suite: bool = True,
+               only: Iterable[str] | None = None) -> dict[str, Task]:
+    """All tasks of the suite (unless excluded) and of ``dirs``, by id; raises TaskLoadError.
+
+    ``only``: the tasks of these ids (others may come along), parsed from their folders alone; when one
+    is not found so, everything is loaded (a task file named otherwise, and the errors, as without it).
+    """
+    dirs = list(dirs or [])
+    wanted = set(only) if only is not None else None
+    sources = ([SUITE_DIR] if include_suite and SUITE_DIR.is_dir() else []) + [Path(d) for d in dirs]
     tasks: dict[str, Task] = {}
     where: dict[str, Path] = {}
     problems: list[str] = []
     for source in sources:
         try:
-            files = task_files(source)
+            files = task_files(source) if wanted is None else _named_files(source, wanted)
         except TaskLoadError as exc:
             problems.extend(exc.problems)
             continue
@@ -105,6 +122,8 @@ def load_tasks(dirs: Iterable[Path] | None = None, include_suite: bool = True) -
                 continue
             tasks[task.id] = task
             where[task.id] = path
+    if wanted is not None and not wanted <= set(tasks):
+        return load_tasks(dirs, include_suite)
     if problems:
         raise TaskLoadError(problems)
     return tasks
