@@ -6,8 +6,8 @@ officesim server); the oracle plays the same suite tasks (OCR tasks left out) in
 rate is taken over the steady part of a run (first record to last: Ray's and the offices' start-up
 are reported apart). The overhead per episode compares one office on Ray with one local server and
 one worker (the local engine, ``--workers 1 --servers 1``): both play one episode at a time. Each
-record's ``wall_time_s`` is the episode itself (session, agent, grading); the interval between records
-less that is what the engine adds (dispatch, shipping the task and the record, writing it), so the
+record's ``wall_time_s`` is the episode itself (session, agent, grading); with one office the interval
+between records less that is what the engine adds (dispatch, shipping the task and the record, writing it), so the
 difference between the two engines does not depend on how fast the server happened to be.
 On a machine of 2 cores a third node adds no core: the figures show what the nodes share.
 OFFICESIM_BENCH_RAY_TASKS sets how many tasks (default 40).
@@ -59,7 +59,8 @@ def timed_run(cfg: EvalConfig) -> dict:
         raise RuntimeError(f"{cfg.engine}: {summary['total'] - summary['passed']} episode(s) failed in {cfg.out}")
     steady = stamps[-1] - stamps[0]
     interval = steady / (len(stamps) - 1)
-    records = read_results(cfg.out)
+    # the episodes that ended within the steady part: all but the first to end (results.jsonl is in that order)
+    records = read_results(cfg.out)[1:]
     in_episode = sum(r.wall_time_s or 0.0 for r in records) / len(records)
     return {"episodes": len(stamps), "wall_s": round(wall, 2), "startup_s": round(stamps[0] - start, 2),
             "episodes_per_s": round(1 / interval, 3), "s_per_episode": round(interval, 4),
