@@ -1,7 +1,7 @@
 """Run every benchmark (``make bench``) and print the figures against the targets.
 
-Memory is measured first, on a fresh server; the latency, session, conversion and concurrency
-benchmarks share that one private server; the suite benchmark starts its own servers, the Ray engine
+Memory is measured first, on a fresh server; the latency, session, conversion, concurrency and
+response-size benchmarks share that one private server; the suite benchmark starts its own servers, the Ray engine
 benchmark its own Ray cluster (skipped without Ray). Results go
 to benchmarks/results/*.json (summary.json holds the comparison with the targets). The machine is
 often shared: the load average is printed with every table and stored with every result, and
@@ -21,6 +21,7 @@ import hostile
 import memory
 import ocr
 import ray_engine
+import response_bytes
 import sessions
 import suite
 import workbench
@@ -37,6 +38,7 @@ def main() -> int:
         ses = sessions.run(bench)
         conv = conversions.run(bench)
         conc = concurrency.run(bench)
+        size = response_bytes.run(bench)
     hos = hostile.run()
     sui = suite.run()
     wbn = workbench.run()  # None without the WorkBench snapshot
@@ -68,6 +70,8 @@ def main() -> int:
          hos["peak_rss_mb"] < 1024),
         ("hostile use of code mode, sandbox, router, MCP, a crash", "0 failures",
          f"{hos['failures']} of {len(hos['surfaces'])} cases", hos["failures"] == 0),
+        ("action response bytes, switch_app mode (median)", "<= 2048", f"{size['switch_app_median_bytes']:.0f} B",
+         size["switch_app_median_bytes"] <= size["target_bytes"]),
         ("server RSS idle / 64 live sessions", "(reported)", f"{mem['idle_rss_mb']} / {mem['live_rss_mb']} MiB", True),
     ]
     ocr_ob, ocr_su = ocr_result["officebench"], ocr_result["suite"]
