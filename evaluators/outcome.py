@@ -45,7 +45,8 @@ from rapidfuzz import fuzz
 
 from officesim.evaluators.claims import VALUE_KINDS, claims_in, same_claim
 from officesim.evaluators.facts import own_text
-from officesim.evaluators.text import as_datetime, as_number, collapse, document_text, format_value, is_empty
+from officesim.evaluators.text import (as_datetime, as_number, as_time_of_day, collapse, document_text, format_value,
+                                      is_empty)
 from officesim.testbed.parse import digest_distance
 
 State = dict[str, dict]
@@ -188,8 +189,8 @@ def free_pattern_matches(pattern: str, paths: Iterable[str]) -> bool:
 
 # ---- values --------------------------------------------------------------------------------------
 def same_value(x: Any, y: Any) -> bool:
-    """Two cell-like values are the same outcome: numbers by value, dates by moment, text without
-    case and extra spaces, empty as empty."""
+    """Two cell-like values are the same outcome: numbers by value, dates by moment, times of day as
+    times, text without case and extra spaces, empty as empty."""
     if is_empty(x) or is_empty(y):
         return is_empty(x) and is_empty(y)
     nx, ny = as_number(x), as_number(y)
@@ -198,6 +199,9 @@ def same_value(x: Any, y: Any) -> bool:
     dx, dy = as_datetime(x), as_datetime(y)
     if dx is not None and dy is not None:
         return dx == dy
+    tx, ty = as_time_of_day(x), as_time_of_day(y)
+    if tx is not None and ty is not None:  # 8:00, 08:00 and 8:00 AM are one time of day
+        return tx == ty
     return collapse(format_value(x)).casefold() == collapse(format_value(y)).casefold()
 
 

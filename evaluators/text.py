@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import date, datetime
+from datetime import date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -106,6 +106,29 @@ def is_empty(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
+_CLOCK = re.compile(r"^\s*(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(?:([ap])\.?\s?m\.?)?\s*$", re.I)
+
+
+def as_time_of_day(value: Any) -> time | None:
+    """The time of day a cell holds: a time value, or text such as '8:00', '08:00:00', '8:00 AM' or
+    '8:00 p.m.' (minutes written); None for anything else (a date-time is a moment, not a time of day)."""
+    if isinstance(value, time):
+        return value.replace(tzinfo=None, microsecond=0)
+    if not isinstance(value, str):
+        return None
+    m = _CLOCK.match(value)
+    if not m:
+        return None
+    hour, minute, second = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    if m.group(4):
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if m.group(4).lower() == "p" else 0)
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    return time(hour, minute, second)
+
+
 def values_equal(expected: Any, found: Any, case_sensitive: bool = True) -> bool:
     """Equality of two cell-like values under the module's rules (numbers, dates, bools, text)."""
     if is_empty(expected) or is_empty(found):
@@ -118,6 +141,9 @@ def values_equal(expected: Any, found: Any, case_sensitive: bool = True) -> bool
     da, db = as_datetime(expected), as_datetime(found)
     if da is not None and db is not None:
         return da == db
+    ta, tb = as_time_of_day(expected), as_time_of_day(found)
+    if ta is not None and tb is not None:  # '8:00' is 08:00, 8:00 AM and a time cell of 8:00
+        return ta == tb
     return norm(expected, case_sensitive) == norm(found, case_sensitive)
 
 
