@@ -19,10 +19,13 @@ fails unless the gold states it under one too.
 
 from __future__ import annotations
 
+import copy
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from sentencex import segment
 
@@ -131,6 +134,12 @@ def build_directory(files: Iterable[dict], people: dict[str, str] | None = None,
         d.add(user, user_name)
     for name, address in (people or {}).items():
         d.add(address, name)
+    add_files(d, files)
+    return d
+
+
+def add_files(d: Directory, files: Iterable[dict]) -> None:
+    """Add every address of the parsed entries' mail, calendars and documents to ``d``."""
     for entry in files:
         kind = entry.get("kind")
         if kind == "eml":
@@ -149,7 +158,6 @@ def build_directory(files: Iterable[dict], people: dict[str, str] | None = None,
             continue
         for m in _EMAIL.finditer(text[:200_000]):
             d.add(m.group(0))
-    return d
 
 
 # ---- claims in text ----------------------------------------------------------------------------------
@@ -648,11 +656,44 @@ def calendar_claims(files: dict[str, dict], before: dict[str, dict] | None) -> l
 
 
 # ---- reading a graded state ----------------------------------------------------------------------------
+_SHARED: "OrderedDict[tuple, tuple[tuple, Any]]" = OrderedDict()
+_SHARED_LOCK = threading.Lock()
+
+
+def _per_task(name: str, anchors: tuple, compute: Callable[[], Any]) -> Any:
+    """A value that depends only on a task's initial and gold offices (the same parsed objects for every
+    episode of the task, server/grading.py), computed once for all its evaluations: in a lived-in office
+    of a thousand files, reading every value of the office costs more than the rest of the grading."""
+    key = (name, *map(id, anchors))
+    with _SHARED_LOCK:
+        hit = _SHARED.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit[0], anchors)):
+            _SHARED.move_to_end(key)
+            return hit[1]
+    value = compute()
+    with _SHARED_LOCK:
+        _SHARED[key] = (anchors, value)  # the anchors are kept, so their ids cannot be reused meanwhile
+        while len(_SHARED) > 64:
+            _SHARED.popitem(last=False)
+    return value
+
+
 def directory_of(state: EvalState) -> Directory:
-    """The office's directory (initial office, gold's and the agent's), built once per state."""
+    """The office's directory (initial office, gold's and the agent's), built once per state; the part of
+    the initial and gold offices once per task."""
     if "directory" not in state.memo:
-        files = [*(state.before or {}).values(), *(state.gold or {}).values(), *state.files.values()]
-        state.memo["directory"] = build_directory(files, state.people, state.user, state.user_name)
+        before, gold = state.before or {}, state.gold or {}
+        who = f"directory-{sorted((state.people or {}).items())}-{state.user}-{state.user_name}"
+        base = _per_task(who, (before, gold),
+                         lambda: build_directory([*before.values(), *gold.values()], state.people, state.user,
+                                                 state.user_name))
+        own = [e for p, e in state.files.items() if before.get(p) is not e and before.get(p) != e]
+        if own:
+            d = copy.deepcopy(base)
+            add_files(d, own)
+            state.memo["directory"] = d
+        else:
+            state.memo["directory"] = base
     return state.memo["directory"]
 
 
@@ -742,9 +783,10 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
     # what the gold writes anywhere is true of the outcome (the hours it books, the rate it applies)
     support.claims += [c for t in gold_written(state) for c in claims_in(t, year=state.year, dotted_times=True)]
     if "sources" not in state.memo:
-        state.memo["sources"] = office_sources(state.before or {}, state.year)
-        state.memo["names"] = "\n".join([state.instruction, *(document_text(e) for e in (state.before or {}).values()),
-                                         *gold_written(state)]).casefold()
+        before, gold = state.before or {}, state.gold or {}
+        state.memo["sources"] = _per_task(f"sources-{state.year}", (before,), lambda: office_sources(before, state.year))
+        state.memo["names"] = _per_task(f"names-{state.instruction}-{state.gold_answer}", (before, gold), lambda: "\n".join(
+            [state.instruction, *(document_text(e) for e in before.values()), *gold_written(state)]).casefold())
     return closed_world_problems(text, support, year=state.year, now=state.now, directory=directory_of(state),
                                  recipients=recipients, sources=state.memo["sources"], body=body,
                                  names=state.memo["names"])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import BaseModel, Field, computed_field
+from pydantic import BaseModel, Field, computed_field, model_serializer
 
 
 class CheckRecord(BaseModel):
@@ -24,6 +24,15 @@ class CheckRecord(BaseModel):
     args: dict[str, Any] = {}
     passed: bool
     message: str
+    checkpoint: str | None = None  # the check's name in its task, where it names a step of the work
+
+    @model_serializer(mode="wrap")
+    def _lean(self, handler: Any) -> dict[str, Any]:
+        """A check with no checkpoint name is written as before (no ``checkpoint`` key)."""
+        data = handler(self)
+        if isinstance(data, dict) and data.get("checkpoint") is None:
+            data.pop("checkpoint", None)
+        return data
 
 
 class EpisodeRecord(BaseModel):
@@ -48,6 +57,8 @@ class EpisodeRecord(BaseModel):
     # (the family's piece of work) and split; below, the gold solution's actions beside the agent's.
     scenario: str | None = None
     split: str | None = None
+    # How hard the task is by construction (tasks/difficulty.py): gold steps, apps, office files, dialogue tokens.
+    difficulty: dict[str, int] | None = None
     trial: int = 1
     agent: str | None = None
     model: str | None = None

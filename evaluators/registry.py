@@ -181,10 +181,13 @@ def run_checks(checks: list[Any], state: EvalState) -> list[CheckRecord]:
     out = []
     for item in checks:
         if isinstance(item, dict):
-            name, args = item.get("check"), item.get("args")
+            name, args, point = item.get("check"), item.get("args"), item.get("name")
         else:
-            name, args = getattr(item, "check", None), getattr(item, "args", None)
-        out.append(run_check(name, args, state))
+            name, args, point = getattr(item, "check", None), getattr(item, "args", None), getattr(item, "name", None)
+        result = run_check(name, args, state)
+        if point:
+            result.checkpoint = str(point)
+        out.append(result)
     return out
 
 

@@ -97,7 +97,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     return validate(args.tasks, args.task, workers=args.workers, server_url=args.server,
                     token=os.environ.get("OFFICESIM_TOKEN") or None, include_suite=not args.no_suite,
-                    servers=args.servers, mutants=args.mutants, json_out=args.json)
+                    servers=args.servers, mutants=args.mutants, json_out=args.json, split=args.split)
 
 
 def cmd_tasks_list(args: argparse.Namespace) -> int:
@@ -108,7 +108,9 @@ def cmd_tasks_list(args: argparse.Namespace) -> int:
     except TaskLoadError as exc:
         print(exc, file=sys.stderr)
         return 2
-    rows = [tasks[k].public() for k in sorted(tasks)]
+    from officesim.tasks.difficulty import difficulty
+
+    rows = [{**tasks[k].public(), "scenario": tasks[k].scenario, "difficulty": difficulty(tasks[k])} for k in sorted(tasks)]
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
@@ -163,6 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--mutants", action="store_true",
                           help="also derive mutants from each gold solution: wrong ones must fail, right ones pass")
     validate.add_argument("--json", default=None, metavar="FILE", help="with --mutants: write the mutation figures here")
+    validate.add_argument("--split", choices=["test", "train", "hard"], default=None,
+                          help="only tasks of this split (default: every split but hard)")
     _add_tasks_option(validate)
     validate.set_defaults(func=cmd_validate)
 

@@ -20,7 +20,9 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--tasks", action="append", type=Path, default=[], metavar="DIR",
                     help="evaluate the tasks of this directory instead of the built-in suite (repeatable)")
     ev.add_argument("--task", action="append", default=[], metavar="ID", help="only this task (repeatable)")
-    ev.add_argument("--category", type=int, choices=[1, 2, 3])
+    ev.add_argument("--category", type=int, choices=[1, 2, 3, 4, 5])
+    ev.add_argument("--split", choices=["test", "train", "hard"], default=None,
+                    help="only tasks of this split (default: every split but hard; README, The hard split)")
     ev.add_argument("--server", help="URL of a running officesim server (default: start a private one)")
     ev.add_argument("--token", default=os.environ.get("OFFICESIM_TOKEN"), help="bearer token for --server")
     ev.add_argument("--workers", type=int, default=max(1, min(4, os.cpu_count() or 1)))
@@ -188,7 +190,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if shard:
         _say(console, f"shard {shard[0]}/{shard[1]}")
     cfg = EvalConfig(agent=args.agent, model=args.model, task_dirs=args.tasks, task_ids=args.task,
-                     category=args.category, server=args.server, token=args.token, workers=args.workers, servers=args.servers,
+                     category=args.category, split=args.split, server=args.server, token=args.token, workers=args.workers, servers=args.servers,
                      trials=args.trials, mode=args.mode, max_steps=args.max_steps, out=args.out, resume=args.resume,
                      shard=shard, agent_options=options, progress=progress, wait_for_lock=args.wait,
                      engine=args.engine, ray_address=args.ray_address, ray_resource=args.ray_resource,

@@ -30,6 +30,7 @@ from officesim.runner.results import (RUN_META, SUMMARY, ResultsWriter, read_jso
                                  rewrite_clean, write_json)
 from officesim.runner.shard import select_shard
 from officesim.runner.summary import process_counts, summarize
+from officesim.tasks.difficulty import difficulty
 from officesim.tasks.loader import TASK_FILE, load_tasks
 from officesim.tasks.model import Task
 
@@ -56,6 +57,7 @@ class EvalConfig:
     # or "off"; True/False mean "bar"/"off".
     progress: str | bool = "bar"
     wait_for_lock: bool = False  # another run holds --out: wait for it (else refuse; runner/runlock.py)
+    split: str | None = None  # only tasks of this split; None: every split but hard
     engine: str = "local"  # "local": servers and threads here; "ray": offices on a Ray cluster (runner/ray_engine.py)
     ray_address: str | None = None  # None: RAY_ADDRESS or a new local Ray; "auto": the running cluster
     ray_resource: str | None = None  # offices only on nodes with this custom resource, one per unit (else one per CPU)
@@ -78,6 +80,10 @@ def select_tasks(cfg: EvalConfig) -> tuple[dict[str, Task], list[Task]]:
             raise RunError(f"unknown task ids: {', '.join(unknown)}")
         wanted = set(cfg.task_ids)
         pool = [t for t in pool if t.id in wanted]
+    if cfg.split is not None:
+        pool = [t for t in pool if t.split == cfg.split]
+    elif not cfg.task_ids:  # the hard split runs when asked for (--split hard) or named (--task)
+        pool = [t for t in pool if t.split != "hard"]
     if cfg.category is not None:
         pool = [t for t in pool if t.category == cfg.category]
     if not pool:
@@ -162,6 +168,7 @@ def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg:
         "trajectory": history,
         "scenario": task.scenario,
         "split": task.split,
+        "difficulty": difficulty(task),
         "gold": [a.model_dump() for a in task.gold],
         "transcript": episode.transcript if episode else None,
     })

@@ -302,9 +302,10 @@ def print_mutation_report(reports: list[TaskReport], out: TextIO) -> None:
 def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, workers: int = 4,
          server_url: str | None = None, token: str | None = None, include_suite: bool = True,
          out: TextIO | None = None, servers: int | None = None, mutants: bool = False,
-         json_out: str | None = None) -> int:
+         json_out: str | None = None, split: str | None = None) -> int:
     """Validate and print one line per failing task (and per mutant graded wrongly) and a summary;
-    0 when every task holds."""
+    0 when every task holds. Like ``eval``, the hard split is validated when asked for (``split``) or
+    named (``task_ids``)."""
     from officesim.tasks.loader import TaskLoadError, load_tasks
 
     out = out or sys.stdout
@@ -322,6 +323,10 @@ def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, 
             print(f"unknown task id(s): {', '.join(missing)}", file=out)
             return 2
         tasks = {t: tasks[t] for t in task_ids}
+    elif split is not None:
+        tasks = {k: t for k, t in tasks.items() if t.split == split}
+    else:
+        tasks = {k: t for k, t in tasks.items() if t.split != "hard"}
     if not tasks:
         print("no tasks to validate", file=out)
         return 2

@@ -65,12 +65,12 @@ def heads_up_judge(task: Task, before: dict, gold_after: dict) -> Callable[[dict
             cache["directory"] = build_directory([*before.values(), *gold_after.values()], task.people, task.user,
                                                  task.user_name)
             cache["sources"] = office_sources(before, year)
-        support = Support(expected=said, texts=[task.instruction, *said], addresses=[task.user])
+        support = Support(expected=said, texts=[task.brief, *said], addresses=[task.user])
         return closed_world_problems(mail_said(entry), support, year=year, now=task.now_dt,
                                      directory=cache["directory"], recipients=[*(entry.get("to") or []),
                                                                                *(entry.get("cc") or [])],
                                      sources=cache["sources"], body=own_text(entry.get("body") or ""),
-                                     names=task.instruction.lower())
+                                     names=task.brief.lower())
 
     return judge
 
@@ -126,7 +126,7 @@ def mail_tolerance(task: Task, before: dict, gold_after: dict):
 
     if task.toolset == "workbench":
         return STRICT
-    named = json.dumps([a.args for a in task.gold], default=str, ensure_ascii=False) + "\n" + task.instruction
+    named = json.dumps([a.args for a in task.gold], default=str, ensure_ascii=False) + "\n" + task.brief
     relevant = frozenset(
         p for p in set(before) | set(gold_after)
         if not p.startswith(("emails/", "calendar/")) and (p in named or posixpath.basename(p) in named))
@@ -135,11 +135,11 @@ def mail_tolerance(task: Task, before: dict, gold_after: dict):
     addresses |= {x for e in before.values() if e.get("kind") == "ics" for ev in e.get("events") or []
                   for x in ev.get("attendees") or []}
     addresses |= {a.lower() for a in task.people.values()}
-    involved = {a.lower() for a in _ADDRESS.findall(task.instruction)}
+    involved = {a.lower() for a in _ADDRESS.findall(task.brief)}
     involved |= {a for a in addresses if a and any(  # named by address or full name
-        re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", task.instruction, re.IGNORECASE) for n in person_names(a)[:2])}
+        re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", task.brief, re.IGNORECASE) for n in person_names(a)[:2])}
     involved |= {task.people[n].lower() for n in task.people
-                 if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", task.instruction)}
+                 if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", task.brief)}
     read = {str(a.args.get("email_id")) for a in task.gold if a.action in _ACTS_ON_MAIL and a.args.get("email_id")}
     for path, e in before.items():
         if e.get("kind") == "eml" and posixpath.splitext(posixpath.basename(path))[0] in read:
@@ -157,6 +157,7 @@ class Evaluator:
         self._before = _OnceCache()
         self._gold = _OnceCache()
         self._tolerance = _OnceCache()
+        self._digests = _OnceCache()  # per task: each template file's size and SHA-256
         self._prefetch = ThreadPoolExecutor(max_workers=1, thread_name_prefix="officesim-gold")
         self._queued: set[tuple] = set()
         self._queued_lock = threading.Lock()
@@ -213,6 +214,31 @@ class Evaluator:
         finally:
             remove_office(office)
 
+    def _parse_after(self, task: Task, root: Path) -> dict:
+        """The parsed office of a session: a file whose bytes are the template's is the initial office's
+        entry; only the others are parsed (under the budget). A lived-in office holds a thousand files
+        of which an episode changes a few."""
+        from officesim.testbed.materialise import template_for
+        from officesim.testbed.parse import file_digests, file_sha256, office_files, parse_office
+
+        before = self.before(task)
+        known = self._digests.get(_key(task), lambda: file_digests(template_for(task)))
+        same: dict[str, dict] = {}
+        changed: list[str] = []
+        for rel in office_files(root):
+            was = known.get(rel)
+            path = root / rel
+            try:
+                if was and rel in before and path.stat().st_size == was[0]:
+                    if file_sha256(path) == was[1]:
+                        same[rel] = before[rel]
+                        continue
+            except OSError:
+                pass
+            changed.append(rel)
+        parsed = (self.parse_office or parse_office)(root, task.timezone, only=changed) if changed else {}
+        return dict(sorted({**same, **parsed}.items()))
+
     # -- one session -----------------------------------------------------------------------------
     def evaluate(self, session: Session) -> EpisodeRecord:
         """The record (tasks/FORMAT.md §6) of an ended session: its checks, side effects and changes."""
@@ -222,13 +248,13 @@ class Evaluator:
         from officesim.testbed.parse import parse_office
 
         task = session.task
-        after = (self.parse_office or parse_office)(session.office.root, task.timezone)  # under the budget
+        after = self._parse_after(task, Path(session.office.root))
         before, gold = self.before(task), self.gold(task)
         tolerance = self._tolerance.get(_key(task), lambda: mail_tolerance(task, before, gold.after))
         outcome = compare(before, after, gold.after, task.free, tolerance, heads_up_judge(task, before, gold.after))
         state = EvalState(files=with_image_text(after, task.checks, Path(session.office.root)),
                           answer=session.answer, timezone=task.timezone, now=task.now_dt,
-                          instruction=task.instruction, before=self.before(task), gold=gold.after,
+                          instruction=task.brief, before=self.before(task), gold=gold.after,
                           gold_answer=None if gold.answer is None else str(gold.answer), user=task.user,
                           user_name=task.user_name, people=dict(task.people))
         replies = task.user_script()["replies"] if task.user_replies else []

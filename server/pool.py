@@ -191,13 +191,19 @@ class WorkerPool:
             raise SandboxError(reply)
         return reply
 
-    def parse_office(self, root: str | os.PathLike, timezone: str = "UTC") -> dict[str, dict]:
+    def parse_office(self, root: str | os.PathLike, timezone: str = "UTC", only: list[str] | None = None
+                     ) -> dict[str, dict]:
         """``testbed.parse.parse_office`` under the budget: each file gets the time limit; a file
         that passes it (or the memory limit) becomes a ``too_large`` entry and parsing goes on."""
         from officesim.testbed.parse import too_large_entry
 
         base = Path(root)
         pending = _office_files(base)
+        if only is not None:
+            wanted = set(only)
+            pending = [rel for rel in pending if rel in wanted]
+        if not pending:
+            return {}
         out: dict[str, dict] = {}
         while pending:
             got: dict[str, dict] = {}

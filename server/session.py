@@ -162,7 +162,7 @@ def render_prompt(task: Task, mode: str, current_app: str, action_format: str = 
         f"Today is {now:%A}, {task.now} ({task.timezone}).\n"
         f"The office files are under /testbed (data/, emails/<user>/, calendar/<user>.ics); "
         f"paths may be given relative to it.\n\n"
-        f"Task: {task.instruction}\n\n"
+        f"Task: {task.brief}\n\n"
         f"{where}\n"
         f"{how}"
     )

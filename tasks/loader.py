@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from officesim.tasks.model import Task
 
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
+HARD_DIR = Path(__file__).resolve().parent / "hard"  # the hard split: long tasks in lived-in offices
 TASK_FILE = "task.yaml"
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -102,7 +103,8 @@ def load_tasks(dirs: Iterable[Path] | None = None, include_suite: bool = True,
     """
     dirs = list(dirs or [])
     wanted = set(only) if only is not None else None
-    sources = ([SUITE_DIR] if include_suite and SUITE_DIR.is_dir() else []) + [Path(d) for d in dirs]
+    built_in = [d for d in (SUITE_DIR, HARD_DIR) if d.is_dir()] if include_suite else []
+    sources = built_in + [Path(d) for d in dirs]
     tasks: dict[str, Task] = {}
     where: dict[str, Path] = {}
     problems: list[str] = []

@@ -26,6 +26,21 @@ from officesim.testbed.specs import (DocxBuilder, DocxParagraph, EmlBuilder, Ics
 class Check(_Strict):
     check: str
     args: dict[str, Any] = {}
+    name: str | None = None  # a checkpoint's name (long tasks): reported with the check in the record
+
+
+class DialogueTurn(_Strict):
+    """One message of the conversation that led to the task (hard tasks): who said it, when, what."""
+
+    speaker: str
+    at: str  # "%Y-%m-%d %H:%M:%S"
+    text: str = Field(min_length=1)
+
+    @field_validator("at")
+    @classmethod
+    def _at(cls, v: str) -> str:
+        datetime.strptime(v, TIME_FORMAT)
+        return v
 
 
 class Action(BaseModel):
@@ -106,7 +121,7 @@ class Origin(_Strict):
 class Task(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")
     scenario: str  # the piece of work; several tasks may share one (spread rules count these)
-    category: Literal[1, 2, 3]
+    category: Literal[1, 2, 3, 4, 5]  # apps used; the hard split goes past three
     # Which apps and operations the session offers (apps/registry.py TOOLSETS): OfficeBench's nine apps,
     # or WorkBench's domains with WorkBench's own tools. ``apps`` are named from this tool set.
     toolset: str = DEFAULT_TOOLSET
@@ -116,7 +131,12 @@ class Task(_Strict):
     now: str  # simulated date and time, "%Y-%m-%d %H:%M:%S"
     timezone: str = "UTC"
     instruction: str
-    split: Literal["test", "train"] = "test"
+    split: Literal["test", "train", "hard"] = "test"
+    # A lived-in office the task starts from (testbed/worlds): its files, mail and calendar, then ``office``.
+    world: str | None = None
+    # The conversation that led to the task, shown before the instruction; later messages may override
+    # earlier ones (hard tasks).
+    dialogue: list[DialogueTurn] = []
     office: list[Builder] = []
     checks: list[Check] = Field(min_length=1)
     gold: list[Action]
@@ -147,6 +167,26 @@ class Task(_Strict):
     def _now(cls, v: str) -> str:
         datetime.strptime(v, TIME_FORMAT)
         return v
+
+    @field_validator("world")
+    @classmethod
+    def _world(cls, v: str | None) -> str | None:
+        from officesim.testbed.worlds import WORLDS
+
+        if v is not None and v not in WORLDS:
+            raise ValueError(f"unknown world '{v}'; worlds are {sorted(WORLDS)}")
+        return v
+
+    @property
+    def brief(self) -> str:
+        """What the agent is told: the conversation (if any), then the instruction."""
+        if not self.dialogue:
+            return self.instruction
+        lines = ["Messages:"]
+        for turn in self.dialogue:
+            when = datetime.strptime(turn.at, TIME_FORMAT)
+            lines.append(f"[{when:%a %d %b %H:%M}] {turn.speaker}: {turn.text}")
+        return "\n".join(lines) + "\n\n" + self.instruction
 
     @field_validator("toolset")
     @classmethod
@@ -264,7 +304,7 @@ class Task(_Strict):
             "user_name": self.user_name,
             "now": self.now,
             "timezone": self.timezone,
-            "instruction": self.instruction,
+            "instruction": self.brief,
             "split": self.split,
             "toolset": self.toolset,
         }

@@ -32,11 +32,12 @@ FONT_BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 ZIP_EPOCH = (2020, 1, 1, 0, 0, 0)
 
 
-def build_office(task: OfficeSpec, dest: str | Path) -> Office:
-    """Create the task's initial office in ``dest``: copy ``files/``, then run builders in order."""
+def build_office(task: OfficeSpec, dest: str | Path, source: Path | None = None) -> Office:
+    """Create the task's initial office in ``dest``: copy the folder it starts from (``source``, else its
+    ``office_from``), then ``files/``, then run builders in order."""
     root = Path(dest)
     root.mkdir(parents=True, exist_ok=True)
-    source = office_source(task)
+    source = source if source is not None else office_source(task)
     if source is not None:
         shutil.copytree(source, root, dirs_exist_ok=True)
     if task.source_dir:

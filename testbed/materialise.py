@@ -73,10 +73,21 @@ def _source_digest(source: Path) -> str:
     return digest
 
 
+def office_source(task: OfficeSpec) -> Path | None:
+    """The folder a task's office starts from: its world's office (testbed/worlds), built into the cache
+    once, or its ``office_from`` folder."""
+    world = getattr(task, "world", None)
+    if world:
+        from officesim.testbed.worlds import world_folder
+
+        return world_folder(world, cache_root())
+    return builders.office_source(task)
+
+
 def shared_source(task: OfficeSpec) -> Path | None:
     """The shared folder a task's office is exactly (``office_from`` with no builders and no files/):
     such tasks share one template, whatever their ids."""
-    source = builders.office_source(task)
+    source = office_source(task)
     if source is None or task.office or (task.source_dir and (Path(task.source_dir) / "files").is_dir()):
         return None
     return source
@@ -86,7 +97,7 @@ def task_key(task: OfficeSpec) -> str:
     """A hash of everything the initial office depends on."""
     h = hashlib.sha256()
     h.update(_BUILDER_CODE.encode())
-    source = builders.office_source(task)
+    source = office_source(task)
     if source is not None:
         h.update(str(source).encode())
         h.update(_source_digest(source).encode())
@@ -116,7 +127,7 @@ def template_for(task: OfficeSpec) -> Path:
     if not final.is_dir():
         tmp = Path(tempfile.mkdtemp(prefix=f".build-{task.id}-", dir=root))
         try:
-            build_office(task, tmp / "office")
+            build_office(task, tmp / "office", office_source(task))
             try:
                 os.rename(tmp / "office", final)
             except OSError:

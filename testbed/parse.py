@@ -45,18 +45,44 @@ _cache_lock = threading.Lock()
 
 
 # ---- public entry points -------------------------------------------------------------------------
-def parse_office(root: str | os.PathLike, timezone: str = "UTC") -> dict[str, dict]:
-    """Every regular file of the office (symlinks skipped), keyed by office-relative POSIX path."""
+def office_files(root: str | os.PathLike) -> list[str]:
+    """The office's regular files (symlinks skipped), as sorted office-relative POSIX paths."""
     base = Path(root)
-    out: dict[str, dict] = {}
+    out = []
     for dirpath, _dirs, names in os.walk(base):
         for name in names:
             full = Path(dirpath) / name
             if full.is_symlink() or not full.is_file():
                 continue
-            rel = full.relative_to(base).as_posix()
-            out[rel] = parse_file(full, rel, timezone)
-    return dict(sorted(out.items()))
+            out.append(full.relative_to(base).as_posix())
+    return sorted(out)
+
+
+def parse_office(root: str | os.PathLike, timezone: str = "UTC", only: list[str] | None = None) -> dict[str, dict]:
+    """Every regular file of the office (symlinks skipped), keyed by office-relative POSIX path; with
+    ``only``, just those of its paths that are such files."""
+    base = Path(root)
+    wanted = office_files(base) if only is None else [r for r in office_files(base) if r in set(only)]
+    return {rel: parse_file(base / rel, rel, timezone) for rel in wanted}
+
+
+def file_digests(root: str | os.PathLike) -> dict[str, tuple[int, str]]:
+    """Each regular file's size and SHA-256: what tells an office's unchanged files from its changed ones."""
+    base = Path(root)
+    out = {}
+    for rel in office_files(base):
+        path = base / rel
+        out[rel] = (path.stat().st_size, file_sha256(path))
+    return out
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """A file's SHA-256, read in chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def parse_file(path: str | os.PathLike, relpath: str, timezone: str = "UTC") -> dict:

@@ -37,9 +37,9 @@ def count_builds(monkeypatch) -> list:
     calls = []
     real = materialise.build_office
 
-    def counting(task, dest):
+    def counting(task, dest, source=None):
         calls.append(task.id)
-        return real(task, dest)
+        return real(task, dest, source)
 
     monkeypatch.setattr(materialise, "build_office", counting)
     return calls

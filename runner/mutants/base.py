@@ -666,7 +666,7 @@ class BaseDeriver:
                                             task.answer if answer is ... else answer)
         self.office = _Office(task, office)
         self.year = task.now_dt.year if hasattr(task, "now_dt") else datetime.now().year
-        self.instruction = str(task.instruction or "")
+        self.instruction = str(getattr(task, "brief", None) or task.instruction or "")
         self.gold_key = outcome_key(self.core, self.answer, self.toolset)
         self.touched = self._touched()
         choices = getattr(task, "choices", None) or []

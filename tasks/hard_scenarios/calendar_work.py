@@ -1,0 +1,3 @@
+"""Hard scenarios: calendar work."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Hard scenarios: contracts."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Hard scenarios: mail work."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Hard scenarios: people expenses."""
+
+from __future__ import annotations

@@ -1,0 +1,3 @@
+"""Hard scenarios: sales."""
+
+from __future__ import annotations
