@@ -153,6 +153,8 @@ class _Dispatcher:
             slot.host = self.ray.get(ref)
         except self.ray.exceptions.RayError as exc:
             self._lose(slot, exc)
+            return
+        self.log.say(f"office ready on {slot.host}")
 
     def _lose(self, slot: _Slot, exc: BaseException) -> None:
         """An office died (its node, its process): forget it; its jobs come back through their refs."""

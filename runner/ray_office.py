@@ -77,8 +77,10 @@ class Office:
         self.agent = make_agent()
 
     def where(self) -> str:
-        """The node's host name (the office is ready once this answers)."""
-        return socket.gethostname()
+        """This node as the progress lines name it (the office is ready once this answers)."""
+        import ray  # in the actor, Ray is there
+
+        return f"{socket.gethostname()} (node {ray.get_runtime_context().get_node_id()[:12]})"
 
     def play(self, task: Task, trial: int, cfg) -> EpisodeRecord:
         """One task x trial on this node's server; cfg is the driver's EvalConfig (mode, max_steps)."""

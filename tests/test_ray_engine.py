@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -30,9 +31,9 @@ DEADLINE_S = 600  # a generous bound for a loaded machine, so a broken run fails
 
 
 def suite_task_ids(count: int = TASK_COUNT) -> list[str]:
-    """A spread of suite tasks over every category (OCR tasks left out: they are the slowest)."""
+    """A spread of suite tasks over every category (OCR tasks and the hard split left out: the slowest)."""
     tasks = load_tasks([], include_suite=True)
-    ids = sorted(t.id for t in tasks.values() if "ocr" not in t.apps)
+    ids = sorted(t.id for t in tasks.values() if "ocr" not in t.apps and t.split != "hard")
     step = max(1, len(ids) // count)
     return ids[::step][:count]
 
@@ -132,6 +133,21 @@ def test_resume_after_the_driver_is_killed_completes_the_rest(cluster, tmp_path)
     lines = (out / "results.jsonl").read_text().splitlines()
     assert lines[: len(before)] == before  # what the killed driver recorded is kept, not played again
     assert_complete(out, task_ids)
+
+
+def test_offices_only_on_the_nodes_with_the_resource(cluster, tmp_path):
+    c, _ = cluster
+    marked = c.add_node(num_cpus=1, resources={"office": 1})
+    c.wait_for_nodes()
+    try:
+        task_ids = suite_task_ids()[:3]
+        out, log = tmp_path / "run", tmp_path / "eval.log"
+        finish(start_eval(c.address, task_ids, out, log, "--ray-resource", "office"), log)
+        nodes = re.findall(r"office ready on .*\(node (\w+)\)", log.read_text())
+        assert nodes and set(nodes) == {marked.node_id[:12]}, log.read_text()[-4000:]  # not the nodes without it
+        assert_complete(out, task_ids)
+    finally:
+        c.remove_node(marked)
 
 
 SHIPPED_AGENT = """
