@@ -7,10 +7,27 @@ Pure functions over records (like runner/summary.py), so a merged run breaks dow
 from __future__ import annotations
 
 from collections import defaultdict
+from math import comb
 from statistics import mean, median
 from typing import Callable, Iterable
 
 from officesim.evaluators.record import EpisodeRecord
+
+
+def pass_hat_k(records: Iterable[EpisodeRecord]) -> dict[str, float]:
+    """tau-bench's pass^k: the chance that k trials of a task all pass, averaged over tasks."""
+    per_task: dict[str, list[bool]] = defaultdict(list)
+    for rec in records:
+        per_task[rec.task_id].append(rec.passed)
+    if not per_task:
+        return {}
+    n = min(len(v) for v in per_task.values())
+    out = {}
+    for k in range(1, n + 1):
+        vals = [comb(sum(v), k) / comb(len(v), k) for v in per_task.values()]
+        out[str(k)] = round(sum(vals) / len(vals), 4)
+    return out
+
 
 UNKNOWN = "unknown"  # records written before scenario and split were recorded
 SCORE_BINS = 10  # the score histogram: [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0]
@@ -51,7 +68,6 @@ def group(records: Iterable[EpisodeRecord], key: Callable[[EpisodeRecord], list[
 
 def group_stats(records: list[EpisodeRecord]) -> dict:
     """One group's figures: episodes, tasks, passes, pass rate, and pass^k when tasks ran several trials."""
-    from officesim.runner.summary import pass_hat_k
 
     passed = sum(r.passed for r in records)
     out = {"total": len(records), "tasks": len({r.task_id for r in records}), "passed": passed,

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from math import comb
 from typing import Any, Iterable
 
 from officesim.evaluators.record import EpisodeRecord
+from officesim.runner.breakdown import breakdowns, distributions, pass_hat_k  # noqa: F401  (pass_hat_k: also read from here)
 from officesim.runner.published import published
 
 # left out of the process metrics: moving, finishing and asking (asking has its own metrics: ask_metrics)
@@ -77,21 +77,6 @@ def ask_metrics(records: Iterable[EpisodeRecord]) -> dict:
             "episodes_asking": sum(r.questions_asked > 0 for r in records)}
 
 
-def pass_hat_k(records: Iterable[EpisodeRecord]) -> dict[str, float]:
-    """tau-bench's pass^k: the chance that k trials of a task all pass, averaged over tasks."""
-    per_task: dict[str, list[bool]] = defaultdict(list)
-    for rec in records:
-        per_task[rec.task_id].append(rec.passed)
-    if not per_task:
-        return {}
-    n = min(len(v) for v in per_task.values())
-    out = {}
-    for k in range(1, n + 1):
-        vals = [comb(sum(v), k) / comb(len(v), k) for v in per_task.values()]
-        out[str(k)] = round(sum(vals) / len(vals), 4)
-    return out
-
-
 def _checks_only(rec: EpisodeRecord) -> bool:
     """The lenient verdict (checks alone); records written before it existed had only that one."""
     return rec.passed if rec.passed_checks_only is None else rec.passed_checks_only
@@ -108,7 +93,6 @@ def _original(records: list[EpisodeRecord]) -> dict:
 
 
 def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
-    from officesim.runner.breakdown import breakdowns, distributions  # it reads pass_hat_k from here
 
     by_cat: dict[str, dict] = {}
     for cat in ("1", "2", "3"):
