@@ -15,6 +15,18 @@ import json
 from typing import Any
 
 from pydantic import BaseModel, Field, computed_field, model_serializer
+from typing_extensions import NotRequired, TypedDict
+
+
+class CheckJSON(TypedDict):
+    """A check as written (the shape of CheckRecord's JSON, which the API's schema shows): ``checkpoint``
+    only when the check has one."""
+
+    check: str
+    args: dict[str, Any]
+    passed: bool
+    message: str
+    checkpoint: NotRequired[str]
 
 
 class CheckRecord(BaseModel):
@@ -27,7 +39,7 @@ class CheckRecord(BaseModel):
     checkpoint: str | None = None  # the check's name in its task, where it names a step of the work
 
     @model_serializer(mode="wrap")
-    def _lean(self, handler: Any) -> dict[str, Any]:
+    def _lean(self, handler: Any) -> CheckJSON:  # typed, so the schema keeps the fields
         """A check with no checkpoint name is written as before (no ``checkpoint`` key)."""
         data = handler(self)
         if isinstance(data, dict) and data.get("checkpoint") is None:

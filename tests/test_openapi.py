@@ -27,10 +27,11 @@ def spec(client):
 
 
 def _resolve(spec: dict, node: dict) -> dict:
-    """The schema a property points at: through anyOf [X, null] and $ref."""
+    """The schema a property points at: through anyOf [X, null] and $refs."""
     for option in node.get("anyOf", [node]):
         if "$ref" in option:
-            return spec["components"]["schemas"][option["$ref"].rsplit("/", 1)[1]]
+            target = spec["components"]["schemas"][option["$ref"].rsplit("/", 1)[1]]
+            return _resolve(spec, target) if "$ref" in target else target
     raise AssertionError(f"untyped: {node}")
 
 
