@@ -94,8 +94,10 @@ def test_a_worker_node_killed_mid_run_loses_no_episode(cluster, tmp_path):
     out, log = tmp_path / "run", tmp_path / "eval.log"
     proc = start_eval(c.address, task_ids, out, log)
     try:
-        wait_for(proc, log, "six records", lambda: len(read_results(out)) >= 6)
-        c.remove_node(workers[1])  # its office had an episode playing and one queued
+        doomed = workers[1]
+        wait_for(proc, log, "six records and an office on the second worker node",
+                 lambda: len(read_results(out)) >= 6 and f"(node {doomed.node_id[:12]})" in log.read_text())
+        c.remove_node(doomed)  # its office has an episode playing and one queued
         finish(proc, log)
     finally:
         if proc.poll() is None:
