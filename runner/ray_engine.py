@@ -14,6 +14,7 @@ Ray is imported here only, and only when this engine runs: the local engine need
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections import Counter, deque
@@ -54,8 +55,6 @@ def run_on_ray(agent: Agent, jobs: list[Job], cfg: EvalConfig, console: Console,
         raise RunError("--ray-concurrency must be at least 1")
     started_here = False
     if not ray.is_initialized():
-        import os
-
         local = cfg.ray_address is None and not os.environ.get("RAY_ADDRESS")
         try:
             ray.init(address=cfg.ray_address, logging_level="ERROR", log_to_driver=False,
