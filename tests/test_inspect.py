@@ -68,10 +68,12 @@ def test_a_wrong_solution_scores_zero_and_the_tools_follow_switch_app(suite, tmp
                 and any(a.action == "switch_app" for a in t.gold))
     target = next(a.args["target_app"] for a in task.gold if a.action == "switch_app")
     offered: list[set[str]] = []
+    seen: list[list[str]] = []
     script = iter([call("system_switch_app", {"target_app": target}), call("system_finish_task", {})])
 
     def model(messages, tools, tool_choice, config):
         offered.append({t.name for t in tools})
+        seen.append([m.text for m in messages])
         return next(script)
 
     score, sample = run(task.id, model, tmp_path)
@@ -79,6 +81,9 @@ def test_a_wrong_solution_scores_zero_and_the_tools_follow_switch_app(suite, tmp
     other = next(app for app in APPS if app not in ("system", target))
     assert any(n.startswith(f"{target}_") for n in offered[1]) and not any(n.startswith(f"{target}_") for n in offered[0])
     assert not any(n.startswith(f"{other}_") for n in offered[1])
+    # the first message stays as it was; what the new prompt says anew follows the tool result
+    assert seen[1][0] == seen[0][0] and f"'{target}' app" not in seen[0][0]
+    assert seen[1][-1].startswith("Update: ") and f"'{target}' app" in seen[1][-1]
 
 
 def test_inspect_finds_officesim_office_by_name(suite, tmp_path):
