@@ -33,7 +33,7 @@ ARG EXTRAS=""
 COPY pyproject.toml /src/pyproject.toml
 RUN python3 -m venv "$VIRTUAL_ENV" \
  && cd /src \
- && for p in apps testbed evaluators tasks tasks/families tasks/officebench tasks/workbench server runner inspect_ai_task; do mkdir -p "$p" && touch "$p/__init__.py"; done \
+ && for p in apps testbed testbed/worlds evaluators tasks tasks/families tasks/hard_scenarios tasks/officebench tasks/workbench server runner inspect_ai_task; do mkdir -p "$p" && touch "$p/__init__.py"; done \
  && touch README.md \
  && pip install --no-cache-dir "/src${EXTRAS:+[$EXTRAS]}" \
  && pip uninstall -y officesim setuptools \

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import json
 import math
 import re
@@ -247,6 +248,13 @@ def _year_like(value: float) -> bool:
     return float(value).is_integer() and int(value) in _YEAR
 
 
+@functools.lru_cache(maxsize=8192)
+def _numbers_of(text: str) -> tuple[tuple[float, str], ...]:
+    """The standalone numbers of one file's text, read once per process: the tasks of a lived-in office
+    share its thousand files, whose numbers would otherwise be read again for every task."""
+    return tuple((round(m.value, 6), text[m.start:m.end]) for m in standalone_numbers(text))
+
+
 def standalone_numbers(text: str) -> list[Mention]:
     """Numbers written on their own in digits in ``text`` (not parts of ids, codes, dates or times; a
     number in words, "three students", is prose the checks read closed-world only where a count is
@@ -370,8 +378,8 @@ class _Office:
         self.addresses = sorted(a for a in addresses if a and "@" in a and self.who(a) != self.who(self.user))
         numbers: dict[float, str] = {}
         for _p, text in texts:
-            for m in standalone_numbers(text):
-                numbers.setdefault(round(m.value, 6), text[m.start:m.end])
+            for value, raw in _numbers_of(text):
+                numbers.setdefault(value, raw)
         self.numbers = numbers
         self.locations = sorted({collapse(ev.get("location")) for e in office.values() if e.get("kind") == "ics"
                                  for ev in e.get("events") or [] if collapse(ev.get("location"))})
