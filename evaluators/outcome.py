@@ -245,6 +245,10 @@ def _xlsx(before: dict | None, agent: dict, gold: dict) -> list[str]:
         if name not in a_sheets:
             continue
         a_rows, g_rows, b_rows = a_sheets[name], g_sheets[name], b_sheets.get(name, [])
+        for r in range(min(len(a_rows), len(g_rows), len(b_rows))):  # a kept cell stands where it stood
+            a_row, g_row, b_row = a_rows[r], g_rows[r], b_rows[r]
+            out += [f"{name}!{_cell(r, c)} is {_shown(a_row[c])}, re-cased: the correct outcome keeps {_shown(g_row[c])}"
+                    for c in range(min(len(a_row), len(g_row), len(b_row))) if _recased(a_row[c], g_row[c], b_row[c])]
         if _rows_in_other_order(b_rows, a_rows, g_rows):
             continue
         for r in range(max(len(a_rows), len(g_rows))):
@@ -256,6 +260,13 @@ def _xlsx(before: dict | None, agent: dict, gold: dict) -> list[str]:
                     unchanged = same_value(x, b_row[c] if c < len(b_row) else None)
                     out.append(_tag(f"{name}!{_cell(r, c)} is {_shown(x)}, correct: {_shown(y)}", unchanged))
     return out
+
+
+def _recased(x: Any, y: Any, before: Any) -> bool:
+    """A text cell the gold keeps as it was (``y`` is ``before``) that the agent wrote in another case:
+    a text the gold writes may take any case, one it leaves alone may not ("BRIGHTWATER FARMS")."""
+    return isinstance(x, str) and isinstance(y, str) and y == before and collapse(x) != collapse(y) \
+        and collapse(x).casefold() == collapse(y).casefold()
 
 
 def _tag(problem: str, missing: bool) -> str:

@@ -134,6 +134,43 @@ WRITTEN = {
                          "The review is on Thursday 2026-03-12 at 10:00.")],
 }
 
+# A note listing the week's meetings, a copied letter and a dated log row: the pair, list, copy and format
+# classes apply to it, and a compound and a full name in the note are written as people do.
+LISTED = {
+    "id": "mut-listed", "scenario": "mut-listed", "category": 3, "apps": ["calendar", "word", "excel"],
+    "user": USER, "user_name": "Maya Lin", "now": "2026-03-10 09:00:00",
+    "instruction": ("List this week's budget review and standup with their days in data/note.docx, copy the "
+                    "letter into data/copy.docx and log today's desks order in data/log.xlsx."),
+    "office": [
+        {"type": "ics", "user": USER, "events": [
+            {"summary": "Budget review", "start": "2026-03-12 10:00:00", "end": "2026-03-12 11:00:00",
+             "attendees": [USER, LENA]},
+            {"summary": "Standup", "start": "2026-03-11 09:00:00", "end": "2026-03-11 09:15:00"},
+            {"summary": "Design critique", "start": "2026-03-13 14:00:00", "end": "2026-03-13 15:00:00"}]},
+        {"type": "docx", "path": "data/note.docx", "paragraphs": ["Week notes", "Meetings:"]},
+        {"type": "docx", "path": "data/letter.docx",
+         "paragraphs": ["Order 4411", "Chairs: 12 at 149.00", "Desks: 4 at 610.00", "Delivery within 14 days"]},
+        {"type": "xlsx", "path": "data/log.xlsx", "sheets": {"Log": [["Date", "Item"], ["2026-03-02", "Chairs"]]}},
+    ],
+    "checks": [
+        {"check": "contains", "args": {"file": "data/note.docx",
+                                       "text": ["Budget review", "Standup", "2026-03-12", "2026-03-11"],
+                                       "lines": [["Budget review", "2026-03-12"], ["Standup", "2026-03-11"]]}},
+        {"check": "contains", "args": {"file": "data/copy.docx", "text": ["149.00", "610.00"]}},
+        {"check": "xlsx_cell", "args": {"file": "data/log.xlsx", "cell": "A3", "value": "2026-03-10"}},
+    ],
+    "gold": [switch("word"),
+             act("word", "write_to_file", file_path="data/note.docx",
+                 contents="Budget review - Thursday 12 March\nStandup - Wednesday 11 March\n"
+                          "Questions on cross-team work go to Lena Lin."),
+             act("word", "write_to_file", file_path="data/copy.docx",
+                 contents="Order 4411\nChairs: 12 at 149.00\nDesks: 4 at 610.00\nDelivery within 14 days"),
+             switch("excel"),
+             act("excel", "set_cell", file_path="data/log.xlsx", row_idx=3, column_idx=1, text="2026-03-10"),
+             act("excel", "set_cell", file_path="data/log.xlsx", row_idx=3, column_idx=2, text="Desks")],
+}
+
+
 def _derived(tmp_path, *tasks: dict) -> dict:
     folder = write_tasks(tmp_path / "tasks", *tasks)
     loaded = load_tasks([folder], include_suite=False)
@@ -142,7 +179,7 @@ def _derived(tmp_path, *tasks: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def derived(tmp_path_factory) -> dict:
-    return _derived(tmp_path_factory.mktemp("mutants"), WORD_WORK, CALENDAR_WORK, FILING, ASKING, WRITTEN)
+    return _derived(tmp_path_factory.mktemp("mutants"), WORD_WORK, CALENDAR_WORK, FILING, ASKING, WRITTEN, LISTED)
 
 
 def _by_class(mutants) -> dict:
@@ -226,6 +263,32 @@ def test_written_text_mutants(derived):
     assert any("correction" in b for b in bodies("text-self-corrected"))
     assert any("not " in b for b in bodies("text-negated"))
     assert bodies("greeting-signoff", RIGHT)[0].startswith("Hello,\n\nHi Lena")
+
+def test_pair_list_copy_format_and_case_mutants(derived):
+    listed = _by_class(derived["mut-listed"])
+
+    def written(cls: str, path: str, kind: str = WRONG) -> list[str]:
+        return [a["args"]["contents"] for m in listed[(kind, cls)] for a in m.actions
+                if a["action"] == "write_to_file" and a["args"]["file_path"] == path]
+
+    assert "Budget review - Wednesday 11 March\nStandup - Thursday 12 March" in written("pair-unbound", "data/note.docx")[0]
+    assert "Design critique - Friday 13 March" in written("list-extended", "data/note.docx")[0].splitlines()
+    assert "Chairs: 12 at 194.00" in written("conversion-altered", "data/copy.docx")[0]
+    cells = [a["args"].get("text") for m in listed[(WRONG, "format-broken")] for a in m.actions if a["action"] == "set_cell"]
+    assert "10/03/2026" in cells
+    recased = [a["args"] for m in listed[(WRONG, "case-edited")] for a in m.actions[-1:]]
+    assert {"file_path": "data/log.xlsx", "row_idx": 2, "column_idx": 2, "text": "CHAIRS"} in recased
+    assert any("cross team" in t for t in written("hyphenation", "data/note.docx", RIGHT))
+    assert any("Lin, Lena" in t for t in written("name-order", "data/note.docx", RIGHT))
+    assert written("title-line", "data/copy.docx", RIGHT)[0].startswith("Copy\n\nOrder 4411")
+    mail = _by_class(derived["mut-written"])
+    bodies = [a["args"]["content"] for m in mail[(RIGHT, "summary-extra-line")] for a in m.actions
+              if a["action"] == "send_email"]
+    assert "(Taken from data/budget.xlsx.)" in bodies[0]
+    asked = [a["args"]["question"] for m in _by_class(derived[ASKING["id"]])[(RIGHT, "question-reworded")]
+             for a in m.actions if a["action"] == "ask_user"]
+    assert asked and asked[0].startswith("Is it ")
+
 
 def test_right_mutants_keep_the_outcome(derived):
     work = _by_class(derived["mut-word-work"])

@@ -40,6 +40,16 @@ def test_text_cells_compare_without_case_or_spacing():
     assert side_effects(before, agent, gold) == []
 
 
+def test_a_text_cell_the_gold_leaves_alone_may_not_be_re_cased():
+    before = base_state()
+    agent = with_total(before)
+    agent["data/budget.xlsx"]["sheets"]["Budget"][1][0] = "RENT"
+    (line,) = side_effects(before, agent, with_total(before))
+    assert "Budget!A2 is 'RENT', re-cased" in line
+    agent["data/budget.xlsx"]["sheets"]["Budget"][1][0] = "Rent "
+    assert side_effects(before, agent, with_total(before)) == []
+
+
 def test_new_deleted_and_kept_files():
     before = base_state()
     agent = base_state()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from officesim.apps.registry import SYSTEM_APP
 from officesim.runner.mutants.registry import WRONG
 from officesim.runner.mutants.base import (BaseDeriver, _guessed)
@@ -22,3 +24,30 @@ class AskingMutants(BaseDeriver):
             self.add(WRONG, "guessed-not-asked", f"user_replies[{k}] not asked, guessed "
                      f"{', '.join(map(str, reply.guess.values()))}", steps, answer)
 
+
+
+class QuestionsReworded(AskingMutants):
+    def questions_reworded(self) -> None:
+        """Each of the gold's questions to the user that a needed reply answers, asked in plain words that
+        name the options (the gold's value and the one a guess would use) instead of the scripted keywords."""
+        from officesim.apps.asking import matches
+        from officesim.runner.mutants.registry import RIGHT
+
+        replies = [r for r in getattr(self.task, "user_replies", None) or [] if r.needed and r.guess]
+        steps = self.steps()
+        changed = []
+        for step in steps:
+            if (step.get("app"), step.get("action")) != (SYSTEM_APP, "ask_user"):
+                continue
+            question = str((step.get("args") or {}).get("question") or "")
+            reply = next((r for r in replies if matches(r.when, question)), None)
+            if reply is None:
+                continue
+            pairs = sorted(((str(k), str(v)) for k, v in reply.guess.items()),
+                           key=lambda p: (bool(re.fullmatch(r"[\d\s:-]+", p[0])), -len(p[0])))
+            right, guessed = pairs[0]
+            new = f"Is it {guessed}, or {right}?"
+            step["args"] = {**(step.get("args") or {}), "question": new}
+            changed.append(f"{question!r} as {new!r}")
+        if changed:
+            self.add(RIGHT, "question-reworded", "; ".join(changed), steps)

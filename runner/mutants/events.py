@@ -74,3 +74,22 @@ class EventMutants(BaseDeriver):
                 steps[i] = {"app": "calendar", "action": "create_event", "args": new_args}
                 self.add(WRONG, "event-beside-update", f"{label} as a new event beside the old one", steps)
 
+
+
+class AdversaryEvents(EventMutants):
+    def events_unbound(self) -> None:
+        """Two events the gold creates with each other's times (pair-unbound): every time is booked, none
+        with its event."""
+        created = [i for i, s in enumerate(self.core) if (s["app"], s["action"]) == ("calendar", "create_event")
+                   and (s.get("args") or {}).get("time_start") and not self.event_chosen(s.get("args") or {})]
+        for a, b in zip(created, created[1:]):
+            x, y = self.core[a]["args"], self.core[b]["args"]
+            if (x.get("time_start"), x.get("time_end")) == (y.get("time_start"), y.get("time_end")) \
+                    or collapse(x.get("summary")).casefold() == collapse(y.get("summary")).casefold():
+                continue
+            steps = self.steps()
+            for k in ("time_start", "time_end"):
+                steps[a]["args"][k], steps[b]["args"][k] = y.get(k), x.get(k)
+            self.add(WRONG, "pair-unbound", f"{self.label(self.core[a], a)} and {self.label(self.core[b], b)} "
+                     f"with each other's times", steps)
+            return

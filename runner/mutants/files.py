@@ -16,7 +16,7 @@ from officesim.runner.mutants.base import (BaseDeriver, _cell_number, copy_not_m
                                            depends, effects, _FILE_ARGS, _is_question, _like, _line_at, _MONEY_WORDS,
                                            nudged, _Num, office_path, _READER, _redate, _reform_date, render,
                                            _retime, _shift_date, _Site, _strip_zeros, _sum_formula, _switch,
-                                           _year_like)
+                                           _year_like, standalone_numbers)
 
 
 class FileMutants(BaseDeriver):
@@ -391,3 +391,129 @@ class FileMutants(BaseDeriver):
         self.add(RIGHT, "switch-roundtrips", "a switch_app round-trip before each write step", out, keep_reads=True)
 
 
+
+
+# ---- the adversary's file classes: a kept line re-cased, a fixed format broken, a copy altered --------
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_CLOCK = re.compile(r"\d{2}:\d{2}")
+
+
+class AdversaryFiles(FileMutants):
+    def adversary_files(self) -> None:
+        self._cases_edited()
+        self._cell_formats_broken()
+        self._copies_altered()
+
+    def _written_files(self) -> dict[str, list[int]]:
+        """Office files (that exist before) the gold writes with excel.set_cell or word.*: path -> steps."""
+        out: dict[str, list[int]] = {}
+        for i, step in enumerate(self.core):
+            if (step["app"], step["action"]) in (("excel", "set_cell"), ("word", "write_to_file"), ("word", "replace_text")):
+                path = office_path((step.get("args") or {}).get("file_path"))
+                if path in self.office.files:
+                    out.setdefault(path, []).append(i)
+        return out
+
+    # -- wrong: case-edited --------------------------------------------------------------------------
+    def _cases_edited(self) -> None:
+        """A line or cell of a file the gold edits, one the gold leaves alone, written in capitals."""
+        for path, indices in self._written_files().items():
+            entry = self.office.files[path]
+            steps = self.steps()
+            last = max(indices)
+            step = None
+            if entry.get("kind") == "xlsx":
+                touched = {((s["args"].get("sheet")), s["args"].get("row_idx"), s["args"].get("column_idx"))
+                           for s in (self.core[i] for i in indices) if s["action"] == "set_cell"}
+                order = entry.get("sheet_order") or list(entry.get("sheets") or {})
+                for sheet in order[:1]:
+                    rows = entry["sheets"][sheet]
+                    for r in range(len(rows) - 1, 0, -1):  # a data row from the bottom: the header may be read
+                        cells = [(c, v) for c, v in enumerate(rows[r]) if isinstance(v, str) and re.search(r"[a-z]{3}", v)
+                                 and as_text_only(v) and (None, r + 1, c + 1) not in touched
+                                 and (sheet, r + 1, c + 1) not in touched]
+                        if cells:
+                            c, v = cells[0]
+                            step = {"app": "excel", "action": "set_cell",
+                                    "args": {"file_path": path, "row_idx": r + 1, "column_idx": c + 1, "text": v.upper(),
+                                             **({"sheet": sheet} if len(order) > 1 else {})}}
+                            break
+            elif entry.get("kind") == "docx":
+                said = [str((self.core[i].get("args") or {}).get(k) or "") for i in indices
+                        for k in ("old_text", "new_text", "contents")]
+                paragraphs = [str(p.get("text") if isinstance(p, dict) else p) for p in entry.get("paragraphs") or []]
+                kept = [p for p in paragraphs if re.search(r"[a-z]{3}", p) and paragraphs.count(p) == 1
+                        and p.upper() != p and not any(t.strip() and (t in p or p.strip() in t) for t in said)]
+                if kept:
+                    step = {"app": "word", "action": "replace_text",
+                            "args": {"file_path": path, "old_text": kept[-1], "new_text": kept[-1].upper()}}
+            if step is None:
+                continue
+            steps.insert(last + 1, step)
+            self.add(WRONG, "case-edited", f"{path}: {step['args'].get('old_text') or step['args']['text']!r} "
+                     f"re-cased (the gold leaves it alone)", steps)
+
+    # -- wrong: format-broken (cells) ----------------------------------------------------------------
+    def _cell_formats_broken(self) -> None:
+        """A date or clock time the gold writes in a column of such values, written in another format."""
+        for i, step in enumerate(self.core):
+            if (step["app"], step["action"]) != ("excel", "set_cell"):
+                continue
+            args = step.get("args") or {}
+            value = str(args.get("text") or "").strip()
+            _name, rows = self.office.sheet_rows(office_path(args.get("file_path")), args.get("sheet"))
+            c = args.get("column_idx")
+            column = [str(r[c - 1]) for r in rows[1:] if isinstance(c, int) and 0 < c <= len(r) and r[c - 1] is not None]
+            if _ISO_DATE.fullmatch(value) and sum(bool(_ISO_DATE.fullmatch(v[:10])) for v in column) >= 1:
+                y, m, d = value.split("-")
+                other = f"{d}/{m}/{y}"
+            elif _CLOCK.fullmatch(value) and sum(bool(_CLOCK.fullmatch(v[:5])) for v in column) >= 1:
+                h, mi = int(value[:2]), int(value[3:])
+                other = f"{h % 12 or 12}.{mi:02d}{'am' if h < 12 else 'pm'}"
+            else:
+                continue
+            steps = self.steps()
+            steps[i]["args"]["text"] = other
+            self.add(WRONG, "format-broken", f"{self.label(step, i)} {value} as {other!r} (the column's format is "
+                     f"{value!r}'s)", steps)
+
+    # -- wrong: conversion-altered -------------------------------------------------------------------
+    def _copies_altered(self) -> None:
+        """A document the gold writes as a copy of an office document (three or more of its lines) with
+        two digits of one copied number transposed."""
+        office_lines = {collapse(ln) for _p, t in self.office.texts for ln in t.splitlines() if collapse(ln)}
+        for i, step in enumerate(self.core):
+            if (step["app"], step["action"]) != ("word", "write_to_file"):
+                continue
+            text = str((step.get("args") or {}).get("contents") or "")
+            lines = text.splitlines()
+            copied = [k for k, ln in enumerate(lines) if collapse(ln) and collapse(ln) in office_lines]
+            if len(copied) < 3:
+                continue
+            for k in copied:  # a typist's slip: two digits of a copied number transposed (149.00 as 194.00)
+                nums = [m for m in standalone_numbers(lines[k]) if not _year_like(m.value)
+                        and _transposed(lines[k][m.start:m.end]) is not None]
+                if not nums:
+                    continue
+                m = nums[-1]
+                raw = lines[k][m.start:m.end]
+                new = _transposed(raw)
+                steps = self.steps()
+                changed = lines[:k] + [lines[k][:m.start] + new + lines[k][m.end:]] + lines[k + 1:]
+                steps[i]["args"]["contents"] = "\n".join(changed)
+                self.add(WRONG, "conversion-altered", f"{self.label(step, i)} copied line {k + 1}: {raw.strip()} -> "
+                         f"{new.strip()}", steps)
+                break
+
+
+def _transposed(raw: str) -> str | None:
+    """``raw`` with the last two digits of its whole part swapped, None when they are the same."""
+    m = re.search(r"(\d)(\d)(?=(?:[.,]\d+)?\D*$)", raw)
+    if not m or m.group(1) == m.group(2):
+        return None
+    return raw[:m.start()] + m.group(2) + m.group(1) + raw[m.end():]
+
+
+def as_text_only(value: str) -> bool:
+    """A cell text that is words, not a number, date, address or code."""
+    return not re.search(r"\d|@", value)

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from officesim.runner.mutants.asking import AskingMutants
+from officesim.runner.mutants.asking import QuestionsReworded
 from officesim.runner.mutants.base import Mutant
-from officesim.runner.mutants.events import EventMutants
-from officesim.runner.mutants.files import FileMutants
+from officesim.runner.mutants.events import AdversaryEvents
+from officesim.runner.mutants.files import AdversaryFiles
 from officesim.runner.mutants.mail import MailAsPeopleWrite, MailMutants
-from officesim.runner.mutants.text import TextMutants, WrittenMutants
+from officesim.runner.mutants.text import AdversaryWritten, TextMutants
 
 
-class Deriver(AskingMutants, FileMutants, MailMutants, MailAsPeopleWrite, EventMutants, TextMutants, WrittenMutants):
+class Deriver(QuestionsReworded, AdversaryFiles, MailMutants, MailAsPeopleWrite, AdversaryEvents, TextMutants,
+              AdversaryWritten):
     """Derives the mutants of one task (``derive`` is the entry point)."""
 
     def derive(self) -> list[Mutant]:
@@ -22,7 +23,8 @@ class Deriver(AskingMutants, FileMutants, MailMutants, MailAsPeopleWrite, EventM
                      self.recipients, self.attachments, self.moves, self.distractor_deletes, self.events, self.answers_wrong,
                      self.numbers_right, self.dates_right, self.mail_right, self.formulas, self.answer_right,
                      self.reorder, self.reads_and_switches, self.text_wrong, self.text_right, self.numbers_as_text,
-                     self.mail_as_people_write):
+                     self.mail_as_people_write, self.events_unbound, self.adversary_files, self.adversary_text,
+                     self.questions_reworded):
             part()
         return self.out
 

@@ -70,6 +70,15 @@ CLASSES: tuple[MutantClass, ...] = (
     _w("weekday-mismatch", "text", "a weekday written next to a date changed to another day"),
     _w("number-as-text", "files", "a number the gold writes in a cell written as text with thousands separators "
        "('1,500')"),
+    _w("pair-unbound", "text", "paired facts re-paired: two lines' values swapped ('Planning - 17 June', 'Training - "
+       "16 June'), two events booked with each other's times"),
+    _w("list-extended", "text", "an enumeration of the office's items (events, a table's rows) with one more item "
+       "of the same list, written like its neighbour"),
+    _w("conversion-altered", "files", "a document the gold writes as a copy of an office document with two digits of "
+       "one copied number transposed ('149.00' as '194.00')"),
+    _w("format-broken", "files", "a date or time in a column of such values (or a date where the instruction fixes "
+       "the form) written in another format ('27/07/2026', '9.30am')"),
+    _w("case-edited", "files", "a cell or paragraph of a file the gold edits, one the gold leaves alone, re-cased"),
     _w("id-replaced", "workbench", "an id a write names (event, email, customer, task) swapped for a similar row of "
        "the same table", (WORKBENCH,)),
     _w("field-value-changed", "workbench", "a value a write sets (status, list, board, metric, plot type, name) "
@@ -96,6 +105,13 @@ CLASSES: tuple[MutantClass, ...] = (
     _r("greeting-signoff", "mail", "a greeting and sign-off around the gold's mail, with trailing blank lines"),
     _r("source-attached", "mail", "a file the task reads (and leaves as it is) attached to the mail"),
     _r("cc-self", "mail", "the user copying themself in on the gold's mail"),
+    _r("hyphenation", "text", "a compound written with a hyphen or a space ('fleet-tracking', 'fleet tracking')"),
+    _r("name-order", "text", "a person's full name written 'Last, First'"),
+    _r("summary-extra-line", "text", "a mail with one more true line (where its facts come from, an offer to answer "
+       "questions)"),
+    _r("title-line", "text", "a title line opening a mail body (its subject) or a new document (its file name)"),
+    _r("question-reworded", "asking", "each needed question to the user asked in plain words naming the options "
+       "('Is it Tuesday 24 November, or Wednesday 25 November?') instead of the scripted keywords"),
     _r("case-changed", "workbench", "a text WorkBench compares without case (a name, subject, body) written in "
        "another case", (WORKBENCH,)),
     _r("refused-write-added", "workbench", "a write WorkBench refuses beside the gold (a status in the wrong case, a "

@@ -406,3 +406,275 @@ WRONG_TEXT = {"text-contradiction", "text-hedged", "text-self-corrected", "text-
               "weekday-mismatch"}
 _GREETING_NAME = re.compile(r"^\s*(?i:dear|hi|hello|hey|good (?:morning|afternoon|evening))\b[ \t,]*"
                             r"(?P<name>[A-Z][a-z'’\-]+(?:[ \t]+[A-Z][a-z'’\-]+)?)")
+
+
+# ---- the adversary's written-text classes: pairs, lists, formats; and text as people write it --------
+_HYPHENATED = re.compile(r"(?<![\w@./-])([a-z]{3,})-([a-z]{3,})(?![\w@-])")
+_STEM_WORDS = re.compile(r"[A-Za-z]{3,}")
+
+
+def _groups(value: Any) -> list[list[Any]]:
+    """The ``lines`` groups of a check: each a list of facts one line must state together."""
+    return [list(g) for g in value or [] if isinstance(g, (list, tuple)) and len(g) >= 2]
+
+
+class AdversaryWritten(WrittenMutants):
+    """Wrong: paired facts re-paired, an enumeration extended with another item of the office, a value in
+    another format than the instruction fixes. Right: hyphenation, names in 'Last, First' order, one more
+    true line, a title line."""
+
+    def adversary_text(self) -> None:
+        self._pairs_unbound()
+        self._lists_extended()
+        self._formats_broken_in_text()
+        self._people_write()
+
+    # -- wrong: pair-unbound ---------------------------------------------------------------------------
+    def _line_groups(self) -> list[list[Any]]:
+        checks = [(c.check, c.args or {}) for c in getattr(self.task, "checks", None) or []]
+        return [g for name, args in checks if name in (*_MAIL_CHECKS, *_FILE_CHECKS) for g in _groups(args.get("lines"))]
+
+    def _pairs_unbound(self) -> None:
+        """Two lines' paired facts swapped ("Planning - 17 June", "Training - 16 June"): each fact still
+        stated, none with its partner."""
+        groups = self._line_groups()
+        made = 0
+        for place in self.places():
+            text = place.text(self.core, self.answer)
+            spots = []  # (group, value fact, its mention) for groups the text states on one line
+            for g in groups:
+                found = [(f, find(text, f, year=self.year)) for f in g]
+                if any(m is None for _f, m in found):
+                    continue
+                values = [(f, m) for f, m in found if fact_of(f)[0] in ("number", "date", "time", "datetime")]
+                if values:
+                    spots.append((g, *values[-1]))
+            for (g1, f1, m1), (g2, f2, m2) in zip(spots, spots[1:]):
+                if made >= _PER_CLASS or fact_of(f1)[0] != fact_of(f2)[0] or _line_at(text, m1.start) == _line_at(text, m2.start):
+                    continue
+                a, b = sorted([m1, m2], key=lambda m: m.start)
+                new = text[:a.start] + text[b.start:b.end] + text[a.end:b.start] + text[a.start:a.end] + text[b.end:]
+                steps = self.steps()
+                answer = place.put(steps, self.answer, new)
+                where = "answer" if place.index is None else self.label(self.core[place.index], place.index)
+                made += 1
+                self.add(WRONG, "pair-unbound", f"{where}: {text[a.start:a.end].strip()} and "
+                         f"{text[b.start:b.end].strip()} swapped between {g1[0]!r} and {g2[0]!r}", steps, answer)
+
+    # -- wrong: list-extended --------------------------------------------------------------------------
+    def _items(self) -> dict[str, tuple[str, list[dict]]]:
+        """Every item name of the office's lists (an event's title, a text cell of a table column), lower
+        case, with its list (calendar or sheet column) and the list's items: {name: (list key, items)},
+        each item {"name", "date"/"time" or "cells"}."""
+        if hasattr(self, "_item_index"):
+            return self._item_index
+        out: dict[str, tuple[str, list[dict]]] = {}
+        for path, entry in self.office.files.items():
+            if entry.get("kind") == "ics":
+                items = []
+                for ev in entry.get("events") or []:
+                    start = EventMoment.of(ev.get("start"))
+                    if collapse(ev.get("summary")) and start:
+                        items.append({"name": collapse(ev.get("summary")), "start": start})
+                for item in items:
+                    out.setdefault(item["name"].casefold(), (path, items))
+            elif entry.get("kind") == "xlsx":
+                for sheet, rows in (entry.get("sheets") or {}).items():
+                    for c in range(max((len(r) for r in rows), default=0)):
+                        items = [{"name": collapse(r[c]), "cells": r} for r in rows[1:]
+                                 if c < len(r) and isinstance(r[c], str) and collapse(r[c]) and as_number(r[c]) is None]
+                        if len(items) < 3:
+                            continue
+                        for item in items:
+                            out.setdefault(item["name"].casefold(), (f"{path}#{sheet}#{c}", items))
+        self._item_index = out
+        return out
+
+    def _lists_extended(self) -> None:
+        """An enumeration of the office's items (two or more lines, each naming one) with one more line:
+        the next item of the same list that the gold leaves out, written like its neighbour."""
+        items = self._items()
+        expected = {str(f).casefold() for p in self.places() for f in p.facts if isinstance(f, str)}
+        made = 0
+        for place in self.places():
+            text = place.text(self.core, self.answer)
+            lines = text.splitlines()
+            named: dict[str, list[tuple[int, dict]]] = {}
+            for k, line in enumerate(lines):
+                for name, (key, members) in items.items():
+                    if name in expected and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line, re.I):
+                        member = next(m for m in members if m["name"].casefold() == name)
+                        named.setdefault(key, []).append((k, member))
+            for key, hits in named.items():
+                rows = {k for k, _m in hits}
+                if len(rows) < 2 or made >= _PER_CLASS:
+                    continue
+                members = items[hits[0][1]["name"].casefold()][1]
+                low = text.casefold()
+                extra = next((m for m in members if m["name"].casefold() not in expected
+                              and m["name"].casefold() not in low and len(m["name"]) >= 3), None)
+                if extra is None:
+                    continue
+                k, like = hits[-1]
+                line = self._like_line(lines[k], like, extra)
+                if line is None:
+                    continue
+                new = "\n".join(lines[:k + 1] + [line] + lines[k + 1:])
+                steps = self.steps()
+                answer = place.put(steps, self.answer, new)
+                where = "answer" if place.index is None else self.label(self.core[place.index], place.index)
+                made += 1
+                self.add(WRONG, "list-extended", f"{where}: + {line.strip()!r}", steps, answer)
+
+    def _like_line(self, line: str, like: dict, extra: dict) -> str | None:
+        """``line`` about item ``like`` rewritten about item ``extra``: its name, and its date and time or
+        its row's values, put in."""
+        at = re.search(rf"(?<!\w){re.escape(like['name'])}(?!\w)", line, re.I)
+        if not at:
+            return None
+        edits = [(at.start(), at.end(), extra["name"])]
+        if "start" in like:
+            for m in dates_in(line, self.year):
+                if isinstance(m.value, date) and not (m.end <= at.start() or m.start >= at.end()):
+                    continue
+                if isinstance(m.value, date):
+                    d = extra["start"].date()
+                    raw = line[m.start:m.end]
+                    day = f"{_WEEKDAYS[d.weekday()]} " if _WEEKDAY_WORD.search(raw) else ""
+                    edits.append((m.start, m.end, f"{day}{d.day} {_MONTHS[d.month - 1]}" + ("" if day else f" {d.year}")))
+            for m in times_in(line):
+                t = extra["start"]
+                edits.append((m.start, m.end, f"{t.hour:02d}:{t.minute:02d}"))
+        else:
+            for m in standalone_numbers(line):
+                for c, cell in enumerate(like["cells"]):
+                    if isinstance(cell, (int, float)) and abs(float(cell) - m.value) < 1e-9 and c < len(extra["cells"]) \
+                            and isinstance(extra["cells"][c], (int, float)):
+                        edits.append((m.start, m.end, _like(_Num(m.value, line[m.start:m.end]), float(extra["cells"][c]))))
+                        break
+        edits = sorted({(s, e): (s, e, t) for s, e, t in edits}.values(), reverse=True)
+        for (s, e, t), nxt in zip(edits, [*edits[1:], None]):
+            if nxt is not None and nxt[1] > s:
+                return None  # overlapping edits: no clean line
+        for s, e, t in edits:
+            line = line[:s] + t + line[e:]
+        return line
+
+    # -- wrong: format-broken (text) -------------------------------------------------------------------
+    def _formats_broken_in_text(self) -> None:
+        """Where the instruction fixes how dates are written, an expected date in another form."""
+        if not date_form_fixed(self.instruction):
+            return
+        for place, fact, m, kind in self.fact_sites():
+            if kind != "date" or not isinstance(m.value, date):
+                continue
+            text = place.text(self.core, self.answer)
+            raw = text[m.start:m.end]
+            d = m.value
+            other = f"{d.day} {_MONTHS[d.month - 1]} {d.year}" if re.search(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}", raw) \
+                else d.isoformat()
+            self._edit("format-broken", place, m.start, m.end, other, f"{raw.strip()} as {other}")
+            return
+
+    # -- right: as people write ------------------------------------------------------------------------
+    def _people_write(self) -> None:
+        for cls, make in (("hyphenation", self._hyphens), ("name-order", self._names_reversed)):
+            steps, answer, changed = self.steps(), self.answer, []
+            for place in self.places():
+                text = place.text(steps, answer)
+                edits = [e for e in make(text, place) if not self._fixed(_line_at(text, e[0]))]
+                for start, end, new in sorted(edits, reverse=True):
+                    changed.append(f"{text[start:end].strip()} as {new}")
+                    text = text[:start] + new + text[end:]
+                answer = place.put(steps, answer, text)
+            if changed:
+                self.add(RIGHT, cls, ", ".join(changed[:3]) + (f" (+{len(changed) - 3})" if len(changed) > 3 else ""),
+                         steps, answer)
+        for place in self.places():
+            if place.index is None:
+                continue
+            step = self.core[place.index]
+            text = place.text(self.core, self.answer)
+            if not text.strip() or self._fixed(text):
+                continue
+            label = self.label(step, place.index)
+            if (step["app"], step["action"]) in _BODY_ARGS:
+                extra = self._true_line()
+                lines = text.rstrip("\n").splitlines()
+                cut = next((k for k in range(len(lines) - 1, 0, -1) if _SIGN_OFF.match(lines[k])), None)
+                if cut is None:  # no sign-off: the line goes before the closing name, or at the end
+                    cut = len(lines) - 1 if len(lines) > 2 and len(lines[-1].split()) <= 3 and not re.search(r"\d", lines[-1]) \
+                        else len(lines)
+                new = "\n".join(lines[:cut] + ([""] if cut and lines[cut - 1].strip() else []) + [extra, ""] + lines[cut:])
+                steps = self.steps()
+                place.put(steps, self.answer, new)
+                self.add(RIGHT, "summary-extra-line", f"{label} + {extra!r}", steps)
+                subject = str((step.get("args") or {}).get("subject") or "").strip()
+                if subject and not re.search(r"\d", subject):
+                    steps = self.steps()
+                    place.put(steps, self.answer, f"{subject}\n\n{text}")
+                    self.add(RIGHT, "title-line", f"{label} body opened by the title {subject!r}", steps)
+            elif step["action"] == "write_to_file" and office_path((step.get("args") or {}).get("file_path")) \
+                    not in self.office.files and not self._printed_later(place.index):
+                stem = office_path(step["args"]["file_path"]).rsplit("/", 1)[-1].rsplit(".", 1)[0]
+                title = " ".join(w.capitalize() for w in _STEM_WORDS.findall(stem.replace("_", " ")))
+                if title and title.casefold() not in text.casefold():  # a title the text has is not a new line
+                    steps = self.steps()
+                    place.put(steps, self.answer, f"{title}\n\n{text}")
+                    self.add(RIGHT, "title-line", f"{label} opened by the title {title!r}", steps)
+
+    def _printed_later(self, index: int) -> bool:
+        """Whether a later step converts the file step ``index`` writes (to a PDF, a picture): a title line
+        changes that copy, which is compared page by page."""
+        path = office_path((self.core[index].get("args") or {}).get("file_path"))
+        return any("convert" in s["action"] or (s["app"] == "shell" and path.rsplit("/", 1)[-1] in
+                                                str((s.get("args") or {}).get("command") or ""))
+                   for s in self.core[index + 1:])
+
+    def _true_line(self) -> str:
+        """One more true line: where the facts came from, or an offer to answer questions."""
+        source = next((office_path(s["args"].get(k)) for s in self.core if self.is_read(s)
+                       for k in ("file_path",) if (s.get("args") or {}).get(k)
+                       and office_path(s["args"].get(k)) in self.office.data_files()), None)
+        return f"(Taken from {source}.)" if source else "Let me know if anything is unclear."
+
+    def _hyphens(self, text: str, place: _Place) -> list[tuple[int, int, str]]:
+        out = []
+        for m in _HYPHENATED.finditer(text):
+            out.append((m.start(), m.end(), f"{m.group(1)} {m.group(2)}"))
+        for fact in place.facts:
+            if not isinstance(fact, str) or not re.fullmatch(r"[a-z]{3,} [a-z]{3,}", fact.strip()):
+                continue
+            m = re.search(rf"(?<![\w-]){re.escape(fact.strip())}(?![\w-])", text)
+            if m and not any(s <= m.start() < e for s, e, _n in out):
+                out.append((m.start(), m.end(), fact.strip().replace(" ", "-")))
+        return out
+
+    def _names_reversed(self, text: str, place: _Place) -> list[tuple[int, int, str]]:
+        directory = build_directory(self.office.files.values(), getattr(self.task, "people", None), self.task.user)
+        first_line = next((k for k, ln in enumerate(text.splitlines()) if ln.strip()), 0)
+        start_body = sum(len(ln) + 1 for ln in text.splitlines()[:first_line + 1])
+        out = []
+        for mention, _address in directory.persons_in(text):
+            raw = text[mention.start:mention.end]
+            parts = raw.split()
+            if mention.start < start_body or len(parts) != 2 or "," in raw:
+                continue
+            if any(s < mention.end and mention.start < e for s, e, _n in out):
+                continue
+            out.append((mention.start, mention.end, f"{parts[1]}, {parts[0]}"))
+        return out
+
+
+_SIGN_OFF = re.compile(r"^\s*(best|kind regards|regards|warm regards|thanks|thank you|cheers|many thanks|"
+                       r"best wishes|all the best|sincerely)\b[\w ]{0,12}[,.!]?\s*$", re.I)
+
+
+class EventMoment:
+    @staticmethod
+    def of(value: Any):
+        from datetime import datetime
+        try:
+            return datetime.fromisoformat(str(value).strip())
+        except ValueError:
+            return None
