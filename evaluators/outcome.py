@@ -9,7 +9,7 @@ correct runs is not compared:
 - how a file was written (libraries, zip timestamps, event UIDs, Message-ID and Date headers,
   file stems of sent mail): states are compared as parsed (testbed/parse.py);
 - the form of a value: numbers by value (a formula by what it computes), text cells without case or
-  extra spaces, dates by the moment they denote, an event's place with or without words around it
+  extra spaces (a text cell the gold leaves alone keeps its case), dates by the moment they denote, an event's place with or without words around it
   ("Birch" for "Room Birch"); the order of rows a sheet gains (the checks judge an order the
   instruction fixes);
 - wording that is free by nature: a mail's subject and body, an event's title and description, the
