@@ -27,7 +27,7 @@ from rich.console import Console
 from officesim.evaluators.record import EpisodeRecord
 from officesim.runner.episode import Agent
 from officesim.runner.ray_office import Office, agent_factory, forwarded_env
-from officesim.runner.run import EpisodeLog, EvalConfig, RunError
+from officesim.runner.play import EpisodeLog, EvalConfig, RunError
 from officesim.tasks.model import Task
 
 MAX_LOSSES = 3  # an episode whose office died this often is recorded as an error (--resume plays it again)

@@ -84,7 +84,7 @@ class Office:
 
     def play(self, task: Task, trial: int, cfg) -> EpisodeRecord:
         """One task x trial on this node's server; cfg is the driver's EvalConfig (mode, max_steps)."""
-        from officesim.runner.run import run_episode
+        from officesim.runner.play import run_episode
 
         return run_episode(self.client, self.agent, task, trial, cfg)
 
