@@ -23,6 +23,7 @@ import copy
 import re
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any, Callable, Iterable
@@ -384,6 +385,18 @@ def content_words(text: str) -> set[str]:
 VALUE_KINDS = ("number", "date", "time", "id", "email")
 
 
+@lru_cache(maxsize=1 << 17)
+def _value_claims(text: str, year: int | None) -> tuple[Claim, ...]:
+    """The values one line of the office states, read once per process: the tasks of a lived-in office
+    share its thousand files."""
+    return tuple(claims_in(text, year=year, kinds=VALUE_KINDS))
+
+
+@lru_cache(maxsize=1 << 17)
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(content_words(text))
+
+
 def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim, set[str], int]]:
     """Every value the office states, with the words beside it and the unit it belongs to: a row of a
     table (its cells and the table's header), an event (its title, place and times), a line of text."""
@@ -391,8 +404,8 @@ def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim
     units = iter(range(1 << 62))
 
     def unit(line: str, context: str = "", values: str | None = None) -> None:
-        words, number = content_words(line + " " + context), next(units)
-        out.extend((c, words, number) for c in claims_in(values or line, year=year, kinds=VALUE_KINDS))
+        words, number = _content_words(line + " " + context), next(units)
+        out.extend((c, words, number) for c in _value_claims(values or line, year))
 
     for entry in files.values():
         kind = entry.get("kind")
