@@ -76,8 +76,8 @@ CLASSES: tuple[MutantClass, ...] = (
        "of the same list, written like its neighbour"),
     _w("conversion-altered", "files", "a document the gold writes as a copy of an office document with two digits of "
        "one copied number transposed ('149.00' as '194.00')"),
-    _w("format-broken", "files", "a date or time in a column of such values (or a date where the instruction fixes "
-       "the form) written in another format ('27/07/2026', '9.30am')"),
+    _w("format-broken", "files", "a date or time the gold writes in a column of such values written in another "
+       "format ('27/07/2026', '9.30am')"),
     _w("case-edited", "files", "a cell or paragraph of a file the gold edits, one the gold leaves alone, re-cased"),
     _w("id-replaced", "workbench", "an id a write names (event, email, customer, task) swapped for a similar row of "
        "the same table", (WORKBENCH,)),

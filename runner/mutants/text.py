@@ -408,7 +408,7 @@ _GREETING_NAME = re.compile(r"^\s*(?i:dear|hi|hello|hey|good (?:morning|afternoo
                             r"(?P<name>[A-Z][a-z'’\-]+(?:[ \t]+[A-Z][a-z'’\-]+)?)")
 
 
-# ---- the adversary's written-text classes: pairs, lists, formats; and text as people write it --------
+# ---- the adversary's written-text classes: pairs and lists; and text as people write it ------------
 _HYPHENATED = re.compile(r"(?<![\w@./-])([a-z]{3,})-([a-z]{3,})(?![\w@-])")
 _STEM_WORDS = re.compile(r"[A-Za-z]{3,}")
 
@@ -419,14 +419,12 @@ def _groups(value: Any) -> list[list[Any]]:
 
 
 class AdversaryWritten(WrittenMutants):
-    """Wrong: paired facts re-paired, an enumeration extended with another item of the office, a value in
-    another format than the instruction fixes. Right: hyphenation, names in 'Last, First' order, one more
-    true line, a title line."""
+    """Wrong: paired facts re-paired, an enumeration extended with another item of the office. Right:
+    hyphenation, names in 'Last, First' order, one more true line, a title line."""
 
     def adversary_text(self) -> None:
         self._pairs_unbound()
         self._lists_extended()
-        self._formats_broken_in_text()
         self._people_write()
 
     # -- wrong: pair-unbound ---------------------------------------------------------------------------
@@ -559,22 +557,6 @@ class AdversaryWritten(WrittenMutants):
         for s, e, t in edits:
             line = line[:s] + t + line[e:]
         return line
-
-    # -- wrong: format-broken (text) -------------------------------------------------------------------
-    def _formats_broken_in_text(self) -> None:
-        """Where the instruction fixes how dates are written, an expected date in another form."""
-        if not date_form_fixed(self.instruction):
-            return
-        for place, fact, m, kind in self.fact_sites():
-            if kind != "date" or not isinstance(m.value, date):
-                continue
-            text = place.text(self.core, self.answer)
-            raw = text[m.start:m.end]
-            d = m.value
-            other = f"{d.day} {_MONTHS[d.month - 1]} {d.year}" if re.search(r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}", raw) \
-                else d.isoformat()
-            self._edit("format-broken", place, m.start, m.end, other, f"{raw.strip()} as {other}")
-            return
 
     # -- right: as people write ------------------------------------------------------------------------
     def _people_write(self) -> None:
