@@ -226,6 +226,8 @@ def _is_identifier(m: re.Match) -> bool:
     gap = m.group(0)[len(m["prefix"]):len(m.group(0)) - len(m["digits"])]
     if len(digits) < 3 or _NOT_PREFIX.match(m["prefix"]):
         return False
+    if "\n" in gap or re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", m["digits"]):
+        return False  # a word ending one line and a date opening the next ("Lovell\n- 2026-12-02") are no id
     if gap.strip() == "" and gap:
         return m["prefix"].isupper() and len(m["prefix"]) >= 2
     return m["prefix"][0].isupper()

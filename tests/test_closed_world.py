@@ -279,3 +279,13 @@ def test_a_kept_lines_value_restated_with_its_label_or_as_a_factor_is_supported(
     assert graded("We quote for 5 x Footrest at 62 EUR each.", "Total: 310 EUR").passed
     out = graded("We quote for 5 x Footrest.", "Unit price: 62 EUR", "Total: 310 EUR (5 by the other count)")
     assert not out.passed and "'5'" in out.message
+
+
+def test_a_name_ending_a_line_and_a_date_opening_the_next_are_no_identifier():
+    from officesim.evaluators.claims import claims_in
+
+    text = "- 2026-11-01: CTR-2391, expires 2026-12-31, owner Stefan Lovell\n- 2026-12-02: CTR-2426, owner Mei Chen"
+    ids = [c.value for c in claims_in(text, year=2026) if c.kind == "id"]
+    assert ids == ["CTR2391", "CTR2426"]
+    dates = [c.value.isoformat() for c in claims_in(text, year=2026) if c.kind == "date"]
+    assert "2026-12-02" in dates
