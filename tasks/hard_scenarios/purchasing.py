@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
-from officesim.tasks.hard_scenarios._base import (act, check, iso, long_date, quarter_of, quarter_start, read_doc,
+from officesim.tasks.hard_scenarios._base import (act, check, iso, long_date, money, quarter_of, quarter_start, read_doc,
                                                   read_mail, read_sheet, scenario, send, set_cell, switch,
                                                   trigger_mail, earlier)
 from officesim.testbed.worlds.model import World
@@ -34,7 +34,7 @@ def supplier_late_review(w: World) -> dict:
     log = w.paths["review_log"]
     when = "this quarter" if end == w.now.date() else f"last quarter ({q})"
     instruction = (f"Please run the supplier review for {when} the way our purchasing policy describes it: "
-                   f"every supplier that delivered late at least twice goes on review. Log each one in the supplier "
+                   f"every supplier with at least two late deliveries that arrived in that quarter (going by the delivery date) goes on review. Log each one in the supplier "
                    f"review log below the earlier entries, in alphabetical order (today's date, the supplier, the "
                    f"reason with the number of late deliveries, my name) and write to its account manager "
                    f"listing the late orders with the promised and the actual delivery dates, copying {head.first} "
@@ -74,9 +74,102 @@ def supplier_late_review(w: World) -> dict:
         gold += [switch("email")] + mails
     else:
         answer = f"No supplier delivered late twice or more in {q}."
-        checks.append(check("answer_contains", "told nobody qualifies", text=["no supplier"]))
+        checks.append(check("answer_contains", "told nobody qualifies", text=[["none", "nobody", "no supplier", "not any"]]))
     task = {"instruction": instruction, "gold": gold, "checks": checks,
             "free": [log] if flagged else []}
     if answer:
         task["answer"] = answer
     return task
+
+
+@scenario("delivery-notices-record", ["email", "excel"])
+def delivery_notices_record(w: World) -> dict:
+    """The order sheet has fallen behind: record every delivery a supplier confirmed by mail in the last
+    30 days (the day of the notice, status Delivered); orders with no notice stay open."""
+    name = {p.email: p.name for p in w.people}
+    since = w.now.date() - timedelta(days=30)
+    behind = [po for po in w.pos if po.delivered and since <= po.delivered < w.now.date()]
+    notices = {m.about: m for m in w.mails if m.kind == "dispatch" and m.folder == "inbox"}
+    confirmed = sorted([po for po in behind if po.po in notices], key=lambda p: p.row)
+    sheet = w.paths["pos"]
+    rows = [["PO", "Supplier", "Requested by", "Ordered", "Item", "Amount", "Promised", "Delivered", "Status"]]
+    for po in w.pos:
+        late = po in behind
+        rows.append([po.po, po.supplier, name[po.requester], po.ordered.isoformat(), po.item, po.amount,
+                     po.promised.isoformat(), None if late or not po.delivered else po.delivered.isoformat(),
+                     "Open" if late else po.status])
+    overlay = [{"type": "xlsx", "path": sheet, "sheets": {"Orders": rows}}]
+    instruction = ("Our purchase order sheet has fallen behind on deliveries. Go through the dispatch notices "
+                   "suppliers have mailed us in the last 30 days and record each delivery in the sheet: the "
+                   "Delivered date is the day of the notice and the Status becomes Delivered. Orders we have no "
+                   "notice for stay as they are, even if you suspect they arrived.")
+    gold = [switch("email"), act("email", "list_emails", username=w.user.email)]
+    gold += [read_mail(w, notices[po.po].id) for po in confirmed]
+    gold += [switch("excel"), read_sheet(sheet)]
+    checks = []
+    for k, po in enumerate(confirmed):
+        day = notices[po.po].when.date()
+        gold += [set_cell(sheet, po.row, 8, iso(day)), set_cell(sheet, po.row, 9, "Delivered")]
+        checks += [check("xlsx_cell", f"recorded {po.po}", file=sheet, cell=f"H{po.row}", value=iso(day)),
+                   check("xlsx_cell", file=sheet, cell=f"I{po.row}", value="Delivered")]
+    unconfirmed = [po for po in behind if po not in confirmed][:3]
+    checks += [check("xlsx_cell", file=sheet, cell=f"I{po.row}", value="Open") for po in unconfirmed]
+    return {"instruction": instruction, "office": overlay, "gold": gold, "checks": checks}
+
+
+
+@scenario("large-order-approvals", ["word", "excel", "email"])
+def large_order_approvals(w: World) -> dict:
+    """Audit the orders above the policy's approval threshold placed since June against the Head of
+    Finance's approval mails (one approval names a small order, one is corrected by a later mail)."""
+    import random
+
+    rng = random.Random(f"hard:large-order-approvals:{w.name}")
+    fin, buy = w.head_of("Finance"), w.head_of("Purchasing")
+    since = date(w.now.year, 6, 1)
+    big = sorted([p for p in w.pos if p.amount > 10000 and p.ordered >= since], key=lambda p: p.po)
+    unapproved = set(p.po for p in rng.sample(big, 2))
+    small = next(p for p in w.pos if p.ordered >= since and p.amount < 2000)
+    corrected_from = small
+    mails, n = [], 920
+    for p in big:
+        when = datetime.combine(p.ordered, datetime.min.time()) + timedelta(hours=11, minutes=rng.randrange(60))
+        if p.po in unapproved:
+            continue
+        if p is big[-1] and len(big) > 3:  # approved by mistake under the wrong number, then corrected
+            mails.append(trigger_mail(w, fin.email, when, f"Approved: {corrected_from.po}",
+                                      f"Approved: {corrected_from.po} ({p.supplier}).\n\n{fin.first}", f"msg-{n}"))
+            mails.append(trigger_mail(w, fin.email, when + timedelta(hours=2), f"Correction: approval {p.po}",
+                                      f"Sorry, my earlier mail had the wrong number: the order I approved is {p.po} "
+                                      f"({p.supplier}), not {corrected_from.po}.\n\n{fin.first}", f"msg-{n + 1}"))
+            n += 2
+            continue
+        mails.append(trigger_mail(w, fin.email, when, f"Approved: {p.po}",
+                                  f"Approved: {p.po} ({p.supplier}, {money(p.amount)}).\n\n{fin.first}", f"msg-{n}"))
+        n += 1
+    for m in mails:
+        m["to"] = [w.user.email]
+    book = "data/purchasing/large_order_approvals.xlsx"
+    rows = [["PO", "Supplier", "Amount", "Ordered", "Approved"]] + [
+        [p.po, p.supplier, p.amount, iso(p.ordered), "No" if p.po in unapproved else "Yes"] for p in big]
+    missing = [p for p in big if p.po in unapproved]
+    instruction = (f"Internal audit wants to know whether our large orders were approved as the purchasing policy "
+                   f"requires. For every order placed since {long_date(since)} that needs the Head of Finance's "
+                   f"approval under the policy, check {fin.first}'s approval mails. Make a workbook "
+                   f"large_order_approvals.xlsx in the purchasing folder with the columns PO, Supplier, Amount, "
+                   f"Ordered, Approved (Yes or No), one row per such order in PO order, and mail {fin.first} the "
+                   f"orders that have no approval, copying {buy.first}.")
+    gold = [switch("word"), read_doc(w.paths["purchasing_policy"]), switch("excel"), read_sheet(w.paths["pos"]),
+            switch("email"), act("email", "list_emails", username=w.user.email)]
+    gold += [read_mail(w, m["id"]) for m in mails]
+    gold += [switch("excel"), act("excel", "create_new_file", file_path=book),
+             act("excel", "write_rows", file_path=book, rows=rows), switch("email"),
+             send(w, [fin.email], "Large orders without approval",
+                  f"Hi {fin.first},\n\nI found no approval from you for these orders over £10,000.00:\n"
+                  + "\n".join(f"- {p.po}, {p.supplier}, {money(p.amount)}, ordered {long_date(p.ordered)}" for p in missing)
+                  + f"\n\nCould you confirm?\n\nBest,\n{w.user.first}", cc=[buy.email])]
+    checks = [check("xlsx_sheet_equals", "audit workbook", file=book, rows=rows),
+              check("email_sent", "reported the unapproved orders", sender=w.user.email, to=[fin.email],
+                    cc=[buy.email], body_contains=[p.po for p in missing],
+                    body_excludes=[p.po for p in big if p.po not in unapproved] + [corrected_from.po])]
+    return {"instruction": instruction, "office": mails, "gold": gold, "checks": checks}
