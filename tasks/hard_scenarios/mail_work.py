@@ -219,7 +219,7 @@ def leave_requests_policy(w: World) -> dict:
             body = (f"Hi {p.first},\n\nDeclined, I'm afraid: {reason}. Our leave policy doesn't allow it.\n\n"
                     f"Best,\n{w.user.first}")
             checks.append(check("email_sent", f"declined {p.name}", sender=w.user.email, to=[p.email],
-                                body_contains=["Declined"], body_excludes=["Approved"]))
+                                body_contains=["Declined"]))  # its reason may cite others' approved leave
         else:
             body = f"Hi {p.first},\n\nApproved — enjoy the time off!\n\nBest,\n{w.user.first}"
             checks.append(check("email_sent", f"approved {p.name}", sender=w.user.email, to=[p.email],
