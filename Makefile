@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 OUT    ?= runs/oracle
 
-.PHONY: install system-deps browser run test validate bench suite docker docker-local clean
+.PHONY: install system-deps browser run test validate validate-hard hard bench suite docker docker-local clean
 
 system-deps:  ## tesseract (OCR), bubblewrap (shell sandbox), ImageMagick (the shell's image tool), fonts and python venv, installed when missing
 	@missing=""; \
@@ -45,6 +45,12 @@ test: install browser  ## unit and end-to-end tests (the docs site build among t
 
 validate: install
 	$(BIN)/officesim validate --tasks tasks/examples
+
+validate-hard: install  ## prove the hard split (gold, wrong and right mutants); long: a world's office has ~1,000 files
+	$(BIN)/officesim validate --split hard --mutants
+
+hard: install  ## regenerate tasks/hard from the hard scenarios and their worlds
+	$(BIN)/python -m officesim.tasks.build_hard
 
 suite: install  ## regenerate tasks/suite from the scenario families
 	$(BIN)/python -m officesim.tasks.build_suite

@@ -22,7 +22,7 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--task", action="append", default=[], metavar="ID", help="only this task (repeatable)")
     ev.add_argument("--category", type=int, choices=[1, 2, 3, 4, 5])
     ev.add_argument("--split", choices=["test", "train", "hard"], default=None,
-                    help="only tasks of this split (default: every split but hard; README, The hard split)")
+                    help="only tasks of this split (default: every split but hard; docs/hard-split.md)")
     ev.add_argument("--server", help="URL of a running officesim server (default: start a private one)")
     ev.add_argument("--token", default=os.environ.get("OFFICESIM_TOKEN"), help="bearer token for --server")
     ev.add_argument("--workers", type=int, default=max(1, min(4, os.cpu_count() or 1)))

@@ -123,3 +123,18 @@ def test_a_checkpoint_is_named_in_the_record():
     assert records[0].checkpoint == "report written" and records[0].passed
     assert records[1].checkpoint is None and not records[1].passed
     assert "checkpoint" not in records[1].model_dump()
+
+
+def test_a_sample_of_hard_tasks_validates_end_to_end():
+    """One task per world through the real server: the gold solution passes with no side effect and
+    finishing at once fails (the full split: `officesim validate --split hard [--mutants]`)."""
+    import io
+
+    from officesim.runner.validate import main as validate
+
+    hard = _hard()
+    sample = [sorted(t.id for t in hard.values() if t.world == w)[0] for w in sorted(WORLDS)]
+    out = io.StringIO()
+    code = validate(task_ids=sample, workers=3, servers=1, out=out)
+    assert code == 0, out.getvalue()
+    assert f"validated {len(sample)} task(s): {len(sample)} ok" in out.getvalue()
