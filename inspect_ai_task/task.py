@@ -21,8 +21,10 @@ def _ids(value: str | list[str] | None) -> list[str]:
 
 
 def office_dataset(ids: str | list[str] | None = None, category: int | None = None,
-                   tasks_dir: str | list[str] | None = None, include_suite: bool = True) -> MemoryDataset:
-    """One sample per selected task (id, instruction, category, apps); unknown ids are an error."""
+                   tasks_dir: str | list[str] | None = None, include_suite: bool = True,
+                   split: str | None = None) -> MemoryDataset:
+    """One sample per selected task (id, instruction, category, apps); unknown ids are an error. As with
+    ``officesim eval``, the hard split is in when asked for (``split="hard"``) or named by id."""
     dirs = [tasks_dir] if isinstance(tasks_dir, str) else list(tasks_dir or [])
     tasks = load_tasks([Path(d) for d in dirs], include_suite=include_suite)
     wanted = _ids(ids)
@@ -30,11 +32,15 @@ def office_dataset(ids: str | list[str] | None = None, category: int | None = No
     if missing:
         raise ValueError(f"no task {', '.join(repr(m) for m in missing)} (see `officesim tasks list`)")
     chosen = [tasks[i] for i in (wanted or sorted(tasks))]
+    if split is not None:
+        chosen = [t for t in chosen if t.split == split]
+    elif not wanted:
+        chosen = [t for t in chosen if t.split != "hard"]
     if category is not None:
         chosen = [t for t in chosen if t.category == int(category)]
     if not chosen:
         raise ValueError("no task matches the filters")
-    return MemoryDataset([Sample(input=t.instruction, id=t.id,
+    return MemoryDataset([Sample(input=t.brief, id=t.id,
                                  metadata={"task_id": t.id, "category": t.category, "apps": list(t.apps)})
                           for t in chosen], name="officesim")
 
@@ -42,7 +48,7 @@ def office_dataset(ids: str | list[str] | None = None, category: int | None = No
 @task
 def office(ids: str | list[str] | None = None, category: int | None = None, tasks_dir: str | list[str] | None = None,
            include_suite: bool = True, server: str | None = None, mode: str | None = None,
-           max_steps: int = 50) -> Task:
+           max_steps: int = 50, split: str | None = None) -> Task:
     """officesim tasks played through a session's tools and graded by officesim.
 
     Args:
@@ -53,8 +59,9 @@ def office(ids: str | list[str] | None = None, category: int | None = None, task
         server: URL of a running officesim server (token from OFFICESIM_TOKEN); default: a private one.
         mode: switch_app (default) or all_operations.
         max_steps: the session's step limit.
+        split: only tasks of this split ("hard": long tasks in lived-in offices); default every split but hard.
     """
-    return Task(dataset=office_dataset(ids, category, tasks_dir, include_suite),
+    return Task(dataset=office_dataset(ids, category, tasks_dir, include_suite, split),
                 solver=office_agent(server=server, tasks_dir=tasks_dir, include_suite=include_suite,
                                     mode=mode, max_steps=max_steps),
                 scorer=office_scorer())
