@@ -213,8 +213,8 @@ def payment_run_prepare(w: World) -> dict:
         act("excel", "write_rows", file_path=book, rows=rows), set_cell(sheet, 1, 8, "Payment run")]
     gold += [set_cell(sheet, i.row, 8, iso(friday)) for i in run]
     gold += [switch("email"), send(w, [clerk.email], f"Payment run {long_date(friday)}",
-                                   f"Hi {clerk.first},\n\nAttached is the payment run for {long_date(friday)}: "
-                                   f"{len(run)} invoices, {money(total)} in all. Please approve.\n\nThanks,\n{w.user.first}",
+                                   f"Hi {clerk.first},\n\nAttached is Friday's payment run. Please approve.\n\n"
+                                   f"Thanks,\n{w.user.first}",
                                    cc=[fin.email], attachments=[book])]
     answer = (f"Payment run ready: {len(run)} invoices, {money(total)}. I left out invoice {odd.number} from "
               f"{odd.supplier}: its PDF says {money(wrong_amount)} but our invoice sheet says {money(odd.amount)}.")
@@ -251,7 +251,7 @@ def recharges_missing(w: World) -> dict:
             act("excel", "write_rows", file_path=ledger_path, rows=[list(r) for r in missing], row_idx=start)]
     gold += [switch("email"), send(w, [fin.email], "Missing office space recharges",
                                    f"Hi {fin.first},\n\nThese recharges were missing from the ledger and are now added:\n"
-                                   + "\n".join(f"- {r[1]} ({r[2]}, {r[0]}, {money(-r[4])})" for r in missing)
+                                   + "\n".join(f"- {r[1]}" for r in missing)
                                    + f"\n\nBest,\n{w.user.first}")]
     checks = [check("xlsx_row", f"added {r[1]}", file=ledger_path, row=start + k, values=list(r))
               for k, r in enumerate(missing)]
