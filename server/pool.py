@@ -195,10 +195,10 @@ class WorkerPool:
                      ) -> dict[str, dict]:
         """``testbed.parse.parse_office`` under the budget: each file gets the time limit; a file
         that passes it (or the memory limit) becomes a ``too_large`` entry and parsing goes on."""
-        from officesim.testbed.parse import too_large_entry
+        from officesim.testbed.parse import office_files, too_large_entry
 
         base = Path(root)
-        pending = _office_files(base)
+        pending = office_files(base)
         if only is not None:
             wanted = set(only)
             pending = [rel for rel in pending if rel in wanted]
@@ -409,18 +409,6 @@ class WorkerPool:
                 kill()
             except (ProcessLookupError, PermissionError, OSError):
                 pass
-
-
-def _office_files(base: Path) -> list[str]:
-    """The regular files parse_office would parse (symlinks skipped), sorted."""
-    out = []
-    for dirpath, _dirs, names in os.walk(base):
-        for name in names:
-            full = Path(dirpath) / name
-            if full.is_symlink() or not full.is_file():
-                continue
-            out.append(full.relative_to(base).as_posix())
-    return sorted(out)
 
 
 def _context():
