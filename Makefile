@@ -55,7 +55,10 @@ hard: install  ## regenerate tasks/hard from the hard scenarios and their worlds
 suite: install  ## regenerate tasks/suite from the scenario families
 	$(BIN)/python -m officesim.tasks.build_suite
 
-bench: install  ## performance benchmarks (prints a table, writes benchmarks/results/*.json)
+bench: install  ## performance benchmarks (prints a table, writes benchmarks/results/*.json); wrk is the C load generator of the concurrency figure
+	@command -v wrk >/dev/null || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends wrk; } \
+	  || echo "wrk could not be installed: the concurrency figure is measured by the Python clients only"
 	$(BIN)/python benchmarks/run_all.py
 
 docker:  ## build the image officesim:latest from a registry base (python slim)

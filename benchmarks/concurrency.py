@@ -18,7 +18,11 @@ own, and every read must return its own token; any other outcome counts as cross
 
 from __future__ import annotations
 
+import os
+import re
 import secrets
+import shutil
+import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -28,6 +32,8 @@ from common import (BENCH_TASK, Bench, LeanConnection, print_table, private_serv
 
 SESSIONS = 64
 ROUNDS = 10  # rounds of (list_files, GET files, read_file) per session
+WRK_SECONDS = 10
+WRK_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "concurrency_wrk.lua")
 
 
 class _Player:
@@ -101,6 +107,46 @@ def _measure(b: Bench, sessions: int, rounds: int, clients: int) -> dict:
             "latency": summary_ms(times), "cross_talk": len(problems), "problems": problems[:20]}
 
 
+def _wrk(b: Bench, players: list[_Player], connections: int) -> dict:
+    """``wrk`` (a C load generator, so the client costs next to nothing) over ``connections`` keep-alive
+    connections for WRK_SECONDS, every request acting in one of the players' sessions in turn."""
+    threads = min(connections, 2)
+    args = [a for p in players for a in (p.sid, p.marker)]
+    env = {**os.environ, "OFFICESIM_TOKEN": b.server.token or ""}
+    out = subprocess.run(["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{WRK_SECONDS}s", "--latency",
+                          "-s", WRK_SCRIPT, b.url, "--", *args], capture_output=True, text=True, env=env, timeout=120)
+    line = re.search(r"OFFICESIM requests=(\d+) failed=(\d+) non2xx=(\d+) p50_us=(\d+) p95_us=(\d+)", out.stdout)
+    if out.returncode != 0 or line is None:
+        raise RuntimeError(f"wrk failed ({out.returncode}): {out.stderr[-500:] or out.stdout[-500:]}")
+    requests, failed, non2xx, p50, p95 = (int(g) for g in line.groups())
+    rps = re.search(r"Requests/sec:\s+([\d.]+)", out.stdout)
+    return {"connections": connections, "threads": threads, "seconds": WRK_SECONDS, "requests": requests,
+            "failed": failed + non2xx, "requests_per_s": float(rps.group(1)) if rps else round(requests / WRK_SECONDS, 1),
+            "p50_ms": round(p50 / 1000, 2), "p95_ms": round(p95 / 1000, 2)}
+
+
+def wrk_ratio(b: Bench, sessions: int = SESSIONS) -> dict | None:
+    """The concurrency figure measured with ``wrk``: ``sessions`` connections at once ÷ one connection,
+    both over the same ``sessions`` sessions and the same mix of actions. None when wrk is not installed."""
+    if shutil.which("wrk") is None:
+        return None
+    with ThreadPoolExecutor(max_workers=min(sessions, 16)) as setup:
+        players = list(setup.map(lambda i: _Player(b, i), range(sessions)))
+    try:
+        _wrk(b, players[:4], 1)  # warm
+        c0 = tree_cpu_seconds(b.pid)
+        one = _wrk(b, players, 1)
+        c1 = tree_cpu_seconds(b.pid)
+        many = _wrk(b, players, sessions)
+        c2 = tree_cpu_seconds(b.pid)
+    finally:
+        for player in players:
+            player.close()
+    one["server_cpu_s"], many["server_cpu_s"] = round(c1 - c0, 2), round(c2 - c1, 2)
+    return {"one_connection": one, "many_connections": many,
+            "speedup_vs_one_client": round(many["requests_per_s"] / one["requests_per_s"], 2)}
+
+
 def run(bench: Bench | None = None, sessions: int = SESSIONS, rounds: int = ROUNDS) -> dict:
     """The same ``sessions`` sessions' work played by one client, then by ``sessions`` clients at once, on
     the server as users get it (one server process per core behind the router); then the same two on a
@@ -109,6 +155,7 @@ def run(bench: Bench | None = None, sessions: int = SESSIONS, rounds: int = ROUN
         _measure(b, 4, 5, 1)  # warm: workers and connections
         one = _measure(b, sessions, rounds, 1)
         result = _measure(b, sessions, rounds, sessions)
+        wrk = wrk_ratio(b, sessions)
     with private_server(processes=1) as single_server:
         _measure(single_server, 4, 5, 1)
         single_one = _measure(single_server, sessions, rounds, 1)
@@ -116,6 +163,7 @@ def run(bench: Bench | None = None, sessions: int = SESSIONS, rounds: int = ROUN
     keys = ("actions", "wall_s", "actions_per_s", "server_cpu_s", "client_cpu_s", "latency")
     result["one_client"] = {k: one[k] for k in keys}
     result["speedup_vs_one_client"] = round(result["actions_per_s"] / one["actions_per_s"], 2)
+    result["wrk"] = wrk
     result["single_process"] = {"one_client": {k: single_one[k] for k in keys}, "many_clients": {k: single[k] for k in keys},
                                 "speedup_vs_one_client": round(single["actions_per_s"] / single_one["actions_per_s"], 2)}
     problems = result["problems"] + one["problems"] + single["problems"] + single_one["problems"]
@@ -129,6 +177,14 @@ def run(bench: Bench | None = None, sessions: int = SESSIONS, rounds: int = ROUN
                  for procs, n, r in rows])
     print(f"  {sessions} clients / one client: {result['speedup_vs_one_client']}x "
           f"(single process: {result['single_process']['speedup_vs_one_client']}x)")
+    if wrk is None:
+        print("  wrk is not installed (apt-get install wrk): the C load generator's figure is not measured")
+    else:
+        print_table(f"wrk, {WRK_SECONDS} s each: one connection vs {sessions} at once (same {sessions} sessions)",
+                    ["connections", "requests", "requests/s", "p50 ms", "p95 ms", "server CPU s", "failed"],
+                    [[r["connections"], r["requests"], r["requests_per_s"], r["p50_ms"], r["p95_ms"], r["server_cpu_s"],
+                      r["failed"]] for r in (wrk["one_connection"], wrk["many_connections"])])
+        print(f"  wrk: {sessions} connections / one: {wrk['speedup_vs_one_client']}x")
     for p in problems[:5]:
         print("  " + p)
     write_result("concurrency", result)

@@ -65,6 +65,13 @@ def main() -> int:
         (f"{conc['sessions']} sessions / one client throughput", ">= 1.8x",
          f"{conc['speedup_vs_one_client']}x ({conc['actions_per_s']} vs {conc['one_client']['actions_per_s']} actions/s)",
          conc["speedup_vs_one_client"] >= 1.8),
+        (f"{conc['sessions']} sessions / one client, wrk", ">= 1.6x",
+         "wrk not installed" if conc.get("wrk") is None else
+         f"{conc['wrk']['speedup_vs_one_client']}x ({conc['wrk']['many_connections']['requests_per_s']} vs "
+         f"{conc['wrk']['one_connection']['requests_per_s']} requests/s, "
+         f"{conc['wrk']['many_connections']['failed']} failed)",
+         conc.get("wrk") is not None and conc["wrk"]["speedup_vs_one_client"] >= 1.6
+         and conc["wrk"]["many_connections"]["failed"] == 0),
         ("hostile files: slowest answer", "<= 30 s", f"{hos['slowest_answer_s']:.1f} s", hos["slowest_answer_s"] <= 30),
         ("hostile files: server + workers memory peak", "< 1024 MiB", f"{hos['peak_rss_mb']:.0f} MiB",
          hos["peak_rss_mb"] < 1024),
