@@ -1,0 +1,3 @@
+"""Hard scenarios of customers: account reviews, price letters, escalations, minutes and their actions."""
+
+from __future__ import annotations

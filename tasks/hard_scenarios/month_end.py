@@ -1,0 +1,3 @@
+"""Hard scenarios of month-end close: reconciliations, accruals, duplicates, credit notes, reforecasts."""
+
+from __future__ import annotations
