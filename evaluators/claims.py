@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable
 
 from sentencex import segment
 
+from officesim.evaluators.derived import Operand, days_between, one_step, total_of
 from officesim.evaluators.facts import (
     IDENTIFIER,
     Mention,
@@ -365,10 +366,54 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
         if names and any(c.kind == "number" and _named_number(c, text, names) for c in readings):
             continue
         out.append(readings[0])
+    if out and "number" in kinds:
+        out = [c for c in out if not (c.kind == "number" and derived(c, text, written, out, year=year, now=now))]
     unique: dict[tuple, Claim] = {}
     for c in out:
         unique.setdefault((c.kind, c.text), c)
     return list(unique.values())
+
+
+# ---- figures worked out from stated values ------------------------------------------------------------
+_CUE = re.compile(r"(?i)(?<![\w-])(?:total|sum|altogether|in all|combined|together|difference|over|above|beyond|"
+                  r"exceed\w*|excess|more|less|fewer|under|below|short|remaining|left|balance|outstanding|net|per|"
+                  r"each|a (?:night|day|head|month|year|week|unit|person|piece)|average|mean|late|early|overdue|"
+                  r"after|before|earlier|later|days?|weeks?|nights?|up|down|increase\w*|decrease\w*|rise|rose|"
+                  r"fall|fell|grew|growth|drop\w*|change\w*|sav(?:ing|ed)|extra|additional)(?![\w-])|%")
+_TOTAL = re.compile(r"(?i)(?<![\w-])(?:total|sum|altogether|in all|combined)(?![\w-])")
+_PERCENT = re.compile(r"\s*(?:%|per ?cent\b)", re.I)
+_DAYS = re.compile(r"\s*(?:calendar\s+|working\s+|business\s+)?days?\b", re.I)
+
+
+def derived(claim: Claim, text: str, written: list[Claim], strays: list[Claim], *, year: int | None,
+            now: datetime | None) -> bool:
+    """Whether an unsupported number is worked out, in one step, from supported values the same sentence
+    states (a difference, a rate, a share: "£740, £240 over the £500 cap"), as days between its dates
+    ("due 3 November, paid 10 November, 7 days late"), or as the total of the amounts listed before it.
+    Only where the words around it say it is worked out ("over", "per", "a night", "late", "total", "%"):
+    a bare second value beside an expected one stays a second answer."""
+    bounds = next(((a, b) for a, b, _s in sentences(text) if a <= claim.start < b), None)
+    if bounds is None:
+        return False
+    lo, hi = bounds
+    window = text[max(lo, claim.start - 40):min(hi, claim.end + 40)]
+    if not _CUE.search(window.replace(claim.text, " ")):
+        return False
+    unsupported = {(c.start, c.end) for c in strays}
+    stated = [c for c in written if c.kind == "number" and (c.start, c.end) != (claim.start, claim.end)
+              and (c.start, c.end) not in unsupported]
+    near = [Operand(c.value, c.currency) for c in stated if lo <= c.start < hi]
+    if one_step(claim.value, claim.text, near, currency=claim.currency,
+                percent=_PERCENT.match(text, claim.end) is not None):
+        return True
+    if _DAYS.match(text, claim.end):
+        days = [c.value for c in claims_in(text[lo:hi], year=year, kinds=("date",)) if isinstance(c.value, date)]
+        if days_between(claim.value, days + ([now.date()] if now is not None else [])):
+            return True
+    if claim.currency and _TOTAL.search(window):
+        listed = [Operand(c.value, c.currency) for c in stated if c.end <= claim.start and c.currency]
+        return any(total_of(claim.value, claim.text, listed[-k:], claim.currency) for k in range(3, len(listed) + 1))
+    return False
 
 
 # ---- values of the office, bound to their labels --------------------------------------------------------
