@@ -492,6 +492,8 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
     for start, end, sentence in sentences(text):
         if start <= claim.start < end:
             clause = _clauses(sentence, claim.start - start, claim.end - start)[0]
+            if not content_words(_mask(clause, [(i.start, i.end) for i in claims_in(clause, year=year, kinds=VALUE_KINDS)])):
+                clause = sentence  # values after a label ("Liam: 74 and 72", "Nap: 1:00 PM - 2:00 PM") are the label's
             offset = start + sentence.find(clause)
             break
     if not clause:

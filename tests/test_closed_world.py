@@ -289,3 +289,11 @@ def test_a_name_ending_a_line_and_a_date_opening_the_next_are_no_identifier():
     assert ids == ["CTR2391", "CTR2426"]
     dates = [c.value.isoformat() for c in claims_in(text, year=2026) if c.kind == "date"]
     assert "2026-12-02" in dates
+
+
+def test_values_after_a_label_are_the_labels_row():
+    """"Taxi: 1500" restates the taxi's row; "1500" beside the expected total, with no label, is a second value."""
+    ok = sent("Hi Dana,\nthe trip total without the hotel is 4,690.99.\nTaxi: 1,500; Flight: 3,190.99", ["4,690.99"])
+    assert ok.passed, ok.message
+    bad = sent("Hi Dana,\nthe trip total without the hotel is 4,690.99.\nTotal: 4,690.99 (1,500)", ["4,690.99"])
+    assert not bad.passed and "1,500" in bad.message
