@@ -568,7 +568,10 @@ def _named_number(claim: Claim, text: str, names: str) -> bool:
 
 # ---- polarity ----------------------------------------------------------------------------------------
 _IDIOMS = re.compile(r"(?:do not|don't|dont) hesitate|no later than|not later than|no problem|no worries|not only|"
-                     r"if not|no\.\s*\d|\bno:\s*\d|nothing else|not sure whether", re.I)
+                     r"if not|no\.\s*\d|\bno:\s*\d|nothing else|not sure whether|"
+                     # the writer's absence, not the event's: "I can't make our meeting X at 14:00, could you rebook it"
+                     r"(?:can't|can’t|cannot|can not|won't be able to|will not be able to|unable to|not be able to)\s+"
+                     r"(?:make|attend|join|be at|be there for|come to|chair|host|run|lead|cover)\b", re.I)
 _NEGATION = re.compile(r"(?<![\w-])(?:not|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|"
                        r"shouldn't|couldn't|wouldn't|no longer|unable|unavailable|cancel(?:l)?ed|cancel(?:l)?ing|"
                        r"cancel(?:l)?ation|call(?:ed)? off|postponed|withdrawn|void)(?![\w-])|n't\b", re.I)
@@ -645,6 +648,10 @@ _GREETING = re.compile(r"^\s*(?:dear|hi|hello|hey|good (?:morning|afternoon|even
                        r"(?:(?:mr|mrs|ms|miss|dr|prof)\.?\s+)?(?P<name>[A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*)?)", re.I)
 
 
+_GROUP_GREETINGS = {"all", "everyone", "everybody", "team", "folks", "both", "there", "colleagues", "guys", "y'all",
+                     "sir", "madam", "sirs", "friends", "you"}
+
+
 def greeting_problem(body: str, recipients: Iterable[str], directory: Directory | None) -> str | None:
     """A message that greets a known person other than its recipients ("Dear Omar" to Dana)."""
     if directory is None:
@@ -654,6 +661,8 @@ def greeting_problem(body: str, recipients: Iterable[str], directory: Directory 
     if not m:
         return None
     words = [w for w in re.split(r"[\s\-]+", m["name"]) if w]
+    if words and words[0].casefold() in _GROUP_GREETINGS:
+        return None  # "Hi all", "Dear team" greet the recipients, not a list named "All Staff"
     addressed = {a.strip().lower() for a in recipients}
     theirs = set()
     for a in addressed:

@@ -297,3 +297,26 @@ def test_values_after_a_label_are_the_labels_row():
     assert ok.passed, ok.message
     bad = sent("Hi Dana,\nthe trip total without the hotel is 4,690.99.\nTotal: 4,690.99 (1,500)", ["4,690.99"])
     assert not bad.passed and "1,500" in bad.message
+
+
+def test_a_greeting_to_a_group_names_nobody():
+    """"Hi all" greets the recipients, even where the office has a list called "All Staff"."""
+    from officesim.evaluators.claims import Directory, greeting_problem
+
+    d = Directory()
+    d.add("all@northwind.test", "All Staff")
+    d.add(DANA)
+    d.add(OMAR)
+    assert greeting_problem("Hi all,\nthe rota is below.", [DANA, OMAR], d) is None
+    assert greeting_problem("Dear team, the rota is below.", [DANA, OMAR], d) is None
+    assert greeting_problem("Hi Omar,\nthe rota is below.", [DANA], d) is not None
+
+
+def test_the_writers_absence_does_not_negate_the_meeting():
+    """"I can't make our meeting at 14:00, could you rebook it" states the meeting and its time; "the
+    meeting at 14:00 is not happening" negates them."""
+    ok = sent("Hi Dana,\nI'm on leave, so I can't make our budget review on 14 January at 14:00. Could you "
+              "rebook it with Omar?", ["budget review", "14:00"])
+    assert ok.passed, ok.message
+    bad = sent("Hi Dana,\nour budget review on 14 January at 14:00 will not take place.", ["budget review", "14:00"])
+    assert not bad.passed and "negation" in bad.message
