@@ -473,3 +473,22 @@ def test_values_the_gold_chose_freely_get_no_mutant(tmp_path):
     assert "event-start-shifted" in classes and "event-end-shifted" not in classes
     with pytest.raises(Exception, match="exactly one of value or event"):
         _derived(tmp_path / "c", {**task, "choices": [{"why": "nothing named"}]})
+
+
+def test_date_reformatted_keeps_a_dated_columns_form(derived, tmp_path):
+    """A cell in a column of ISO dates takes the column's form: another form is format-broken's wrong
+    outcome, so date-reformatted leaves such a cell alone (and still rewrites a date in text)."""
+    listed = _by_class(derived["mut-listed"])
+    dated = listed[(RIGHT, "date-reformatted")]
+    cells = [a["args"]["text"] for m in dated for a in m.actions if a["action"] == "set_cell"]
+    assert cells and all(t == "2026-03-10" for t in cells if t != "Desks")
+    assert any("Thursday 12 March 2026" in a["args"]["contents"] for m in dated for a in m.actions
+               if a["action"] == "write_to_file")
+    # a column the office leaves without dates, written once by the gold: its date may take another form
+    free = {**LISTED, "id": "mut-listed-free", "scenario": "mut-listed-free",
+            "office": [e if e.get("path") != "data/log.xlsx" else
+                       {"type": "xlsx", "path": "data/log.xlsx", "sheets": {"Log": [["Date", "Item"], ["", "Chairs"]]}}
+                       for e in LISTED["office"]]}
+    ms = _by_class(_derived(tmp_path, free)["mut-listed-free"])
+    assert "10 March 2026" in [a["args"]["text"] for m in ms[(RIGHT, "date-reformatted")] for a in m.actions
+                               if a["action"] == "set_cell"]

@@ -289,6 +289,8 @@ class FileMutants(BaseDeriver):
         for site in sorted(self.date_sites(), key=lambda s: (s.index, s.key, -(s.span or (0, 0))[0])):
             if site.span is not None and self._fixed(_line_at(site.text(self.core), site.span[0])):
                 continue
+            if site.span is None and self._column_dated(site.index):
+                continue  # a cell of a column of ISO dates takes the column's form (another is format-broken)
             new = _reform_date(site.raw.strip() if site.span is None else site.raw, site.value)
             site.put(steps, new)
             changed.append(f"{site.raw.strip()} as {new}")
@@ -296,6 +298,23 @@ class FileMutants(BaseDeriver):
             self.add(RIGHT, "date-reformatted", ", ".join(changed[:3]) + (f" (+{len(changed) - 3})" if len(changed) > 3 else ""),
                      steps)
 
+
+    def _column_dated(self, index: int) -> bool:
+        """Whether the cell a ``set_cell`` step writes is in a column whose other cells (in the office below
+        its header, or written by the gold) hold ISO dates: the column fixes how its dates are written."""
+        args = self.core[index].get("args") or {}
+        path, c, r = office_path(args.get("file_path")), args.get("column_idx"), args.get("row_idx")
+        if not isinstance(c, int) or c < 1:
+            return False
+        name, rows = self.office.sheet_rows(path, args.get("sheet"))
+        values = [row[c - 1] for k, row in enumerate(rows[1:], start=2) if k != r and c <= len(row)]
+        for i, step in enumerate(self.core):
+            other = step.get("args") or {}
+            if i != index and (step["app"], step["action"]) == ("excel", "set_cell") \
+                    and office_path(other.get("file_path")) == path and other.get("column_idx") == c \
+                    and other.get("row_idx") not in (r, 1) and (other.get("sheet") or name) == (args.get("sheet") or name):
+                values.append(other.get("text"))
+        return any(isinstance(v, str) and _ISO_DATE.fullmatch(v.strip()[:10]) for v in values if v is not None)
 
     # -- right: formulas -----------------------------------------------------------------------------
     def formulas(self) -> None:
