@@ -571,7 +571,10 @@ _IDIOMS = re.compile(r"(?:do not|don't|dont) hesitate|no later than|not later th
                      r"if not|no\.\s*\d|\bno:\s*\d|nothing else|not sure whether|"
                      # the writer's absence, not the event's: "I can't make our meeting X at 14:00, could you rebook it"
                      r"(?:can't|can’t|cannot|can not|won't be able to|will not be able to|unable to|not be able to)\s+"
-                     r"(?:make|attend|join|be at|be there for|come to|chair|host|run|lead|cover)\b", re.I)
+                     r"(?:make|attend|join|be at|be there for|come to|chair|host|run|lead|cover)\b|"
+                     # a search that found nothing says what is missing, not that the item is not so:
+                     # "I could not find your approval for PO-4505"
+                     r"(?:could not|couldn't|couldn’t|cannot|can't|can’t|did not|didn't|didn’t)\s+(?:find|locate|trace|see)\b", re.I)
 _NEGATION = re.compile(r"(?<![\w-])(?:not|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|"
                        r"shouldn't|couldn't|wouldn't|no longer|unable|unavailable|cancel(?:l)?ed|cancel(?:l)?ing|"
                        r"cancel(?:l)?ation|call(?:ed)? off|postponed|withdrawn|void)(?![\w-])|n't\b", re.I)

@@ -301,8 +301,9 @@ def _same_time(expected: str, found: Any, timezone: str) -> bool:
     return a is not None and a == b
 
 
-def event_mismatches(event: dict, timezone: str = "UTC", **wanted: Any) -> list[str]:
-    """How ``event`` differs from the wanted fields (None = not checked), e.g. ["start is X, expected Y"]."""
+def event_mismatches(event: dict, timezone: str = "UTC", owner: str | None = None, **wanted: Any) -> list[str]:
+    """How ``event`` differs from the wanted fields (None = not checked), e.g. ["start is X, expected Y"].
+    The calendar's ``owner`` may be listed among the attendees or not, as calendars do both."""
     out = []
     for key in ("start", "end"):
         if wanted.get(key) is not None and not _same_time(wanted[key], event.get(key), timezone):
@@ -312,6 +313,8 @@ def event_mismatches(event: dict, timezone: str = "UTC", **wanted: Any) -> list[
         out.append(f"location is {show(event.get('location'))}, expected {show(loc)}")
     if wanted.get("attendees") is not None:
         exp, got = _addresses(wanted["attendees"]), _addresses(event.get("attendees"))
+        if owner and owner.strip().lower() not in exp:
+            got = got - {owner.strip().lower()}
         if exp != got:
             out.append(f"attendees are {_fmt_addresses(got)}, expected {_fmt_addresses(exp)}")
     return out
@@ -344,7 +347,8 @@ def ics_event(
 ) -> CheckResult:
     """``user``'s calendar has an event titled ``summary`` (ci) whose given fields all match.
 
-    Times compare as moments (seconds optional); location ci; attendees as a set of addresses (ci).
+    Times compare as moments (seconds optional); location ci; attendees as a set of addresses (ci), the
+    calendar's owner listed or not.
     """
     events = calendar_events(state, user)
     named = events_named(events, summary)
@@ -352,7 +356,7 @@ def ics_event(
     if not named:
         return CheckResult.fail(f"{who}: no event {show(summary)} ({list_events(events)})")
     wanted = {"start": start, "end": end, "location": location, "attendees": attendees}
-    misses = [event_mismatches(e, state.timezone, **wanted) for e in named]
+    misses = [event_mismatches(e, state.timezone, owner=user, **wanted) for e in named]
     best = min(range(len(named)), key=lambda i: len(misses[i]))
     if not misses[best]:
         e = named[best]
@@ -400,6 +404,20 @@ def stated_plainly(text: str, fact: Any, *, year: int | None) -> bool:
     return False
 
 
+_DENIAL = re.compile(r"(?<![\w-])(?:no|not|non|without|lack\w*|missing|never|none|await\w*|pending|yet|"
+                     r"outstanding|un\w+ed)(?![\w-])|n't|n’t", re.I)
+
+
+def set_aside_as(text: str, fact: Any, words: list[str], required: list[Any], *, year: int | None) -> bool:
+    """Whether every sentence of ``text`` that states ``fact`` states it as what it is, in the task's
+    ``words`` ("the other orders, PO-4551 and PO-4577, have your approval"): a sentence with one of them,
+    no denial ("no", "without", "awaiting", "unapproved"...) and none of the ``required`` facts, which
+    would make it part of the answer ("no approval for PO-4505 or PO-4551")."""
+    said = [s for _a, _b, s in sentences(text) if find(s, fact, year=year) is not None]
+    return bool(said) and all(any(w.casefold() in s.casefold() for w in words) and not _DENIAL.search(s)
+                              and not any(find(s, r, year=year) is not None for r in required) for s in said)
+
+
 def attachment_names(entry: dict) -> set[str]:
     return {str(a.get("filename", "")).strip().lower() for a in entry.get("attachments") or [] if isinstance(a, dict)}
 
@@ -418,6 +436,7 @@ def mail_mismatches(
     year: int | None = None,
     in_message: bool = False,
     lines: list[list[Any]] | None = None,
+    excludes_unless: list[str] | None = None,
 ) -> list[str]:
     """How a parsed message differs from what is wanted (None = not checked)."""
     out = []
@@ -445,7 +464,8 @@ def mail_mismatches(
     apart = unbound(f"{got_subject}\n{own}", lines, year=year)
     if apart:
         out.append(f"no line states {' and '.join(show(str(f)) for f in apart[0])} together")
-    stated = [t for t in as_list(body_excludes) if stated_plainly(f"{got_subject}\n{own}", t, year=year)]
+    stated = [t for t in as_list(body_excludes) if stated_plainly(f"{got_subject}\n{own}", t, year=year)
+              and not (excludes_unless and set_aside_as(own, t, excludes_unless, as_list(body_contains), year=year))]
     if stated:
         out.append(f"body states {', '.join(show(str(t)) for t in stated)}, which it must not")
     have = attachment_names(entry)
@@ -461,7 +481,8 @@ def _best_match(messages: list[tuple[str, dict]], reader: Any = None, **wanted: 
     scored = [(path, e, mail_mismatches(e, **wanted)) for path, e in messages]
     if reader is not None:
         scored = [(path, e, misses or reader(path, e)) for path, e, misses in scored]
-    return min(scored, key=lambda t: len(t[2]), default=None)
+    # the closest is the one to the right people: a mail to someone else is far, whatever else it gets right
+    return min(scored, key=lambda t: sum(3 if m.startswith("to is") else 1 for m in t[2]), default=None)
 
 
 def _describe_wanted(**wanted: Any) -> str:
@@ -481,15 +502,19 @@ def email_sent(
     cc: list[str] | None = None,
     attachments: list[str] | None = None,
     lines: list[list[Fact]] | None = None,
+    excludes_unless: list[str] | None = None,
 ) -> CheckResult:
     """A message in ``sender``'s sent folder matches: ``to`` set equal (ci), ``cc`` set equal when given,
     subject equal / stating ``subject_contains``, the sender's own text (a quoted original aside)
-    stating every ``body_contains`` fact and none of ``body_excludes`` (evaluators/facts.py), every
+    stating every ``body_contains`` fact and none of ``body_excludes`` (evaluators/facts.py; an excluded
+    fact said only in sentences with one of ``excludes_unless``, no denial and no required fact is set
+    aside: "the other orders have your approval"), every
     group of ``lines`` within one line (an event and its time), carrying every listed attachment (by
     file name), and nothing false beside (evaluators/claims.py).
     """
     wanted = dict(to=to, cc=cc, subject=subject, subject_contains=subject_contains,
-                  body_contains=body_contains, body_excludes=body_excludes, attachments=attachments, lines=lines)
+                  body_contains=body_contains, body_excludes=body_excludes, attachments=attachments, lines=lines,
+                  excludes_unless=excludes_unless)
     sent = mailbox(state, sender, "sent")
     who = sender.strip().lower()
     if not sent:

@@ -155,6 +155,18 @@ def test_ics_event_pass_ci_and_fields():
                location="room 4", attendees=[BOB.upper()]).passed
 
 
+def test_ics_event_attendees_may_list_the_calendars_owner():
+    import copy
+    state = copy.deepcopy(STATE)
+    cal = next(e for e in state.files.values() if e.get("kind") == "ics")
+    event = next(e for e in cal["events"] if e["summary"] == "Budget review")
+    event["attendees"] = [ME, BOB]
+    assert run("ics_event", state, user=ME, summary="Budget review", attendees=[BOB]).passed
+    assert run("ics_event", state, user=ME, summary="Budget review", attendees=[ME, BOB]).passed
+    out = run("ics_event", state, user=ME, summary="Budget review", attendees=[ANA])
+    assert not out.passed and "attendees are" in out.message
+
+
 def test_ics_event_fail_names_the_field():
     out = run("ics_event", STATE, user=ME, summary="Budget review", start="2026-03-10 15:00:00")
     assert not out.passed and "start is '2026-03-10 14:00:00', expected '2026-03-10 15:00:00'" in out.message

@@ -320,3 +320,30 @@ def test_the_writers_absence_does_not_negate_the_meeting():
     assert ok.passed, ok.message
     bad = sent("Hi Dana,\nour budget review on 14 January at 14:00 will not take place.", ["budget review", "14:00"])
     assert not bad.passed and "negation" in bad.message
+
+
+def test_an_excluded_fact_said_as_what_it_is_is_set_aside():
+    """A mail listing the unapproved orders may say which others are approved; it may not list an
+    approved one among the unapproved, or call it anything but approved."""
+    def graded(body: str) -> object:
+        s = state(body, instruction="Mail Dana which of PO-4505 and PO-4551 have no approval.")
+        return run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["PO-4505"],
+                                        "body_excludes": ["PO-4551"], "excludes_unless": ["approved", "approval"]}, s)
+
+    ok = graded("Hi Dana,\nI found no approval for PO-4505.\nThe other large order, PO-4551, has your approval.")
+    assert ok.passed, ok.message
+    for body in ["Hi Dana,\nI found no approval for PO-4505 or PO-4551.",
+                 "Hi Dana,\nI found no approval for PO-4505.\nPO-4551 is still awaiting approval.",
+                 "Hi Dana,\nI found no approval for PO-4505.\nPO-4551 too."]:
+        bad = graded(body)
+        assert not bad.passed and "PO-4551" in bad.message, body
+
+
+def test_a_search_that_found_nothing_does_not_negate_the_item():
+    """"I could not find your approval for PO-4505" reports PO-4505; "PO-4505 was not ordered" negates it."""
+    s = state("Hi Dana,\nI could not find your approval for PO-4505.", instruction="Mail Dana the orders without approval.")
+    ok = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["PO-4505"]}, s)
+    assert ok.passed, ok.message
+    s = state("Hi Dana,\nPO-4505 was not ordered.", instruction="Mail Dana the orders without approval.")
+    bad = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["PO-4505"]}, s)
+    assert not bad.passed and "negation" in bad.message

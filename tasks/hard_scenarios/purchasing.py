@@ -168,8 +168,34 @@ def large_order_approvals(w: World) -> dict:
                   f"Hi {fin.first},\n\nI found no approval from you for these orders over £10,000.00:\n"
                   + "\n".join(f"- {p.po}, {p.supplier}, {money(p.amount)}, ordered {long_date(p.ordered)}" for p in missing)
                   + f"\n\nCould you confirm?\n\nBest,\n{w.user.first}", cc=[buy.email])]
-    checks = [check("xlsx_sheet_equals", "audit workbook", file=book, rows=rows),
-              check("email_sent", "reported the unapproved orders", sender=w.user.email, to=[fin.email],
-                    cc=[buy.email], body_contains=[p.po for p in missing],
-                    body_excludes=[p.po for p in big if p.po not in unapproved] + [corrected_from.po])]
-    return {"instruction": instruction, "office": mails, "gold": gold, "checks": checks}
+    def audited(orders: list) -> list[dict]:
+        """The workbook and the mail of one reading (a cancelled order left out may be named or not)."""
+        table = [rows[0]] + [r for r in rows[1:] if any(r[0] == o.po for o in orders)]
+        return [check("xlsx_sheet_equals", "audit workbook", file=book, rows=table),
+                check("email_sent", "reported the unapproved orders", sender=w.user.email, to=[fin.email],
+                      cc=[buy.email], body_contains=[p.po for p in missing if p in orders],
+                      body_excludes=[p.po for p in big if p.po not in unapproved] + [corrected_from.po],
+                      excludes_unless=["approved", "approval", "signed off"])]
+
+    placed = [p for p in big if p.status != "Cancelled"]
+    if len(placed) == len(big):
+        checks = audited(big)
+    else:  # a cancelled order was placed (the policy applies) yet never went ahead: either reading holds
+        checks = [check("any_of", "audited the large orders",
+                        readings=[audited(big), audited(placed)])]
+    approved = [p.po for p in big if p.po not in unapproved]
+    reading = placed if len(placed) < len(big) else big
+    right = gold[:-4] + [
+        act("excel", "create_new_file", file_path=book),
+        act("excel", "write_rows", file_path=book, rows=[rows[0]] + [r for r in rows[1:] if any(r[0] == o.po for o in reading)]),
+        switch("email"),
+        send(w, [fin.email], "Large orders: approvals missing",
+             f"Hi {fin.first},\n\nI could not find your approval for "
+             + ", ".join(p.po for p in missing if p in reading) + ".\n"
+             + f"The other large orders ({', '.join(approved)}) have your approval.\n\nThanks,\n{w.user.first}",
+             cc=[buy.email])]
+    task = {"instruction": instruction, "office": mails, "gold": gold, "checks": checks,
+            "free": [book] if len(placed) < len(big) else [],  # the readings' checks judge the workbook whole
+            "right": [{"name": "cancelled orders left out where there are any; the approved ones named as approved",
+                       "actions": right}]}
+    return task
