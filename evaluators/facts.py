@@ -429,12 +429,55 @@ def _words_pattern(needle: str, case_sensitive: bool, plural: bool = True) -> re
     return re.compile(left + r"[\s\-‐]+".join(parts) + right, 0 if case_sensitive else re.I)
 
 
+def _rival_between(text: str, group: list[Any], others: list[Any], *, year: int | None) -> bool | None:
+    """Whether the stretch of ``text`` from the first to the last of ``group``'s facts states a value
+    of one of their kinds (a number, date, time or identifier) that is not the group's own, or a fact
+    of another group (None: the text does not state the whole group)."""
+    found = [find(text, f, year=year) for f in group]
+    if any(m is None for m in found):
+        return None
+    lo, hi = min(m.start for m in found), max(m.end for m in found)
+    chars = list(text)
+    for m in found:
+        chars[m.start:m.end] = " " * (m.end - m.start)
+    between = "".join(chars[lo:hi])
+    own = [fact_of(f) for f in group]
+    if any(find(between, f, year=year) is not None for f in others if f not in group):
+        return True
+    for kind, value in own:
+        if kind == "number" and any(not same_number(m, value) for m in numbers_in(between)):
+            return True
+        if kind in ("date", "datetime") and any(not _same_date(m.value, value if kind == "date" else value.date())
+                                                for m in dates_in(between, year)):
+            return True
+        if kind in ("time", "datetime"):
+            wanted = (value if kind == "time" else value.time()).replace(second=0)
+            if any(m.value != wanted for m in times_in(between)):
+                return True
+        if kind == "text" and IDENTIFIER.fullmatch(collapse(value)) and any(
+                re.sub(r"\W", "", m.group(0)).lower() != re.sub(r"\W", "", collapse(value)).lower()
+                for m in IDENTIFIER.finditer(between) if len(re.sub(r"\D", "", m.group(0))) >= 3):
+            return True
+    return False
+
+
 def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool = False, year: int | None = None) -> list[list[Any]]:
     """The groups of facts that belong together (an event and its time, a count and its noun) that no
-    single line of ``text`` states together."""
-    lines = str(text or "").splitlines()
-    return [group for group in groups or []
-            if not any(all(states(line, f, case_sensitive=case_sensitive, year=year) for f in group) for line in lines)]
+    single line of ``text`` states together, nor one stretch of lines with no other value of their kinds
+    and no other group's fact between them ("Order number: SO-71029" above "Order date: 1 May 2026";
+    not "Budget review: 11:00" above "Standup: 10:00" for the review at 10:00)."""
+    groups = list(groups or [])
+    body = str(text or "")
+    lines = body.splitlines()
+    out = []
+    for k, group in enumerate(groups):
+        if any(all(states(line, f, case_sensitive=case_sensitive, year=year) for f in group) for line in lines):
+            continue
+        others = [f for j, g in enumerate(groups) if j != k for f in g]
+        if _rival_between(body, group, others, year=year) is False:
+            continue
+        out.append(group)
+    return out
 
 
 def states(text: Any, expected: Any, *, case_sensitive: bool = False, year: int | None = None) -> bool:

@@ -347,3 +347,18 @@ def test_a_search_that_found_nothing_does_not_negate_the_item():
     s = state("Hi Dana,\nPO-4505 was not ordered.", instruction="Mail Dana the orders without approval.")
     bad = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["PO-4505"]}, s)
     assert not bad.passed and "negation" in bad.message
+
+
+def test_a_group_stated_over_lines_with_nothing_between_is_bound():
+    """One order's number and date, and its quantity and product, may stand on lines of their own; a
+    time with another event's time between it and its event may not."""
+    from officesim.evaluators.facts import unbound
+
+    order = "Order number: SO-71029\nOrder date: 1 May 2026\nProduct: Desk Lamp\nQuantity: 3\nTotal: £117.00"
+    assert unbound(order, [["SO-71029", "2026-05-01"], [3, "Desk Lamp"]], year=2026) == []
+    assert unbound("Ref CTR-2321\nnotice by 2026-12-02", [["CTR-2321", "2026-12-02"]], year=2026) == []
+    swapped = "Sleeping\n12:00\nLunch\n8:00"
+    assert ["sleeping", "08:00"] in unbound(swapped, [["sleeping", "08:00"], ["lunch", "12:00"]], year=2026)
+    assert unbound("Sleeping\n8:00\nLunch\n12:00", [["sleeping", "08:00"], ["lunch", "12:00"]], year=2026) == []
+    assert unbound("Budget review:\n11:00\nStandup: 10:00", [["Budget review", "10:00"]], year=2026) == [["Budget review", "10:00"]]
+    assert unbound("Quantity: 3 (order total £117.00)\nProduct: Desk Lamp", [[3, "Desk Lamp"]], year=2026) == [[3, "Desk Lamp"]]
