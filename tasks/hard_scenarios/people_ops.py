@@ -317,7 +317,7 @@ def leave_cover_rota(w: World) -> dict:
                  "your calendar as 'Cover: <cover> for <absent>' from 9:00 on the first day to 17:30 on the last, "
                  "no invitations."},
         {"speaker": director.name, "at": ago(3, 12, 31),
-         "text": "Unrelated: are you coming to the Christmas lunch? Numbers are due Friday."},
+         "text": "Unrelated: are you coming to the team lunch on Friday? I need numbers by tomorrow."},
         {"speaker": me.name, "at": ago(3, 12, 40), "text": "Yes, put me down for the veggie option."},
         {"speaker": director.name, "at": ago(1, 17, 12),
          "text": f"Two changes on the cover. {volunteer.name} offered to cover {p4.name}'s leave from "
