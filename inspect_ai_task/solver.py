@@ -45,7 +45,7 @@ def _tool_message(call: Any, response: dict) -> ChatMessageTool:
 
 @solver
 def office_agent(server: str | None = None, tasks_dir: str | list[str] | None = None, include_suite: bool = True,
-                 mode: str | None = None, max_steps: int = 50, max_turns: int | None = None) -> Solver:
+                 mode: str | None = None, max_steps: int | None = None, max_turns: int | None = None) -> Solver:
     """Play one officesim session per sample with the model under evaluation.
 
     Args:
@@ -53,11 +53,10 @@ def office_agent(server: str | None = None, tasks_dir: str | list[str] | None = 
         tasks_dir: task directories the private server loads beside the built-in suite.
         include_suite: whether the private server loads the built-in suite.
         mode: switch_app (default) or all_operations.
-        max_steps: the session's step limit (the server ends the session there).
+        max_steps: the session's step limit (the server ends the session there); default: the task's own.
         max_turns: model turns before the session is finished as it stands (default: max_steps).
     """
     dirs = [tasks_dir] if isinstance(tasks_dir, str) else list(tasks_dir or [])
-    turns = max_turns or max_steps
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         client = await anyio.to_thread.run_sync(lambda: office_client(server, dirs, include_suite))
@@ -70,7 +69,7 @@ def office_agent(server: str | None = None, tasks_dir: str | list[str] | None = 
             tools, prompt, last = created["tools"], created["tool_prompt"], {}
             toolset = created["task"].get("toolset") or DEFAULT_TOOLSET
             model = get_model()
-            for _ in range(turns):
+            for _ in range(max_turns or created["max_steps"]):
                 output = await model.generate(state.messages, tools=tool_infos(tools))
                 state.output = output
                 state.messages.append(output.message)

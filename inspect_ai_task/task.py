@@ -48,7 +48,7 @@ def office_dataset(ids: str | list[str] | None = None, category: int | None = No
 @task
 def office(ids: str | list[str] | None = None, category: int | None = None, tasks_dir: str | list[str] | None = None,
            include_suite: bool = True, server: str | None = None, mode: str | None = None,
-           max_steps: int = 50, split: str | None = None) -> Task:
+           max_steps: int | None = None, split: str | None = None) -> Task:
     """officesim tasks played through a session's tools and graded by officesim.
 
     Args:
@@ -58,7 +58,7 @@ def office(ids: str | list[str] | None = None, category: int | None = None, task
         include_suite: whether the built-in suite is included.
         server: URL of a running officesim server (token from OFFICESIM_TOKEN); default: a private one.
         mode: switch_app (default) or all_operations.
-        max_steps: the session's step limit.
+        max_steps: the session's step limit; default: each task's own (50, more for long tasks).
         split: only tasks of this split ("hard": long tasks in lived-in offices); default every split but hard.
     """
     return Task(dataset=office_dataset(ids, category, tasks_dir, include_suite, split),

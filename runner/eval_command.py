@@ -30,7 +30,8 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                     help="without --server: private server processes to spread episodes over (default: one per core in use)")
     ev.add_argument("--trials", type=int, default=1)
     ev.add_argument("--mode", choices=MODES, default=DEFAULT_MODE)
-    ev.add_argument("--max-steps", type=int, default=50)
+    ev.add_argument("--max-steps", type=int, default=None,
+                    help="the step limit of every episode (default: each task's own: 50, more for long tasks)")
     ev.add_argument("--out", type=Path, default=Path("runs/latest"))
     ev.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     ev.add_argument("--overwrite", action="store_true", help="discard earlier results in --out and start afresh")

@@ -38,7 +38,7 @@ class EvalConfig:
     servers: int = 0  # private servers to start without --server; 0 = one per core the workers use
     trials: int = 1
     mode: str = DEFAULT_MODE
-    max_steps: int = 50
+    max_steps: int | None = None  # None: each task's own step limit (50, more for long tasks)
     out: Path = Path("runs/latest")
     resume: bool = False
     shard: tuple[int, int] | None = None

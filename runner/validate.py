@@ -32,7 +32,6 @@ from officesim.runner.localserver import local_servers
 from officesim.runner.derive import derive
 from officesim.runner.mutants import AUTHORED, CLASSES, RIGHT, WRONG, Mutant, authored, not_applicable
 from officesim.server.client import OfficeClient, OfficeError
-from officesim.server.session import DEFAULT_MAX_STEPS
 from officesim.tasks.gold import gold_actions, play_gold
 from officesim.tasks.model import Task
 
@@ -100,7 +99,7 @@ def grade_said(evaluation: dict, failures: list[str] = ()) -> str:
 def play(client: OfficeClient, task: Task, actions: list[Any], answer: Any) -> tuple[dict, list[str]]:
     """Play a solution in a fresh session; returns the evaluation and the failed actions."""
     steps = gold_actions(actions, answer)
-    created = client.create_session(task.id, "switch_app", max(DEFAULT_MAX_STEPS, len(steps) + 1))
+    created = client.create_session(task.id, "switch_app", max(task.step_budget, len(steps) + 1))
     sid = created["session_id"]
     responses: list[dict] = []
 

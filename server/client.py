@@ -91,13 +91,15 @@ class OfficeClient:
         return self._json("GET", f"/tasks/{task_id}")
 
     # -- sessions --------------------------------------------------------------------------------
-    def create_session(self, task_id: str, mode: str | None = None, max_steps: int = 50) -> dict:
+    def create_session(self, task_id: str, mode: str | None = None, max_steps: int | None = None) -> dict:
         """Start a session; returns session_id, task, current_app, tools, prompt, tool_prompt and tools_version.
 
         ``mode`` is one of the registry's MODES; None leaves it to the server (its DEFAULT_MODE), so the
-        client need not load the apps to know it.
+        client need not load the apps to know it; ``max_steps`` None leaves the task's own step limit.
         """
-        body: dict[str, Any] = {"task_id": task_id, "max_steps": max_steps}
+        body: dict[str, Any] = {"task_id": task_id}
+        if max_steps is not None:
+            body["max_steps"] = max_steps
         if mode is not None:
             body["mode"] = mode
         return self._json("POST", "/sessions", json=body)

@@ -37,7 +37,7 @@ from officesim.apps.registry import DEFAULT_MODE, MODES
 from officesim.server.manager import CapacityError, SessionManager
 from officesim.server.routes.common import error_response
 from officesim.apps.toolnames import split_tool_name
-from officesim.server.session import DEFAULT_MAX_STEPS, Session, SessionEnded
+from officesim.server.session import Session, SessionEnded
 
 PATH = "/mcp"
 SCHEME = "office://"
@@ -223,7 +223,7 @@ class OfficeMCP:
                                                             f"'{current.task.id}') until it ends; finish it first")
                 try:
                     session = await anyio.to_thread.run_sync(
-                        lambda: self.manager.create(task, mode or DEFAULT_MODE, DEFAULT_MAX_STEPS))
+                        lambda: self.manager.create(task, mode or DEFAULT_MODE, task.step_budget))
                 except CapacityError as exc:
                     raise ToolError("too_many_sessions", str(exc)) from None
                 with self._lock:

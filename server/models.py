@@ -58,7 +58,8 @@ class CreateSession(BaseModel):
 
     task_id: str
     mode: Literal[MODES] = DEFAULT_MODE  # type: ignore[valid-type]  # the registry's modes
-    max_steps: int = Field(50, ge=1, le=10_000)
+    max_steps: int | None = Field(None, ge=1, le=10_000,
+                                  description="the step limit; default: the task's own (50, more for long tasks)")
 
 
 TOOLS_VERSION = ("names the tools, prompt and tool_prompt of where the session is: when it differs from the "

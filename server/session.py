@@ -31,10 +31,9 @@ from officesim.apps.toolnames import resolve_tool_name
 from officesim.evaluators.record import EpisodeRecord
 from officesim.server.code import api_listing, run_program
 from officesim.server.jsonbody import Encoded
-from officesim.tasks.model import Task
+from officesim.tasks.model import DEFAULT_MAX_STEPS, Task
 
 STAGNATION_REPEATS = 5
-DEFAULT_MAX_STEPS = 50
 SYSTEM = SYSTEM_APP
 ALWAYS_ALLOWED = ("switch_app", "finish_task")
 RUN_CODE = "run_code"

@@ -118,6 +118,9 @@ class Origin(_Strict):
     evaluation: list[dict[str, Any]] = []  # the original evaluation, verbatim (evaluators/officebench.py)
 
 
+DEFAULT_MAX_STEPS = 50  # a session's step limit unless the client or the task sets one
+
+
 class Task(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")
     scenario: str  # the piece of work; several tasks may share one (spread rules count these)
@@ -160,7 +163,14 @@ class Task(_Strict):
     # The simulated user system.ask_user talks to: scripted replies, first match wins, else the default.
     user_replies: list[UserReply] = []
     default_reply: str = DEFAULT_REPLY
+    # The steps a session gets when its client does not say (long tasks need more than the default).
+    max_steps: int | None = Field(default=None, ge=1, le=10_000)
     source_dir: str | None = Field(default=None, exclude=True)  # set by the loader
+
+    @property
+    def step_budget(self) -> int:
+        """The step limit of a session whose client gives none: the task's own, else DEFAULT_MAX_STEPS."""
+        return self.max_steps or DEFAULT_MAX_STEPS
 
     @field_validator("now")
     @classmethod

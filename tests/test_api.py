@@ -289,3 +289,14 @@ def test_unexpected_errors_are_json_without_a_trace(task_dir, tmp_path):
         r = c.get("/sessions/abc")
         assert r.status_code == 500
         assert r.json() == {"error": {"code": "internal_error", "message": "internal error: RuntimeError"}}
+
+
+def test_a_session_gets_the_tasks_own_step_limit_unless_the_client_sets_one(tmp_path):
+    from tests._api_tasks import variant
+
+    long_task = variant(BUDGET, id="api-budget-long", max_steps=180)
+    tasks = write_tasks(tmp_path / "tasks", BUDGET, long_task)
+    with make_client(tasks, tmp_path) as c:
+        assert start(c, "api-budget-long")["max_steps"] == 180
+        assert start(c, "api-budget-note")["max_steps"] == 50
+        assert start(c, "api-budget-long", max_steps=7)["max_steps"] == 7

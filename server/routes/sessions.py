@@ -47,7 +47,7 @@ async def create_session(body: CreateSession, manager: Manager):
         if task is None:
             raise ApiError(404, "unknown_task", f"no task '{body.task_id}'")
         try:
-            session = manager.create(task, body.mode, body.max_steps)
+            session = manager.create(task, body.mode, body.max_steps or task.step_budget)
         except CapacityError as exc:
             raise ApiError(429, "too_many_sessions", str(exc)) from None
         return {

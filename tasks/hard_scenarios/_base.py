@@ -30,8 +30,15 @@ class Scenario:
         task = self.build(w)
         head = {"id": f"hard-{self.name}-{world_name}", "scenario": f"hard-{self.name}", "category": len(self.apps),
                 "apps": list(self.apps), "split": "hard", "world": world_name, "user": w.user.email,
-                "user_name": w.user.name, "now": w.now.strftime(TIME_FORMAT)}
+                "user_name": w.user.name, "now": w.now.strftime(TIME_FORMAT),
+                "max_steps": step_budget(len(task.get("gold") or []))}
         return {**head, **{k: v for k, v in task.items() if k not in head}}
+
+
+def step_budget(gold_steps: int) -> int:
+    """A hard task's step limit: room to explore a big office beside the work (three times the gold's
+    steps, in tens, at least 100)."""
+    return max(100, -(-3 * gold_steps // 10) * 10)
 
 
 def scenario(name: str, apps: list[str]) -> Callable:
