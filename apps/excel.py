@@ -144,13 +144,20 @@ def create_new_file(ctx: OfficeContext, file_path: str) -> Result:
 
 
 @app.operation
-def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None) -> Result:
+def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None, start_row: int | None = None,
+              end_row: int | None = None) -> Result:
     """Read one sheet of an Excel file as lines of (row, col): value, [Empty Cell] for blanks.
 
     Args:
         file_path: path of the .xlsx file in the office.
         sheet: name of the sheet to read; the first sheet when omitted.
+        start_row: first row to show (1-based); a long sheet can be read in parts. Default: the first.
+        end_row: last row to show (inclusive). Default: the last.
     """
+    if start_row is not None and start_row < 1 or end_row is not None and end_row < 1:
+        raise OpError("bad_arguments", "start_row and end_row count from 1")
+    if start_row is not None and end_row is not None and end_row < start_row:
+        raise OpError("bad_arguments", f"end_row {end_row} is before start_row {start_row}")
     real = existing_file(ctx, file_path, XLSX, "Excel")
 
     def parse() -> tuple[str, list[str], list[list[Any]], dict]:
@@ -164,10 +171,13 @@ def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None) -> R
     header = f"Sheet '{title}' of {file_path}"
     header += f" ({len(rows)} rows x {len(rows[0]) if rows else 0} columns)"
     header += f"; other sheets: {', '.join(others)}" if others else "; no other sheets"
+    first, last = start_row or 1, min(end_row or len(rows), len(rows))
+    if (first, last) != (1, len(rows)):
+        header += f"; showing rows {first} to {last}" if first <= last else f"; no rows from {first} on"
     lines = [header]
     if not rows:
         lines.append("[The sheet is empty]")
-    for r, row in enumerate(rows, start=1):
+    for r, row in enumerate(rows[first - 1:last], start=first):
         for c, v in enumerate(row, start=1):
             extra = ""
             if (r, c) in cached:

@@ -179,7 +179,8 @@ def bounded(result: ActionResult) -> ActionResult:
     text = result.observation
     if len(text) > MAX_OBSERVATION_CHARS:
         result.observation = (text[:MAX_OBSERVATION_CHARS] + f"\n[observation cut: showing the first "
-                              f"{MAX_OBSERVATION_CHARS:,} of {len(text):,} characters]")
+                              f"{MAX_OBSERVATION_CHARS:,} of {len(text):,} characters; read the rest in parts where the "
+                              f"operation allows it, e.g. excel.read_file with start_row and end_row]")
         try:
             if len(pickle.dumps(result.data, protocol=pickle.HIGHEST_PROTOCOL)) > MAX_DATA_BYTES:
                 result.data = None

@@ -57,6 +57,21 @@ def test_read_first_sheet_of_external_workbook(run, budget):
     assert result.data["sheet"] == "Budget"
 
 
+def test_read_a_long_sheet_in_parts(run, budget):
+    part = run("excel", "read_file", file_path=budget, start_row=2, end_row=3)
+    assert part.ok, part.observation
+    lines = part.observation.splitlines()
+    assert "showing rows 2 to 3" in lines[0] and "(5 rows x 4 columns)" in lines[0]
+    assert lines[1:] == ["(2, 1): Rent", "(2, 2): 1200", "(2, 3): [Empty Cell]", "(2, 4): [Empty Cell]",
+                         "(3, 1): Coffee", "(3, 2): 35.5", "(3, 3): [Empty Cell]", "(3, 4): [Empty Cell]"]
+    tail = run("excel", "read_file", file_path=budget, start_row=5)
+    assert tail.ok and tail.observation.splitlines()[1:] == ["(5, 1): [Empty Cell]", "(5, 2): [Empty Cell]",
+                                                             "(5, 3): [Empty Cell]", "(5, 4): note"]
+    assert "no rows from 9 on" in run("excel", "read_file", file_path=budget, start_row=9).observation
+    bad = run("excel", "read_file", file_path=budget, start_row=3, end_row=2)
+    assert not bad.ok and "before start_row" in bad.observation
+
+
 def test_read_named_sheet_shows_dates_and_formulas(run, budget):
     result = run("excel", "read_file", file_path=budget, sheet="Q2 Plan")
     assert "(2, 2): 2026-04-01" in result.observation
