@@ -229,7 +229,11 @@ class Evaluator:
             was = known.get(rel)
             path = root / rel
             try:
-                if was and rel in before and path.stat().st_size == was[0]:
+                st = path.stat() if was and rel in before else None
+                if st is not None and (st.st_dev, st.st_ino) == was[2]:  # the template's own file, linked
+                    same[rel] = before[rel]
+                    continue
+                if st is not None and st.st_size == was[0]:
                     if file_sha256(path) == was[1]:
                         same[rel] = before[rel]
                         continue

@@ -146,9 +146,10 @@ def new_office(task: OfficeSpec, sessions_dir: str | os.PathLike) -> Office:
     base = Path(sessions_dir)
     base.mkdir(parents=True, exist_ok=True)
     dest = base / f"{task.id}-{uuid.uuid4().hex[:12]}"
-    if shared_source(task) is not None:
-        # A shared office (hundreds of files) is linked, not copied: its tool set writes a file by
-        # replacing it (apps/workbench_store.py), never in place, so a session cannot reach the template.
+    if shared_source(task) is not None or getattr(task, "world", None):
+        # A shared office or a lived-in world (a thousand files) is linked, not copied: every operation
+        # writes a file by replacing it (atomic_output, apps/workbench_store.py), never in place, and a
+        # sandboxed command first gets private copies (testbed.office.own_files): no session reaches the template.
         _link_tree(template, dest)
     else:
         shutil.copytree(template, dest, copy_function=shutil.copyfile)

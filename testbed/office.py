@@ -9,6 +9,8 @@ symlinks that lead outside are refused with ``OpError('path_outside_office')``.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path, PurePosixPath
 
 from officesim.testbed.errors import OpError
@@ -116,3 +118,24 @@ def _safe_name(user: str) -> str:
         raise OpError("bad_arguments", f"'{user}' is not a valid user")
     _check_lengths(name + ".ics", (name + ".ics",))  # a mailbox folder or a calendar file is named by it
     return name
+
+
+def own_files(root: str | os.PathLike) -> int:
+    """Give the office at ``root`` a private copy of every file it shares with its template (hard links
+    of a linked office), before anything that may write a file in place (a shell command, a program):
+    its changes must stay in the session. Returns how many files were copied."""
+    copied = 0
+    for dirpath, _dirnames, filenames in os.walk(str(root)):
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            try:
+                if os.lstat(path).st_nlink < 2:
+                    continue
+                fd, tmp = tempfile.mkstemp(prefix=".own-", dir=dirpath)
+                os.close(fd)
+                shutil.copy2(path, tmp)
+                os.replace(tmp, path)
+                copied += 1
+            except FileNotFoundError:
+                continue
+    return copied

@@ -66,13 +66,15 @@ def parse_office(root: str | os.PathLike, timezone: str = "UTC", only: list[str]
     return {rel: parse_file(base / rel, rel, timezone) for rel in wanted}
 
 
-def file_digests(root: str | os.PathLike) -> dict[str, tuple[int, str]]:
-    """Each regular file's size and SHA-256: what tells an office's unchanged files from its changed ones."""
+def file_digests(root: str | os.PathLike) -> dict[str, tuple[int, str, tuple[int, int]]]:
+    """Each regular file's size, SHA-256 and inode (device, number): what tells an office's unchanged
+    files from its changed ones (a linked session's unchanged file is the template's inode)."""
     base = Path(root)
     out = {}
     for rel in office_files(base):
         path = base / rel
-        out[rel] = (path.stat().st_size, file_sha256(path))
+        st = path.stat()
+        out[rel] = (st.st_size, file_sha256(path), (st.st_dev, st.st_ino))
     return out
 
 

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol
 
+from officesim.testbed.office import own_files
 from officesim.testbed.quota import office_usage
 
 SANDBOX_ROOT = "/testbed"
@@ -392,7 +393,9 @@ def choose_backend(mode: str | None) -> Backend:
 
 def run_command(office_root: Path, command: str, mode: str | None = None, limits: Limits | None = None,
                 pass_fds: tuple[int, ...] = ()) -> SandboxResult:
-    """Run ``command`` against the office with the chosen backend (``pass_fds`` inherited by it)."""
+    """Run ``command`` against the office with the chosen backend (``pass_fds`` inherited by it). A
+    command may write files in place, so a linked office's files become its own first."""
+    own_files(office_root)
     return choose_backend(mode).run(Path(office_root), command, limits or Limits(), pass_fds=pass_fds)
 
 

@@ -51,7 +51,7 @@ def test_gold_rendered_as_a_program_passes(client, suite, task_id):
     task = suite[task_id]
     s = start(client, task_id)
     assert {t["function"]["name"] for t in s["tools"]} == {"system_run_code", "system_finish_task"}
-    assert "excel.read_file(file_path, sheet=None)" in s["prompt"]
+    assert "excel.read_file(file_path, sheet=None, start_row=None, end_row=None)" in s["prompt"]
     r = run(client, s["session_id"], render_program(task.gold, task.answer))
     assert r["ok"] and r["step"] == 1 and r["done"] and r["status"] == "finished", r["observation"]
     assert r["evaluation"]["passed"], r["evaluation"]

@@ -114,3 +114,31 @@ def test_concurrent_first_use_yields_one_complete_template(cache, tmp_path):
     assert len(templates) == 1
     assert not [p for p in cache.iterdir() if p.name.startswith(".build-")]
     assert len(list((tmp_path / "sessions").iterdir())) == 6
+
+
+def test_a_linked_office_keeps_its_writes_from_the_template(tmp_path):
+    """A linked session (a world's thousand files) shares the template's files until it writes: an
+    operation replaces the file; a sandboxed command first gets private copies of them all."""
+    from officesim.apps.excel import app as excel
+    from officesim.apps.registry import OfficeContext
+    from officesim.testbed.materialise import _link_tree
+    from officesim.testbed.office import Office, own_files
+    from officesim.testbed.sandbox import run_command
+
+    template = template_for(make_task())
+    session = tmp_path / "session"
+    _link_tree(template, session)
+    assert (session / "data/notes.txt").stat().st_ino == (template / "data/notes.txt").stat().st_ino
+
+    ctx = OfficeContext(office=Office(session), user=USER)
+    result = excel.operations["set_cell"].invoke(ctx, {"file_path": "data/budget.xlsx", "row_idx": 1, "column_idx": 2,
+                                                       "text": 999})
+    assert result.ok, result.observation
+    assert parse_office(template)["data/budget.xlsx"]["sheets"]["Budget"][0][1] == 1200
+    assert parse_office(session)["data/budget.xlsx"]["sheets"]["Budget"][0][1] == 999
+
+    out = run_command(session, "echo more >> data/notes.txt", "unsafe")
+    assert out.exit_code == 0, out
+    assert (template / "data/notes.txt").read_text() == "hello"
+    assert (session / "data/notes.txt").read_text() == "hellomore\n"
+    assert own_files(session) == 0  # nothing left shared
