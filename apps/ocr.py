@@ -10,6 +10,7 @@ from collections import OrderedDict
 
 from PIL import Image, UnidentifiedImageError
 
+from officesim.apps import _ocr_reading
 from officesim.apps._files import existing_file
 from officesim.testbed import guards
 from officesim.apps.registry import App, OfficeContext, OpError, Result
@@ -103,36 +104,36 @@ def _enlarge(image: Image.Image, factor: int) -> Image.Image:
 
 
 class Reading:
-    """One tesseract pass: its lines in reading order, its confidence and where its blocks lie."""
+    """One tesseract pass: its lines in reading order, its confidence and where its blocks lie. The
+    words come with their characters (hOCR); readings a glyph's shape contradicts are corrected
+    first (apps/_ocr_reading.py), and ``corrections`` says which."""
 
-    def __init__(self, data: dict, label: str):
+    def __init__(self, words: "list[_ocr_reading.Word]", label: str, image: Image.Image | None = None):
         self.label = label
+        self.corrections = _ocr_reading.correct(words, image) if image is not None else []
         lines: "OrderedDict[tuple, list[str]]" = OrderedDict()
         self.boxes: dict[int, list[int]] = {}  # block -> [left, top, right, bottom]
         weight = confident = 0.0
         heights = []
-        for i, word in enumerate(data["text"]):
-            word = (word or "").strip()
-            conf = float(data["conf"][i])
+        for w in words:
+            word, conf = w.text.strip(), w.conf
             if not word or conf < 0:
                 continue
-            block = data["block_num"][i]
-            lines.setdefault((block, data["par_num"][i], data["line_num"][i]), []).append(word)
-            left, top = data["left"][i], data["top"][i]
-            right, bottom = left + data["width"][i], top + data["height"][i]
-            box = self.boxes.setdefault(block, [left, top, right, bottom])
+            lines.setdefault((w.block, w.par, w.line), []).append(word)
+            left, top, right, bottom = w.box
+            box = self.boxes.setdefault(w.block, [left, top, right, bottom])
             box[:] = [min(box[0], left), min(box[1], top), max(box[2], right), max(box[3], bottom)]
-            heights.append(data["height"][i])
+            heights.append(bottom - top)
             weight += len(word)
             confident += len(word) * conf
         self.confidence = confident / weight if weight else 0.0
         self.text_height = statistics.median(heights) if heights else None
         self.chars = int(weight)
         out, last_block = [], None
-        for (block, _par, _line), words in lines.items():  # tesseract gives words in its reading order
+        for (block, _par, _line), words_ in lines.items():  # tesseract gives words in its reading order
             if last_block is not None and block != last_block:
                 out.append("")  # a blank line between blocks, as a page shows them apart
-            out.append(" ".join(words))
+            out.append(" ".join(words_))
             last_block = block
         self.text = "\n".join(out).strip()
 
@@ -156,13 +157,15 @@ class Reading:
         return self.confidence if self.chars >= 3 else self.confidence * self.chars / 3
 
 
-def _data(image: Image.Image, psm: int) -> dict:
-    """tesseract's words with their layout and confidence; a missing binary or a stuck run is a clear error."""
+def _data(image: Image.Image, psm: int) -> "list[_ocr_reading.Word]":
+    """tesseract's words with their layout, confidence and characters (hOCR); a missing binary or a
+    stuck run is a clear error."""
     import pytesseract  # imported here: the other apps work without it
 
     try:
-        return pytesseract.image_to_data(image, config=f"--psm {psm}", output_type=pytesseract.Output.DICT,
-                                         timeout=OCR_TIMEOUT)
+        hocr = pytesseract.image_to_pdf_or_hocr(image, extension="hocr", timeout=OCR_TIMEOUT,
+                                                config=f"--psm {psm} {_ocr_reading.HOCR_CONFIG}")
+        return _ocr_reading.parse_hocr(hocr.decode("utf-8", "replace"))
     except pytesseract.TesseractNotFoundError:
         raise OpError("ocr_unavailable", "the tesseract OCR program is not installed on this server "
                       "(install the tesseract-ocr package)") from None
@@ -185,17 +188,17 @@ def readings(image: Image.Image) -> list[Reading]:
     reading is kept. When tesseract is not confident of the automatic layout's reading of a page
     without columns, the uniform block is read too, and the more confident reading is kept."""
     name, prepared = _prepare(image)
-    auto = Reading(_data(prepared, PSM_PAGE), f"{name} psm{PSM_PAGE}")
+    auto = Reading(_data(prepared, PSM_PAGE), f"{name} psm{PSM_PAGE}", prepared)
     factor = _scale(prepared.size, auto.text_height)
     if factor > 1:  # small print: read again enlarged (the first reading only measured the letters)
         prepared = _enlarge(prepared, factor)
         name = f"{name} x{factor} sharpened"
-        auto = Reading(_data(prepared, PSM_PAGE), f"{name} psm{PSM_PAGE}")
+        auto = Reading(_data(prepared, PSM_PAGE), f"{name} psm{PSM_PAGE}", prepared)
     if auto.side_by_side:
-        return [Reading(_data(prepared, PSM_BLOCK), f"{name} psm{PSM_BLOCK} (blocks side by side)"), auto]
+        return [Reading(_data(prepared, PSM_BLOCK), f"{name} psm{PSM_BLOCK} (blocks side by side)", prepared), auto]
     if auto.confidence >= LOW_CONFIDENCE:
         return [auto]
-    block = Reading(_data(prepared, PSM_BLOCK), f"{name} psm{PSM_BLOCK}")
+    block = Reading(_data(prepared, PSM_BLOCK), f"{name} psm{PSM_BLOCK}", prepared)
     return sorted([auto, block], key=lambda r: r.score, reverse=True)
 
 

@@ -107,6 +107,12 @@ TRUTH = yaml.safe_load((ROOT / "benchmarks" / "ocr_officebench.yaml").read_text(
     "3-36/testbed/data/students_scores.jpg",  # small bold print: "333" was read "938", "Alice" "Miice"
     "2-11/testbed/data/company_trading_records.jpg",  # a table: read column by column, every row was torn apart
     "2-45/testbed/data/business_travel.jpg",
+    "3-38/testbed/data/students_ids.jpg",  # "S1001" was read "$1001" (an S has no bar)
+    "3-39/testbed/data/student_ids.png",
+    "2-8/testbed/data/Bob_card.png",  # "Bob@example.com" was read "BobG@example.com" (one glyph read twice)
+    "2-1/testbed/data/meeting_notification.jpg",  # "June" was read "Jume" (two stems), "Update" "update"
+    "2-45/testbed/data/daily_schedule.jpg",  # "Calls" was read "calls" (its C stands as tall as a capital)
+    "2-10/testbed/data/students_scores.jpg",  # "Quinn" was read "Quin" (touching n's, a cell too few)
 ])
 def test_officebench_scans_read_as_printed(run, office, image):
     shutil.copyfile(OFFICEBENCH / "tasks" / image, office.root / "data" / Path(image).name)
@@ -114,3 +120,72 @@ def test_officebench_scans_read_as_printed(run, office, image):
     assert r.ok, r.observation
     text = " ".join(r.data["text"].split())
     assert [v for v in TRUTH[image] if " ".join(v.split()) not in text] == []
+
+
+# ---- corrections from the glyphs' shapes (apps/_ocr_reading.py) --------------------------------------
+
+def _lines(img) -> list[str]:
+    from officesim.apps import ocr
+
+    return [line for line in ocr._tesseract(img).splitlines() if line.strip()]
+
+
+def _print(lines, font, size, smooth=True):
+    img = Image.new("RGB", (300, 40 + int(size * 2.7) * len(lines)), "white")
+    draw = ImageDraw.Draw(img)
+    draw.fontmode = "L" if smooth else "1"
+    for i, line in enumerate(lines):
+        draw.text((10, 15 + int(size * 2.7) * i), line, fill="black", font=_font(font, size))
+    return img
+
+
+@pytest.mark.parametrize("size", [11, 12])
+def test_id_codes_are_read_with_their_s(size):
+    # small print: tesseract reads the S of an ID code as "$" (and is 99% sure of it); an S has no bar
+    lines = ["Alice: S1001", "Bob: S1002", "Eva: S1005", "Tom: S1020"]
+    assert _lines(_print(lines, MONO_BOLD, size)) == lines
+
+
+@pytest.mark.parametrize("font", [FONT, MONO_BOLD, "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"])
+@pytest.mark.parametrize("size", [10, 14])
+def test_dollar_amounts_keep_their_sign(font, size):
+    lines = ["Laptop $1500", "Desk $300", "Car $15,000"]
+    assert _lines(_print(lines, font, size)) == lines
+
+
+def _word(text, boxes, choices, conf=90):
+    from officesim.apps._ocr_reading import Char, Word
+
+    chars = [Char(t, box, c[0][1], c) for t, box, c in zip(text, boxes, choices)]
+    return Word((boxes[0][0], 0, boxes[-1][2], 20), conf, 1, 1, 1, chars)
+
+
+def test_one_glyph_read_twice_is_read_once():
+    from officesim.apps._ocr_reading import Ink, _glyph_read_twice
+
+    ink = Ink(Image.new("L", (100, 20), "white"))
+    # "G" and "@" overlap, each the other's confident runner-up: the @ read twice; the surer reading stays
+    w = _word("bG@e", [(0, 0, 10, 20), (9, 0, 19, 20), (18, 0, 25, 20), (26, 0, 35, 20)],
+              [[("b", 94)], [("G", 90), ("@", 87)], [("@", 95), ("G", 75)], [("e", 93)]])
+    assert _glyph_read_twice(w, ink) and w.text == "b@e"
+    # a doubled letter, or a neighbour that is no real alternative, is left alone
+    w = _word("ll", [(0, 0, 10, 20), (5, 0, 15, 20)], [[("l", 94), ("1", 60)], [("l", 94), ("1", 60)]])
+    assert _glyph_read_twice(w, ink) is None and w.text == "ll"
+    w = _word("Em", [(0, 0, 12, 20), (8, 0, 20, 20)], [[("E", 94), ("m", 10)], [("m", 94), ("E", 60)]])
+    assert _glyph_read_twice(w, ink) is None and w.text == "Em"
+
+
+def test_hocr_words_and_characters_are_parsed():
+    from officesim.apps._ocr_reading import parse_hocr
+
+    hocr = """<div class='ocr_page'><div class='ocr_carea'><p class='ocr_par'><span class='ocr_line'>
+      <span class='ocrx_word' title='bbox 10 20 60 40; x_wconf 96'>
+        <span class='ocrx_cinfo' title='x_bboxes 10 20 30 40; x_conf 99.4'>$</span>
+          <span class='ocrx_cinfo' id='lstm_choices_1_1_1'>
+            <span class='ocrx_cinfo' id='choice_1_1_1' title='x_confs 94.2'>$</span>
+            <span class='ocrx_cinfo' id='choice_1_1_2' title='x_confs 3'>S</span></span>
+        <span class='ocrx_cinfo' title='x_bboxes 32 20 60 40; x_conf 99.1'>1</span>
+      </span></span></p></div></div>"""
+    [w] = parse_hocr(hocr)
+    assert (w.text, w.box, w.conf, w.line) == ("$1", (10, 20, 60, 40), 96.0, 1)
+    assert w.chars[0].choices == [("$", 94.2), ("S", 3.0)] and w.chars[1].choices == []
