@@ -208,7 +208,8 @@ def bank_statement_reconcile(w: World) -> dict:
     gold += [switch("email"), send(w, [fin.email], f"Bank reconciliation {start:%B %Y}", body)]
     checks.append(check("email_sent", "reported what doesn't reconcile", sender=w.user.email, to=[fin.email],
                         body_contains=[i.number for i in in_transit] + [money(a) for _d, _desc, a in bank_only],
-                        body_excludes=[i.number for i in cleared],
+                        body_excludes=[i.number for i in cleared]
+                        + [f"Direct debit {x.name}" for x in w.suppliers if x is not dd_supplier],
                         lines=[[i.number, i.supplier] for i in in_transit] + [["service charge", money(charge)],
                                                                    [dd_supplier.name, money(dd)]]))
     return {"instruction": instruction, "office": office, "gold": gold, "checks": checks}
