@@ -307,7 +307,7 @@ def credit_notes_match(w: World) -> dict:
     today = w.now.date()
     orders = {p.po: p for p in w.pos}
     year = [i for i in w.invoices if i.issued >= date(today.year, 6, 1) and i.issued < today - timedelta(days=5)]
-    suppliers = sorted({i.supplier for i in year}, key=lambda s: (rng.random(), s))
+    suppliers = sorted(sorted({i.supplier for i in year}), key=lambda s: (rng.random(), s))
 
     def pick(s: str, paid: bool) -> Invoice | None:
         mine = sorted([i for i in year if i.supplier == s and bool(i.paid) == paid], key=lambda i: i.number)
