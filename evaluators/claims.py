@@ -229,7 +229,7 @@ def _is_identifier(m: re.Match) -> bool:
         return False
     if "\n" in gap or re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", m["digits"]):
         return False  # a word ending one line and a date opening the next ("Lovell\n- 2026-12-02") are no id
-    if gap.strip() == "" and gap:
+    if any(ch.isspace() for ch in gap):  # "PO 1234", "PO: 1234"; not "Quayside Print Works: 2026 invoicing"
         return m["prefix"].isupper() and len(m["prefix"]) >= 2
     return m["prefix"][0].isupper()
 
@@ -625,6 +625,21 @@ def _occurrences(text: str, fact: Any, year: int | None, limit: int = 20) -> lis
     return out
 
 
+_NAME = re.compile(r"[A-Z][\w'’&.-]*(?:\s+(?:of|and|&|the|de|van|von)?\s*[A-Z][\w'’&.-]*)*")
+
+
+def _is_name(fact: Any) -> bool:
+    """Whether an expected fact is a name (a person, a customer): a report of what was not done to
+    someone names them in a negated clause ("I did not send Beacon Hill Schools a letter", "so I haven't
+    changed Ada's number"), where only a negation right before the name denies the name itself."""
+    kind, value = fact_of(fact)
+    return kind == "text" and not IDENTIFIER.fullmatch(str(value).strip()) and _NAME.fullmatch(str(value).strip()) is not None
+
+
+def _words_before(text: str, start: int, words: int = 1) -> str:
+    return " ".join(text[max(0, start - 60):start].split()[-words:])
+
+
 def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[str], *, year: int | None) -> list[str]:
     """Expected facts stated only in a negated sentence, where the gold states them plainly."""
     out = []
@@ -634,7 +649,7 @@ def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[st
         for found in _occurrences(text, fact, year):  # one negated statement is enough: "opens 13 May" in
             here = [clause for s in spans if s[0] <= found.start < s[1] or s[0] < found.end <= s[1]  # the subject,
                     for clause in _clauses(s[2], found.start - s[0], found.end - s[0])]  # "not 13 May" below
-            if here and all(negated(c) for c in here):
+            if here and all(negated(c) for c in here) and (not _is_name(fact) or negated(_words_before(text, found.start))):
                 around = here
                 break
         if not around:

@@ -24,6 +24,7 @@ from officesim.evaluators.state import (
     mailbox,
     missing_sheet,
     office_path,
+    sent_now,
     xlsx_sheet,
 )
 from officesim.evaluators.text import (
@@ -504,7 +505,8 @@ def email_sent(
     lines: list[list[Fact]] | None = None,
     excludes_unless: list[str] | None = None,
 ) -> CheckResult:
-    """A message in ``sender``'s sent folder matches: ``to`` set equal (ci), ``cc`` set equal when given,
+    """A message ``sender`` sent during the episode (not one the office already held) matches: ``to``
+    set equal (ci), ``cc`` set equal when given,
     subject equal / stating ``subject_contains``, the sender's own text (a quoted original aside)
     stating every ``body_contains`` fact and none of ``body_excludes`` (evaluators/facts.py; an excluded
     fact said only in sentences with one of ``excludes_unless``, no denial and no required fact is set
@@ -515,7 +517,7 @@ def email_sent(
     wanted = dict(to=to, cc=cc, subject=subject, subject_contains=subject_contains,
                   body_contains=body_contains, body_excludes=body_excludes, attachments=attachments, lines=lines,
                   excludes_unless=excludes_unless)
-    sent = mailbox(state, sender, "sent")
+    sent = sent_now(state, sender)
     who = sender.strip().lower()
     if not sent:
         return CheckResult.fail(f"{who} sent no messages; expected one with {_describe_wanted(**wanted)}")
@@ -580,12 +582,12 @@ def email_received(
 def email_not_sent(
     state: EvalState, *, sender: str, to: str | list[str] | None = None, subject_contains: str | None = None
 ) -> CheckResult:
-    """No message in ``sender``'s sent folder is addressed (to or cc) to any of ``to`` and has a subject
+    """No message ``sender`` sent during the episode is addressed (to or cc) to any of ``to`` and has a subject
     containing ``subject_contains`` (ci); with neither given, ``sender`` sent nothing.
     """
     who = sender.strip().lower()
     targets = _addresses(to)
-    for path, entry in mailbox(state, sender, "sent"):
+    for path, entry in sent_now(state, sender):
         recipients = _addresses(entry.get("to")) | _addresses(entry.get("cc"))
         if targets and not targets & recipients:
             continue

@@ -469,9 +469,17 @@ def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool =
     groups = list(groups or [])
     body = str(text or "")
     lines = body.splitlines()
+    days = {m.value for m in dates_in(body, year) if isinstance(m.value, date)}
+
+    def on_line(line: str, fact: Any) -> bool:
+        if states(line, fact, case_sensitive=case_sensitive, year=year):
+            return True
+        kind, value = fact_of(fact)  # one day's schedule: the date said once above, each line its time
+        return kind == "datetime" and days == {value.date()} and states(line, value.time(), year=year)
+
     out = []
     for k, group in enumerate(groups):
-        if any(all(states(line, f, case_sensitive=case_sensitive, year=year) for f in group) for line in lines):
+        if any(all(on_line(line, f) for f in group) for line in lines):
             continue
         others = [f for j, g in enumerate(groups) if j != k for f in g]
         if _rival_between(body, group, others, year=year) is False:

@@ -142,6 +142,13 @@ def calendar_events(state: EvalState, user: str) -> list[dict]:
     return list(get_entry(state, path, "ics").get("events") or [])
 
 
+def sent_now(state: EvalState, user: str) -> list[tuple[str, dict]]:
+    """(path, entry) of the messages ``user`` sent during the episode: their sent folder without the
+    messages the office already held (a lived-in office has hundreds; an old reply is not this one)."""
+    before = state.before or {}
+    return [(path, e) for path, e in mailbox(state, user, "sent") if before.get(path) != e]
+
+
 def mailbox(state: EvalState, user: str, folder: str) -> list[tuple[str, dict]]:
     """(path, entry) of every message in ``user``'s ``folder`` ("inbox" or "sent"), by path."""
     who = user.strip().lower()

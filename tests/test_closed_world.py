@@ -362,3 +362,45 @@ def test_a_group_stated_over_lines_with_nothing_between_is_bound():
     assert unbound("Sleeping\n8:00\nLunch\n12:00", [["sleeping", "08:00"], ["lunch", "12:00"]], year=2026) == []
     assert unbound("Budget review:\n11:00\nStandup: 10:00", [["Budget review", "10:00"]], year=2026) == [["Budget review", "10:00"]]
     assert unbound("Quantity: 3 (order total £117.00)\nProduct: Desk Lamp", [[3, "Desk Lamp"]], year=2026) == [[3, "Desk Lamp"]]
+
+
+def test_a_report_of_what_was_not_done_to_someone_names_them():
+    """"I did not send Beacon Hill Schools a letter" reports on Beacon Hill Schools; "not Dana" denies her."""
+    from officesim.evaluators.claims import polarity_problems
+
+    assert polarity_problems("I did NOT send a letter to Beacon Hill Schools: their prices stay.",
+                             ["Beacon Hill Schools"], [], year=2026) == []
+    assert polarity_problems("I haven't changed Ada's number; I've asked Ada to confirm it.", ["Ada"], [], year=2026) == []
+    assert polarity_problems("The letter goes to the school, not Beacon Hill Schools.", ["Beacon Hill Schools"], [],
+                             year=2026) != []
+    assert polarity_problems("Please do not pay INV-2041.", ["INV-2041"], [], year=2026) != []
+    assert polarity_problems("The review is no longer on 13 May.", ["13 May"], [], year=2026) != []
+
+
+def test_a_name_before_a_colon_and_a_year_is_no_identifier():
+    from officesim.evaluators.claims import claims_in
+
+    ids = [c.text for c in claims_in("CTR-2391 Quayside Print Works: 2026 invoicing", year=2026, kinds=("id",))]
+    assert ids == ["CTR-2391"]
+    assert [c.text for c in claims_in("PO: 1234 arrived", year=2026, kinds=("id",))] == ["PO: 1234"]
+
+
+def test_one_days_schedule_may_give_the_date_once():
+    from officesim.evaluators.facts import unbound
+
+    groups = [["Noor Tanaka", "2026-11-23 09:30"], ["Omar Li", "2026-11-23 11:00"]]
+    text = "Your first day is Monday 23 November 2026:\n- 09:30 Noor Tanaka\n- 11:00 Omar Li"
+    assert unbound(text, groups, year=2026) == []
+    swapped = "Your first day is Monday 23 November 2026:\n- 11:00 Noor Tanaka\n- 09:30 Omar Li"
+    assert unbound(swapped, groups, year=2026) == groups
+    two_days = "On 23 and 24 November 2026:\n- 09:30 Noor Tanaka\n- 11:00 Omar Li"
+    assert unbound(two_days, groups, year=2026) == groups
+
+
+def test_a_mail_the_office_already_held_is_not_one_the_agent_sent():
+    old = mail("Hi Dana,\nthe trip total without the hotel is 4,690.99.\nMaya", mid="msg-0")
+    before = {**BEFORE, f"emails/{ME}/sent/msg-0.eml": old}
+    s = EvalState(files=dict(before), before=before, gold=before, user=ME, now=NOW, instruction="Mail Dana the total.")
+    out = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["4,690.99"]}, s)
+    assert not out.passed and "sent no messages" in out.message
+    assert run_check("email_not_sent", {"sender": ME, "to": DANA}, s).passed
