@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -161,8 +162,10 @@ def _check_order(start: date | datetime, end: date | datetime) -> None:
         raise OpError("bad_date", f"the event ends ({_fmt(end)}) before it starts ({_fmt(start)})")
 
 
-def _set_attendees(ctx: OfficeContext, ev: Event, attendees: list[str]) -> None:
+def _set_attendees(ctx: OfficeContext, ev: Event, attendees: str | list[str]) -> None:
     ev.pop("attendee", None)
+    if isinstance(attendees, str):  # "a@x.test, b@x.test", as a person types them
+        attendees = [a for a in re.split(r"[,;]", attendees) if a.strip()]
     for address in attendees:
         address = person_address(ctx, address) or address.strip()
         if "@" not in address:
@@ -222,7 +225,7 @@ def create_event(
     time_end: str,
     location: str | None = None,
     description: str | None = None,
-    attendees: list[str] | None = None,
+    attendees: str | list[str] | None = None,
 ) -> Result:
     """Create an event in a person's calendar.
 
@@ -233,7 +236,7 @@ def create_event(
         time_end: end time, formatted "%Y-%m-%d %H:%M:%S".
         location: where the event takes place.
         description: longer notes for the event.
-        attendees: email addresses of the people invited.
+        attendees: email addresses of the people invited: a list, or one string separated by commas.
     """
     if not summary.strip():
         raise OpError("bad_arguments", "argument 'summary': the event needs a title")
@@ -320,7 +323,7 @@ def update_event(
     time_end: str | None = None,
     location: str | None = None,
     description: str | None = None,
-    attendees: list[str] | None = None,
+    attendees: str | list[str] | None = None,
 ) -> Result:
     """Change an event (found by its title, case-insensitive); only the given fields change.
 
@@ -334,7 +337,7 @@ def update_event(
         time_end: new end time, formatted "%Y-%m-%d %H:%M:%S".
         location: the new location.
         description: the new description.
-        attendees: the new complete list of attendee email addresses.
+        attendees: the new complete list of attendee email addresses (a list, or one string separated by commas).
     """
     path, cal = load_calendar(ctx, user)
     targets = _matching(cal, summary)

@@ -402,7 +402,7 @@ def send_email(
     recipient: str | list[str],
     subject: str,
     content: str,
-    cc: list[str] | None = None,
+    cc: str | list[str] | None = None,
     attachments: list[str] | None = None,
 ) -> Result:
     """Send an email; it lands in the sender's sent folder and in every recipient's inbox.
@@ -412,7 +412,7 @@ def send_email(
         recipient: one email address, or a list of addresses.
         subject: the subject line.
         content: the text of the email.
-        cc: addresses to copy.
+        cc: addresses to copy: a list, or one string (several separated by commas).
         attachments: office paths of files to attach, e.g. ["data/report.pdf"].
     """
     return _deliver(ctx, address(sender, "sender", ctx), address_list(recipient, "recipient", ctx),

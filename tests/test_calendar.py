@@ -159,3 +159,14 @@ def test_events_agree_with_parsed_office_state(run, office, ctx):
     listed = run("calendar", "list_events", username=USER).data
     parsed = parse_office(office.root, "Asia/Tokyo")[f"calendar/{USER}.ics"]["events"]
     assert sorted(listed, key=lambda e: e["uid"]) == sorted(parsed, key=lambda e: e["uid"])
+
+
+def test_attendees_and_cc_may_be_one_string(run):
+    made = run("calendar", "create_event", user="maya.lin@northwind.test", summary="Sync", time_start="2026-03-12 10:00:00",
+               time_end="2026-03-12 10:30:00", attendees="dana.ortiz@northwind.test, omar.haddad@bluefin.test")
+    assert made.ok, made.observation
+    listed = run("calendar", "list_events", username="maya.lin@northwind.test")
+    assert "dana.ortiz@northwind.test, omar.haddad@bluefin.test" in listed.observation
+    sent = run("email", "send_email", sender="maya.lin@northwind.test", recipient="dana.ortiz@northwind.test",
+               subject="Sync", content="See you.", cc="omar.haddad@bluefin.test; ana@northwind.test")
+    assert sent.ok, sent.observation
