@@ -109,7 +109,7 @@ def price_increase_letters(w: World) -> dict:
             "no letter:\n" + "\n".join(lines) + f"\n\nBest,\n{me.first}")
     gold.append(send(w, [director.email], "Fixed-term customers: no price letter", body))
     checks.append(check("email_sent", "fixed-term list for the director", sender=me.email, to=[director.email],
-                        body_contains=[c.name for c in fixed],
+                        body_contains=[x for c in fixed for x in (c.name, iso(agreement[c.name].end))],
                         body_excludes=[c.name for c in letters if c is not held],
                         lines=[[c.name, iso(agreement[c.name].end)] for c in fixed]))
     answer = (f"I held the letter to {held.name}: their contact wrote that our account executive agreed to keep "
@@ -419,7 +419,7 @@ def account_handover(w: World) -> dict:
                 + "\n".join(lines) + f"\n\nI've told each of them and put you in their reviews.\n\nBest,\n{me.first}")
         gold.append(send(w, [p], f"Your customers from {leaver.first}", body))
         checks.append(check("email_sent", f"{name[p]} told their customers", sender=me.email, to=[p],
-                            body_contains=[c.name for c, _s in theirs],
+                            body_contains=[x for c, s in theirs for x in (c.name, iso(s), s.strftime("%H:%M"))],
                             body_excludes=[c.name for c in mine if new[c.name].email != p],
                             lines=[[c.name, iso(s), s.strftime("%H:%M")] for c, s in theirs]))
     replies = [{"when": ["who", "whom", "which", rest[0], "catch-up", "catch up", "settle", "remaining", "rest"],
@@ -555,7 +555,7 @@ def key_account_actions(w: World) -> dict:
                 + "\n".join(lines) + f"\n\nCould you close them, or tell me when they'll be done?\n\nThanks,\n{me.first}")
         gold.append(send(w, [e], "Overdue actions from the key accounts weekly", body))
         checks.append(check("email_sent", f"chased {p.name}", sender=me.email, to=[e],
-                            body_contains=[a["id"] for a in late],
+                            body_contains=[x for a in late for x in (a["id"], iso(a["due"]))],
                             body_excludes=[a["id"] for a in actions if a not in late],
                             lines=[[a["id"], iso(a["due"])] for a in late]))
     tally = [(w.person(e).name, sum(1 for a in still if a["owner"].email == e)) for e in owners]
@@ -564,5 +564,5 @@ def key_account_actions(w: World) -> dict:
             f"reports folder; I've chased the overdue ones.\n\nBest,\n{me.first}")
     gold.append(send(w, [director.email], "Open actions per owner", body))
     checks.append(check("email_sent", "tally for the director", sender=me.email, to=[director.email],
-                        body_contains=[n for n, _k in tally], lines=[[n, k] for n, k in tally]))
+                        body_contains=[x for n, k in tally for x in (n, k)], lines=[[n, k] for n, k in tally]))
     return {"instruction": instruction, "office": files, "gold": gold, "checks": checks}
