@@ -259,7 +259,8 @@ def budget_reforecast(w: World) -> dict:
          "text": "The cost centre of the team of whoever raised it, same as the ledger does for invoices."},
         {"speaker": fin.name, "at": t(1, 12, 10),
          "text": f"A workbook please, reforecast_Q{q}.xlsx in the finance folder, columns Cost centre, Q{q} budget, "
-                 "Paid to date, Open orders, Forecast (paid plus open), one row per cost centre in the budget's order. "
+                 "Paid to date, Open orders, Forecast (paid plus open), amounts as plain numbers, one row per cost centre in "
+                 "the budget's order. "
                  f"And a short Word memo beside it, reforecast_Q{q}_memo.docx, with a line for each cost centre whose "
                  "forecast is above its budget, giving the forecast and the budget."},
         {"speaker": fin.name, "at": t(2, 13, 2), "text": "Also: fire drill at 3 today, don't use the lifts."},
@@ -368,8 +369,8 @@ def credit_notes_match(w: World) -> dict:
         "Several suppliers have sent us credit notes by email over the last few days. For the month-end, please match each one "
         "to the invoice it credits in our supplier invoices sheet and record it in a new workbook, "
         "credit_notes_2026.xlsx in the finance folder, with the columns Credit note, Supplier, Invoice, Date, "
-        "Amount, Treatment — one row per credit note in the order they arrived, the date and amount as the credit "
-        "note states them. If the invoice is still unpaid, the treatment is 'Offset' (we deduct it at the next "
+        "Amount, Treatment — one row per credit note in the order they arrived, the date and the amount as the credit "
+        "note states them (the date as YYYY-MM-DD, the amount as a plain number). If the invoice is still unpaid, the treatment is 'Offset' (we deduct it at the next "
         "payment run); if we've already paid it, it's 'Refund requested'. Reply to each supplier's email: for an "
         "offset, confirm the amount we'll deduct; for a paid invoice, ask them to refund the amount. If a credit "
         "note names an invoice that isn't one of that supplier's, don't record it — reply asking which of their "
