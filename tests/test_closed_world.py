@@ -404,3 +404,11 @@ def test_a_mail_the_office_already_held_is_not_one_the_agent_sent():
     out = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["4,690.99"]}, s)
     assert not out.passed and "sent no messages" in out.message
     assert run_check("email_not_sent", {"sender": ME, "to": DANA}, s).passed
+
+
+def test_a_heading_far_above_does_not_bind_a_line():
+    from officesim.evaluators.facts import unbound
+
+    groups = [["Safety walk", "2026-07-20"], ["Launch rehearsal", "2026-07-21"]]
+    doc = "Handover, week of 20 July\nCovering: Lena\nSafety walk - Tuesday 21 July\nLaunch rehearsal - Monday 20 July"
+    assert ["Safety walk", "2026-07-20"] in unbound(doc, groups, year=2026)
