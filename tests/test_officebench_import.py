@@ -132,3 +132,15 @@ def test_open_choices_pass_and_their_wrong_mutants_fail(tmp_path, capsys):
     assert code == 0, text
     assert "0 survived" in text and "0 rejected" in text and "3 ok, 0 failing" in text
     assert re.search(r"CLASS right authored\s+\d+ passed \d+", text)
+
+
+def test_a_meetings_open_length_is_the_golds_choice(tmp_path):
+    """3-36/0 gives the meeting's start and no length: a mutant ending it later is another right outcome,
+    so none is derived (its start moved is still a wrong one)."""
+    from officesim.runner.mutants import derive
+    from officesim.runner.validate import initial_office
+
+    assert cli(["import", "officebench", "--source", str(SNAPSHOT), "--out", str(tmp_path), "--task", "3-36/0"]) == 0
+    task = load_tasks([tmp_path], include_suite=False)["officebench-3-36-0"]
+    classes = {m.cls for m in derive(task, initial_office(task))}
+    assert "event-end-shifted" not in classes and "event-start-shifted" in classes
