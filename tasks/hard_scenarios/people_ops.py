@@ -463,8 +463,8 @@ def onboarding_buddies(w: World) -> dict:
                      + "\n\nThey're in the staff directory and the onboarding tracker now. Could you find each a "
                        "buddy as the buddy guidance says?\n\nThanks,\n" + hop.first, mail_id="msg-970"),
         trigger_mail(w, hop.email, _at(today - timedelta(days=2), 15, 48), f"{s2['name']}: new start date",
-                     f"Hi {me.first},\n\n{s2['first']}'s notice period turned out longer: {s2['first']} now starts on "
-                     f"{moved_to:%A} {long_date(moved_to)}, not {long_date(old_day)}. I haven't changed the directory "
+                     f"Hi {me.first},\n\n{s2['first']}'s notice period turned out longer, so the first day moves from "
+                     f"{long_date(old_day)} to {moved_to:%A} {long_date(moved_to)}. I haven't changed the directory "
                      f"or the tracker yet — could you?\n\nBest,\n{hop.first}", mail_id="msg-971"),
     ]
     instruction = (
