@@ -144,3 +144,15 @@ def test_a_meetings_open_length_is_the_golds_choice(tmp_path):
     task = load_tasks([tmp_path], include_suite=False)["officebench-3-36-0"]
     classes = {m.cls for m in derive(task, initial_office(task))}
     assert "event-end-shifted" not in classes and "event-start-shifted" in classes
+
+
+def test_a_list_is_extended_by_a_row_not_by_the_header_under_a_title(tmp_path):
+    """3-66/0's car_trading.xlsx opens with a title row, then the header ('Car Model'): list-extended adds
+    another car of the sheet, never the header as one more item."""
+    from officesim.runner.mutants import derive
+    from officesim.runner.validate import initial_office
+
+    assert cli(["import", "officebench", "--source", str(SNAPSHOT), "--out", str(tmp_path), "--task", "3-66/0"]) == 0
+    task = load_tasks([tmp_path], include_suite=False)["officebench-3-66-0"]
+    extended = [m.name for m in derive(task, initial_office(task)) if m.cls == "list-extended"]
+    assert extended and not any("Car Model" in n for n in extended), extended

@@ -478,8 +478,9 @@ class AdversaryWritten(WrittenMutants):
                     out.setdefault(item["name"].casefold(), (path, items))
             elif entry.get("kind") == "xlsx":
                 for sheet, rows in (entry.get("sheets") or {}).items():
+                    body = rows[_header_row(rows) + 1:]  # below the header, not a title row above it
                     for c in range(max((len(r) for r in rows), default=0)):
-                        items = [{"name": collapse(r[c]), "cells": r} for r in rows[1:]
+                        items = [{"name": collapse(r[c]), "cells": r} for r in body
                                  if c < len(r) and isinstance(r[c], str) and collapse(r[c]) and as_number(r[c]) is None]
                         if len(items) < 3:
                             continue
@@ -660,3 +661,9 @@ class EventMoment:
             return datetime.fromisoformat(str(value).strip())
         except ValueError:
             return None
+
+
+def _header_row(rows: list[list]) -> int:
+    """The index of a sheet's header row: the first row with two or more filled cells (a title row
+    above it, one cell wide, is not the header); 0 when there is none."""
+    return next((k for k, r in enumerate(rows) if sum(v is not None and str(v).strip() != "" for v in r) >= 2), 0)
