@@ -156,3 +156,17 @@ def test_a_list_is_extended_by_a_row_not_by_the_header_under_a_title(tmp_path):
     task = load_tasks([tmp_path], include_suite=False)["officebench-3-66-0"]
     extended = [m.name for m in derive(task, initial_office(task)) if m.cls == "list-extended"]
     assert extended and not any("Car Model" in n for n in extended), extended
+
+
+def test_an_amount_in_billions_may_be_written_in_full_and_a_car_over_budget_fails(tmp_path, capsys):
+    """3-2/0's summary states the revenue, $7.19 billion: '$7,190,000,000.00' states it too (number-reformatted
+    writes it so). 3-66/0's list of cars within the budget with one more car of the sheet, 'BMWXS MS0i'
+    ($52,000, the office's spelling), fails (list-extended). Every other mutant is graded as it should be."""
+    only = ["--task", "3-2/0", "--task", "3-66/0"]
+    assert cli(["import", "officebench", "--source", str(SNAPSHOT), "--out", str(tmp_path), *only]) == 0
+    capsys.readouterr()
+    code = cli(["validate", "--mutants", "--no-suite", "--tasks", str(tmp_path),
+                "--task", "officebench-3-2-0", "--task", "officebench-3-66-0"])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "0 survived" in text and "0 rejected" in text
