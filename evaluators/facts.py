@@ -397,12 +397,21 @@ def _find_words(body: str, needle: str, case_sensitive: bool) -> Mention | None:
                 return Mention(needle, m.start(), m.end() + lead + first.end)
         return None
     m = _words_pattern(needle, case_sensitive).search(body)
+    counted = _COUNTED.fullmatch(needle)
+    if m is None and counted and int(counted["n"]) < len(_SMALL):  # '2 questions' as 'two questions'
+        m = _words_pattern(f"{_SMALL[int(counted['n'])]} {counted['rest']}", case_sensitive).search(body)
     if m is None and IDENTIFIER.fullmatch(needle):
         m = _identifier_pattern(needle).search(body)
     if m is None and _PERSON_NAME.fullmatch(needle):
         first, last = needle.split()
         m = _words_pattern(f"{last}, {first}", case_sensitive, plural=False).search(body)
     return Mention(m.group(0), m.start(), m.end()) if m else None
+
+
+# A count before a noun ('2 questions'), stated also with the count in words ('two questions').
+_COUNTED = re.compile(r"(?P<n>\d{1,2}) (?P<rest>[A-Za-z].*)")
+_SMALL = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+          "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
 
 
 # An identifier: letters then digits, with or without a separator ("PO-1234", "INV 0042", "B12").

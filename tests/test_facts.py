@@ -112,3 +112,14 @@ def test_a_weekday_before_an_iso_date_is_read_with_it():
         "'Friday 2026-08-20' (2026-08-20 is a Thursday)"]
     assert weekday_conflicts("the drill is on Thursday 2026-08-20", 2026) == []
     assert [m.weekday for m in dates_in("due 2026-08-20", 2026)] == [None]
+
+
+def test_a_count_before_a_noun_may_be_written_in_words():
+    """'2 questions' is stated by 'two questions' (number-in-words writes a small count so); another count,
+    or the noun alone, is not."""
+    from officesim.evaluators.facts import states
+
+    assert states("Please write two questions on the reading.", "2 questions")
+    assert states("Please write 2 questions on the reading.", "2 questions")
+    assert not states("Please write three questions on the reading.", "2 questions")
+    assert not states("Please write questions on the reading.", "2 questions")
