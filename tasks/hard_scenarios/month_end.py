@@ -287,10 +287,15 @@ def budget_reforecast(w: World) -> dict:
              send(w, [fin.email], f"Q{q} reforecast", f"Hi {fin.first},\n\nThe Q{q} reforecast and its memo are "
                   f"attached.\n\nBest,\n{w.user.first}", cc=[deputy.email], attachments=[book, memo])]
     if over:
+        stated = {round(v, 2) for r in over for v in (r[1], r[4])}
+        others = sorted({w.budgets[(r[0], k)] for r in over for k in range(1, 5)} - stated)
         checks.append(check("contains", "memo names the cost centres over budget", file=memo,
-                            text=[r[0] for r in over], lines=[[r[0], money(r[4]), money(r[1])] for r in over]))
+                            text=[x for r in over for x in (r[0], money(r[4]), money(r[1]))],
+                            exclude=[money(v) for v in others] or None,
+                            lines=[[r[0], money(r[4]), money(r[1])] for r in over]))
     else:
         checks.append(check("contains", "memo: none over", file=memo, text=["no cost centre"]))
+    checks.append(check("no_repeats", "memo written once", file=memo))
     checks.append(check("not_contains", "no other cost centre in the memo", file=memo,
                         text=[r[0] for r in rows if r not in over]))
     checks.append(check("email_sent", "mailed to the head of finance", sender=w.user.email, to=[fin.email],
