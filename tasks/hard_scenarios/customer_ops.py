@@ -341,9 +341,10 @@ def account_handover(w: World) -> dict:
     busy = [(e.start, e.end) for e in w.events]
     reviews = []
     day = today + timedelta(days=8)
-    for c in sorted(mine, key=lambda c: c.name):
+    for k, c in enumerate(sorted(mine, key=lambda c: c.name)):
+        at_time = [time(15, 30), time(14, 0), time(11, 30)][k % 3]  # each review at its own time of day
         while True:
-            s = datetime.combine(day, time(15, 30))
+            s = datetime.combine(day, at_time)
             if day.weekday() < 5 and _free(busy, s, s + timedelta(hours=1)):
                 break
             day += timedelta(days=1)
