@@ -296,6 +296,7 @@ def test_right_mutants_keep_the_outcome(derived):
     assert "=1500" in texts and "=SUM(B2:B3)" in texts
     reformatted = [a["args"] for m in work[(RIGHT, "number-reformatted")] for a in m.actions]
     assert not any(a.get("text") == "1,500" for a in reformatted)  # a cell's number as text is wrong
+    assert not any(str(a.get("text", "")).startswith("€") for a in reformatted)  # so is one with a currency sign
     assert any("€1500.00" in str(a.get("content", "")) for a in reformatted)
     dated = [a["args"]["content"] for m in work[(RIGHT, "date-reformatted")] for a in m.actions if a["action"] == "send_email"]
     assert "12 March 2026" in dated[0]

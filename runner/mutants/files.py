@@ -252,7 +252,8 @@ class FileMutants(BaseDeriver):
             ("currency sign", lambda s, n: (render(s.value, decimals=n.decimals, grouped=n.grouped, currency="")
                                             if n.currency else
                                             render(s.value, decimals=max(n.decimals, 2), grouped=n.grouped,
-                                                   currency=currency) if currency and self._money(s) else None)),
+                                                   currency=currency)
+                                            if currency and self._money(s) and s.span is not None else None)),  # a cell: text
         ]
         for style, make in styles:
             steps = self.steps()
