@@ -760,7 +760,10 @@ class BaseDeriver:
             for key in _TEXT_ARGS.get(op, ()):
                 text = args.get(key)
                 if isinstance(text, str):
+                    phones = phone_spans(text)
                     for m in standalone_numbers(text):
+                        if any(a <= m.start < b for a, b in phones):
+                            continue  # a phone number's digit groups are an identifier, not amounts
                         if not _year_like(m.value):  # a year in text names something (Q2 2026); dates are dates
                             sites.append(_Site(i, key, None, (m.start, m.end), text[m.start:m.end], m.value))
         return sites
@@ -802,3 +805,10 @@ class BaseDeriver:
         chosen = self.chosen_events.get(str(args.get("summary", "")).strip().lower())
         return chosen == "times" or (chosen is not None and part == "end")
 
+
+_PHONE = re.compile(r"(?<![\w.,])(?:\+\d{1,3}|0)\d*(?:[ ()-]+\d{2,}){2,}")
+
+
+def phone_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes phone numbers ("+44 7700 900852", "020 7946 0018"): their digits are no amounts."""
+    return [(m.start(), m.end()) for m in _PHONE.finditer(text)]
