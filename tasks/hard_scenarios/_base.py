@@ -16,6 +16,11 @@ from officesim.testbed.worlds import WORLDS, world
 from officesim.testbed.worlds.model import World
 
 SCENARIOS: dict[str, "Scenario"] = {}
+# "The sales reports folder" is where the sales team keeps its reports; a lived-in office need not have
+# it yet, so a question about it gets this reply (not a needed one: data/sales/reports is a fair guess).
+SALES_REPORTS_REPLY = {"when": ["reports folder", "which folder", "what folder", "where should", "where do",
+                                "where to save", "where to put", "folder"],
+                       "reply": "The sales reports folder is data/sales/reports; create it if it isn't there yet."}
 
 
 @dataclass
@@ -32,7 +37,11 @@ class Scenario:
                 "apps": list(self.apps), "split": "hard", "world": world_name, "user": w.user.email,
                 "user_name": w.user.name, "now": w.now.strftime(TIME_FORMAT),
                 "max_steps": step_budget(len(task.get("gold") or []))}
-        return {**head, **{k: v for k, v in task.items() if k not in head}}
+        out = {**head, **{k: v for k, v in task.items() if k not in head}}
+        said = " ".join([out.get("instruction", "")] + [t.get("text", "") for t in out.get("dialogue") or []])
+        if "sales reports folder" in said:  # the office has no such folder yet: the user says where it goes
+            out["user_replies"] = list(out.get("user_replies") or []) + [SALES_REPORTS_REPLY]
+        return out
 
 
 def step_budget(gold_steps: int) -> int:

@@ -259,7 +259,8 @@ def qbr_booking(w: World) -> dict:
                  "and their account executive, in your calendar (you'll host them)."},
         {"speaker": me.name, "at": at(0, 9, 41), "text": "Happy to. Any preference for when?"},
         {"speaker": director.name, "at": at(0, 9, 58),
-         "text": "Start with next week. Mornings only: start at 10:00 or 11:00 on a weekday, never clashing with "
+         "text": f"Start from the week of Monday {long_date(monday)}. Mornings only: start at 10:00 or 11:00 on a "
+                 "weekday, never clashing with "
                  "anything in your calendar, and no more than one review a day. Not on a day the account executive "
                  "is on leave, approved or pending. Biggest customer first, each in the earliest slot that's left. "
                  "Title them 'QBR: <customer>'."},
