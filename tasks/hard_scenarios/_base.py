@@ -88,6 +88,13 @@ def stamp(when: datetime) -> str:
     return when.strftime(TIME_FORMAT)
 
 
+def last_week(w: World) -> Callable[[int, int, int], str]:
+    """The times of a conversation that began last week: ``at(day, hour, minute)`` counts from last
+    week's Monday, midnight."""
+    start = datetime.combine(w.now.date() - timedelta(days=w.now.weekday() + 7), datetime.min.time())
+    return lambda d, h, m: stamp(start + timedelta(days=d, hours=h, minutes=m))
+
+
 def money(x: float) -> str:
     """£1,234.50"""
     return f"£{x:,.2f}"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import date, datetime, time, timedelta
 
-from officesim.tasks.hard_scenarios._base import (act, check, create_event, iso, list_events, list_mail, long_date,
+from officesim.tasks.hard_scenarios._base import (act, check, create_event, iso, last_week, list_events, list_mail,
+                                                  long_date,
                                                   read_mail, read_pdf, read_sheet, scenario, send, set_cell, stamp,
                                                   switch, trigger_mail)
 from officesim.testbed.worlds.model import Customer, World
@@ -250,8 +251,7 @@ def qbr_booking(w: World) -> dict:
         used_days.add(found.date())
         busy.append((found, found + timedelta(minutes=minutes)))
     sheet = "data/sales/reports/qbr_schedule.xlsx"
-    start = datetime.combine(today - timedelta(days=today.weekday() + 7), time(0, 0))
-    at = lambda d, h, m: stamp(start + timedelta(days=d, hours=h, minutes=m))  # noqa: E731
+    at = last_week(w)
     dialogue = [
         {"speaker": director.name, "at": at(0, 9, 25),
          "text": f"Morning {me.first}! Could you set up quarterly business reviews with our three biggest customers "
@@ -356,8 +356,7 @@ def account_handover(w: World) -> dict:
         {"summary": f"Account review: {c.name}", "start": stamp(s), "end": stamp(s + timedelta(hours=1)),
          "location": None, "description": None, "attendees": [me.email, leaver.email, c.email]}
         for c, s in reviews]}]
-    start = datetime.combine(today - timedelta(days=today.weekday() + 7), time(0, 0))
-    at = lambda d, h, m: stamp(start + timedelta(days=d, hours=h, minutes=m))  # noqa: E731
+    at = last_week(w)
     dialogue = [
         {"speaker": director.name, "at": at(0, 10, 5),
          "text": f"Hi {me.first}, some news: {leaver.name} is leaving us, last day Friday {long_date(last_day)}. "

@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from datetime import date, datetime, time, timedelta
 
-from officesim.tasks.hard_scenarios._base import (act, check, iso, list_mail, long_date, money, read_mail, read_pdf,
-                                                  read_sheet, read_doc, scenario, send, set_cell, stamp, switch,
-                                                  trigger_mail)
+from officesim.tasks.hard_scenarios._base import (act, check, iso, last_week, list_mail, long_date, money, read_mail, read_pdf,
+                                                  read_sheet, scenario, send, set_cell, switch, trigger_mail)
 from officesim.testbed.worlds.model import Invoice, World
 
 
@@ -247,8 +246,7 @@ def budget_reforecast(w: World) -> dict:
         f = round(paid.get(cc, 0.0) + open_.get(cc, 0.0), 2)
         rows.append([cc, w.budgets[(cc, q)], paid.get(cc, 0.0), open_.get(cc, 0.0), f])
     over = [r for r in rows if r[4] > r[1]]
-    monday = datetime.combine(today - timedelta(days=today.weekday() + 7), time(0, 0))
-    t = lambda d, h, m: stamp(monday + timedelta(days=d, hours=h, minutes=m))  # noqa: E731
+    t = last_week(w)
     dialogue = [
         {"speaker": fin.name, "at": t(0, 8, 55),
          "text": f"Morning {w.user.first}! Before the board pack I need a Q{q} reforecast per cost centre: what the "
@@ -425,9 +423,7 @@ def late_payments_review(w: World) -> dict:
     book = f"data/finance/late_payments_Q{q}.xlsx"
     header = ["Invoice", "Supplier", "Due", "Paid on", "Days late"]
     rows = [[i.number, i.supplier, iso(i.due), iso(i.paid), (i.paid - i.due).days] for i in late]
-    today = w.now.date()
-    monday = datetime.combine(today - timedelta(days=today.weekday() + 7), time(0, 0))
-    t = lambda d, h, m: stamp(monday + timedelta(days=d, hours=h, minutes=m))  # noqa: E731
+    t = last_week(w)
     managers = [p for p in w.team("Finance") if p.role == "Finance Manager"]
     dialogue = [
         {"speaker": fin.name, "at": t(0, 10, 5),
