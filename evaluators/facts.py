@@ -48,7 +48,7 @@ _DATE_PATTERNS = [
     re.compile(r"(?<![\w])" + _WEEKDAY_REQUIRED + r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)(?!\w)(?!\s+(?:of\s+)?" + _MONTH.format("x") + r")", re.I),
 ]
 _TIME_PATTERNS = [
-    re.compile(r"(?<![\d:.])(?P<h>[0-2]?\d)(?::(?P<m>[0-5]\d))(?::[0-5]\d)?(?:\s*(?P<ap>[ap])\.?\s?m\b\.?)?(?![\d:])", re.I),
+    re.compile(r"(?<![\d:.])(?P<h>[0-2]?\d)(?::(?P<m>[0-5]\d))(?::[0-5]\d)?(?:\s*(?P<ap>[ap])\.?\s?m\b\.?)?(?!\d|:\d)", re.I),
     re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?:\.(?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b\.?", re.I),
     re.compile(r"\b(?P<word>noon|midday|midnight)\b", re.I),
 ]

@@ -412,3 +412,10 @@ def test_a_heading_far_above_does_not_bind_a_line():
     groups = [["Safety walk", "2026-07-20"], ["Launch rehearsal", "2026-07-21"]]
     doc = "Handover, week of 20 July\nCovering: Lena\nSafety walk - Tuesday 21 July\nLaunch rehearsal - Monday 20 July"
     assert ["Safety walk", "2026-07-20"] in unbound(doc, groups, year=2026)
+
+
+def test_a_time_before_a_colon_is_a_time():
+    from officesim.evaluators.facts import states
+
+    assert states("- Monday 23 November 2026 at 09:30: Noor Tanaka", "2026-11-23 09:30", year=2026)
+    assert not states("09:30:45 and 10:15", "09:31", year=2026)
