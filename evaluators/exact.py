@@ -504,9 +504,11 @@ def email_sent(
     attachments: list[str] | None = None,
     lines: list[list[Fact]] | None = None,
     excludes_unless: list[str] | None = None,
+    earlier: bool = False,
 ) -> CheckResult:
-    """A message ``sender`` sent during the episode (not one the office already held) matches: ``to``
-    set equal (ci), ``cc`` set equal when given,
+    """A message ``sender`` sent during the episode (not one the office already held; with ``earlier``,
+    any message of the sent folder: a mail sent before that must stay) matches: ``to`` set equal (ci), ``cc``
+    set equal when given,
     subject equal / stating ``subject_contains``, the sender's own text (a quoted original aside)
     stating every ``body_contains`` fact and none of ``body_excludes`` (evaluators/facts.py; an excluded
     fact said only in sentences with one of ``excludes_unless``, no denial and no required fact is set
@@ -517,7 +519,7 @@ def email_sent(
     wanted = dict(to=to, cc=cc, subject=subject, subject_contains=subject_contains,
                   body_contains=body_contains, body_excludes=body_excludes, attachments=attachments, lines=lines,
                   excludes_unless=excludes_unless)
-    sent = sent_now(state, sender)
+    sent = mailbox(state, sender, "sent") if earlier else sent_now(state, sender)
     who = sender.strip().lower()
     if not sent:
         return CheckResult.fail(f"{who} sent no messages; expected one with {_describe_wanted(**wanted)}")

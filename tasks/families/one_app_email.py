@@ -392,7 +392,8 @@ def signed_quote_already_sent(rng: random.Random) -> dict:
         "no_action": True,
         "checks": [
             check("email_not_sent", sender=me["email"], to=colleague["email"], subject_contains="Fwd"),
-            check("email_sent", sender=me["email"], to=colleague["email"], subject=f"Signed quote {qno} from {vendor}"),
+            check("email_sent", sender=me["email"], to=colleague["email"], subject=f"Signed quote {qno} from {vendor}",
+                  earlier=True),  # the mail sent before stays
         ],
         "gold": [
             switch("email"),
