@@ -71,7 +71,6 @@ def duplicate_invoices_hold(w: World) -> dict:
     repeat_of = rng.choice(sorted(by_supplier[names[4]], key=lambda i: i.number))
     n = len(w.invoices)
     dups: list[tuple[Invoice, Invoice]] = []
-    new_rows = []
     office: list[dict] = []
     for k, o in enumerate(originals):
         issued = o.issued + timedelta(days=rng.randrange(9, 19))
@@ -270,12 +269,8 @@ def budget_reforecast(w: World) -> dict:
     instruction = "Can you finish the reforecast now? Everything we agreed is in the messages above."
     gold = [switch("excel"), read_sheet(w.paths["ledger"]), read_sheet(w.paths["pos"]), read_sheet(w.paths["directory"]),
             read_sheet(w.paths["budget"]), act("excel", "create_new_file", file_path=book)]
-    gold += [set_cell(book, 1, col, v) for col, v in enumerate(header, start=1)]
-    checks = [check("xlsx_row", "header", file=book, row=1, values=header)]
-    for i, r in enumerate(rows, start=2):
-        gold += [set_cell(book, i, col, v) for col, v in enumerate(r, start=1)]
-        checks.append(check("xlsx_row", f"row {r[0]}", file=book, row=i, values=r))
-    checks.append(check("xlsx_cell", "no extra row", file=book, cell=f"A{len(rows) + 2}", value=None))
+    written, checks = _table_by_cells(book, header, rows, "no extra row")
+    gold += written
     team_of = {cc: t for t, cc in w.cost_centres.items()}
     text = (f"Q{q} {today.year} reforecast — cost centres forecast above budget\n"
             + ("\n".join(f"{r[0]} ({team_of[r[0]]}): forecast {money(r[4])} against a budget of {money(r[1])}"
@@ -444,12 +439,8 @@ def late_payments_review(w: World) -> dict:
     instruction = "Please do the late payments list now, as we agreed above."
     gold = [switch("excel"), read_sheet(w.paths["invoices"]), read_sheet(w.paths["ledger"]),
             act("excel", "create_new_file", file_path=book)]
-    gold += [set_cell(book, 1, col, v) for col, v in enumerate(header, start=1)]
-    checks = [check("xlsx_row", "header", file=book, row=1, values=header)]
-    for r, values in enumerate(rows, start=2):
-        gold += [set_cell(book, r, col, v) for col, v in enumerate(values, start=1)]
-        checks.append(check("xlsx_row", f"row {values[0]}", file=book, row=r, values=values))
-    checks.append(check("xlsx_cell", "nothing below", file=book, cell=f"A{len(rows) + 2}", value=None))
+    written, checks = _table_by_cells(book, header, rows, "nothing below")
+    gold += written
     gold += [switch("email"), send(w, [fin.email], f"Invoices paid late in Q{q}",
                                    f"Hi {fin.first},\n\nAttached are the invoices we paid more than a week after their "
                                    f"due date in Q{q}.\n\nBest,\n{w.user.first}", cc=[clerk.email], attachments=[book])]
@@ -457,3 +448,15 @@ def late_payments_review(w: World) -> dict:
                         cc=[clerk.email], attachments=[book.rsplit("/", 1)[1]]))
     checks.append(check("email_not_sent", "not to the finance manager", sender=w.user.email, to=[managers[0].email]))
     return {"instruction": instruction, "dialogue": dialogue, "gold": gold, "checks": checks}
+
+
+def _table_by_cells(book: str, header: list, rows: list[list], below: str) -> tuple[list[dict], list[dict]]:
+    """A table written cell by cell into ``book`` (gold actions) and its checks: the header, each row
+    named by its first value, and nothing under the last row (checkpoint ``below``)."""
+    gold = [set_cell(book, 1, col, v) for col, v in enumerate(header, start=1)]
+    checks = [check("xlsx_row", "header", file=book, row=1, values=header)]
+    for r, values in enumerate(rows, start=2):
+        gold += [set_cell(book, r, col, v) for col, v in enumerate(values, start=1)]
+        checks.append(check("xlsx_row", f"row {values[0]}", file=book, row=r, values=values))
+    checks.append(check("xlsx_cell", below, file=book, cell=f"A{len(rows) + 2}", value=None))
+    return gold, checks
