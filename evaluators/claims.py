@@ -34,6 +34,7 @@ from officesim.evaluators.derived import Operand, days_between, one_step, total_
 from officesim.evaluators.facts import (
     IDENTIFIER,
     Mention,
+    REFERENCE_NOW,
     dates_in,
     dotted_times_in,
     own_text,
@@ -174,17 +175,30 @@ def claims_in(text: str, *, year: int | None, directory: Directory | None = None
               kinds: Iterable[str] = KINDS, dotted_times: bool = False) -> list[Claim]:
     """Every fact-like mention of ``kinds`` in ``text``. File names and links are not claims; a number
     glued to letters ("4B", "Q3") is part of a name, a list mark ("1.") is layout, "15th" is a day."""
-    kinds = set(kinds)
-    out: list[Claim] = []
-    masked = _mask(text, [(m.start(), m.end()) for p in (_URL, _PATH) for m in p.finditer(text)])
-    emails = [m for m in _EMAIL.finditer(masked)]
-    if "email" in kinds:
-        out += [Claim("email", m.group(0).lower().rstrip("."), m.group(0), start=m.start(), end=m.end()) for m in emails]
-    masked = _mask(masked, [(m.start(), m.end()) for m in emails])
+    kinds = frozenset(kinds)
+    emails, rest, masked = _plain_claims(text, year, kinds, dotted_times, REFERENCE_NOW.get())
+    out = list(emails)
     if directory is not None and "person" in kinds:
         out += [Claim("person", address, m.value, start=m.start, end=m.end) for m, address in directory.persons_in(masked)]
     if directory is not None and "org" in kinds:
         out += [Claim("org", label, m.value, start=m.start, end=m.end) for m, label in directory.orgs_in(masked)]
+    return out + list(rest)
+
+
+@lru_cache(maxsize=4096)
+def _plain_claims(text: str, year: int | None, kinds: frozenset[str], dotted_times: bool,
+                  now: Any) -> tuple[tuple[Claim, ...], tuple[Claim, ...], str]:
+    """The claims of ``text`` that need no directory (mail addresses; ids, dates, times, numbers) and the
+    text with links, paths and addresses masked, where people and organisations are then read. Cached:
+    a grading reads the same mail once for each check it might match (``now`` is the simulated now a
+    weekday-only date is read against)."""
+    masked = _mask(text, [(m.start(), m.end()) for p in (_URL, _PATH) for m in p.finditer(text)])
+    emails = [m for m in _EMAIL.finditer(masked)]
+    mails = tuple(Claim("email", m.group(0).lower().rstrip("."), m.group(0), start=m.start(), end=m.end())
+                  for m in emails) if "email" in kinds else ()
+    masked = _mask(masked, [(m.start(), m.end()) for m in emails])
+    people_text = masked
+    out: list[Claim] = []
     ids = [m for m in IDENTIFIER.finditer(masked) if _is_identifier(m)]
     if "id" in kinds:
         out += [Claim("id", re.sub(r"[^0-9A-Za-z]", "", m["prefix"] + m["digits"]).upper(), m.group(0),
@@ -211,7 +225,7 @@ def claims_in(text: str, *, year: int | None, directory: Directory | None = None
         if "number" in kinds:
             out.append(Claim("number", m.value, masked[m.start:m.end].strip(), m.precision, m.currency, m.start, m.end,
                              m.unscaled))
-    return out
+    return mails, tuple(out), people_text
 
 
 _NOT_PREFIX = re.compile(r"(?i)(?:on|at|by|to|in|of|and|the|is|was|from|until|till|before|after|total|sum|for|"
@@ -636,12 +650,41 @@ def _is_name(fact: Any) -> bool:
     return kind == "text" and not IDENTIFIER.fullmatch(str(value).strip()) and _NAME.fullmatch(str(value).strip()) is not None
 
 
+# words that say nothing of what a negated clause is about: the negation itself, and calendar names
+_NOT_ABOUT = {"not", "never", "cannot", "longer", "unable", "unavailable", "cancelled", "canceled", "cancelling",
+              "canceling", "cancellation", "called", "call", "off", "postponed", "withdrawn", "void",
+              "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+              "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+              "november", "december"}
+
+
+def _without(text: str, fact: Any, year: int | None) -> str:
+    """``text`` with every statement of ``fact`` blanked out."""
+    for found in _occurrences(text, fact, year):
+        text = text[:found.start] + " " * (found.end - found.start) + text[found.end:]
+    return text
+
+
+def _lines_stating(text: str, fact: Any, year: int | None) -> list[str]:
+    """The lines of a long ``text`` (a whole office) that state ``fact``; found by its words first, so a
+    thousand files are not split into sentences for each fact."""
+    out = []
+    for found in _occurrences(text, fact, year):
+        lo, hi = text.rfind("\n", 0, found.start) + 1, text.find("\n", found.end)
+        out.append(text[lo:hi if hi >= 0 else len(text)])
+    return out
+
+
 def _words_before(text: str, start: int, words: int = 1) -> str:
     return " ".join(text[max(0, start - 60):start].split()[-words:])
 
 
-def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[str], *, year: int | None) -> list[str]:
-    """Expected facts stated only in a negated sentence, where the gold states them plainly."""
+def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[str], *, year: int | None,
+                      office: str = "") -> list[str]:
+    """Expected facts stated only in a negated sentence, where the gold states them plainly. A negation
+    of the fact in ``support_texts`` (the instruction, the gold's text) allows it; one in ``office`` only
+    where it is about the same thing (a word of the agent's clause besides the fact): "Keiko joins on not
+    16 November" is not supported by someone's withdrawn leave on 16 November."""
     out = []
     spans = sentences(text)
     for fact in _flat(expected):
@@ -656,6 +699,11 @@ def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[st
             continue
         if any(negated(c) for t in support_texts for s in sentences(str(t or ""))
                if (m := find(s[2], fact, year=year)) is not None for c in _clauses(s[2], m.start, m.end)):
+            continue
+        about = {w for c in around for w in content_words(_without(c, fact, year))} - content_words(str(fact)) - _NOT_ABOUT
+        if about and office and any(negated(c) and about & content_words(c) for line in _lines_stating(office, fact, year)
+                                    for s in sentences(line)
+                                    if (m := find(s[2], fact, year=year)) is not None for c in _clauses(s[2], m.start, m.end)):
             continue
         out.append(f"states {show(str(fact))} under a negation ({show(collapse(around[0]), 90)})")
     return out
@@ -713,7 +761,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
     if conflicts:  # the sources are read only when the text has a conflict: a pair they write is theirs
         given = {day(w) for t in [*support.texts, names] for w in weekday_conflicts(str(t), year)}
         problems += [f"writes {w}: the weekday is wrong" for w in conflicts if day(w) not in given]
-    problems += polarity_problems(text, support.expected, [*support.texts, names], year=year)  # as a source says it
+    problems += polarity_problems(text, support.expected, support.texts, year=year, office=names)  # as a source says it
     if recipients is not None:
         greeting = greeting_problem(text if body is None else body, recipients, directory)
         if greeting:
@@ -870,7 +918,9 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
                       addresses=addresses, claims=calendar_claims(state.files, state.before),
                       context=list(context or []))
     # what the gold writes anywhere is true of the outcome (the hours it books, the rate it applies)
-    support.claims += [c for t in gold_written(state) for c in claims_in(t, year=state.year, dotted_times=True)]
+    if "gold_claims" not in state.memo:
+        state.memo["gold_claims"] = [c for t in gold_written(state) for c in claims_in(t, year=state.year, dotted_times=True)]
+    support.claims += state.memo["gold_claims"]
     if "sources" not in state.memo:
         before, gold = state.before or {}, state.gold or {}
         state.memo["sources"] = _per_task(f"sources-{state.year}", (before,), lambda: office_sources(before, state.year))

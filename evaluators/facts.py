@@ -439,13 +439,15 @@ def _words_pattern(needle: str, case_sensitive: bool, plural: bool = True) -> re
 
 
 def _rival_between(text: str, group: list[Any], others: list[Any], *, year: int | None) -> bool | None:
-    """Whether the stretch of ``text`` from the first to the last of ``group``'s facts holds a line
+    """Whether the lines of ``text`` from the first to the last of ``group``'s facts hold a line
     stating none of them, a value of one of their kinds (a number, date, time or identifier) that is
     not the group's own, or a fact of another group (None: the text does not state the whole group)."""
     found = [find(text, f, year=year) for f in group]
     if any(m is None for m in found):
         return None
     lo, hi = min(m.start for m in found), max(m.end for m in found)
+    # whole lines: a rival before the first fact on its line, or after the last on its own, is between too
+    lo, hi = text.rfind("\n", 0, lo) + 1, (text.find("\n", hi) + 1 or len(text) + 1) - 1
     at = 0
     for line in text.splitlines(keepends=True):  # consecutive lines, each stating one of the group's facts
         if at < hi and lo < at + len(line) and line.strip() and not any(at <= m.start < at + len(line) for m in found):

@@ -97,7 +97,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     return validate(args.tasks, args.task, workers=args.workers, server_url=args.server,
                     token=os.environ.get("OFFICESIM_TOKEN") or None, include_suite=not args.no_suite,
-                    servers=args.servers, mutants=args.mutants, json_out=args.json, split=args.split)
+                    servers=args.servers, mutants=args.mutants, json_out=args.json, split=args.split,
+                    sample_size=args.sample)
 
 
 def cmd_tasks_list(args: argparse.Namespace) -> int:
@@ -165,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--mutants", action="store_true",
                           help="also derive mutants from each gold solution: wrong ones must fail, right ones pass")
     validate.add_argument("--json", default=None, metavar="FILE", help="with --mutants: write the mutation figures here")
+    validate.add_argument("--sample", type=int, default=None, metavar="N",
+                          help="with --mutants: at most N mutants of each class per task, spread over its steps "
+                               "(a hard task derives ~250; every one replays the whole gold)")
     validate.add_argument("--split", choices=["test", "train", "hard"], default=None,
                           help="only tasks of this split (default: every split but hard)")
     _add_tasks_option(validate)

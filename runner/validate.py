@@ -30,7 +30,7 @@ import httpx
 
 from officesim.runner.localserver import local_servers
 from officesim.runner.derive import derive
-from officesim.runner.mutants import AUTHORED, CLASSES, RIGHT, WRONG, Mutant, authored, not_applicable
+from officesim.runner.mutants import AUTHORED, CLASSES, RIGHT, WRONG, Mutant, authored, not_applicable, sample
 from officesim.server.client import OfficeClient, OfficeError
 from officesim.tasks.gold import gold_actions, play_gold
 from officesim.tasks.model import Task
@@ -185,9 +185,10 @@ def initial_office(task: Task) -> dict[str, dict]:
 
 
 def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | None]], workers: int = 4,
-                   mutants: bool = False) -> list[TaskReport]:
+                   mutants: bool = False, sample_size: int | None = None) -> list[TaskReport]:
     """Check every task (in parallel) on the given ``[(url, token)]`` servers; task i goes to server
-    i mod n; reports in task-id order. With ``mutants``, each task's derived mutants are played too."""
+    i mod n; reports in task-id order. With ``mutants``, each task's derived mutants are played too (at
+    most ``sample_size`` of each class per task, when given: ``mutants.sample``)."""
     ordered = [tasks[k] for k in sorted(tasks)]
     clients = [OfficeClient(url, token=token) for url, token in servers]
     try:
@@ -200,7 +201,7 @@ def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | Non
                 plays: list[tuple[int, Task, OfficeClient, Mutant]] = []
                 for i, task in enumerate(ordered):  # derived here while the first sessions play
                     try:
-                        found = derive(task, initial_office(task))
+                        found = sample(derive(task, initial_office(task)), sample_size)
                     except Exception as exc:  # a deriver bug must not hide the other tasks' results
                         broken[task.id] = f"mutants could not be derived: {type(exc).__name__}: {exc}"
                         continue
@@ -301,7 +302,7 @@ def print_mutation_report(reports: list[TaskReport], out: TextIO) -> None:
 def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, workers: int = 4,
          server_url: str | None = None, token: str | None = None, include_suite: bool = True,
          out: TextIO | None = None, servers: int | None = None, mutants: bool = False,
-         json_out: str | None = None, split: str | None = None) -> int:
+         json_out: str | None = None, split: str | None = None, sample_size: int | None = None) -> int:
     """Validate and print one line per failing task (and per mutant graded wrongly) and a summary;
     0 when every task holds. Like ``eval``, the hard split is validated when asked for (``split``) or
     named (``task_ids``)."""
@@ -331,12 +332,13 @@ def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, 
         return 2
     count = servers or default_servers(len(tasks), mutants)
     if server_url:
-        reports = validate_tasks(tasks, workers=workers, servers=[(server_url, token)], mutants=mutants)
+        reports = validate_tasks(tasks, workers=workers, servers=[(server_url, token)], mutants=mutants,
+                                 sample_size=sample_size)
     else:
         with local_servers(count, [Path(d) for d in task_dirs or []], include_suite,
                            max_sessions=MAX_SESSIONS) as local:
             reports = validate_tasks(tasks, workers=workers, servers=[(s.url, s.token) for s in local],
-                                     mutants=mutants)
+                                     mutants=mutants, sample_size=sample_size)
     failed = [r for r in reports if r.problems]
     for report in failed:
         print(f"FAIL {report.task_id}: " + " | ".join(report.problems), file=out)

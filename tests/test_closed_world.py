@@ -362,6 +362,11 @@ def test_a_group_stated_over_lines_with_nothing_between_is_bound():
     assert unbound("Sleeping\n8:00\nLunch\n12:00", [["sleeping", "08:00"], ["lunch", "12:00"]], year=2026) == []
     assert unbound("Budget review:\n11:00\nStandup: 10:00", [["Budget review", "10:00"]], year=2026) == [["Budget review", "10:00"]]
     assert unbound("Quantity: 3 (order total £117.00)\nProduct: Desk Lamp", [[3, "Desk Lamp"]], year=2026) == [[3, "Desk Lamp"]]
+    # a value of the group found on the line above, beside another item, is that item's, not this one's
+    listing = ("- Kite Field Sports: review Thursday 29 October 2026 at 14:00\n"
+               "- Oakmere Libraries: review Friday 6 November 2026 at 15:00")
+    groups = [["Kite Field Sports", "2026-10-29", "14:00"], ["Oakmere Libraries", "2026-11-06", "14:00"]]
+    assert unbound(listing, groups, year=2026) == [groups[1]]
 
 
 def test_a_report_of_what_was_not_done_to_someone_names_them():
@@ -375,6 +380,11 @@ def test_a_report_of_what_was_not_done_to_someone_names_them():
                              year=2026) != []
     assert polarity_problems("Please do not pay INV-2041.", ["INV-2041"], [], year=2026) != []
     assert polarity_problems("The review is no longer on 13 May.", ["13 May"], [], year=2026) != []
+    # the office negating the same date about something else does not make the agent's negation true
+    office = "amara jensen annual leave 2026-11-16 to 2026-11-20 withdrawn\nthe 13 may review is no longer on."
+    assert polarity_problems("Keiko Kovac joins us on not Monday 16 November 2026.", ["2026-11-16"], [],
+                             year=2026, office=office) != []
+    assert polarity_problems("The review is no longer on 13 May.", ["13 May"], [], year=2026, office=office) == []
 
 
 def test_a_name_before_a_colon_and_a_year_is_no_identifier():

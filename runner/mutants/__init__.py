@@ -42,7 +42,7 @@ from officesim.runner.mutants.registry import (AUTHORED, CLASSES, RIGHT, RIGHT_C
 __all__ = ["AUTHORED", "CLASSES", "CREATES", "FINISH", "RIGHT", "RIGHT_CLASSES", "TOOLSET_CLASSES",
            "WORKBENCH_RIGHT_CLASSES", "WORKBENCH_WRONG_CLASSES", "WRONG", "WRONG_CLASSES", "Deriver", "Mutant",
            "MutantClass", "authored", "classes", "copy_not_move", "core_steps", "date_form_fixed", "depends", "derive",
-           "effects", "is_read", "not_applicable", "nudged", "office_path", "outcome_key", "render", "reword",
+           "effects", "is_read", "not_applicable", "sample", "nudged", "office_path", "outcome_key", "render", "reword",
            "shell_writes", "standalone_numbers", "with_switches"]
 
 
@@ -75,3 +75,26 @@ def not_applicable(mutants: Iterable[Mutant]) -> list[str]:
     names = TOOLSET_CLASSES.get(toolsets.pop(), ()) if len(toolsets) == 1 and DEFAULT_TOOLSET not in toolsets \
         else (*WRONG_CLASSES, *RIGHT_CLASSES)
     return [c for c in names if c not in seen]
+
+
+def sample(mutants: Iterable[Mutant], per_class: int | None) -> list[Mutant]:
+    """At most ``per_class`` mutants of each (kind, class), spread evenly over the task's steps (the first,
+    the last and evenly between, in derivation order): a long task's gold yields dozens of mutants of one
+    class that differ only in which of many alike mails they touch, and each play replays the whole gold.
+    Deterministic, like ``derive``; None keeps every mutant."""
+    mutants = list(mutants)
+    if per_class is None:
+        return mutants
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, m in enumerate(mutants):
+        groups.setdefault((m.kind, m.cls), []).append(i)
+    keep: set[int] = set()
+    for idx in groups.values():
+        n = len(idx)
+        if n <= per_class:
+            keep.update(idx)
+        elif per_class == 1:
+            keep.add(idx[0])
+        else:
+            keep.update(idx[round(j * (n - 1) / (per_class - 1))] for j in range(per_class))
+    return [m for i, m in enumerate(mutants) if i in keep]
