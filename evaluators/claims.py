@@ -288,6 +288,9 @@ class Support:
     addresses: list[str] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     context: list[str] = field(default_factory=list)
+    # values the gold writes in other places, each with its line's words (``text_sources``): true of the
+    # outcome, but beside an expected value of their kind only in the role the gold gives them
+    elsewhere: list[tuple[Claim, set[str], int]] = field(default_factory=list)
 
 
 def expected_kinds(expected: Iterable[Any], *, year: int | None, directory: Directory | None) -> set[str]:
@@ -376,6 +379,9 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
         if support.context and any(context_value(c, text, support.context, year) for c in readings):
             continue
         if sources is not None and any(_office_value(c, text, sources, support.expected, year) for c in readings):
+            continue
+        if support.elsewhere and any(_elsewhere_value(c, text, support.elsewhere, support.expected, year)
+                                     for c in readings):
             continue
         if names and any(c.kind == "number" and _named_number(c, text, names) for c in readings):
             continue
@@ -518,12 +524,49 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
     others = [c for c in claims_in(clause, year=year, kinds=VALUE_KINDS)
               if not (c.start + offset <= claim.start < c.end + offset)]
     words = content_words(clause.replace(claim.text, " "))
-    named = {u for _value, around, u in sources if u in units and words & around}
-    if any(u in named and same_claim(c, value) for c in others for value, _around, u in sources):
+    # which of the clause's other values each unit the clause names states: the value is bound to a unit
+    # stating it only when no unit states more of them ("Section A, 9:00 AM (1:00 PM ...) to 11:00 AM" is
+    # Section A's row, 9:00-11:00, not Section B's, 11:00-1:00 PM, which shares only the 11:00)
+    cover: dict[int, set[int]] = {}
+    for value, around, u in sources:
+        if words & around:
+            hits = {k for k, c in enumerate(others) if same_claim(c, value)}
+            if hits:
+                cover.setdefault(u, set()).update(hits)
+    best = max((len(v) for v in cover.values()), default=0)
+    if best and any(len(cover.get(u, ())) == best for u in units):
         return True
     if any(find(clause, f, year=year) is not None for f in _flat(expected)):
         return False
     return any(same_claim(claim, value) and words & around for value, around, _u in sources)
+
+
+def text_sources(texts: Iterable[str], year: int | None) -> list[tuple[Claim, set[str], int]]:
+    """The values of ``texts``, each with the words of its line and the line as its unit (numbered apart
+    from ``office_sources``' units)."""
+    out: list[tuple[Claim, set[str], int]] = []
+    number = 1 << 62
+    for text in texts:
+        for line in str(text or "").splitlines():
+            number += 1
+            words = _content_words(line)
+            out.extend((c, words, number) for c in claims_in(line, year=year, kinds=VALUE_KINDS, dotted_times=True))
+    return out
+
+
+def _elsewhere_value(claim: Claim, text: str, units: list[tuple[Claim, set[str], int]], expected: list[Any],
+                     year: int | None) -> bool:
+    """Whether a value the gold writes in another place supports a claim: anywhere, except in a clause that
+    also states an expected fact of its kind, where it would be a second answer ("highest in 2014, at
+    $4,983,791, or $4,611,210", the second being 2015's row of the gold's table) unless the clause restates
+    the line that holds it (``_office_value``)."""
+    if not any(same_claim(claim, value) for value, _w, _u in units):
+        return False
+    clause = _clause_of(claim, text).replace(claim.text, " ")
+    kinds = {"date", "time"} if claim.kind in ("date", "time") else {claim.kind}
+    rival = any(fact_of(f)[0] in kinds | ({"datetime"} if "date" in kinds else set())
+                and find(clause, f, year=year) is not None for f in _flat(expected))
+    return not rival or _office_value(claim, text, units, expected, year)
 
 
 def _clause_of(claim: Claim, text: str) -> str:
@@ -589,7 +632,7 @@ _IDIOMS = re.compile(r"(?:do not|don't|dont) hesitate|no later than|not later th
                      # a search that found nothing says what is missing, not that the item is not so:
                      # "I could not find your approval for PO-4505"
                      r"(?:could not|couldn't|couldn’t|cannot|can't|can’t|did not|didn't|didn’t)\s+(?:find|locate|trace|see)\b", re.I)
-_NEGATION = re.compile(r"(?<![\w-])(?:not|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|"
+_NEGATION = re.compile(r"(?<!\w)(?<![A-Za-z]-)(?:not|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|"
                        r"shouldn't|couldn't|wouldn't|no longer|unable|unavailable|cancel(?:l)?ed|cancel(?:l)?ing|"
                        r"cancel(?:l)?ation|call(?:ed)? off|postponed|withdrawn|void)(?![\w-])|n't\b", re.I)
 
@@ -918,9 +961,9 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
                       addresses=addresses, claims=calendar_claims(state.files, state.before),
                       context=list(context or []))
     # what the gold writes anywhere is true of the outcome (the hours it books, the rate it applies)
-    if "gold_claims" not in state.memo:
-        state.memo["gold_claims"] = [c for t in gold_written(state) for c in claims_in(t, year=state.year, dotted_times=True)]
-    support.claims += state.memo["gold_claims"]
+    if "gold_sources" not in state.memo:
+        state.memo["gold_sources"] = text_sources(gold_written(state), state.year)
+    support.elsewhere = state.memo["gold_sources"]
     if "sources" not in state.memo:
         before, gold = state.before or {}, state.gold or {}
         state.memo["sources"] = _per_task(f"sources-{state.year}", (before,), lambda: office_sources(before, state.year))

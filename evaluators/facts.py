@@ -477,11 +477,13 @@ def _rival_between(text: str, group: list[Any], others: list[Any], *, year: int 
     return False
 
 
-def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool = False, year: int | None = None) -> list[list[Any]]:
+def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool = False, year: int | None = None,
+            stretch: bool = True) -> list[list[Any]]:
     """The groups of facts that belong together (an event and its time, a count and its noun) that no
     single line of ``text`` states together, nor one stretch of lines with no other value of their kinds
     and no other group's fact between them ("Order number: SO-71029" above "Order date: 1 May 2026";
-    not "Budget review: 11:00" above "Standup: 10:00" for the review at 10:00)."""
+    not "Budget review: 11:00" above "Standup: 10:00" for the review at 10:00); without ``stretch``, only
+    one line (a table's row)."""
     groups = list(groups or [])
     body = str(text or "")
     lines = body.splitlines()
@@ -498,7 +500,7 @@ def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool =
         if any(all(on_line(line, f) for f in group) for line in lines):
             continue
         others = [f for j, g in enumerate(groups) if j != k for f in g]
-        if _rival_between(body, group, others, year=year) is False:
+        if stretch and _rival_between(body, group, others, year=year) is False:
             continue
         out.append(group)
     return out

@@ -10,6 +10,7 @@ from typing import Any
 from officesim.evaluators.exact import events_named, list_events
 from officesim.evaluators.claims import added_text, gold_file, gold_kept, written_problems
 from officesim.evaluators.facts import Fact, fact_of, find, other_candidates, states, unbound
+from openpyxl.utils import get_column_letter
 from officesim.evaluators.registry import CheckResult, Ratio, TimeStr, check
 from officesim.evaluators.state import (
     EvalState,
@@ -24,6 +25,7 @@ from officesim.evaluators.text import (
     as_list,
     collapse,
     document_text,
+    is_empty,
     norm,
     show,
 )
@@ -61,8 +63,10 @@ def contains(state: EvalState, *, file: str, text: Fact | list[Fact | list[Fact]
     list is a choice: any one of its facts will do. ``lines``: groups of facts that belong together
     (a meeting and its day): each group is stated within one line or paragraph."""
     path = office_path(file)
-    body = document_text(get_entry(state, file))
-    apart = unbound(body, lines, case_sensitive=case_sensitive, year=state.year)
+    entry = get_entry(state, file)
+    body = document_text(entry)
+    table = entry.get("kind") == "xlsx"  # a row is one record: its facts are not gathered from the rows around
+    apart = unbound(body, lines, case_sensitive=case_sensitive, year=state.year, stretch=not table)
     if apart:
         return CheckResult.fail(f"{path}: expected one line stating {' and '.join(show(str(f)) for f in apart[0])}"
                                 f" together, none does{_closest_passage(' '.join(str(f) for f in apart[0]), body, case_sensitive)}")
@@ -77,9 +81,14 @@ def contains(state: EvalState, *, file: str, text: Fact | list[Fact | list[Fact]
     if present:
         return CheckResult.fail(f"{path} states {', '.join(show(t) for t in needles)} but also "
                                 f"{', '.join(show(t) for t in present)}, which it must not")
+    if table and state.written(path):
+        loose = [f"{name}: {what}" for name, rows in (entry.get("sheets") or {}).items() for what in unlabelled(rows)]
+        if loose:
+            return CheckResult.fail(f"{path} states {', '.join(show(t) for t in needles)} but {loose[0]}")
     if state.written(path):  # what the agent wrote there is read closed-world (evaluators/claims.py)
-        problems = written_problems(state, added_text(state, path), needles, counterpart=gold_file(state, path),
-                                      context=gold_kept(state, path))
+        stated = [*needles, *(_fact(f) for group in lines or [] for f in group)]  # a line's facts are stated too
+        problems = written_problems(state, added_text(state, path), stated, counterpart=gold_file(state, path),
+                                    context=gold_kept(state, path))
         if problems:
             return CheckResult.fail(f"{path} states {', '.join(show(t) for t in needles)} but {'; '.join(problems)}")
     if ordered:
@@ -88,6 +97,28 @@ def contains(state: EvalState, *, file: str, text: Fact | list[Fact | list[Fact]
             order = [t for _s, t in sorted(zip(starts, needles))]
             return CheckResult.fail(f"{path}: expected {show(needles)} in that order, found {show(order)}")
     return CheckResult.ok(f"{path} states {', '.join(show(t) for t in needles)}")
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def unlabelled(rows: list[list[Any]]) -> list[str]:
+    """Columns of a table that hold values under a header row but have no header: a header row (the
+    all-text row right above the first row with a number) names its columns, so a value beside them, or a
+    header cell left out, puts figures where a reader cannot tell what they are. A table with no header row
+    is taken as it is."""
+    filled = [r for r in rows if any(not is_empty(v) for v in r)]
+    first = next((k for k, r in enumerate(filled) if any(_is_number(v) for v in r)), None)
+    if not first or any(not is_empty(v) and not isinstance(v, str) for v in filled[first - 1]):
+        return []
+    head, below = filled[first - 1], filled[first:]  # a title line above the header row is not the header
+    named = {i for i, v in enumerate(head) if not is_empty(v)}
+    out = []
+    for i in sorted({i for r in below for i, v in enumerate(r) if not is_empty(v)} - named):
+        letter = get_column_letter(i + 1)
+        out.append(f"column {letter} holds values under no header (the header row names {len(named)} columns)")
+    return out
 
 
 @check("not_contains")

@@ -427,6 +427,26 @@ def test_contains_lines_keeps_facts_together():
     assert not out.passed and "'Safety walk' and '2026-07-20' together" in out.message
 
 
+def test_contains_reads_a_sheet_row_by_row_under_its_header():
+    """In a sheet a row is one record (a name's score is not taken from the row below) and a header row
+    names the columns: a figure beside the named columns, or a header cell left out, is not the table."""
+    groups = [["Alice", 78, 75], ["Liam", 74, 72]]
+    def sheet(rows):
+        return EvalState(files={"s.xlsx": xlsx({"Sheet1": rows})}, before={})
+    good = [["Name", "midterm1", "midterm2"], ["Alice", 78, 75], ["Liam", 74, 72]]
+    assert run("contains", sheet(good), file="s.xlsx", text=["Alice", "Liam"], lines=groups).passed
+    assert run("contains", sheet([["Top scores"], *good]), file="s.xlsx", text=["Alice"], lines=groups).passed
+    assert run("contains", sheet(good[1:]), file="s.xlsx", text=["Alice"], lines=groups).passed  # no header row
+    split = [["Name", "midterm1", "midterm2"], ["Alice", 78, None], [None, None, 75], ["Liam", 74, 72]]
+    assert not run("contains", sheet(split), file="s.xlsx", text=["Alice"], lines=groups).passed
+    beside = [["Name", "midterm1", "midterm2"], ["Alice", 78, None, 75], ["Liam", 74, None, 72]]
+    out = run("contains", sheet(beside), file="s.xlsx", text=["Alice"], lines=groups)
+    assert not out.passed and "column D holds values under no header" in out.message
+    headless = [[None, "midterm1", "midterm2"], *good[1:]]
+    assert "column A holds values under no header" in run("contains", sheet(headless), file="s.xlsx", text=["Alice"],
+                                                            lines=groups).message
+
+
 def test_no_repeats():
     assert run("no_repeats", STATE, file="data/notes.docx").passed
     twice = EvalState(files={"m.docx": docx(["Memo", "Daily allowance: 110 EUR", "Memo", "daily  allowance: 110 EUR."]),

@@ -124,12 +124,13 @@ FILING = {
 WRITTEN = {
     "id": "mut-written", "scenario": "mut-written", "category": 2, "apps": ["excel", "email"],
     "user": USER, "user_name": "Maya Lin", "now": "2026-03-10 09:00:00",
-    "instruction": "Mail Lena Lin the order total, its purchase order, the invoice count and when the review is.",
+    "instruction": ("Mail Lena Lin the order total, its purchase order, the invoice count and when the review is, "
+                    "with Omar Hart in copy."),
     "office": _OFFICE,
-    "checks": [{"check": "email_sent", "args": {"sender": USER, "to": LENA,
+    "checks": [{"check": "email_sent", "args": {"sender": USER, "to": LENA, "cc": [OMAR],
                                                 "body_contains": ["7,250,000", "2026-03-12", "10:00", "PO-4521"]}}],
     "gold": [switch("excel"), act("excel", "read_file", file_path="data/budget.xlsx"), switch("email"),
-             act("email", "send_email", sender=USER, recipient=LENA, subject="Order",
+             act("email", "send_email", sender=USER, recipient=LENA, cc=[OMAR], subject="Order",
                  content="Hi Lena,\nThe 3 invoices of PO-4521 total $7,250,000.\n"
                          "The review is on Thursday 2026-03-12 at 10:00.")],
 }
@@ -208,7 +209,9 @@ def test_wrong_mutants_change_what_they_say(derived):
                for a in m.actions)
     sends = lambda ms: [a["args"] for m in ms for a in m.actions if a["action"] == "send_email"]  # noqa: E731
     assert any(KWAME in a["recipient"] for a in sends(work[(WRONG, "recipient-replaced")]))
-    assert any(OMAR in (a.get("cc") or []) for a in sends(work[(WRONG, "cc-instead-of-to")]))
+    assert not work.get((WRONG, "cc-instead-of-to"))  # one of two addressees in cc still gets the mail
+    swapped = sends(_by_class(derived["mut-written"])[(WRONG, "cc-instead-of-to")])
+    assert swapped and all(a["recipient"] == OMAR and a["cc"] == [LENA] for a in swapped)
     assert any(len(a["attachments"]) == 2 for a in sends(work[(WRONG, "extra-attachment")]))
     stale = work[(WRONG, "stale-attachment")][0].actions
     order = [a["action"] for a in stale if a["app"] != "system"]

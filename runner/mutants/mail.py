@@ -4,6 +4,7 @@ reworded, a subject changed, a greeting and sign-off added, oneself in cc, the t
 from __future__ import annotations
 
 import difflib
+import posixpath
 import re
 from typing import Any
 
@@ -46,19 +47,16 @@ class MailMutants(BaseDeriver):
                     else:
                         dropped, steps[i]["args"]["cc"] = cc[-1], cc[:-1]
                     self.add(WRONG, "recipient-dropped", f"{label} without {dropped}", steps)
-                if action == "send_email" and to and (len(to) > 1 or cc):
-                    named = [a for a in to if self.office.mentions(a) or a in self.instruction.lower()
-                             or _first_name(a) in self.instruction.lower()]
-                    if named:
-                        moved = named[-1]
+                # the one addressee made a copy-reader, the mail addressed to someone else: wrong. One of
+                # several addressees moved to cc still gets the mail beside the others ("send it to Bob and
+                # Tom"), which no reader tells from the gold's: not derived
+                if action == "send_email" and len(to) == 1 and cc:
+                    moved = to[0]
+                    if self.office.mentions(moved) or moved in self.instruction.lower() \
+                            or _first_name(moved) in self.instruction.lower():
                         steps = self.steps()
-                        rest = [a for a in to if a != moved]
-                        if not rest:  # one recipient: swap to and cc
-                            rest, new_cc = cc[:1], [moved, *cc[1:]]
-                        else:
-                            new_cc = [*cc, moved]
-                        steps[i]["args"]["recipient"] = rest if len(rest) > 1 else rest[0]
-                        steps[i]["args"]["cc"] = new_cc
+                        steps[i]["args"]["recipient"] = cc[0]
+                        steps[i]["args"]["cc"] = [moved, *cc[1:]]
                         self.add(WRONG, "cc-instead-of-to", f"{label} {moved} in cc instead of to", steps)
             if app == "calendar" and action in ("create_event", "update_event") and args.get("attendees"):
                 attendees = [str(a).lower() for a in args["attendees"]]
@@ -183,7 +181,10 @@ class MailAsPeopleWrite(BaseDeriver):
                            and office_path(s["args"].get(k)) in self.office.data_files()
                            and office_path(s["args"].get(k)) not in attached
                            and office_path(s["args"].get(k)) not in written_later_or_before), None)
-            if source:
+            # where the instruction names the file to send ("email hw1.docx to Carol"), another file
+            # beside it (the class list) is not asked for: not derived
+            named = any(posixpath.basename(a).lower() in self.instruction.lower() for a in attached)
+            if source and not named:
                 steps = self.steps()
                 steps[i]["args"]["attachments"] = [*_listed(args.get("attachments")), source]
                 self.add(RIGHT, "source-attached", f"{label} + {source} (read by the task, unchanged)", steps)

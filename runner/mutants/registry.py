@@ -45,7 +45,7 @@ CLASSES: tuple[MutantClass, ...] = (
     _w("recipient-replaced", "mail", "a recipient (or attendee) replaced by another address from the office", BOTH),
     _w("recipient-joined", "mail", "another address from the office added to the recipients (or attendees)"),
     _w("recipient-dropped", "mail", "one of several recipients (or attendees) left out"),
-    _w("cc-instead-of-to", "mail", "a recipient the instruction names put in cc instead of to"),
+    _w("cc-instead-of-to", "mail", "a mail's one addressee put in cc, and its copy-reader in to"),
     _w("extra-attachment", "mail", "an office file the gold never touches attached as well"),
     _w("stale-attachment", "mail", "a file attached before the gold's edits to it"),
     _w("step-dropped", "files", "one write step of the gold left out (each in turn)", BOTH),
@@ -103,7 +103,8 @@ CLASSES: tuple[MutantClass, ...] = (
     _r("amount-scaled", "text", "an amount of millions written with the scale word ('7,192 million')"),
     _r("identifier-reformatted", "text", "an identifier written with a space for its hyphen ('PO 1234')"),
     _r("greeting-signoff", "mail", "a greeting and sign-off around the gold's mail, with trailing blank lines"),
-    _r("source-attached", "mail", "a file the task reads (and leaves as it is) attached to the mail"),
+    _r("source-attached", "mail", "a file the task reads (and leaves as it is) attached to the mail, where the "
+       "instruction does not name the file to send"),
     _r("cc-self", "mail", "the user copying themself in on the gold's mail"),
     _r("hyphenation", "text", "a compound written with a hyphen or a space ('fleet-tracking', 'fleet tracking')"),
     _r("name-order", "text", "a person's full name written 'Last, First'"),
