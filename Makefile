@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 OUT    ?= runs/oracle
 
-.PHONY: install system-deps browser run test validate validate-hard hard bench suite docker docker-local clean
+.PHONY: install system-deps browser run test validate validate-hard validate-imports hard bench suite docker docker-local clean
 
 system-deps:  ## tesseract (OCR), bubblewrap (shell sandbox), ImageMagick (the shell's image tool), fonts and python venv, installed when missing
 	@missing=""; \
@@ -48,6 +48,15 @@ validate: install
 
 validate-hard: install  ## prove the hard split (gold and up to 3 mutants of each class per task); about an hour on 2 cores
 	$(BIN)/officesim validate --split hard --mutants --sample 3 --json runs/hard-mutants.json
+
+BENCHMARKS ?= ../shared/benchmarks
+IMPORTS    ?= runs/imports
+validate-imports: install  ## import OfficeBench and WorkBench (from $(BENCHMARKS)) and prove every task with its mutants; about an hour on 2 cores
+	rm -rf $(IMPORTS) && mkdir -p $(IMPORTS)
+	$(BIN)/officesim import officebench --source $(BENCHMARKS)/officebench --out $(IMPORTS)/officebench
+	$(BIN)/officesim import workbench --source $(BENCHMARKS)/workbench --out $(IMPORTS)/workbench
+	$(BIN)/officesim validate --mutants --no-suite --tasks $(IMPORTS)/officebench --json $(IMPORTS)/officebench-mutants.json
+	$(BIN)/officesim validate --mutants --no-suite --tasks $(IMPORTS)/workbench --json $(IMPORTS)/workbench-mutants.json
 
 hard: install  ## regenerate tasks/hard from the hard scenarios and their worlds
 	$(BIN)/python -m officesim.tasks.build_hard

@@ -503,3 +503,21 @@ def test_a_phone_numbers_digits_are_no_amounts():
 
     text = "Bruno: +44 7700 900852; Ada: 020 7946 0018; 12 chairs at 1,500"
     assert [text[a:b] for a, b in phone_spans(text)] == ["+44 7700 900852", "020 7946 0018"]
+
+
+def test_the_readme_and_the_docs_list_every_registered_class():
+    """The README's mutation section and docs/mutation-testing.md give each class of the registry its one
+    line, and list no class the registry does not have."""
+    import re
+    from pathlib import Path
+
+    from officesim.runner.mutants.registry import CLASSES
+
+    root = Path(__file__).resolve().parents[1]
+    section = (root / "README.md").read_text(encoding="utf-8").split("## Mutation testing", 1)[1].split("\n## ", 1)[0]
+    docs = (root / "docs" / "mutation-testing.md").read_text(encoding="utf-8")
+    for text in (section, docs):
+        listed = set(re.findall(r"^- `(wrong|right) ([\w-]+)`", text, re.M))
+        assert listed == {(c.kind, c.name) for c in CLASSES}
+        for c in CLASSES:
+            assert f"`{c.kind} {c.name}`" in text and c.line in " ".join(text.split()), c.name

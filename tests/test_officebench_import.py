@@ -170,3 +170,23 @@ def test_an_amount_in_billions_may_be_written_in_full_and_a_car_over_budget_fail
     text = capsys.readouterr().out
     assert code == 0, text
     assert "0 survived" in text and "0 rejected" in text
+
+
+# A fixed sample of the import proven with mutants on every CI run (the whole import: `make validate-imports`):
+# the tasks whose mutants found grading or mutant defects (a sheet's row as one record, a negated due date,
+# a distractor time bound to the wrong row, a hedge with a value the gold writes elsewhere, a second
+# addressee in cc, a source file beside the one the instruction names).
+CI_SAMPLE = ["1-11/0", "1-11/1", "2-38/2", "2-45/0", "3-22/0", "3-52/0", "3-6/1", "3-99/0", "3-54/0", "3-57/0"]
+
+
+def test_a_fixed_sample_is_proven_by_its_mutants(tmp_path, capsys):
+    only = [a for k in CI_SAMPLE for a in ("--task", k)]
+    assert cli(["import", "officebench", "--source", str(SNAPSHOT), "--out", str(tmp_path), *only]) == 0
+    capsys.readouterr()
+    ids = [a for k in CI_SAMPLE for a in ("--task", "officebench-" + k.replace("/", "-"))]
+    code = cli(["validate", "--mutants", "--no-suite", "--tasks", str(tmp_path), *ids])
+    text = capsys.readouterr().out
+    with capsys.disabled():  # the sample's cost, measured where it runs
+        print("\n" + text.strip().splitlines()[-1])
+    assert code == 0, text
+    assert "0 survived" in text and "0 rejected" in text and f"{len(CI_SAMPLE)} ok, 0 failing" in text
