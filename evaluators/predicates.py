@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 from datetime import datetime
 from typing import Any, Literal
 
 from officesim.evaluators.exact import cell_mismatch, events_named, list_events
 from officesim.evaluators.registry import CellRef, CheckResult, ColumnRef, check
-from officesim.evaluators.state import EvalState, calendar_events, cell_value, office_path, xlsx_sheet
+from officesim.evaluators.state import EvalState, calendar_events, cell_value, get_entry, office_path, xlsx_sheet
 from officesim.evaluators.text import (
     NUMBER_TOLERANCE,
     as_datetime,
     as_number,
+    document_text,
     cell_name,
     column_index,
     is_empty,
@@ -63,6 +65,50 @@ def calendar_no_overlap(state: EvalState, *, user: str) -> CheckResult:
             if _overlap(span_a, span_b):
                 return CheckResult.fail(f"{who}: {_label(a)} overlaps {_label(b)}")
     return CheckResult.ok(f"{who}: no overlap among {len(timed)} timed event(s)")
+
+
+def _named_events(line: str, calendars: dict[str, list[dict]]) -> dict[str, list[dict]]:
+    """The events of each person's calendar that ``line`` names by title, longest titles first (Tom's
+    "lunch with David" is not Bob's "lunch"); a title both calendars hold is the nearest person's named
+    before it ("Bob's dinner"), else everyone's who holds it."""
+    lowered = line.casefold()
+    titles = sorted({norm(e.get("summary"), False) for events in calendars.values() for e in events
+                     if norm(e.get("summary"), False)}, key=len, reverse=True)
+    found: dict[str, list[dict]] = {who: [] for who in calendars}
+    for title in titles:
+        for m in re.finditer(rf"(?<!\w){re.escape(title)}(?!\w)", lowered):
+            holders = [who for who, events in calendars.items() if events_named(events, title)]
+            before = {who: lowered.rfind(who.casefold(), 0, m.start()) for who in holders}
+            named = [who for who in holders if before[who] >= 0]
+            owners = [max(named, key=lambda who: before[who])] if named else holders
+            for who in owners:
+                found[who] += events_named(calendars[who], title)
+            lowered = lowered[:m.start()] + " " * (m.end() - m.start()) + lowered[m.end():]
+    return found
+
+
+@check("stated_overlaps")
+def stated_overlaps(state: EvalState, *, file: str, users: list[str]) -> CheckResult:
+    """Every line of ``file`` that names an event of each of two of ``users``' calendars (by title)
+    pairs events that overlap: each event it names overlaps one it names of another person. A list of
+    clashes with one more, false, clash fails ("Bob's dinner against Tom's lunch with David")."""
+    path = office_path(file)
+    calendars = {u: [e for e in calendar_events(state, u) if _span(e)] for u in users}
+    lines = [line for line in document_text(get_entry(state, file)).splitlines() if line.strip()]
+    for line in lines:
+        named = {who: events for who, events in _named_events(line, calendars).items() if events}
+        if len(named) < 2:
+            continue
+        for who, events in named.items():
+            others = [e for other, evs in named.items() if other != who for e in evs]
+            titles: dict[str, list[dict]] = {}  # a title held twice (two classes) is one item: either will do
+            for event in events:
+                titles.setdefault(norm(event.get("summary"), False), []).append(event)
+            for same in titles.values():
+                if not any(_overlap(_span(e), _span(o)) for e in same for o in others):
+                    return CheckResult.fail(f"{path}: {show(line.strip())} pairs {who}'s {_label(same[0])} with events "
+                                            f"it does not overlap ({'; '.join(_label(o) for o in others)})")
+    return CheckResult.ok(f"{path}: every line naming two people's events names overlapping ones")
 
 
 def _slot_problems(state: EvalState, users: list[str], summary: str, slot: tuple[datetime, datetime]) -> list[str]:

@@ -447,6 +447,26 @@ def test_contains_reads_a_sheet_row_by_row_under_its_header():
                                                             lines=groups).message
 
 
+def test_stated_overlaps_pairs_only_events_that_overlap():
+    bob = ics("bob", ev("lunch", "2024-05-01 12:00:00", "2024-05-01 13:00:00"),
+              ev("nap", "2024-05-01 13:00:00", "2024-05-01 14:00:00"),
+              ev("dinner", "2024-05-01 18:30:00", "2024-05-01 19:30:00"))
+    tom = ics("tom", ev("lunch with David", "2024-05-01 12:30:00", "2024-05-01 13:30:00"),
+              ev("dinner", "2024-05-01 18:30:00", "2024-05-01 19:30:00"))
+    def state(*lines):
+        return EvalState(files={"calendar/bob.ics": bob, "calendar/tom.ics": tom, "s.docx": docx(list(lines))})
+    args = dict(file="s.docx", users=["bob", "tom"])
+    assert run("stated_overlaps", state("Conflicts", "Bob's lunch and nap against Tom's lunch with David"), **args).passed
+    assert run("stated_overlaps", state("Bob's dinner and Tom's dinner"), **args).passed
+    two = EvalState(files={"calendar/bob.ics": bob, "s.docx": docx(["Bob's nap and Tom's class"]), "calendar/tom.ics": ics(
+        "tom", ev("class", "2024-05-01 08:00:00", "2024-05-01 13:30:00"), ev("class", "2024-05-01 16:00:00", "2024-05-01 18:00:00"))})
+    assert run("stated_overlaps", two, **args).passed  # one of Tom's two classes overlaps the nap
+    out = run("stated_overlaps", state("Bob's lunch and nap against Tom's lunch with David",
+                                       "Bob's dinner and nap against Tom's lunch with David"), **args)
+    assert not out.passed and "bob's 'dinner'" in out.message
+    assert not run("stated_overlaps", state("Tom's dinner clashes with Bob's lunch"), **args).passed
+
+
 def test_no_repeats():
     assert run("no_repeats", STATE, file="data/notes.docx").passed
     twice = EvalState(files={"m.docx": docx(["Memo", "Daily allowance: 110 EUR", "Memo", "daily  allowance: 110 EUR."]),
