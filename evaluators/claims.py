@@ -562,11 +562,20 @@ def _elsewhere_value(claim: Claim, text: str, units: list[tuple[Claim, set[str],
     the line that holds it (``_office_value``)."""
     if not any(same_claim(claim, value) for value, _w, _u in units):
         return False
-    clause = _clause_of(claim, text).replace(claim.text, " ")
+    whole = _clause_of(claim, text)
+    clause = whole.replace(claim.text, " ")
     kinds = {"date", "time"} if claim.kind in ("date", "time") else {claim.kind}
-    rival = any(fact_of(f)[0] in kinds | ({"datetime"} if "date" in kinds else set())
-                and find(clause, f, year=year) is not None for f in _flat(expected))
-    return not rival or _office_value(claim, text, units, expected, year)
+    rivals = [f for f in _flat(expected) if fact_of(f)[0] in kinds | ({"datetime"} if "date" in kinds else set())
+              and find(clause, f, year=year) is not None]
+    if rivals and claim.kind == "number":  # the expected figure worked out from it: "$357.50 (3.25 h at 110/h)"
+        numbers = claims_in(whole, year=year, kinds=("number",))
+        for fact in rivals:
+            wanted = number_fact(fact)
+            operands = [Operand(c.value, c.currency) for c in numbers if wanted is None or not same_number(c, wanted.value)]
+            if wanted is not None and any(o.value == claim.value for o in operands) \
+                    and one_step(wanted.value, str(fact), operands):
+                return True
+    return not rivals or _office_value(claim, text, units, expected, year)
 
 
 def _clause_of(claim: Claim, text: str) -> str:

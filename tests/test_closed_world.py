@@ -429,3 +429,21 @@ def test_a_time_before_a_colon_is_a_time():
 
     assert states("- Monday 23 November 2026 at 09:30: Noor Tanaka", "2026-11-23 09:30", year=2026)
     assert not states("09:30:45 and 10:15", "09:31", year=2026)
+
+
+def test_a_value_the_gold_writes_elsewhere_is_no_second_answer():
+    """The gold's table of revenues holds 2015's $4,611,210; beside the expected highest revenue it is a
+    hedge, alone in a clause it is true; the hours and rate the gold books may explain the amount due."""
+    from officesim.evaluators.claims import Claim, _elsewhere_value, claims_in, text_sources
+
+    table = text_sources(["Year\tRevenue\n2014\t4983791\n2015\t4611210"], 2021)
+    def claim(text, written):
+        return next(c for c in claims_in(text, year=2021, kinds=("number",)) if c.text == written)
+    hedge = "Revenues were highest in 2014, at $4,983,791, or $4,611,210."
+    assert not _elsewhere_value(claim(hedge, "$4,611,210"), hedge, table, ["4983791"], 2021)
+    alone = "The year after, revenues were $4,611,210."
+    assert _elsewhere_value(claim(alone, "$4,611,210"), alone, table, ["4983791"], 2021)
+    booked = text_sources(["2026-05-25\t3.25\t110\t357.5"], 2026)
+    worked = "The amount due is $357.50 (3.25 h at 110/h)."
+    assert _elsewhere_value(claim(worked, "3.25"), worked, booked, ["357.5"], 2026)
+    assert isinstance(claim(worked, "110"), Claim)
