@@ -796,13 +796,37 @@ def greeting_problem(body: str, recipients: Iterable[str], directory: Directory 
 
 
 # ---- the one entry point -----------------------------------------------------------------------------
+_RANK = re.compile(r"^([ \t]*)(\d{1,3})(?=\t)")
+
+
+def _without_ranks(text: str) -> str:
+    """``text`` with a table's numbering blanked out: rows (tab-separated lines) whose first cells count
+    1, 2, 3... down the table are ranked, and the rank is layout, not a figure ("1 Alice 78 75")."""
+    lines = text.split("\n")
+    marks = [_RANK.match(line) for line in lines]
+    out, k = list(lines), 0
+    while k < len(lines):
+        run = k
+        while run < len(lines) and marks[run] and int(marks[run][2]) == run - k + 1:
+            run += 1
+        if run - k >= 2:
+            for j in range(k, run):
+                m = marks[j]
+                out[j] = m[1] + " " * len(m[2]) + lines[j][m.end():]
+            k = run
+        else:
+            k += 1
+    return "\n".join(out)
+
+
 def closed_world_problems(text: str, support: Support, *, year: int | None, now: datetime | None,
                           directory: Directory | None, recipients: Iterable[str] | None = None,
                           sources: list[tuple[Claim, set[str], int]] | None = None, body: str | None = None,
                           names: str = "") -> list[str]:
     """Everything false or unsupported in a written ``text`` (see the module rules), as messages."""
     problems = []
-    strays = stray_claims(text, support, year=year, now=now, directory=directory, sources=sources, names=names)
+    strays = stray_claims(_without_ranks(text), support, year=year, now=now, directory=directory, sources=sources,
+                          names=names)
     if strays:
         problems.append("also states " + ", ".join(f"{show(c.text)} ({c.kind})" for c in strays[:5])
                         + ", which neither the task nor its sources support")

@@ -447,3 +447,12 @@ def test_a_value_the_gold_writes_elsewhere_is_no_second_answer():
     worked = "The amount due is $357.50 (3.25 h at 110/h)."
     assert _elsewhere_value(claim(worked, "3.25"), worked, booked, ["357.5"], 2026)
     assert isinstance(claim(worked, "110"), Claim)
+
+
+def test_a_tables_numbering_is_layout_not_a_figure():
+    from officesim.evaluators.claims import _without_ranks
+
+    ranked = "Sheet1\nRank\tName\tmidterm1\n1\tAlice\t78\n2\tLiam\t74\n3\tJack\t71"
+    assert _without_ranks(ranked) == "Sheet1\nRank\tName\tmidterm1\n \tAlice\t78\n \tLiam\t74\n \tJack\t71"
+    quantities = "3\tDesk Lamp\n5\tChair\n1\tDesk"  # not a count down the table: figures, read as such
+    assert _without_ranks(quantities) == quantities
