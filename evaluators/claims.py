@@ -26,7 +26,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from sentencex import segment
 
@@ -731,6 +731,14 @@ def _words_before(text: str, start: int, words: int = 1) -> str:
     return " ".join(text[max(0, start - 60):start].split()[-words:])
 
 
+def _clauses_stating(texts: Iterable[str], fact: Any, year: int | None) -> Iterator[str]:
+    """The clause of each sentence of ``texts`` that states ``fact``."""
+    for text in texts:
+        for _a, _b, sentence in sentences(str(text or "")):
+            if (m := find(sentence, fact, year=year)) is not None:
+                yield from _clauses(sentence, m.start, m.end)
+
+
 def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[str], *, year: int | None,
                       office: str = "") -> list[str]:
     """Expected facts stated only in a negated sentence, where the gold states them plainly. A negation
@@ -749,13 +757,11 @@ def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[st
                 break
         if not around:
             continue
-        if any(negated(c) for t in support_texts for s in sentences(str(t or ""))
-               if (m := find(s[2], fact, year=year)) is not None for c in _clauses(s[2], m.start, m.end)):
+        if any(negated(c) for c in _clauses_stating(support_texts, fact, year)):
             continue
         about = {w for c in around for w in content_words(_without(c, fact, year))} - content_words(str(fact)) - _NOT_ABOUT
-        if about and office and any(negated(c) and about & content_words(c) for line in _lines_stating(office, fact, year)
-                                    for s in sentences(line)
-                                    if (m := find(s[2], fact, year=year)) is not None for c in _clauses(s[2], m.start, m.end)):
+        if about and office and any(negated(c) and about & content_words(c)
+                                    for c in _clauses_stating(_lines_stating(office, fact, year), fact, year)):
             continue
         out.append(f"states {show(str(fact))} under a negation ({show(collapse(around[0]), 90)})")
     return out
