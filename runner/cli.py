@@ -98,7 +98,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return validate(args.tasks, args.task, workers=args.workers, server_url=args.server,
                     token=os.environ.get("OFFICESIM_TOKEN") or None, include_suite=not args.no_suite,
                     servers=args.servers, mutants=args.mutants, json_out=args.json, split=args.split,
-                    sample_size=args.sample)
+                    sample_size=args.sample, progress=None if args.quiet else sys.stderr)
 
 
 def cmd_tasks_list(args: argparse.Namespace) -> int:
@@ -171,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
                                "(a hard task derives ~250; every one replays the whole gold)")
     validate.add_argument("--split", choices=["test", "train", "hard"], default=None,
                           help="only tasks of this split (default: every split but hard)")
+    validate.add_argument("--quiet", action="store_true",
+                          help="no progress line on stderr as each task finishes; only the final report")
     _add_tasks_option(validate)
     validate.set_defaults(func=cmd_validate)
 

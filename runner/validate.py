@@ -21,10 +21,10 @@ import os
 import sys
 import time
 from collections import Counter
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 import httpx
 
@@ -185,16 +185,19 @@ def initial_office(task: Task) -> dict[str, dict]:
 
 
 def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | None]], workers: int = 4,
-                   mutants: bool = False, sample_size: int | None = None) -> list[TaskReport]:
+                   mutants: bool = False, sample_size: int | None = None,
+                   on_report: Callable[[TaskReport], None] | None = None) -> list[TaskReport]:
     """Check every task (in parallel) on the given ``[(url, token)]`` servers; task i goes to server
     i mod n; reports in task-id order. With ``mutants``, each task's derived mutants are played too (at
-    most ``sample_size`` of each class per task, when given: ``mutants.sample``)."""
+    most ``sample_size`` of each class per task, when given: ``mutants.sample``). ``on_report`` is
+    called with each task's report as soon as all its sessions are done, so a long run shows progress
+    and a cut-off run still leaves what it found."""
     ordered = [tasks[k] for k in sorted(tasks)]
     clients = [OfficeClient(url, token=token) for url, token in servers]
     try:
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
             jobs = {t.id: pool.submit(check_task, clients[i % len(clients)], t) for i, t in enumerate(ordered)}
-            derived: dict[str, list[Future]] = {}
+            derived: dict[str, list[Future]] = {t.id: [] for t in ordered}
             absent: dict[str, list[str]] = {}
             broken: dict[str, str] = {}
             if mutants:
@@ -207,25 +210,50 @@ def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | Non
                         continue
                     absent[task.id] = not_applicable(found)
                     plays += [(len(m.actions), task, clients[i % len(clients)], m) for m in found]
-                derived = {t.id: [] for t in ordered}
                 for _cost, task, client, mutant in sorted(plays, key=lambda p: -p[0]):  # longest first
                     derived[task.id].append(pool.submit(play_mutant, client, task, mutant))
-            reports = []
-            for task in ordered:
+
+            def assemble(task: Task) -> TaskReport:
                 report = jobs[task.id].result()
                 report.not_applicable = absent.get(task.id, [])
                 if task.id in broken:
                     report.problems.append(broken[task.id])
-                results = [f.result() for f in derived.get(task.id, [])]
+                results = [f.result() for f in derived[task.id]]
                 if report.gold_passed:  # against a failing gold a mutant's grade means nothing
                     report.mutants += results
                 elif results:
                     report.problems.append(f"{len(results)} mutant(s) not judged: the gold does not pass")
-                reports.append(report)
-            return reports
+                return report
+
+            owner = {f: t.id for t in ordered for f in [jobs[t.id], *derived[t.id]]}
+            pending = Counter(owner.values())
+            by_id = {t.id: t for t in ordered}
+            reports: dict[str, TaskReport] = {}
+            for done in as_completed(owner):
+                task_id = owner[done]
+                pending[task_id] -= 1
+                if pending[task_id] == 0:
+                    reports[task_id] = assemble(by_id[task_id])
+                    if on_report is not None:
+                        on_report(reports[task_id])
+            return [reports[t.id] for t in ordered]
     finally:
         for client in clients:
             client.close()
+
+
+def progress_line(report: TaskReport, done: int, total: int) -> str:
+    """One line for a finished task: ``[done/total] id ok|FAIL`` with its mutant counts and what went
+    wrong (survivors and rejected right mutants by name)."""
+    w, k = report.count(WRONG)
+    n, p = report.count(RIGHT)
+    line = f"[{done}/{total}] {report.task_id} {'ok' if report.ok else 'FAIL'}"
+    if report.mutants:
+        line += f" (wrong {k}/{w} killed, right {p}/{n} passed)"
+    wrongly = [f"{res.mutant.cls}:{res.mutant.name}" for res in report.mutants if not res.ok]
+    if report.problems or wrongly:
+        line += ": " + " | ".join(report.problems + wrongly)
+    return line
 
 
 def default_servers(task_count: int, mutants: bool = False) -> int:
@@ -302,10 +330,11 @@ def print_mutation_report(reports: list[TaskReport], out: TextIO) -> None:
 def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, workers: int = 4,
          server_url: str | None = None, token: str | None = None, include_suite: bool = True,
          out: TextIO | None = None, servers: int | None = None, mutants: bool = False,
-         json_out: str | None = None, split: str | None = None, sample_size: int | None = None) -> int:
+         json_out: str | None = None, split: str | None = None, sample_size: int | None = None,
+         progress: TextIO | None = None) -> int:
     """Validate and print one line per failing task (and per mutant graded wrongly) and a summary;
     0 when every task holds. Like ``eval``, the hard split is validated when asked for (``split``) or
-    named (``task_ids``)."""
+    named (``task_ids``). With ``progress``, one line per task is written there as it finishes."""
     from officesim.tasks.loader import TaskLoadError, load_tasks
 
     out = out or sys.stdout
@@ -331,14 +360,21 @@ def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, 
         print("no tasks to validate", file=out)
         return 2
     count = servers or default_servers(len(tasks), mutants)
+    finished: list[TaskReport] = []
+
+    def report_progress(report: TaskReport) -> None:
+        finished.append(report)
+        if progress is not None:
+            print(progress_line(report, len(finished), len(tasks)), file=progress, flush=True)
+
     if server_url:
         reports = validate_tasks(tasks, workers=workers, servers=[(server_url, token)], mutants=mutants,
-                                 sample_size=sample_size)
+                                 sample_size=sample_size, on_report=report_progress)
     else:
         with local_servers(count, [Path(d) for d in task_dirs or []], include_suite,
                            max_sessions=MAX_SESSIONS) as local:
             reports = validate_tasks(tasks, workers=workers, servers=[(s.url, s.token) for s in local],
-                                     mutants=mutants, sample_size=sample_size)
+                                     mutants=mutants, sample_size=sample_size, on_report=report_progress)
     failed = [r for r in reports if r.problems]
     for report in failed:
         print(f"FAIL {report.task_id}: " + " | ".join(report.problems), file=out)

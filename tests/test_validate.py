@@ -71,6 +71,24 @@ def test_cli_validate_and_task_selection(tmp_path, capsys):
     assert "broken-gold" in capsys.readouterr().out
 
 
+def test_each_task_is_reported_on_the_progress_stream_as_it_finishes(tmp_path, capsys):
+    broken = variant(BUDGET, id="broken-gold")
+    broken["checks"][0]["args"]["value"] = 1600
+    progress = io.StringIO()
+    code, text = run(tmp_path, BUDGET, QUESTION, broken, workers=2, progress=progress)
+    lines = progress.getvalue().splitlines()
+    assert code == 1 and len(lines) == 3, lines
+    assert sorted(l.split()[0] for l in lines) == ["[1/3]", "[2/3]", "[3/3]"]
+    failing = next(l for l in lines if " broken-gold " in l)
+    assert " FAIL " in failing and "gold fails" in failing
+    assert any(l.endswith(" api-question ok (wrong 1/1 killed, right 0/0 passed)") for l in lines), lines
+    folder = write_tasks(tmp_path / "cli", QUESTION)
+    assert cli_main(["validate", "--no-suite", "--tasks", str(folder)]) == 0
+    assert "] api-question ok (wrong 1/1 killed" in capsys.readouterr().err
+    assert cli_main(["validate", "--no-suite", "--tasks", str(folder), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_load_errors_exit_2(tmp_path):
     bad = variant(QUESTION, id="bad-task", category=3)
     code, text = run(tmp_path, bad)
