@@ -147,6 +147,16 @@ class Ink:
         mid = lo + level * (hi - lo)
         return crop.point(lambda v: 255 if v < mid else 0)
 
+    def column_tops(self, box, dark: int) -> list[int | None]:
+        """For each column of the box, the row (image coordinates) of its highest pixel darker than
+        ``dark``; None for a column without one."""
+        l, t, r, b = max(0, box[0]), max(0, box[1]), min(self.image.width, box[2]), min(self.image.height, box[3])
+        if r <= l or b <= t:
+            return []
+        w = r - l
+        data = self.image.crop((l, t, r, b)).tobytes()
+        return [next((t + y for y in range(b - t) if data[y * w + x] < dark), None) for x in range(w)]
+
     def glyphs(self, box, level: float = 0.5) -> list[tuple[int, int, int, int]]:
         """The ink boxes (image coordinates) of the runs of inked columns in ``box``, left to right:
         the glyphs of a word, where they do not touch."""
@@ -346,7 +356,122 @@ def _cased(word: str) -> bool:
     return not letters or letters.islower() or letters.isupper() or (letters[0].isupper() and letters[1:].islower())
 
 
-RULES = (_glyph_read_twice, _dollar_without_bar)
+def _tall_dot(word: Word, ink: Ink) -> str | None:
+    """A period whose box is as tall as the word, with no dot of its own: a period is a dot at the
+    foot of the line. One beside another period ("3..78"), or one between two digits with no column
+    whose ink lies only low down ("3.7.8"), is a neighbouring glyph's edge read again as a dot, and
+    is dropped.
+    (tesseract often gives a real period a tall box: its dot's columns are then found in it.)"""
+    chars = word.chars
+    l, top, r, foot = word.box
+    height = foot - top
+    for i, c in enumerate(chars):
+        if c.text != "." or height < 8 or c.box[3] - c.box[1] <= 0.5 * height:
+            continue
+        neighbours = chars[max(0, i - 1):i] + chars[i + 1:i + 2]
+        doubled = any(n.text == "." and n.box[3] - n.box[1] <= 0.5 * height for n in neighbours)
+        in_number = len(neighbours) == 2 and all(n.text.isdigit() for n in neighbours)
+        if not doubled and not in_number:
+            continue
+        # a dot's columns hold ink only in the lower half; a neighbour's columns reach higher. The
+        # dot may stand in the gap beside the box tesseract gave it.
+        left = min(c.box[0], neighbours[0].box[2]) if i > 0 else c.box[0]
+        right = max(c.box[2], chars[i + 1].box[0]) if i + 1 < len(chars) else c.box[2]
+        lo, hi = ink.image.crop(word.box).getextrema()
+        tops = ink.column_tops((left, top, right, foot), lo + FAINT_LEVEL * (hi - lo))
+        dot = any(y is not None and y >= top + height / 2 for y in tops)
+        if doubled or not dot:
+            before = word.text
+            del chars[i]
+            return f"{before!r}: a period as tall as the word with no dot of its own, kept {word.text!r}"
+    return None
+
+
+def _runs(mask: Image.Image, y: int) -> list[tuple[int, int]]:
+    """The ink runs [start, end) of row ``y`` of a mask."""
+    w = mask.width
+    row = mask.tobytes()[y * w:(y + 1) * w]
+    runs, start = [], None
+    for x in range(w + 1):
+        on = x < w and row[x]
+        if on and start is None:
+            start = x
+        elif not on and start is not None:
+            runs.append((start, x))
+            start = None
+    return runs
+
+
+def _five_read_as_s(word: Word, ink: Ink) -> str | None:
+    """A "5" read as "S" ("X5" read "XS"), where tesseract weighed "5" too: a 5 starts with a flat bar
+    (its top rows one straight run across most of the glyph), and right under the bar there is only
+    the stem on the left; an S starts with a curve, and the end of its arc (or its serif) hangs on
+    the right under the top."""
+    changed = False
+    before = word.text
+    for i, c in enumerate(word.chars):
+        if c.text != "S" or not any(t == "5" for t, _ in c.choices):
+            continue
+        mask = ink.mask((c.box[0], word.box[1], c.box[2], word.box[3]))
+        bbox = mask.getbbox() if mask is not None else None
+        if not bbox or bbox[3] - bbox[1] < 10:
+            continue
+        glyph = mask.crop(bbox)
+        w, h = glyph.size
+        bar = 0
+        while bar < h // 4 and len(runs := _runs(glyph, bar)) == 1 and runs[0][1] - runs[0][0] >= 0.55 * w:
+            bar += 1
+        if bar < 1 or bar >= h // 4:
+            continue  # no flat top (or a block, not a glyph)
+        below = [_runs(glyph, y) for y in range(bar, bar + max(2, round(0.12 * h)))]
+        if all(r and r[-1][1] <= 0.5 * w for r in below):
+            c.text = "5"
+            changed = True
+    return f"{before!r}: a flat-topped S is a 5, read {word.text!r}" if changed else None
+
+
+RULES = (_glyph_read_twice, _dollar_without_bar, _tall_dot, _five_read_as_s)
+
+
+# ---- words: read where the page holds no ink, or torn apart ----------------------------------------------
+
+def drop_inkless(words: list[Word], ink: Ink) -> list[str]:
+    """Words whose box holds no clear glyph (darkest and lightest pixel alike): tesseract read the
+    blank space between two columns as marks ("GPA: =. 3.78"); they are dropped."""
+    notes = []
+    for w in list(words):
+        if ink.mask(w.box) is None:
+            words.remove(w)
+            notes.append(f"{w.text!r}: no ink where it was read, dropped")
+    return notes
+
+
+_DOMAIN = re.compile(r"@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}[.,;:)]?")
+_LOCAL = re.compile(r"(?:.*[\s:(<])?[A-Za-z0-9._%+-]*[A-Za-z0-9]")
+
+
+def join_addresses(words: list[Word]) -> list[str]:
+    """An e-mail address read as two words ("john.doe @example.com"): the word that is "@" and a
+    domain name is joined to the word before it on the same line, when that one holds no "@" and
+    ends in a character an address's local part may end in. An address holds no space, and in a
+    small font the "@" stands apart from its neighbours by as much as a space."""
+    notes = []
+    i = 1
+    while i < len(words):
+        a, b = words[i - 1], words[i]
+        same_line = (a.block, a.par, a.line) == (b.block, b.par, b.line)
+        if same_line and _DOMAIN.fullmatch(b.text) and "@" not in a.text and _LOCAL.fullmatch(a.text):
+            before = f"{a.text} {b.text}"
+            a.chars += b.chars
+            a.raw += b.raw
+            a.box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]), max(a.box[2], b.box[2]),
+                     max(a.box[3], b.box[3]))
+            a.conf = min(a.conf, b.conf)
+            del words[i]
+            notes.append(f"{before!r}: an address holds no space, read {a.text!r}")
+            continue
+        i += 1
+    return notes
 
 
 # ---- fixed pitch: a word wider than its letters ---------------------------------------------------------
@@ -442,7 +567,7 @@ def correct_pitch(words: list[Word], ink: Ink) -> list[str]:
 def correct(words: list[Word], image: Image.Image) -> list[str]:
     """Apply the corrections to ``words`` (the reading of ``image``) in place; what was changed."""
     ink = Ink(image)
-    notes = []
+    notes = drop_inkless(words, ink) + join_addresses(words)
     for word in words:
         for rule in RULES:
             note = rule(word, ink)
