@@ -9,7 +9,10 @@ font (see :func:`correct`):
 - a "$" whose ink does not stand out above or below the digits after it has no bar through it: it
   is the letter S (ID codes such as S1001 in a small bitmap font are read "$1001");
 - two different symbols read from one glyph (their boxes overlap, and each is the other's
-  runner-up) are that glyph read twice: the more confident reading is kept ("Bob@" read "BobG@").
+  runner-up) are that glyph read twice: the more confident reading is kept ("Bob@" read "BobG@");
+- a period in a box as tall as the word, with no dot of its own, is a neighbour's edge ("3..78");
+- an S with a flat bar for a top, weighed as 5 too, is a 5 ("X5" read "XS");
+- a word read where the page holds no ink is dropped; an address read as two words is joined.
 """
 
 from __future__ import annotations
