@@ -17,6 +17,8 @@ names several candidates of the expected kind is a hedge (``other_candidates``),
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import re
 from contextvars import ContextVar
@@ -230,16 +232,31 @@ _NUMBER_WORD = (r"(?:zero|two|three|four|five|six|seven|eight|nine|ten|eleven|tw
 _NUMBER_WORDS = re.compile(r"\b" + _NUMBER_WORD + r"(?:(?:[\s-]+|\s+and\s+)" + _NUMBER_WORD + r")*\b", re.I)
 
 
+class _Spans:
+    """Spans of a text (dates, times) and a quick test whether a stretch overlaps one of them: a
+    sheet's text holds thousands of dates and numbers, and testing every pair took most of reading."""
+
+    def __init__(self, spans: list[tuple[int, int]]):
+        spans = sorted(spans)
+        self.starts = [s for s, _e in spans]
+        self.reach = list(itertools.accumulate((e for _s, e in spans), max))  # furthest end so far
+
+    def overlaps(self, start: int, end: int) -> bool:
+        i = bisect.bisect_left(self.starts, end)  # the spans that start before ``end``
+        return i > 0 and self.reach[i - 1] > start
+
+
 def numbers_in(text: str) -> list[Mention]:
     """Numbers written in ``text``, outside dates and clock times: in digits (a scale word after them
     multiplies: "7.19 billion", "$7,192 million") or in words ("five", "twenty-one"; number-parser
     reads them; a lone "one" is a pronoun too often to count). A sign counts only when it is attached
     ("-151.5"), so a dash after a label ("Team total - 151.5 hours") is not a minus."""
-    claimed = [(d.start, d.end) for d in dates_in(text)] + [(t.start, t.end) for t in times_in(text)]
+    spans = [(d.start, d.end) for d in dates_in(text)] + [(t.start, t.end) for t in times_in(text)]
+    claimed = _Spans(spans)
     out = []
     for m in _NUMBER.finditer(text):
         start, end = m.start("num"), m.end("num")
-        if any(s < end and start < e for s, e in claimed):
+        if claimed.overlaps(start, end):
             continue
         value = _read_number(m["num"])
         if value is None:
@@ -262,9 +279,9 @@ def numbers_in(text: str) -> list[Mention]:
             currency = _CURRENCY_NAMES.get(after["code"].lower(), after["code"].upper())
         begin = m.start() if not m["sign"] or not re.search(r"\s", between) else (m.start("cur") if m["cur"] else start)
         out.append(Mention(value, begin, stop, precision=precision, currency=currency, unscaled=unscaled))
-    claimed += [(n.start, n.end) for n in out]
+    claimed = _Spans(spans + [(n.start, n.end) for n in out])
     for m in _NUMBER_WORDS.finditer(text):
-        if m.group(0).lower() == "one" or any(s < m.end() and m.start() < e for s, e in claimed):
+        if m.group(0).lower() == "one" or claimed.overlaps(m.start(), m.end()):
             continue
         value = parse_number(m.group(0).replace("-", " "))
         if value is not None:

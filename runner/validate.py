@@ -9,8 +9,8 @@ Solutions are played by the one gold player (``tasks/gold.py``), which appends
 ``finish_task(answer)`` when they do not end with it. Without a server URL, private servers are
 started by the one local-server harness (``runner/localserver.py``): one for a few tasks, for many
 one process per core. All the sessions of a task go to the same server, so its template and its
-gold replay are made once; mutants are derived while the first sessions play; a task's mutants are
-played together (the costliest tasks first), so each task's report comes as soon as it can. The check covers routes, sessions, the state machine and the evaluation exactly as
+gold replay are made once; mutants are derived while the first sessions play, and each task's are
+played as soon as they are derived, together, so that its report comes as soon as it can. The check covers routes, sessions, the state machine and the evaluation exactly as
 agents meet them.
 """
 
@@ -201,7 +201,6 @@ def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | Non
             absent: dict[str, list[str]] = {}
             broken: dict[str, str] = {}
             if mutants:
-                plays: list[tuple[int, Task, OfficeClient, Mutant]] = []
                 for i, task in enumerate(ordered):  # derived here while the first sessions play
                     try:
                         found = sample(derive(task, initial_office(task)), sample_size)
@@ -209,15 +208,10 @@ def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | Non
                         broken[task.id] = f"mutants could not be derived: {type(exc).__name__}: {exc}"
                         continue
                     absent[task.id] = not_applicable(found)
-                    plays += [(len(m.actions), task, clients[i % len(clients)], m) for m in found]
-                # a task's mutants are played together, so that its report comes as soon as it can;
-                # the costliest tasks first, and within a task the longest mutants first
-                cost = Counter()
-                for steps, task, _client, _mutant in plays:
-                    cost[task.id] += steps
-                order = sorted(plays, key=lambda p: (-cost[p[1].id], p[1].id, -p[0]))
-                for _steps, task, client, mutant in order:
-                    derived[task.id].append(pool.submit(play_mutant, client, task, mutant))
+                    # played as soon as derived, a task's mutants together (its report comes as soon as
+                    # it can), the longest first
+                    for mutant in sorted(found, key=lambda m: -len(m.actions)):
+                        derived[task.id].append(pool.submit(play_mutant, clients[i % len(clients)], task, mutant))
 
             def assemble(task: Task) -> TaskReport:
                 report = jobs[task.id].result()

@@ -199,6 +199,15 @@ class WrittenMutants(BaseDeriver):
             self._sources = office_sources(self.office.files, self.year)
         return self._sources
 
+    def _is_supported(self, claim: Claim) -> bool:
+        """Whether something in the task supports ``claim`` (remembered by what decides it: an
+        office states the same values many times over)."""
+        key = (claim.kind, claim.value, claim.precision, claim.currency, claim.unscaled)
+        known = self.__dict__.setdefault("_supported_by", {})
+        if key not in known:
+            known[key] = any(same_claim(claim, s) or same_claim(s, claim) for s in self.supported())
+        return known[key]
+
     def distractor(self, kind: str, value: Any, raw: str) -> str | None:
         """Another value of ``kind`` the office states, in a unit (row, event, line) apart from ``value``'s,
         that nothing in the task supports, written like ``raw``; None when there is none."""
@@ -212,7 +221,7 @@ class WrittenMutants(BaseDeriver):
                 continue
             if kind == "number" and (_year_like(c.value) != _year_like(value) or (c.value < 0) != (value < 0)):
                 continue
-            if any(same_claim(c, s) or same_claim(s, c) for s in self.supported()):
+            if self._is_supported(c):
                 continue
             pool[c.value] = c
         if not pool:
