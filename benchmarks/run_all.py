@@ -83,7 +83,11 @@ def main() -> int:
     ]
     ocr_ob, ocr_su = ocr_result["officebench"], ocr_result["suite"]
     if ocr_ob is not None:
-        checks.append(("OCR: OfficeBench image values read verbatim (before -> after)", "(reported)",
+        checks.append(("OCR: OfficeBench values the imported tasks check, read", "all",
+                       f"{ocr_ob['after']['checked_values_read']} of {ocr_ob['after']['checked_values']} "
+                       f"(before: {ocr_ob['before']['checked_values_read']})",
+                       ocr_ob['after']['checked_values_read'] == ocr_ob['after']['checked_values']))
+        checks.append(("OCR: OfficeBench image lines read verbatim (before -> after)", "(reported)",
                        f"{ocr_ob['before']['values_read']} -> {ocr_ob['after']['values_read']} of {ocr_ob['after']['values']}; "
                        f"character accuracy {ocr_ob['before']['char_accuracy']:.3f} -> {ocr_ob['after']['char_accuracy']:.3f}", True))
     checks.append(("OCR: suite images character accuracy (before -> after)", "(reported)",
