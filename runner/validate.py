@@ -19,9 +19,10 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 from collections import Counter
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
@@ -200,18 +201,8 @@ def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | Non
             derived: dict[str, list[Future]] = {t.id: [] for t in ordered}
             absent: dict[str, list[str]] = {}
             broken: dict[str, str] = {}
-            if mutants:
-                for i, task in enumerate(ordered):  # derived here while the first sessions play
-                    try:
-                        found = sample(derive(task, initial_office(task)), sample_size)
-                    except Exception as exc:  # a deriver bug must not hide the other tasks' results
-                        broken[task.id] = f"mutants could not be derived: {type(exc).__name__}: {exc}"
-                        continue
-                    absent[task.id] = not_applicable(found)
-                    # played as soon as derived, a task's mutants together (its report comes as soon as
-                    # it can), the longest first
-                    for mutant in sorted(found, key=lambda m: -len(m.actions)):
-                        derived[task.id].append(pool.submit(play_mutant, clients[i % len(clients)], task, mutant))
+            reports: dict[str, TaskReport] = {}
+            settled = threading.Condition()
 
             def assemble(task: Task) -> TaskReport:
                 report = jobs[task.id].result()
@@ -225,17 +216,44 @@ def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | Non
                     report.problems.append(f"{len(results)} mutant(s) not judged: the gold does not pass")
                 return report
 
-            owner = {f: t.id for t in ordered for f in [jobs[t.id], *derived[t.id]]}
-            pending = Counter(owner.values())
-            by_id = {t.id: t for t in ordered}
-            reports: dict[str, TaskReport] = {}
-            for done in as_completed(owner):
-                task_id = owner[done]
-                pending[task_id] -= 1
-                if pending[task_id] == 0:
-                    reports[task_id] = assemble(by_id[task_id])
-                    if on_report is not None:
-                        on_report(reports[task_id])
+            def watch(task: Task) -> None:
+                """Report ``task`` once its check and all its mutants are done (from whichever thread
+                finishes the last of them; at once when they already are)."""
+                futures = [jobs[task.id], *derived[task.id]]
+                left = [len(futures)]
+
+                def one_done(_future: Future) -> None:
+                    with settled:
+                        left[0] -= 1
+                        if left[0]:
+                            return
+                        try:
+                            reports[task.id] = assemble(task)
+                        except Exception as exc:  # a callback's error would otherwise be lost
+                            reports[task.id] = TaskReport(task.id, [f"could not be validated: {type(exc).__name__}: {exc}"])
+                        if on_report is not None:
+                            on_report(reports[task.id])
+                        settled.notify_all()
+
+                for future in futures:
+                    future.add_done_callback(one_done)
+
+            for i, task in enumerate(ordered):
+                if mutants:  # derived here while the first sessions play
+                    try:
+                        found = sample(derive(task, initial_office(task)), sample_size)
+                    except Exception as exc:  # a deriver bug must not hide the other tasks' results
+                        broken[task.id] = f"mutants could not be derived: {type(exc).__name__}: {exc}"
+                        found = []
+                    else:
+                        absent[task.id] = not_applicable(found)
+                    # played as soon as derived, a task's mutants together (its report comes as soon as
+                    # it can), the longest first
+                    for mutant in sorted(found, key=lambda m: -len(m.actions)):
+                        derived[task.id].append(pool.submit(play_mutant, clients[i % len(clients)], task, mutant))
+                watch(task)
+            with settled:  # every task reported (a future is done a moment before its callbacks run)
+                settled.wait_for(lambda: len(reports) == len(ordered))
             return [reports[t.id] for t in ordered]
     finally:
         for client in clients:
