@@ -260,6 +260,11 @@ def validate_tasks(tasks: dict[str, Task], *, servers: list[tuple[str, str | Non
             client.close()
 
 
+def _graded_wrongly(res: MutantResult) -> str:
+    """What went wrong with a mutant: it could not be played, a wrong one passed, a right one failed."""
+    return "UNGRADED" if res.passed is None else "SURVIVED" if res.mutant.kind == WRONG else "REJECTED"
+
+
 def progress_line(report: TaskReport, done: int, total: int) -> str:
     """One line for a finished task: ``[done/total] id ok|FAIL`` with its mutant counts and what went
     wrong (survivors and rejected right mutants by name)."""
@@ -268,7 +273,7 @@ def progress_line(report: TaskReport, done: int, total: int) -> str:
     line = f"[{done}/{total}] {report.task_id} {'ok' if report.ok else 'FAIL'}"
     if report.mutants:
         line += f" (wrong {k}/{w} killed, right {p}/{n} passed)"
-    wrongly = [f"{res.mutant.cls}:{res.mutant.name}" for res in report.mutants if not res.ok]
+    wrongly = [f"{_graded_wrongly(res)} {res.mutant.cls}:{res.mutant.name}" for res in report.mutants if not res.ok]
     if report.problems or wrongly:
         line += ": " + " | ".join(report.problems + wrongly)
     return line
@@ -341,7 +346,7 @@ def print_mutation_report(reports: list[TaskReport], out: TextIO) -> None:
         for res in r.mutants:
             if res.ok:
                 continue
-            what = "UNGRADED" if res.passed is None else "SURVIVED" if res.mutant.kind == WRONG else "REJECTED"
+            what = _graded_wrongly(res)
             print(f"{what} {r.task_id} [{res.mutant.kind} {res.mutant.cls}] {res.mutant.name}: {res.said}", file=out)
 
 

@@ -82,6 +82,12 @@ def test_each_task_is_reported_on_the_progress_stream_as_it_finishes(tmp_path, c
     failing = next(l for l in lines if " broken-gold " in l)
     assert " FAIL " in failing and "gold fails" in failing
     assert any(l.endswith(" api-question ok (wrong 1/1 killed, right 0/0 passed)") for l in lines), lines
+    weak = variant(BUDGET, id="weak-wrong")
+    weak["wrong"] = [{"name": "same as gold", "actions": weak["gold"]}]
+    progress = io.StringIO()
+    run(tmp_path / "weak", weak, progress=progress)
+    assert progress.getvalue().rstrip().endswith("weak-wrong FAIL (wrong 0/1 killed, right 0/0 passed): "
+                                                 "wrong solution 'same as gold' passes | SURVIVED authored:same as gold")
     folder = write_tasks(tmp_path / "cli", QUESTION)
     assert cli_main(["validate", "--no-suite", "--tasks", str(folder)]) == 0
     assert "] api-question ok (wrong 1/1 killed" in capsys.readouterr().err
