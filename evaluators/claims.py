@@ -679,8 +679,9 @@ def _clauses(sentence: str, start: int, end: int) -> list[str]:
     return [sentence[a:b] for a, b in zip(bounds, bounds[1:]) if a <= start < b or a < end <= b] or [sentence]
 
 
-def _occurrences(text: str, fact: Any, year: int | None, limit: int = 20) -> list[Mention]:
-    """Every place ``text`` states ``fact`` (``find`` gives the first; each found one is masked out)."""
+def _masked(text: str, fact: Any, year: int | None, limit: int = 20) -> tuple[list[Mention], str]:
+    """Every place ``text`` states ``fact``, and the text with each of them blanked out (``find`` gives
+    the first; each found one is masked before looking again)."""
     out: list[Mention] = []
     while len(out) < limit:
         found = find(text, fact, year=year)
@@ -688,7 +689,12 @@ def _occurrences(text: str, fact: Any, year: int | None, limit: int = 20) -> lis
             break
         out.append(found)
         text = text[:found.start] + " " * (found.end - found.start) + text[found.end:]
-    return out
+    return out, text
+
+
+def _occurrences(text: str, fact: Any, year: int | None, limit: int = 20) -> list[Mention]:
+    """Every place ``text`` states ``fact``."""
+    return _masked(text, fact, year, limit)[0]
 
 
 _NAME = re.compile(r"[A-Z][\w'’&.-]*(?:\s+(?:of|and|&|the|de|van|von)?\s*[A-Z][\w'’&.-]*)*")
@@ -712,9 +718,7 @@ _NOT_ABOUT = {"not", "never", "cannot", "longer", "unable", "unavailable", "canc
 
 def _without(text: str, fact: Any, year: int | None) -> str:
     """``text`` with every statement of ``fact`` blanked out."""
-    for found in _occurrences(text, fact, year):
-        text = text[:found.start] + " " * (found.end - found.start) + text[found.end:]
-    return text
+    return _masked(text, fact, year)[1]
 
 
 def _lines_stating(text: str, fact: Any, year: int | None) -> list[str]:
