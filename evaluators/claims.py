@@ -837,6 +837,18 @@ def _without_ranks(text: str) -> str:
     return "\n".join(out)
 
 
+def doubled(text: str) -> str | None:
+    """The first line of a text that is one block of lines written over again (a memo's content written
+    twice), when the block states a figure; None otherwise. Lines repeated within a varied text (the
+    same slot on two days under their own headings) are not a doubled text."""
+    lines = [collapse(line) for line in text.splitlines() if line.strip()]
+    n = len(lines)
+    for k in range(1, n // 2 + 1):
+        if n % k == 0 and lines == lines[:k] * (n // k) and any(ch.isdigit() for line in lines[:k] for ch in line):
+            return lines[0]
+    return None
+
+
 def closed_world_problems(text: str, support: Support, *, year: int | None, now: datetime | None,
                           directory: Directory | None, recipients: Iterable[str] | None = None,
                           sources: list[tuple[Claim, set[str], int]] | None = None, body: str | None = None,
@@ -856,6 +868,9 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
         given = {day(w) for t in [*support.texts, names] for w in weekday_conflicts(str(t), year)}
         problems += [f"writes {w}: the weekday is wrong" for w in conflicts if day(w) not in given]
     problems += polarity_problems(text, support.expected, support.texts, year=year, office=names)  # as a source says it
+    twice = doubled(body if body is not None else text)
+    if twice and not any(doubled(str(t)) for t in support.texts):
+        problems.append(f"says everything twice (from {show(twice, 60)} on)")
     if recipients is not None:
         greeting = greeting_problem(text if body is None else body, recipients, directory)
         if greeting:

@@ -523,7 +523,8 @@ def email_sent(
     who = sender.strip().lower()
     if not sent:
         return CheckResult.fail(f"{who} sent no messages; expected one with {_describe_wanted(**wanted)}")
-    facts = [*as_list(body_contains), *as_list(subject_contains)]
+    # a line's facts are stated too: read for negation and hedging like the body's
+    facts = [*as_list(body_contains), *as_list(subject_contains), *(f for group in lines or [] for f in group)]
     path, entry, misses = _best_match(sent, year=state.year, reader=_mail_reader(state, facts, sender),
                                       in_message=in_message(state.instruction), **wanted)
     if not misses:

@@ -456,3 +456,25 @@ def test_a_tables_numbering_is_layout_not_a_figure():
     assert _without_ranks(ranked) == "Sheet1\nRank\tName\tmidterm1\n \tAlice\t78\n \tLiam\t74\n \tJack\t71"
     quantities = "3\tDesk Lamp\n5\tChair\n1\tDesk"  # not a count down the table: figures, read as such
     assert _without_ranks(quantities) == quantities
+
+
+def test_a_fact_only_a_line_group_names_is_read_for_negation_and_hedging():
+    # the list mail's body_contains names the items; their figures are only in `lines`
+    args = {"sender": ME, "to": DANA, "body_contains": ["Flight"], "lines": [["Flight", "3190.99"]]}
+    s = state("Hi Dana,\nFlight: 3,190.99\n", instruction="Tell Dana what the flight cost.")
+    assert run_check("email_sent", args, s).passed
+    for body in ("Hi Dana,\nFlight: not 3,190.99\n", "Hi Dana,\nFlight: 3,190.99, or 1,500\n"):
+        out = run_check("email_sent", args, state(body, instruction="Tell Dana what the flight cost."))
+        assert not out.passed, (body, out.message)
+
+
+def test_a_text_written_twice_over_is_not_a_text_written_once():
+    from officesim.evaluators.claims import doubled
+
+    memo = "Q3 review\nCC-410: spent 88,654.97 against 84,000.00"
+    assert doubled(f"{memo}\n{memo}\n") == "Q3 review" and doubled(memo) is None
+    assert doubled("Thanks\nThanks") is None  # states no figure
+    # the same slot on two days, each under its own heading, is a varied text
+    assert doubled("Monday\n09:00 Standup\nTuesday\n09:00 Standup") is None
+    out = sent(f"{GOLD_BODY}\n{GOLD_BODY}", ["4690.99"])
+    assert not out.passed and "twice" in out.message, out.message
