@@ -13,7 +13,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from officesim.evaluators.claims import gold_mail, mail_said, sentences, written_problems
-from officesim.evaluators.facts import Fact, find, other_candidates, own_text, states, unbound
+from officesim.evaluators.facts import Fact, find, other_candidates, own_text, rebound, states, unbound
 from officesim.evaluators.registry import CellRef, CheckResult, TimeStr, check
 from officesim.evaluators.state import (
     CheckError,
@@ -465,6 +465,9 @@ def mail_mismatches(
     apart = unbound(f"{got_subject}\n{own}", lines, year=year)
     if apart:
         out.append(f"no line states {' and '.join(show(str(f)) for f in apart[0])} together")
+    twice = rebound(own, lines, year=year)
+    if twice:
+        out.append(f"{show(str(twice[0][0][0]))} is also given another identifier: {show(twice[0][1], 90)}")
     stated = [t for t in as_list(body_excludes) if stated_plainly(f"{got_subject}\n{own}", t, year=year)
               and not (excludes_unless and set_aside_as(own, t, excludes_unless, as_list(body_contains), year=year))]
     if stated:

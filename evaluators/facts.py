@@ -523,6 +523,33 @@ def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool =
     return out
 
 
+def rebound(text: Any, groups: list[list[Any]] | None, *, year: int | None = None) -> list[tuple[list[Any], str]]:
+    """Groups whose item (its first fact, a name) another line pairs with another identifier of the
+    shape of the group's own ("Wren House Hostels: last order SO-71971" and, below it, "Wren House
+    Hostels: last order SO-70351"): two answers for one item. (group, that line) for each."""
+    out = []
+    lines = str(text or "").splitlines()
+    for group in groups or []:
+        if len(group) < 2 or fact_of(group[0])[0] != "text" or IDENTIFIER.fullmatch(str(group[0]).strip()):
+            continue
+        ids = [str(f).strip() for f in group[1:] if fact_of(f)[0] == "text" and IDENTIFIER.fullmatch(str(f).strip())]
+        for line in lines:
+            if not ids or not states(line, group[0], year=year) or all(states(line, f, year=year) for f in group):
+                continue
+            if any(_rival_ids(line, own) for own in ids):
+                out.append((group, line.strip()))
+                break
+    return out
+
+
+def _rival_ids(line: str, own: str) -> list[str]:
+    """Identifiers of ``line`` with the prefix of ``own`` but other digits."""
+    m = IDENTIFIER.fullmatch(own)
+    digits = re.sub(r"\D", "", m["digits"])
+    shape = re.compile(rf"(?<![\w-]){re.escape(m['prefix'])}[\s#:_\-./]*(\d[\d\-]*\d|\d)(?![\w-])", re.I)
+    return [x[0] for x in shape.finditer(line) if re.sub(r"\D", "", x[1]) != digits]
+
+
 def states(text: Any, expected: Any, *, case_sensitive: bool = False, year: int | None = None) -> bool:
     """Whether ``text`` states the fact ``expected`` (see the module rules)."""
     return find(text, expected, case_sensitive=case_sensitive, year=year) is not None

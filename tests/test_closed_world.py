@@ -478,3 +478,12 @@ def test_a_text_written_twice_over_is_not_a_text_written_once():
     assert doubled("Monday\n09:00 Standup\nTuesday\n09:00 Standup") is None
     out = sent(f"{GOLD_BODY}\n{GOLD_BODY}", ["4690.99"])
     assert not out.passed and "twice" in out.message, out.message
+
+
+def test_an_item_given_a_second_identifier_on_another_line_fails():
+    s = state("Hi Dana,\n- Flight: booking BK-1042\n", instruction="Tell Dana the flight's booking.")
+    args = {"sender": ME, "to": DANA, "body_contains": ["Flight"], "lines": [["Flight", "BK-1042"]]}
+    assert run_check("email_sent", args, s).passed
+    s = state("Hi Dana,\n- Flight: booking BK-1042\n- Flight: booking BK-0917\n", instruction="Tell Dana the flight's booking.")
+    out = run_check("email_sent", args, s)
+    assert not out.passed and "another identifier" in out.message, out.message

@@ -761,12 +761,44 @@ class BaseDeriver:
                 text = args.get(key)
                 if isinstance(text, str):
                     phones = phone_spans(text)
+                    names = self.named_spans(text)
                     for m in standalone_numbers(text):
                         if any(a <= m.start < b for a, b in phones):
                             continue  # a phone number's digit groups are an identifier, not amounts
+                        if any(a <= m.start < b for a, b in names):
+                            continue  # part of a name the checks look for: "Archive Box (10)" is a product
                         if not _year_like(m.value):  # a year in text names something (Q2 2026); dates are dates
                             sites.append(_Site(i, key, None, (m.start, m.end), text[m.start:m.end], m.value))
         return sites
+
+    def named_spans(self, text: str) -> list[tuple[int, int]]:
+        """Where ``text`` states a name with a number in it that the task's checks look for ("Archive Box
+        (10)", "Paper A4 (5 reams)"): its numbers are part of the name, not figures to write otherwise."""
+        if not hasattr(self, "_named"):
+            found: set[str] = set()
+
+            def walk(value: Any) -> None:
+                if isinstance(value, str):
+                    if re.search(r"[A-Za-z]", value) and re.search(r"\d", value) and " " in value.strip():
+                        found.add(value.strip())
+                elif isinstance(value, (list, tuple)):
+                    for v in value:
+                        walk(v)
+                elif isinstance(value, dict):
+                    for v in value.values():
+                        walk(v)
+
+            for check in getattr(self.task, "checks", None) or []:
+                walk(getattr(check, "args", None) or {})
+            self._named = sorted(found)
+        low = text.casefold()
+        spans = []
+        for name in self._named:
+            start = low.find(name.casefold())
+            while start >= 0:
+                spans.append((start, start + len(name)))
+                start = low.find(name.casefold(), start + 1)
+        return spans
 
     def date_sites(self) -> list[_Site]:
         sites = []
