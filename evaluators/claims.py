@@ -784,7 +784,8 @@ _GREETING = re.compile(r"^\s*(?:dear|hi|hello|hey|good (?:morning|afternoon|even
                        r"(?:(?:mr|mrs|ms|miss|dr|prof)\.?\s+)?(?P<name>[A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*)?)", re.I)
 
 
-_GROUP_GREETINGS = {"all", "everyone", "everybody", "team", "folks", "both", "there", "colleagues", "guys", "y'all",
+# words that greet the recipients as a group ("Hi all"), never one person
+GROUP_GREETINGS = {"all", "everyone", "everybody", "team", "folks", "both", "there", "colleagues", "guys", "y'all",
                      "sir", "madam", "sirs", "friends", "you"}
 
 
@@ -797,7 +798,7 @@ def greeting_problem(body: str, recipients: Iterable[str], directory: Directory 
     if not m:
         return None
     words = [w for w in re.split(r"[\s\-]+", m["name"]) if w]
-    if words and words[0].casefold() in _GROUP_GREETINGS:
+    if words and words[0].casefold() in GROUP_GREETINGS:
         return None  # "Hi all", "Dear team" greet the recipients, not a list named "All Staff"
     addressed = {a.strip().lower() for a in recipients}
     theirs = set()

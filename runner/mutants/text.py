@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from officesim.evaluators.claims import Claim, build_directory, claims_in, negated, office_sources, same_claim
+from officesim.evaluators.claims import (GROUP_GREETINGS, Claim, build_directory, claims_in, negated, office_sources,
+                                        same_claim)
 from officesim.evaluators.facts import IDENTIFIER, Mention, dates_in, fact_of, find, times_in
 from officesim.evaluators.text import as_number, collapse
 from officesim.runner.mutants.base import (_ADDRESS, _BODY_ARGS, _MONEY_WORDS, _MONTHS, _TEXT_ARGS, _WEEKDAYS,
@@ -322,7 +323,8 @@ class WrittenMutants(BaseDeriver):
             return
         others = sorted({p.first for p in directory.people.values() if p.first and p.address not in to
                          and p.address != str(self.task.user).lower() and p.first.casefold() not in mine
-                         and len(directory.named(p.first)) == 1 and p.first.isalpha()})
+                         and len(directory.named(p.first)) == 1 and p.first.isalpha()
+                         and p.first.casefold() not in GROUP_GREETINGS})  # "Hi All" greets a group (a list's name)
         if not others:
             return
         made["text-entity-swapped"] = made.get("text-entity-swapped", 0) + 1
