@@ -390,10 +390,10 @@ def _tall_dot(word: Word, ink: Ink) -> str | None:
     return None
 
 
-def _runs(mask: Image.Image, y: int) -> list[tuple[int, int]]:
-    """The ink runs [start, end) of row ``y`` of a mask."""
+def _runs(mask: Image.Image, y: int, data: bytes | None = None) -> list[tuple[int, int]]:
+    """The ink runs [start, end) of row ``y`` of a mask (``data``: its bytes, when already at hand)."""
     w = mask.width
-    row = mask.tobytes()[y * w:(y + 1) * w]
+    row = (data if data is not None else mask.tobytes())[y * w:(y + 1) * w]
     runs, start = [], None
     for x in range(w + 1):
         on = x < w and row[x]
@@ -421,12 +421,13 @@ def _five_read_as_s(word: Word, ink: Ink) -> str | None:
             continue
         glyph = mask.crop(bbox)
         w, h = glyph.size
+        data = glyph.tobytes()
         bar = 0
-        while bar < h // 4 and len(runs := _runs(glyph, bar)) == 1 and runs[0][1] - runs[0][0] >= 0.55 * w:
+        while bar < h // 4 and len(runs := _runs(glyph, bar, data)) == 1 and runs[0][1] - runs[0][0] >= 0.55 * w:
             bar += 1
         if bar < 1 or bar >= h // 4:
             continue  # no flat top (or a block, not a glyph)
-        below = [_runs(glyph, y) for y in range(bar, bar + max(2, round(0.12 * h)))]
+        below = [_runs(glyph, y, data) for y in range(bar, bar + max(2, round(0.12 * h)))]
         if all(r and r[-1][1] <= 0.5 * w for r in below):
             c.text = "5"
             changed = True
@@ -519,20 +520,11 @@ def _cells(word: Word, pitch: float) -> int:
 def _stem_columns(mask: Image.Image, top: int, foot: int) -> list[float] | None:
     """Where the vertical strokes crossing the lower half of the x-height band (rows top..foot of
     ``mask``) stand: the centres of the ink runs, on the row whose count of runs is the most common."""
-    w, h = mask.size
+    h = mask.height
     data = mask.tobytes()
     rows = []
     for y in range(top + (foot - top) // 2, min(h, foot - (foot - top) // 8)):
-        row = data[y * w:(y + 1) * w]
-        runs, start = [], None
-        for x in range(w + 1):
-            on = x < w and row[x]
-            if on and start is None:
-                start = x
-            elif not on and start is not None:
-                runs.append((start + x - 1) / 2)
-                start = None
-        rows.append(runs)
+        rows.append([(start + end - 1) / 2 for start, end in _runs(mask, y, data)])
     if not rows:
         return None
     counts = [len(r) for r in rows]
