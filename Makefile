@@ -46,7 +46,7 @@ test: install browser  ## unit and end-to-end tests (the docs site build among t
 validate: install
 	$(BIN)/officesim validate --tasks tasks/examples
 
-validate-hard: install  ## prove the hard split (gold and up to 3 mutants of each class per task); about 2.5 hours on 2 busy cores, a line per task as it finishes
+validate-hard: install  ## prove the hard split (gold and up to 3 mutants of each class per task); about 100 min on 2 cores, a line per task as it finishes
 	$(BIN)/officesim validate --split hard --mutants --sample 3 --json runs/hard-mutants.json
 
 BENCHMARKS ?= ../shared/benchmarks
