@@ -362,16 +362,27 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
     """Claims of ``text`` of an expected fact's kind that nothing supports (``names``: the instruction's
     and the office's text, lower case, where "Midterm 1" is a name)."""
     kinds = expected_kinds(support.expected, year=year, directory=directory)
-    if not kinds:
+    beside = beside_kinds(support, kinds, year)
+    read = kinds | beside
+    if not read:
         return []
     allowed = supported_claims(support, year=year, now=now, directory=directory)
-    written = claims_in(text, year=year, directory=directory, kinds=kinds,
+    written = claims_in(text, year=year, directory=directory, kinds=read,
                         dotted_times="time" in kinds and any(c.kind == "time" for c in allowed))
+    if beside:
+        written = [c for c in written if c.kind in kinds or _beside_read(c, text, support.expected, year)]
+    roles = _roles(support.texts, year) if beside else {}
     spans: dict[tuple, list[Claim]] = {}
     for claim in written:
         spans.setdefault((claim.start, claim.end), []).append(claim)
     out = []
     for readings in spans.values():  # "11/06/2026" or "10.00" is true when one of its readings is
+        if beside and all(c.kind not in kinds for c in readings):
+            if roles and any(_takes_role(c, text, roles) for c in readings):
+                out.append(readings[0])
+                continue
+            if not any(_money(c) or c.kind == "date" for c in readings):
+                continue  # a count beside the facts is read only against the gold's count in its place
         if any(same_claim(c, a) for c in readings for a in allowed):
             continue
         if now is not None and any(_today(c, text, now, support.expected, year) for c in readings):
@@ -386,12 +397,89 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
         if names and any(c.kind == "number" and _named_number(c, text, names) for c in readings):
             continue
         out.append(readings[0])
-    if out and "number" in kinds:
+    if out and "number" in read:
         out = [c for c in out if not (c.kind == "number" and derived(c, text, written, out, year=year, now=now))]
     unique: dict[tuple, Claim] = {}
     for c in out:
         unique.setdefault((c.kind, c.text), c)
     return list(unique.values())
+
+
+# ---- values beside the expected facts ------------------------------------------------------------------
+def beside_kinds(support: Support, kinds: set[str], year: int | None) -> set[str]:
+    """Kinds the gold's own text in the same place states beyond the expected facts' ("the 20 unpaid
+    invoices, £39,262.58 in all"; an order's amount and date beside its number): an agent need not state
+    such values, but those it states are read too, so that none of them is false."""
+    out: set[str] = set()
+    for text in support.texts[1:]:
+        for c in claims_in(str(text or ""), year=year, kinds=("number", "date")):
+            if c.kind not in kinds:
+                out.add(c.kind)
+    return out
+
+
+def _money(claim: Claim) -> bool:
+    """An amount (a currency, or two decimals), not a count."""
+    return claim.kind == "number" and (bool(claim.currency) or re.search(r"\.\d\d$", claim.text) is not None)
+
+
+def _beside_read(claim: Claim, text: str, expected: list[Any], year: int | None) -> bool:
+    """Which values of a kind the expected facts are not are read: amounts and counts anywhere (a count
+    only against the gold's, ``_takes_role``), dates only on a line that states an expected fact (an
+    order's date beside its number; a reply-by date a mail proposes is the writer's own)."""
+    if claim.kind == "number":
+        return True
+    if claim.kind != "date":
+        return False
+    lo, hi = _line_span(text, claim.start, claim.end)
+    line = text[lo:hi]
+    return any(find(line.replace(claim.text, " "), f, year=year) is not None for f in _flat(expected))
+
+
+def _role(text: str, start: int, end: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The two words before and after a value within its line: its place in a sentence ("the 20 unpaid
+    invoices", "orders over £10,000.00")."""
+    lo, hi = _line_span(text, start, end)
+    before = re.findall(r"[a-z]+", text[lo:start].casefold())[-2:]
+    after = re.findall(r"[a-z]+", text[end:hi].casefold())[:2]
+    return tuple(before), tuple(after)
+
+
+def _line_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the line that holds a value starts and ends (a number's span may open with the space or line
+    break before it)."""
+    while start < end and text[start].isspace():
+        start += 1
+    hi = text.find("\n", start)
+    return text.rfind("\n", 0, start) + 1, len(text) if hi < 0 else hi
+
+
+def _roles(texts: list[str], year: int | None) -> dict[tuple, list[Claim]]:
+    """The gold's amounts and counts by their place (``_role``), each place the gold fills with one value
+    only (a list's places, filled with many, say nothing)."""
+    places: dict[tuple, list[Claim]] = {}
+    for text in texts[1:]:
+        text = str(text or "")
+        for c in claims_in(text, year=year, kinds=("number",)):
+            before, after = _role(text, c.start, c.end)
+            for key in (("before", before, _money(c)), ("after", after, _money(c))):
+                if key[1]:
+                    places.setdefault(key, []).append(c)
+    return {k: v for k, v in places.items() if all(same_claim(v[0], c) for c in v)}
+
+
+def _takes_role(claim: Claim, text: str, roles: dict[tuple, list[Claim]]) -> bool:
+    """Whether a value stands where the gold states another value of its sort ("the 30 unpaid invoices"
+    where the gold writes "the 20 unpaid invoices"): a false count or amount, however the office supports
+    the number."""
+    if claim.kind != "number":
+        return False
+    before, after = _role(text, claim.start, claim.end)
+    for key in (("before", before, _money(claim)), ("after", after, _money(claim))):
+        gold = roles.get(key) if key[1] else None
+        if gold and not same_claim(claim, gold[0]):
+            return True
+    return False
 
 
 # ---- figures worked out from stated values ------------------------------------------------------------
@@ -750,6 +838,48 @@ def _clauses_stating(texts: Iterable[str], fact: Any, year: int | None) -> Itera
                 yield from _clauses(sentence, m.start, m.end)
 
 
+# ---- hedges --------------------------------------------------------------------------------------------
+# what joins two values of one kind into one hedged answer: "16 December, or 14 December", "14 December,
+# correction, 16 December", "16 December (14 December by the other count)"
+_HEDGE_GAP = re.compile(r"(?i)^[\s,;:\-–—]*(?:(?:or|either)(?:\s+(?:rather|maybe|possibly|perhaps|else))?|"
+                        r"correction|corrected|sorry|i mean|i meant|make that|rather|perhaps|possibly|maybe)"
+                        r"(?![\w-])[\s,;:\-–—]*(?:it'?s|it is|to)?\s*$")
+_ALTERNATIVE_AFTER = re.compile(r"(?i)\s*(?:by|on|in|under|per|according to)\s+(?:the\s+|an?\s+)?(?:other|another|"
+                                r"second|alternative|different|previous|earlier|old)\b|\s*(?:or so|at the latest|"
+                                r"at the earliest|at most|at least|perhaps|possibly|maybe)\b")
+_BETWEEN = re.compile(r"(?i)\bbetween\s*$")
+
+
+def hedge_problems(text: str, expected: Iterable[Any], *, year: int | None,
+                   directory: Directory | None = None) -> list[str]:
+    """An expected fact joined to another value of its kind as one answer, with "or", a correction or a
+    parenthesis that offers the other as a reading of its own, or a range that runs backwards ("between
+    16 December and 14 December"): a hedge, however true the other value is of something in the office."""
+    facts = _flat(expected)
+    kinds = expected_kinds(facts, year=year, directory=directory) & {"number", "date", "time", "id"}
+    if not kinds:
+        return []
+    wanted = [c for f in facts for c in _claims_of_fact(f, year=year, directory=directory) if c.kind in kinds]
+    written = sorted(claims_in(text, year=year, kinds=kinds), key=lambda c: (c.start, c.end))
+    out = []
+    for a, b in zip(written, written[1:]):
+        if a.kind != b.kind or b.start < a.end:
+            continue
+        a_ok, b_ok = (any(same_claim(c, w) for w in wanted) for c in (a, b))
+        if a_ok == b_ok:
+            continue
+        gap = text[a.end:b.start]
+        if "\n" in gap or len(gap) > 30:
+            continue
+        backwards = (_BETWEEN.search(text[max(0, a.start - 12):a.start]) and re.fullmatch(r"\s+and\s+", gap)
+                     and isinstance(a.value, (int, float, date)) and type(a.value) is type(b.value)
+                     and b.value < a.value)
+        offered = re.fullmatch(r"\s*\(\s*", gap) and _ALTERNATIVE_AFTER.match(text, b.end)
+        if _HEDGE_GAP.match(gap) or backwards or offered:
+            out.append(f"hedges {show(a.text)} with {show(b.text)}: {show(text[max(0, a.start - 20):b.end + 25].strip(), 90)}")
+    return out
+
+
 def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[str], *, year: int | None,
                       office: str = "") -> list[str]:
     """Expected facts stated only in a negated sentence, where the gold states them plainly. A negation
@@ -869,6 +999,8 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
         given = {day(w) for t in [*support.texts, names] for w in weekday_conflicts(str(t), year)}
         problems += [f"writes {w}: the weekday is wrong" for w in conflicts if day(w) not in given]
     problems += polarity_problems(text, support.expected, support.texts, year=year, office=names)  # as a source says it
+    if not any(hedge_problems(str(t), support.expected, year=year, directory=directory) for t in support.texts):
+        problems += hedge_problems(text, support.expected, year=year, directory=directory)
     twice = doubled(body if body is not None else text)
     if twice and not any(doubled(str(t)) for t in support.texts):
         problems.append(f"says everything twice (from {show(twice, 60)} on)")

@@ -12,7 +12,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from officesim.evaluators.claims import gold_mail, mail_said, sentences, written_problems
+from officesim.evaluators.claims import directory_of, gold_mail, mail_said, sentences, written_problems
 from officesim.evaluators.facts import Fact, find, other_candidates, own_text, rebound, states, unbound
 from officesim.evaluators.registry import CellRef, CheckResult, TimeStr, check
 from officesim.evaluators.state import (
@@ -438,8 +438,10 @@ def mail_mismatches(
     in_message: bool = False,
     lines: list[list[Any]] | None = None,
     excludes_unless: list[str] | None = None,
+    people: Any = None,
 ) -> list[str]:
-    """How a parsed message differs from what is wanted (None = not checked)."""
+    """How a parsed message differs from what is wanted (None = not checked; ``people``: who a line
+    names, by address)."""
     out = []
     if to is not None and _addresses(to) != _addresses(entry.get("to")):
         out.append(f"to is {_fmt_addresses(_addresses(entry.get('to')))}, expected {_fmt_addresses(_addresses(to))}")
@@ -465,9 +467,10 @@ def mail_mismatches(
     apart = unbound(f"{got_subject}\n{own}", lines, year=year)
     if apart:
         out.append(f"no line states {' and '.join(show(str(f)) for f in apart[0])} together")
-    twice = rebound(own, lines, year=year)
+    twice = rebound(own, lines, year=year, people=people)
     if twice:
-        out.append(f"{show(str(twice[0][0][0]))} is also given another identifier: {show(twice[0][1], 90)}")
+        out.append(f"{show(str(twice[0][0][0]))} is answered twice: another line pairs it otherwise: "
+                   f"{show(twice[0][1], 90)}")
     stated = [t for t in as_list(body_excludes) if stated_plainly(f"{got_subject}\n{own}", t, year=year)
               and not (excludes_unless and set_aside_as(own, t, excludes_unless, as_list(body_contains), year=year))]
     if stated:
@@ -529,7 +532,8 @@ def email_sent(
     # a line's facts are stated too: read for negation and hedging like the body's
     facts = [*as_list(body_contains), *as_list(subject_contains), *(f for group in lines or [] for f in group)]
     path, entry, misses = _best_match(sent, year=state.year, reader=_mail_reader(state, facts, sender),
-                                      in_message=in_message(state.instruction), **wanted)
+                                      in_message=in_message(state.instruction), people=_people_of(state, lines),
+                                      **wanted)
     if not misses:
         return CheckResult.ok(f"{path}: {who} sent {show(entry.get('subject'))} to {', '.join(entry.get('to') or [])}")
     return CheckResult.fail(
@@ -545,6 +549,15 @@ def in_message(instruction: str) -> bool:
     """Whether the instruction says the facts must stand in the message itself ("with its number and
     total in the message"), so an attachment stating them does not count."""
     return _IN_MESSAGE.search(instruction or "") is not None
+
+
+def _people_of(state: EvalState, lines: list[list[Any]] | None) -> Any:
+    """Who a line names (addresses of the office's people), for ``lines`` groups that pair an item with a
+    person; None when no group needs it (the directory of a lived-in office is read only then)."""
+    if not lines or not any(len(g) > 1 for g in lines):
+        return None
+    directory = directory_of(state)
+    return lambda text: {address for _m, address in directory.persons_in(text)}
 
 
 def _mail_reader(state: EvalState, facts: list[Any], sender: str | None) -> Any:

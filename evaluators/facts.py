@@ -24,7 +24,7 @@ import re
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date, datetime, time
-from typing import Any
+from typing import Any, Callable
 
 from number_parser import parse_number
 
@@ -523,14 +523,42 @@ def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool =
     return out
 
 
-def rebound(text: Any, groups: list[list[Any]] | None, *, year: int | None = None) -> list[tuple[list[Any], str]]:
-    """Groups whose item (its first fact, a name) another line pairs with another identifier of the
-    shape of the group's own ("Wren House Hostels: last order SO-71971" and, below it, "Wren House
-    Hostels: last order SO-70351"): two answers for one item. (group, that line) for each."""
+def rebound(text: Any, groups: list[list[Any]] | None, *, year: int | None = None,
+            people: Callable[[str], set[str]] | None = None) -> list[tuple[list[Any], str]]:
+    """Groups whose item another line pairs with another identifier of the item's own shape: two answers
+    for one item. An item named by its first fact ("Wren House Hostels: last order SO-71971" and, below
+    it, "Wren House Hostels: last order SO-70351"), or one that is itself an identifier whose other facts
+    another line gives an order no group names ("PO-4789: promised 11 November, delivered 13 November"
+    and "PO-4388: promised 11 November, delivered 13 November"), or one whose other facts are people
+    (``people``: who a line names) that another line gives someone no group names ("14 December: Mira
+    Iyer" and "14 December: Rosa Tanaka"). (group, that line) for each."""
     out = []
     lines = str(text or "").splitlines()
+    named = {re.sub(r"\D", "", str(f)) for group in groups or [] for f in group
+             if fact_of(f)[0] == "text" and IDENTIFIER.fullmatch(str(f).strip())}
+    named_people = {p for group in groups or [] for f in group[1:] for p in (people(str(f)) if people else ())}
     for group in groups or []:
-        if len(group) < 2 or fact_of(group[0])[0] != "text" or IDENTIFIER.fullmatch(str(group[0]).strip()):
+        if len(group) < 2:
+            continue
+        own_people = {p for f in group[1:] for p in (people(str(f)) if people else ())}
+        if own_people and not IDENTIFIER.fullmatch(str(group[0]).strip()):
+            for line in lines:
+                if not states(line, group[0], year=year) or all(states(line, f, year=year) for f in group):
+                    continue
+                if people(line) - named_people:
+                    out.append((group, line.strip()))
+                    break
+            continue
+        if fact_of(group[0])[0] != "text":
+            continue
+        if IDENTIFIER.fullmatch(str(group[0]).strip()):
+            own, rest = str(group[0]).strip(), group[1:]
+            for line in lines:
+                if states(line, own, year=year) or not all(states(line, f, year=year) for f in rest):
+                    continue
+                if any(re.sub(r"\D", "", x) not in named for x in _rival_ids(line, own)):
+                    out.append((group, line.strip()))
+                    break
             continue
         ids = [str(f).strip() for f in group[1:] if fact_of(f)[0] == "text" and IDENTIFIER.fullmatch(str(f).strip())]
         for line in lines:

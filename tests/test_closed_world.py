@@ -486,4 +486,89 @@ def test_an_item_given_a_second_identifier_on_another_line_fails():
     assert run_check("email_sent", args, s).passed
     s = state("Hi Dana,\n- Flight: booking BK-1042\n- Flight: booking BK-0917\n", instruction="Tell Dana the flight's booking.")
     out = run_check("email_sent", args, s)
-    assert not out.passed and "another identifier" in out.message, out.message
+    assert not out.passed and "answered twice" in out.message, out.message
+
+
+# ---- values beside the expected facts, hedges between true values, items answered twice ----------------
+ORDERS = {"kind": "xlsx", "sheet_order": ["Orders"], "sheets": {"Orders": [
+    ["PO", "Supplier", "Amount", "Ordered"], ["PO-4505", "Elmstead Uniforms", 10382.84, "2026-07-11"],
+    ["PO-4592", "Yarrow Energy", 10558.4, "2026-09-16"], ["PO-4601", "Birchwood Stationers", 9969.37, "2026-09-17"],
+    ["PO-4388", "Umber Freight", 996.72, "2026-01-10"]]}}
+ORDERS_GOLD = ("Hi Dana,\nI found no approval for these orders over £10,000.00:\n"
+               "- PO-4505, Elmstead Uniforms, £10,382.84, ordered 11 July 2026\n"
+               "- PO-4592, Yarrow Energy, £10,558.40, ordered 16 September 2026\nThe 2 orders total £20,941.24.\nMaya")
+
+
+def orders_state(body: str, gold: str = ORDERS_GOLD) -> EvalState:
+    before = {"data/orders.xlsx": ORDERS}
+    return EvalState(files={**before, f"emails/{ME}/sent/msg-1.eml": mail(body)}, before=before,
+                     gold={**before, f"emails/{ME}/sent/msg-1.eml": mail(gold)}, user=ME, user_name="Maya Lin",
+                     now=datetime(2026, 10, 19, 9), instruction="Mail Dana the large orders without approval.")
+
+
+ORDERS_CHECK = {"sender": ME, "to": DANA, "body_contains": ["PO-4505", "PO-4592"]}
+
+
+@pytest.mark.parametrize("body", [
+    ORDERS_GOLD,
+    "Dana, no approval found for PO-4505 and PO-4592.",  # the amounts need not be stated at all
+    "Dana,\nPO-4505 (Elmstead Uniforms, 10,382.84 GBP, ordered 11 July) and PO-4592 (Yarrow Energy, "
+    "£10,558.40) have no approval; together £20,941.24.",
+    "Dana,\n- PO-4505: £10,382.84, £382.84 over the £10,000 limit\n- PO-4592: ordered 16 Sep 2026\nReply by 23 October?",
+])
+def test_true_values_beside_the_expected_ones_pass(body):
+    out = run_check("email_sent", ORDERS_CHECK, orders_state(body))
+    assert out.passed, out.message
+
+
+@pytest.mark.parametrize("wrong", [
+    ("£10,382.84", "£10,382.85"),  # no such amount
+    ("£10,382.84", "-£10,382.84"),
+    ("£10,000.00", "£9,969.37"),  # another order's amount where the policy's limit stands
+    ("16 September 2026", "17 September 2026"),  # another order's date beside PO-4592
+    ("The 2 orders", "The 3 orders"),  # a count where the gold states another
+])
+def test_a_false_value_beside_the_expected_ones_fails(wrong):
+    out = run_check("email_sent", ORDERS_CHECK, orders_state(ORDERS_GOLD.replace(*wrong)))
+    assert not out.passed, out.message
+
+
+@pytest.mark.parametrize("said", [
+    "16 December 2026, or 14 December 2026",
+    "between 16 December 2026 and 14 December 2026",
+    "14 December 2026, correction, 16 December 2026",
+    "16 December 2026 (14 December 2026 by the other count)",
+])
+def test_a_hedge_with_a_value_the_office_holds_fails(said):
+    from officesim.evaluators.claims import hedge_problems
+
+    assert hedge_problems(f"The team is full on {said}.", ["2026-12-16"], year=2026)
+    assert not hedge_problems("The team is full on 16 December 2026.", ["2026-12-16"], year=2026)
+    # a range that runs forward, or two expected values, is no hedge
+    assert not hedge_problems("Away between 14 December 2026 and 16 December 2026.", ["2026-12-16"], year=2026)
+    assert not hedge_problems("Full on 16 December 2026 or 17 December 2026.", ["2026-12-16", "2026-12-17"], year=2026)
+
+
+def test_an_identifiers_facts_given_to_another_identifier_fail():
+    from officesim.evaluators.facts import rebound
+
+    groups = [["PO-4789", "2026-11-11", "2026-11-13"], ["PO-4784", "2026-11-05", "2026-11-08"]]
+    right = "- PO-4789: promised 11 November 2026, delivered 13 November 2026\n- PO-4784: 5 Nov 2026 / 8 Nov 2026"
+    assert rebound(right, groups, year=2026) == []
+    wrong = right + "\n- PO-4388 (freight): promised 11 November 2026, delivered 13 November 2026"
+    assert [g[0] for g, _line in rebound(wrong, groups, year=2026)] == ["PO-4789"]
+
+
+def test_a_day_given_a_second_person_fails():
+    from officesim.evaluators.facts import rebound
+
+    names = {"Mira Iyer": "mira", "Rosa Tanaka": "rosa", "Rafael Lindqvist": "rafael"}
+
+    def people(text: str) -> set[str]:
+        return {a for n, a in names.items() if n in text}
+
+    groups = [["2026-12-07", "Rafael Lindqvist"], ["2026-12-14", "Mira Iyer"]]
+    right = "- Monday 7 December 2026: Rafael Lindqvist\n- Monday 14 December 2026: Mira Iyer\nI'm back on 14 December 2026."
+    assert rebound(right, groups, year=2026, people=people) == []
+    wrong = right + "\n- Monday 14 December 2026: Rosa Tanaka"
+    assert [g[0] for g, _line in rebound(wrong, groups, year=2026, people=people)] == ["2026-12-14"]

@@ -364,10 +364,11 @@ WEAK = {
     "instruction": f"Tell Lena Lin ({LENA}) that the budget total is 1500.",
     "office": [{"type": "eml", "user": USER, "folder": "inbox", "id": "msg-1", "from": LENA, "to": [USER],
                 "date": "2026-03-09 16:00:00", "subject": "Budget", "body": "What is the total? Last year it was 1100."}],
-    # deliberately weak: the body's number is never checked, and mail wording is free in the outcome
+    # deliberately weak: the body's number is never checked (a count on a line of its own has no place the
+    # gold fills: evaluators/claims.py reads it against nothing), and mail wording is free in the outcome
     "checks": [{"check": "email_sent", "args": {"sender": USER, "to": LENA}}],
     "gold": [switch("email"), act("email", "send_email", sender=USER, recipient=LENA, subject="Budget total",
-                                  content="Hi Lena,\nthe budget total is 1500.\nMaya")],
+                                  content="Hi Lena,\nBudget total, as asked:\n1500\nMaya")],
 }
 
 

@@ -365,8 +365,10 @@ class WrittenMutants(BaseDeriver):
         return out
 
     def _number_words(self, text: str) -> list[tuple[int, int, str]]:
-        out = []
+        out, names = [], self.named_spans(text)
         for m in standalone_numbers(text):
+            if any(a <= m.start < b for a, b in names):
+                continue  # "Paper A4 (5 reams)" is a product's name: "five reams" names no product
             raw = text[m.start:m.end]
             after = text[m.end:m.end + 30]
             before = text[max(0, m.start - 12):m.start]
