@@ -12,9 +12,13 @@ must be supported:
 
 Anything else of an expected fact's kind is a false or hedged statement ("4,690.99 (5,100 with the
 hotel)", "May 15, or at the latest May 19", "first X, correction: Y") and fails, with a message that
-names it. Whatever kind is expected, a weekday must agree with its date, a mail's greeting must name
-one of its recipients, and an expected fact stated under a negation ("we can no longer offer the demo")
-fails unless the gold states it under one too.
+names it. Values of kinds the check does not expect but the gold writes in the same place are read too
+(``beside_kinds``): amounts anywhere, dates on a line with an expected fact, counts against the gold's
+count in the same place. An expected value joined to another of its kind as one answer ("X, or Y",
+"Y, correction, X") is a hedge however true Y is of something (``hedge_problems``). Whatever kind is
+expected, a weekday must agree with its date, a mail's greeting must name one of its recipients, and an
+expected fact stated under a negation ("we can no longer offer the demo") fails unless the gold states
+it under one too.
 """
 
 from __future__ import annotations
