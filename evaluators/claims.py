@@ -761,7 +761,10 @@ def negated(sentence: str) -> bool:
 
 
 _CLAUSE_BREAK = re.compile(r";|:(?=\s)|,\s*(?=(?:but|and|while|although|though|whereas|so|yet)\b)"
-                           r"|\s+(?:but|while|although|whereas)\s+|\s(?=(?:rather than|instead of)\b)", re.I)
+                           r"|\s+(?:but|while|although|whereas)\s+|\s(?=(?:rather than|instead of)\b)"
+                           # a second verb of the same subject: "placed X on hold and will not pay it"
+                           r"|\s+and\s+(?=(?:will|would|shall|won't|wont|cannot|can't|do|does|did|don't|doesn't|"
+                           r"didn't|have|has|had|is|are|was|were|we|i|they|he|she|it)\b)", re.I)
 
 
 def _clauses(sentence: str, start: int, end: int) -> list[str]:

@@ -572,3 +572,12 @@ def test_a_day_given_a_second_person_fails():
     assert rebound(right, groups, year=2026, people=people) == []
     wrong = right + "\n- Monday 14 December 2026: Rosa Tanaka"
     assert [g[0] for g, _line in rebound(wrong, groups, year=2026, people=people)] == ["2026-12-14"]
+
+
+def test_a_second_verb_negated_does_not_deny_the_item():
+    from officesim.evaluators.claims import polarity_problems
+
+    said = "Invoice BS-2608-0375 repeats BS-2608-0290, so we have placed BS-2608-0375 on hold and will not pay it."
+    assert polarity_problems(said, ["BS-2608-0375"], ["Please cancel BS-2608-0375."], year=2026) == []
+    assert polarity_problems("We will not pay BS-2608-0375.", ["BS-2608-0375"], ["Please cancel BS-2608-0375."],
+                             year=2026)
