@@ -571,23 +571,33 @@ def probation_reviews(w: World) -> dict:
     office = [{"type": "xlsx", "path": directory, "sheets": {"Staff": d_rows}},
               {"type": "xlsx", "path": leave_sheet, "sheets": {"Leave": leave_rows}},
               {"type": "xlsx", "path": tracker, "sheets": {"Probation": t_rows}}]
-    busy = _busy(w)
-    booked: dict[str, datetime] = {}
-    unable = []
-    for h in due:
-        slot = None
-        day = max(today + timedelta(days=1), h["six"] - timedelta(days=14))
-        while slot is None and day < h["six"]:
-            if day.weekday() < 5 and not any(s <= day <= e for s, e in away[h["email"]]):
-                slot = next((_at(day, 14) + timedelta(minutes=30 * k) for k in range(5)
-                             if _free(busy, _at(day, 14) + timedelta(minutes=30 * k),
-                                      _at(day, 15) + timedelta(minutes=30 * k))), None)
-            day += timedelta(days=1)
-        if slot is None:
-            unable.append(h)
-        else:
-            booked[h["email"]] = slot
-            busy.append((slot, slot + timedelta(hours=1)))
+    def book(first_day: date) -> tuple[dict[str, datetime], list[dict]]:
+        """Each due hire's earliest free slot from ``first_day`` on (the user's diary and the slots booked
+        before it), and the hires that cannot fit before their six-month date."""
+        busy = _busy(w)
+        booked: dict[str, datetime] = {}
+        unable = []
+        for h in due:
+            slot = None
+            day = max(first_day, h["six"] - timedelta(days=14))
+            while slot is None and day < h["six"]:
+                if day.weekday() < 5 and not any(s <= day <= e for s, e in away[h["email"]]):
+                    slot = next((_at(day, 14) + timedelta(minutes=30 * k) for k in range(5)
+                                 if _at(day, 14) + timedelta(minutes=30 * k) > w.now
+                                 and _free(busy, _at(day, 14) + timedelta(minutes=30 * k),
+                                           _at(day, 15) + timedelta(minutes=30 * k))), None)
+                day += timedelta(days=1)
+            if slot is None:
+                unable.append(h)
+            else:
+                booked[h["email"]] = slot
+                busy.append((slot, slot + timedelta(hours=1)))
+        return booked, unable
+
+    # "the earliest such slot" from tomorrow (the gold), or from this afternoon, which nothing rules out
+    booked, unable = book(today + timedelta(days=1))
+    same_day, unable_same_day = book(today)
+    assert unable_same_day == unable
     assert unable == [blocked] and len(booked) == len(due) - 1
     ago = lambda d, hh, mm: _at(today - timedelta(days=d), hh, mm).strftime(T)  # noqa: E731
     dialogue = [
@@ -614,47 +624,72 @@ def probation_reviews(w: World) -> dict:
                    "then send each person a short email with their review's day and time?")
     gold = [switch("excel"), read_sheet(directory), read_sheet(leave_sheet), read_sheet(tracker),
             switch("calendar"), list_events(w)]
-    checks = []
-    for h in due:
-        if h in unable:
-            continue
-        s = booked[h["email"]]
-        gold.append(create_event(w, f"Probation review: {h['name']}", s, s + timedelta(hours=1),
-                                 attendees=[h["email"], hrbp2.email]))
-        checks.append(check("ics_event", f"review of {h['name']} booked", user=me.email,
-                            summary=f"Probation review: {h['name']}", start=stamp(s),
-                            end=stamp(s + timedelta(hours=1)), attendees=[h["email"], hrbp2.email]))
+    def book_steps(slots: dict[str, datetime]) -> list[dict]:
+        """The events, the tracker's cells and each hire's mail of one reading's bookings."""
+        out = [create_event(w, f"Probation review: {h['name']}", slots[h["email"]],
+                            slots[h["email"]] + timedelta(hours=1), attendees=[h["email"], hrbp2.email])
+               for h in due if h["email"] in slots]
+        out.append(switch("excel"))
+        for k, h in enumerate(hires):
+            if h["email"] in slots:
+                s = slots[h["email"]]
+                out += [set_cell(tracker, 4 + k, 4, iso(s)), set_cell(tracker, 4 + k, 5, s.strftime("%H:%M"))]
+        out.append(switch("email"))
+        for h in due:
+            if h["email"] in slots:
+                s = slots[h["email"]]
+                out.append(send(w, [h["email"]], "Your probation review",
+                                f"Hi {h['first']},\n\nYour probation review is booked for {s:%A} "
+                                f"{long_date(s.date())} at {s:%H:%M}.\n\nBest,\n{me.first}"))
+        return out
+
+    reads = list(gold)
+    gold += book_steps(booked)
+
+    def bookings(slots: dict[str, datetime]) -> list[dict]:
+        """What one reading's bookings leave: the events, the tracker's rows, each hire's mail."""
+        out = []
+        for h in due:
+            if h["email"] in slots:
+                s = slots[h["email"]]
+                out.append(check("ics_event", f"review of {h['name']} booked", user=me.email,
+                                 summary=f"Probation review: {h['name']}", start=stamp(s),
+                                 end=stamp(s + timedelta(hours=1)), attendees=[h["email"], hrbp2.email]))
+        for k, h in enumerate(hires):
+            if h["email"] in slots:
+                s = slots[h["email"]]
+                out.append(check("xlsx_row", f"{h['name']} in the tracker", file=tracker, row=4 + k,
+                                 values=[h["name"], "Operations", iso(h["start"]), iso(s), s.strftime("%H:%M")]))
+        for h in due:
+            if h["email"] in slots:
+                s = slots[h["email"]]
+                out.append(check("email_sent", f"told {h['first']}", sender=me.email, to=[h["email"]],
+                                 body_contains=[iso(s), s.strftime("%H:%M")], lines=[[iso(s), s.strftime("%H:%M")]]))
+        return out
+
+    checks = bookings(booked) if same_day == booked else [
+        check("any_of", "booked the reviews", readings=[bookings(booked), bookings(same_day)])]
     for h in hires:
         if h not in due or h in unable:
             checks.append(check("ics_no_event", f"no review for {h['name']}", user=me.email,
                                 summary=f"Probation review: {h['name']}"))
-    gold.append(switch("excel"))
     for k, h in enumerate(hires):
-        if h["email"] in booked:
-            s = booked[h["email"]]
-            gold += [set_cell(tracker, 4 + k, 4, iso(s)), set_cell(tracker, 4 + k, 5, s.strftime("%H:%M"))]
-            checks.append(check("xlsx_row", f"{h['name']} in the tracker", file=tracker, row=4 + k,
-                                values=[h["name"], "Operations", iso(h["start"]), iso(s), s.strftime("%H:%M")]))
-        else:
+        if h["email"] not in booked:
             checks.append(check("xlsx_row", f"{h['name']} left open in the tracker", file=tracker, row=4 + k,
                                 values=[h["name"], "Operations", iso(h["start"])]))
-    gold.append(switch("email"))
-    for h in due:
-        if h in unable:
-            continue
-        s = booked[h["email"]]
-        gold.append(send(w, [h["email"]], "Your probation review",
-                         f"Hi {h['first']},\n\nYour probation review is booked for {s:%A} {long_date(s.date())} at "
-                         f"{s:%H:%M}.\n\nBest,\n{me.first}"))
-        checks.append(check("email_sent", f"told {h['first']}", sender=me.email, to=[h["email"]],
-                            body_contains=[iso(s), s.strftime("%H:%M")], lines=[[iso(s), s.strftime("%H:%M")]]))
-    gold.append(send(w, [hrbp2.email], "Probation review that can't be held in time",
-                     f"Hi {hrbp2.first},\n\nI couldn't fit {blocked['name']}'s probation review before "
-                     f"{blocked['first']}'s six-month date: {blocked['first']} is on leave for the whole two weeks "
-                     f"before it. Could you extend the probation?\n\nThanks,\n"
-                     f"{me.first}"))
+    tell_hr = send(w, [hrbp2.email], "Probation review that can't be held in time",
+                   f"Hi {hrbp2.first},\n\nI couldn't fit {blocked['name']}'s probation review before "
+                   f"{blocked['first']}'s six-month date: {blocked['first']} is on leave for the whole two weeks "
+                   f"before it. Could you extend the probation?\n\nThanks,\n{me.first}")
+    gold.append(tell_hr)
     checks.append(check("email_sent", f"told {hrbp2.first} about {blocked['name']}", sender=me.email,
                         to=[hrbp2.email], body_contains=[blocked["name"]],
-                        body_excludes=[h["name"] for h in due if h is not blocked]))
+                        body_excludes=[h["name"] for h in due if h is not blocked],
+                        excludes_unless=["booked", "scheduled", "arranged"]))
     checks.append(check("email_not_sent", f"nothing to {hrbp.first}", sender=me.email, to=[hrbp.email]))
-    return {"instruction": instruction, "dialogue": dialogue, "office": office, "gold": gold, "checks": checks}
+    # the readings' checks judge the diary's reviews and the tracker; the outcome is compared beyond them
+    free = [] if same_day == booked else [tracker, f"calendar/{me.email}.ics"]
+    right = [] if same_day == booked else [{"name": "booked from this afternoon on, which nothing rules out",
+                                             "actions": reads + book_steps(same_day) + [tell_hr]}]
+    return {"instruction": instruction, "dialogue": dialogue, "office": office, "gold": gold, "checks": checks,
+            "free": free, "right": right}
