@@ -375,7 +375,7 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
                         dotted_times="time" in kinds and any(c.kind == "time" for c in allowed))
     if beside:
         written = [c for c in written if c.kind in kinds or _beside_read(c, text, support.expected, year)]
-    roles = _roles(support.texts, year) if beside else {}
+    roles = _roles(support.texts, year) if beside or "number" in kinds else {}
     spans: dict[tuple, list[Claim]] = {}
     for claim in written:
         spans.setdefault((claim.start, claim.end), []).append(claim)
@@ -399,6 +399,11 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
                                      for c in readings):
             continue
         if names and any(c.kind == "number" and _named_number(c, text, names) for c in readings):
+            continue
+        if names and any(c.kind in ("org", "person") and _named_apart(c, text, names, support.expected, year)
+                         for c in readings):
+            continue
+        if any(_own_count(c, text, support.texts) and not (roles and _takes_role(c, text, roles)) for c in readings):
             continue
         out.append(readings[0])
     if out and "number" in read:
@@ -716,6 +721,35 @@ _FACTOR_AFTER = re.compile(r"\s*[x×*]\s*[$€£]?\d")
 _FACTOR_BEFORE = re.compile(r"\d\s*[x×*]\s*$")
 
 
+def _named_apart(claim: Claim, text: str, names: str, expected: list[Any], year: int | None) -> bool:
+    """A person or organisation the office or the gold's work names, in a clause that states no expected
+    fact of its kind ("I reconciled Northgate Bank's statement", "agendas went to Ironvale Logistics" beside
+    "Bramble Office Supply is the idle supplier"): context, not a second answer."""
+    if claim.text.casefold() not in names:
+        return False
+    clause = _clause_of(claim, text).replace(claim.text, " ")
+    return not any(fact_of(f)[0] == "text" and find(clause, f, year=year) is not None and _is_name(f)
+                   for f in _flat(expected))
+
+
+_COUNTED = re.compile(r"\s+(?:[a-z]+\s+)?([a-z]{3,}s)\b")
+
+
+def _own_count(claim: Claim, text: str, texts: list[str]) -> bool:
+    """A count the agent gives of something the gold counts nowhere ("I marked 39 payments as cleared"
+    where the gold's mail counts no payments): true or not, no source states it, so it is read only
+    against the gold's count in the same place (``_takes_role``)."""
+    if claim.kind != "number" or _money(claim) or claim.currency or not float(claim.value).is_integer() \
+            or not 1 < claim.value < 10000 or "." in claim.text:
+        return False
+    m = _COUNTED.match(text, claim.end)
+    if not m:
+        return False
+    noun = m.group(1).casefold()
+    gold = "\n".join(str(t or "") for t in texts[1:]).casefold()
+    return re.search(rf"\d[\d,]*\s+(?:[a-z]+\s+)?{re.escape(noun)}\b", gold) is None
+
+
 def _named_number(claim: Claim, text: str, names: str) -> bool:
     """A number that is part of a name the instruction or the office uses ("Midterm 1" for midterm1,
     "Room 4", "Team 2")."""
@@ -863,7 +897,7 @@ def hedge_problems(text: str, expected: Iterable[Any], *, year: int | None,
     parenthesis that offers the other as a reading of its own, or a range that runs backwards ("between
     16 December and 14 December"): a hedge, however true the other value is of something in the office."""
     facts = _flat(expected)
-    kinds = expected_kinds(facts, year=year, directory=directory) & {"number", "date", "time", "id"}
+    kinds = expected_kinds(facts, year=year, directory=directory) & {"number", "date", "time", "id", "org", "person"}
     if not kinds:
         return []
     wanted = [c for f in facts for c in _claims_of_fact(f, year=year, directory=directory) if c.kind in kinds]

@@ -581,3 +581,10 @@ def test_a_second_verb_negated_does_not_deny_the_item():
     assert polarity_problems(said, ["BS-2608-0375"], ["Please cancel BS-2608-0375."], year=2026) == []
     assert polarity_problems("We will not pay BS-2608-0375.", ["BS-2608-0375"], ["Please cancel BS-2608-0375."],
                              year=2026)
+
+
+def test_a_count_of_something_the_gold_does_not_count_is_the_agents_own():
+    body = "Dana,\nI went through 39 payments: PO-4505 and PO-4592 have no approval."
+    assert run_check("email_sent", ORDERS_CHECK, orders_state(body)).passed
+    # the gold counts orders: a count of orders must be its count
+    assert not run_check("email_sent", ORDERS_CHECK, orders_state(ORDERS_GOLD.replace("The 2 orders", "The 3 orders"))).passed
