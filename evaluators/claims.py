@@ -43,6 +43,8 @@ from officesim.evaluators.facts import (
     dotted_times_in,
     own_text,
     fact_of,
+    phone_key,
+    phone_spans,
     find,
     number_fact,
     numbers_in,
@@ -53,7 +55,7 @@ from officesim.evaluators.facts import (
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.text import as_list, collapse, document_text, show
 
-KINDS = ("number", "date", "time", "email", "id", "person", "org")
+KINDS = ("number", "date", "time", "email", "id", "phone", "person", "org")
 
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PATH = re.compile(r"(?<![\w])(?:/?[\w.-]+/)*[\w.-]+\.(?:xlsx|xls|docx|doc|pdf|eml|ics|txt|csv|png|jpe?g|md|json|pptx|zip)\b", re.I)
@@ -208,6 +210,10 @@ def _plain_claims(text: str, year: int | None, kinds: frozenset[str], dotted_tim
         out += [Claim("id", re.sub(r"[^0-9A-Za-z]", "", m["prefix"] + m["digits"]).upper(), m.group(0),
                       start=m.start(), end=m.end()) for m in ids]
     masked = _mask(masked, [(m.start(), m.end()) for m in ids])
+    phones = phone_spans(masked)  # one number to call, not amounts
+    if "phone" in kinds:
+        out += [Claim("phone", phone_key(masked[a:b]), masked[a:b], start=a, end=b) for a, b in phones]
+    masked = _mask(masked, phones)
     masked = _mask(masked, [(m.start(), m.end()) for m in _LIST_MARK.finditer(masked)])
     dates = dates_in(masked, year)
     if "date" in kinds:
@@ -403,6 +409,9 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
         if names and any(c.kind in ("org", "person") and _named_apart(c, text, names, support.expected, year)
                          for c in readings):
             continue
+        if sources is not None and any(c.kind == "phone" and any(same_claim(c, v) for v, _w, _u in sources)
+                                       for c in readings):
+            continue  # a number the office lists (the old one a reply says it replaced); a hedge is read apart
         if any(_own_count(c, text, support.texts) and not (roles and _takes_role(c, text, roles)) for c in readings):
             continue
         out.append(readings[0])
@@ -546,7 +555,7 @@ def content_words(text: str) -> set[str]:
     return {w.rstrip("s") if len(w) > 4 else w for w in re.findall(r"[a-z]{3,}", text.casefold()) if w not in _STOP}
 
 
-VALUE_KINDS = ("number", "date", "time", "id", "email")
+VALUE_KINDS = ("number", "date", "time", "id", "email", "phone")
 
 
 @lru_cache(maxsize=1 << 17)
@@ -897,7 +906,8 @@ def hedge_problems(text: str, expected: Iterable[Any], *, year: int | None,
     parenthesis that offers the other as a reading of its own, or a range that runs backwards ("between
     16 December and 14 December"): a hedge, however true the other value is of something in the office."""
     facts = _flat(expected)
-    kinds = expected_kinds(facts, year=year, directory=directory) & {"number", "date", "time", "id", "org", "person"}
+    kinds = expected_kinds(facts, year=year, directory=directory) & {"number", "date", "time", "id", "phone", "org",
+                                                                     "person"}
     if not kinds:
         return []
     wanted = [c for f in facts for c in _claims_of_fact(f, year=year, directory=directory) if c.kind in kinds]

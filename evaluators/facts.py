@@ -523,6 +523,20 @@ def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool =
     return out
 
 
+_PHONE = re.compile(r"(?<![\w.,:/-])(?:\+\d{1,3}|0)\d*(?:[ ()-]+\d{2,}){2,}(?![\d:/])")
+
+
+def phone_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes phone numbers ("+44 7700 900852", "020 7946 0018"): their digits are one
+    number to call, not amounts."""
+    return [(m.start(), m.end()) for m in _PHONE.finditer(text) if len(re.sub(r"\D", "", m.group(0))) >= 9]
+
+
+def phone_key(written: str) -> str:
+    """A phone number by its last nine digits: "+44 20 7946 5829" and "020 7946 5829" are one number."""
+    return re.sub(r"\D", "", written)[-9:]
+
+
 def rebound(text: Any, groups: list[list[Any]] | None, *, year: int | None = None,
             people: Callable[[str], set[str]] | None = None) -> list[tuple[list[Any], str]]:
     """Groups whose item another line pairs with another identifier of the item's own shape: two answers

@@ -588,3 +588,13 @@ def test_a_count_of_something_the_gold_does_not_count_is_the_agents_own():
     assert run_check("email_sent", ORDERS_CHECK, orders_state(body)).passed
     # the gold counts orders: a count of orders must be its count
     assert not run_check("email_sent", ORDERS_CHECK, orders_state(ORDERS_GOLD.replace("The 2 orders", "The 3 orders"))).passed
+
+
+def test_a_phone_number_is_one_claim_the_office_may_list():
+    from officesim.evaluators.claims import claims_in, hedge_problems
+
+    said = "Your number is now +44 7700 900215, replacing the old 020 7946 5829."
+    found = [(c.kind, c.value) for c in claims_in(said, year=2026)]
+    assert found == [("phone", "700900215"), ("phone", "079465829")], found  # no amounts 7700, 5829
+    assert hedge_problems("Your number is +44 7700 900215, or +44 7700 900629.", ["+44 7700 900215"], year=2026)
+    assert not hedge_problems(said, ["+44 7700 900215"], year=2026)

@@ -500,7 +500,7 @@ def test_date_reformatted_keeps_a_dated_columns_form(derived, tmp_path):
 
 
 def test_a_phone_numbers_digits_are_no_amounts():
-    from officesim.runner.mutants.base import phone_spans
+    from officesim.evaluators.facts import phone_spans
 
     text = "Bruno: +44 7700 900852; Ada: 020 7946 0018; 12 chairs at 1,500"
     assert [text[a:b] for a, b in phone_spans(text)] == ["+44 7700 900852", "020 7946 0018"]

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 
 from officesim.apps import apps_for
 from officesim.apps.registry import DEFAULT_TOOLSET, SYSTEM_APP
-from officesim.evaluators.facts import Mention, dates_in, numbers_in, times_in
+from officesim.evaluators.facts import Mention, dates_in, numbers_in, phone_spans, times_in
 from officesim.evaluators.text import as_number, collapse, document_text, format_number
 from officesim.runner.mutants.registry import BY_NAME, RIGHT, WRONG
 
@@ -838,9 +838,3 @@ class BaseDeriver:
         return chosen == "times" or (chosen is not None and part == "end")
 
 
-_PHONE = re.compile(r"(?<![\w.,])(?:\+\d{1,3}|0)\d*(?:[ ()-]+\d{2,}){2,}")
-
-
-def phone_spans(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` writes phone numbers ("+44 7700 900852", "020 7946 0018"): their digits are no amounts."""
-    return [(m.start(), m.end()) for m in _PHONE.finditer(text)]
