@@ -397,6 +397,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
             continue
         if now is not None and any(_today(c, text, now, support.expected, year) for c in readings):
             continue
+        if now is not None and support.texts and any(_window_end(c, now, str(support.texts[0])) for c in readings):
+            continue
         if support.context and any(context_value(c, text, support.context, year) for c in readings):
             continue
         if sources is not None and any(_office_value(c, text, sources, support.expected, year) for c in readings):
@@ -614,10 +616,13 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
     states none of the expected facts (else it would be a second answer: "4,690.99 (5,100 with the
     hotel)") and shares a word with a place in the office that states the same value ("the taxi alone
     was 1,500")."""
-    clause, offset = "", 0
+    clause, offset, label = "", 0, ""
     for start, end, sentence in sentences(text):
         if start <= claim.start < end:
             clause = _clauses(sentence, claim.start - start, claim.end - start)[0]
+            head = re.match(r"\s*([^:\n]{1,40}):\s", sentence)
+            if head and head.end() <= claim.start - start:
+                label = head.group(1)  # "Amount approved: £480.00 of the £516.00 claimed" is about the amounts
             if not content_words(_mask(clause, [(i.start, i.end) for i in claims_in(clause, year=year, kinds=VALUE_KINDS)])):
                 clause = sentence  # values after a label ("Liam: 74 and 72", "Nap: 1:00 PM - 2:00 PM") are the label's
             offset = start + sentence.find(clause)
@@ -629,7 +634,7 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
         return False
     others = [c for c in claims_in(clause, year=year, kinds=VALUE_KINDS)
               if not (c.start + offset <= claim.start < c.end + offset)]
-    words = content_words(clause.replace(claim.text, " "))
+    words = content_words(clause.replace(claim.text, " ")) | content_words(label)
     # which of the clause's other values each unit the clause names states: the value is bound to a unit
     # stating it only when no unit states more of them ("Section A, 9:00 AM (1:00 PM ...) to 11:00 AM" is
     # Section A's row, 9:00-11:00, not Section B's, 11:00-1:00 PM, which shares only the 11:00)
@@ -703,6 +708,18 @@ def _today(claim: Claim, text: str, now: datetime, expected: list[Any], year: in
     return not any(find(clause.replace(claim.text, " "), f, year=year) is not None for f in dates)
 
 
+_SPAN = re.compile(r"(?i)\b(\d{1,4})[\s-]+(day|week)s?\b")
+
+
+def _window_end(claim: Claim, now: datetime, instruction: str) -> bool:
+    """A date the instruction's own span of days or weeks from today gives ("the next 180 days" ends on
+    5 June): the edge of the window the agent was asked to look in."""
+    if claim.kind != "date" or not isinstance(claim.value, date):
+        return False
+    gap = abs((claim.value - now.date()).days)
+    return any(gap == int(n) * (7 if unit.lower() == "week" else 1) for n, unit in _SPAN.findall(instruction))
+
+
 def _label_words(text: str, year: int | None) -> set[str]:
     """The content words of a text with its values (dates, times, numbers...) left out: "Handover, week
     of 15 June" is about a handover and a week, not about June."""
@@ -736,9 +753,28 @@ def _named_apart(claim: Claim, text: str, names: str, expected: list[Any], year:
     "Bramble Office Supply is the idle supplier"): context, not a second answer."""
     if claim.text.casefold() not in names:
         return False
-    clause = _clause_of(claim, text).replace(claim.text, " ")
+    clause = _aside_of(claim, text) or _clause_of(claim, text)
+    clause = clause.replace(claim.text, " ")
     return not any(fact_of(f)[0] == "text" and find(clause, f, year=year) is not None and _is_name(f)
                    for f in _flat(expected))
+
+
+_ASIDE_VERB = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|will|would|can|could|does|did|joined|started|"
+                         r"left|leaves|takes|took|covers|covered)\b")
+
+
+def _aside_of(claim: Claim, text: str) -> str | None:
+    """The parenthesis around a claim when it is a statement of its own ("Amara Jensen (Omar Nair has
+    approved leave that week)"), not a second reading of a value ("Amara Jensen (Omar Nair by the other
+    count)")."""
+    lo = text.rfind("(", 0, claim.start)
+    if lo < 0 or text.rfind(")", lo, claim.start) >= 0 or "\n" in text[lo:claim.start]:
+        return None
+    hi = text.find(")", claim.end)
+    if hi < 0 or "\n" in text[claim.end:hi]:
+        return None
+    aside = text[lo + 1:hi]
+    return aside if _ASIDE_VERB.search(aside) else None
 
 
 _COUNTED = re.compile(r"\s+(?:[a-z]+\s+)?([a-z]{3,}s)\b")

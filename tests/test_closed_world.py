@@ -598,3 +598,17 @@ def test_a_phone_number_is_one_claim_the_office_may_list():
     assert found == [("phone", "700900215"), ("phone", "079465829")], found  # no amounts 7700, 5829
     assert hedge_problems("Your number is +44 7700 900215, or +44 7700 900629.", ["+44 7700 900215"], year=2026)
     assert not hedge_problems(said, ["+44 7700 900215"], year=2026)
+
+
+def test_a_window_end_and_an_aside_are_context():
+    from officesim.evaluators.claims import Claim, _aside_of, _window_end
+
+    now = datetime(2026, 12, 7, 9)
+    end = Claim("date", datetime(2027, 6, 5).date(), "2027-06-05")
+    assert _window_end(end, now, "deadlines between today and 180 days from today")
+    assert not _window_end(end, now, "deadlines in the next 90 days")
+    said = "Keiko: Amara Jensen (Omar Nair has approved leave that week)"
+    omar = Claim("person", "omar", "Omar Nair", start=said.index("Omar"), end=said.index("Omar") + 9)
+    assert _aside_of(omar, said) == "Omar Nair has approved leave that week"
+    hedge = "Keiko: Amara Jensen (Omar Nair by the other count)"
+    assert _aside_of(Claim("person", "omar", "Omar Nair", start=hedge.index("Omar"), end=hedge.index("Omar") + 9), hedge) is None

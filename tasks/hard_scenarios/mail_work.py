@@ -192,7 +192,8 @@ def leave_requests_policy(w: World) -> dict:
         else:
             d = start
             while d <= end and reason is None:
-                if sum(1 for l in approved if l.start <= d <= l.end) >= 2:
+                # people, not rows: someone whose own approved leave covers the day is one of the team
+                if len({l.person for l in approved if l.start <= d <= l.end and l.person != p.email}) >= 2:
                     reason = "two of the team are already on annual leave then"
                 d += timedelta(days=1)
         if reason is None:
