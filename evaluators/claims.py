@@ -753,10 +753,30 @@ def _named_apart(claim: Claim, text: str, names: str, expected: list[Any], year:
     "Bramble Office Supply is the idle supplier"): context, not a second answer."""
     if claim.text.casefold() not in names:
         return False
+    lo, hi = _line_span(text, claim.start, claim.end)
+    line = text[lo:hi]
+    if _ITEM_LINE.match(line) and _item_values(line.replace(claim.text, " "), expected, year):
+        return False  # "- Ivy Lane Bakeries: review Monday 9 November at 11:30" is one more item of the list
     clause = _aside_of(claim, text) or _clause_of(claim, text)
     clause = clause.replace(claim.text, " ")
     return not any(fact_of(f)[0] == "text" and find(clause, f, year=year) is not None and _is_name(f)
                    for f in _flat(expected))
+
+
+_ITEM_LINE = re.compile(r"\s*(?:[-*•–]|\d{1,2}[.)])\s|\s*[^:\n]{1,60}:\s")
+
+
+def _item_values(line: str, expected: list[Any], year: int | None) -> bool:
+    """Whether a line states a value of a kind the expected facts are (a date, a time, an amount, an
+    identifier): what makes a list line an item rather than a remark."""
+    kinds: set[str] = set()
+    for fact in _flat(expected):
+        kind, _value = fact_of(fact)
+        kinds |= {"date", "time"} if kind == "datetime" else {kind}
+        if kind == "text" and IDENTIFIER.fullmatch(str(fact).strip()):
+            kinds.add("id")
+    kinds &= {"number", "date", "time", "id"}
+    return bool(kinds) and bool(claims_in(line, year=year, kinds=kinds))
 
 
 _ASIDE_VERB = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|will|would|can|could|does|did|joined|started|"

@@ -612,3 +612,16 @@ def test_a_window_end_and_an_aside_are_context():
     assert _aside_of(omar, said) == "Omar Nair has approved leave that week"
     hedge = "Keiko: Amara Jensen (Omar Nair by the other count)"
     assert _aside_of(Claim("person", "omar", "Omar Nair", start=hedge.index("Omar"), end=hedge.index("Omar") + 9), hedge) is None
+
+
+def test_a_named_list_item_with_values_is_an_item_not_context():
+    from officesim.evaluators.claims import Claim, _named_apart
+
+    expected = ["Wren House Hostels", "2026-11-02", "11:30"]
+    names = "ivy lane bakeries wren house hostels northgate bank"
+    extra = "- Wren House Hostels: review Monday 2 November 2026 at 11:30\n- Ivy Lane Bakeries: review Monday 9 November 2026 at 11:30"
+    ivy = Claim("org", "ivylanebakeries", "Ivy Lane Bakeries", start=extra.index("Ivy"), end=extra.index("Ivy") + 17)
+    assert not _named_apart(ivy, extra, names, expected, 2026)
+    remark = "I reconciled the Northgate Bank statement against the ledger."
+    bank = Claim("org", "northgatebank", "Northgate Bank", start=remark.index("North"), end=remark.index("North") + 14)
+    assert _named_apart(bank, remark, names, expected, 2026)
