@@ -797,6 +797,8 @@ def _aside_of(claim: Claim, text: str) -> str | None:
     return aside if _ASIDE_VERB.search(aside) else None
 
 
+_MEASURES = {"days", "weeks", "months", "years", "hours", "minutes", "seconds", "nights", "mornings",
+             "afternoons", "evenings", "weekdays", "percent", "points", "pounds", "euros", "dollars", "pence"}
 _COUNTED = re.compile(r"\s+(?:[a-z]+\s+)?([a-z]{3,}s)\b")
 
 
@@ -811,6 +813,8 @@ def _own_count(claim: Claim, text: str, texts: list[str]) -> bool:
     if not m:
         return False
     noun = m.group(1).casefold()
+    if noun in _MEASURES:
+        return False  # "9 days late" is a span the dates around it decide, not a tally of things
     gold = "\n".join(str(t or "") for t in texts[1:]).casefold()
     return re.search(rf"\d[\d,]*\s+(?:[a-z]+\s+)?{re.escape(noun)}\b", gold) is None
 
@@ -978,9 +982,11 @@ def hedge_problems(text: str, expected: Iterable[Any], *, year: int | None,
         gap = text[a.end:b.start]
         if "\n" in gap or len(gap) > 30:
             continue
+        # a range where one value is wanted: an amount is one figure, whichever way the range runs; a
+        # span of days may hold the wanted day, unless it runs backwards
         backwards = (_BETWEEN.search(text[max(0, a.start - 12):a.start]) and re.fullmatch(r"\s+and\s+", gap)
                      and isinstance(a.value, (int, float, date)) and type(a.value) is type(b.value)
-                     and b.value < a.value)
+                     and (b.value < a.value or a.kind == "number"))
         offered = re.fullmatch(r"\s*\(\s*", gap) and _ALTERNATIVE_AFTER.match(text, b.end)
         if _HEDGE_GAP.match(gap) or backwards or offered:
             out.append(f"hedges {show(a.text)} with {show(b.text)}: {show(text[max(0, a.start - 20):b.end + 25].strip(), 90)}")

@@ -625,3 +625,10 @@ def test_a_named_list_item_with_values_is_an_item_not_context():
     remark = "I reconciled the Northgate Bank statement against the ledger."
     bank = Claim("org", "northgatebank", "Northgate Bank", start=remark.index("North"), end=remark.index("North") + 14)
     assert _named_apart(bank, remark, names, expected, 2026)
+
+
+def test_a_figure_given_as_a_range_is_a_hedge():
+    from officesim.evaluators.claims import hedge_problems
+
+    assert hedge_problems("Spent between £55,403.72 and £57,500.00 this quarter.", ["55403.72"], year=2026)
+    assert not hedge_problems("Spent £55,403.72 against a budget of £57,500.00.", ["55403.72"], year=2026)
