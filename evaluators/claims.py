@@ -755,8 +755,10 @@ def _named_apart(claim: Claim, text: str, names: str, expected: list[Any], year:
         return False
     lo, hi = _line_span(text, claim.start, claim.end)
     line = text[lo:hi]
-    if _ITEM_LINE.match(line) and _item_values(line.replace(claim.text, " "), expected, year):
-        return False  # "- Ivy Lane Bakeries: review Monday 9 November at 11:30" is one more item of the list
+    kinds = _item_values(line.replace(claim.text, " "), expected, year)
+    if (_ITEM_LINE.match(line) and kinds) or len(kinds) >= 2:
+        return False  # "- Ivy Lane Bakeries: review Monday 9 November at 11:30", "2026-10-17 — Vantage
+        # Security — SO-71732": one more item of the list, not a remark
     clause = _aside_of(claim, text) or _clause_of(claim, text)
     clause = clause.replace(claim.text, " ")
     return not any(fact_of(f)[0] == "text" and find(clause, f, year=year) is not None and _is_name(f)
@@ -766,9 +768,9 @@ def _named_apart(claim: Claim, text: str, names: str, expected: list[Any], year:
 _ITEM_LINE = re.compile(r"\s*(?:[-*•–]|\d{1,2}[.)])\s|\s*[^:\n]{1,60}:\s")
 
 
-def _item_values(line: str, expected: list[Any], year: int | None) -> bool:
-    """Whether a line states a value of a kind the expected facts are (a date, a time, an amount, an
-    identifier): what makes a list line an item rather than a remark."""
+def _item_values(line: str, expected: list[Any], year: int | None) -> set[str]:
+    """The kinds the expected facts are (a date, a time, an amount, an identifier) of which a line states
+    values: what makes a line an item of a list rather than a remark."""
     kinds: set[str] = set()
     for fact in _flat(expected):
         kind, _value = fact_of(fact)
@@ -776,7 +778,7 @@ def _item_values(line: str, expected: list[Any], year: int | None) -> bool:
         if kind == "text" and IDENTIFIER.fullmatch(str(fact).strip()):
             kinds.add("id")
     kinds &= {"number", "date", "time", "id"}
-    return bool(kinds) and bool(claims_in(line, year=year, kinds=kinds))
+    return {c.kind for c in claims_in(line, year=year, kinds=kinds)} if kinds else set()
 
 
 _ASIDE_VERB = re.compile(r"(?i)\b(?:is|are|was|were|has|have|had|will|would|can|could|does|did|joined|started|"

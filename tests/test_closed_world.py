@@ -632,3 +632,13 @@ def test_a_figure_given_as_a_range_is_a_hedge():
 
     assert hedge_problems("Spent between £55,403.72 and £57,500.00 this quarter.", ["55403.72"], year=2026)
     assert not hedge_problems("Spent £55,403.72 against a budget of £57,500.00.", ["55403.72"], year=2026)
+
+
+def test_a_line_with_an_items_values_is_an_item_without_a_list_mark():
+    from officesim.evaluators.claims import Claim, _named_apart
+
+    expected = ["SO-71029", "2026-10-15"]
+    log = "2026-10-15 — Wren House Hostels — SO-71029\n2026-10-17 — Vantage Security — SO-71732"
+    at = log.index("Vantage")
+    vantage = Claim("org", "vantagesecurity", "Vantage Security", start=at, end=at + 16)
+    assert not _named_apart(vantage, log, "vantage security wren house hostels", expected, 2026)
