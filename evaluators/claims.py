@@ -759,7 +759,8 @@ def _named_apart(claim: Claim, text: str, names: str, expected: list[Any], year:
     if (_ITEM_LINE.match(line) and kinds) or len(kinds) >= 2:
         return False  # "- Ivy Lane Bakeries: review Monday 9 November at 11:30", "2026-10-17 — Vantage
         # Security — SO-71732": one more item of the list, not a remark
-    clause = _aside_of(claim, text) or _clause_of(claim, text)
+    # a list line is one statement ("- Anton Hart: Nina Lund" pairs a name with an expected one)
+    clause = _aside_of(claim, text) or (line if _ITEM_LINE.match(line) else _clause_of(claim, text))
     clause = clause.replace(claim.text, " ")
     return not any(fact_of(f)[0] == "text" and find(clause, f, year=year) is not None and _is_name(f)
                    for f in _flat(expected))

@@ -642,3 +642,13 @@ def test_a_line_with_an_items_values_is_an_item_without_a_list_mark():
     at = log.index("Vantage")
     vantage = Claim("org", "vantagesecurity", "Vantage Security", start=at, end=at + 16)
     assert not _named_apart(vantage, log, "vantage security wren house hostels", expected, 2026)
+
+
+def test_a_list_line_pairing_a_name_with_an_expected_one_is_an_item():
+    from officesim.evaluators.claims import Claim, _named_apart
+
+    expected = ["Chloe Osei", "Nina Lund"]
+    said = "- Chloe Osei: Nina Lund\n- Anton Hart: Nina Lund"
+    at = said.index("Anton")
+    anton = Claim("person", "anton", "Anton Hart", start=at, end=at + 10)
+    assert not _named_apart(anton, said, "anton hart chloe osei nina lund", expected, 2026)
