@@ -489,6 +489,14 @@ def test_an_item_given_a_second_identifier_on_another_line_fails():
     assert not out.passed and "answered twice" in out.message, out.message
 
 
+def claim_at(kind: str, value: str, written: str, text: str):
+    """A claim of ``text`` at the first place it writes ``written``."""
+    from officesim.evaluators.claims import Claim
+
+    at = text.index(written)
+    return Claim(kind, value, written, start=at, end=at + len(written))
+
+
 # ---- values beside the expected facts, hedges between true values, items answered twice ----------------
 ORDERS = {"kind": "xlsx", "sheet_order": ["Orders"], "sheets": {"Orders": [
     ["PO", "Supplier", "Amount", "Ordered"], ["PO-4505", "Elmstead Uniforms", 10382.84, "2026-07-11"],
@@ -608,22 +616,22 @@ def test_a_window_end_and_an_aside_are_context():
     assert _window_end(end, now, "deadlines between today and 180 days from today")
     assert not _window_end(end, now, "deadlines in the next 90 days")
     said = "Keiko: Amara Jensen (Omar Nair has approved leave that week)"
-    omar = Claim("person", "omar", "Omar Nair", start=said.index("Omar"), end=said.index("Omar") + 9)
+    omar = claim_at("person", "omar", "Omar Nair", said)
     assert _aside_of(omar, said) == "Omar Nair has approved leave that week"
     hedge = "Keiko: Amara Jensen (Omar Nair by the other count)"
-    assert _aside_of(Claim("person", "omar", "Omar Nair", start=hedge.index("Omar"), end=hedge.index("Omar") + 9), hedge) is None
+    assert _aside_of(claim_at("person", "omar", "Omar Nair", hedge), hedge) is None
 
 
 def test_a_named_list_item_with_values_is_an_item_not_context():
-    from officesim.evaluators.claims import Claim, _named_apart
+    from officesim.evaluators.claims import _named_apart
 
     expected = ["Wren House Hostels", "2026-11-02", "11:30"]
     names = "ivy lane bakeries wren house hostels northgate bank"
     extra = "- Wren House Hostels: review Monday 2 November 2026 at 11:30\n- Ivy Lane Bakeries: review Monday 9 November 2026 at 11:30"
-    ivy = Claim("org", "ivylanebakeries", "Ivy Lane Bakeries", start=extra.index("Ivy"), end=extra.index("Ivy") + 17)
+    ivy = claim_at("org", "ivylanebakeries", "Ivy Lane Bakeries", extra)
     assert not _named_apart(ivy, extra, names, expected, 2026)
     remark = "I reconciled the Northgate Bank statement against the ledger."
-    bank = Claim("org", "northgatebank", "Northgate Bank", start=remark.index("North"), end=remark.index("North") + 14)
+    bank = claim_at("org", "northgatebank", "Northgate Bank", remark)
     assert _named_apart(bank, remark, names, expected, 2026)
 
 
@@ -635,20 +643,18 @@ def test_a_figure_given_as_a_range_is_a_hedge():
 
 
 def test_a_line_with_an_items_values_is_an_item_without_a_list_mark():
-    from officesim.evaluators.claims import Claim, _named_apart
+    from officesim.evaluators.claims import _named_apart
 
     expected = ["SO-71029", "2026-10-15"]
     log = "2026-10-15 — Wren House Hostels — SO-71029\n2026-10-17 — Vantage Security — SO-71732"
-    at = log.index("Vantage")
-    vantage = Claim("org", "vantagesecurity", "Vantage Security", start=at, end=at + 16)
+    vantage = claim_at("org", "vantagesecurity", "Vantage Security", log)
     assert not _named_apart(vantage, log, "vantage security wren house hostels", expected, 2026)
 
 
 def test_a_list_line_pairing_a_name_with_an_expected_one_is_an_item():
-    from officesim.evaluators.claims import Claim, _named_apart
+    from officesim.evaluators.claims import _named_apart
 
     expected = ["Chloe Osei", "Nina Lund"]
     said = "- Chloe Osei: Nina Lund\n- Anton Hart: Nina Lund"
-    at = said.index("Anton")
-    anton = Claim("person", "anton", "Anton Hart", start=at, end=at + 10)
+    anton = claim_at("person", "anton", "Anton Hart", said)
     assert not _named_apart(anton, said, "anton hart chloe osei nina lund", expected, 2026)
