@@ -408,7 +408,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
             continue
         if names and any(c.kind == "number" and _named_number(c, text, names) for c in readings):
             continue
-        if names and any(c.kind in ("org", "person") and _named_apart(c, text, names, support.expected, year)
+        if names and any(c.kind in ("org", "person") and _named_apart(c, text, names, support.expected, year,
+                                                                      directory=directory, sources=sources)
                          for c in readings):
             continue
         if sources is not None and any(c.kind == "phone" and any(same_claim(c, v) for v, _w, _u in sources)
@@ -452,8 +453,11 @@ def _beside_read(claim: Claim, text: str, expected: list[Any], year: int | None)
     if claim.kind != "date":
         return False
     lo, hi = _line_span(text, claim.start, claim.end)
-    line = text[lo:hi]
-    return any(find(line.replace(claim.text, " "), f, year=year) is not None for f in _flat(expected))
+    line = text[lo:hi].replace(claim.text, " ")
+    if any(find(line, f, year=year) is not None for f in _flat(expected)):
+        return True
+    # beside another item's identifier ("your other order SO-70454 shipped on 3 February") it is that item's
+    return "id" in _item_values(line, expected, year) and bool(claims_in(line, year=year, kinds=("id",)))
 
 
 def _role(text: str, start: int, end: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -647,6 +651,9 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
     best = max((len(v) for v in cover.values()), default=0)
     if best and any(len(cover.get(u, ())) == best for u in units):
         return True
+    named = {k for k, c in enumerate(others) if c.kind == "id"}
+    if named and any(hits & named for hits in cover.values()):
+        return False  # a value beside an item's identifier is that item's, and its row does not state it
     if any(find(clause, f, year=year) is not None for f in _flat(expected)):
         return False
     return any(same_claim(claim, value) and words & around for value, around, _u in sources)
@@ -747,10 +754,14 @@ _FACTOR_AFTER = re.compile(r"\s*[x×*]\s*[$€£]?\d")
 _FACTOR_BEFORE = re.compile(r"\d\s*[x×*]\s*$")
 
 
-def _named_apart(claim: Claim, text: str, names: str, expected: list[Any], year: int | None) -> bool:
+def _named_apart(claim: Claim, text: str, names: str, expected: list[Any], year: int | None, *,
+                 directory: Directory | None = None,
+                 sources: list[tuple[Claim, set[str], int]] | None = None) -> bool:
     """A person or organisation the office or the gold's work names, in a clause that states no expected
     fact of its kind ("I reconciled Northgate Bank's statement", "agendas went to Ironvale Logistics" beside
-    "Bramble Office Supply is the idle supplier"): context, not a second answer."""
+    "Bramble Office Supply is the idle supplier"): context, not a second answer. A clause that ties two
+    people together ("Anton Hart will look after Mei Ito") is context only where one place of the office
+    names them both."""
     if claim.text.casefold() not in names:
         return False
     lo, hi = _line_span(text, claim.start, claim.end)
@@ -761,9 +772,36 @@ def _named_apart(claim: Claim, text: str, names: str, expected: list[Any], year:
         # Security — SO-71732": one more item of the list, not a remark
     # a list line is one statement ("- Anton Hart: Nina Lund" pairs a name with an expected one)
     clause = _aside_of(claim, text) or (line if _ITEM_LINE.match(line) else _clause_of(claim, text))
+    if claim.kind == "person" and directory is not None and sources is not None \
+            and any(not _named_together(claim, other, clause, sources) for other in _related_people(claim, clause, names, directory)):
+        return False
     clause = clause.replace(claim.text, " ")
     return not any(fact_of(f)[0] == "text" and find(clause, f, year=year) is not None and _is_name(f)
                    for f in _flat(expected))
+
+
+_COORDINATION = re.compile(r"(?i)\s*(?:,|and|or|&|/|,\s*and|,\s*or)\s*")
+
+
+def _related_people(claim: Claim, clause: str, names: str, directory: Directory) -> list[Claim]:
+    """The other people of the office a clause names in a relation with ``claim`` (not a list of names:
+    "Anton Hart and Mei Ito")."""
+    at = clause.find(claim.text)
+    out = []
+    for other in claims_in(clause, year=None, directory=directory, kinds=("person",)):
+        if other.value == claim.value or other.text.casefold() not in names or at < 0:
+            continue
+        lo, hi = sorted(((at, at + len(claim.text)), (other.start, other.end)))
+        if not _COORDINATION.fullmatch(clause[lo[1]:hi[0]]):
+            out.append(other)
+    return out
+
+
+def _named_together(claim: Claim, other: Claim, clause: str,
+                    sources: list[tuple[Claim, set[str], int]]) -> bool:
+    """Whether one unit of the office (a row, an event, a line) names both people."""
+    wanted = content_words(claim.text) | content_words(other.text)
+    return bool(wanted) and any(wanted <= around for _value, around, _u in sources)
 
 
 _ITEM_LINE = re.compile(r"\s*(?:[-*•–]|\d{1,2}[.)])\s|\s*[^:\n]{1,60}:\s")
@@ -1035,6 +1073,41 @@ GROUP_GREETINGS = {"all", "everyone", "everybody", "team", "folks", "both", "the
                      "sir", "madam", "sirs", "friends", "you"}
 
 
+# ---- decisions ---------------------------------------------------------------------------------------
+_DECISIONS = {"approved": "approved", "approve": "approved", "accepted": "approved", "rejected": "rejected",
+              "reject": "rejected", "declined": "rejected", "decline": "rejected", "refused": "rejected",
+              "partly": "partly", "partially": "partly", "part": "partly", "full": "full", "fully": "full",
+              "hold": "hold", "paid": "paid", "unpaid": "unpaid"}
+
+
+def _decisions(words: Iterable[str]) -> set[str]:
+    return {_DECISIONS[w] for w in words if w in _DECISIONS}
+
+
+def decision_problems(text: str, gold: list[tuple[Claim, set[str], int]], *, year: int | None) -> list[str]:
+    """An item the gold decides somewhere ("I've partly approved EXP-1079") given another decision in
+    this text ("Clara's EXP-1079 was approved in full as well"): a decision is one of the facts a
+    remark about another item may not change. A negated clause is left to the polarity rules."""
+    out = []
+    ids = claims_in(text, year=year, kinds=("id",))
+    for claim in ids:
+        said = {w for v, words, _u in gold if same_claim(claim, v) for w in _decisions(words)}
+        clause = _clause_of(claim, text)
+        if not said or negated(clause):
+            continue
+        # the words between the identifiers around it: "X is a duplicate of Y, which was paid" pays Y
+        lo = max([c.end for c in ids if c.end <= claim.start], default=0)
+        hi = min([c.start for c in ids if c.start >= claim.end], default=len(text))
+        at = text.find(clause)
+        if at >= 0:
+            lo, hi = max(lo, at), min(hi, at + len(clause))
+        extra = _decisions(content_words(text[lo:hi])) - said
+        if extra:
+            out.append(f"says {show(claim.text)} is {', '.join(sorted(extra))}, where the work decides it "
+                       f"{', '.join(sorted(said))}")
+    return out
+
+
 def greeting_problem(body: str, recipients: Iterable[str], directory: Directory | None) -> str | None:
     """A message that greets a known person other than its recipients ("Dear Omar" to Dana)."""
     if directory is None:
@@ -1117,6 +1190,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
     problems += polarity_problems(text, support.expected, support.texts, year=year, office=names)  # as a source says it
     if not any(hedge_problems(str(t), support.expected, year=year, directory=directory) for t in support.texts):
         problems += hedge_problems(text, support.expected, year=year, directory=directory)
+    problems += decision_problems(text, support.elsewhere, year=year)
     twice = doubled(body if body is not None else text)
     if twice and not any(doubled(str(t)) for t in support.texts):
         problems.append(f"says everything twice (from {show(twice, 60)} on)")

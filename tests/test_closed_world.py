@@ -658,3 +658,54 @@ def test_a_list_line_pairing_a_name_with_an_expected_one_is_an_item():
     said = "- Chloe Osei: Nina Lund\n- Anton Hart: Nina Lund"
     anton = claim_at("person", "anton", "Anton Hart", said)
     assert not _named_apart(anton, said, "anton hart chloe osei nina lund", expected, 2026)
+
+
+# ---- remarks about other items: the pair, the identifier's row, the decision --------------------------
+def test_a_remark_tying_two_people_needs_one_place_naming_both():
+    from officesim.evaluators.claims import Directory, _named_apart, office_sources
+
+    d = Directory()
+    for name in ("Omar Nair", "Mei Ito", "Anton Hart", "Teo Lund"):
+        d.add(name.lower().replace(" ", ".") + "@fernhill.test", name)
+    office = {"staff.xlsx": {"kind": "xlsx", "sheets": {"Staff": [
+        ["Name", "Manager", "Phone"], ["Mei Ito", "Anton Hart", "+44 20 7946 2920"],
+        ["Omar Nair", "Hugo Greco", "+44 20 7946 8095"]]}}}
+    sources = office_sources(office, 2026)
+    names = "omar nair mei ito anton hart teo lund"
+    expected = ["Grace Rossi", "Clara Chen"]
+    false = "Also, Omar Nair will look after Mei Ito from Monday."
+    omar = claim_at("person", "omar.nair@fernhill.test", "Omar Nair", false)
+    assert not _named_apart(omar, false, names, expected, 2026, directory=d, sources=sources)
+    true = "Also, Anton Hart is Mei Ito's manager."
+    anton = claim_at("person", "anton.hart@fernhill.test", "Anton Hart", true)
+    assert _named_apart(anton, true, names, expected, 2026, directory=d, sources=sources)
+    listed = "Omar Nair and Mei Ito were copied."  # a list of names ties nobody to anybody
+    assert _named_apart(claim_at("person", "omar.nair@fernhill.test", "Omar Nair", listed), listed, names,
+                        expected, 2026, directory=d, sources=sources)
+
+
+def test_a_value_beside_another_items_identifier_must_be_that_items():
+    from officesim.evaluators.claims import Support, office_sources, stray_claims
+
+    office = {"orders.xlsx": {"kind": "xlsx", "sheets": {"Orders": [
+        ["Order", "Order date", "Total"], ["SO-70454", "2026-01-22", "1260.00"],
+        ["SO-70999", "2026-02-03", "90.00"]]}}}
+    sources = office_sources(office, 2026)
+    support = Support(expected=["SO-71029", "2026-05-01"], texts=["Answer the order questions.",
+                      "Your order SO-71029 of 1 May 2026: £117.00."])
+    base = "Your order SO-71029 of 1 May 2026: £117.00.\n"
+    wrong = base + "Your other order SO-70454 of 3 February 2026 has shipped."
+    assert [c.text for c in stray_claims(wrong, support, year=2026, now=None, directory=None, sources=sources,
+                                         names=(support.texts[0] + " so-70454 so-70999").casefold())] == ["3 February 2026"]
+    right = base + "Your other order SO-70454 of 22 January 2026 has shipped."
+    assert not stray_claims(right, support, year=2026, now=None, directory=None, sources=sources)
+
+
+def test_a_remark_may_not_change_a_decision_the_work_makes():
+    from officesim.evaluators.claims import decision_problems, text_sources
+
+    gold = text_sources(["I've partly approved EXP-1079: £480.00.", "Your claim EXP-1078 is approved in full."], 2026)
+    assert decision_problems("Clara's EXP-1079 was approved in full as well.", gold, year=2026)
+    assert not decision_problems("Your other claim, EXP-1078, is approved too.", gold, year=2026)
+    assert not decision_problems("EXP-1078 is not the one I rejected.", gold, year=2026)  # negation: polarity's
+    assert not decision_problems("EXP-1079 was partly approved, and EXP-1078 approved in full.", gold, year=2026)
