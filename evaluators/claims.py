@@ -1084,24 +1084,38 @@ def _decisions(words: Iterable[str]) -> set[str]:
     return {_DECISIONS[w] for w in words if w in _DECISIONS}
 
 
-def decision_problems(text: str, gold: list[tuple[Claim, set[str], int]], *, year: int | None) -> list[str]:
-    """An item the gold decides somewhere ("I've partly approved EXP-1079") given another decision in
-    this text ("Clara's EXP-1079 was approved in full as well"): a decision is one of the facts a
-    remark about another item may not change. A negated clause is left to the polarity rules."""
-    out = []
+def _decision_words(text: str, year: int | None) -> Iterator[tuple[Claim, str, set[str]]]:
+    """Each identifier of ``text`` with its clause and the decisions said of it: the words of its clause
+    between the identifiers around it ("X repeats Y; we put X on hold" holds X, not Y)."""
     ids = claims_in(text, year=year, kinds=("id",))
     for claim in ids:
-        said = {w for v, words, _u in gold if same_claim(claim, v) for w in _decisions(words)}
         clause = _clause_of(claim, text)
-        if not said or negated(clause):
-            continue
-        # the words between the identifiers around it: "X is a duplicate of Y, which was paid" pays Y
         lo = max([c.end for c in ids if c.end <= claim.start], default=0)
         hi = min([c.start for c in ids if c.start >= claim.end], default=len(text))
-        at = text.find(clause)
+        at = text.rfind(clause, 0, claim.start + len(clause))
         if at >= 0:
             lo, hi = max(lo, at), min(hi, at + len(clause))
-        extra = _decisions(content_words(text[lo:hi])) - said
+        yield claim, clause, _decisions(content_words(text[lo:hi]))
+
+
+def decided_items(texts: Iterable[str], year: int | None) -> dict[Any, set[str]]:
+    """What the gold decides of each item it names by its identifier (approved, partly, on hold...)."""
+    out: dict[Any, set[str]] = {}
+    for text in texts:
+        for claim, _clause, words in _decision_words(str(text or ""), year):
+            if words:
+                out.setdefault(claim.value, set()).update(words)
+    return out
+
+
+def decision_problems(text: str, decided: dict[Any, set[str]], *, year: int | None) -> list[str]:
+    """An item the gold decides somewhere ("I've partly approved EXP-1079") given another decision in
+    this text ("Clara's EXP-1079 was approved in full as well"): a remark about another item may not
+    change what the work decides of it. A negated clause is left to the polarity rules."""
+    out = []
+    for claim, clause, words in _decision_words(text, year):
+        said = decided.get(claim.value)
+        extra = words - said if said and not negated(clause) else set()
         if extra:
             out.append(f"says {show(claim.text)} is {', '.join(sorted(extra))}, where the work decides it "
                        f"{', '.join(sorted(said))}")
@@ -1172,7 +1186,7 @@ def doubled(text: str) -> str | None:
 def closed_world_problems(text: str, support: Support, *, year: int | None, now: datetime | None,
                           directory: Directory | None, recipients: Iterable[str] | None = None,
                           sources: list[tuple[Claim, set[str], int]] | None = None, body: str | None = None,
-                          names: str = "") -> list[str]:
+                          names: str = "", decided: dict[Any, set[str]] | None = None) -> list[str]:
     """Everything false or unsupported in a written ``text`` (see the module rules), as messages."""
     problems = []
     strays = stray_claims(_without_ranks(text), support, year=year, now=now, directory=directory, sources=sources,
@@ -1190,7 +1204,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
     problems += polarity_problems(text, support.expected, support.texts, year=year, office=names)  # as a source says it
     if not any(hedge_problems(str(t), support.expected, year=year, directory=directory) for t in support.texts):
         problems += hedge_problems(text, support.expected, year=year, directory=directory)
-    problems += decision_problems(text, support.elsewhere, year=year)
+    problems += decision_problems(text, decided or {}, year=year)
     twice = doubled(body if body is not None else text)
     if twice and not any(doubled(str(t)) for t in support.texts):
         problems.append(f"says everything twice (from {show(twice, 60)} on)")
@@ -1352,6 +1366,7 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
     # what the gold writes anywhere is true of the outcome (the hours it books, the rate it applies)
     if "gold_sources" not in state.memo:
         state.memo["gold_sources"] = text_sources(gold_written(state), state.year)
+        state.memo["gold_decided"] = decided_items(gold_written(state), state.year)
     support.elsewhere = state.memo["gold_sources"]
     if "sources" not in state.memo:
         before, gold = state.before or {}, state.gold or {}
@@ -1360,4 +1375,4 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
             [state.instruction, *(document_text(e) for e in before.values()), *gold_written(state)]).casefold())
     return closed_world_problems(text, support, year=state.year, now=state.now, directory=directory_of(state),
                                  recipients=recipients, sources=state.memo["sources"], body=body,
-                                 names=state.memo["names"])
+                                 names=state.memo["names"], decided=state.memo["gold_decided"])

@@ -702,10 +702,13 @@ def test_a_value_beside_another_items_identifier_must_be_that_items():
 
 
 def test_a_remark_may_not_change_a_decision_the_work_makes():
-    from officesim.evaluators.claims import decision_problems, text_sources
+    from officesim.evaluators.claims import decided_items, decision_problems
 
-    gold = text_sources(["I've partly approved EXP-1079: £480.00.", "Your claim EXP-1078 is approved in full."], 2026)
+    gold = decided_items(["I've partly approved EXP-1079: £480.00.", "Your claim EXP-1078 is approved in full.",
+                          "Your invoice BS-0375 repeats your invoice BS-0290. We have put BS-0375 on hold."], 2026)
     assert decision_problems("Clara's EXP-1079 was approved in full as well.", gold, year=2026)
     assert not decision_problems("Your other claim, EXP-1078, is approved too.", gold, year=2026)
     assert not decision_problems("EXP-1078 is not the one I rejected.", gold, year=2026)  # negation: polarity's
     assert not decision_problems("EXP-1079 was partly approved, and EXP-1078 approved in full.", gold, year=2026)
+    assert not decision_problems("BS-0290, which we paid, stands.", gold, year=2026)  # the gold holds BS-0375
+    assert decision_problems("BS-0375 is paid.", gold, year=2026)
