@@ -376,23 +376,32 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
     read = kinds | beside
     if not read:
         return []
+    # beside an item's identifier its dates and amounts are read even where the gold writes none: "your
+    # first invoice BS-2608-0290 was paid on 3 October" must be that invoice's row
+    by_id = {"date", "number"} - read if "id" in kinds else set()
     allowed = supported_claims(support, year=year, now=now, directory=directory)
-    written = claims_in(text, year=year, directory=directory, kinds=read,
+    written = claims_in(text, year=year, directory=directory, kinds=read | by_id,
                         dotted_times="time" in kinds and any(c.kind == "time" for c in allowed))
-    if beside:
-        written = [c for c in written if c.kind in kinds or _beside_read(c, text, support.expected, year)]
+    if beside or by_id:
+        written = [c for c in written if c.kind in kinds
+                   or (c.kind in beside and _beside_read(c, text, support.expected, year))
+                   or (c.kind in by_id and (_money(c) or c.kind == "date") and _beside_id(c, text))]
     roles = _roles(support.texts, year) if beside or "number" in kinds else {}
     spans: dict[tuple, list[Claim]] = {}
     for claim in written:
         spans.setdefault((claim.start, claim.end), []).append(claim)
     out = []
     for readings in spans.values():  # "11/06/2026" or "10.00" is true when one of its readings is
-        if beside and all(c.kind not in kinds for c in readings):
+        if (beside or by_id) and all(c.kind not in kinds for c in readings):
             if roles and any(_takes_role(c, text, roles) for c in readings):
                 out.append(readings[0])
                 continue
             if not any(_money(c) or c.kind == "date" for c in readings):
                 continue  # a count beside the facts is read only against the gold's count in its place
+        if sources is not None and any(_unbound(c, text, [*sources, *support.elsewhere], support.expected, year)
+                                       for c in readings):
+            out.append(readings[0])
+            continue
         if any(same_claim(c, a) for c in readings for a in allowed):
             continue
         if now is not None and any(_today(c, text, now, support.expected, year) for c in readings):
@@ -457,7 +466,32 @@ def _beside_read(claim: Claim, text: str, expected: list[Any], year: int | None)
     if any(find(line, f, year=year) is not None for f in _flat(expected)):
         return True
     # beside another item's identifier ("your other order SO-70454 shipped on 3 February") it is that item's
-    return "id" in _item_values(line, expected, year) and bool(claims_in(line, year=year, kinds=("id",)))
+    return "id" in _item_values(line, expected, year) and _beside_id(claim, text)
+
+
+def _unbound(claim: Claim, text: str, units: list[tuple[Claim, set[str], int]], expected: list[Any],
+             year: int | None) -> bool:
+    """A date or an amount in a clause about another item, named by an identifier the office or the work
+    knows, that no place naming that item states ("CTR-2314 with Umber Freight expires 28 February
+    2027", where 28 February is the expiry of the contract the answer is about)."""
+    if not (claim.kind == "date" or _money(claim)):
+        return False
+    clause = _clause_of(claim, text)
+    ids = claims_in(clause, year=year, kinds=("id",))
+    if not ids or any(find(clause, f, year=year) is not None for f in _flat(expected)
+                      if fact_of(f)[0] == "text" and IDENTIFIER.fullmatch(str(f).strip())):
+        return False
+    for item in ids:
+        places = {u for v, _w, u in units if same_claim(v, item)}
+        if places and not any(u in places and same_claim(claim, v) for v, _w, u in units):
+            return True
+    return False
+
+
+def _beside_id(claim: Claim, text: str) -> bool:
+    """Whether the line of a value names an item by its identifier."""
+    lo, hi = _line_span(text, claim.start, claim.end)
+    return bool(claims_in(text[lo:hi].replace(claim.text, " "), year=None, kinds=("id",)))
 
 
 def _role(text: str, start: int, end: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -1099,12 +1133,12 @@ def _decision_words(text: str, year: int | None) -> Iterator[tuple[Claim, str, s
 
 
 def decided_items(texts: Iterable[str], year: int | None) -> dict[Any, set[str]]:
-    """What the gold decides of each item it names by its identifier (approved, partly, on hold...)."""
+    """What the gold decides of each item it names by its identifier (approved, partly, on hold...;
+    nothing for an item it names only: "it repeats your invoice BS-2608-0290")."""
     out: dict[Any, set[str]] = {}
     for text in texts:
         for claim, _clause, words in _decision_words(str(text or ""), year):
-            if words:
-                out.setdefault(claim.value, set()).update(words)
+            out.setdefault(claim.value, set()).update(words)
     return out
 
 
@@ -1113,12 +1147,16 @@ def decision_problems(text: str, decided: dict[Any, set[str]], *, year: int | No
     this text ("Clara's EXP-1079 was approved in full as well"): a remark about another item may not
     change what the work decides of it. A negated clause is left to the polarity rules."""
     out = []
+    vocabulary = set().union(*decided.values()) if decided else set()
     for claim, clause, words in _decision_words(text, year):
         said = decided.get(claim.value)
-        extra = words - said if said and not negated(clause) else set()
+        if said is None or negated(clause):
+            continue
+        # an item the work names but decides nothing of takes none of the decisions it makes of others
+        extra = words - said if said else words & vocabulary
         if extra:
             out.append(f"says {show(claim.text)} is {', '.join(sorted(extra))}, where the work decides it "
-                       f"{', '.join(sorted(said))}")
+                       f"{', '.join(sorted(said)) or 'nothing of the kind'}")
     return out
 
 

@@ -712,3 +712,23 @@ def test_a_remark_may_not_change_a_decision_the_work_makes():
     assert not decision_problems("EXP-1079 was partly approved, and EXP-1078 approved in full.", gold, year=2026)
     assert not decision_problems("BS-0290, which we paid, stands.", gold, year=2026)  # the gold holds BS-0375
     assert decision_problems("BS-0375 is paid.", gold, year=2026)
+    assert decision_problems("BS-0290 is also on hold.", gold, year=2026)  # named by the work, never held
+
+
+def test_a_value_in_a_clause_about_another_item_is_bound_to_its_rows():
+    from officesim.evaluators.claims import Support, office_sources, stray_claims
+
+    office = {"contracts.xlsx": {"kind": "xlsx", "sheets": {"Contracts": [
+        ["Contract", "Supplier", "Expires"], ["CTR-2426", "Poppyfield Nurseries", "2027-02-28"],
+        ["CTR-2314", "Umber Freight", "2027-01-31"]]}}}
+    sources = office_sources(office, 2026)
+    support = Support(expected=["CTR-2426", "2027-02-28"], texts=["Remind the owners.",
+                      "CTR-2426: expires 28 February 2027."])
+    base = "CTR-2426: expires 28 February 2027.\n"
+    wrong = base + "CTR-2314 with Umber Freight expires 28 February 2027."  # the answer's date on another row
+    def dates(text: str) -> list[str]:
+        return [c.text for c in stray_claims(text, support, year=2026, now=None, directory=None, sources=sources)
+                if c.kind == "date"]
+
+    assert dates(wrong) == ["28 February 2027"]
+    assert dates(base + "CTR-2314 with Umber Freight expires 31 January 2027.") == []
