@@ -634,6 +634,8 @@ def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim
                 unit(said, values=f"{said}\n{e.get('start') or ''}\n{e.get('end') or ''}")
             continue
         if kind == "eml":
+            if entry.get("date"):  # the day a mail came in is a fact of the office ("told us on 28 September")
+                unit(f"{entry.get('from') or ''} {entry.get('subject') or ''}", values=str(entry["date"])[:10])
             lines = [str(entry.get("subject") or ""), *str(entry.get("body") or "").splitlines()]
         elif kind in ("docx", "text", "pdf"):
             lines = document_text(entry).splitlines()
@@ -688,9 +690,21 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
     named = {k for k, c in enumerate(others) if c.kind == "id"}
     if named and any(hits & named for hits in cover.values()):
         return False  # a value beside an item's identifier is that item's, and its row does not state it
-    if any(find(clause, f, year=year) is not None for f in _flat(expected)):
+    if any(_rival_kind(f, claim) and find(clause, f, year=year) is not None for f in _flat(expected)):
         return False
     return any(same_claim(claim, value) and words & around for value, around, _u in sources)
+
+
+def _rival_kind(fact: Any, claim: Claim) -> bool:
+    """Whether an expected fact is a value a claim could be a second answer for: a date beside an expected
+    date, an amount beside an expected amount, not a date beside a required word ("bank", "held")."""
+    kind = fact_of(fact)[0]
+    if kind == "text":
+        return IDENTIFIER.fullmatch(str(fact).strip()) is not None or _is_name(fact) \
+            or claim.kind not in ("date", "time", "number")
+    if kind == "datetime":
+        return claim.kind in ("date", "time")
+    return kind == claim.kind
 
 
 def text_sources(texts: Iterable[str], year: int | None) -> list[tuple[Claim, set[str], int]]:
@@ -1076,16 +1090,32 @@ def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[st
     16 November" is not supported by someone's withdrawn leave on 16 November."""
     out = []
     spans = sentences(text)
+    plain: set[str] = set()
+    negative: dict[str, list[str]] = {}
     for fact in _flat(expected):
+        if negated(str(fact)):
+            plain.add(str(fact))  # the fact is itself a negation ("not delivered"): its sentence is too
+            continue
         around = []
         for found in _occurrences(text, fact, year):  # one negated statement is enough: "opens 13 May" in
-            here = [clause for s in spans if s[0] <= found.start < s[1] or s[0] < found.end <= s[1]  # the subject,
-                    for clause in _clauses(s[2], found.start - s[0], found.end - s[0])]  # "not 13 May" below
+            here = [_without_asides(clause, text[found.start:found.end])  # the subject, "not 13 May" below
+                    for s in spans if s[0] <= found.start < s[1] or s[0] < found.end <= s[1]
+                    for clause in _clauses(s[2], found.start - s[0], found.end - s[0])]
             if here and all(negated(c) for c in here) and (not _is_name(fact) or negated(_words_before(text, found.start))):
                 around = here
                 break
         if not around:
+            if _occurrences(text, fact, year):
+                plain.add(str(fact))
             continue
+        negative[str(fact)] = around
+    for fact in _flat(expected):
+        around = negative.get(str(fact))
+        if around is None:
+            continue
+        group = next((g for g in as_list(expected) if isinstance(g, (list, tuple)) and fact in _flat(g)), None)
+        if group is not None and plain & {str(f) for f in _flat(group)}:
+            continue  # one of a choice of wordings is stated plainly ("held ... not been delivered")
         if any(negated(c) for c in _clauses_stating(support_texts, fact, year)):
             continue
         about = {w for c in around for w in content_words(_without(c, fact, year))} - content_words(str(fact)) - _NOT_ABOUT
@@ -1095,6 +1125,12 @@ def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[st
             continue
         out.append(f"states {show(str(fact))} under a negation ({show(collapse(around[0]), 90)})")
     return out
+
+
+def _without_asides(clause: str, fact: str) -> str:
+    """A clause without its parentheses that do not hold the fact: "(not any number given in the notice)"
+    is a remark of its own, not a negation of the bank details beside it."""
+    return re.sub(r"\([^()]*\)", lambda m: m.group(0) if fact in m.group(0) else " ", clause)
 
 
 # ---- greetings -----------------------------------------------------------------------------------------

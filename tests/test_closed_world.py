@@ -732,3 +732,30 @@ def test_a_value_in_a_clause_about_another_item_is_bound_to_its_rows():
 
     assert dates(wrong) == ["28 February 2027"]
     assert dates(base + "CTR-2314 with Umber Freight expires 31 January 2027.") == []
+
+
+def test_a_reason_that_is_itself_a_negation_is_not_denied():
+    from officesim.evaluators.claims import polarity_problems
+
+    held = ["RI-0376", ["held", "hold"], ["not been delivered", "still open"]]
+    said = "RI-0376 is held. Reason: PO-4646 has not been delivered yet (it is still open)."
+    assert not polarity_problems(said, held, [], year=2026)
+    bank = ["PC-0377", ["held", "hold"], ["bank"]]
+    aside = ("PC-0377 is held. Please confirm the new bank details by phone, on the number we already hold "
+             "(not any number given in the notice).")
+    assert not polarity_problems(aside, bank, [], year=2026)  # the aside's "not" is its own
+    assert polarity_problems("PC-0377 is held. The bank details have not changed.", bank, [], year=2026)
+
+
+def test_the_day_a_mail_came_in_supports_a_date():
+    from officesim.evaluators.claims import Support, office_sources, stray_claims
+
+    office = {"m.eml": {"kind": "eml", "from": "ingrid@pinecrestcatering.test", "subject": "Change of bank details",
+                        "date": "2026-09-28 11:05:00", "body": "Our bank account has changed."}}
+    support = Support(expected=["PC-0377", ["bank"]], texts=["Deal with the requests.", "PC-0377 is held."])
+    said = "PC-0377 is held. Reason: Pinecrest told us of a change of bank details on {} 2026."
+    def strays(day: str) -> list[str]:
+        return [c.text for c in stray_claims(said.format(day), support, year=2026, now=None, directory=None,
+                                             sources=office_sources(office, 2026)) if c.kind == "date"]
+    assert strays("28 September") == []
+    assert strays("29 September") == ["29 September 2026"]
