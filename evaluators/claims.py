@@ -393,7 +393,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
     out = []
     for readings in spans.values():  # "11/06/2026" or "10.00" is true when one of its readings is
         if (beside or by_id) and all(c.kind not in kinds for c in readings):
-            if roles and any(_takes_role(c, text, roles) for c in readings):
+            if roles and any(_takes_role(c, text, roles) for c in readings) \
+                    and not (sources and any(_restates_unit(c, text, sources, year) for c in readings)):
                 out.append(readings[0])
                 continue
             if not any(_money(c) or c.kind == "date" for c in readings):
@@ -407,6 +408,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
         if now is not None and any(_today(c, text, now, support.expected, year) for c in readings):
             continue
         if now is not None and support.texts and any(_window_end(c, now, str(support.texts[0])) for c in readings):
+            continue
+        if any(_days_from(c, text, year) for c in readings):
             continue
         if support.context and any(context_value(c, text, support.context, year) for c in readings):
             continue
@@ -526,6 +529,22 @@ def _roles(texts: list[str], year: int | None) -> dict[tuple, list[Claim]]:
     return {k: v for k, v in places.items() if all(same_claim(v[0], c) for c in v)}
 
 
+def _restates_unit(claim: Claim, text: str, sources: list[tuple[Claim, set[str], int]], year: int | None) -> bool:
+    """Whether a value's clause restates one row of the office with it: two more of the clause's values
+    in the row that states it ("SO-71910, dated 23 September 2026 (20 x Standing Desk at £520.00)" is the
+    order's row, its quantity not a count of the gold's)."""
+    clause = _clause_of(claim, text)
+    others = [c for c in claims_in(clause, year=year, kinds=VALUE_KINDS) if c.text != claim.text]
+    if len(others) < 2:
+        return False
+    units = {u for v, _w, u in sources if same_claim(claim, v)}
+    hits: dict[int, set[int]] = {}
+    for v, _w, u in sources:
+        if u in units:
+            hits.setdefault(u, set()).update(k for k, c in enumerate(others) if same_claim(c, v))
+    return any(len(h) >= 2 for h in hits.values())
+
+
 def _takes_role(claim: Claim, text: str, roles: dict[tuple, list[Claim]]) -> bool:
     """Whether a value stands where the gold states another value of its sort ("the 30 unpaid invoices"
     where the gold writes "the 20 unpaid invoices"): a false count or amount, however the office supports
@@ -563,8 +582,9 @@ def derived(claim: Claim, text: str, written: list[Claim], strays: list[Claim], 
         return False
     lo, hi = bounds
     window = text[max(lo, claim.start - 40):min(hi, claim.end + 40)]
-    if not _CUE.search(window.replace(claim.text, " ")):
-        return False
+    factor = _FACTOR_AFTER.match(text, claim.end) or _FACTOR_BEFORE.search(text[lo:claim.start])
+    if not factor and not _CUE.search(window.replace(claim.text, " ")):
+        return False  # ("3 x £289.00" beside "£867.00" is a product's factor)
     unsupported = {(c.start, c.end) for c in strays}
     stated = [c for c in written if c.kind == "number" and (c.start, c.end) != (claim.start, claim.end)
               and (c.start, c.end) not in unsupported]
@@ -775,6 +795,20 @@ def _window_end(claim: Claim, now: datetime, instruction: str) -> bool:
     return any(gap == int(n) * (7 if unit.lower() == "week" else 1) for n, unit in _SPAN.findall(instruction))
 
 
+def _days_from(claim: Claim, text: str, year: int | None) -> bool:
+    """A date its sentence works out from another date and a span of days it states: "placed on 16
+    October, so the 30-day period ended on 15 November" (the other date is read on its own)."""
+    if claim.kind != "date" or not isinstance(claim.value, date):
+        return False
+    for lo, hi, sentence in sentences(text):
+        if lo <= claim.start < hi:
+            spans = {int(n) for n, _unit in _SPAN.findall(sentence) if _unit.lower() == "day"}
+            others = [c.value for c in claims_in(sentence, year=year, kinds=("date",))
+                      if isinstance(c.value, date) and c.start + lo != claim.start]
+            return any(abs((claim.value - d).days) in spans for d in others)
+    return False
+
+
 def _label_words(text: str, year: int | None) -> set[str]:
     """The content words of a text with its values (dates, times, numbers...) left out: "Handover, week
     of 15 June" is about a handover and a week, not about June."""
@@ -924,7 +958,8 @@ _IDIOMS = re.compile(r"(?:do not|don't|dont) hesitate|no later than|not later th
                      r"(?:make|attend|join|be at|be there for|come to|chair|host|run|lead|cover)\b|"
                      # a search that found nothing says what is missing, not that the item is not so:
                      # "I could not find your approval for PO-4505"
-                     r"(?:could not|couldn't|couldn’t|cannot|can't|can’t|did not|didn't|didn’t)\s+(?:find|locate|trace|see)\b", re.I)
+                     r"(?:could not|couldn't|couldn’t|cannot|can't|can’t|did not|didn't|didn’t|unable to|not able to)\s+"
+                     r"(?:find|locate|trace|see|match)\b", re.I)
 _NEGATION = re.compile(r"(?<!\w)(?<![A-Za-z]-)(?:not|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|"
                        r"shouldn't|couldn't|wouldn't|no longer|unable|unavailable|cancel(?:l)?ed|cancel(?:l)?ing|"
                        r"cancel(?:l)?ation|call(?:ed)? off|postponed|withdrawn|void)(?![\w-])|n't\b", re.I)

@@ -759,3 +759,28 @@ def test_the_day_a_mail_came_in_supports_a_date():
                                              sources=office_sources(office, 2026)) if c.kind == "date"]
     assert strays("28 September") == []
     assert strays("29 September") == ["29 September 2026"]
+
+
+def test_worked_values_of_a_refund_are_supported():
+    from officesim.evaluators.claims import Support, _days_from, office_sources, polarity_problems, stray_claims
+
+    office = {"orders.xlsx": {"kind": "xlsx", "sheets": {"Orders": [
+        ["Order", "Date", "Customer", "Product", "Qty", "Unit price"],
+        ["SO-71910", "2026-09-23", "Dovetail Joinery", "Standing Desk", 20, 520.0]]}},
+              "ask.eml": {"kind": "eml", "subject": "Return request SO-71910", "date": "2026-10-13 10:27:00",
+                          "body": "We need to return 2 of the Standing Desk units from order SO-71910."}}
+    sources = office_sources(office, 2026)
+    support = Support(expected=[], texts=["Handle the returns.", "A return for you: 2 x Standing Desk from SO-71910, "
+                                          "£1,040.00."])
+    row = "Order: SO-71910, dated 23 September 2026 (20 x Standing Desk at £520.00)"
+    assert not [c.text for c in stray_claims(row, support, year=2026, now=None, directory=None, sources=sources)
+                if c.text.strip() == "20"]  # the row's quantity, not a second count of the return
+    refund = Support(expected=["SO-71910", "£1,040.00"], texts=["Handle the returns.", "Your return of 2 x Standing "
+                                                                "Desk from SO-71910 is approved: £1,040.00."])
+    said = "The refund for SO-71910 is £1,040.00 (2 x £520.00)."
+    assert not stray_claims(said, refund, year=2026, now=None, directory=None, sources=sources)
+    end = "Order SO-71910 was placed on 16 October 2026, so the 30-day period ended on 15 November 2026."
+    late = claim_at("date", None, "15 November 2026", end)
+    late = type(late)("date", datetime(2026, 11, 15).date(), late.text, start=late.start, end=late.end)
+    assert _days_from(late, end, 2026)
+    assert not polarity_problems("We could not match order SO-71993 to your account.", ["SO-71993"], [], year=2026)

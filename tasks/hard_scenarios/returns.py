@@ -142,9 +142,8 @@ def customer_returns(w: World) -> dict:
     replies = {
         "a": f"Dear {first_name(ca)},\n\nYour return of {qa} x {sa.product} from order {sa.order} is approved: we will "
              f"refund {money(sa.unit * qa)}.",
-        "b": f"Dear {first_name(cb)},\n\nI'm sorry, we can't accept this return: order {sb.order} was placed on "
-             f"{long_date(sb.day)}, more than 30 days ago, and our returns policy allows returns within 30 days of "
-             f"the order.",
+        "b": f"Dear {first_name(cb)},\n\nI'm sorry, we can't accept the return from order {sb.order}, placed on "
+             f"{long_date(sb.day)}: our returns policy allows returns within 30 days of the order.",
         "c": f"Dear {first_name(cc_)},\n\nThank you for your request about order {sc.order}. As the refund is over "
              f"£1,000.00 it is being reviewed by our Sales Director, and we will come back to you shortly.",
         "d": f"Dear {first_name(cd)},\n\nWe can't find order {sd_other.order} under your account. Could you check the "
