@@ -669,6 +669,9 @@ def probation_reviews(w: World) -> dict:
 
     checks = bookings(booked) if same_day == booked else [
         check("any_of", "booked the reviews", readings=[bookings(booked), bookings(same_day)])]
+    # both readings book the same reviews: one event each, none twice
+    checks.append(check("ics_event_count", "each review booked once", user=me.email,
+                        count=len(w.events) + len(booked)))
     for h in hires:
         if h not in due or h in unable:
             checks.append(check("ics_no_event", f"no review for {h['name']}", user=me.email,
