@@ -80,6 +80,20 @@ def long_date(day: date) -> str:
     return f"{day.day} {day:%B %Y}"
 
 
+def at(day: date, hour: int, minute: int = 0) -> datetime:
+    """A moment of a day: ``at(day, 9, 30)``."""
+    return datetime.combine(day, datetime.min.time()).replace(hour=hour, minute=minute)
+
+
+def working_days_back(day: date, n: int) -> date:
+    """The day ``n`` working days (Monday to Friday) before ``day``."""
+    while n > 0:
+        day -= timedelta(days=1)
+        if day.weekday() < 5:
+            n -= 1
+    return day
+
+
 def iso(day: date | datetime) -> str:
     return day.strftime("%Y-%m-%d")
 

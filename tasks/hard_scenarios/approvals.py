@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 
-from officesim.tasks.hard_scenarios._base import (act, check, iso, list_mail, money, read_doc, read_mail,
-                                                  read_sheet, scenario, send, set_cell, switch, trigger_mail)
+from officesim.tasks.hard_scenarios._base import (act, at, check, iso, list_mail, money, read_doc, read_mail,
+                                                  read_sheet, scenario, send, set_cell, switch, trigger_mail,
+                                                  working_days_back)
 from officesim.testbed.worlds.model import PurchaseOrder, Supplier, World
 
 _HOLD = ["held", "on hold", "hold"]
 
-
-def _at(day: date, hour: int, minute: int) -> datetime:
-    return datetime.combine(day, time(hour, minute))
-
-
-def _working_days_back(day: date, n: int) -> date:
-    while n > 0:
-        day -= timedelta(days=1)
-        if day.weekday() < 5:
-            n -= 1
-    return day
 
 
 @scenario("invoice-approvals", ["word", "excel", "email"])
@@ -117,12 +107,12 @@ def invoice_approvals(w: World) -> dict:
             "1. Any manager may approve an invoice up to £10,000.",
             "2. Invoices above £10,000 need the Head of Finance's approval."]}]
     # accounts payable's requests, the withdrawal, and the suppliers' bank notices
-    first_day = _working_days_back(today, 6)
+    first_day = working_days_back(today, 6)
     mids = {}
     for k, role in enumerate(invoices):
         number, s, billed, _issued = invoices[role]
         day = first_day + timedelta(days=k // 3 * 2)
-        when = _at(day, 9 + k % 3 * 2, 10 + 7 * k)
+        when = at(day, 9 + k % 3 * 2, 10 + 7 * k)
         mid = f"msg-{980 + k}"
         mids[role] = mid
         office.append(trigger_mail(
@@ -131,20 +121,20 @@ def invoice_approvals(w: World) -> dict:
             f"order {pos[role].po}? The PDF is with accounts payable if you need it.\n\nThanks,\n{clerk.first}",
             mail_id=mid))
     h_number = invoices["h"][0]
-    withdrawn_at = _at(_working_days_back(today, 1), 16, 40)
+    withdrawn_at = at(working_days_back(today, 1), 16, 40)
     office.append(trigger_mail(
         w, clerk.email, withdrawn_at, f"Re: Approval needed: invoice {h_number}",
         f"Hi {me.first},\n\nPlease ignore my request about {h_number}: {invoices['h'][1].name} sent it by mistake and "
         f"has cancelled it. Nothing to approve there.\n\nThanks,\n{clerk.first}", mail_id="msg-988"))
     e_sup, a_sup = invoices["e"][1], invoices["a"][1]
     office.append(trigger_mail(
-        w, e_sup.email, _at(today - timedelta(days=21), 11, 5), "Change of bank details",
+        w, e_sup.email, at(today - timedelta(days=21), 11, 5), "Change of bank details",
         f"Dear {me.first},\n\nPlease note that our bank account has changed. "
         f"New sort code 20-{rng.randrange(10, 99)}-{rng.randrange(10, 99)}, account {rng.randrange(10**7, 10**8)}. "
         f"Please update your records for all future payments.\n\nKind regards,\n{e_sup.contact}\n{e_sup.name}",
         mail_id="msg-989"))
     office.append(trigger_mail(
-        w, a_sup.email, _at(today - timedelta(days=150), 10, 20), "New bank details",
+        w, a_sup.email, at(today - timedelta(days=150), 10, 20), "New bank details",
         f"Dear {me.first},\n\nWe have moved our banking: new sort code 40-{rng.randrange(10, 99)}-"
         f"{rng.randrange(10, 99)}, account {rng.randrange(10**7, 10**8)}, from next month.\n\nKind regards,\n"
         f"{a_sup.contact}\n{a_sup.name}", mail_id="msg-990"))

@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, time, timedelta
+from datetime import timedelta
 
-from officesim.tasks.hard_scenarios._base import (act, check, iso, list_mail, long_date, money, read_doc, read_mail,
-                                                  read_sheet, scenario, stamp, switch, trigger_mail)
+from officesim.tasks.hard_scenarios._base import (act, at, check, iso, list_mail, long_date, money, read_doc, read_mail,
+                                                  read_sheet, scenario, stamp, switch, trigger_mail,
+                                                  working_days_back)
 from officesim.testbed.worlds.model import Sale, World
 
-
-def _at(day: date, hour: int, minute: int) -> datetime:
-    return datetime.combine(day, time(hour, minute))
-
-
-def _working_days_back(day: date, n: int) -> date:
-    while n > 0:
-        day -= timedelta(days=1)
-        if day.weekday() < 5:
-            n -= 1
-    return day
 
 
 @scenario("customer-returns", ["word", "excel", "email"])
@@ -36,7 +26,7 @@ def customer_returns(w: World) -> dict:
     by_customer: dict[str, list[Sale]] = {}
     for s in w.sales:
         by_customer.setdefault(s.customer, []).append(s)
-    first = _working_days_back(today, 5)  # the first request's day: ages count from it, never across 30 days
+    first = working_days_back(today, 5)  # the first request's day: ages count from it, never across 30 days
     age = lambda s: (first - s.day).days  # noqa: E731
     used: set[str] = set()
 
@@ -55,7 +45,7 @@ def customer_returns(w: World) -> dict:
     cc_, sc = pick(lambda s: 4 <= age(s) <= 20 and s.qty >= 3 and s.unit * 2 > 1000)
     cd, _own = pick(lambda s: age(s) <= 90)
     _other, sd_other = pick(lambda s: 4 <= age(s) <= 20 and s.customer not in used)
-    refunded_on = _working_days_back(today, 9)
+    refunded_on = working_days_back(today, 9)
     ce, se = pick(lambda s: 8 <= (refunded_on - s.day).days <= 25 and s.qty >= 2 and s.unit * 2 <= 1000)
     qa0, qa, qb, qc, qe = 2, 3, 2, 2, 2
     # the refunds log, lived in: earlier returns of the year and the one already refunded to customer e
@@ -65,9 +55,9 @@ def customer_returns(w: World) -> dict:
                      key=lambda s: (rng.random(), s.order))[:6]
     for s in sorted(earlier, key=lambda s: s.day):
         got = s.day + timedelta(days=rng.randrange(3, 20))
-        rows.append([iso(got), s.order, s.customer, s.product, 1, s.unit, "Approved",
-                     iso(_working_days_back(got, -rng.randrange(1, 4)))])
-    rows.append([iso(_working_days_back(refunded_on, 2)), se.order, se.customer, se.product, qe,
+        rng.randrange(1, 4)  # a draw the later ones depend on (the refund went out the day it came in)
+        rows.append([iso(got), s.order, s.customer, s.product, 1, s.unit, "Approved", iso(got)])
+    rows.append([iso(working_days_back(refunded_on, 2)), se.order, se.customer, se.product, qe,
                  round(se.unit * qe, 2), "Approved", iso(refunded_on)])
     first_new = len(rows) + 1
     office: list[dict] = [{"type": "xlsx", "path": log, "sheets": {"Refunds": rows}}]
@@ -92,7 +82,7 @@ def customer_returns(w: World) -> dict:
         "1. Returns accepted within 60 days.", "3. Refunds above £2,500.00 go to the Sales Director."]})
     # the already refunded return: the user's own mail, nine working days ago
     office.append({"type": "eml", "user": me.email, "folder": "sent", "id": "msg-1990", "from": me.email,
-                   "to": [ce.email], "date": stamp(_at(refunded_on, 15, 12)),
+                   "to": [ce.email], "date": stamp(at(refunded_on, 15, 12)),
                    "subject": f"Your return of {se.order}",
                    "body": f"Dear {ce.contact.split()[0]},\n\nWe have refunded {money(se.unit * qe)} for the {qe} x "
                            f"{se.product} you returned from order {se.order}.\n\nKind regards,\n{me.name}\n{w.company}",
@@ -113,11 +103,11 @@ def customer_returns(w: World) -> dict:
     ]
     mids: dict[str, str] = {}
     for k, (role, c, s, subject, text) in enumerate(asks):
-        when = _at(first + timedelta(days=k // 2), 10 + 3 * (k % 2), 5 + 11 * k)
+        when = at(first + timedelta(days=k // 2), 10 + 3 * (k % 2), 5 + 11 * k)
         mids[role] = f"msg-{991 + k}"
         office.append(trigger_mail(w, c.email, when, subject,
                                    f"Hello,\n\n{text}\n\nBest regards,\n{c.contact}\n{c.name}", mail_id=mids[role]))
-    more = _at(_working_days_back(today, 1), 14, 25)
+    more = at(working_days_back(today, 1), 14, 25)
     office.append(trigger_mail(w, ca.email, more, f"Re: Return from order {sa.order}",
                                f"Hello again,\n\nSorry — make that {qa}, not {qa0}: a third one turned out to be "
                                f"damaged as well.\n\nBest regards,\n{ca.contact}\n{ca.name}", mail_id="msg-996"))
