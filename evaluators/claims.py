@@ -207,8 +207,7 @@ def _plain_claims(text: str, year: int | None, kinds: frozenset[str], dotted_tim
     out: list[Claim] = []
     ids = [m for m in IDENTIFIER.finditer(masked) if _is_identifier(m)]
     if "id" in kinds:
-        out += [Claim("id", re.sub(r"[^0-9A-Za-z]", "", m["prefix"] + m["digits"]).upper(), m.group(0),
-                      start=m.start(), end=m.end()) for m in ids]
+        out += [Claim("id", _id_value(m), m.group(0), start=m.start(), end=m.end()) for m in ids]
     masked = _mask(masked, [(m.start(), m.end()) for m in ids])
     phones = phone_spans(masked)  # one number to call, not amounts
     if "phone" in kinds:
@@ -241,6 +240,11 @@ def _plain_claims(text: str, year: int | None, kinds: frozenset[str], dotted_tim
 _NOT_PREFIX = re.compile(r"(?i)(?:on|at|by|to|in|of|and|the|is|was|from|until|till|before|after|total|sum|for|"
                          r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|"
                          r"usd|eur|gbp|chf|cad|aud|jpy|am|pm|[kmb]|bn|mn|q)$")
+
+
+def _id_value(m: re.Match) -> str:
+    """An identifier's value: "PO-1234", "po 1234" and "PO1234" are one."""
+    return re.sub(r"[^0-9A-Za-z]", "", m["prefix"] + m["digits"]).upper()
 
 
 def _is_identifier(m: re.Match) -> bool:
@@ -481,6 +485,11 @@ def _unbound(claim: Claim, text: str, units: list[tuple[Claim, set[str], int]], 
         return False
     clause = _clause_of(claim, text)
     ids = claims_in(clause, year=year, kinds=("id",))
+    if not ids:  # a list line's head names its item: "- UF-2601-0001: £4,635.70, due 10 February 2026"
+        lo, hi = _line_span(text, claim.start, claim.end)
+        head, colon, _rest = text[lo:claim.start].partition(": ")
+        ids = claims_in(head, year=year, kinds=("id",)) if colon else []
+        clause = text[lo:hi] if ids else clause
     if not ids or any(find(clause, f, year=year) is not None for f in _flat(expected)
                       if fact_of(f)[0] == "text" and IDENTIFIER.fullmatch(str(f).strip())):
         return False
@@ -1292,14 +1301,46 @@ def doubled(text: str) -> str | None:
     return None
 
 
+def known_ids(text: str, year: int | None) -> tuple[frozenset[str], frozenset[str]]:
+    """The identifiers ``text`` (the office, the instruction, the gold) holds, and their prefixes: read
+    without the other kinds (a lived-in office is a megabyte of text), so a file's name counts too."""
+    values = frozenset(_id_value(m) for m in IDENTIFIER.finditer(text) if _is_identifier(m))
+    return values, frozenset(_id_prefix(v) for v in values)
+
+
+def _id_prefix(value: str) -> str:
+    return re.match(r"[A-Za-z]*", value).group(0).upper()
+
+
+_CELL = re.compile(r"\$?[A-Z]{1,3}\$?\d{1,7}")
+_COMMON_IDS = re.compile(r"(?:ISO|EN|IEC|RFC|BS|IEEE|ANSI|DIN|FY|CY|Q|H|W|WK)\d+", re.I)
+
+
+def invented_ids(text: str, known: tuple[frozenset[str], frozenset[str]], year: int | None) -> list[Claim]:
+    """Identifiers that neither the office, the instruction nor the gold holds ("your agreement AGR-2041",
+    "PO-9999"): an honest agent cites only references it has read, whatever the check of the place reads.
+    A standard or a year ("ISO 9001", "FY2026") is common knowledge, unless the office uses its prefix."""
+    values, prefixes = known
+    return [c for c in claims_in(text, year=year, kinds=("id",)) if str(c.value) not in values
+            and not _CELL.fullmatch(c.text)  # "H278": where the agent wrote it
+            and (_id_prefix(str(c.value)) in prefixes or not _COMMON_IDS.fullmatch(str(c.value)))]
+
+
 def closed_world_problems(text: str, support: Support, *, year: int | None, now: datetime | None,
                           directory: Directory | None, recipients: Iterable[str] | None = None,
                           sources: list[tuple[Claim, set[str], int]] | None = None, body: str | None = None,
-                          names: str = "", decided: dict[Any, set[str]] | None = None) -> list[str]:
-    """Everything false or unsupported in a written ``text`` (see the module rules), as messages."""
+                          names: str = "", decided: dict[Any, set[str]] | None = None,
+                          known: tuple[frozenset[str], frozenset[str]] | None = None) -> list[str]:
+    """Everything false or unsupported in a written ``text`` (see the module rules), as messages
+    (``known``: the identifiers of the office, the instruction and the gold, ``known_ids``)."""
     problems = []
     strays = stray_claims(_without_ranks(text), support, year=year, now=now, directory=directory, sources=sources,
                           names=names)
+    if known is not None:
+        seen = {(c.kind, c.text) for c in strays}
+        given = {str(c.value) for t in [*support.texts, *map(str, _flat(support.expected))]
+                 for c in claims_in(str(t or ""), year=year, kinds=("id",))}
+        strays += [c for c in invented_ids(text, known, year) if (c.kind, c.text) not in seen and str(c.value) not in given]
     if strays:
         problems.append("also states " + ", ".join(f"{show(c.text)} ({c.kind})" for c in strays[:5])
                         + ", which neither the task nor its sources support")
@@ -1482,6 +1523,15 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
         state.memo["sources"] = _per_task(f"sources-{state.year}", (before,), lambda: office_sources(before, state.year))
         state.memo["names"] = _per_task(f"names-{state.instruction}-{state.gold_answer}", (before, gold), lambda: "\n".join(
             [state.instruction, *(document_text(e) for e in before.values()), *gold_written(state)]).casefold())
+    if "known_ids" not in state.memo:  # a scanned picture's text is read only when a check names it
+        scans = state.before is None or (  # no office to read against
+            state.pictures_hold_ids and any(e.get("kind") == "image" for e in state.before.values()))
+        before, gold = state.before or {}, state.gold or {}
+        state.memo["known_ids"] = None if scans else _per_task(
+            f"ids-{state.year}-{state.instruction}-{state.gold_answer}", (before, gold), lambda: known_ids("\n".join(
+                [state.instruction, str(state.gold_answer or ""), *(document_text(e) for e in before.values()),
+                 *gold_written(state)]), state.year))
     return closed_world_problems(text, support, year=state.year, now=state.now, directory=directory_of(state),
                                  recipients=recipients, sources=state.memo["sources"], body=body,
-                                 names=state.memo["names"], decided=state.memo["gold_decided"])
+                                 names=state.memo["names"], decided=state.memo["gold_decided"],
+                                 known=state.memo["known_ids"])

@@ -41,6 +41,9 @@ class EvalState:
     user: str | None = None
     user_name: str | None = None
     people: dict[str, str] = field(default_factory=dict)
+    # whether the office's pictures may hold references the grading has not read (a scanned invoice's
+    # number): a lived-in world's pictures are receipts whose text it wrote, with none
+    pictures_hold_ids: bool = True
     memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # derived once per state
 
     def written(self, path: str) -> bool:

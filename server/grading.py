@@ -260,7 +260,7 @@ class Evaluator:
                           answer=session.answer, timezone=task.timezone, now=task.now_dt,
                           instruction=task.brief, before=self.before(task), gold=gold.after,
                           gold_answer=None if gold.answer is None else str(gold.answer), user=task.user,
-                          user_name=task.user_name, people=dict(task.people))
+                          user_name=task.user_name, people=dict(task.people), pictures_hold_ids=task.world is None)
         replies = task.user_script()["replies"] if task.user_replies else []
         record = evaluate(task.checks, state, task_id=task.id, mode=session.mode, status=session.status,
                           side_effects=outcome.side_effects, collateral=outcome.collateral, missing=outcome.missing,

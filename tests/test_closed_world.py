@@ -784,3 +784,31 @@ def test_worked_values_of_a_refund_are_supported():
     late = type(late)("date", datetime(2026, 11, 15).date(), late.text, start=late.start, end=late.end)
     assert _days_from(late, end, 2026)
     assert not polarity_problems("We could not match order SO-71993 to your account.", ["SO-71993"], [], year=2026)
+
+
+def test_a_list_lines_head_binds_its_values_to_that_item():
+    from officesim.evaluators.claims import Support, office_sources, stray_claims
+
+    office = {"invoices.xlsx": {"kind": "xlsx", "sheets": {"Invoices": [
+        ["Invoice", "Supplier", "Amount", "Due"], ["DF-2605-0175", "Driftwood", 1387.62, "2026-07-21"],
+        ["UF-2601-0001", "Umber Freight", 4635.70, "2026-02-10"]]}}}
+    sources = office_sources(office, 2026)
+    base = "Overdue invoices:\n- DF-2605-0175: £1,387.62, due 21 July 2026\n"
+    support = Support(expected=["DF-2605-0175", "£1,387.62", "2026-07-21"], texts=["Prepare the agenda.", base])
+
+    def dates(text: str) -> list[str]:
+        return [c.text for c in stray_claims(text, support, year=2026, now=None, directory=None, sources=sources)
+                if c.kind == "date"]
+
+    # the neighbour's due date written beside another invoice is not that invoice's
+    assert dates(base + "- UF-2601-0001: £4,635.70, due 21 July 2026\n") == ["21 July 2026"]
+    assert dates(base) == []
+
+
+def test_a_reference_nobody_wrote_is_invented():
+    from officesim.evaluators.claims import invented_ids, known_ids
+
+    known = known_ids("Contracts: CTR-2426 (Poppyfield), CTR-2314. Order PO-4628.", 2026)
+    said = "Your agreement AGR-2041 and CTR-2426 stand; PO-9999 is new. We are ISO 9001 certified for FY2026."
+    assert [c.text for c in invented_ids(said, known, 2026)] == ["AGR-2041", "PO-9999"]
+    assert invented_ids("CTR-2314 and PO-4628 are unchanged.", known, 2026) == []

@@ -192,8 +192,8 @@ def supplier_call_agendas(w: World) -> dict:
                             + [x for i in invs for x in (money(i.amount), iso(i.due))], start=stamp(s)))
         body = (f"Dear {sup.contact.split()[0]},\n\nAhead of our quarterly call next week, here is the agenda:\n" + "\n".join(agenda) + f"\n\nKind regards,\n{w.user.name}\n{w.company}")
         sends.append(send(w, [sup.email], "Agenda for our quarterly call", body, cc=[colleague.email]))
-        others = [p.po for p in w.pos if p.supplier == name and p.status != "Open"][-6:] + \
-                 [i.number for i in w.invoices if i.supplier == name and i not in invs][-6:]
+        others = [p.po for p in w.pos if p.supplier == name and p.status != "Open"] + \
+                 [i.number for i in w.invoices if i.supplier == name and i not in invs]  # every one not on the agenda
         checks.append(check("email_sent", f"agenda to {name}", sender=w.user.email, to=[sup.email], cc=[colleague.email],
                             body_contains=facts, body_excludes=others, lines=groups))
     gold += [switch("email")] + sends

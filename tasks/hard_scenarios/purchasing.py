@@ -67,8 +67,10 @@ def supplier_late_review(w: World) -> dict:
                             body_contains=[x for p in pos for x in (p.po, iso(p.promised), iso(p.delivered))],
                             lines=[[p.po, iso(p.promised), iso(p.delivered)] for p in pos]))
         row += 1
-    checks.append(check("xlsx_row", file=log, row=2, values=["2026-03-30", w.suppliers[3].name,
-                                                             "Two late deliveries in Q1", head.name]))
+    checks += [check("xlsx_row", file=log, row=2, values=["2026-03-30", w.suppliers[3].name,
+                                                          "Two late deliveries in Q1", head.name]),
+               check("xlsx_row", file=log, row=3, values=["2026-07-02", w.suppliers[7].name,
+                                                          "Invoice above order, queried", head.name])]
     answer = None
     if flagged:
         gold += [switch("email")] + mails
