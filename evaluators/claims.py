@@ -547,11 +547,21 @@ def _restates_unit(claim: Claim, text: str, sources: list[tuple[Claim, set[str],
     if len(others) < 2:
         return False
     units = {u for v, _w, u in sources if same_claim(claim, v)}
-    hits: dict[int, set[int]] = {}
-    for v, _w, u in sources:
-        if u in units:
-            hits.setdefault(u, set()).update(k for k, c in enumerate(others) if same_claim(c, v))
-    return any(len(h) >= 2 for h in hits.values())
+    cover = _cover(others, [s for s in sources if s[2] in units])
+    return any(len(h) >= 2 for h in cover.values())
+
+
+def _cover(others: list[Claim], sources: list[tuple[Claim, set[str], int]],
+           words: set[str] | None = None) -> dict[int, set[int]]:
+    """Which of a clause's values (``others``, by position) each unit of the office states; with
+    ``words``, only the units that share one of them (the units the clause names)."""
+    cover: dict[int, set[int]] = {}
+    for value, around, u in sources:
+        if words is None or words & around:
+            hits = {k for k, c in enumerate(others) if same_claim(c, value)}
+            if hits:
+                cover.setdefault(u, set()).update(hits)
+    return cover
 
 
 def _takes_role(claim: Claim, text: str, roles: dict[tuple, list[Claim]]) -> bool:
@@ -707,12 +717,7 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
     # which of the clause's other values each unit the clause names states: the value is bound to a unit
     # stating it only when no unit states more of them ("Section A, 9:00 AM (1:00 PM ...) to 11:00 AM" is
     # Section A's row, 9:00-11:00, not Section B's, 11:00-1:00 PM, which shares only the 11:00)
-    cover: dict[int, set[int]] = {}
-    for value, around, u in sources:
-        if words & around:
-            hits = {k for k, c in enumerate(others) if same_claim(c, value)}
-            if hits:
-                cover.setdefault(u, set()).update(hits)
+    cover = _cover(others, sources, words)
     best = max((len(v) for v in cover.values()), default=0)
     if best and any(len(cover.get(u, ())) == best for u in units):
         return True
@@ -864,7 +869,7 @@ def _named_apart(claim: Claim, text: str, names: str, expected: list[Any], year:
     # a list line is one statement ("- Anton Hart: Nina Lund" pairs a name with an expected one)
     clause = _aside_of(claim, text) or (line if _ITEM_LINE.match(line) else _clause_of(claim, text))
     if claim.kind == "person" and directory is not None and sources is not None \
-            and any(not _named_together(claim, other, clause, sources) for other in _related_people(claim, clause, names, directory)):
+            and any(not _named_together(claim, other, sources) for other in _related_people(claim, clause, names, directory)):
         return False
     clause = clause.replace(claim.text, " ")
     return not any(fact_of(f)[0] == "text" and find(clause, f, year=year) is not None and _is_name(f)
@@ -888,8 +893,7 @@ def _related_people(claim: Claim, clause: str, names: str, directory: Directory)
     return out
 
 
-def _named_together(claim: Claim, other: Claim, clause: str,
-                    sources: list[tuple[Claim, set[str], int]]) -> bool:
+def _named_together(claim: Claim, other: Claim, sources: list[tuple[Claim, set[str], int]]) -> bool:
     """Whether one unit of the office (a row, an event, a line) names both people."""
     wanted = content_words(claim.text) | content_words(other.text)
     return bool(wanted) and any(wanted <= around for _value, around, _u in sources)
