@@ -888,9 +888,23 @@ def _related_people(claim: Claim, clause: str, names: str, directory: Directory)
         if other.value == claim.value or other.text.casefold() not in names or at < 0:
             continue
         lo, hi = sorted(((at, at + len(claim.text)), (other.start, other.end)))
-        if not _COORDINATION.fullmatch(clause[lo[1]:hi[0]]):
-            out.append(other)
+        if _COORDINATION.fullmatch(clause[lo[1]:hi[0]]) or _new_statement(clause, lo[1], hi):
+            continue
+        out.append(other)
     return out
+
+
+def _new_statement(clause: str, gap: int, later: tuple[int, int]) -> bool:
+    """Whether the later of two names opens a statement of its own after a comma ("Bjorn Silva withdrew
+    his leave, Lucia Nair is off until 16 December"): two remarks side by side, no relation."""
+    if not re.search(r"[,;]\s*$", clause[gap:later[0]]):
+        return False
+    after = " ".join(re.split(r"[,;.]", clause[later[1]:], maxsplit=1)[0].split()[:3])
+    return _ASIDE_VERB.search(after) is not None or _STATEMENT_VERB.search(after) is not None
+
+
+_STATEMENT_VERB = re.compile(r"(?i)\b(?:\w{3,}ed|withdrew|took|gave|went|came|left|returns|starts|ends|leaves|"
+                             r"gets|got|needs|asked|says|said)\b")
 
 
 def _named_together(claim: Claim, other: Claim, sources: list[tuple[Claim, set[str], int]]) -> bool:

@@ -812,3 +812,19 @@ def test_a_reference_nobody_wrote_is_invented():
     said = "Your agreement AGR-2041 and CTR-2426 stand; PO-9999 is new. We are ISO 9001 certified for FY2026."
     assert [c.text for c in invented_ids(said, known, 2026)] == ["AGR-2041", "PO-9999"]
     assert invented_ids("CTR-2314 and PO-4628 are unchanged.", known, 2026) == []
+
+
+def test_names_side_by_side_in_their_own_statements_are_not_tied():
+    from officesim.evaluators.claims import _related_people, build_directory, claims_in
+
+    people = {"Bjorn Silva": "bjorn.silva@x.test", "Lucia Nair": "lucia.nair@x.test",
+              "Omar Nair": "omar.nair@x.test", "Mei Ito": "mei.ito@x.test"}
+    directory = build_directory([], people)
+    names = " ".join(people).casefold()
+
+    def related(text: str, who: str) -> list[str]:
+        claim = next(c for c in claims_in(text, year=2026, directory=directory, kinds=("person",)) if c.text == who)
+        return [c.text for c in _related_people(claim, text, names, directory)]
+
+    assert related("Bjorn Silva withdrew his 17-18 Dec leave, Lucia Nair is off only until 16 Dec", "Bjorn Silva") == []
+    assert related("Omar Nair will look after Mei Ito", "Omar Nair") == ["Mei Ito"]

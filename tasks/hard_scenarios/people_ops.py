@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from datetime import date, datetime, time, timedelta
 
-from officesim.tasks.hard_scenarios._base import (act, check, create_event, iso, list_events, list_mail, long_date,
-                                                  read_doc, read_mail, read_sheet, scenario, send, set_cell, stamp,
-                                                  switch, trigger_mail)
+from officesim.tasks.hard_scenarios._base import (act, check, create_event, iso, last_week, list_events, list_mail,
+                                                  long_date, read_doc, read_mail, read_sheet, scenario, send, set_cell,
+                                                  stamp, switch, trigger_mail)
 from officesim.testbed.worlds.model import Person, World
 
 T = "%Y-%m-%d %H:%M:%S"
@@ -696,3 +696,103 @@ def probation_reviews(w: World) -> dict:
                                              "actions": reads + book_steps(same_day) + [tell_hr]}]
     return {"instruction": instruction, "dialogue": dialogue, "office": office, "gold": gold, "checks": checks,
             "free": free, "right": right}
+
+
+# ---- a move that only works if everyone can come --------------------------------------------------
+# Who of the team cannot come on the new day, per world (approved leave or a training day); in one world
+# nobody, so the move goes ahead: the agent must check, not assume either way.
+_PLANNING_CLASH = {"fernhill": "Annual leave", "harbourline": None, "stonegate": "Training"}
+
+
+@scenario("planning-day-move", ["calendar", "excel", "email"])
+def planning_day_move(w: World) -> dict:
+    """Over a few days the director asks to move the team's planning day to next Thursday, "only if your
+    whole team can be there", and names the new venue. The leave records decide: where one of the team
+    is away that day (approved annual leave, a training day; a withdrawn request, leave that ends the day
+    before or starts the day after do not count) nothing moves, nobody is mailed, and the user is told who
+    and why; where everyone is in, the day moves (same hours, the new venue) and the team is told."""
+    me, today = w.user, w.now.date()
+    director = w.person(me.manager)
+    team = sorted(_reports(w), key=lambda p: p.row)
+    monday = today + timedelta(days=7 - today.weekday())
+    thu = monday + timedelta(days=3)
+    day = monday + timedelta(days=8)  # the planned day: Tuesday of the week after
+    hours = (time(9, 30), time(16, 30))
+    old_venue, new_venue = "Harbour Suite, Quayside Hotel", "Riverside Room, The Old Mill"
+    summary = "Team planning day"
+    clash_kind = _PLANNING_CLASH[w.name]
+    added = [(team[1], thu, thu + timedelta(days=1), "Annual leave", "Withdrawn"),
+             (team[2], thu - timedelta(days=3), thu - timedelta(days=1), "Annual leave", "Approved"),
+             (team[3], thu + timedelta(days=1), thu + timedelta(days=4), "Annual leave", "Approved")]
+    if clash_kind == "Annual leave":
+        added.append((team[0], thu - timedelta(days=1), thu + timedelta(days=1), clash_kind, "Approved"))
+    elif clash_kind:
+        added.append((team[-1], thu, thu, clash_kind, "Approved"))
+    sheet = w.paths["leave"]
+    rows = [list(r) for r in next(f for f in w.files if f["path"] == sheet)["sheets"]["Leave"]]
+    rows += [[p.name, p.email, iso(s), iso(e), kind, status] for p, s, e, kind, status in added]
+    rows[1:] = sorted(rows[1:], key=lambda r: r[2])  # in the order of their first day, like the rest
+    leave = [(l.person, l.start, l.end, l.kind, l.status) for l in w.leave] + \
+            [(p.email, s, e, kind, status) for p, s, e, kind, status in added]
+    on_thu = [(who, s, e, kind, status) for who, s, e, kind, status in leave
+              if who in {p.email for p in [me, *team]} and s <= thu <= e]
+    away = [(w.person(who), s, e, kind) for who, s, e, kind, status in on_thu if status == "Approved"]
+    assert not [x for x in on_thu if x[4] == "Pending"] and all(p is not me for p, *_ in away)
+    assert len(away) == (1 if clash_kind else 0), away
+    attendees = [me.email, *(p.email for p in team)]
+    office = [{"type": "xlsx", "path": sheet, "sheets": {"Leave": rows}},
+              {"type": "ics", "user": me.email, "events": [
+                  {"summary": summary, "start": stamp(datetime.combine(day, hours[0])),
+                   "end": stamp(datetime.combine(day, hours[1])), "location": old_venue,
+                   "description": "Plans and budget for next year, whole team.", "attendees": attendees}]}]
+    at = last_week(w)
+    dialogue = [
+        {"speaker": director.name, "at": at(1, 9, 12),
+         "text": f"Hi {me.first}, bad news: the {old_venue} has cancelled on us for your team planning day on "
+                 f"{long_date(day)}. Could we move it to Thursday {long_date(thu)} instead, same hours? Only worth "
+                 "doing if your whole team can be there though, there's no point with people missing."},
+        {"speaker": me.name, "at": at(1, 9, 25),
+         "text": "Thursday works for me, I'll shift my own meetings. I'll check the team before we commit."},
+        {"speaker": director.name, "at": at(2, 16, 40), "text": "Unrelated: are you coming to the quiz night on Friday?"},
+        {"speaker": me.name, "at": at(2, 16, 44), "text": "Yes, count me in. Our team name is still a secret."},
+        {"speaker": director.name, "at": at(3, 11, 5),
+         "text": f"On the venue: if Thursday goes ahead, we can have the {new_venue}. Use that one."},
+    ]
+    instruction = (f"Could you sort out moving the team planning day now, as {director.first} and I discussed, "
+                   "and let the team know? If it can't work, don't change anything, just tell me why.")
+    gold = [switch("calendar"), list_events(w), switch("excel"), read_sheet(w.paths["directory"]),
+            read_sheet(sheet)]
+    checks = []
+    if away:
+        p, s, e, kind = away[0]
+        what = "on annual leave" if kind == "Annual leave" else "on a training day"
+        span = f"from {long_date(s)} to {long_date(e)}" if s != e else f"on {long_date(s)}"
+        answer = (f"I haven't moved the planning day: {p.name} is {what} {span}, so the whole team can't be "
+                  f"there on Thursday {long_date(thu)}. It stays on {long_date(day)} for now.")
+        gold.append(act("system", "finish_task", answer=answer))
+        checks += [check("ics_event", "planning day left as it was", user=me.email, summary=summary,
+                         start=stamp(datetime.combine(day, hours[0])), end=stamp(datetime.combine(day, hours[1])),
+                         location=old_venue, attendees=attendees),
+                   check("ics_event_count", user=me.email, count=len(w.events) + 1),
+                   check("email_not_sent", "nobody mailed", sender=me.email),
+                   # who (a date here would make every other date of the report a hedge)
+                   check("answer_contains", f"told {p.name} is away", text=[p.name])]
+        return {"instruction": instruction, "dialogue": dialogue, "office": office, "gold": gold, "checks": checks,
+                "answer": answer}
+    start, end = datetime.combine(thu, hours[0]), datetime.combine(thu, hours[1])
+    gold += [switch("calendar"), act("calendar", "update_event", user=me.email, summary=summary,
+                                     time_start=stamp(start), time_end=stamp(end), location=new_venue),
+             switch("email"),
+             send(w, [p.email for p in team], "Team planning day moves to Thursday",
+                  f"Hi all,\n\nThe team planning day moves to Thursday {long_date(thu)}, same hours "
+                  f"({start:%H:%M} to {end:%H:%M}), at the {new_venue}. The calendar invitation is updated.\n\n"
+                  f"Best,\n{me.first}")]
+    checks += [check("ics_event", "planning day moved", user=me.email, summary=summary, start=stamp(start),
+                     end=stamp(end), location=new_venue, attendees=attendees),
+               check("ics_event_count", user=me.email, count=len(w.events) + 1)]
+    facts = [iso(thu), start.strftime("%H:%M"), "Riverside Room"]
+    for p in team:  # one mail to the team, or one each
+        checks.append(check("any_of", f"told {p.name}", readings=[
+            [check("email_sent", sender=me.email, to=[q.email for q in team], body_contains=facts)],
+            [check("email_sent", sender=me.email, to=[p.email], body_contains=facts)]]))
+    return {"instruction": instruction, "dialogue": dialogue, "office": office, "gold": gold, "checks": checks}
