@@ -1319,7 +1319,7 @@ def doubled(text: str) -> str | None:
     return None
 
 
-def known_ids(text: str, year: int | None) -> tuple[frozenset[str], frozenset[str]]:
+def known_ids(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The identifiers ``text`` (the office, the instruction, the gold) holds, and their prefixes: read
     without the other kinds (a lived-in office is a megabyte of text), so a file's name counts too."""
     values = frozenset(_id_value(m) for m in IDENTIFIER.finditer(text) if _is_identifier(m))
@@ -1539,16 +1539,16 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
     if "sources" not in state.memo:
         before, gold = state.before or {}, state.gold or {}
         state.memo["sources"] = _per_task(f"sources-{state.year}", (before,), lambda: office_sources(before, state.year))
-        state.memo["names"] = _per_task(f"names-{state.instruction}-{state.gold_answer}", (before, gold), lambda: "\n".join(
-            [state.instruction, *(document_text(e) for e in before.values()), *gold_written(state)]).casefold())
-    if "known_ids" not in state.memo:  # a scanned picture's text is read only when a check names it
-        scans = state.before is None or (  # no office to read against
-            state.pictures_hold_ids and any(e.get("kind") == "image" for e in state.before.values()))
-        before, gold = state.before or {}, state.gold or {}
+        key = f"{state.instruction}-{state.gold_answer}"
+        office_text = _per_task(f"text-{key}", (before, gold), lambda: "\n".join(
+            [state.instruction, *(document_text(e) for e in before.values()), *gold_written(state)]))
+        state.memo["names"] = _per_task(f"names-{key}", (before, gold), office_text.casefold)
+        # a scanned picture's text is read only when a check names it: with such pictures, or no office
+        # to read against, no identifier is taken for invented
+        scans = state.before is None or (
+            state.pictures_hold_ids and any(e.get("kind") == "image" for e in before.values()))
         state.memo["known_ids"] = None if scans else _per_task(
-            f"ids-{state.year}-{state.instruction}-{state.gold_answer}", (before, gold), lambda: known_ids("\n".join(
-                [state.instruction, str(state.gold_answer or ""), *(document_text(e) for e in before.values()),
-                 *gold_written(state)]), state.year))
+            f"ids-{key}", (before, gold), lambda: known_ids(f"{office_text}\n{state.gold_answer or ''}"))
     return closed_world_problems(text, support, year=state.year, now=state.now, directory=directory_of(state),
                                  recipients=recipients, sources=state.memo["sources"], body=body,
                                  names=state.memo["names"], decided=state.memo["gold_decided"],

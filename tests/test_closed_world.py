@@ -808,7 +808,7 @@ def test_a_list_lines_head_binds_its_values_to_that_item():
 def test_a_reference_nobody_wrote_is_invented():
     from officesim.evaluators.claims import invented_ids, known_ids
 
-    known = known_ids("Contracts: CTR-2426 (Poppyfield), CTR-2314. Order PO-4628.", 2026)
+    known = known_ids("Contracts: CTR-2426 (Poppyfield), CTR-2314. Order PO-4628.")
     said = "Your agreement AGR-2041 and CTR-2426 stand; PO-9999 is new. We are ISO 9001 certified for FY2026."
     assert [c.text for c in invented_ids(said, known, 2026)] == ["AGR-2041", "PO-9999"]
     assert invented_ids("CTR-2314 and PO-4628 are unchanged.", known, 2026) == []
