@@ -26,6 +26,11 @@ def _directory_rows(w: World) -> list[list]:
     return [list(r) for r in next(f for f in w.files if f["path"] == w.paths["directory"])["sheets"]["Staff"]]
 
 
+def _leave_rows(w: World) -> list[list]:
+    """The leave record's rows as the world writes them (header first), for a scenario to add to."""
+    return [list(r) for r in next(f for f in w.files if f["path"] == w.paths["leave"])["sheets"]["Leave"]]
+
+
 # ---- 1. contact details gathered from the mail ----------------------------------------------------
 @scenario("phone-list-corrections", ["email", "excel", "word"])
 def phone_list_corrections(w: World) -> dict:
@@ -264,7 +269,7 @@ def leave_cover_rota(w: World) -> dict:
         (volunteer, m1 + timedelta(days=15), m1 + timedelta(days=16), "Annual leave", "Pending"),
     ]
     sheet = w.paths["leave"]
-    rows = [list(r) for r in next(f for f in w.files if f["path"] == sheet)["sheets"]["Leave"]]
+    rows = _leave_rows(w)
     rows += [[p.name, p.email, iso(s), iso(e), kind, status] for p, s, e, kind, status in added]
     office = [{"type": "xlsx", "path": sheet, "sheets": {"Leave": rows}}]
     leave = [(l.person, l.start, l.end, l.kind, l.status) for l in w.leave] + \
@@ -410,7 +415,7 @@ def onboarding_buddies(w: World) -> dict:
     added = [(wl_top, moved_to + timedelta(days=2), moved_to + timedelta(days=3), "Annual leave", "Approved"),
              (lc_top, m + timedelta(days=1), m + timedelta(days=2), "Annual leave", "Withdrawn")]
     leave_sheet = w.paths["leave"]
-    leave_rows = [list(r) for r in next(f for f in w.files if f["path"] == leave_sheet)["sheets"]["Leave"]]
+    leave_rows = _leave_rows(w)
     leave_rows += [[p.name, p.email, iso(s), iso(e), k, st] for p, s, e, k, st in added]
     leave = [(l.person, l.start, l.end, l.status) for l in w.leave] + [(p.email, s, e, st) for p, s, e, _k, st in added]
 
@@ -558,7 +563,7 @@ def probation_reviews(w: World) -> dict:
     d_rows = _directory_rows(w) + [[h["name"], h["email"], "Operations", h["role"], me.name, h["location"],
                                     h["phone"], iso(h["start"])] for h in hires]
     leave_sheet = w.paths["leave"]
-    leave_rows = [list(r) for r in next(f for f in w.files if f["path"] == leave_sheet)["sheets"]["Leave"]]
+    leave_rows = _leave_rows(w)
     leave_rows += [[h["name"], h["email"], iso(s), iso(e), k, st] for h, s, e, k, st in added]
     away = {h["email"]: [(s, e) for hh, s, e, _k, st in added if hh is h and st in ("Approved", "Pending")]
             for h in hires}
@@ -729,7 +734,7 @@ def planning_day_move(w: World) -> dict:
     elif clash_kind:
         added.append((team[-1], thu, thu, clash_kind, "Approved"))
     sheet = w.paths["leave"]
-    rows = [list(r) for r in next(f for f in w.files if f["path"] == sheet)["sheets"]["Leave"]]
+    rows = _leave_rows(w)
     rows += [[p.name, p.email, iso(s), iso(e), kind, status] for p, s, e, kind, status in added]
     rows[1:] = sorted(rows[1:], key=lambda r: r[2])  # in the order of their first day, like the rest
     leave = [(l.person, l.start, l.end, l.kind, l.status) for l in w.leave] + \
