@@ -13,10 +13,7 @@ import hashlib
 import pickle
 import threading
 from collections import OrderedDict
-from pathlib import Path
 from typing import Callable, TypeVar
-
-from officesim.testbed.guards import read_bounded
 
 T = TypeVar("T")
 
@@ -27,13 +24,11 @@ _size = 0
 _lock = threading.Lock()
 
 
-def by_content(path: Path, key: tuple, compute: Callable[[], T]) -> T:
-    """``compute()`` (which reads ``path``), or a copy of its earlier result for the same bytes and key."""
-    try:
-        digest = hashlib.sha256(read_bounded(path, Path(path).name)).hexdigest()  # TooLarge past the file limit
-    except OSError:
-        return compute()  # unreadable: let the operation report it as it always does
-    full = (digest, *key)
+def by_content(data: bytes, key: tuple, compute: Callable[[], T]) -> T:
+    """``compute()`` (which parses ``data``, the bytes the operation read once), or a copy of its
+    earlier result for the same bytes and key. The key is the digest of the very bytes parsed: no
+    second read of the file can make them differ."""
+    full = (hashlib.sha256(data).hexdigest(), *key)
     with _lock:
         blob = _cache.get(full)
         if blob is not None:

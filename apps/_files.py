@@ -15,28 +15,36 @@ def _a(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
-def existing_file(ctx: OfficeContext, path: str, suffixes: tuple[str, ...], what: str) -> Path:
-    """Resolve ``path`` in the office; it must exist, be a file and end with one of ``suffixes``."""
+def _checked(ctx: OfficeContext, path: str, suffixes: tuple[str, ...], what: str) -> Path:
     real = ctx.office.resolve(path)
-    if not real.exists():
-        raise OpError("file_not_found", f"file not found: {path}")
-    if not real.is_file():
-        raise OpError("wrong_file_type", f"{path} is a folder, not {_a(what)} file")
     if suffixes and real.suffix.lower() not in suffixes:
         raise OpError("wrong_file_type", f"{path} is not {_a(what)} file (expected {', '.join(suffixes)})")
     return real
 
 
+def read_existing(ctx: OfficeContext, path: str, suffixes: tuple[str, ...], what: str) -> tuple[Path, bytes]:
+    """An existing ``what`` file's resolved path and its bytes, read once through a descriptor that
+    followed no link (what is checked, regular file and size, is that descriptor)."""
+    real = _checked(ctx, path, suffixes, what)
+    try:
+        return real, ctx.office.read_bytes(real, path)
+    except OpError as exc:
+        if exc.code == "wrong_file_type" and ctx.office.kind(real) == "folder":
+            raise OpError("wrong_file_type", f"{path} is a folder, not {_a(what)} file") from None
+        raise
+
+
 def new_file(ctx: OfficeContext, path: str, suffixes: tuple[str, ...], what: str, overwrite: bool = True) -> Path:
-    """Resolve a path to write a ``what`` file to, creating its folder; refuses the wrong extension."""
+    """Resolve a path to write a ``what`` file to; refuses the wrong extension, a folder, and (without
+    ``overwrite``) an existing name. The write itself is ``Office.write_bytes`` (makes the folders)."""
     real = ctx.office.resolve(path)
     if suffixes and real.suffix.lower() not in suffixes:
         raise OpError("wrong_file_type", f"{path} must end with {' or '.join(suffixes)} for {_a(what)} file")
-    if real.exists() and real.is_dir():
+    kind = ctx.office.kind(real)
+    if kind == "folder":
         raise OpError("wrong_file_type", f"{path} is a folder")
-    if real.exists() and not overwrite:
+    if kind != "missing" and not overwrite:
         raise OpError("file_exists", f"{path} already exists")
-    real.parent.mkdir(parents=True, exist_ok=True)
     return real
 
 

@@ -9,7 +9,6 @@ being the last day covered (iCalendar's DTEND is exclusive), as in testbed/parse
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -20,7 +19,7 @@ from icalendar import Calendar, Event, vCalAddress
 from officesim.testbed.specs import DATE_FORMAT, TIME_FORMAT
 from officesim.apps.people import person_address, person_key, unknown_hint
 from officesim.apps.registry import App, OfficeContext, OpError, Result
-from officesim.testbed.guards import TooLarge, read_bounded
+from officesim.testbed.guards import TooLarge
 
 app = App("calendar", "Create, list, update and delete events in a person's calendar.")
 
@@ -107,14 +106,15 @@ def _sort_key(event: dict) -> str:
 def load_calendar(ctx: OfficeContext, user: str) -> tuple[Path, Calendar]:
     """Read calendar/<user>.ics; a missing file is an empty calendar."""
     path = ctx.office.calendar(person_key(ctx, user))
-    if not path.exists():
-        if path.is_symlink():
-            raise OpError("corrupt_file", f"calendar of {user} is a dangling link")
-        return path, _new_calendar()
-    if not path.is_file():
-        raise OpError("wrong_file_type", f"calendar of {user} is not a file")
+    label = f"the calendar of {user}"
     try:
-        cal = Calendar.from_ical(read_bounded(path, f"the calendar of {user}"))
+        data = ctx.office.read_bytes(path, label)
+    except OpError as exc:
+        if exc.code == "file_not_found" and ctx.office.kind(path) == "missing":
+            return path, _new_calendar()
+        raise
+    try:
+        cal = Calendar.from_ical(data)
     except (TooLarge, MemoryError):
         raise
     except Exception as exc:  # icalendar raises ValueError and friends on bad input
@@ -129,12 +129,10 @@ def _new_calendar() -> Calendar:
     return cal
 
 
-def _save(path: Path, cal: Calendar) -> None:
-    """Write atomically so a reader never sees half a calendar."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(cal.to_ical())
-    os.replace(tmp, path)
+def _save(ctx: OfficeContext, path: Path, cal: Calendar) -> None:
+    """Write atomically (Office.write_bytes: a mkstemp temporary, no link followed) so a reader never
+    sees half a calendar."""
+    ctx.office.write_bytes(path, cal.to_ical())
 
 
 def _events(cal: Calendar) -> list[Event]:
@@ -252,7 +250,7 @@ def create_event(
     _set_text(ev, "description", description)
     _set_attendees(ctx, ev, attendees or [])
     cal.add_component(ev)
-    _save(path, cal)
+    _save(ctx, path, cal)
     event = event_dict(ev, office_zone(ctx))
     return Result(
         observation=f"Created event '{event['summary']}' in the calendar of {user.lower()}.\n" + block(1, event),
@@ -273,7 +271,7 @@ def delete_event(ctx: OfficeContext, user: str, summary: str) -> Result:
     if not doomed:
         raise OpError("not_found", f"no event titled '{summary}' in the calendar of {user.lower()}")
     cal.subcomponents = [c for c in cal.subcomponents if not any(c is d for d in doomed)]
-    _save(path, cal)
+    _save(ctx, path, cal)
     n = len(doomed)
     return Result(
         observation=f"Deleted {n} event{'s' if n != 1 else ''} titled '{summary}' from the calendar of {user.lower()}.",
@@ -355,7 +353,7 @@ def update_event(
         _set_text(ev, "description", description)
         if attendees is not None:
             _set_attendees(ctx, ev, attendees)
-    _save(path, cal)
+    _save(ctx, path, cal)
     events = [event_dict(ev, zone) for ev in targets]
     head = f"Updated {len(events)} event{'s' if len(events) != 1 else ''} in the calendar of {user.lower()}."
     return Result(observation=head + "\n" + "\n\n".join(block(i, e) for i, e in enumerate(events, 1)),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import mimetypes
-import os
 import re
 from datetime import datetime
 from email import policy
@@ -25,7 +24,7 @@ from officesim.apps import _cache
 from officesim.apps.calendar import office_zone
 from officesim.apps.people import person_address, person_key, unknown_hint
 from officesim.apps.registry import App, OfficeContext, OpError, Result
-from officesim.testbed.guards import TooLarge, read_bounded
+from officesim.testbed.guards import TooLarge
 
 app = App("email", "Read, send, forward and reply to email; each person has an inbox and a sent folder.")
 
@@ -148,10 +147,9 @@ def message_attachments(msg: EmailMessage) -> list[tuple[str, str, bytes]]:
     return out
 
 
-def load_message(path: Path, label: str) -> EmailMessage:
-    """Parse one .eml; an empty or header-less file is reported as corrupt."""
+def load_message(data: bytes, label: str) -> EmailMessage:
+    """Parse one .eml (its bytes, read once); an empty or header-less file is reported as corrupt."""
     try:
-        data = read_bounded(path, label)
         msg = BytesParser(policy=policy.default).parsebytes(data)
     except (TooLarge, MemoryError):
         raise
@@ -197,6 +195,12 @@ def _folder_dir(ctx: OfficeContext, username: str, folder: str) -> Path:
     return ctx.office.mailbox(person_key(ctx, username), folder)
 
 
+def _message(ctx: OfficeContext, username: str, email_id: str) -> tuple[EmailMessage, str, str]:
+    """An email by id, from the inbox, else the sent folder: its message, its folder and its id."""
+    path, folder = _message_path(ctx, username, email_id)
+    return load_message(ctx.office.read_bytes(path, email_id), email_id), folder, path.stem
+
+
 def _message_path(ctx: OfficeContext, username: str, email_id: str) -> tuple[Path, str]:
     """Find an email by id in the inbox, then in the sent folder."""
     stem = str(email_id).strip()
@@ -205,9 +209,8 @@ def _message_path(ctx: OfficeContext, username: str, email_id: str) -> tuple[Pat
         raise OpError("bad_arguments", f"argument 'email_id': '{email_id}' is not an email id")
     for folder in FOLDERS:
         candidate = _folder_dir(ctx, username, folder) / f"{stem}.eml"
-        path = ctx.office.resolve(candidate.relative_to(ctx.office.root).as_posix())  # refuses links out
-        if path.is_file():
-            return path, folder
+        if ctx.office.kind(candidate) != "missing":  # opened later without links: a link is refused there
+            return candidate, folder
     raise OpError("not_found", f"no email '{stem}' in the mailbox of {username.lower()} (use list_emails to see the ids)")
 
 
@@ -226,23 +229,20 @@ def _id_key(stem: str) -> tuple:
 # -- writing -----------------------------------------------------------------------------------
 
 
-def _next_id(folder: Path) -> str:
+def _next_id(ctx: OfficeContext, folder: Path) -> str:
     highest = 0
-    if folder.is_dir():
-        for path in folder.glob("*.eml"):
-            m = _MSG_N.match(path.stem)
-            if m:
-                highest = max(highest, int(m.group(1)))
+    for name in ctx.office.listdir(folder):
+        m = _MSG_N.match(name[:-4]) if name.endswith(".eml") else None
+        if m:
+            highest = max(highest, int(m.group(1)))
     return f"msg-{highest + 1}"
 
 
-def _write(folder: Path, msg: EmailMessage) -> str:
-    """Store ``msg`` under the next free msg-<n> of ``folder`` (atomically)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = _next_id(folder)
-    tmp = folder / f".{stem}.eml.tmp"
-    tmp.write_bytes(msg.as_bytes(policy=policy.SMTP))
-    os.replace(tmp, folder / f"{stem}.eml")
+def _write(ctx: OfficeContext, folder: Path, msg: EmailMessage) -> str:
+    """Store ``msg`` under the next free msg-<n> of ``folder`` (Office.write_bytes: atomic, a mkstemp
+    temporary, no link followed; missing folders made)."""
+    stem = _next_id(ctx, folder)
+    ctx.office.write_bytes(folder / f"{stem}.eml", msg.as_bytes(policy=policy.SMTP))
     return stem
 
 
@@ -250,10 +250,14 @@ def _attachment_files(ctx: OfficeContext, paths: list[str] | None) -> list[tuple
     out = []
     for path in paths or []:
         real = ctx.office.resolve(path)
-        if not real.is_file():
-            raise OpError("file_not_found", f"attachment not found: {path}")
+        try:
+            data = ctx.office.read_bytes(real, path)  # one open, no link followed, the descriptor checked
+        except OpError as exc:
+            if exc.code in ("file_not_found", "wrong_file_type"):
+                raise OpError("file_not_found", f"attachment not found: {path}") from None
+            raise
         ctype = mimetypes.guess_type(real.name)[0] or "application/octet-stream"
-        out.append((real.name, ctype, read_bounded(real, path)))
+        out.append((real.name, ctype, data))
     return out
 
 
@@ -297,10 +301,10 @@ def _deliver(ctx: OfficeContext, sender: str, to: list[str], cc: list[str], subj
     if not to:
         raise OpError("bad_arguments", "argument 'recipient': at least one recipient is needed")
     msg = _compose(ctx, sender, to, cc, subject, body, files, extra)
-    sent_id = _write(_folder_dir(ctx, sender, "sent"), msg)
+    sent_id = _write(ctx, _folder_dir(ctx, sender, "sent"), msg)
     delivered = {}
     for rcpt in dict.fromkeys(to + cc):
-        delivered[rcpt] = _write(_folder_dir(ctx, rcpt, "inbox"), msg)
+        delivered[rcpt] = _write(ctx, _folder_dir(ctx, rcpt, "inbox"), msg)
     names = ", ".join(name for name, _c, _d in files)
     text = (f"Email sent from {sender} to {', '.join(to)}" + (f" (cc: {', '.join(cc)})" if cc else "")
             + f" with subject '{subject}'" + (f" and attachments: {names}" if names else "")
@@ -324,14 +328,16 @@ def _prefixed(prefix: str, subject: str, also: tuple[str, ...] = ()) -> str:
 def _list_entry(path: Path, ctx: OfficeContext) -> tuple[dict, float]:
     """One message as list_emails shows it, and its date for sorting; cached by the file's content
     (the email package's header parsing costs about a millisecond per message)."""
+    data = ctx.office.read_bytes(path, path.stem)
+
     def parse() -> tuple[dict, float]:
-        msg = load_message(path, path.stem)
+        msg = load_message(data, path.stem)
         info = summary(msg, path.stem, ctx)
         info["snippet"] = " ".join(body_text(msg).split())[:SNIPPET]
         info["attachments"] = [name for name, _c, _d in message_attachments(msg)]
         return info, _date_key(msg)
 
-    return _cache.by_content(path, ("email.list_emails", path.stem, str(office_zone(ctx))), parse)
+    return _cache.by_content(data, ("email.list_emails", path.stem, str(office_zone(ctx))), parse)
 
 
 @app.operation
@@ -344,10 +350,9 @@ def list_emails(ctx: OfficeContext, username: str, folder: str = "inbox") -> Res
     """
     where = _folder_dir(ctx, username, folder)
     rows = []
-    for path in sorted(where.glob("*.eml")) if where.is_dir() else []:
+    for path in [where / name for name in ctx.office.listdir(where) if name.endswith(".eml")]:
         try:
-            ctx.office.resolve(path.relative_to(ctx.office.root).as_posix())  # a link out is never read
-            rows.append(_list_entry(path, ctx))
+            rows.append(_list_entry(path, ctx))  # read without following links: a link is an error row
         except OpError as exc:
             rows.append(({"id": path.stem, "error": exc.message}, 0.0))
     rows.sort(key=lambda r: (r[1], _id_key(r[0]["id"])), reverse=True)
@@ -374,9 +379,8 @@ def read_email(ctx: OfficeContext, username: str, email_id: str) -> Result:
         username: email address of the mailbox owner.
         email_id: the email's id as shown by list_emails (e.g. "msg-1").
     """
-    path, folder = _message_path(ctx, username, email_id)
-    msg = load_message(path, email_id)
-    info = summary(msg, path.stem, ctx)
+    msg, folder, stem = _message(ctx, username, email_id)
+    info = summary(msg, stem, ctx)
     files = message_attachments(msg)
     info.update(folder=folder, body=body_text(msg),
                 attachments=[{"filename": n, "size": len(d)} for n, _c, d in files])
@@ -430,9 +434,8 @@ def forward_email(ctx: OfficeContext, username: str, email_id: str, recipient: s
         content: a note placed above the forwarded message.
     """
     sender = address(username, "username", ctx)
-    path, _folder = _message_path(ctx, username, email_id)
-    msg = load_message(path, email_id)
-    info = summary(msg, path.stem, ctx)
+    msg, _folder, stem = _message(ctx, username, email_id)
+    info = summary(msg, stem, ctx)
     quoted = "\n".join([
         "---------- Forwarded message ----------",
         f"From: {info['from_header']}", f"Date: {info['date']}",
@@ -453,9 +456,8 @@ def reply_email(ctx: OfficeContext, username: str, email_id: str, content: str) 
         content: the text of the reply.
     """
     sender = address(username, "username", ctx)
-    path, _folder = _message_path(ctx, username, email_id)
-    msg = load_message(path, email_id)
-    info = summary(msg, path.stem, ctx)
+    msg, _folder, stem = _message(ctx, username, email_id)
+    info = summary(msg, stem, ctx)
     if not info["from"]:
         raise OpError("corrupt_file", f"email {email_id} has no sender to reply to")
     quoted = "\n".join("> " + line for line in body_text(msg).rstrip().splitlines())

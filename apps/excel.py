@@ -26,7 +26,7 @@ from typing import Any
 from officesim.apps import _cache
 from officesim.testbed import convert
 from officesim.testbed.spreadsheet import FormulaProblem, formula_values
-from officesim.apps._files import existing_file, new_file, reported_as_corrupt
+from officesim.apps._files import new_file, read_existing, reported_as_corrupt
 from officesim.apps.registry import App, OfficeContext, OpError, Result
 
 app = App("excel", "Read, edit and convert Excel (.xlsx) workbooks with one or more sheets.")
@@ -63,15 +63,15 @@ def coerce_value(text: CellValue) -> CellValue:
 
 def _open(ctx: OfficeContext, file_path: str) -> tuple[Path, Any]:
     """An existing .xlsx and its openpyxl workbook; unreadable files become OpError."""
-    real = existing_file(ctx, file_path, XLSX, "Excel")
+    real, data = read_existing(ctx, file_path, XLSX, "Excel")
     with reported_as_corrupt(file_path):
-        return real, convert.open_xlsx(real)
+        return real, convert.open_xlsx(data)
 
 
-def _save(workbook: Any, real: Path) -> None:
-    """Save through a temporary file so an error never leaves half a workbook."""
-    with convert.atomic_output(real) as tmp:
-        workbook.save(str(tmp))
+def _save(ctx: OfficeContext, workbook: Any, real: Path) -> None:
+    """Save into the replacement of the file (Office.replacing), so an error never leaves half a workbook."""
+    with ctx.office.replacing(real) as out:
+        workbook.save(out)
 
 
 def _names(workbook: Any) -> list[str]:
@@ -138,7 +138,7 @@ def create_new_file(ctx: OfficeContext, file_path: str) -> Result:
     real = new_file(ctx, file_path, XLSX, "Excel", overwrite=False)
     workbook = openpyxl.Workbook()
     workbook.active.title = "Sheet1"
-    _save(workbook, real)
+    _save(ctx, workbook, real)
     return Result(observation=f"Created Excel workbook {file_path} with sheet 'Sheet1'.",
                   data={"file_path": file_path, "sheets": ["Sheet1"]})
 
@@ -158,15 +158,16 @@ def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None, star
         raise OpError("bad_arguments", "start_row and end_row count from 1")
     if start_row is not None and end_row is not None and end_row < start_row:
         raise OpError("bad_arguments", f"end_row {end_row} is before start_row {start_row}")
-    real = existing_file(ctx, file_path, XLSX, "Excel")
+    _real, data = read_existing(ctx, file_path, XLSX, "Excel")
 
     def parse() -> tuple[str, list[str], list[list[Any]], dict]:
-        _real, workbook = _open(ctx, file_path)
+        with reported_as_corrupt(file_path):
+            workbook = convert.open_xlsx(data)
         ws = _sheet(workbook, sheet)
         rows = convert.used_rows(ws)
-        return ws.title, _names(workbook), rows, _formula_values(real, ws.title, rows)
+        return ws.title, _names(workbook), rows, _formula_values(data, ws.title, rows)
 
-    title, names, rows, cached = _cache.by_content(real, ("excel.read_file", sheet), parse)
+    title, names, rows, cached = _cache.by_content(data, ("excel.read_file", sheet), parse)
     others = [n for n in names if n != title]
     header = f"Sheet '{title}' of {file_path}"
     header += f" ({len(rows)} rows x {len(rows[0]) if rows else 0} columns)"
@@ -189,12 +190,12 @@ def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None, star
     return Result(observation="\n".join(lines), data=data)
 
 
-def _formula_values(real: Path, title: str, rows: list[list[Any]]) -> dict[tuple[int, int], Any]:
+def _formula_values(data: bytes, title: str, rows: list[list[Any]]) -> dict[tuple[int, int], Any]:
     """For formula cells of the sheet, the value they compute (cached by the file, else computed)."""
     if not any(isinstance(v, str) and v.startswith("=") for row in rows for v in row):
         return {}
     try:
-        values = formula_values(real.read_bytes())
+        values = formula_values(data)
     except Exception:  # an unreadable workbook was already reported by the read itself
         return {}
     return {(r, c): v for (sheet, r, c), v in values.items() if sheet == title}
@@ -217,7 +218,7 @@ def set_cell(ctx: OfficeContext, file_path: str, row_idx: int, column_idx: int,
     ws = _sheet(workbook, sheet)
     value = coerce_value(text)
     ws.cell(row=row_idx, column=column_idx).value = value
-    _save(workbook, real)
+    _save(ctx, workbook, real)
     ref = _cell_ref(row_idx, column_idx)
     return Result(
         observation=f"Set ({row_idx}, {column_idx}) [{ref}] of sheet '{ws.title}' to {_shown(value)}.",
@@ -246,7 +247,7 @@ def delete_cell(ctx: OfficeContext, file_path: str, row_idx: int, column_idx: in
         return Result(observation=f"({row_idx}, {column_idx}) [{ref}] of sheet '{ws.title}' was already empty.",
                       data={"sheet": ws.title, "cell": ref, "old_value": None})
     ws.cell(row=row_idx, column=column_idx).value = None
-    _save(workbook, real)
+    _save(ctx, workbook, real)
     return Result(observation=f"Emptied ({row_idx}, {column_idx}) [{ref}] of sheet '{ws.title}' (was {_shown(old)}).",
                   data={"sheet": ws.title, "cell": ref, "old_value": _json_value(old)})
 
@@ -259,10 +260,10 @@ def convert_to_pdf(ctx: OfficeContext, excel_file_path: str, pdf_file_path: str)
         excel_file_path: path of the .xlsx file to convert.
         pdf_file_path: path of the .pdf file to write; an existing file is replaced.
     """
-    src = existing_file(ctx, excel_file_path, XLSX, "Excel")
+    _src, data = read_existing(ctx, excel_file_path, XLSX, "Excel")
     dst = new_file(ctx, pdf_file_path, PDF, "PDF")
     with reported_as_corrupt(excel_file_path):
-        convert.xlsx_to_pdf(src, dst)
+        ctx.office.write_bytes(dst, convert.xlsx_to_pdf(data), pdf_file_path)
     return Result(observation=f"Converted {excel_file_path} to {pdf_file_path}.",
                   data={"excel_file_path": excel_file_path, "pdf_file_path": pdf_file_path})
 
@@ -304,7 +305,7 @@ def insert_row(ctx: OfficeContext, file_path: str, row_idx: int,
     stored = [coerce_value(v) for v in values]
     for column, value in enumerate(stored, start=1):
         ws.cell(row=row_idx, column=column).value = value
-    _save(workbook, real)
+    _save(ctx, workbook, real)
     shown = " | ".join(_shown(v) for v in stored) if stored else "empty"
     return Result(observation=f"Inserted row {row_idx} in sheet '{ws.title}': {shown}.",
                   data={"sheet": ws.title, "row": row_idx, "values": [_json_value(v) for v in stored]})
@@ -338,7 +339,7 @@ def write_rows(ctx: OfficeContext, file_path: str, rows: list[list[str | int | f
     for i, values in enumerate(stored):
         for column, value in enumerate(values, start=1):
             ws.cell(row=row_idx + i, column=column).value = value
-    _save(workbook, real)
+    _save(ctx, workbook, real)
     return Result(observation=f"Wrote {len(stored)} row(s) to sheet '{ws.title}' from row {row_idx}.",
                   data={"sheet": ws.title, "row": row_idx, "rows": len(stored)})
 
@@ -360,7 +361,7 @@ def delete_row(ctx: OfficeContext, file_path: str, row_idx: int, sheet: str | No
         raise OpError("out_of_range", f"row {row_idx} is past the last used row ({used}) of sheet '{ws.title}'")
     removed = [c.value for c in ws[row_idx]]
     ws.delete_rows(row_idx)
-    _save(workbook, real)
+    _save(ctx, workbook, real)
     shown = " | ".join(_shown(v) for v in removed)
     return Result(observation=f"Deleted row {row_idx} of sheet '{ws.title}' (was: {shown}).",
                   data={"sheet": ws.title, "row": row_idx, "values": [_json_value(v) for v in removed]})
@@ -381,6 +382,6 @@ def add_sheet(ctx: OfficeContext, file_path: str, sheet: str) -> Result:
     if name.lower() in (n.lower() for n in workbook.sheetnames):
         raise OpError("bad_arguments", f"the workbook already has a sheet named '{name}'")
     workbook.create_sheet(title=name)
-    _save(workbook, real)
+    _save(ctx, workbook, real)
     return Result(observation=f"Added sheet '{name}' to {file_path}; sheets: {', '.join(_names(workbook))}.",
                   data={"sheet": name, "sheets": _names(workbook)})

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from PIL import Image, UnidentifiedImageError
 
 from officesim.apps import _ocr_reading
-from officesim.apps._files import existing_file
+from officesim.apps._files import read_existing
 from officesim.testbed import guards
 from officesim.apps.registry import App, OfficeContext, OpError, Result
 
@@ -207,7 +207,7 @@ def _tesseract(image: Image.Image) -> str:
     return readings(image)[0].text
 
 
-def _pdf_pages(path, label: str) -> list[Image.Image]:
+def _pdf_pages(data: bytes, label: str) -> list[Image.Image]:
     """Render every page of a PDF to an image."""
     import pypdfium2 as pdfium
 
@@ -216,14 +216,14 @@ def _pdf_pages(path, label: str) -> list[Image.Image]:
     from officesim.testbed.convert import ConversionError, open_pdf
 
     try:
-        reader = open_pdf(path)
+        reader = open_pdf(data)
     except ConversionError as exc:
         raise OpError("corrupt_file", f"{label}: {exc}") from None
     guards.check_pages(len(reader.pages), label, limit=guards.MAX_FRAMES)
     guards.check_pdf_pages(reader, range(len(reader.pages)), PDF_DPI / 72, label)
     try:
         with PDFIUM_LOCK:  # pdfium is not thread-safe; convert() copies the pixels out of its bitmap
-            pdf = pdfium.PdfDocument(str(path))
+            pdf = pdfium.PdfDocument(data)
             try:
                 guards.check_pages(len(pdf), label, limit=guards.MAX_FRAMES)
                 pages = []
@@ -237,10 +237,12 @@ def _pdf_pages(path, label: str) -> list[Image.Image]:
         raise OpError("corrupt_file", f"{label} could not be opened as a PDF: {exc}") from None
 
 
-def _image_frames(path, label: str) -> list[Image.Image]:
+def _image_frames(data: bytes, label: str) -> list[Image.Image]:
     """The frames of an image (a multi-page TIFF has several)."""
+    import io
+
     try:
-        img = guards.open_image(path, label)
+        img = guards.open_image(io.BytesIO(data), label)
         frames = []
         for i in range(getattr(img, "n_frames", 1)):
             img.seek(i)
@@ -250,16 +252,12 @@ def _image_frames(path, label: str) -> list[Image.Image]:
         raise OpError("corrupt_file", f"{label} could not be opened as an image: {exc}") from None
 
 
-def _recognize(path, label: str) -> list[str]:
-    """The text of every page of an image or PDF file, cached by the file's content."""
+def _recognize(data: bytes, is_pdf: bool, label: str) -> list[str]:
+    """The text of every page of an image or PDF (its bytes, read once), cached by that content."""
     import pytesseract
 
-    is_pdf = path.suffix.lower() == ".pdf"
-    try:  # the engine is part of the key: another tesseract may read differently
-        key = (pytesseract.pytesseract.tesseract_cmd, "pdf" if is_pdf else "image",
-               hashlib.sha256(guards.read_bounded(path, label)).hexdigest())
-    except OSError as exc:
-        raise OpError("corrupt_file", f"{label} could not be read: {exc}") from None
+    # the engine is part of the key: another tesseract may read differently
+    key = (pytesseract.pytesseract.tesseract_cmd, "pdf" if is_pdf else "image", hashlib.sha256(data).hexdigest())
     with _cache_lock:
         texts = _cache.get(key)
         if texts is not None:
@@ -274,7 +272,7 @@ def _recognize(path, label: str) -> list[str]:
         if texts is not None:
             return list(texts)
         try:
-            pages = _pdf_pages(path, label) if is_pdf else _image_frames(path, label)
+            pages = _pdf_pages(data, label) if is_pdf else _image_frames(data, label)
             texts = [_tesseract(page).strip() for page in pages]
             with _cache_lock:
                 _cache[key] = list(texts)
@@ -286,14 +284,14 @@ def _recognize(path, label: str) -> list[str]:
     return texts
 
 
-def image_text(path) -> str:
-    """The recognized text of an image file (all frames), for checks that read what a picture says;
-    an image that cannot be read has none."""
-    from pathlib import Path
+def image_text(root, rel: str) -> str:
+    """The recognized text of the image ``rel`` of the office at ``root`` (all frames), for checks that
+    read what a picture says; an image that cannot be read (or is a link) has none."""
+    from officesim.testbed.office import Office
 
     try:
-        return "\n".join(_recognize(Path(path), Path(path).name))
-    except OpError:
+        return "\n".join(_recognize(Office(root).read_bytes(rel), False, rel))
+    except (OpError, guards.TooLarge):
         return ""
 
 
@@ -304,8 +302,8 @@ def recognize_file(ctx: OfficeContext, file_path: str) -> Result:
     Args:
         file_path: path of the image or PDF in the office.
     """
-    path = existing_file(ctx, file_path, IMAGE_SUFFIXES + (".pdf",), "image or PDF")
-    texts = _recognize(path, file_path)
+    path, data = read_existing(ctx, file_path, IMAGE_SUFFIXES + (".pdf",), "image or PDF")
+    texts = _recognize(data, path.suffix.lower() == ".pdf", file_path)
     if len(texts) == 1:
         body = texts[0]
     else:

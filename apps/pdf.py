@@ -9,7 +9,7 @@ image, so one OCR call reads the whole document.
 from __future__ import annotations
 
 from officesim.testbed import convert
-from officesim.apps._files import existing_file, new_file, reported_as_corrupt
+from officesim.apps._files import new_file, read_existing, reported_as_corrupt
 from officesim.apps.registry import App, OfficeContext, OpError, Result
 
 app = App("pdf", "Read PDF files and convert PDFs to Word documents or images, and images to PDFs.")
@@ -27,9 +27,9 @@ def read_file(ctx: OfficeContext, pdf_file_path: str) -> Result:
     Args:
         pdf_file_path: path of the .pdf file in the office.
     """
-    real = existing_file(ctx, pdf_file_path, PDF, "PDF")
+    _real, data = read_existing(ctx, pdf_file_path, PDF, "PDF")
     with reported_as_corrupt(pdf_file_path):
-        pages = convert.pdf_page_texts(real)
+        pages = convert.pdf_page_texts(data)
     if not pages:
         return Result(observation=f"{pdf_file_path} has no pages.", data=[])
     text = "\n\n".join(f"Page {n}:\n{t.strip()}" for n, t in enumerate(pages, start=1))
@@ -47,10 +47,10 @@ def convert_to_word(ctx: OfficeContext, pdf_file_path: str, word_file_path: str)
         pdf_file_path: path of the .pdf file to convert.
         word_file_path: path of the .docx file to write; an existing file is replaced.
     """
-    src = existing_file(ctx, pdf_file_path, PDF, "PDF")
+    _src, data = read_existing(ctx, pdf_file_path, PDF, "PDF")
     dst = new_file(ctx, word_file_path, DOCX, "Word")
     with reported_as_corrupt(pdf_file_path):
-        convert.pdf_to_docx(src, dst)
+        ctx.office.write_bytes(dst, convert.pdf_to_docx(data), word_file_path)
     return Result(observation=f"Converted {pdf_file_path} to {word_file_path}.",
                   data={"pdf_file_path": pdf_file_path, "word_file_path": word_file_path})
 
@@ -65,13 +65,14 @@ def convert_to_image(ctx: OfficeContext, pdf_file_path: str, image_file_path: st
         image_file_path: path of the .png or .jpg image to write; an existing file is replaced.
         page: the page to render, starting at 1; every page (stacked in one image) when omitted.
     """
-    src = existing_file(ctx, pdf_file_path, PDF, "PDF")
+    _src, data = read_existing(ctx, pdf_file_path, PDF, "PDF")
     dst = new_file(ctx, image_file_path, IMAGE_OUT, "image")
     with reported_as_corrupt(pdf_file_path):
-        count = convert.pdf_page_count(src)
+        count = convert.pdf_page_count(data)
         if page is not None and not 1 <= page <= count:
             raise OpError("out_of_range", f"page {page} does not exist; {pdf_file_path} has {count} page(s)")
-        width, height, rendered = convert.pdf_to_image(src, dst, page)
+        image, width, height, rendered = convert.render_pdf(data, convert.image_format(dst), page)
+        ctx.office.write_bytes(dst, image, image_file_path)
     if page is not None:
         what = f"page {page}"
     else:
@@ -90,9 +91,10 @@ def image_to_pdf(ctx: OfficeContext, image_file_path: str, pdf_file_path: str) -
         image_file_path: path of the image file to convert.
         pdf_file_path: path of the .pdf file to write; an existing file is replaced.
     """
-    src = existing_file(ctx, image_file_path, IMAGE_IN, "image")
+    _src, data = read_existing(ctx, image_file_path, IMAGE_IN, "image")
     dst = new_file(ctx, pdf_file_path, PDF, "PDF")
     with reported_as_corrupt(image_file_path):
-        pages = convert.image_to_pdf(src, dst)
+        document, pages = convert.image_pdf(data)
+        ctx.office.write_bytes(dst, document, pdf_file_path)
     return Result(observation=f"Converted {image_file_path} to {pdf_file_path} ({pages} page(s)).",
                   data={"image_file_path": image_file_path, "pdf_file_path": pdf_file_path, "pages": pages})

@@ -139,7 +139,7 @@ def _row(ctx: OfficeContext, p: Path) -> dict | None:
             return {"path": rel, "size": None, "link": real.relative_to(root).as_posix() or "."}
         return {"path": rel, "size": None, "link": None}
     try:
-        st = p.stat()
+        st = p.lstat()  # the entry itself: a link swapped in since the walk is not followed
     except OSError:
         return None
     if not stat.S_ISREG(st.st_mode):

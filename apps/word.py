@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 from officesim.apps import _cache
 from officesim.testbed import convert
-from officesim.apps._files import existing_file, new_file, reported_as_corrupt
+from officesim.apps._files import new_file, read_existing, reported_as_corrupt
 from officesim.apps.registry import App, OfficeContext, OpError, Result
 
 app = App("word", "Create, read, write, edit and convert Word (.docx) documents.")
@@ -24,15 +24,15 @@ PDF = (".pdf",)
 
 def _open(ctx: OfficeContext, file_path: str) -> tuple[Path, Any]:
     """An existing .docx and its python-docx Document; corrupt files become OpError."""
-    real = existing_file(ctx, file_path, DOCX, "Word")
+    real, data = read_existing(ctx, file_path, DOCX, "Word")
     with reported_as_corrupt(file_path):
-        return real, convert.open_docx(real)
+        return real, convert.open_docx(data)
 
 
-def _save(document: Any, real: Path) -> None:
-    """Save through a temporary file so an error never leaves half a document."""
-    with convert.atomic_output(real) as tmp:
-        document.save(str(tmp))
+def _save(ctx: OfficeContext, document: Any, real: Path) -> None:
+    """Save into the replacement of the file (Office.replacing), so an error never leaves half a document."""
+    with ctx.office.replacing(real) as out:
+        document.save(out)
 
 
 @app.operation(writes=True)
@@ -45,7 +45,7 @@ def create_new_file(ctx: OfficeContext, file_path: str) -> Result:
     import docx
 
     real = new_file(ctx, file_path, DOCX, "Word", overwrite=False)
-    _save(docx.Document(), real)
+    _save(ctx, docx.Document(), real)
     return Result(observation=f"Created empty Word document {file_path}.", data={"file_path": file_path})
 
 
@@ -56,13 +56,14 @@ def read_file(ctx: OfficeContext, file_path: str) -> Result:
     Args:
         file_path: path of the .docx file in the office.
     """
-    real = existing_file(ctx, file_path, DOCX, "Word")
+    _real, data = read_existing(ctx, file_path, DOCX, "Word")
 
     def parse() -> tuple[list[str], list[list[list[str]]]]:
-        _real, document = _open(ctx, file_path)
+        with reported_as_corrupt(file_path):
+            document = convert.open_docx(data)
         return [p.text for p in document.paragraphs], [convert.table_rows(t) for t in document.tables]
 
-    paragraphs, tables = _cache.by_content(real, ("word.read_file",), parse)
+    paragraphs, tables = _cache.by_content(data, ("word.read_file",), parse)
     if not any(p.strip() for p in paragraphs) and not tables:
         return Result(observation=f"{file_path} is empty.", data={"paragraphs": paragraphs, "tables": []})
     lines = list(paragraphs)
@@ -83,7 +84,7 @@ def write_to_file(ctx: OfficeContext, file_path: str, contents: str) -> Result:
     import docx
 
     real = ctx.office.resolve(file_path)
-    if real.exists():
+    if ctx.office.kind(real) != "missing":
         real, document = _open(ctx, file_path)
         created = False
     else:
@@ -92,7 +93,7 @@ def write_to_file(ctx: OfficeContext, file_path: str, contents: str) -> Result:
     lines = contents.replace("\r\n", "\n").replace("\r", "\n").split("\n") if contents else []
     for line in lines:
         document.add_paragraph(convert.clean_xml_text(line))
-    _save(document, real)
+    _save(ctx, document, real)
     verb = "Created" if created else "Updated"
     return Result(
         observation=f"{verb} {file_path}: appended {len(lines)} paragraph(s).",
@@ -108,10 +109,10 @@ def convert_to_pdf(ctx: OfficeContext, word_file_path: str, pdf_file_path: str) 
         word_file_path: path of the .docx file to convert.
         pdf_file_path: path of the .pdf file to write; an existing file is replaced.
     """
-    src = existing_file(ctx, word_file_path, DOCX, "Word")
+    _src, data = read_existing(ctx, word_file_path, DOCX, "Word")
     dst = new_file(ctx, pdf_file_path, PDF, "PDF")
     with reported_as_corrupt(word_file_path):
-        convert.docx_to_pdf(src, dst)
+        ctx.office.write_bytes(dst, convert.docx_to_pdf(data), pdf_file_path)
     return Result(observation=f"Converted {word_file_path} to {pdf_file_path}.",
                   data={"word_file_path": word_file_path, "pdf_file_path": pdf_file_path})
 
@@ -132,7 +133,7 @@ def replace_text(ctx: OfficeContext, file_path: str, old_text: str, new_text: st
     count = sum(_replace_in_paragraph(p, old_text, new_clean) for p in _all_paragraphs(document))
     if count == 0:
         raise OpError("not_found", f"'{old_text}' does not occur in {file_path}")
-    _save(document, real)
+    _save(ctx, document, real)
     return Result(
         observation=f"Replaced {count} occurrence(s) of '{old_text}' with '{new_text}' in {file_path}.",
         data={"file_path": file_path, "replacements": count},

@@ -31,7 +31,7 @@ from typing import Any
 from officesim.apps import _cache
 from officesim.apps.registry import OfficeContext, OpError
 from officesim.apps.workbench_core import TABLES, USER, Row, ToolError, plot_series
-from officesim.testbed.guards import read_bounded
+from officesim.testbed.safefs import open_dir, write_beneath
 
 SHEETS = {"crm": ("data/customer_relationship_manager.xlsx", "customers"),
           "tasks": ("data/project_tasks.xlsx", "tasks"),
@@ -154,23 +154,17 @@ def directory_bytes(rows: list[Row]) -> bytes:
     return ("email_address\n" + "".join(f"{r['email_address']}\n" for r in rows)).encode()
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 def write_office(root: str | os.PathLike, tables: dict[str, list[Row]], user: str = USER) -> None:
     """Write WorkBench's initial tables as an office (the importer's shared office)."""
     base = Path(root)
+    base.mkdir(parents=True, exist_ok=True)
     for row in tables["emails"]:
-        write_atomic(base / email_path(user, row), eml_bytes(user, row))
-    write_atomic(base / calendar_path(user), ics_bytes(user, tables["calendar"]))
+        write_beneath(base, email_path(user, row), eml_bytes(user, row))
+    write_beneath(base, calendar_path(user), ics_bytes(user, tables["calendar"]))
     for table, (path, _sheet) in SHEETS.items():
-        write_atomic(base / path, xlsx_bytes(table, tables[table]))
-    write_atomic(base / DIRECTORY, directory_bytes(tables["directory"]))
-    (base / PLOTS).mkdir(parents=True, exist_ok=True)
+        write_beneath(base, path, xlsx_bytes(table, tables[table]))
+    write_beneath(base, DIRECTORY, directory_bytes(tables["directory"]))
+    os.close(open_dir(base, PLOTS, create=True))
 
 
 # ---- rows from files ------------------------------------------------------------------------------
@@ -214,14 +208,15 @@ class OfficeStore:
         if table in SHEETS:
             return self._sheet(table)
         if table == "plots":
-            folder = self._path(PLOTS)
-            names = sorted(p.name for p in folder.glob("*.png")) if folder.is_dir() else []
+            names = [n for n in self.ctx.office.listdir(self._path(PLOTS)) if n.endswith(".png")]
             return [{"file_path": f"{PLOTS}/{n}"} for n in names]
         if table == "directory":
-            path = self._path(DIRECTORY)
-            if not path.is_file():
-                raise OpError("file_not_found", f"the company directory {DIRECTORY} is missing")
-            text = read_bounded(path, DIRECTORY).decode("utf-8-sig")
+            try:
+                text = self.ctx.office.read_bytes(self._path(DIRECTORY), DIRECTORY).decode("utf-8-sig")
+            except OpError as exc:
+                if exc.code == "file_not_found":
+                    raise OpError("file_not_found", f"the company directory {DIRECTORY} is missing") from None
+                raise
             return [{"email_address": r["email_address"]} for r in csv.DictReader(io.StringIO(text))]
         raise KeyError(table)
 
@@ -229,36 +224,34 @@ class OfficeStore:
         out = []
         for folder, sub in (("inbox", ""), ("outbox", "sent")):
             base = self._path(f"emails/{self.user}" + (f"/{sub}" if sub else ""))
-            if not base.is_dir():
-                continue
-            for entry in os.scandir(base):
-                if not entry.name.endswith(".eml") or not entry.is_file(follow_symlinks=False):
+            for name in self.ctx.office.listdir(base):
+                if not name.endswith(".eml") or self.ctx.office.kind(base / name) != "file":
                     continue
-                st = entry.stat(follow_symlinks=False)
-                # messages are only ever created or removed, never rewritten: name, size and time tell one
-                key = (entry.name, folder, st.st_size, st.st_mtime_ns)
+                data = self.ctx.office.read_bytes(base / name, name)  # one open, no link followed
+                key = (folder, hashlib.sha256(data).digest())  # the row is a function of these bytes
                 with _EMAIL_LOCK:
                     row = _EMAIL_ROWS.get(key)
                 if row is None:
-                    row = _email_row(read_bounded(entry.path, entry.name), folder)
+                    row = _email_row(data, folder)
                     with _EMAIL_LOCK:
                         if len(_EMAIL_ROWS) > _EMAIL_LIMIT:
                             _EMAIL_ROWS.clear()
                         _EMAIL_ROWS[key] = row
-                out.append({"email_id": entry.name[:-4], **row})
+                out.append({"email_id": name[:-4], **row})
         out.sort(key=lambda r: (str(r["sent_datetime"]), r["email_id"]))
         return out
 
     def _calendar(self) -> list[Row]:
         path = self._path(calendar_path(self.user))
-        if not path.is_file():
+        if self.ctx.office.kind(path) == "missing":
             return []
+        data = self.ctx.office.read_bytes(path, path.name)
 
         def parse() -> list[Row]:
             from icalendar import Calendar
 
             try:
-                cal = Calendar.from_ical(read_bounded(path, path.name))
+                cal = Calendar.from_ical(data)
             except ValueError as exc:
                 raise OpError("corrupt_file", f"the calendar could not be read: {exc}") from None
             rows = []
@@ -275,19 +268,23 @@ class OfficeStore:
                              "duration": str(int(minutes)) if minutes == int(minutes) else str(minutes)})
             return rows
 
-        return _cache.by_content(path, ("workbench-calendar",), parse)
+        return _cache.by_content(data, ("workbench-calendar",), parse)
 
     def _sheet(self, table: str) -> list[Row]:
         rel, _sheet = SHEETS[table]
         path = self._path(rel)
-        if not path.is_file():
-            raise OpError("file_not_found", f"the table {rel} is missing")
+        try:
+            data = self.ctx.office.read_bytes(path, rel)
+        except OpError as exc:
+            if exc.code == "file_not_found":
+                raise OpError("file_not_found", f"the table {rel} is missing") from None
+            raise
 
         def parse() -> list[Row]:
             from openpyxl import load_workbook
 
             try:
-                wb = load_workbook(io.BytesIO(read_bounded(path, rel)), read_only=True, data_only=True)
+                wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
             except Exception as exc:
                 raise OpError("corrupt_file", f"{rel} could not be read: {exc}") from None
             values = list(wb.worksheets[0].iter_rows(values_only=True))
@@ -302,12 +299,12 @@ class OfficeStore:
                     rows.append({h: (None if v is None or v == "" else str(v)) for h, v in zip(header, row)})
             return rows
 
-        return _cache.by_content(path, ("workbench-table", table), parse)
+        return _cache.by_content(data, ("workbench-table", table), parse)
 
     # -- writing --
     def add(self, table: str, row: Row) -> None:
         if table == "emails":
-            write_atomic(self._path(email_path(self.user, row)), eml_bytes(self.user, row))
+            self.ctx.office.write_bytes(self._path(email_path(self.user, row)), eml_bytes(self.user, row))
         elif table == "plots":
             self._plot(row)
         else:
@@ -316,7 +313,7 @@ class OfficeStore:
     def delete(self, table: str, key: str) -> None:
         if table == "emails":
             row = next(r for r in self._emails() if r["email_id"] == key)
-            self._path(email_path(self.user, row)).unlink()
+            self.ctx.office.unlink(self._path(email_path(self.user, row)))
         else:
             id_col = TABLES[table][0]
             self._rewrite(table, [r for r in self.rows(table) if r.get(id_col) != key])
@@ -341,7 +338,7 @@ class OfficeStore:
             path, data, key = self._path(SHEETS[table][0]), xlsx_bytes(table, rows), ("workbench-table", table)
         else:
             raise OpError("bad_arguments", f"the {table} table cannot be changed")
-        write_atomic(path, data)
+        self.ctx.office.write_bytes(path, data)
         # the next read of this content needs no parsing: the rows written are what it holds
         written = [{col: (None if r.get(col) in (None, "") else str(r.get(col))) for col in TABLES[table][1]}
                    for r in rows]
@@ -350,7 +347,7 @@ class OfficeStore:
                 start, minutes = _event_times(r["event_start"], r["duration"])
                 r["event_start"] = start.strftime(TIME)
                 r["duration"] = str(int(minutes)) if minutes == int(minutes) else str(minutes)
-        _cache.by_content(path, key, lambda: written)
+        _cache.by_content(data, key, lambda: written)
 
     def _plot(self, row: Row) -> None:
         file_path, time_min, time_max, value, kind = (row["file_path"], row["time_min"], row["time_max"],
@@ -359,7 +356,7 @@ class OfficeStore:
             series = plot_series(self, time_min, time_max, value)
         except ToolError:
             series = {}
-        write_atomic(self._path(file_path), plot_png(series, f"{value} ({time_min} to {time_max})", kind))
+        self.ctx.office.write_bytes(self._path(file_path), plot_png(series, f"{value} ({time_min} to {time_max})", kind))
 
 
 def plot_png(series: dict[str, float], title: str, kind: str, size: tuple[int, int] = (640, 400)) -> bytes:

@@ -1,4 +1,4 @@
-"""Document conversions between docx, xlsx, pdf and images, as pure functions on paths.
+"""Document conversions between docx, xlsx, pdf and images, as pure functions on bytes.
 
 Why no office suite: LibreOffice (or similar) takes seconds to start, pulls hundreds of megabytes
 into the image and renders fonts differently from machine to machine. The evaluation only needs
@@ -19,11 +19,16 @@ Inputs pass the guards of testbed/guards.py first (file size, inflated size, cel
 a refusal raises ``guards.TooLarge``.
 
 Every function raises ``ConversionError`` for input it cannot read; callers map it to an OpError.
-Outputs are written to a temporary file and moved into place, so a failure never leaves half a file.
+
+Sources are bytes (what an app read from the office through ``Office.read_bytes``, which follows no
+link) or, outside an office (tests, builders), a path. A conversion returns the bytes it made; the app
+writes them with ``Office.write_bytes``. ``dst``, when given, is a path outside any office written
+through a temporary file, so a failure never leaves half a file.
 """
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import re
@@ -91,6 +96,31 @@ def atomic_output(dst: str | os.PathLike) -> Iterator[Path]:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+Source = "bytes | str | os.PathLike"
+
+
+def _data(src: Any) -> bytes:
+    """The bytes of a source: bytes as they are, a path (never an office's: apps pass bytes) read
+    within the file size limit."""
+    if isinstance(src, (bytes, bytearray, memoryview)):
+        data = bytes(src)
+        guards.check_size(len(data))
+        return data
+    return guards.read_bounded(src, Path(src).name)
+
+
+def _name(src: Any) -> str:
+    return "the file" if isinstance(src, (bytes, bytearray, memoryview)) else Path(src).name
+
+
+def _emit(data: bytes, dst: str | os.PathLike | None) -> bytes:
+    """``data``, also written to ``dst`` (atomically) when one is given."""
+    if dst is not None:
+        with atomic_output(dst) as tmp:
+            Path(tmp).write_bytes(data)
+    return data
 
 
 def display_value(value: Any) -> str:
@@ -221,22 +251,22 @@ def table_rows(table: Any) -> list[list[str]]:
     return rows
 
 
-def open_docx(src: str | os.PathLike) -> Any:
+def open_docx(src: Source) -> Any:
     """Open a .docx with python-docx, or raise ConversionError saying why not."""
     import docx
 
-    guards.check_size(os.path.getsize(src), Path(src).name)
-    guards.check_docx(str(src), Path(src).name)
+    data = _data(src)
+    guards.check_docx(data, _name(src))
     try:
-        return docx.Document(str(src))
+        return docx.Document(io.BytesIO(data))
     except MemoryError:
         raise
     except Exception as exc:  # zip, XML and content-type errors all mean "not a readable docx"
         raise ConversionError(f"not a readable Word document ({type(exc).__name__}: {exc})") from None
 
 
-def docx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
-    """Write the paragraphs and tables of a .docx, in document order, into a text PDF."""
+def docx_to_pdf(src: Source, dst: str | os.PathLike | None = None) -> bytes:
+    """The paragraphs and tables of a .docx, in document order, as a text PDF."""
     from docx.table import Table
 
     document = open_docx(src)
@@ -258,23 +288,22 @@ def docx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
             out.paragraph(block.text)
         if block.contains_page_break:
             out.new_page()
-    with atomic_output(dst) as tmp:
-        out.save(tmp)
+    return _emit(out.render(), dst)
 
 
-def open_xlsx(src: str | os.PathLike, data_only: bool = False) -> Any:
+def open_xlsx(src: Source, data_only: bool = False) -> Any:
     """Open an .xlsx with openpyxl, or raise ConversionError.
 
     Formulas are kept as written unless ``data_only``, which gives the values Excel last cached.
     """
     import openpyxl
 
-    guards.check_size(os.path.getsize(src), Path(src).name)
-    guards.check_xlsx(str(src), Path(src).name)
+    data = _data(src)
+    guards.check_xlsx(data, _name(src))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return openpyxl.load_workbook(str(src), data_only=data_only)
+            return openpyxl.load_workbook(io.BytesIO(data), data_only=data_only)
     except MemoryError:
         raise
     except Exception as exc:
@@ -292,17 +321,18 @@ def used_rows(ws: Any) -> list[list[Any]]:
     return [row[:last_col] + [None] * (last_col - len(row)) for row in rows[:last_row]]
 
 
-def xlsx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
-    """Write every worksheet of an .xlsx (its name, then one ' | '-joined line per row) into a PDF.
+def xlsx_to_pdf(src: Source, dst: str | os.PathLike | None = None) -> bytes:
+    """Every worksheet of an .xlsx (its name, then one ' | '-joined line per row) as a PDF.
 
     A formula cell shows what it computes (the value the file cached, else the formulas engine's,
     testbed/spreadsheet.py), as a spreadsheet program prints it; one neither gives shows its formula.
     """
     from officesim.testbed.spreadsheet import FormulaProblem, formula_cells, formula_values
 
-    workbook = open_xlsx(src)
+    data = _data(src)
+    workbook = open_xlsx(data)
     cells = formula_cells(workbook)
-    computed = formula_values(Path(src).read_bytes(), cells) if cells else {}
+    computed = formula_values(data, cells) if cells else {}
     out = TextPdf()
     for index, ws in enumerate(workbook.worksheets):
         if index:
@@ -314,22 +344,21 @@ def xlsx_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> None:
         for r, row in enumerate(rows, start=1):
             values = [computed.get((ws.title, r, c), v) for c, v in enumerate(row, start=1)]
             out.table_row([display_value(row[c] if isinstance(v, FormulaProblem) else v) for c, v in enumerate(values)])
-    with atomic_output(dst) as tmp:
-        out.save(tmp)
+    return _emit(out.render(), dst)
 
 
 # -- pdf to other things -------------------------------------------------------------------------
 
-def open_pdf(src: str | os.PathLike) -> Any:
+def open_pdf(src: Source) -> Any:
     """Open a PDF with pypdf (an empty password is tried on encrypted files) or raise ConversionError."""
     import pypdf
 
-    guards.check_size(os.path.getsize(src), Path(src).name)
+    data = _data(src)
     try:
-        reader = pypdf.PdfReader(str(src))
+        reader = pypdf.PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
             raise ConversionError("the PDF is password-protected")
-        guards.check_pages(len(reader.pages), Path(src).name)
+        guards.check_pages(len(reader.pages), _name(src))
         return reader
     except (ConversionError, guards.TooLarge, MemoryError):
         raise
@@ -337,7 +366,7 @@ def open_pdf(src: str | os.PathLike) -> Any:
         raise ConversionError(f"not a readable PDF ({type(exc).__name__}: {exc})") from None
 
 
-def pdf_page_texts(src: str | os.PathLike) -> list[str]:
+def pdf_page_texts(src: Source) -> list[str]:
     """The text pypdf extracts from each page, in order."""
     reader = open_pdf(src)
     texts = []
@@ -349,8 +378,8 @@ def pdf_page_texts(src: str | os.PathLike) -> list[str]:
     return texts
 
 
-def pdf_to_docx(src: str | os.PathLike, dst: str | os.PathLike) -> None:
-    """Write a .docx with one paragraph per non-blank text line; each page starts a new page."""
+def pdf_to_docx(src: Source, dst: str | os.PathLike | None = None) -> bytes:
+    """A .docx with one paragraph per non-blank text line of a PDF; each page starts a new page."""
     import docx
 
     pages = pdf_page_texts(src)
@@ -363,29 +392,30 @@ def pdf_to_docx(src: str | os.PathLike, dst: str | os.PathLike) -> None:
             if first and number:
                 paragraph.paragraph_format.page_break_before = True
             first = False
-    with atomic_output(dst) as tmp:
-        document.save(str(tmp))
+    out = io.BytesIO()
+    document.save(out)
+    return _emit(out.getvalue(), dst)
 
 
-def _render_pages(src: str | os.PathLike, page: int | None, dpi: int) -> list[Any]:
+def _render_pages(src: Source, page: int | None, dpi: int) -> list[Any]:
     """Render one page (1-based) or all pages to Pillow images, shrinking very long documents."""
     with PDFIUM_LOCK:
-        return _render_pages_locked(src, page, dpi)
+        return _render_pages_locked(_data(src), page, dpi, _name(src))
 
 
-def _render_pages_locked(src: str | os.PathLike, page: int | None, dpi: int) -> list[Any]:
+def _render_pages_locked(data: bytes, page: int | None, dpi: int, name: str) -> list[Any]:
     import pypdfium2 as pdfium
 
-    reader = open_pdf(src)
+    reader = open_pdf(data)
     try:
-        document = pdfium.PdfDocument(str(src))
+        document = pdfium.PdfDocument(data)
     except Exception as exc:
         raise ConversionError(f"not a readable PDF ({type(exc).__name__}: {exc})") from None
     try:
         if page is None:  # every page stacked into one picture
-            guards.check_pages(len(document), Path(src).name, limit=guards.MAX_FRAMES)
+            guards.check_pages(len(document), name, limit=guards.MAX_FRAMES)
         indices = range(len(document)) if page is None else [page - 1]
-        guards.check_pdf_pages(reader, [i for i in indices if i < len(reader.pages)], None, Path(src).name)
+        guards.check_pdf_pages(reader, [i for i in indices if i < len(reader.pages)], None, name)
         sizes = [document.get_page_size(i) for i in indices]  # points, without loading the pages
         scale = dpi / 72.0
         height = sum(h for _, h in sizes) * scale
@@ -397,13 +427,14 @@ def _render_pages_locked(src: str | os.PathLike, page: int | None, dpi: int) -> 
         document.close()
 
 
-def pdf_page_count(src: str | os.PathLike) -> int:
+def pdf_page_count(src: Source) -> int:
     """The number of pages, read by pypdfium2 (the renderer, so the count agrees with it)."""
     import pypdfium2 as pdfium
 
+    data = _data(src)
     with PDFIUM_LOCK:
         try:
-            document = pdfium.PdfDocument(str(src))
+            document = pdfium.PdfDocument(data)
         except Exception as exc:
             raise ConversionError(f"not a readable PDF ({type(exc).__name__}: {exc})") from None
         try:
@@ -426,26 +457,38 @@ def stack_vertically(images: list[Any], gap: int = PAGE_GAP) -> Any:
     return canvas
 
 
-def pdf_to_image(src: str | os.PathLike, dst: str | os.PathLike, page: int | None = None,
-                 dpi: int = RENDER_DPI) -> tuple[int, int, int]:
-    """Render page ``page`` (1-based), or every page stacked, to a PNG/JPEG; returns (w, h, pages)."""
+def render_pdf(src: Source, fmt: str = "PNG", page: int | None = None,
+               dpi: int = RENDER_DPI) -> tuple[bytes, int, int, int]:
+    """Page ``page`` (1-based), or every page stacked, as a PNG or JPEG: (bytes, w, h, pages)."""
     pages = _render_pages(src, page, dpi)
     if not pages:
         raise ConversionError("the PDF has no pages")
     image = pages[0] if len(pages) == 1 else stack_vertically(pages)
-    fmt = "JPEG" if Path(dst).suffix.lower() in (".jpg", ".jpeg") else "PNG"
-    with atomic_output(dst) as tmp:
-        image.save(tmp, format=fmt, **({"quality": 90} if fmt == "JPEG" else {"compress_level": 1}))
-    return image.width, image.height, len(pages)
+    out = io.BytesIO()
+    image.save(out, format=fmt, **({"quality": 90} if fmt == "JPEG" else {"compress_level": 1}))
+    return out.getvalue(), image.width, image.height, len(pages)
 
 
-def image_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> int:
-    """Write an image (every frame of a multi-frame one) as PDF pages; returns the page count."""
-    from PIL import Image, ImageSequence
+def image_format(dst: str | os.PathLike) -> str:
+    """JPEG for a .jpg / .jpeg name, else PNG."""
+    return "JPEG" if Path(dst).suffix.lower() in (".jpg", ".jpeg") else "PNG"
 
-    guards.check_size(os.path.getsize(src), Path(src).name)
+
+def pdf_to_image(src: Source, dst: str | os.PathLike, page: int | None = None,
+                 dpi: int = RENDER_DPI) -> tuple[int, int, int]:
+    """Render to a file outside an office (tests, tools); returns (w, h, pages)."""
+    data, width, height, count = render_pdf(src, image_format(dst), page, dpi)
+    _emit(data, dst)
+    return width, height, count
+
+
+def image_pdf(src: Source) -> tuple[bytes, int]:
+    """An image (every frame of a multi-frame one) as PDF pages: (bytes, page count)."""
+    from PIL import ImageSequence
+
+    data = _data(src)
     try:
-        with guards.open_image(str(src), Path(src).name) as image:
+        with guards.open_image(io.BytesIO(data), _name(src)) as image:
             frames = [_flatten(frame) for frame in ImageSequence.Iterator(image)]
     except (guards.TooLarge, MemoryError):
         raise
@@ -453,9 +496,16 @@ def image_to_pdf(src: str | os.PathLike, dst: str | os.PathLike) -> int:
         raise ConversionError(f"not a readable image ({type(exc).__name__}: {exc})") from None
     # Fit the page to A4 width at most; small images keep 1 pixel = 1 point.
     resolution = max(72.0, frames[0].width / 8.27)
-    with atomic_output(dst) as tmp:
-        frames[0].save(tmp, format="PDF", save_all=True, append_images=frames[1:], resolution=resolution)
-    return len(frames)
+    out = io.BytesIO()
+    frames[0].save(out, format="PDF", save_all=True, append_images=frames[1:], resolution=resolution)
+    return out.getvalue(), len(frames)
+
+
+def image_to_pdf(src: Source, dst: str | os.PathLike) -> int:
+    """Write an image as PDF pages to a file outside an office (tests, tools); returns the page count."""
+    data, count = image_pdf(src)
+    _emit(data, dst)
+    return count
 
 
 def _flatten(frame: Any) -> Any:

@@ -8,11 +8,13 @@ symlinks that lead outside are refused with ``OpError('path_outside_office')``.
 
 from __future__ import annotations
 
+import errno
 import os
-import shutil
-import tempfile
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
+from typing import IO, Iterator
 
+from officesim.testbed import safefs
 from officesim.testbed.errors import OpError
 
 OFFICEBENCH_ROOT = "/testbed"
@@ -54,6 +56,103 @@ class Office:
     def relpath(self, path: Path) -> str:
         """The office-relative POSIX path of a real path inside the office."""
         return Path(path).resolve().relative_to(self.root).as_posix()
+
+    # -- opening files (testbed/safefs.py: once, relative to the root, no link followed) ----------
+    def inner(self, path: str | os.PathLike) -> str:
+        """The office-relative form of an agent path or of a path ``resolve`` returned (not resolved
+        again on disk: links are the opener's to refuse)."""
+        if isinstance(path, str) and not os.path.isabs(path):
+            return PurePosixPath(self.resolve(path).relative_to(self.root)).as_posix()
+        full = Path(os.path.abspath(os.fspath(path)))
+        if full != self.root and self.root not in full.parents:
+            full = self.resolve(str(path))
+        return full.relative_to(self.root).as_posix() or "."
+
+    def read_bytes(self, path: str | os.PathLike, label: str | None = None) -> bytes:
+        """The bytes of a regular file of the office (an agent path or one ``resolve`` returned),
+        opened once without following any link, refused past the file size limit (``TooLarge``)."""
+        from officesim.testbed import guards
+
+        rel = self.inner(path)
+        shown = label or rel
+        try:
+            return safefs.read_beneath(self.root, rel, guards.MAX_FILE_BYTES)
+        except OSError as exc:
+            if exc.errno == errno.EFBIG:
+                raise guards.TooLarge(f"{shown} is over the limit of {guards.MAX_FILE_BYTES >> 20} MB for a "
+                                      f"file to open") from None
+            raise self._error(exc, shown) from None
+
+    @contextmanager
+    def replacing(self, path: str | os.PathLike, label: str | None = None) -> Iterator[IO[bytes]]:
+        """A file to write a file's new content into; it replaces the file when the block succeeds
+        (a temporary from ``mkstemp`` in the same folder, renamed relative to the folder's descriptor).
+        Missing folders are made; no link is followed, a link at the name is replaced."""
+        rel = self.inner(path)
+        try:
+            with safefs.replacing(self.root, rel) as handle:
+                yield handle
+        except OSError as exc:
+            if isinstance(exc, (safefs.LinkRefused, safefs.NotRegular, FileNotFoundError)):
+                raise self._error(exc, label or rel) from None
+            raise
+
+    def write_bytes(self, path: str | os.PathLike, data: bytes, label: str | None = None) -> None:
+        """Replace (or create) a file of the office with ``data``, atomically and without links."""
+        with self.replacing(path, label) as handle:
+            handle.write(data)
+
+    def kind(self, path: str | os.PathLike) -> str:
+        """'file', 'folder', 'link', 'other' or 'missing' for the entry itself (a link is not followed;
+        a link on the way reads as 'link'). For choosing what to say or do, never to open by path later."""
+        rel = self.inner(path)
+        try:
+            info = safefs.stat_beneath(self.root, rel)
+        except safefs.LinkRefused:
+            return "link"
+        except OSError:
+            return "missing"
+        if info is None:
+            return "missing"
+        import stat as _stat
+
+        if _stat.S_ISLNK(info.st_mode):
+            return "link"
+        if _stat.S_ISDIR(info.st_mode):
+            return "folder"
+        return "file" if _stat.S_ISREG(info.st_mode) else "other"
+
+    def listdir(self, path: str | os.PathLike) -> list[str]:
+        """The names in a folder of the office (reached without links), sorted; [] when there is none."""
+        rel = self.inner(path)
+        try:
+            fd = safefs.open_dir(self.root, rel)
+        except OSError:
+            return []
+        try:
+            return sorted(os.listdir(fd))
+        finally:
+            os.close(fd)
+
+    def unlink(self, path: str | os.PathLike) -> None:
+        """Remove a file (a link as a link) of the office."""
+        rel = self.inner(path)
+        try:
+            safefs.unlink_beneath(self.root, rel)
+        except OSError as exc:
+            raise self._error(exc, rel) from None
+
+    @staticmethod
+    def _error(exc: OSError, shown: str) -> OpError:
+        """The agent-facing error for a refused or failed open."""
+        if isinstance(exc, safefs.LinkRefused):
+            return OpError("path_outside_office", f"{shown}: the path goes through a symbolic link; the office "
+                                                  f"never follows links")
+        if isinstance(exc, safefs.NotRegular):
+            return OpError("wrong_file_type", f"{shown}: {exc.strerror}")
+        if isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+            return OpError("file_not_found", f"file not found: {shown}")
+        return OpError("corrupt_file", f"{shown} could not be read: {exc.strerror or exc}")
 
     # -- well-known places ---------------------------------------------------------------------
     def mailbox(self, user: str, folder: str = "inbox") -> Path:
@@ -125,17 +224,12 @@ def own_files(root: str | os.PathLike) -> int:
     of a linked office), before anything that may write a file in place (a shell command, a program):
     its changes must stay in the session. Returns how many files were copied."""
     copied = 0
-    for dirpath, _dirnames, filenames in os.walk(str(root)):
+    base = Path(root)
+    for dirpath, _dirnames, filenames in os.walk(str(root)):  # os.walk does not enter linked folders
         for name in filenames:
-            path = os.path.join(dirpath, name)
+            rel = (Path(dirpath) / name).relative_to(base).as_posix()
             try:
-                if os.lstat(path).st_nlink < 2:
-                    continue
-                fd, tmp = tempfile.mkstemp(prefix=".own-", dir=dirpath)
-                os.close(fd)
-                shutil.copy2(path, tmp)
-                os.replace(tmp, path)
-                copied += 1
-            except FileNotFoundError:
+                copied += safefs.copy_out_of_link(base, rel)  # opened once, no link followed, fd checked
+            except (FileNotFoundError, safefs.LinkRefused):
                 continue
     return copied

@@ -17,6 +17,7 @@ import email
 import email.policy
 import email.utils
 import hashlib
+import errno
 import io
 import os
 import pickle
@@ -27,7 +28,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from officesim.testbed.guards import (TooLarge, check_docx, check_pages, check_pdf_pages, check_xlsx, open_image,
+from officesim.testbed import safefs
+from officesim.testbed.guards import (MAX_FILE_BYTES, TooLarge, check_docx, check_pages, check_pdf_pages, check_xlsx, open_image,
                                       check_zip, compression_of, inflate, peek, read_bounded)
 
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -63,7 +65,7 @@ def parse_office(root: str | os.PathLike, timezone: str = "UTC", only: list[str]
     ``only``, just those of its paths that are such files."""
     base = Path(root)
     wanted = office_files(base) if only is None else [r for r in office_files(base) if r in set(only)]
-    return {rel: parse_file(base / rel, rel, timezone) for rel in wanted}
+    return {rel: parse_file(base / rel, rel, timezone, root=base) for rel in wanted}
 
 
 def file_digests(root: str | os.PathLike) -> dict[str, tuple[int, str, tuple[int, int]]]:
@@ -72,29 +74,47 @@ def file_digests(root: str | os.PathLike) -> dict[str, tuple[int, str, tuple[int
     base = Path(root)
     out = {}
     for rel in office_files(base):
-        path = base / rel
-        st = path.stat()
-        out[rel] = (st.st_size, file_sha256(path), (st.st_dev, st.st_ino))
+        st = os.stat(base / rel, follow_symlinks=False)
+        out[rel] = (st.st_size, file_sha256(base / rel, root=base), (st.st_dev, st.st_ino))
     return out
 
 
-def file_sha256(path: str | os.PathLike) -> str:
-    """A file's SHA-256, read in chunks."""
+def file_sha256(path: str | os.PathLike, root: str | os.PathLike | None = None) -> str:
+    """A file's SHA-256, read in chunks; with ``root`` (an office), opened beneath it following no
+    link (testbed/safefs.py), so a link swapped in is refused (OSError), never read."""
     h = hashlib.sha256()
-    with open(path, "rb") as fh:
+    if root is not None:
+        fd = safefs.open_beneath(root, Path(path).relative_to(root).as_posix(), os.O_RDONLY | os.O_NONBLOCK)
+        safefs.fstat_regular(fd, str(path))
+    else:
+        fd = os.open(path, os.O_RDONLY)
+    with os.fdopen(fd, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
 
 
-def parse_file(path: str | os.PathLike, relpath: str, timezone: str = "UTC") -> dict:
-    """One file as a FORMAT.md section 3 entry; ``relpath`` gives the mailbox/calendar owner."""
+def parse_file(path: str | os.PathLike, relpath: str, timezone: str = "UTC",
+               root: str | os.PathLike | None = None) -> dict:
+    """One file as a FORMAT.md section 3 entry; ``relpath`` gives the mailbox/calendar owner. With
+    ``root`` (the office), the file is opened beneath it without following any link."""
     try:
-        data = read_bounded(path, relpath)
+        if root is None:
+            data = read_bounded(path, relpath)
+        else:
+            data = safefs.read_beneath(root, relpath, MAX_FILE_BYTES)
     except TooLarge as exc:
         entry = too_large_entry(str(exc), os.path.getsize(path))
         _add_path_fields(entry, relpath)
         return entry
+    except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            entry = too_large_entry(f"{relpath} is over the limit of {MAX_FILE_BYTES >> 20} MB for a file to open",
+                                    os.stat(path, follow_symlinks=False).st_size)
+            _add_path_fields(entry, relpath)
+            return entry
+        return {"kind": "corrupt", "error": f"unreadable: {exc.strerror or type(exc).__name__}", "size": 0,
+                "sha256": _sha(b"")}
     except OSError as exc:
         return {"kind": "corrupt", "error": f"unreadable: {exc.strerror or type(exc).__name__}", "size": 0,
                 "sha256": _sha(b"")}

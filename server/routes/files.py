@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import mimetypes
 import os
-import stat
 from pathlib import Path
 
 from fastapi import APIRouter
@@ -18,6 +17,7 @@ from starlette.responses import StreamingResponse
 
 from officesim.apps import OpError
 from officesim.server.models import FileInfo
+from officesim.testbed import safefs
 from officesim.server.routes.common import (ERRORS, ApiError, FastJSON, Manager, in_thread, office_or_410,
                                             session_or_404)
 
@@ -57,20 +57,18 @@ def download(session_id: str, path: str, manager: Manager):
 
 
 def _open_inside(root: Path, real: Path) -> int | None:
-    """An fd of the regular file ``real``, checked *after* opening to lie inside the office (a link
-    swapped in between resolving and opening cannot lead out); None when it is no such file."""
-    try:  # a link inside the office is opened as its target; no link is followed at open time
-        fd = os.open(os.path.realpath(real), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
+    """An fd of the regular file ``real``, opened once beneath the office root without following any
+    link (testbed/safefs.py) and checked on the descriptor; None when it is no such file."""
+    try:
+        fd = safefs.open_beneath(root, real.relative_to(root).as_posix(), os.O_RDONLY | os.O_NONBLOCK)
+    except (OSError, ValueError):
         return None
     try:
-        opened = Path(os.readlink(f"/proc/self/fd/{fd}"))
-        if stat.S_ISREG(os.fstat(fd).st_mode) and (opened == root or root in opened.parents):
-            return fd
+        safefs.fstat_regular(fd, real.name)
+        return fd
     except OSError:
-        pass
-    os.close(fd)
-    return None
+        os.close(fd)
+        return None
 
 
 def _chunks(fd: int):
