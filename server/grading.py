@@ -9,6 +9,7 @@ for one computation instead of repeating it. Only the agent's own office is pars
 from __future__ import annotations
 
 import dataclasses
+import os
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -45,7 +46,7 @@ def with_image_text(files: dict[str, dict], checks: list[Any], root: Path) -> di
         path = office_path(str(c.args.get("file", "")))
         entry = out.get(path)
         if entry and entry.get("kind") == "image" and "text" not in entry:
-            out[path] = {**entry, "text": image_text(root / path)}
+            out[path] = {**entry, "text": image_text(root, path)}
     return out
 
 
@@ -229,12 +230,12 @@ class Evaluator:
             was = known.get(rel)
             path = root / rel
             try:
-                st = path.stat() if was and rel in before else None
+                st = os.stat(path, follow_symlinks=False) if was and rel in before else None
                 if st is not None and (st.st_dev, st.st_ino) == was[2]:  # the template's own file, linked
                     same[rel] = before[rel]
                     continue
                 if st is not None and st.st_size == was[0]:
-                    if file_sha256(path) == was[1]:
+                    if file_sha256(path, root=root) == was[1]:
                         same[rel] = before[rel]
                         continue
             except OSError:

@@ -194,7 +194,7 @@ def parse_files(conn, root: str, relpaths: list[str], timezone: str) -> None:
     base = Path(root)
     for rel in relpaths:
         try:
-            entry = parse_file(base / rel, rel, timezone)
+            entry = parse_file(base / rel, rel, timezone, root=base)
         except MemoryError:
             entry = too_large_entry("parsing it needs more memory than the limit of a worker")
         _send(conn, ("entry", rel, scrub(entry, root)))
