@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 import difflib
 import io
+import os
 import posixpath
 import re
 from dataclasses import dataclass
@@ -42,7 +43,9 @@ from pathlib import Path
 from typing import Any
 
 from officesim.evaluators.record import CheckRecord
-from officesim.testbed.guards import check_docx, check_xlsx, read_bounded
+from officesim.testbed import safefs
+from officesim.testbed.guards import MAX_FILE_BYTES, check_docx, check_xlsx
+from officesim.testbed.office import Office
 
 FUNCTIONS = ("evaluate_contain", "evaluate_not_contain", "evaluate_file_exist", "evaluate_file_not_exist",
              "evaluate_diff_contain_text", "evaluate_excel_cell_value", "evaluate_excel_cell_comparator",
@@ -83,23 +86,43 @@ class Testbed:
 
     @staticmethod
     def _inside(base: Path | None, rel: str) -> Path | None:
+        """``base / rel`` when it stays inside ``base`` by its words ('..' folded); links are not
+        resolved here: the read below refuses any."""
         if base is None:
             return None
-        base = Path(base).resolve()
-        path = (base / rel).resolve()
+        base = Path(os.path.abspath(base))
+        path = Path(os.path.normpath(base / rel))
         return path if path == base or base in path.parents else None
+
+    def _base_of(self, path: Path) -> Path:
+        for base in (self.reference, self.before, self.root):
+            if base is not None and (path == Path(os.path.abspath(base)) or Path(os.path.abspath(base)) in path.parents):
+                return Path(os.path.abspath(base))
+        raise OriginalError(f"No such file: {path.name}")
 
     def exists(self, rel: str) -> bool:
         found = self.locate(rel)
-        return isinstance(found, bytes) or (found is not None and found.exists())
+        if isinstance(found, bytes):
+            return True
+        if found is None:
+            return False
+        base = self._base_of(found)
+        try:
+            return safefs.stat_beneath(base, found.relative_to(base).as_posix()) is not None
+        except OSError:
+            return False
 
     def read(self, rel: str) -> bytes:
         found = self.locate(rel)
         if isinstance(found, bytes):
             return found
-        if found is None or not found.is_file():
+        if found is None:
             raise OriginalError(f"No such file: {rel}")
-        return read_bounded(found, rel)
+        base = self._base_of(found)
+        try:  # opened once beneath the office, no link followed, the descriptor checked
+            return safefs.read_beneath(base, found.relative_to(base).as_posix(), MAX_FILE_BYTES)
+        except OSError as exc:
+            raise OriginalError(f"No such file: {rel} ({exc.strerror})") from None
 
 
 # ---- the original readers ----------------------------------------------------------------------
@@ -162,14 +185,18 @@ def _email_content(msg) -> str:
     return decode(msg)
 
 
-def list_emails(folder: Path) -> str:
-    """email_list_emails.list_emails(username, first_n_letters=-1) over a mailbox folder (and its sent/
-    folder, where officesim keeps the sent mail OfficeBench keeps beside the received)."""
-    files = sorted(folder.glob("*.eml")) + sorted((folder / "sent").glob("*.eml"))
+def list_emails(root: Path, folder: str) -> str:
+    """email_list_emails.list_emails(username, first_n_letters=-1) over a mailbox folder of the office at
+    ``root`` (and its sent/ folder, where officesim keeps the sent mail OfficeBench keeps beside the
+    received); every file is read beneath the office without following a link."""
+    office = Office(root)
+    files = [f"{folder}/{n}" for n in office.listdir(root / folder) if n.endswith(".eml")]
+    files += [f"{folder}/sent/{n}" for n in office.listdir(root / folder / "sent") if n.endswith(".eml")]
     try:
         out = []
-        for path in files:
-            msg = BytesParser(policy=policy.default).parsebytes(read_bounded(path, path.name))
+        for rel in files:
+            path = Path(rel)
+            msg = BytesParser(policy=policy.default).parsebytes(safefs.read_beneath(root, rel, MAX_FILE_BYTES))
             out.append(f"Email ID: {path.name}\nFrom: {msg['From']}\nTo: {msg['To']}\nSubject: {msg['Subject']}\n"
                        f"Content: {_email_content(msg)}\n" + "-" * 50 + "\n")
         return "".join(out) or "No emails found."
@@ -201,11 +228,11 @@ def evaluate_contain(tb: Testbed, args: dict) -> bool:
     kind = args["doc_type"]
     if kind == "email":
         username = args["username"]
-        base = tb.root / "emails"
-        if (base / username).exists():
-            content = list_emails(base / username)
-        elif (base / username.lower()).exists():
-            content = list_emails(base / username.lower())
+        office = Office(tb.root)
+        if office.kind(f"emails/{username}") == "folder":
+            content = list_emails(office.root, f"emails/{username}")
+        elif office.kind(f"emails/{username.lower()}") == "folder":
+            content = list_emails(office.root, f"emails/{username.lower()}")
         else:  # the original's fallback loop reads a variable before assigning it
             raise OriginalError("UnboundLocalError: no mailbox folder named "
                                 f"{username!r} or {username.lower()!r}")
