@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio.to_thread
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -23,7 +23,7 @@ from officesim.server.manager import ServerSettings, SessionManager
 from officesim.server.mcp import PATH as MCP_PATH
 from officesim.server.mcp import OfficeMCP
 from officesim.server.routes import ROUTERS
-from officesim.server.routes.common import VERSION, ApiError, error_response
+from officesim.server.routes.common import VERSION, ApiError, error_response, refuse_bad_unicode
 
 __version__ = VERSION
 
@@ -77,6 +77,8 @@ def _install_error_handlers(app: FastAPI) -> None:
         message = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail, default=str)
         if exc.status_code == 404 and message == "Not Found":
             message = f"no route {request.method} {request.url.path}"
+        elif exc.status_code == 400 and isinstance(exc.__cause__, UnicodeDecodeError):  # FastAPI reading the body
+            code, message = "bad_json", f"the request body is not UTF-8 (nor UTF-16 or UTF-32) JSON: {exc.__cause__}"
         return error_response(exc.status_code, code, message, headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
@@ -144,8 +146,9 @@ def create_app(task_dirs: list[str | Path] | None = None, settings: ServerSettin
         tasks = load_tasks([Path(d) for d in task_dirs or []], include_suite=settings.include_suite)
     # /docs and /redoc load Swagger UI and ReDoc from the server itself (assets shipped by
     # fastapi-offline), so they render where the server runs without internet.
+    # every route refuses text that is not Unicode (a lone surrogate) before it runs: 400 bad_unicode
     app = FastAPIOffline(title="officesim", version=__version__, lifespan=_lifespan,
-                         description=DESCRIPTION)
+                         description=DESCRIPTION, dependencies=[Depends(refuse_bad_unicode)])
     app.state.settings = settings
     app.state.manager = SessionManager(tasks, settings)
     _install_error_handlers(app)

@@ -3,7 +3,9 @@
 A response that carries the tools and both prompts (some 30 kB in ``all_operations`` mode) sends
 what changes only with the current app, so ``Encoded`` keeps them encoded beside their value. The
 standard library's encoder takes over for what orjson refuses (an integer beyond 64 bits), with the
-same output otherwise: dates, dataclasses and other non-JSON values become their ``str``.
+same output otherwise: dates, dataclasses and other non-JSON values become their ``str``. Text that is
+not Unicode (a lone surrogate: a file name of undecodable bytes, say) goes out as U+FFFD, so a body
+can always be encoded, whatever a session holds (server/textcheck.py).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import json
 from typing import Any
 
 import orjson
+
+from officesim.server.textcheck import replace_lone_surrogates
 
 _OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
             | orjson.OPT_PASSTHROUGH_SUBCLASS)
@@ -45,4 +49,8 @@ def dumps(content: Any) -> bytes:
     try:
         return orjson.dumps(content, default=_fast_default, option=_OPTIONS)
     except (orjson.JSONEncodeError, TypeError):
-        return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=_plain_default).encode("utf-8")
+        text = json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=_plain_default)
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:  # only lone surrogates cannot be encoded; in JSON they sit inside strings
+            return replace_lone_surrogates(text).encode("utf-8")

@@ -87,6 +87,18 @@ class CapacityError(Exception):
     """The live-session cap is reached."""
 
 
+class Hold:
+    """One slot of the live-session cap held by an MCP connection for as long as it is open
+    (``SessionManager.hold``): the sessions it starts run in that slot, so a connection counts once
+    whether or not it has a task, and HTTP sessions and MCP connections share one cap."""
+
+    __slots__ = ("sessions", "released")
+
+    def __init__(self) -> None:
+        self.sessions: set[str] = set()  # ids of the sessions started in this slot
+        self.released = False
+
+
 class SessionManager:
     """Owns every session of a server and the offices on disk."""
 
@@ -105,21 +117,57 @@ class SessionManager:
         self._removed: dict[str, float] = {}
         self._lock = threading.Lock()
         self._pending = 0
+        self._holds: set[Hold] = set()  # MCP connections open, one slot each (server/mcp.py)
         self._last_sweep = 0.0
 
     # -- lifecycle -------------------------------------------------------------------------------
-    def create(self, task: Task, mode: str, max_steps: int) -> Session:
-        """A new session on a fresh office; raises CapacityError at the cap."""
+    def _live(self) -> int:
+        """Live sessions, sessions being made, and open MCP connections; a session started in a
+        connection's slot counts once, as that connection (call with the lock held)."""
+        held = set().union(*(h.sessions for h in self._holds)) if self._holds else ()
+        return sum(1 for s in self._sessions.values() if not s.done and s.id not in held) + self._pending \
+            + len(self._holds)
+
+    def _check_room(self) -> None:
+        live = self._live()
+        if live >= self.settings.session_cap:
+            raise CapacityError(
+                f"the server already runs {self.settings.max_sessions if self.settings.process_count > 1 else live} "
+                f"live sessions and MCP connections (cap {self.settings.max_sessions}, HTTP and MCP together); "
+                "finish or delete a session, close an MCP connection, or try again later")
+
+    def check_room(self) -> None:
+        """Raise CapacityError when a new session or MCP connection would pass the cap now."""
+        with self._lock:
+            self._check_room()
+
+    def hold(self) -> Hold:
+        """A slot of the cap for an MCP connection, until ``release``; raises CapacityError at the cap."""
+        self.sweep_if_due()
+        with self._lock:
+            self._check_room()
+            hold = Hold()
+            self._holds.add(hold)
+            return hold
+
+    def release(self, hold: Hold) -> None:
+        """The connection closed: its slot is free; a session it started that is still live now
+        counts on its own (until it ends or expires)."""
+        with self._lock:
+            hold.released = True
+            self._holds.discard(hold)
+
+    def create(self, task: Task, mode: str, max_steps: int, hold: Hold | None = None) -> Session:
+        """A new session on a fresh office; raises CapacityError at the cap. With the ``hold`` of an
+        open MCP connection it runs in that connection's slot (no further room needed)."""
         from officesim.testbed.materialise import new_office, remove_office
 
         self.sweep_if_due()
         with self._lock:
-            live = sum(1 for s in self._sessions.values() if not s.done) + self._pending
-            if live >= self.settings.session_cap:
-                raise CapacityError(
-                    f"the server already runs {self.settings.max_sessions if self.settings.process_count > 1 else live} "
-                    f"live sessions (cap {self.settings.max_sessions}); finish or delete a session, or try again later")
-            self._pending += 1
+            in_slot = hold is not None and not hold.released
+            if not in_slot:
+                self._check_room()
+                self._pending += 1
         office = None
         try:
             office = new_office(task, self.root)
@@ -132,6 +180,8 @@ class SessionManager:
             session.run_sandboxed = self.pool.run_sandboxed  # code programs run in a worker (server/code.py)
             with self._lock:
                 self._sessions[session.id] = session
+                if in_slot:
+                    hold.sessions.add(session.id)
             self.evaluator.prefetch(task)
             return session
         except BaseException:
@@ -139,8 +189,9 @@ class SessionManager:
                 remove_office(office)
             raise
         finally:
-            with self._lock:
-                self._pending -= 1
+            if not in_slot:
+                with self._lock:
+                    self._pending -= 1
 
     def new_session_id(self) -> str:
         """32 hex digits; in one process of several, the first two name the process (the router's route)."""

@@ -19,7 +19,11 @@ mcp_command.py) relays stdio to this endpoint.
 from __future__ import annotations
 
 import base64
+import errno
+import json
 import mimetypes
+import os
+import re
 import threading
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
@@ -30,14 +34,17 @@ import mcp_types as types
 from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND
+from starlette.responses import Response
 
 from officesim.apps import apps_for
 from officesim.apps.registry import DEFAULT_MODE, MODES
-from officesim.server.manager import CapacityError, SessionManager
+from officesim.server.manager import CapacityError, Hold, SessionManager
 from officesim.server.routes.common import error_response
 from officesim.apps.toolnames import split_tool_name
 from officesim.server.session import Session, SessionEnded
+from officesim.testbed import safefs
+from officesim.server.textcheck import bad_unicode_message, clean, lone_surrogate, replace_lone_surrogates
 
 PATH = "/mcp"
 SCHEME = "office://"
@@ -96,6 +103,105 @@ def _error_result(code: str, message: str) -> types.CallToolResult:
                                 structured_content=structured, is_error=True)
 
 
+# A body that may hold a lone surrogate: as a JSON escape (\\uD800-\\uDFFF) or as its three bytes (which
+# Python's json reads with surrogatepass). Only such bodies are parsed before the SDK sees them.
+_MAYBE_SURROGATE = re.compile(rb"\\u[dD][89abcdefABCDEF]|\xed[\xa0-\xbf]")
+
+
+async def _read_body(receive: Any, limit: int) -> tuple[bytes | None, Any]:
+    """The request's body (None past ``limit`` bytes or on a disconnect) and a ``receive`` that
+    hands the same messages to the SDK again."""
+    messages: list[dict] = []
+    size, more = 0, True
+    while more and size <= limit:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        size += len(message.get("body", b""))
+        more = message.get("more_body", False)
+    complete = not more and size <= limit and messages and messages[-1]["type"] == "http.request"
+    body = b"".join(m.get("body", b"") for m in messages) if complete else None
+
+    async def replay() -> Any:
+        return messages.pop(0) if messages else await receive()
+
+    return body, replay
+
+
+def _bad_unicode_answer(body: bytes, has_session: bool) -> Response | None:
+    """The answer to a JSON-RPC message holding a lone surrogate, which the SDK's parser would refuse
+    as a bare parse error: a ``tools/call`` of a connection gets a tool result with ``isError`` and
+    the code ``bad_unicode``, any other request a JSON-RPC error (HTTP 400); both name where the bad
+    text is. None when the body holds none (or is no JSON: the SDK answers that)."""
+    if not _MAYBE_SURROGATE.search(body):
+        return None
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(message, dict):
+        where = lone_surrogate(message, "the message")
+        request_id = None
+    else:
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        where = None
+        if message.get("method") == "tools/call":  # named as the tool's arguments, as a session's errors do
+            where = lone_surrogate(params.get("arguments"), "arguments") or lone_surrogate(params.get("name"),
+                                                                                          "the tool name")
+        where = where or lone_surrogate(message)
+        request_id = message.get("id")
+        if isinstance(request_id, bool) or not isinstance(request_id, (int, str)) or lone_surrogate(request_id):
+            request_id = None
+    if where is None:
+        return None
+    text = bad_unicode_message(where)
+    if request_id is not None and has_session and message.get("method") == "tools/call":
+        reply = types.JSONRPCResponse(jsonrpc="2.0", id=request_id, result=_error_result("bad_unicode", text).model_dump(
+            by_alias=True, mode="json", exclude_none=True))
+        return Response(reply.model_dump_json(by_alias=True, exclude_none=True), media_type="application/json")
+    error = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=INVALID_PARAMS, message=text))
+    return Response(error.model_dump_json(by_alias=True, exclude_none=True), status_code=400,
+                    media_type="application/json")
+
+
+class CappedSessions(StreamableHTTPSessionManager):
+    """The SDK's session manager with every MCP session holding a slot of the server's one cap
+    (``SessionManager.hold``): HTTP sessions and MCP connections are counted together, and the
+    officesim session a connection starts runs in its connection's slot. Past the cap a new
+    connection gets the SDK's 503."""
+
+    def __init__(self, *args: Any, manager: SessionManager, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.manager = manager
+        self.holds: dict[str, Hold] = {}  # MCP session id -> its slot
+
+    def _admit_session(self, requestor: Any) -> Any:
+        try:
+            hold = self.manager.hold()
+        except CapacityError:
+            return None
+        transport = super()._admit_session(requestor)
+        if transport is None:
+            self.manager.release(hold)
+        else:
+            self.holds[transport.mcp_session_id] = hold
+        return transport
+
+    async def _discard_session(self, session_id: str, transport: Any) -> None:
+        hold = self.holds.pop(session_id, None)
+        if hold is not None:
+            self.manager.release(hold)
+        await super()._discard_session(session_id, transport)
+
+    def release_all(self) -> None:
+        """The app stops serving MCP: every slot still held is free."""
+        for key in list(self.holds):
+            hold = self.holds.pop(key, None)
+            if hold is not None:
+                self.manager.release(hold)
+
+
 class NotifyingServer(Server):
     """The SDK's low-level server, announcing that tools, prompts and resources change, and
     speaking the handshake era only (its sessions hold the task a connection runs): a client that
@@ -128,23 +234,25 @@ class OfficeMCP:
             on_list_resources=self._list_resources, on_read_resource=self._read_resource,
             on_list_prompts=self._list_prompts, on_get_prompt=self._get_prompt,
         )
-        self.sessions: StreamableHTTPSessionManager | None = None  # while the app runs (``running``)
+        self.sessions: CappedSessions | None = None  # while the app runs (``running``)
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
         """Serve MCP sessions while the app runs (its lifespan). The SDK's session manager runs once,
         so each run of the app (a server, a test client) gets a fresh one. MCP sessions are held to the
-        server's own limits, not the SDK's: at most ``--max-sessions`` at once (a new one past it gets
-        503) and each closed after ``--idle-timeout`` without a request."""
+        server's own limits, not the SDK's: each open one holds a slot of ``--max-sessions``, the cap HTTP
+        sessions count under too (a new one past it gets 503), and each is closed after ``--idle-timeout``
+        without a request."""
         settings = self.manager.settings
-        self.sessions = StreamableHTTPSessionManager(
-            app=self.server, stateless=False, max_sessions=max(1, settings.max_sessions),
+        sessions = self.sessions = CappedSessions(
+            app=self.server, stateless=False, max_sessions=None, manager=self.manager,
             session_idle_timeout=settings.idle_timeout if settings.idle_timeout > 0 else None)
         try:
-            async with self.sessions.run():
+            async with sessions.run():
                 yield
         finally:
             self.sessions = None
+            sessions.release_all()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """The ASGI endpoint of ``/mcp``; requests are guarded by the app's Bearer token (server/app.py),
@@ -153,6 +261,22 @@ class OfficeMCP:
         if sessions is None:
             await error_response(503, "unavailable", "the server is not running MCP sessions now")(scope, receive, send)
             return
+        headers = dict(scope.get("headers") or [])
+        if scope.get("method") == "POST":  # text that is not Unicode is refused here, naming where it is
+            body, receive = await _read_body(receive, sessions.max_request_body_size)
+            refusal = _bad_unicode_answer(body, SESSION_HEADER.encode() in headers) if body else None
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+            if SESSION_HEADER.encode() not in headers:  # a new connection: say why when the cap is reached
+                try:
+                    self.manager.check_room()
+                except CapacityError as exc:
+                    error = types.JSONRPCError(jsonrpc="2.0", id=None,
+                                               error=types.ErrorData(code=INTERNAL_ERROR, message=str(exc)))
+                    await Response(error.model_dump_json(by_alias=True, exclude_none=True), status_code=503,
+                                   media_type="application/json")(scope, receive, send)
+                    return
         await sessions.handle_request(scope, receive, send)
 
     # -- which session a connection drives --------------------------------------------------------
@@ -185,6 +309,9 @@ class OfficeMCP:
         args = params.arguments if params.arguments is not None else {}
         session = self._session(ctx)
         try:
+            where = lone_surrogate(args, "arguments") or lone_surrogate(params.name, "the tool name")
+            if where:  # refused in ``__call__`` already; kept out of the session whatever the transport
+                raise ToolError("bad_unicode", bad_unicode_message(where))
             if session is None or session.done:
                 if params.name == "start_task":
                     return await self._start_task(ctx, args)
@@ -221,9 +348,10 @@ class OfficeMCP:
                 if current is not None and not current.done:
                     raise ToolError("task_already_started", f"this connection runs session {current.id} (task "
                                                             f"'{current.task.id}') until it ends; finish it first")
-                try:
+                hold = self.sessions.holds.get(key) if self.sessions is not None else None
+                try:  # in the connection's own slot of the cap
                     session = await anyio.to_thread.run_sync(
-                        lambda: self.manager.create(task, mode or DEFAULT_MODE, task.step_budget))
+                        lambda: self.manager.create(task, mode or DEFAULT_MODE, task.step_budget, hold=hold))
                 except CapacityError as exc:
                     raise ToolError("too_many_sessions", str(exc)) from None
                 with self._lock:
@@ -268,12 +396,12 @@ class OfficeMCP:
             result = await anyio.to_thread.run_sync(lambda: session.step(app, action, args))
         except SessionEnded as exc:
             raise ToolError("session_ended", str(exc)) from None
-        out = result.to_dict()  # never the tools: a client lists them again on list_changed
-        out["session_id"] = session.id
+        out = clean(result.to_dict())  # never the tools: a client lists them again on list_changed; U+FFFD
+        out["session_id"] = session.id  # for any lone surrogate (an undecodable file name), or it would not encode
         changed = await anyio.to_thread.run_sync(lambda: "tools" in session.parts_after(result))
         if changed or result.done:  # the switched app's tools, or start_task again
             await ctx.session.send_notification(types.ToolListChangedNotification(), related_request_id=ctx.request_id)
-        text = result.observation
+        text = out["observation"]
         if out.get("evaluation"):
             text = f"{text}\n\n{evaluation_text(out['evaluation'])}".strip()
         return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=out,
@@ -310,7 +438,9 @@ class OfficeMCP:
         def listing() -> list[types.Resource]:
             session, office = self._office(ctx)
             with session.lock:
-                return [types.Resource(uri=SCHEME + quote(p, safe="/"), name=p, size=(office.root / p).stat().st_size,
+                # a name of undecodable bytes keeps them in its URI (%FF) and shows them as U+FFFD
+                return [types.Resource(uri=SCHEME + quote(p, safe="/", errors="surrogateescape"),
+                                       name=replace_lone_surrogates(p), size=os.stat(office.root / p, follow_symlinks=False).st_size,
                                        mime_type=mimetypes.guess_type(p)[0] or "application/octet-stream")
                         for p in office.files()]
 
@@ -320,7 +450,8 @@ class OfficeMCP:
         uri = str(params.uri)
         if not uri.startswith(SCHEME):
             raise MCPError(INVALID_PARAMS, f"resources are {SCHEME}<path in the office>, not '{uri}'")
-        path = unquote(uri[len(SCHEME):])
+        path = unquote(uri[len(SCHEME):], errors="surrogateescape")  # bytes of a name as listed
+        shown = replace_lone_surrogates(path)
 
         def read() -> bytes:
             from officesim.apps import OpError
@@ -330,14 +461,14 @@ class OfficeMCP:
                 try:
                     real = office.resolve(path)
                 except OpError as exc:
-                    raise MCPError(INVALID_PARAMS, f"{exc.code}: {exc.message}") from None
-                root = office.root.resolve()
-                if not real.resolve().is_file() or root not in real.resolve().parents:
-                    raise MCPError(INVALID_PARAMS, f"file_not_found: no file '{path}' in the office")
-                if real.stat().st_size > MAX_RESOURCE_BYTES:
-                    raise MCPError(INVALID_PARAMS, f"'{path}' is larger than {MAX_RESOURCE_BYTES >> 20} MB; "
-                                                   f"download it through GET /sessions/{session.id}/files/")
-                return real.read_bytes()
+                    raise MCPError(INVALID_PARAMS, f"{exc.code}: {replace_lone_surrogates(exc.message)}") from None
+                try:  # opened once beneath the office, no link followed, the descriptor checked
+                    return safefs.read_beneath(office.root, office.inner(real), MAX_RESOURCE_BYTES)
+                except OSError as exc:
+                    if exc.errno == errno.EFBIG:
+                        raise MCPError(INVALID_PARAMS, f"'{shown}' is larger than {MAX_RESOURCE_BYTES >> 20} MB; "
+                                                       f"download it through GET /sessions/{session.id}/files/") from None
+                    raise MCPError(INVALID_PARAMS, f"file_not_found: no file '{shown}' in the office") from None
 
         data = await anyio.to_thread.run_sync(read)
         mime = mimetypes.guess_type(path)[0] or "application/octet-stream"

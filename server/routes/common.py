@@ -14,6 +14,7 @@ from officesim.server.jsonbody import dumps
 from officesim.server.manager import SessionManager
 from officesim.server.models import ErrorResponse
 from officesim.server.session import Session
+from officesim.server.textcheck import bad_unicode_message, lone_surrogate
 
 try:
     VERSION = version("officesim")
@@ -54,7 +55,32 @@ class ApiError(Exception):
 
 
 def error_response(status: int, code: str, message: str, headers: dict | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+    """The error body; text in it that is not Unicode goes out as U+FFFD (server/jsonbody.py)."""
+    return FastJSON({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+async def refuse_bad_unicode(request: Request) -> None:
+    """A dependency of every route (``create_app``): a path parameter, query parameter or JSON body
+    holding a lone UTF-16 surrogate is refused with 400 ``bad_unicode`` naming where, before the
+    route runs, so such text never reaches a session (server/textcheck.py). FastAPI has parsed and
+    cached the JSON body by now; a body it could not parse was answered before this runs."""
+    for name, value in request.path_params.items():
+        where = lone_surrogate(value, f"path parameter '{name}'")
+        if where:
+            raise ApiError(400, "bad_unicode", bad_unicode_message(where))
+    for name, value in request.query_params.multi_items():
+        where = lone_surrogate(name, "a query parameter name") or lone_surrogate(value, f"query parameter '{name}'")
+        if where:
+            raise ApiError(400, "bad_unicode", bad_unicode_message(where))
+    if not await request.body():
+        return
+    try:
+        body = await request.json()
+    except ValueError:  # not JSON (a UnicodeDecodeError is one): the route's own validation answers
+        return
+    where = lone_surrogate(body, "body")
+    if where:
+        raise ApiError(400, "bad_unicode", bad_unicode_message(where))
 
 
 async def get_manager(request: Request) -> SessionManager:
