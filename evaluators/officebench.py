@@ -239,9 +239,12 @@ def evaluate_contain(tb: Testbed, args: dict) -> bool:
         return _contain_text(content, args["keywords"])
     rel = args["file"]
     found = tb.locate(rel)
-    if not (isinstance(found, bytes) or (found is not None and found.is_file())):
+    if found is None:
         return False
-    data = tb.read(rel)
+    try:
+        data = tb.read(rel)  # one open without links: a folder, a link or nothing reads as absent
+    except OriginalError:
+        return False
     if kind == "xlsx":
         content = excel_read_file(data)
     elif kind in ("txt", "ics"):

@@ -31,7 +31,7 @@ async def list_files(session_id: str, manager: Manager):
         session = session_or_404(manager, session_id)
         with session.lock:
             office = office_or_410(manager, session)
-            return [{"path": p, "size": (office.root / p).stat().st_size} for p in office.files()]
+            return [{"path": p, "size": os.stat(office.root / p, follow_symlinks=False).st_size} for p in office.files()]
 
     return FastJSON(await in_thread(work))
 
