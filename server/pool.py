@@ -60,6 +60,7 @@ DEFAULT_MEMORY_MB = 1024
 GROW_AFTER_S = 0.05  # a request waits this long for a busy pool before another worker may be started
 LONG_S = 0.25  # ... and only when a worker has been on one request this long (a queue of quick ones waits)
 RETIRE_AFTER_S = 60.0  # an extra worker idle this long exits
+MEMORY_EXIT = 3  # a worker exits with this after a MemoryError (server/worker.py)
 SANDBOX_MARGIN_S = 30.0  # a code program's worker gets the program's time limit plus this (as the shell: 10 + 30 s)
 _PRELOAD = ["officesim.server.worker"]
 _forkserver_lock = threading.Lock()
@@ -288,18 +289,27 @@ class WorkerPool:
                 self._discard(worker)
 
     def _died(self, worker: _Worker) -> Exception:
-        """What to report for a worker found dead in the middle of a request."""
+        """What to report for a worker found dead in the middle of a request: what is known, the
+        signal or exit code, that the server did not stop it, and the memory limit in force, never a
+        guessed cause. (The limit the server enforces, ``RLIMIT_AS``, is reported by the worker itself
+        as a MemoryError, answered as "memory" in ``_call``; a SIGKILL from elsewhere may be the
+        kernel's out-of-memory killer or any process allowed to signal it, which cannot be told
+        apart from here.)"""
         worker.proc.join(timeout=1)
         if self._closed:
             return PoolClosed()
         code = worker.proc.exitcode
+        limit = f"; its memory limit is {self.settings.memory_mb} MB" if self.settings.memory_mb > 0 else ""
         if code is not None and code < 0:
             number = -code
-            name = signal.Signals(number).name if number in {s.value for s in signal.Signals} else str(number)
-            if number == signal.SIGKILL:  # not killed by us: the kernel's out-of-memory killer
-                return Breach("memory", "the worker running it was killed by the system, out of memory")
-            return Breach("crash", f"the worker running it crashed ({name})")
-        return Breach("crash", f"the worker running it exited unexpectedly (exit code {code})")
+            name = signal.Signals(number).name if number in {s.value for s in signal.Signals} else f"signal {number}"
+            return Breach("crash", f"the worker running it was killed by {name} (not by the server{limit})")
+        if code is None:
+            return Breach("crash", f"the worker running it stopped answering (not by the server{limit})")
+        if code == MEMORY_EXIT:  # the worker's own report of its MemoryError did not get through
+            return Breach("memory", f"stopped at the memory limit of {self.settings.memory_mb} MB")
+        return Breach("crash", f"the worker running it exited unexpectedly with exit code {code} (not by the "
+                               f"server{limit})")
 
     # -- workers ---------------------------------------------------------------------------------
     def _acquire(self) -> _Worker:
