@@ -3,7 +3,9 @@
 The endpoint is any OpenAI-compatible server, configured by environment variables:
 ``OFFICESIM_LLM_BASE_URL`` (else ``OPENAI_BASE_URL``; with only an API key set, the OpenAI API),
 ``OFFICESIM_LLM_API_KEY`` (else ``OPENAI_API_KEY``), ``OFFICESIM_LLM_MODEL`` (default
-``gpt-4o-mini``) and ``OFFICESIM_LLM_TIMEOUT`` (seconds, default 60).
+``gpt-4o-mini``) and ``OFFICESIM_LLM_TIMEOUT`` (seconds, default 60). In a worker process the key and
+the ``OPENAI_*`` fallbacks are not in the environment (server/workerenv.py keeps secrets out of it, so
+no subprocess or sandbox inherits them): the worker hands them here (``keep_settings``).
 """
 
 from __future__ import annotations
@@ -20,10 +22,23 @@ DEFAULT_MODEL = "gpt-4o-mini"
 OPENAI_URL = "https://api.openai.com/v1"
 
 
+_kept: dict[str, str] = {}  # settings kept out of a worker's environment (server/workerenv.py)
+
+
+def keep_settings(values: dict[str, str]) -> None:
+    """The llm settings a worker keeps out of its environment (its key), read as if they were in it."""
+    _kept.clear()
+    _kept.update(values)
+
+
+def _setting(name: str) -> str | None:
+    return os.environ.get(name) or _kept.get(name)
+
+
 def endpoint() -> tuple[str, str | None, str, float]:
     """(base URL, API key, model, timeout) from the environment, or llm_unavailable."""
-    key = os.environ.get("OFFICESIM_LLM_API_KEY") or os.environ.get("OPENAI_API_KEY") or None
-    base = os.environ.get("OFFICESIM_LLM_BASE_URL") or os.environ.get("OPENAI_BASE_URL") or (OPENAI_URL if key else "")
+    key = _setting("OFFICESIM_LLM_API_KEY") or _setting("OPENAI_API_KEY") or None
+    base = _setting("OFFICESIM_LLM_BASE_URL") or _setting("OPENAI_BASE_URL") or (OPENAI_URL if key else "")
     if not base:
         raise OpError("llm_unavailable", "no LLM endpoint is configured: set OFFICESIM_LLM_BASE_URL "
                       "(an OpenAI-compatible URL ending in /v1) and, if it needs one, OFFICESIM_LLM_API_KEY; "

@@ -54,6 +54,7 @@ from typing import Any, Callable
 
 from officesim.apps.registry import ActionResult, OfficeContext, Operation
 from officesim.server.cores import usable_cores
+from officesim.server.workerenv import worker_environment
 
 DEFAULT_TIME_LIMIT_S = 30.0
 DEFAULT_MEMORY_MB = 1024
@@ -473,7 +474,9 @@ def _start_worker(memory_mb: int) -> _Worker:
     _ensure_forkserver()
     ctx = _context()
     parent, child = ctx.Pipe(duplex=True)
-    proc = ctx.Process(target=_worker_entry, args=(child, dict(os.environ), memory_mb << 20), daemon=True,
+    # an allow-listed environment: no token or secret reaches a worker (server/workerenv.py)
+    env = worker_environment(os.environ)
+    proc = ctx.Process(target=_worker_entry, args=(child, env, memory_mb << 20), daemon=True,
                        name="officesim-worker")
     with _forkserver_lock:  # the forkserver starts once, on the first worker
         original = spawn.get_preparation_data

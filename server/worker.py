@@ -78,7 +78,10 @@ def _vm_size() -> int:
 
 
 def become_worker(env: dict[str, str], memory_bytes: int) -> None:
-    """Process group, death with the parent, the server's environment, the address-space cap."""
+    """Process group, death with the parent, the allow-listed environment (server/workerenv.py: no
+    token or secret; the start-up block inherited from the forkserver wiped), the address-space cap."""
+    from officesim.server.workerenv import install_environment
+
     _die_with_parent()
     try:
         os.setsid()
@@ -98,8 +101,7 @@ def become_worker(env: dict[str, str], memory_bytes: int) -> None:
         forkserver._forkserver._forkserver_alive_fd = None
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops the workers
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    os.environ.clear()
-    os.environ.update(env)
+    install_environment(env)  # the allow-listed environment, everywhere the process keeps one
     if memory_bytes > 0:
         _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = _vm_size() + memory_bytes
