@@ -21,11 +21,12 @@ every error (and any unexpected exception) into an ``ActionResult`` so nothing e
 from __future__ import annotations
 
 import inspect
+import os
 import re
 import typing
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
@@ -81,10 +82,85 @@ ERROR_CODES = {
     "sandbox_error": "the shell sandbox could not run the command",
     "llm_unavailable": "no LLM endpoint is configured or it failed",
     "ocr_unavailable": "the tesseract OCR engine is missing or did not answer",
-    "resource_limit": "the operation passed a limit (time, memory, file size, inflated size, disk quota); "
-                      "the message says which",
+    "resource_limit": "the operation passed a limit (time, memory, file size, inflated size, disk quota, size of "
+                      "a written text); the message says which",
     "internal_error": "an unexpected error inside the operation",
 }
+
+
+# ---- limits on written text ------------------------------------------------------------------------
+# What an agent writes (a mail body, a document's new text, an event's description, the final answer)
+# is graded when the episode ends; a limit on it is answered at the action that passes it, with a
+# ``resource_limit`` error naming the limit, never found at grading. Limits come from the environment
+# (read once, at import, as testbed/guards.py does) so every worker of a server applies the same ones;
+# docs/security.md lists them. Sizes are UTF-8 bytes.
+KB = 1024
+
+
+def _env_kb(name: str, default: int) -> int:
+    try:
+        return max(1, int(float(os.environ.get(name, "") or default)))
+    except ValueError:
+        return default
+
+
+@dataclass(frozen=True)
+class TextLimit:
+    """A limit on one kind of written text: what it is (for messages), its size, its setting."""
+
+    what: str
+    bytes: int
+    env: str
+
+
+TEXT_LIMITS: dict[str, TextLimit] = {
+    "mail_body": TextLimit("a mail body", _env_kb("OFFICESIM_MAX_MAIL_BODY_KB", 64) * KB, "OFFICESIM_MAX_MAIL_BODY_KB"),
+    "document_text": TextLimit("a document's added text", _env_kb("OFFICESIM_MAX_DOCUMENT_TEXT_KB", 64) * KB,
+                               "OFFICESIM_MAX_DOCUMENT_TEXT_KB"),
+    "event_text": TextLimit("an event's description", _env_kb("OFFICESIM_MAX_EVENT_TEXT_KB", 16) * KB,
+                            "OFFICESIM_MAX_EVENT_TEXT_KB"),
+    "answer": TextLimit("the final answer", _env_kb("OFFICESIM_MAX_ANSWER_KB", 64) * KB, "OFFICESIM_MAX_ANSWER_KB"),
+    "string": TextLimit("a text argument", _env_kb("OFFICESIM_MAX_STRING_ARG_KB", 256) * KB,
+                        "OFFICESIM_MAX_STRING_ARG_KB"),
+}
+# (Operation.qualified_app, operation, argument) -> the kind of its text; every other string is a "string"
+TEXT_ARGUMENTS: dict[tuple[str, str, str], str] = {
+    **{("email", op, "content"): "mail_body" for op in ("send_email", "reply_email", "forward_email")},
+    **{("workbench:email", op, "body"): "mail_body" for op in ("send_email", "reply_email")},
+    ("word", "write_to_file", "contents"): "document_text",
+    ("word", "replace_text", "new_text"): "document_text",
+    **{("calendar", op, "description"): "event_text" for op in ("create_event", "update_event")},
+    **{(app, "finish_task", "answer"): "answer" for app in ("system", "workbench:system")},
+}
+
+
+def _text_size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+
+
+def check_text_limits(op: "Operation", values: dict[str, Any]) -> None:
+    """Raise ``OpError('resource_limit')`` when a text argument of ``op`` is over its limit, naming the
+    argument, its size, the limit and the setting that raises it."""
+    for name, value in values.items():
+        limit = TEXT_LIMITS[TEXT_ARGUMENTS.get((op.qualified_app, op.name, name), "string")]
+        size = max((_text_size(s) for s in _strings(value)), default=0)
+        if size > limit.bytes:
+            raise OpError("resource_limit",
+                          f"{op.app}.{op.name}: argument '{name}' is {size:,} bytes, over the limit of "
+                          f"{limit.bytes:,} bytes ({limit.bytes // KB:,} KB) for {limit.what} "
+                          f"(setting {limit.env})")
 
 
 @dataclass
@@ -252,6 +328,7 @@ class Operation:
         """Validate, run, and turn any error into an observation."""
         try:
             values = self.validate(args)
+            check_text_limits(self, values)
             result = self.func(ctx, **values)
         except OpError as exc:
             return ActionResult.failure(exc.code, exc.message)
