@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import mimetypes
 import re
-from datetime import datetime
+from datetime import date, datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -30,6 +30,8 @@ app = App("email", "Read, send, forward and reply to email; each person has an i
 
 FOLDERS = ("inbox", "sent")
 SNIPPET = 80
+PAGE_SIZE = 30  # emails a listing shows by default: a screenful, as a mail client shows
+MAX_PAGE_SIZE = 200
 _ADDRESS = re.compile(r"^[^@\s<>,;:\"()\[\]]+@[^@\s<>,;:\"()\[\]]+$")
 _MSG_N = re.compile(r"^msg-(\d+)$")
 _BLOCK_TAGS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol"}
@@ -326,28 +328,25 @@ def _prefixed(prefix: str, subject: str, also: tuple[str, ...] = ()) -> str:
 
 
 def _list_entry(path: Path, ctx: OfficeContext) -> tuple[dict, float]:
-    """One message as list_emails shows it, and its date for sorting; cached by the file's content
-    (the email package's header parsing costs about a millisecond per message)."""
+    """One message as list_emails shows it (with its whole text under "body", for searching), and its
+    date for sorting; cached by the file's content (the email package's header parsing costs about a
+    millisecond per message)."""
     data = ctx.office.read_bytes(path, path.stem)
 
     def parse() -> tuple[dict, float]:
         msg = load_message(data, path.stem)
         info = summary(msg, path.stem, ctx)
-        info["snippet"] = " ".join(body_text(msg).split())[:SNIPPET]
+        text = body_text(msg)
+        info["snippet"] = " ".join(text.split())[:SNIPPET]
         info["attachments"] = [name for name, _c, _d in message_attachments(msg)]
+        info["body"] = text
         return info, _date_key(msg)
 
     return _cache.by_content(data, ("email.list_emails", path.stem, str(office_zone(ctx))), parse)
 
 
-@app.operation
-def list_emails(ctx: OfficeContext, username: str, folder: str = "inbox") -> Result:
-    """List the emails of a mailbox folder, newest first, with their ids.
-
-    Args:
-        username: email address of the mailbox owner.
-        folder: "inbox" (default) or "sent".
-    """
+def _folder_entries(ctx: OfficeContext, username: str, folder: str) -> list[dict]:
+    """Every message of a folder as list_emails shows it, newest first (an unreadable one as an error row)."""
     where = _folder_dir(ctx, username, folder)
     rows = []
     for path in [where / name for name in ctx.office.listdir(where) if name.endswith(".eml")]:
@@ -356,11 +355,34 @@ def list_emails(ctx: OfficeContext, username: str, folder: str = "inbox") -> Res
         except OpError as exc:
             rows.append(({"id": path.stem, "error": exc.message}, 0.0))
     rows.sort(key=lambda r: (r[1], _id_key(r[0]["id"])), reverse=True)
-    data = [info for info, _m in rows]
-    label = f"the {folder.strip().lower()} folder of {username.lower()}"
-    if not data:
+    return [info for info, _m in rows]
+
+
+def _page_of(rows: list[dict], page: int, page_size: int, show_all: bool) -> tuple[list[dict], int, int]:
+    """The rows of one page (1-based), the page and the number of pages; everything with ``show_all``."""
+    if page < 1:
+        raise OpError("bad_arguments", "argument 'page': pages count from 1")
+    if not 1 <= page_size <= MAX_PAGE_SIZE:
+        raise OpError("bad_arguments", f"argument 'page_size': between 1 and {MAX_PAGE_SIZE}")
+    if show_all:
+        return rows, 1, 1
+    pages = max(1, -(-len(rows) // page_size))
+    return rows[(page - 1) * page_size:page * page_size], page, pages
+
+
+def _listing(rows: list[dict], total: int, page: int, pages: int, label: str, call: str) -> Result:
+    """The observation of a page of messages: a header with the total and how to get the next page."""
+    data = [{k: v for k, v in info.items() if k != "body"} for info in rows]
+    if not total:
         return Result(observation=f"No emails in {label}.", data=[])
-    lines = [f"{len(data)} email{'s' if len(data) != 1 else ''} in {label} (newest first):"]
+    if pages == 1:
+        head = f"{total} email{'s' if total != 1 else ''} in {label} (newest first):"
+    elif not rows:
+        head = f"No emails on page {page} of {label}: it has {total} emails on {pages} pages."
+    else:
+        head = (f"{total} emails in {label} (newest first); page {page} of {pages}"
+                + (f" (next: {call}, page={page + 1}))" if page < pages else " (the last page)") + ":")
+    lines = [head]
     for info in data:
         if "error" in info:
             lines.append(f"[{info['id']}] (unreadable: {info['error']})")
@@ -369,6 +391,79 @@ def list_emails(ctx: OfficeContext, username: str, folder: str = "inbox") -> Res
         lines.append(f"[{info['id']}] {info['date']} | From: {info['from']} | To: {', '.join(info['to'])}"
                      f" | Subject: {info['subject']}{clip}\n    {info['snippet']}")
     return Result(observation="\n".join(lines), data=data)
+
+
+@app.operation
+def list_emails(ctx: OfficeContext, username: str, folder: str = "inbox", page: int = 1,
+                page_size: int = PAGE_SIZE, show_all: bool = False) -> Result:
+    """List the emails of a mailbox folder, newest first, with their ids, a page at a time.
+
+    Args:
+        username: email address of the mailbox owner.
+        folder: "inbox" (default) or "sent".
+        page: the page to show, from 1 (the newest emails); the header says how many pages there are.
+        page_size: emails per page (default 30, at most 200).
+        show_all: true to list every email of the folder at once.
+    """
+    rows = _folder_entries(ctx, username, folder)
+    shown, page, pages = _page_of(rows, page, page_size, show_all)
+    label = f"the {folder.strip().lower()} folder of {username.lower()}"
+    return _listing(shown, len(rows), page, pages, label,
+                    f"list_emails(username={username!r}, folder={folder.strip().lower()!r}")
+
+
+def _day(text: str | None, name: str) -> date | None:
+    if text is None or not str(text).strip():
+        return None
+    try:
+        return datetime.strptime(str(text).strip()[:10], "%Y-%m-%d").date()
+    except ValueError:
+        raise OpError("bad_date", f"{name} '{text}' is not a date like 2026-03-10") from None
+
+
+@app.operation
+def search_emails(ctx: OfficeContext, username: str, folder: str = "inbox", sender: str | None = None,
+                  subject: str | None = None, text: str | None = None, since: str | None = None,
+                  until: str | None = None, page: int = 1, page_size: int = PAGE_SIZE) -> Result:
+    """Search a mailbox folder: emails whose sender, subject, text and date match every filter given,
+    newest first, a page at a time.
+
+    Args:
+        username: email address of the mailbox owner.
+        folder: "inbox" (default) or "sent".
+        sender: part of the sender's address or name (any case).
+        subject: part of the subject (any case).
+        text: words that must all occur in the subject or the body (any case).
+        since: the earliest day, YYYY-MM-DD (inclusive).
+        until: the latest day, YYYY-MM-DD (inclusive).
+        page: the page of results to show, from 1.
+        page_size: results per page (default 30, at most 200).
+    """
+    first, last = _day(since, "since"), _day(until, "until")
+    if first and last and last < first:
+        raise OpError("bad_arguments", f"until {last} is before since {first}")
+    words = (text or "").casefold().split()
+
+    def wanted(info: dict) -> bool:
+        if "error" in info:
+            return False
+        if sender and sender.strip().casefold() not in f"{info['from']} {info['from_header']}".casefold():
+            return False
+        if subject and subject.strip().casefold() not in info["subject"].casefold():
+            return False
+        hay = f"{info['subject']}\n{info.get('body', '')}".casefold()
+        if any(w not in hay for w in words):
+            return False
+        day = info["date"][:10]
+        return not (first and (not day or day < first.isoformat()) or last and (not day or day > last.isoformat()))
+
+    rows = [info for info in _folder_entries(ctx, username, folder) if wanted(info)]
+    shown, page, pages = _page_of(rows, page, page_size, False)
+    filters = ", ".join(f"{k}={v!r}" for k, v in (("sender", sender), ("subject", subject), ("text", text),
+                                                   ("since", since), ("until", until)) if v)
+    label = f"the {folder.strip().lower()} folder of {username.lower()} matching {filters or 'everything'}"
+    call = f"search_emails(username={username!r}, folder={folder.strip().lower()!r}" + (f", {filters}" if filters else "")
+    return _listing(shown, len(rows), page, pages, label, call)
 
 
 @app.operation

@@ -177,3 +177,60 @@ def test_sent_mail_agrees_with_parsed_office_state(run, office):
     assert entry["subject"] == "Plan" and entry["body"].strip() == "Body text"
     assert entry["date"] == "2026-03-10 09:00:00"
     assert [a["filename"] for a in entry["attachments"]] == ["notes.txt"]
+
+
+def _inbox_of(office, count: int) -> None:
+    """``count`` messages from two senders on consecutive days of March and April 2026."""
+    folder = office.root / "emails" / USER
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(1, count + 1):
+        msg = EmailMessage()
+        msg["From"] = BEN if n % 2 else "Eve Park <eve@northwind.test>"
+        msg["To"] = USER
+        msg["Subject"] = f"Order {n:03d}" + (" overdue" if n % 10 == 0 else "")
+        day = 1 + (n - 1) % 28
+        msg["Date"] = f"{['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][0]}, {day:02d} {'Mar' if n <= 28 else 'Apr'} 2026 09:{n % 60:02d}:00 +0000"
+        msg.set_content(f"Body of order {n}. " + ("The invoice INV-77 is attached." if n == 37 else ""))
+        (folder / f"msg-{n}.eml").write_bytes(msg.as_bytes())
+
+
+def test_list_emails_pages_newest_first_and_says_how_to_go_on(run, office):
+    _inbox_of(office, 70)
+    first = run("email", "list_emails", username=USER)
+    assert first.ok and len(first.data) == 30
+    head = first.observation.splitlines()[0]
+    assert "70 emails" in head and "page 1 of 3" in head and "page=2" in head
+    third = run("email", "list_emails", username=USER, page=3)
+    assert len(third.data) == 10 and "the last page" in third.observation.splitlines()[0]
+    everything = run("email", "list_emails", username=USER, show_all=True)
+    ids = [m["id"] for m in everything.data]
+    assert len(ids) == 70 and ids[:30] == [m["id"] for m in first.data] and ids[60:] == [m["id"] for m in third.data]
+    assert "body" not in everything.data[0]  # the whole text stays for read_email
+    small = run("email", "list_emails", username=USER, page_size=5, page=2)
+    assert [m["id"] for m in small.data] == ids[5:10]
+    for bad in ({"page": 0}, {"page_size": 0}, {"page_size": 201}):
+        r = run("email", "list_emails", username=USER, **bad)
+        assert not r.ok and r.error["code"] == "bad_arguments"
+    beyond = run("email", "list_emails", username=USER, page=9)
+    assert beyond.ok and beyond.data == [] and "3 pages" in beyond.observation
+
+
+def test_search_emails_by_sender_subject_text_and_days(run, office):
+    _inbox_of(office, 70)
+    by_sender = run("email", "search_emails", username=USER, sender="eve park")
+    assert by_sender.ok and "35 emails" in by_sender.observation.splitlines()[0]
+    assert all(m["from"] == "eve@northwind.test" for m in by_sender.data)
+    overdue = run("email", "search_emails", username=USER, subject="OVERDUE")
+    assert sorted(m["subject"] for m in overdue.data) == [f"Order {n:03d} overdue" for n in (10, 20, 30, 40, 50, 60, 70)]
+    text = run("email", "search_emails", username=USER, text="invoice inv-77")
+    assert [m["id"] for m in text.data] == ["msg-37"]
+    april = run("email", "search_emails", username=USER, since="2026-04-01", until="2026-04-03")
+    assert sorted(m["id"] for m in april.data) == ["msg-29", "msg-30", "msg-31", "msg-57", "msg-58", "msg-59"]
+    both = run("email", "search_emails", username=USER, sender="ben", since="2026-04-01", until="2026-04-01")
+    assert [m["id"] for m in both.data] == ["msg-57", "msg-29"]  # both Ben's, on 1 April, newest first
+    none = run("email", "search_emails", username=USER, text="nothing like this")
+    assert none.ok and none.data == [] and "No emails" in none.observation
+    bad = run("email", "search_emails", username=USER, since="March 3")
+    assert not bad.ok and bad.error["code"] == "bad_date"
+    backwards = run("email", "search_emails", username=USER, since="2026-04-03", until="2026-04-01")
+    assert not backwards.ok and backwards.error["code"] == "bad_arguments"

@@ -123,7 +123,8 @@ MINE = {  # FORMAT.md section 2
         "update_event": "user summary new_summary time_start time_end location description attendees",
     },
     "email": {
-        "list_emails": "username folder",
+        "list_emails": "username folder page page_size show_all",
+        "search_emails": "username folder sender subject text since until page page_size",
         "read_email": "username email_id",
         "send_email": "sender recipient subject content cc attachments",
         "forward_email": "username email_id recipient content",
