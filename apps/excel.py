@@ -152,7 +152,8 @@ def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None, star
         file_path: path of the .xlsx file in the office.
         sheet: name of the sheet to read; the first sheet when omitted.
         start_row: first row to show (1-based); a long sheet can be read in parts. Default: the first.
-        end_row: last row to show (inclusive). Default: the last.
+        end_row: last row to show (inclusive). Default: the last. The data holds the rows shown
+            (``first_row`` is the number of the first, ``total_rows`` the sheet's).
     """
     if start_row is not None and start_row < 1 or end_row is not None and end_row < 1:
         raise OpError("bad_arguments", "start_row and end_row count from 1")
@@ -185,8 +186,8 @@ def read_file(ctx: OfficeContext, file_path: str, sheet: str | None = None, star
                 value = cached[(r, c)]
                 extra = f" ({value})" if isinstance(value, FormulaProblem) else f" (value: {_shown(value)})"
             lines.append(f"({r}, {c}): {_shown(v)}{extra}")
-    data = {"sheet": title, "sheets": names,
-            "rows": [[_json_value(v) for v in row] for row in rows]}
+    data = {"sheet": title, "sheets": names, "total_rows": len(rows), "first_row": first,
+            "rows": [[_json_value(v) for v in row] for row in rows[first - 1:last]]}  # the window only
     return Result(observation="\n".join(lines), data=data)
 
 

@@ -102,21 +102,45 @@ def paste(ctx: OfficeContext) -> Result:
     return Result(observation=ctx.clipboard, data={"text": ctx.clipboard})
 
 
+FILES_PAGE = 200  # entries a listing shows by default (a lived-in office holds about a thousand files)
+
+
 @app.operation
-def list_files(ctx: OfficeContext, path: str = ".") -> Result:
-    """List the files under a folder of the office (recursively), with their sizes.
+def list_files(ctx: OfficeContext, path: str = ".", depth: int | None = None, page: int = 1,
+               page_size: int = FILES_PAGE) -> Result:
+    """List the files under a folder of the office (recursively), with their sizes, a page at a time.
 
     Args:
         path: folder inside the office; the office root by default.
+        depth: how many folder levels to descend (1: only what is directly in the folder; deeper
+            folders are shown with how many files they hold); every level when omitted.
+        page: the page of the listing to show, from 1; the first line says when there are more.
+        page_size: entries per page (default 200, at most 1000).
     """
+    if depth is not None and depth < 1:
+        raise OpError("bad_arguments", "argument 'depth': 1 or more (1 lists only the folder's own entries)")
+    if page < 1 or not 1 <= page_size <= 1000:
+        raise OpError("bad_arguments", "argument 'page' counts from 1 and 'page_size' is between 1 and 1000")
     root = ctx.office.resolve(path)
     if not root.exists():
         raise OpError("file_not_found", f"no such folder: {path}")
-    rows = [_row(ctx, root)] if root.is_file() else [_row(ctx, p) for p in _walk(root)]
+    if root.is_file():
+        rows = [_row(ctx, root)]
+    else:
+        rows = [_row(ctx, p) for p in _walk(root)]
+        if depth is not None:
+            rows = _within(rows, ctx.office.relpath(root) if root != ctx.office.root else "", depth)
     rows = [r for r in rows if r is not None]
     if not rows:
         return Result(observation=f"No files under {path}.", data=[])
-    return Result(observation="\n".join(_line(r) for r in rows), data=rows)
+    total, pages = len(rows), max(1, -(-len(rows) // page_size))
+    shown = rows[(page - 1) * page_size:page * page_size]
+    lines = [_line(r) for r in shown]
+    if pages > 1:
+        more = f"; next: list_files(path={path!r}{f', depth={depth}' if depth else ''}, page={page + 1})" \
+            if page < pages else "; the last page"
+        lines.insert(0, f"{total} entries under {path}, page {page} of {pages}{more}:")
+    return Result(observation="\n".join(lines), data=shown)
 
 
 def _walk(folder: Path) -> list[Path]:
@@ -127,6 +151,26 @@ def _walk(folder: Path) -> list[Path]:
         out += [base / n for n in filenames]
         out += [base / n for n in dirnames if (base / n).is_symlink()]
     return sorted(out)
+
+
+def _within(rows: list[dict | None], base: str, depth: int) -> list[dict]:
+    """The rows at most ``depth`` levels below ``base``; a deeper one is counted in its folder's row."""
+    out: list[dict] = []
+    folders: dict[str, dict] = {}
+    prefix = f"{base}/" if base else ""
+    for row in rows:
+        if row is None:
+            continue
+        parts = row["path"][len(prefix):].split("/")
+        if len(parts) <= depth:
+            out.append(row)
+            continue
+        folder = prefix + "/".join(parts[:depth]) + "/"
+        if folder not in folders:
+            folders[folder] = {"path": folder, "size": None, "folder": True, "files": 0}
+            out.append(folders[folder])
+        folders[folder]["files"] += 1
+    return out
 
 
 def _row(ctx: OfficeContext, p: Path) -> dict | None:
@@ -148,6 +192,8 @@ def _row(ctx: OfficeContext, p: Path) -> dict | None:
 
 
 def _line(row: dict) -> str:
+    if row.get("folder"):
+        return f"{row['path']} (folder: {row['files']} file{'s' if row['files'] != 1 else ''})"
     if "link" not in row:
         return f"{row['path']} ({row['size']} bytes)"
     if row["link"] is None:

@@ -300,3 +300,32 @@ def test_a_session_gets_the_tasks_own_step_limit_unless_the_client_sets_one(tmp_
         assert start(c, "api-budget-long")["max_steps"] == 180
         assert start(c, "api-budget-note")["max_steps"] == 50
         assert start(c, "api-budget-long", max_steps=7)["max_steps"] == 7
+
+
+def test_list_files_pages_and_takes_a_depth(tmp_path):
+    from officesim.apps import APPS, OfficeContext
+    from officesim.testbed.office import Office
+
+    root = tmp_path / "office"
+    for n in range(250):
+        (root / "data" / "archive" / f"y{n % 5}").mkdir(parents=True, exist_ok=True)
+        (root / "data" / "archive" / f"y{n % 5}" / f"f{n:03d}.txt").write_text("x")
+    (root / "data" / "top.txt").write_text("top")
+    ctx = OfficeContext(office=Office(root))
+    op = APPS["system"].operations["list_files"]
+    first = op.invoke(ctx, {})
+    assert first.ok and len(first.data) == 200
+    assert first.observation.splitlines()[0] == "251 entries under ., page 1 of 2; next: list_files(path='.', page=2):"
+    second = op.invoke(ctx, {"page": 2})
+    assert len(second.data) == 51 and "the last page" in second.observation.splitlines()[0]
+    paths = [r["path"] for r in first.data + second.data]
+    assert len(set(paths)) == 251 and "data/top.txt" in paths
+    shallow = op.invoke(ctx, {"path": "data", "depth": 2})
+    assert shallow.observation.splitlines() == [f"data/archive/y{i}/ (folder: 50 files)" for i in range(5)] + \
+        ["data/top.txt (3 bytes)"]
+    one = op.invoke(ctx, {"path": "data", "depth": 1})
+    assert sorted(one.observation.splitlines()) == ["data/archive/ (folder: 250 files)", "data/top.txt (3 bytes)"]
+    small = op.invoke(ctx, {"path": "data/archive/y0"})  # a folder that fits one page: no header, as before
+    assert len(small.data) == 50 and small.observation.splitlines()[0] == "data/archive/y0/f000.txt (1 bytes)"
+    for bad in ({"depth": 0}, {"page": 0}, {"page_size": 5000}):
+        assert op.invoke(ctx, bad).error["code"] == "bad_arguments"

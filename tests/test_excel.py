@@ -313,3 +313,18 @@ def test_write_rows_writes_a_table_in_one_step(run, office, budget):
     assert [ws.cell(2, 1).value, ws.cell(2, 2).value, ws.cell(3, 1).value, ws.cell(3, 2).value] == ["Water", 80, "Gas", 45.5]
     assert run("excel", "write_rows", file_path=budget, row_idx=0, rows=[["x"]]).error["code"] == "out_of_range"
     assert run("excel", "write_rows", file_path="data/missing.xlsx", rows=[["x"]]).error["code"] == "file_not_found"
+
+
+def test_a_window_of_a_long_sheet_returns_only_its_rows(run, office):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    for n in range(1, 501):
+        book.active.append([f"row {n}", n])
+    book.save(office.root / "data" / "long.xlsx")
+    window = run("excel", "read_file", file_path="data/long.xlsx", start_row=101, end_row=150)
+    assert window.ok and window.data["rows"][0] == ["row 101", 101] and len(window.data["rows"]) == 50
+    assert window.data["first_row"] == 101 and window.data["total_rows"] == 500
+    assert "(101, 1): row 101" in window.observation and "(151, 1)" not in window.observation
+    whole = run("excel", "read_file", file_path="data/long.xlsx")
+    assert len(whole.data["rows"]) == 500 and whole.data["first_row"] == 1
