@@ -149,6 +149,177 @@ def mail_tolerance(task: Task, before: dict, gold_after: dict):
     return MailTolerance(relevant=relevant, involved=frozenset(involved), short_messages=True)
 
 
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, "") or default)
+    except ValueError:
+        return default
+
+
+# An evaluation's time limit in a worker: generous, and more for a bigger office (its parsed size);
+# read once, at import, like the other limits (docs/security.md lists them).
+GRADING_TIME_LIMIT_S = _env_float("OFFICESIM_GRADING_TIME_LIMIT", 120.0)
+GRADING_S_PER_MB = _env_float("OFFICESIM_GRADING_S_PER_MB", 10.0)
+
+
+def grading_time_limit(size_bytes: int) -> float:
+    """Seconds an evaluation may take in a worker: the base limit plus some per megabyte of office."""
+    return GRADING_TIME_LIMIT_S + GRADING_S_PER_MB * size_bytes / (1 << 20)
+
+
+@dataclasses.dataclass
+class Reference:
+    """A task's reference states (initial office, gold run, mail tolerance) pickled once per task, named
+    by ``token``: a worker that has read them keeps them for the task's next evaluations."""
+
+    token: str
+    data: bytes
+
+
+@dataclasses.dataclass
+class GradingJob:
+    """Everything one evaluation reads, picklable: the server sends it to a worker of its pool. The
+    agent's office is the initial office's entries (``same``) and the files it changed (``changed``)."""
+
+    task: Task
+    root: str
+    mode: str
+    status: str
+    answer: Any
+    steps: int
+    history: list[dict]
+    same: list[str]
+    changed: dict[str, dict]
+    reference: Reference | None = None  # in a worker
+    before: dict | None = None  # in this process
+    gold: GoldRun | None = None
+    tolerance: Any = None
+
+    def size(self) -> int:
+        """About how many bytes the evaluation reads (what its time limit scales with)."""
+        import pickle
+
+        changed = len(pickle.dumps(self.changed, protocol=pickle.HIGHEST_PROTOCOL))
+        return changed + (len(self.reference.data) if self.reference is not None else 0)
+
+
+_REFERENCES: dict[str, tuple] = {}  # in a worker: token -> (before, gold, tolerance), the last few tasks
+_KEEP_REFERENCES = 8
+
+
+def _resolve(job: GradingJob) -> tuple[dict, GoldRun, Any]:
+    if job.reference is None:
+        return job.before, job.gold, job.tolerance
+    import pickle
+
+    refs = _REFERENCES.pop(job.reference.token, None) or pickle.loads(job.reference.data)
+    _REFERENCES[job.reference.token] = refs  # the same objects each time: the per-task caches of claims.py hold
+    while len(_REFERENCES) > _KEEP_REFERENCES:
+        _REFERENCES.pop(next(iter(_REFERENCES)))
+    return refs
+
+
+def _slim(history: list[dict]) -> list[dict]:
+    """A session's history without its observations (grading reads the actions, never what they showed)."""
+    def slim(step: dict) -> dict:
+        out = {k: v for k, v in step.items() if k != "observation"}
+        if isinstance(out.get("calls"), list):
+            out["calls"] = [slim(c) if isinstance(c, dict) else c for c in out["calls"]]
+        return out
+    return [slim(h) for h in history]
+
+
+def _text(answer: Any) -> str | None:
+    return None if answer is None else str(answer)
+
+
+def grade(job: GradingJob) -> EpisodeRecord:
+    """The record (tasks/FORMAT.md §6) of one ended session: its checks, side effects and changes."""
+    from officesim.evaluators import EvalState, evaluate
+    from officesim.evaluators.outcome import compare
+    from officesim.testbed.diff import diff_states
+
+    task = job.task
+    before, gold, tolerance = _resolve(job)
+    after = dict(sorted({**{rel: before[rel] for rel in job.same}, **job.changed}.items()))
+    outcome = compare(before, after, gold.after, task.free, tolerance, heads_up_judge(task, before, gold.after))
+    state = EvalState(files=with_image_text(after, task.checks, Path(job.root)),
+                      answer=job.answer, timezone=task.timezone, now=task.now_dt,
+                      instruction=task.brief, before=before, gold=gold.after,
+                      gold_answer=None if gold.answer is None else str(gold.answer), user=task.user,
+                      user_name=task.user_name, people=dict(task.people), pictures_hold_ids=task.world is None)
+    replies = task.user_script()["replies"] if task.user_replies else []
+    record = evaluate(task.checks, state, task_id=task.id, mode=job.mode, status=job.status,
+                      side_effects=outcome.side_effects, collateral=outcome.collateral, missing=outcome.missing,
+                      asking=asking(task, replies, job.history), steps=job.steps,
+                      changes=[str(c) for c in diff_states(before, after)])  # the office diff, for reports
+    asked = ask_counts(replies, asked_questions(job.history))
+    record = record.model_copy(update=asked)  # system.ask_user: questions asked, ask recall and precision
+    if task.origin is not None and task.origin.evaluation:
+        record.original_passed, record.original_checks = original(task, Path(job.root), job.answer, job.status,
+                                                                  job.history)
+    return record
+
+
+def asking(task: Task, replies: list[dict], history: list[dict]) -> list[str]:
+    """Why the asking failed (apps/asking.py ``unasked``): a needed reply no question reached before
+    the agent wrote its value (an operation that writes, or the finish answer)."""
+    if not any(r.get("needed") for r in replies):
+        return []
+    from officesim.apps import apps_for
+    from officesim.apps.registry import resolve_operation
+    from officesim.evaluators.facts import states
+
+    apps = apps_for(task.toolset)
+
+    def writes(app: str, action: str) -> bool:
+        try:
+            return resolve_operation(apps, app, action).writes
+        except Exception:  # an unknown operation changed nothing
+            return False
+
+    year = task.now_dt.year
+    return unasked(replies, history, writes=writes, states=lambda text, value: states(text, value, year=year))
+
+
+def run_job(job: GradingJob) -> EpisodeRecord | str:
+    """A worker's side of an evaluation: the record, or why grading raised (as text)."""
+    try:
+        return grade(job)
+    except MemoryError:
+        raise  # the worker reports it and is replaced
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def original(task: Task, root: Path, answer: Any, status: str, history: list[dict]) -> tuple[bool, list]:
+    """An imported task's verdict under its benchmark's original evaluation (evaluators/officebench.py),
+    over the session's office, the initial office and the task's reference files."""
+    from officesim.evaluators.officebench import Testbed, evaluate_original
+    from officesim.testbed.materialise import template_for
+
+    if task.origin.benchmark == "workbench":  # WorkBench's rule replays the calls (evaluators/workbench_original.py)
+        return workbench_original(task, history)
+    reference = Path(task.source_dir) / "reference" if task.source_dir else None
+    testbed = Testbed(root=root, before=template_for(task), reference=reference,
+                      answer=answer, finished=status == "finished")
+    return evaluate_original(task.origin.evaluation, testbed)
+
+
+def workbench_original(task: Task, history: list[dict]) -> tuple[bool, list]:
+    """WorkBench's verdict: the agent's calls and the ground truth replayed on the initial office's tables."""
+    from officesim.apps import OfficeContext
+    from officesim.apps.workbench_core import STATE_TABLES
+    from officesim.apps.workbench_store import OfficeStore
+    from officesim.evaluators.workbench_original import evaluate_original
+    from officesim.testbed.materialise import template_for
+    from officesim.testbed.office import Office
+
+    initial = OfficeStore(OfficeContext(office=Office(template_for(task)), user=task.user))
+    tables = {name: initial.rows(name) for name in STATE_TABLES if name != "plots"}
+    return evaluate_original(task.origin.evaluation, tables, history)
+
+
 class Evaluator:
     """Evaluates sessions of tasks; holds the per-task caches of the before and gold states."""
 
@@ -166,6 +337,10 @@ class Evaluator:
         # workers, under their time and memory budget; left None, both run in this process.
         self.parse_office: Callable[[Path, str], dict] | None = None
         self.run_operation: Callable | None = None
+        # Set by the server too: grade a job in a worker under a time limit (seconds); raises the pool's
+        # Breach past it. Left None, grading runs in this process.
+        self.run_grading: Callable[[GradingJob, float], EpisodeRecord] | None = None
+        self._blobs = _OnceCache()  # per task: its reference states, pickled for the workers
 
     # -- per-task reference states ---------------------------------------------------------------
     def before(self, task: Task) -> dict:
@@ -219,6 +394,13 @@ class Evaluator:
         """The parsed office of a session: a file whose bytes are the template's is the initial office's
         entry; only the others are parsed (under the budget). A lived-in office holds a thousand files
         of which an episode changes a few."""
+        before = self.before(task)
+        same, parsed = self._parse_changed(task, root)
+        return dict(sorted({**{rel: before[rel] for rel in same}, **parsed}.items()))
+
+    def _parse_changed(self, task: Task, root: Path) -> tuple[list[str], dict[str, dict]]:
+        """The files of a session's office whose bytes are the template's (their entry is the initial
+        office's), and the others, parsed."""
         from officesim.testbed.materialise import template_for
         from officesim.testbed.parse import file_digests, file_sha256, office_files, parse_office
 
@@ -242,83 +424,50 @@ class Evaluator:
                 pass
             changed.append(rel)
         parsed = (self.parse_office or parse_office)(root, task.timezone, only=changed) if changed else {}
-        return dict(sorted({**same, **parsed}.items()))
+        return list(same), parsed
 
     # -- one session -----------------------------------------------------------------------------
     def evaluate(self, session: Session) -> EpisodeRecord:
-        """The record (tasks/FORMAT.md §6) of an ended session: its checks, side effects and changes."""
-        from officesim.evaluators import EvalState, evaluate
-        from officesim.evaluators.outcome import compare
-        from officesim.testbed.diff import diff_states
-        from officesim.testbed.parse import parse_office
+        """The record (tasks/FORMAT.md §6) of an ended session: its checks, side effects and changes.
 
+        With ``run_grading`` set (the server: its worker pool), the grading runs in a worker under
+        ``grading_time_limit``; past it the record fails with ``grading_timeout`` and the server goes on."""
         task = session.task
-        after = self._parse_after(task, Path(session.office.root))
-        before, gold = self.before(task), self.gold(task)
-        tolerance = self._tolerance.get(_key(task), lambda: mail_tolerance(task, before, gold.after))
-        outcome = compare(before, after, gold.after, task.free, tolerance, heads_up_judge(task, before, gold.after))
-        state = EvalState(files=with_image_text(after, task.checks, Path(session.office.root)),
-                          answer=session.answer, timezone=task.timezone, now=task.now_dt,
-                          instruction=task.brief, before=self.before(task), gold=gold.after,
-                          gold_answer=None if gold.answer is None else str(gold.answer), user=task.user,
-                          user_name=task.user_name, people=dict(task.people), pictures_hold_ids=task.world is None)
-        replies = task.user_script()["replies"] if task.user_replies else []
-        record = evaluate(task.checks, state, task_id=task.id, mode=session.mode, status=session.status,
-                          side_effects=outcome.side_effects, collateral=outcome.collateral, missing=outcome.missing,
-                          asking=self.asking(task, replies, session.history), steps=session.step_count,
-                          changes=[str(c) for c in diff_states(before, after)])  # the office diff, for reports
-        asked = ask_counts(replies, asked_questions(session.history))
-        record = record.model_copy(update=asked)  # system.ask_user: questions asked, ask recall and precision
-        if task.origin is not None and task.origin.evaluation:
-            record.original_passed, record.original_checks = self.original(task, session)
+        same, changed = self._parse_changed(task, Path(session.office.root))
+        job = GradingJob(task=task, root=str(session.office.root), mode=session.mode, status=session.status,
+                         answer=session.answer, steps=session.step_count, history=_slim(session.history),
+                         same=same, changed=changed)
+        if self.run_grading is None:
+            job.before, job.gold, job.tolerance = self._references(task)
+            return grade(job)
+        job.reference = self._reference(task)
+        limit = grading_time_limit(job.size())
+        try:
+            record = self.run_grading(job, limit)
+        except Exception as exc:  # the pool's Breach (time, memory, a dead worker) or its closing
+            timed_out = getattr(exc, "what", None) == "time"
+            return EpisodeRecord(
+                task_id=task.id, passed=False, passed_checks_only=False, score=0.0, status=session.status,
+                failed=["grading_timeout" if timed_out else "error"], mode=session.mode, answer=_text(session.answer),
+                steps=session.step_count,
+                error=(f"grading passed its time limit of {limit:g} s (OFFICESIM_GRADING_TIME_LIMIT, "
+                       f"OFFICESIM_GRADING_S_PER_MB) and was stopped" if timed_out
+                       else f"grading failed: {getattr(exc, 'message', None) or f'{type(exc).__name__}: {exc}'}"))
+        if isinstance(record, str):  # grading raised in the worker: the session records why (Session._end)
+            raise RuntimeError(record)
         return record
 
-    @staticmethod
-    def asking(task: Task, replies: list[dict], history: list[dict]) -> list[str]:
-        """Why the asking failed (apps/asking.py ``unasked``): a needed reply no question reached before
-        the agent wrote its value (an operation that writes, or the finish answer)."""
-        if not any(r.get("needed") for r in replies):
-            return []
-        from officesim.apps import apps_for
-        from officesim.apps.registry import resolve_operation
-        from officesim.evaluators.facts import states
+    def _references(self, task: Task) -> tuple[dict, GoldRun, Any]:
+        before, gold = self.before(task), self.gold(task)
+        return before, gold, self._tolerance.get(_key(task), lambda: mail_tolerance(task, before, gold.after))
 
-        apps = apps_for(task.toolset)
+    def _reference(self, task: Task) -> Reference:
+        """A task's reference states for a worker, pickled once per task."""
+        import pickle
+        import uuid
 
-        def writes(app: str, action: str) -> bool:
-            try:
-                return resolve_operation(apps, app, action).writes
-            except Exception:  # an unknown operation changed nothing
-                return False
-
-        year = task.now_dt.year
-        return unasked(replies, history, writes=writes, states=lambda text, value: states(text, value, year=year))
-
-    def original(self, task: Task, session: Session) -> tuple[bool, list]:
-        """An imported task's verdict under its benchmark's original evaluation (evaluators/officebench.py),
-        over the session's office, the initial office and the task's reference files."""
-        from officesim.evaluators.officebench import Testbed, evaluate_original
-        from officesim.testbed.materialise import template_for
-
-        if task.origin.benchmark == "workbench":  # WorkBench's rule replays the calls (evaluators/workbench_original.py)
-            return self.workbench_original(task, session)
-        reference = Path(task.source_dir) / "reference" if task.source_dir else None
-        testbed = Testbed(root=Path(session.office.root), before=template_for(task), reference=reference,
-                          answer=session.answer, finished=session.status == "finished")
-        return evaluate_original(task.origin.evaluation, testbed)
-
-    def workbench_original(self, task: Task, session: Session) -> tuple[bool, list]:
-        """WorkBench's verdict: the agent's calls and the ground truth replayed on the initial office's tables."""
-        from officesim.apps import OfficeContext
-        from officesim.apps.workbench_core import STATE_TABLES
-        from officesim.apps.workbench_store import OfficeStore
-        from officesim.evaluators.workbench_original import evaluate_original
-        from officesim.testbed.materialise import template_for
-        from officesim.testbed.office import Office
-
-        initial = OfficeStore(OfficeContext(office=Office(template_for(task)), user=task.user))
-        tables = {name: initial.rows(name) for name in STATE_TABLES if name != "plots"}
-        return evaluate_original(task.origin.evaluation, tables, session.history)
+        return self._blobs.get(_key(task), lambda: Reference(
+            token=uuid.uuid4().hex, data=pickle.dumps(self._references(task), protocol=pickle.HIGHEST_PROTOCOL)))
 
     def close(self) -> None:
         self._prefetch.shutdown(wait=False, cancel_futures=True)

@@ -112,6 +112,7 @@ class SessionManager:
         self.evaluator = Evaluator(self.root / "_gold", settings.op_settings)
         self.evaluator.parse_office = self.pool.parse_office
         self.evaluator.run_operation = self.pool.run_operation
+        self.evaluator.run_grading = self.pool.grade  # each evaluation in a worker, under a time limit
         self._sessions: dict[str, Session] = {}
         # sessions whose office is gone (kept a while for reading): id -> monotonic removal time
         self._removed: dict[str, float] = {}
@@ -119,6 +120,7 @@ class SessionManager:
         self._pending = 0
         self._holds: set[Hold] = set()  # MCP connections open, one slot each (server/mcp.py)
         self._last_sweep = 0.0
+        self._sweeping = False  # a sweep that sweep_if_due started is running
 
     # -- lifecycle -------------------------------------------------------------------------------
     def _live(self) -> int:
@@ -221,11 +223,24 @@ class SessionManager:
 
     # -- expiry ----------------------------------------------------------------------------------
     def sweep_if_due(self) -> None:
+        """Start a sweep when one is due, on a thread of its own: an idle session's expiry grading never
+        runs on a request's thread (it held that request, another session's, for the whole grading)."""
         interval = min(1.0, self.settings.idle_timeout / 4)
         now = time.monotonic()
-        if now - self._last_sweep >= interval:
-            self._last_sweep = now
+        with self._lock:
+            if now - self._last_sweep < interval or self._sweeping:
+                return
+            self._last_sweep, self._sweeping = now, True
+        threading.Thread(target=self._sweep_in_background, name="officesim-expiry", daemon=True).start()
+
+    def _sweep_in_background(self) -> None:
+        try:
             self.sweep()
+        except Exception:  # the next due sweep tries again; one bad office must not stop expiry
+            pass
+        finally:
+            with self._lock:
+                self._sweeping = False
 
     def _finished_long_ago(self, session: Session) -> bool:
         """An ended session past the grace period: its office goes (its record stays readable)."""

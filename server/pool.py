@@ -223,6 +223,12 @@ class WorkerPool:
                 pending = pending[done + 1:]
         return dict(sorted(out.items()))
 
+    def grade(self, job: Any, limit: float) -> Any:
+        """An evaluation (server/grading.py ``GradingJob``) in a worker under ``limit`` seconds: the
+        ``EpisodeRecord``; raises ``Breach`` past the time or memory limit (the worker is killed and
+        replaced, the server goes on), ``PoolClosed`` when the server stops."""
+        return self._call(("grade", job), limit)
+
     def close(self) -> None:
         """Kill every worker now; requests in flight answer that the server is shutting down."""
         with self._cond:

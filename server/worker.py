@@ -19,6 +19,7 @@ Requests (tuples, pickled over the pipe):
   (SCM_RIGHTS: the program's channel to its session, server/code.py) -> ``("done", SandboxResult)``, or
   ``("done", message)`` when the sandbox could not start; the command runs in the shell sandbox with
   those descriptors (their numbers here in place of its placeholder), as the shell app's commands do
+- ``("grade", GradingJob)`` -> ``("done", EpisodeRecord)``: an ended session's evaluation (server/grading.py)
 - ``("ping",)`` -> ``("done", pid)``
 
 Host paths never leave a worker: the office root in any observation, message or data becomes
@@ -126,6 +127,10 @@ def main(conn, env: dict[str, str], memory_bytes: int) -> None:
                 parse_files(conn, *request[1:])
             elif kind == "code":
                 conn.send(("done", run_program(conn, *request[1:])))
+            elif kind == "grade":  # an evaluation (server/grading.py), under the pool's time limit
+                from officesim.server.grading import run_job
+
+                _send(conn, ("done", run_job(request[1])))
             elif kind == "ping":
                 conn.send(("done", os.getpid()))
             else:
