@@ -128,6 +128,76 @@ def test_a_reference_linked_out_of_the_source_is_refused(tmp_path):
     _nothing_written(tmp_path / "out")
 
 
+def _out_has_no_secret(out: Path) -> None:
+    for path in out.rglob("*") if out.exists() else ():
+        if path.is_file():
+            assert b"HOST SECRET" not in path.read_bytes(), path
+
+
+def test_a_hard_link_in_the_testbed_to_a_host_file_is_refused(tmp_path):
+    source = _officebench(tmp_path)
+    os.link(_host_secret(tmp_path), source / "tasks" / "1-1" / "testbed" / "data" / "stolen.txt")
+    out = tmp_path / "out"
+    with pytest.raises(SourceError, match=r"1-1/testbed: data/stolen.txt is a hard link \(2 names"):
+        import_officebench(source, out, overlay=OVERLAY)
+    _nothing_written(out)
+
+
+def test_a_link_inside_the_source_to_a_hard_linked_file_is_refused_when_copied(tmp_path):
+    """check_tree walks the folder it copies; a link in it may name a file elsewhere in the source,
+    which the copy refuses on the file's open descriptor."""
+    source = _officebench(tmp_path)
+    os.link(_host_secret(tmp_path), source / "tasks" / "1-1" / "shared.txt")
+    (source / "tasks" / "1-1" / "testbed" / "data" / "shared.txt").symlink_to(source / "tasks" / "1-1" / "shared.txt")
+    out = tmp_path / "out"
+    with pytest.raises(SourceError, match=r"1-1/testbed: data/shared.txt: is a hard link"):
+        import_officebench(source, out, overlay=OVERLAY)
+    _nothing_written(out)
+    _out_has_no_secret(out)
+
+
+def test_a_hard_linked_subtask_file_is_refused(tmp_path):
+    source = _officebench(tmp_path)
+    config = source / "tasks" / "1-1" / "subtasks" / "0.json"
+    os.link(config, tmp_path / "elsewhere.json")
+    with pytest.raises(SourceError, match=r"0\.json: is a hard link"):
+        import_officebench(source, tmp_path / "out", overlay=OVERLAY)
+    _nothing_written(tmp_path / "out")
+
+
+@pytest.mark.parametrize("swap", ["folder to a link out", "file to a link", "file to a hard link"])
+def test_what_is_read_is_checked_on_the_descriptor_not_the_path(tmp_path, monkeypatch, swap):
+    """The path is swapped after it was checked and before it is opened: the open file is refused."""
+    from officesim.tasks import _confine
+
+    source = tmp_path / "source"
+    (source / "d").mkdir(parents=True)
+    (source / "d" / "f.txt").write_text("fine")
+    secret = _host_secret(tmp_path)
+    (secret.parent / "f.txt").write_text("HOST SECRET\n")
+    checked = _confine.inside
+
+    def check_then_swap(path, root, where):
+        real = checked(path, root, where)
+        if swap == "folder to a link out":
+            shutil.rmtree(source / "d")
+            (source / "d").symlink_to(secret.parent)
+        elif swap == "file to a link":
+            (source / "d" / "f.txt").unlink()
+            (source / "d" / "f.txt").symlink_to(source / "d" / "g.txt")
+            (source / "d" / "g.txt").write_text("also inside")
+        else:
+            (source / "d" / "f.txt").unlink()
+            os.link(secret, source / "d" / "f.txt")
+        return real
+
+    monkeypatch.setattr(_confine, "inside", check_then_swap)
+    expected = {"folder to a link out": "leads outside", "file to a link": "cannot be opened",
+                "file to a hard link": "is a hard link"}[swap]
+    with pytest.raises(SourceError, match=expected):
+        _confine.read_source_text(source / "d" / "f.txt", source, "d/f.txt")
+
+
 @pytest.mark.parametrize("path", ["/etc/passwd", "../../../etc/passwd", "data/../../x.txt"])
 def test_a_checked_path_outside_the_office_is_refused(tmp_path, path):
     source = _officebench(tmp_path, [{"function": "evaluate_contain", "args": {"file": path, "keywords": ["x"]}}])
@@ -263,5 +333,17 @@ def test_workbench_a_row_with_extra_fields_is_named(workbench, tmp_path):
 def test_workbench_a_file_that_is_not_text_is_named(workbench, tmp_path):
     (workbench / "data" / "processed" / "project_tasks.csv").write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(SourceError, match=r"project_tasks\.csv: not readable as CSV"):
+        _import_workbench(workbench, tmp_path / "out")
+    _nothing_written(tmp_path / "out")
+
+
+@needs_workbench
+def test_workbench_a_table_hard_linked_to_a_host_file_is_refused(workbench, tmp_path):
+    table = workbench / "data" / "processed" / "calendar_events.csv"
+    outside = tmp_path / "host" / "calendar_events.csv"
+    outside.parent.mkdir()
+    shutil.move(table, outside)
+    os.link(outside, table)
+    with pytest.raises(SourceError, match=r"calendar_events\.csv: is a hard link \(2 names"):
         _import_workbench(workbench, tmp_path / "out")
     _nothing_written(tmp_path / "out")

@@ -34,7 +34,7 @@ from typing import Any
 
 import yaml
 
-from officesim.tasks._confine import SourceError, check_tree, copy_tree, inside, install, staging
+from officesim.tasks._confine import SourceError, check_tree, copy_tree, inside, install, read_source_text, staging
 from officesim.tasks.officebench.translate import Correction, translate
 from officesim.tasks._clone import clone_pinned
 
@@ -132,9 +132,8 @@ def subtasks(source: Path) -> list[Subtask]:
         if not m or not path.stem.isdigit():
             continue
         inside(path.parent.parent, source, str(path.parent.parent))
-        inside(path, source, str(path))
-        try:
-            config = json.loads(path.read_text(encoding="utf-8"))
+        try:  # a link out of the source or a hard link is refused (on the open file)
+            config = json.loads(read_source_text(path, source, str(path)))
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise SourceError(f"{path}: malformed JSON ({exc})") from None
         check_config(config, path)
@@ -510,5 +509,6 @@ def _write(sub: Subtask, task: dict, dest: Path, source: Path) -> None:
         folder = sub.folder / name
         if folder.is_dir() or folder.is_symlink():
             check_tree(folder, source, f"{sub.folder.name}/{name}")
-            copy_tree(folder, dest / target)  # contents only: a read-only checkout gives writable offices
+            # contents only (a read-only checkout gives writable offices), each file checked as it is opened
+            copy_tree(folder, dest / target, source, f"{sub.folder.name}/{name}")
     (dest / "task.yaml").write_text(_dump(task), encoding="utf-8")

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import ast
 import csv
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from officesim.apps.workbench_core import TABLES
-from officesim.tasks._confine import SourceError, inside
+from officesim.tasks._confine import SourceError, inside, open_source
 
 TABLE_FILES = {
     "emails": "data/processed/emails.csv",
@@ -82,7 +83,7 @@ def _rows(source: Path, rel: str) -> list[dict]:
     """The rows of one CSV file; a file that is not CSV text, or a row with more fields than the header,
     is a SourceError naming the file and the line."""
     try:
-        with open(source / rel, newline="", encoding="utf-8") as fh:
+        with io.TextIOWrapper(open_source(source / rel, source, rel), encoding="utf-8", newline="") as fh:
             reader = csv.DictReader(fh)
             rows = []
             for row in reader:
@@ -109,7 +110,8 @@ def load_tables(source: Path) -> dict[str, list[dict]]:
             raise SourceError(f"{TABLE_FILES['emails']}: row {n}: field 'email_id' {row.get('email_id')!r} "
                               "is not a plain id (letters, digits, '-', '_')")
     try:
-        with open(source / DIRECTORY_FILE, newline="", encoding="utf-8") as fh:
+        with io.TextIOWrapper(open_source(source / DIRECTORY_FILE, source, DIRECTORY_FILE), encoding="utf-8",
+                              newline="") as fh:
             tables["directory"] = [{"email_address": row[0]} for row in csv.reader(fh) if row and row[0].strip()]
     except (csv.Error, UnicodeDecodeError) as exc:
         raise SourceError(f"{DIRECTORY_FILE}: not readable as CSV ({exc})") from None
