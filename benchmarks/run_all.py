@@ -19,6 +19,7 @@ import concurrency
 import conversions
 import hostile
 import memory
+import observations
 import ocr
 import ray_engine
 import response_bytes
@@ -40,6 +41,7 @@ def main() -> int:
         conc = concurrency.run(bench)
         size = response_bytes.run(bench)
     hos = hostile.run()
+    obs = observations.run()
     sui = suite.run()
     wbn = workbench.run()  # None without the WorkBench snapshot
     ocr_result = ocr.run()  # the OfficeBench part is skipped without its snapshot
@@ -50,6 +52,9 @@ def main() -> int:
     by_workers = {r["workers"]: r for r in sui["runs"]}
     suite_2 = by_workers.get(2) or sui["runs"][-1]
     checks = [
+        ("hard gold run: median / largest observation", "<= 4 KB / <= 32 KB",
+         f"{obs['median_bytes'] / 1024:.1f} KB / {obs['max_bytes'] / 1024:.1f} KB",
+         obs["median_bytes"] <= observations.MEDIAN_TARGET and obs["max_bytes"] <= observations.MAX_TARGET),
         ("cheap action p50 (switch_app, list_events, list_emails)", "<= 3 ms", f"{max(cheap.values()):.2f} ms (worst)",
          max(cheap.values()) <= 3),
         ("excel read_file p50", "<= 5 ms", f"{a['excel.read_file']['p50_ms']:.2f} ms", a["excel.read_file"]["p50_ms"] <= 5),

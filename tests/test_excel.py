@@ -328,3 +328,20 @@ def test_a_window_of_a_long_sheet_returns_only_its_rows(run, office):
     assert "(101, 1): row 101" in window.observation and "(151, 1)" not in window.observation
     whole = run("excel", "read_file", file_path="data/long.xlsx")
     assert len(whole.data["rows"]) == 500 and whole.data["first_row"] == 1
+
+
+def test_a_long_sheet_read_without_rows_shows_a_screenful_and_how_to_read_on(run, office):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    for n in range(1, 2115):
+        book.active.append([f"INV-{n:05d}", "Kestrel Paper Co", n * 1.5, "2026-03-01"])
+    book.save(office.root / "data" / "ledger.xlsx")
+    first = run("excel", "read_file", file_path="data/ledger.xlsx")
+    shown = len(first.data["rows"])
+    assert first.ok and 50 < shown < 2114 and len(first.observation.encode()) <= 26_000
+    assert f"showing rows 1 to {shown}" in first.observation and f"start_row={shown + 1}" in first.observation
+    more = run("excel", "read_file", file_path="data/ledger.xlsx", start_row=shown + 1, end_row=shown + 10)
+    assert more.data["rows"][0][0] == f"INV-{shown + 1:05d}" and len(more.data["rows"]) == 10
+    every = run("excel", "read_file", file_path="data/ledger.xlsx", end_row=2114)
+    assert len(every.data["rows"]) == 2114  # the whole sheet stays one argument away
