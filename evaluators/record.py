@@ -12,7 +12,7 @@ that only the runner fills also goes into ``RUNNER_FIELDS``, which keeps it out 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, computed_field, model_serializer
 from typing_extensions import NotRequired, TypedDict
@@ -45,6 +45,30 @@ class CheckRecord(BaseModel):
         if isinstance(data, dict) and data.get("checkpoint") is None:
             data.pop("checkpoint", None)
         return data
+
+
+# Why an episode has an error (EpisodeRecord.error_kind): "infrastructure", the officesim server or the agent's
+# model endpoint could not be reached, timed out, was lost or refused for capacity; "grading", the server
+# could not grade the ended session; "agent", the agent's own code raised. The first two leave the episode
+# without a verdict (status "error"); the third is the agent's failure.
+ErrorKind = Literal["infrastructure", "grading", "agent"]
+NO_VERDICT = "error"  # the status of an episode that ended without a verdict (infrastructure or grading)
+
+
+class FailedCall(BaseModel):
+    """The call an episode ended on, when it ended by an error: the phase of the episode, the request
+    (method, URL path and host, the timeout in force), the exception, and the frame of our code or the
+    agent's that made the call (``site``: ``path:line in function``, the innermost frame outside httpx,
+    the standard library and the client's plumbing)."""
+
+    phase: str  # start_server, create_session, agent, finish, collect
+    method: str | None = None
+    path: str | None = None
+    host: str | None = None
+    exception: str
+    message: str
+    timeout_s: float | None = None
+    site: str | None = None
 
 
 class EpisodeRecord(BaseModel):
@@ -83,7 +107,9 @@ class EpisodeRecord(BaseModel):
     original_passed: bool | None = None
     original_checks: list[CheckRecord] = []
     score: float = Field(ge=0.0, le=1.0)
-    status: str  # how the session ended: finished, stagnated, step_limit, expired; error when not graded
+    # how the session ended: finished, stagnated, step_limit, expired; "error" when the episode has no verdict
+    # (an infrastructure fault or a failed grading: error_kind says which; not counted in the pass rate)
+    status: str
     checks: list[CheckRecord] = []
     side_effects: list[str] = []  # every difference from the gold office outside the free paths
     collateral: list[str] | None = None  # ... that the agent made and the gold does not (extra, changed)
@@ -106,7 +132,11 @@ class EpisodeRecord(BaseModel):
     # The model's messages, for agents that record them (Episode.record_transcript); None otherwise.
     transcript: list[dict[str, Any]] | None = None
     error: str | None = None  # agent or infrastructure error, or why grading failed
-    error_traceback: str | None = None  # written only when there is one
+    error_kind: ErrorKind | None = None  # which of the three (None: no error, or a record older than it)
+    error_call: FailedCall | None = None  # the call the episode ended on, when an exception ended it
+    attempts: int = 1  # how many times the episode was played (an infrastructure error is played again)
+    retried_errors: list[str] | None = None  # the errors of the earlier attempts, when there were some
+    error_traceback: str | None = None  # the whole traceback, written only when there is one
     trajectory: list[dict[str, Any]] | None = None  # every action with its arguments and observation
 
     @computed_field
@@ -136,6 +166,12 @@ class EpisodeRecord(BaseModel):
     def collateral_effects(self) -> list[str]:
         """The changes the gold does not make (a record older than the split: every side effect)."""
         return self.side_effects if self.collateral is None else self.collateral
+
+    @property
+    def no_verdict(self) -> bool:
+        """Ended without a verdict (status "error": an infrastructure fault or a failed grading): counted
+        apart from the agent's failures, never in a pass rate."""
+        return self.status == NO_VERDICT
 
     @property
     def failed_checks(self) -> list[CheckRecord]:
@@ -183,8 +219,9 @@ class EpisodeRecord(BaseModel):
 # Filled by the runner only, so not part of the API's evaluation (tokens, wall_time_s and trajectory
 # are: null there, as they have always been).
 RUNNER_FIELDS = frozenset({"category", "apps", "trial", "agent", "model", "llm_calls", "llm_latency_s",
-                           "process", "error_traceback", "scenario", "split", "gold", "transcript"})
+                           "process", "error_traceback", "scenario", "split", "gold", "transcript",
+                           "error_kind", "error_call", "attempts", "retried_errors"})
 # Counts and rates the API shows for convenience; results.jsonl keeps what they derive from.
 _NOT_IN_RESULTS = frozenset({"checks_passed", "checks_total", "ask_recall", "ask_precision"})
 # Written to results.jsonl only when there is one.
-_LEFT_OUT_WHEN_NONE = ("error_traceback", "transcript")
+_LEFT_OUT_WHEN_NONE = ("error_traceback", "transcript", "error_kind", "error_call", "retried_errors")

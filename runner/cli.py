@@ -30,6 +30,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from officesim.runner.serving import processes_wanted, serve_processes
 
     processes = 1 if args.uds else processes_wanted(args.processes)
+    if not args.uds:  # a process behind the router (--uds) is announced by the router
+        print(f"officesim serve: starting on http://{args.host}:{args.port} "
+              f"({processes} process{'es' if processes > 1 else ''}; loading the tasks)…", file=sys.stderr, flush=True)
     if processes > 1:  # one process per core behind the router (server/router.py), which loads no app
         return serve_processes(processes=processes, host=args.host, port=args.port, task_dirs=args.tasks,
                                include_suite=not args.no_suite, idle_timeout=args.idle_timeout,
@@ -84,7 +87,22 @@ def serve(app, host: str, port: int, log_level: str = "info", uds: str | None = 
     from officesim.runner.localserver import watch_parent
 
     watch_parent()
+    if not uds:
+        threading.Thread(target=_announce, args=(server, f"http://{host}:{port}"), name="officesim-announce",
+                         daemon=True).start()
     server.run()
+
+
+def _announce(server, address: str) -> None:
+    """Say where the server listens once it does (whatever the log level), with the time it took."""
+    while not server.started and not server.should_exit:
+        time.sleep(0.05)
+    if server.started:
+        print(f"officesim serving on {address} (ready {time.monotonic() - _STARTED:.1f} s after start)",
+              file=sys.stderr, flush=True)
+
+
+_STARTED = time.monotonic()
 
 
 def _exit_later(seconds: float) -> None:

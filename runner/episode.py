@@ -7,6 +7,12 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 
+class InfrastructureError(Exception):
+    """Raised (or subclassed) by an agent whose own infrastructure failed, e.g. its model endpoint could
+    not be reached: the episode is recorded with status ``error`` and played again, not counted as the
+    agent's failure (runner/faults.py). Any other exception an agent raises is the agent's error."""
+
+
 class Episode:
     """One attempt at one task as an agent sees it: the task, the prompt, the tools, and act().
 

@@ -45,6 +45,19 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                          "else as text), e.g. temperature=0.2 or max_retries=8; repeatable")
     ev.add_argument("--shard", help="run slice I/N of the selected tasks (0-based I); also OFFICESIM_SHARD "
                                     "or JOB_COMPLETION_INDEX with OFFICESIM_SHARD_TOTAL")
+    ev.add_argument("--retries", type=int, default=1, metavar="N",
+                    help="play an episode that ended by an infrastructure fault (server unreachable, timeout, lost "
+                         "server or worker, model endpoint unreachable) or whose grading failed again, up to N times "
+                         "(default 1); errors left after them exit 3")
+    ev.add_argument("--timeout", type=float, default=None, metavar="S",
+                    help="seconds an action may take before it is an infrastructure error (default: env "
+                         "OFFICESIM_HTTP_TIMEOUT, else 120)")
+    ev.add_argument("--session-timeout", type=float, default=None, metavar="S",
+                    help="seconds creating a session (a world's first build) or finishing it (grading) may take "
+                         "(default: env OFFICESIM_SESSION_TIMEOUT, else 600)")
+    ev.add_argument("--start-timeout", type=float, default=None, metavar="S",
+                    help="seconds a private server may take to start (default: env OFFICESIM_START_TIMEOUT, else "
+                         "scaled by the tasks it loads, the servers starting and the load average)")
     _add_ray_options(ev)
     _add_gate_options(ev)
     ev.add_argument("--junit", type=Path, metavar="FILE", help="write JUnit XML (one testcase per task x trial)")
@@ -91,20 +104,41 @@ def _add_gate_options(parser: argparse.ArgumentParser) -> None:
                         help="compare with an earlier run directory; exit 1 if a task that passed there fails now")
 
 
+EXIT_OK, EXIT_GATE, EXIT_USAGE, EXIT_ERRORS = 0, 1, 2, 3  # docs/ci.md
+
+
+def _graded(stats: dict) -> int:
+    """Episodes with a verdict (summaries older than the field: all of them)."""
+    return stats.get("graded", stats.get("total", 0))
+
+
 def _print_summary(console: Console, summary: dict, out: Path) -> None:
     cats = summary["by_category"]
-    parts = [f"{name} {cats[c]['passed']}/{cats[c]['total']}" for c, name in (("1", "1-app"), ("2", "2-app"), ("3", "3-app"))
-             if cats[c]["total"]]
-    line = (f"passed {summary['passed']}/{summary['total']} (pass rate {summary['pass_rate']:.3f}"
+    parts = [f"{name} {cats[c]['passed']}/{_graded(cats[c])}" for c, name in (("1", "1-app"), ("2", "2-app"), ("3", "3-app"))
+             if _graded(cats[c])]
+    line = (f"passed {summary['passed']}/{_graded(summary)} (pass rate {summary['pass_rate']:.3f}"
             f"{'; ' + ', '.join(parts) if parts else ''}); checks only: passed {summary.get('passed_checks_only', 0)}"
             f" (pass rate {summary.get('pass_rate_checks_only', 0.0):.3f}); side-effect rate {summary['side_effect_rate']:.3f}"
             f" (gold changes missing: {summary.get('missing_rate', 0.0):.3f})")
     tokens = summary.get("tokens") or {}
     if tokens.get("prompt") or tokens.get("completion"):
         line += f"; tokens {tokens.get('prompt', 0)} in / {tokens.get('completion', 0)} out"
-    _say(console, line)
     if summary.get("errors"):
-        _say(console, f"{summary['errors']} episode(s) ended with an error (see \"error\" in results.jsonl)")
+        line += f"; {summary['errors']} error(s) not graded"
+    _say(console, line)
+    if summary.get("agent_errors"):
+        _say(console, f"{summary['agent_errors']} episode(s) failed because the agent raised an error (counted as "
+                      "failures; see \"error\" in results.jsonl)")
+    if summary.get("retried"):
+        _say(console, f"{summary['retried']} episode(s) were played again after an infrastructure error")
+    if summary.get("errors"):
+        listed = summary.get("error_episodes") or []
+        shown = "; ".join(f"{e['task_id']}{'' if e.get('trial', 1) == 1 else ' trial ' + str(e['trial'])}: {e.get('error')}"
+                          for e in listed[:5])
+        more = f"; ... {len(listed) - 5} more" if len(listed) > 5 else ""
+        _say(console, f"ERROR: {summary['errors']} episode(s) ended without a verdict (an infrastructure fault or a "
+                      f"failed grading, after their retries); they are not in the pass rate, and eval exits "
+                      f"{EXIT_ERRORS}; --resume plays them again. {shown}{more}")
     _say(console, f"results: {out / 'results.jsonl'}  summary: {out / 'summary.json'}  report: {out / 'report.html'}")
 
 
@@ -153,7 +187,7 @@ def _gate(console: Console, args: argparse.Namespace, summary: dict) -> int:
             _say(console, f"no regressions against {args.baseline}")
     if args.fail_under is not None and summary["pass_rate"] < args.fail_under:
         console.print(f"[red]FAIL:[/] pass rate {summary['pass_rate']:.4f} is below --fail-under {args.fail_under} "
-                      f"({summary['passed']}/{summary['total']} passed)", soft_wrap=True)
+                      f"({summary['passed']}/{_graded(summary)} passed)", soft_wrap=True)
         status = 1
     return status
 
@@ -190,12 +224,21 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 2
     if shard:
         _say(console, f"shard {shard[0]}/{shard[1]}")
+    if args.retries < 0:
+        _error(console, "--retries must be 0 or more")
+        return 2
+    for flag, value in (("--timeout", args.timeout), ("--session-timeout", args.session_timeout),
+                        ("--start-timeout", args.start_timeout)):
+        if value is not None and value <= 0:
+            _error(console, f"{flag} must be a positive number of seconds")
+            return 2
     cfg = EvalConfig(agent=args.agent, model=args.model, task_dirs=args.tasks, task_ids=args.task,
                      category=args.category, split=args.split, server=args.server, token=args.token, workers=args.workers, servers=args.servers,
                      trials=args.trials, mode=args.mode, max_steps=args.max_steps, out=args.out, resume=args.resume,
                      shard=shard, agent_options=options, progress=progress, wait_for_lock=args.wait,
                      engine=args.engine, ray_address=args.ray_address, ray_resource=args.ray_resource,
-                     ray_concurrency=args.ray_concurrency)
+                     ray_concurrency=args.ray_concurrency, retries=args.retries, timeout=args.timeout,
+                     session_timeout=args.session_timeout, start_timeout=args.start_timeout)
     try:  # --out stays locked from clearing it to the summary (runner/runlock.py)
         with run_dir_lock(args.out, wait=args.wait, on_wait=lambda why: _say(console, why)):
             if args.overwrite:
@@ -211,7 +254,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _conclude(console: Console, args: argparse.Namespace, summary: dict) -> int:
-    """What eval and merge do once a run directory is complete: print, write JUnit, apply the gates."""
+    """What eval and merge do once a run directory is complete: print, write JUnit, apply the gates.
+    The exit code: 3 when episodes without a verdict remain (whatever the gates say: the run is
+    incomplete, never a weaker agent), else 1 when a gate failed, else 0."""
     from officesim.runner.junit import write_junit
     from officesim.runner.results import read_results
 
@@ -219,7 +264,10 @@ def _conclude(console: Console, args: argparse.Namespace, summary: dict) -> int:
     if args.junit:
         write_junit(read_results(args.out), args.junit)
         _say(console, f"junit: {args.junit}")
-    return _gate(console, args, summary)
+    gated = _gate(console, args, summary)
+    if gated == EXIT_USAGE:
+        return gated
+    return EXIT_ERRORS if summary.get("errors") else gated
 
 
 def _clear_run_dir(out: Path) -> None:

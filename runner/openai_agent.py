@@ -9,6 +9,12 @@ the model writes one OfficeBench-style JSON action in text, for models without t
 way a reply that is not a usable action becomes a malformed step (sent to the server, which counts
 it and says what was wrong) instead of a crash. Retries with exponential backoff on 429, 5xx and
 network errors; token use and latency are recorded per step.
+
+An endpoint that cannot be reached after the retries (network errors, timeouts, 408/409/429/5xx, and
+401/403/404: a wrong address or key) raises ``ModelUnavailable``, an ``InfrastructureError``: the episode
+is recorded with status ``error`` and played again, not counted as the agent's failure. An endpoint that
+refuses the request the agent built (400, 413, 422: a conversation too long for the model, a malformed
+body) raises a plain ``LLMError``: the agent's failure.
 """
 
 from __future__ import annotations
@@ -24,14 +30,28 @@ import httpx
 
 from officesim.apps import DEFAULT_TOOLSET
 from officesim.apps.toolnames import split_tool_name
-from officesim.runner.episode import Episode
+from officesim.runner.episode import Episode, InfrastructureError
 from officesim.server.session import ACTION_FORMATS
 
 RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
+UNREACHABLE_STATUS = {401, 403, 404, 405}  # the address or the key is wrong: no model was reached
 
 
 class LLMError(Exception):
-    """The endpoint kept failing after the retries."""
+    """The endpoint refused the request the agent built (the agent's failure); ``method`` and ``path``
+    name the call."""
+
+    method = "POST"
+
+    def __init__(self, message: str, host: str | None = None, path: str = "/chat/completions"):
+        super().__init__(message)
+        self.host = host
+        self.path = path
+
+
+class ModelUnavailable(LLMError, InfrastructureError):
+    """The model endpoint could not be reached or kept failing after the retries: an infrastructure
+    error of the episode (runner/faults.py), not the agent's."""
 
 
 class ChatClient:
@@ -46,12 +66,17 @@ class ChatClient:
 
     def complete(self, body: dict) -> dict:
         last = ""
+        last_exc: Exception | None = None
+        host = self.http.base_url.netloc.decode(errors="replace")
+        path = self.http.base_url.path.rstrip("/") + "/chat/completions"
         for attempt in range(self.max_retries + 1):
             try:
                 resp = self.http.post("/chat/completions", json=body)
             except httpx.HTTPError as exc:
                 last = f"{type(exc).__name__}: {exc}"
+                last_exc = exc
             else:
+                last_exc = None
                 if resp.status_code == 200:
                     try:
                         return resp.json()
@@ -59,14 +84,17 @@ class ChatClient:
                         last = f"the endpoint answered 200 with a body that is not JSON: {resp.text[:200]!r}"
                 elif resp.status_code in RETRY_STATUS:
                     last = f"HTTP {resp.status_code}: {resp.text[:200]}"
+                elif resp.status_code in UNREACHABLE_STATUS:
+                    raise ModelUnavailable(f"HTTP {resp.status_code} from the model endpoint (its address or key is "
+                                           f"wrong?): {resp.text[:500]}", host, path)
                 else:
-                    raise LLMError(f"HTTP {resp.status_code} from the model endpoint: {resp.text[:500]}")
+                    raise LLMError(f"HTTP {resp.status_code} from the model endpoint: {resp.text[:500]}", host, path)
                 if attempt < self.max_retries:
                     time.sleep(self._delay(attempt, resp))
                 continue
             if attempt < self.max_retries:
                 time.sleep(self._delay(attempt, None))
-        raise LLMError(f"model endpoint failed after {self.max_retries + 1} attempts: {last}")
+        raise ModelUnavailable(f"model endpoint failed after {self.max_retries + 1} attempts: {last}", host, path) from last_exc
 
     def _delay(self, attempt: int, resp: httpx.Response | None) -> float:
         retry_after = resp.headers.get("retry-after") if resp is not None else None

@@ -216,7 +216,8 @@ class _Dispatcher:
         self.log.add(record)
 
     def _error_record(self, task: Task, trial: int, error: str) -> EpisodeRecord:
-        return EpisodeRecord.ungraded(task.id, "error", error, category=task.category, apps=task.apps, trial=trial,
+        return EpisodeRecord.ungraded(task.id, "error", error, error_kind="infrastructure", category=task.category,
+                                      apps=task.apps, trial=trial,
                                       agent=self.agent.name, model=getattr(self.agent, "model", None),
                                       mode=self.cfg.mode, tokens={"prompt": 0, "completion": 0})
 

@@ -18,7 +18,7 @@ from typing import Callable
 
 from officesim.evaluators.record import EpisodeRecord
 from officesim.runner.agents import Agent, NoopAgent, OracleAgent, _import_agent_module, load_agent
-from officesim.runner.localserver import PARENT_FD_ENV, LocalServer
+from officesim.runner.localserver import PARENT_FD_ENV, LocalServer, ServerStartError
 from officesim.server.client import OfficeClient
 from officesim.tasks.model import Task
 
@@ -73,7 +73,7 @@ class Office:
         self.server = LocalServer([Path(d) for d in task_dirs], env=env, include_suite=include_suite)
         self.server.start()
         self.server.wait_healthy()
-        self.client = OfficeClient(self.server.url, token=self.server.token)
+        self.client: OfficeClient | None = None  # made at the first episode, with the run's timeouts
         self.agent = make_agent()
 
     def where(self) -> str:
@@ -83,11 +83,29 @@ class Office:
         return f"{socket.gethostname()} (node {ray.get_runtime_context().get_node_id()[:12]})"
 
     def play(self, task: Task, trial: int, cfg) -> EpisodeRecord:
-        """One task x trial on this node's server; cfg is the driver's EvalConfig (mode, max_steps)."""
-        from officesim.runner.play import run_episode
+        """One task x trial on this node's server, played again when it ends without a verdict (as the
+        local engine does); cfg is the driver's EvalConfig (mode, max_steps, retries, timeouts)."""
+        from officesim.runner.play import play_episode
 
-        return run_episode(self.client, self.agent, task, trial, cfg)
+        if self.client is None:
+            self.client = OfficeClient(self.server.url, token=self.server.token, timeout=cfg.timeout,
+                                       session_timeout=cfg.session_timeout)
+        return play_episode(self._pick, self.agent, task, trial, cfg)
+
+    def _pick(self, attempt: int) -> OfficeClient:
+        if attempt > 1:
+            try:
+                restarted = self.server.ensure_running()  # its server died: started again before the retry
+            except ServerStartError:  # the attempt meets a refused connection: an error record
+                restarted = False
+            if restarted and str(self.client._http.base_url).rstrip("/") != self.server.url:
+                old, self.client = self.client, OfficeClient(self.server.url, token=self.server.token,
+                                                             timeout=self.client.timeout,
+                                                             session_timeout=self.client.session_timeout)
+                old.close()
+        return self.client
 
     def close(self) -> None:
-        self.client.close()
+        if self.client is not None:
+            self.client.close()
         self.server.stop()

@@ -26,8 +26,12 @@ TRANSCRIPT_CHARS = 6000  # one message's text as shown
 
 
 def _cell(stats: dict, passed: str, rate: str, total: str) -> dict:
+    """One cell: the rate over the episodes with a verdict (``graded``, which excludes the errors; a
+    summary older than it: ``total``), and the errors beside it."""
+    if total == "total" and "graded" in stats:
+        total = "graded"
     return {"rate": pct(stats.get(rate)) if stats.get(total) else "–", "passed": stats.get(passed, 0),
-            "total": stats.get(total, 0)}
+            "total": stats.get(total, 0), "errors": stats.get("errors", 0) if total == "graded" else 0}
 
 
 def verdict_rows(summary: dict) -> list[dict]:
@@ -83,10 +87,16 @@ def anchor(rec: EpisodeRecord) -> str:
     return re.sub(r"[^a-z0-9_-]", "-", f"t-{rec.task_id}-{rec.trial}".lower())
 
 
+def result_of(rec: EpisodeRecord) -> str:
+    """pass, fail (the agent's), or error (no verdict: an infrastructure fault or a failed grading)."""
+    return "pass" if rec.passed else "error" if rec.no_verdict else "fail"
+
+
 def task_view(rec: EpisodeRecord) -> dict:
     words = [rec.task_id, rec.scenario or "", rec.split or "", " ".join(rec.apps), rec.status, " ".join(rec.failed),
-             "pass" if rec.passed else "fail", *(c.check for c in rec.failed_checks)]
-    return {"rec": rec, "anchor": anchor(rec), "search": " ".join(words).lower(), "tokens": total_tokens(rec),
+             result_of(rec), *(c.check for c in rec.failed_checks)]
+    return {"rec": rec, "result": result_of(rec), "anchor": anchor(rec), "search": " ".join(words).lower(),
+            "tokens": total_tokens(rec),
             "collateral": outcome_diffs(rec.collateral_effects), "missing": outcome_diffs(rec.missing or []),
             "changes": change_diffs(rec.changes), "transcript": transcript_view(rec.transcript)}
 
@@ -112,8 +122,8 @@ def bar_width(bins: list[tuple[str, int]]) -> int:
 
 def run_rows(summary: dict) -> list[tuple[str, str]]:
     keys = ("pass_rate", "pass_rate_checks_only", "pass_rate_original", "published", "pass_hat_k", "failed_components",
-            "side_effect_rate", "missing_rate", "process", "ask", "statuses", "errors", "tokens", "distributions",
-            "wall_time_s", "mode", "trials", "started", "finished", "suite")
+            "side_effect_rate", "missing_rate", "process", "ask", "statuses", "errors", "agent_errors", "retried",
+            "tokens", "distributions", "wall_time_s", "mode", "trials", "started", "finished", "suite")
     return [(k, v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)) for k in keys
             if (v := summary.get(k)) is not None]
 
@@ -123,7 +133,9 @@ def render(records: list[EpisodeRecord], summary: dict) -> str:
     records = sorted(records, key=lambda r: (r.task_id, r.trial))
     trials = max((r.trial for r in records), default=1)
     k = trials if trials > 1 else None
-    charts = [{"name": n, "title": t, "rows": rate_rows(records, n, k)}
+    graded = [r for r in records if not r.no_verdict]  # the charts are the agent's: errors left out
+    errors = [task_view(r) for r in records if r.no_verdict]
+    charts = [{"name": n, "title": t, "rows": rate_rows(graded, n, k)}
               for n, t in (("category", "category"), ("app", "app"), ("scenario", "family (scenario)"), ("split", "split"))]
     filters = [{"field": "category", "options": sorted({str(r.category) if r.category is not None else "unknown"
                                                         for r in records})},
@@ -133,8 +145,8 @@ def render(records: list[EpisodeRecord], summary: dict) -> str:
     summary = {**{"agent": None, "model": None, "mode": None, "total": len(records), "trials": trials,
                   "started": None, "finished": None}, **summary}
     return render_page("report.html.j2", s=summary, verdicts=verdict_rows(summary), rate_charts=charts,
-                       histograms=histograms(records), k=k, run_rows=run_rows(summary), filters=filters,
-                       tasks=[task_view(r) for r in records])
+                       histograms=histograms(graded), k=k, run_rows=run_rows(summary), filters=filters,
+                       tasks=[task_view(r) for r in records], errors=errors)
 
 
 def write_report(run_dir: Path, records: list[EpisodeRecord], summary: dict) -> Path:

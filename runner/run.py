@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from contextlib import ExitStack
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -18,8 +19,9 @@ from rich.console import Console
 from officesim.evaluators.record import EpisodeRecord
 from officesim.server.client import OfficeClient
 from officesim.runner.agents import Agent, load_agent, now_iso
-from officesim.runner.localserver import local_servers
-from officesim.runner.play import EpisodeLog, EvalConfig, RunError, run_episode  # noqa: F401  (re-exported)
+from officesim.runner.localserver import LocalServer, ServerStartError, local_servers
+from officesim.runner.play import (EpisodeLog, EvalConfig, RunError, play_episode, run_episode,  # noqa: F401  (re-exported)
+                                   start_failure_record)
 from officesim.runner.runlock import RunDirBusy, run_dir_lock
 from officesim.runner.results import (RUN_META, SUMMARY, read_json, read_results, record_key,
                                  rewrite_clean, write_json)
@@ -140,17 +142,65 @@ def _run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
 
         run_on_ray(agent, jobs, cfg, console, already=kept)
     elif cfg.server:
-        with OfficeClient(cfg.server, token=cfg.token) as client:
+        with _client(cfg, cfg.server, cfg.token) as client:
             _run_jobs([client], agent, jobs, cfg, console, already=kept)
     else:
         count = cfg.servers or default_local_servers(cfg.workers)
         dirs, suite = server_task_dirs(cfg, selected)
-        with local_servers(count, dirs, include_suite=suite) as servers, ExitStack() as stack:
-            clients = [stack.enter_context(OfficeClient(s.url, token=s.token)) for s in servers]
-            _run_jobs(clients, agent, jobs, cfg, console, already=kept)
+        with ExitStack() as stack:
+            try:
+                servers = stack.enter_context(local_servers(
+                    count, dirs, include_suite=suite, timeout=cfg.start_timeout, retries=cfg.retries,
+                    progress=None if _progress_off(cfg) else lambda text: console.print(text, highlight=False,
+                                                                                         markup=False)))
+            except ServerStartError as exc:  # every episode is an infrastructure error: recorded, exit 3
+                with EpisodeLog(cfg, console, kept, len(jobs)) as log:
+                    log.say(f"the private servers did not start after {cfg.retries + 1} attempt(s): {exc}")
+                    for task, trial in jobs:
+                        log.add(start_failure_record(task, trial, agent, cfg, exc, cfg.retries + 1))
+            else:
+                _run_jobs(_LocalClients(servers, cfg, stack), agent, jobs, cfg, console, already=kept)
     meta["finished"] = now_iso()
     write_json(cfg.out / RUN_META, meta)
     return finalize(cfg.out)
+
+
+def _progress_off(cfg: EvalConfig) -> bool:
+    return cfg.progress in (False, "off", None)
+
+
+def _client(cfg: EvalConfig, url: str, token: str | None) -> OfficeClient:
+    return OfficeClient(url, token=token, timeout=cfg.timeout, session_timeout=cfg.session_timeout)
+
+
+class _LocalClients:
+    """The clients of the private servers, for ``_run_jobs``: attempt n of episode i goes to server
+    (i + n - 1) mod count, so a retry moves to another server when there are several, and a server
+    whose process died is started again before a retry is sent to it."""
+
+    def __init__(self, servers: list[LocalServer], cfg: EvalConfig, stack: ExitStack):
+        self.servers = servers
+        self.cfg = cfg
+        self.stack = stack
+        self.clients = [stack.enter_context(_client(cfg, s.url, s.token)) for s in servers]
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.clients)
+
+    def pick(self, index: int, attempt: int) -> OfficeClient:
+        i = (index + attempt - 1) % len(self.clients)
+        if attempt > 1:
+            server = self.servers[i]
+            try:
+                restarted = server.ensure_running()
+            except ServerStartError:  # the attempt meets a refused connection: an error record, not a crash
+                restarted = False
+            if restarted:
+                with self._lock:  # a new port, maybe: a new client (the old one is closed with the stack)
+                    if str(self.clients[i]._http.base_url).rstrip("/") != server.url:
+                        self.clients[i] = self.stack.enter_context(_client(self.cfg, server.url, server.token))
+        return self.clients[i]
 
 
 def default_local_servers(workers: int) -> int:
@@ -158,14 +208,24 @@ def default_local_servers(workers: int) -> int:
     return max(1, min(workers, os.cpu_count() or 1, 4))
 
 
-def _run_jobs(clients: list[OfficeClient], agent: Agent, jobs: list, cfg: EvalConfig, console: Console,
-              already: list[EpisodeRecord]) -> None:
-    """Run the episodes on a thread pool; episode i talks to server i mod len(clients)."""
+def _run_jobs(clients: list[OfficeClient] | _LocalClients, agent: Agent, jobs: list, cfg: EvalConfig,
+              console: Console, already: list[EpisodeRecord]) -> None:
+    """Run the episodes on a thread pool; episode i talks to server i mod len(clients) (its retries to the
+    next servers: ``_LocalClients``); an episode without a verdict is played again (``play_episode``)."""
+    if isinstance(clients, list):
+        fixed = clients
+
+        def pick_for(index: int, attempt: int) -> OfficeClient:
+            return fixed[(index + attempt - 1) % len(fixed)]
+    else:
+        pick_for = clients.pick
+
     with EpisodeLog(cfg, console, already, len(jobs)) as log:
 
         def one(index: int, job) -> None:
             task, trial = job
-            log.add(run_episode(clients[index % len(clients)], agent, task, trial, cfg))
+            log.add(play_episode(lambda attempt: pick_for(index, attempt), agent, task, trial, cfg,
+                                 on_retry=log.retrying))
 
         pool = ThreadPoolExecutor(max_workers=max(1, cfg.workers))
         try:
@@ -193,11 +253,13 @@ def finalize(run_dir: Path, write_report: Callable | None = None) -> dict:
 
 
 def regressions(run_dir: Path, baseline_dir: Path) -> list[str]:
-    """Tasks that passed (every trial) in the baseline and fail (any trial) now."""
+    """Tasks that passed (every trial) in the baseline and fail (any trial) now. An episode without a
+    verdict (status "error") says nothing either way: it is left out (the errors fail the run apart)."""
     def by_task(records: list[EpisodeRecord]) -> dict[str, bool]:
         out: dict[str, bool] = {}
         for rec in records:
-            out[rec.task_id] = out.get(rec.task_id, True) and rec.passed
+            if not rec.no_verdict:
+                out[rec.task_id] = out.get(rec.task_id, True) and rec.passed
         return out
 
     now, before = by_task(read_results(run_dir)), by_task(read_results(baseline_dir))

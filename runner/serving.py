@@ -70,7 +70,7 @@ def serve_processes(*, processes: int, host: str, port: int, task_dirs: list[str
             server.start()
         for server in servers:
             try:
-                server.wait_healthy()
+                server.wait_healthy(server.health_limit(servers=processes))
             except RuntimeError as exc:
                 print(f"officesim serve: server process {server.process_index} did not start: {exc}", file=sys.stderr)
                 return 2
@@ -148,9 +148,9 @@ def _run_router(router: Router, host: str, port: int, processes: int, log_level:
         loop.add_signal_handler(sig, on_signal)
     watch_parent()  # its SIGTERM reaches the handler above
 
-    def ready() -> None:
-        if log_level in ("debug", "info"):
-            print(f"officesim serving on http://{host}:{port} with {processes} server processes", file=sys.stderr)
+    def ready() -> None:  # whatever the log level: where it listens is what a user needs first
+        print(f"officesim serving on http://{host}:{port} with {processes} server processes", file=sys.stderr,
+              flush=True)
 
     try:
         loop.run_until_complete(router.serve(host, port, stop, ready))

@@ -92,37 +92,53 @@ def _original(records: list[EpisodeRecord]) -> dict:
     return {"total_original": len(judged), "passed_original": passed, "pass_rate_original": _rate(passed, len(judged))}
 
 
-def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
+def error_episodes(records: Iterable[EpisodeRecord]) -> list[dict]:
+    """The episodes without a verdict, each as task, trial, kind, attempts, error and the failed call."""
+    return [{"task_id": r.task_id, "trial": r.trial, "kind": r.error_kind or "infrastructure", "attempts": r.attempts,
+             "error": r.error, **({"call": r.error_call.model_dump(mode="json")} if r.error_call else {})}
+            for r in sorted(records, key=lambda r: (r.task_id, r.trial)) if r.no_verdict]
 
+
+def _counts(recs: list[EpisodeRecord]) -> dict:
+    """A group's episodes, those with a verdict, passes and rates: the rates over the graded episodes only."""
+    graded = [r for r in recs if not r.no_verdict]
+    passed, lenient = sum(r.passed for r in graded), sum(_checks_only(r) for r in graded)
+    return {"total": len(recs), "graded": len(graded), "errors": len(recs) - len(graded), "passed": passed,
+            "pass_rate": _rate(passed, len(graded)), "passed_checks_only": lenient,
+            "pass_rate_checks_only": _rate(lenient, len(graded))}
+
+
+def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
+    """summary.json. Episodes without a verdict (status "error": an infrastructure fault or a failed
+    grading, after their retries) are counted apart (``errors``, ``error_episodes``) and left out of every
+    figure of the agent: ``pass_rate`` is passed / graded, where graded = total - errors; a failure is
+    always the agent's. ``agent_errors`` counts the graded episodes whose agent raised (failures)."""
+    graded = [r for r in records if not r.no_verdict]
     by_cat: dict[str, dict] = {}
     for cat in ("1", "2", "3"):
         recs = [r for r in records if str(r.category) == cat]
-        passed, lenient = sum(r.passed for r in recs), sum(_checks_only(r) for r in recs)
-        by_cat[cat] = {"total": len(recs), "passed": passed, "pass_rate": _rate(passed, len(recs)),
-                       "passed_checks_only": lenient, "pass_rate_checks_only": _rate(lenient, len(recs)),
-                       **_original(recs), **({"pass_hat_k": pass_hat_k(recs)} if max((r.trial for r in recs), default=1) > 1 else {})}
-    passed, lenient = sum(r.passed for r in records), sum(_checks_only(r) for r in records)
+        mine = [r for r in recs if not r.no_verdict]
+        by_cat[cat] = {**_counts(recs), **_original(mine),
+                       **({"pass_hat_k": pass_hat_k(mine)} if max((r.trial for r in mine), default=1) > 1 else {})}
     trials = max((r.trial for r in records), default=1)
     summary = {
-        "total": len(records),
-        "passed": passed,
-        "pass_rate": _rate(passed, len(records)),
-        "passed_checks_only": lenient,
-        "pass_rate_checks_only": _rate(lenient, len(records)),
-        **_original(records),  # imported tasks: total_original, passed_original, pass_rate_original
-        **({"published": pub} if (pub := published(records)) else {}),  # runner/published.py
+        **_counts(records),  # total, graded, errors, passed, pass_rate, passed_checks_only, pass_rate_checks_only
+        **_original(graded),  # imported tasks: total_original, passed_original, pass_rate_original
+        **({"published": pub} if (pub := published(graded)) else {}),  # runner/published.py
         "by_category": by_cat,
-        "failed_components": dict(Counter(c for r in records for c in r.failed)),
+        "failed_components": dict(Counter(c for r in graded for c in r.failed)),
         # changes the gold does not make (collateral); the gold's changes left undone are the missing rate
-        "side_effect_rate": _rate(sum(bool(r.collateral_effects) for r in records), len(records)),
-        "missing_rate": _rate(sum(bool(r.missing) for r in records), len(records)),
-        "pass_hat_k": pass_hat_k(records) if trials > 1 else None,
-        **breakdowns(records),  # by_app, by_scenario, by_split (runner/breakdown.py)
-        "distributions": distributions(records),
-        "process": process_metrics(records),
-        "ask": ask_metrics(records),
+        "side_effect_rate": _rate(sum(bool(r.collateral_effects) for r in graded), len(graded)),
+        "missing_rate": _rate(sum(bool(r.missing) for r in graded), len(graded)),
+        "pass_hat_k": pass_hat_k(graded) if trials > 1 else None,
+        **breakdowns(graded),  # by_app, by_scenario, by_split (runner/breakdown.py)
+        "distributions": distributions(graded),
+        "process": process_metrics(graded),
+        "ask": ask_metrics(graded),
         "statuses": dict(Counter(r.status for r in records)),
-        "errors": sum(bool(r.error) for r in records),
+        "agent_errors": sum(bool(r.error) for r in graded),  # the agent raised (or old records' errors): failures
+        "retried": sum(r.attempts > 1 for r in records),  # episodes played more than once
+        "error_episodes": error_episodes(records),
         "tokens": {
             "prompt": sum((r.tokens or {}).get("prompt", 0) for r in records),
             "completion": sum((r.tokens or {}).get("completion", 0) for r in records),

@@ -12,6 +12,11 @@ one process per core. All the sessions of a task go to the same server, so its t
 gold replay are made once; mutants are derived while the first sessions play, and each task's are
 played as soon as they are derived, together, so that its report comes as soon as it can. The check covers routes, sessions, the state machine and the evaluation exactly as
 agents meet them.
+
+A play whose call timed out on the client side (a loaded machine, a world's first build or grading)
+says nothing of the task: it is played again in a new session, waiting twice as long each time (at most
+``TIMEOUT_ATTEMPTS`` plays), and the output says so (``RETRIED`` lines, the count in the last line);
+only then is a mutant called "could not be played". A broken connection is played again once.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from typing import Any, Callable, TextIO
 
 import httpx
 
-from officesim.runner.localserver import local_servers
+from officesim.runner.localserver import ServerStartError, local_servers
 from officesim.runner.derive import derive
 from officesim.runner.mutants import AUTHORED, CLASSES, RIGHT, WRONG, Mutant, authored, not_applicable, sample
 from officesim.server.client import OfficeClient, OfficeError
@@ -38,15 +43,18 @@ from officesim.tasks.model import Task
 
 MAX_SESSIONS = 10_000  # the validator's private servers hold as many sessions as its workers open
 MIN_WRONG, MIN_RIGHT = 8, 3  # a task with fewer applicable mutants (derived + authored) is listed
+SERVER_START_RETRIES = 1  # a private server that does not start is started again this often
 
 
 @dataclass
 class MutantResult:
-    """How one mutant (or authored solution) was graded; ``passed`` None when it could not be played."""
+    """How one mutant (or authored solution) was graded; ``passed`` None when it could not be played;
+    ``retries`` says why it was played again, once per extra play."""
 
     mutant: Mutant
     passed: bool | None
     said: str
+    retries: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -60,6 +68,12 @@ class TaskReport:
     mutants: list[MutantResult] = field(default_factory=list)
     not_applicable: list[str] = field(default_factory=list)
     gold_passed: bool = True
+    retries: list[str] = field(default_factory=list)  # why the gold or no-op play was played again
+
+    def all_retries(self) -> list[str]:
+        """Every extra play of this task (gold, no-op, mutants), each as ``what: why``."""
+        return self.retries + [f"{r.mutant.kind} {r.mutant.cls}:{r.mutant.name}: {why}"
+                               for r in self.mutants for why in r.retries]
 
     @property
     def ok(self) -> bool:
@@ -116,28 +130,64 @@ def play(client: OfficeClient, task: Task, actions: list[Any], answer: Any) -> t
     finally:
         try:
             client.delete(sid)
-        except OfficeError:
+        except (OfficeError, httpx.HTTPError):  # cleanup only: the play's own outcome (or error) stands
             pass
 
 
-CONNECTION_ATTEMPTS = 2  # a mutant whose connection broke is played once more, in a new session
+CONNECTION_ATTEMPTS = 2  # a play whose connection broke is played once more, in a new session
+TIMEOUT_ATTEMPTS = 3  # a play whose call timed out is played again, waiting twice as long each time
+
+
+def _call_of(exc: httpx.HTTPError) -> str:
+    """The request an httpx error happened on, and the read timeout in force: ``POST /sessions/x/actions, 120 s``."""
+    try:
+        request = exc.request
+    except RuntimeError:
+        return "a request"
+    read = (request.extensions.get("timeout") or {}).get("read")
+    return f"{request.method} {request.url.path}" + (f", {read:g} s" if isinstance(read, (int, float)) else "")
+
+
+def play_retrying(client: OfficeClient, task: Task, actions: list[Any], answer: Any,
+                  retries: list[str]) -> tuple[dict, list[str]]:
+    """``play``, played again in a new session when a call timed out on the client side (up to
+    ``TIMEOUT_ATTEMPTS`` plays, each waiting twice as long as the one before) or the connection broke
+    (once); each extra play adds a line to ``retries``. The last failure is raised."""
+    timeouts = broken = 0
+    factor = 1.0
+    while True:
+        try:
+            return play(client if factor == 1.0 else client.with_timeouts(factor), task, actions, answer)
+        except httpx.TimeoutException as exc:
+            timeouts += 1
+            if timeouts >= TIMEOUT_ATTEMPTS:
+                raise
+            retries.append(f"client timeout ({type(exc).__name__} on {_call_of(exc)}); played again waiting "
+                           f"{factor * 2:g}x as long")
+            factor *= 2
+        except httpx.TransportError as exc:
+            broken += 1
+            if broken >= CONNECTION_ATTEMPTS:
+                raise
+            retries.append(f"connection broke ({type(exc).__name__} on {_call_of(exc)}); played again")
 
 
 def play_mutant(client: OfficeClient, task: Task, mutant: Mutant) -> MutantResult:
-    """Play one mutant; an API error, or a connection that breaks twice, leaves it ungraded (and so not
-    as it should be). A broken connection (a keep-alive connection the server closed as it was reused)
-    says nothing about the grade, and every play is a session of its own, so it is played again."""
-    for attempt in range(1, CONNECTION_ATTEMPTS + 1):
-        try:
-            evaluation, failures = play(client, task, mutant.actions, mutant.answer)
-        except OfficeError as exc:
-            return MutantResult(mutant, None, f"API error: {exc}")
-        except httpx.TransportError as exc:
-            if attempt < CONNECTION_ATTEMPTS:
-                continue
-            return MutantResult(mutant, None, f"connection error: {type(exc).__name__}: {exc}")
-        return MutantResult(mutant, bool(evaluation.get("passed")), grade_said(evaluation, failures))
-    raise AssertionError("unreachable")
+    """Play one mutant; an API error, or a call that times out or a connection that breaks after the
+    plays ``play_retrying`` allows, leaves it ungraded (and so not as it should be). A timeout or a
+    broken connection says nothing about the grade, and every play is a session of its own, so it is
+    played again."""
+    retries: list[str] = []
+    try:
+        evaluation, failures = play_retrying(client, task, mutant.actions, mutant.answer, retries)
+    except OfficeError as exc:
+        return MutantResult(mutant, None, f"API error: {exc}", retries)
+    except httpx.TimeoutException as exc:
+        return MutantResult(mutant, None, f"client timeout {TIMEOUT_ATTEMPTS} times, the last {type(exc).__name__} on "
+                                          f"{_call_of(exc)}", retries)
+    except httpx.TransportError as exc:
+        return MutantResult(mutant, None, f"connection error: {type(exc).__name__}: {exc}", retries)
+    return MutantResult(mutant, bool(evaluation.get("passed")), grade_said(evaluation, failures), retries)
 
 
 def check_task(client: OfficeClient, task: Task) -> TaskReport:
@@ -145,7 +195,7 @@ def check_task(client: OfficeClient, task: Task) -> TaskReport:
     report = TaskReport(task.id)
     problems = report.problems
     try:
-        gold, failures = play(client, task, task.gold, task.answer)
+        gold, failures = play_retrying(client, task, task.gold, task.answer, report.retries)
         if not gold.get("passed"):
             problems.append(f"gold fails ({_failing(gold)})")
         if gold.get("status") not in (None, "finished"):
@@ -156,7 +206,7 @@ def check_task(client: OfficeClient, task: Task) -> TaskReport:
             problems.append("gold has side effects (" + "; ".join(gold["side_effects"]) + ")")
         report.gold_passed = not problems
         if not task.no_action:
-            noop, _ = play(client, task, [], None)
+            noop, _ = play_retrying(client, task, [], None, report.retries)
             if noop.get("passed"):
                 problems.append(f"doing nothing passes (all {len(noop.get('checks', []))} checks pass)")
         for sol in authored(task):
@@ -170,6 +220,9 @@ def check_task(client: OfficeClient, task: Task) -> TaskReport:
                 problems.append(f"right solution '{sol.name}' fails ({result.said})")
     except OfficeError as exc:
         problems.append(f"API error: {exc}")
+        report.gold_passed = False
+    except httpx.TimeoutException as exc:  # after TIMEOUT_ATTEMPTS plays: this task is unproven
+        problems.append(f"client timeout {TIMEOUT_ATTEMPTS} times, the last {type(exc).__name__} on {_call_of(exc)}")
         report.gold_passed = False
     except httpx.HTTPError as exc:  # the server went away or the connection broke: this task is unproven
         problems.append(f"connection error: {type(exc).__name__}: {exc}")
@@ -273,6 +326,9 @@ def progress_line(report: TaskReport, done: int, total: int) -> str:
     line = f"[{done}/{total}] {report.task_id} {'ok' if report.ok else 'FAIL'}"
     if report.mutants:
         line += f" (wrong {k}/{w} killed, right {p}/{n} passed)"
+    retried = report.all_retries()
+    if retried:
+        line += f" [{len(retried)} play(s) retried after a client timeout or a broken connection]"
     wrongly = [f"{_graded_wrongly(res)} {res.mutant.cls}:{res.mutant.name}" for res in report.mutants if not res.ok]
     if report.problems or wrongly:
         line += ": " + " | ".join(report.problems + wrongly)
@@ -302,6 +358,7 @@ def mutation_summary(reports: list[TaskReport]) -> dict:
             "right_mutants": sum(v["right"] for v in per_task.values()),
             "right_passed": sum(v["passed"] for v in per_task.values()),
             "ungraded": ungraded(reports),  # in neither count
+            "retried_plays": sum(len(r.all_retries()) for r in reports),  # extra plays after a timeout or broken connection
             "per_task": per_task,
             "per_class": class_table(reports, every=True)}
 
@@ -394,13 +451,25 @@ def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, 
         reports = validate_tasks(tasks, workers=workers, servers=[(server_url, token)], mutants=mutants,
                                  sample_size=sample_size, on_report=report_progress)
     else:
-        with local_servers(count, [Path(d) for d in task_dirs or []], include_suite,
-                           max_sessions=MAX_SESSIONS) as local:
-            reports = validate_tasks(tasks, workers=workers, servers=[(s.url, s.token) for s in local],
-                                     mutants=mutants, sample_size=sample_size, on_report=report_progress)
+        def starting(text: str) -> None:
+            print(text, file=progress, flush=True)
+
+        try:
+            with local_servers(count, [Path(d) for d in task_dirs or []], include_suite, max_sessions=MAX_SESSIONS,
+                               retries=SERVER_START_RETRIES,
+                               progress=starting if progress is not None else None) as local:
+                reports = validate_tasks(tasks, workers=workers, servers=[(s.url, s.token) for s in local],
+                                         mutants=mutants, sample_size=sample_size, on_report=report_progress)
+        except ServerStartError as exc:
+            print(f"ERROR: the private servers did not start after {SERVER_START_RETRIES + 1} attempt(s); nothing "
+                  f"validated: {exc}", file=out)
+            return 3
     failed = [r for r in reports if r.problems]
     for report in failed:
         print(f"FAIL {report.task_id}: " + " | ".join(report.problems), file=out)
+    retried = [(r.task_id, why) for r in reports for why in r.all_retries()]
+    for task_id, why in retried:
+        print(f"RETRIED {task_id}: {why}", file=out)
     elapsed = time.monotonic() - started
     if mutants:
         print_mutation_report(reports, out)
@@ -416,5 +485,6 @@ def main(task_dirs: list[str] | None = None, task_ids: list[str] | None = None, 
               f"{few} task(s) with fewer than {MIN_WRONG} wrong or {MIN_RIGHT} right", file=out)
     bad = [r for r in reports if not r.ok]
     print(f"validated {len(reports)} task(s): {len(reports) - len(bad)} ok, {len(bad)} failing "
-          f"({elapsed:.1f}s)", file=out)
+          f"({elapsed:.1f}s)" + (f"; {len(retried)} play(s) retried after a client timeout or a broken connection"
+                                  if retried else ""), file=out)
     return 1 if bad else 0

@@ -38,7 +38,9 @@ def test_one_testcase_per_record_with_failed_checks_and_side_effects(tmp_path):
     suite = root.find("testsuite")
     cases = suite.findall("testcase")
     assert len(cases) == 4
-    assert suite.get("tests") == "4" and suite.get("failures") == "3" and root.get("failures") == "3"
+    # the error episode (no verdict) is an <error>, counted apart from the agent's failures
+    assert suite.get("tests") == "4" and suite.get("failures") == "2" and root.get("failures") == "2"
+    assert suite.get("errors") == "1" and root.get("errors") == "1"
     by_name = {c.get("name"): c for c in cases}
     assert set(by_name) == {"a-task", "a-task [trial 2]", "b-task", "c-task"}
     assert [c.get("classname") for c in cases] == ["category_1", "category_1", "category_2", "category_3"]
@@ -55,7 +57,10 @@ def test_one_testcase_per_record_with_failed_checks_and_side_effects(tmp_path):
     trial2 = by_name["a-task [trial 2]"].find("failure")
     assert "step_limit" in trial2.get("message")
     assert "expected 1200, found <none> &" in trial2.text and "\x1b" not in trial2.text
-    assert "error: ConnectError: server went away" in by_name["c-task"].find("failure").text
+    assert by_name["c-task"].find("failure") is None
+    error = by_name["c-task"].find("error")
+    assert "error: ConnectError: server went away" in error.text
+    assert error.get("type") == "officesim.InfrastructureError" and "ConnectError" in error.get("message")
     assert float(by_name["b-task"].get("time")) == 0.25
 
 

@@ -129,7 +129,7 @@ def run(env, tmp_path, monkeypatch):
         cfg = EvalConfig(agent="openai", model=MODEL, task_dirs=[env["tasks"]], task_ids=[TASK],
                          server=env["server"].url, token=env["server"].token, workers=1, out=out,
                          agent_options={"action_format": action_format, "backoff_s": 0.001, **options},
-                         progress="off")
+                         progress="off", retry_pause_s=0.0)
         summary = run_eval(cfg)
         records = read_results(out)
         assert len(records) == 1 and summary["total"] == 1
@@ -253,14 +253,28 @@ def test_429_and_500_are_retried(env, run):
     assert rec["tokens"] == {"prompt": 360, "completion": 35}
 
 
-def test_endpoint_that_keeps_failing_is_an_episode_error_not_a_crash(env, run):
-    env["fake"].load(500, 500, 500)
+def test_endpoint_that_keeps_failing_is_an_infrastructure_error_not_a_failure(env, run):
+    """The model endpoint unreachable is not the agent's judgement: status error, played again, apart."""
+    env["fake"].load(500, 500, 500)  # then the fake answers 500 to everything
     rec = run("tools", max_retries=2)
-    assert len(env["fake"].requests) == 3
-    assert rec["passed"] is False
-    assert "LLMError" in rec["error"] and "after 3 attempts" in rec["error"]
-    assert rec["status"] == "finished"  # the runner ended the session, so it was still evaluated
-    assert rec["checks"] and rec["checks"][0]["passed"] is False
+    assert len(env["fake"].requests) == 6  # 3 requests per attempt, the episode played twice (--retries 1)
+    assert rec["passed"] is False and rec["status"] == "error" and rec["error_kind"] == "infrastructure"
+    assert "ModelUnavailable" in rec["error"] and "after 3 attempts" in rec["error"]
+    assert rec["attempts"] == 2 and "ModelUnavailable" in rec["retried_errors"][0]
+    call = rec["error_call"]
+    assert (call["method"], call["path"], call["phase"]) == ("POST", "/v1/chat/completions", "agent")
+    assert call["host"] == env["fake"].url.split("/")[2] and call["site"].startswith("runner/openai_agent.py:")
+    assert rec["checks"] == []  # no verdict
+
+
+def test_endpoint_that_refuses_the_request_is_the_agents_failure(env, run):
+    """A 400 (e.g. a conversation too long for the model) answers the request the agent built: its failure."""
+    env["fake"].load(400)
+    rec = run("tools", max_retries=2)
+    assert len(env["fake"].requests) == 1  # neither retried by the client nor played again
+    assert rec["status"] == "finished" and rec["error_kind"] == "agent" and rec["attempts"] == 1
+    assert rec["error"].startswith("agent error: LLMError: HTTP 400")
+    assert rec["checks"] and rec["checks"][0]["passed"] is False  # graded as it stood
 
 
 def test_cli_openai_json_with_agent_options(env, tmp_path, monkeypatch, capsys):

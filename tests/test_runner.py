@@ -300,11 +300,16 @@ def test_agent_exception_is_an_episode_error(env, tmp_path):
     out = tmp_path / "run"
     summary = run_eval(config(env, out, agent=f"{agent_file}:BrokenAgent", task_ids=["ev-total-001", "ev-rent-001"]))
     records = read_results(out)
-    assert len(records) == 2 and summary["errors"] == 2 and summary["passed"] == 0
+    # the agent's own bug is its failure (graded, in the pass rate), not an infrastructure error
+    assert len(records) == 2 and summary["agent_errors"] == 2 and summary["errors"] == 0 and summary["passed"] == 0
+    assert summary["graded"] == 2 and summary["pass_rate"] == 0.0
     for rec in records:
-        assert rec.error == "agent error: RuntimeError: boom in the agent"
+        assert rec.error == "agent error: RuntimeError: boom in the agent" and rec.error_kind == "agent"
         assert "boom in the agent" in rec.error_traceback
+        assert "in run_episode" in rec.error_traceback  # the whole traceback, its outermost frame too
+        assert rec.error_call.site.endswith("in solve") and "broken_agent.py" in rec.error_call.site
         assert rec.status == "finished" and rec.steps == 2  # the runner finished the session
+        assert rec.attempts == 1 and rec.retried_errors is None  # an agent error is not played again
         assert rec.model is None
 
 
@@ -374,16 +379,16 @@ def test_http_agent_example(env):
 
 def test_private_servers_share_the_episodes(env, tmp_path, monkeypatch):
     """Without --server the runner starts its own servers and spreads episodes over all of them."""
-    import officesim.runner.run as runner_module
+    import officesim.runner.play as play_module
 
     used: list[str] = []
-    real_run_episode = runner_module.run_episode
+    real_run_episode = play_module.run_episode
 
     def spy(client, *args, **kwargs):
         used.append(str(client._http.base_url))
         return real_run_episode(client, *args, **kwargs)
 
-    monkeypatch.setattr(runner_module, "run_episode", spy)
+    monkeypatch.setattr(play_module, "run_episode", spy)
     summary = run_eval(config(env, tmp_path / "two", agent="oracle", server=None, token=None, servers=2, workers=2))
     assert summary["total"] == len(TASK_IDS) and summary["passed"] == len(TASK_IDS)
     assert len(set(used)) == 2, used
