@@ -98,3 +98,26 @@ def test_generated_train_tasks_load_and_never_collide(tmp_path):
     again = generate(name, seed=8, count=1, out=tmp_path / "other")
     strip = lambda path: {k: v for k, v in yaml.safe_load(path.read_text()).items() if k != "id"}  # noqa: E731
     assert strip(again[0]) != strip(paths[0])
+
+
+def test_task_files_parsed_once_per_machine_by_content(tmp_path, monkeypatch):
+    """The YAML of a task file is kept as JSON by its digest: a second process start parses no YAML, an
+    edited file is parsed again, and dates survive the round trip."""
+    import yaml as _yaml
+
+    from officesim.tasks import loader
+
+    monkeypatch.setenv("OFFICESIM_CACHE", str(tmp_path / "cache"))
+    text = "id: t1\nwhen: 2026-03-02\nat: 2026-03-02 09:30:00\nlist: [1, two, {three: 3.5}]\n"
+    first = loader._YamlIndex()
+    raw = first.raw(text)
+    first.save()
+    calls = []
+    monkeypatch.setattr(loader.yaml, "load", lambda *a, **k: calls.append(1) or _yaml.safe_load(a[0]))
+    again = loader._YamlIndex()  # as a new process would
+    assert again.raw(text) == raw and calls == []
+    assert again.raw(text) is not again.raw(text)  # fresh objects each time
+    import datetime as dt
+    assert raw["when"] == dt.date(2026, 3, 2) and raw["at"] == dt.datetime(2026, 3, 2, 9, 30)
+    edited = again.raw(text.replace("t1", "t2"))
+    assert edited["id"] == "t2" and calls == [1]
