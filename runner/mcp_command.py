@@ -167,12 +167,20 @@ def _problem(text: str) -> tuple[Any, int, str] | None:
 
     import mcp_types as types
 
+    from officesim.server.textcheck import bad_unicode_message, lone_surrogate
+
     try:
         value = json.loads(text)
     except ValueError as exc:
         return None, types.PARSE_ERROR, f"parse error: {exc}"
     if isinstance(value, list):
         return None, types.INVALID_REQUEST, "batches are not supported: send one JSON-RPC message per line"
+    where = lone_surrogate(value)  # the SDK's parser would drop the line unanswered (server/textcheck.py)
+    if where:
+        request_id = value.get("id") if isinstance(value, dict) else None
+        if isinstance(request_id, bool) or not isinstance(request_id, (int, str)) or lone_surrogate(request_id):
+            request_id = None
+        return request_id, types.INVALID_PARAMS, bad_unicode_message(where)
     try:
         types.jsonrpc_message_adapter.validate_python(value, by_name=False)
     except Exception:

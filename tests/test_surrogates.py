@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import select
+import subprocess
+import sys
 from pathlib import Path
 
 import anyio
@@ -276,3 +279,37 @@ def test_mcp_refuses_a_surrogate_in_any_message_naming_where(server):
                     assert record.status_code == 200 and len(record.json()["history"]) == 2
 
     anyio.run(main)
+
+
+def test_the_stdio_relay_answers_a_surrogate_naming_where(server):
+    """``officesim mcp`` (stdio) answers such a line with a JSON-RPC error naming where (the SDK's stdio
+    parser would drop it unanswered, leaving the client waiting) and goes on."""
+    env = {"OFFICESIM_TOKEN": server.token, "PATH": "/usr/bin:/bin"}
+    proc = subprocess.Popen([sys.executable, "-m", "officesim.runner.cli", "mcp", "--server", server.url],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                            cwd=str(Path(__file__).resolve().parents[1]))
+
+    def answer() -> dict:
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        assert ready, "the relay answered nothing"
+        return json.loads(proc.stdout.readline())
+
+    try:
+        for message in ({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}},
+                        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                         "params": {"name": "start_task", "arguments": {"task_id": "api-\ud800"}}},
+                        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                         "params": {"name": "list_tasks", "arguments": {}}}):
+            proc.stdin.write(escaped(message) + b"\n")
+        proc.stdin.flush()
+        answers = [answer() for _ in range(3)]
+    finally:
+        proc.stdin.close()
+        proc.terminate()
+        proc.wait(60)
+    assert answers[0]["id"] == 1 and "result" in answers[0]
+    assert answers[1]["id"] == 2 and answers[1]["error"]["code"] == -32602
+    assert "params.arguments.task_id" in answers[1]["error"]["message"]
+    assert answers[2]["id"] == 3 and "api-question" in answers[2]["result"]["content"][0]["text"]
