@@ -22,6 +22,7 @@ import itertools
 import math
 import re
 from contextvars import ContextVar
+from functools import lru_cache
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import Any, Callable
@@ -125,9 +126,26 @@ def dates_in(text: str, year: int | None = None) -> list[Mention]:
 
 
 def _drop_nested(mentions: list[Mention]) -> list[Mention]:
-    """Mentions inside a longer one of the same list are the same words read twice ("Thu 15/01/2026")."""
-    return [m for m in mentions
-            if not any((o.start <= m.start and m.end <= o.end) and (o.end - o.start) > (m.end - m.start) for o in mentions)]
+    """Mentions inside a longer one of the same list are the same words read twice ("Thu 15/01/2026").
+
+    One sweep by start (a longer span that holds another starts no later and ends no earlier: among those
+    starting before, the furthest end; among those starting at the same place, the longest), not a test of
+    every pair, which a text of a thousand dates made quadratic."""
+    order = sorted(range(len(mentions)), key=lambda k: (mentions[k].start, -mentions[k].end))
+    nested: set[int] = set()
+    reach = -1  # the furthest end of the mentions that start before the current start
+    k = 0
+    while k < len(order):
+        start, last = mentions[order[k]].start, k
+        while last < len(order) and mentions[order[last]].start == start:
+            last += 1
+        longest = mentions[order[k]].end  # the group of this start is sorted by end, longest first
+        for j in order[k:last]:
+            if reach >= mentions[j].end or longest > mentions[j].end:
+                nested.add(j)
+        reach = max(reach, longest)
+        k = last
+    return [m for k, m in enumerate(mentions) if k not in nested]
 
 
 def _nearest_day(day: int, weekday: int | None, year: int | None) -> date | None:
@@ -198,8 +216,11 @@ def times_in(text: str) -> list[Mention]:
 def _clock_mentions(text: str) -> list[Mention]:
     out, taken = [], []
     for pattern in _TIME_PATTERNS:
+        # a pattern's own matches do not overlap: only those of the patterns before it are tested (by
+        # bisection: a text of a thousand times made the test of every pair quadratic)
+        before = _Spans(taken)
         for m in pattern.finditer(text):
-            if any(s < m.end() and m.start() < e for s, e in taken):
+            if before.overlaps(m.start(), m.end()):
                 continue
             groups = m.groupdict()
             if groups.get("word"):
@@ -381,6 +402,26 @@ def find(text: Any, expected: Any, *, case_sensitive: bool = False, year: int | 
         return next((m for m in (find(text, e, case_sensitive=case_sensitive, year=year) for e in expected)
                      if m is not None), None)
     body = str(text or "")
+    if len(body) <= _CACHED_TEXT:
+        try:
+            return _find_cached(body, expected, type(expected), case_sensitive, year, REFERENCE_NOW.get())
+        except TypeError:  # a fact that cannot be a key
+            pass
+    return _find(body, expected, case_sensitive, year)
+
+
+_CACHED_TEXT = 8_192  # characters: a clause or a line, which the closed-world reading asks about once per value
+
+
+@lru_cache(maxsize=2048)
+def _find_cached(body: str, expected: Any, _kind: type, case_sensitive: bool, year: int | None,
+                 _now: datetime | None) -> Mention | None:
+    """``find`` of one fact in a short text, remembered: the reading of a text's values asks the same
+    clause for the same facts once per value (``_now``, the simulated now, is part of the question)."""
+    return _find(body, expected, case_sensitive, year)
+
+
+def _find(body: str, expected: Any, case_sensitive: bool, year: int | None) -> Mention | None:
     kind, value = fact_of(expected)
     if kind == "number":
         wanted = number_fact(expected)
