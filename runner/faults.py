@@ -97,12 +97,15 @@ def _shown(filename: str) -> str:
 
 
 def call_site(tb: TracebackType | None) -> str | None:
-    """The innermost frame of a traceback outside the plumbing (httpx, the standard library, the client,
-    the Episode's wrappers): the code that made the failing call, as ``file:line in function``."""
-    frames = traceback.extract_tb(tb) if tb is not None else []
-    for frame in reversed(frames):
-        if not _library(frame.filename):
-            return f"{_shown(frame.filename)}:{frame.lineno} in {frame.name}"
+    """The innermost frame of a traceback outside the plumbing (httpx and any transport plugged into it,
+    the standard library, the client, the Episode's wrappers): the code that made the failing call, as
+    ``file:line in function``."""
+    frames = list(traceback.walk_tb(tb)) if tb is not None else []
+    for frame, lineno in reversed(frames):
+        code = frame.f_code
+        if _library(code.co_filename) or isinstance(frame.f_locals.get("self"), httpx.BaseTransport):
+            continue
+        return f"{_shown(code.co_filename)}:{lineno} in {code.co_name}"
     return None
 
 

@@ -53,8 +53,8 @@ def junit_xml(records: list[EpisodeRecord], suite_name: str = "officesim") -> ET
                              time=f"{rec.wall_time_s or 0:.3f}")
         if rec.no_verdict:
             kind = rec.error_kind or "infrastructure"
-            attempts = f" after {rec.attempts} attempts" if rec.attempts > 1 else ""
-            error = ET.SubElement(case, "error", message=_safe(f"{kind} error{attempts}: {rec.error}"[:500]),
+            attempts = f" (after {rec.attempts} attempts)" if rec.attempts > 1 else ""
+            error = ET.SubElement(case, "error", message=_safe(f"{rec.error or kind + ' error'}"[:480] + attempts),
                                   type=f"officesim.{kind.capitalize()}Error")
             error.text = _safe(_error_text(rec))
         elif not rec.passed:

@@ -51,7 +51,9 @@ def test_summary_keeps_its_older_keys_and_has_no_pass_hat_k_for_one_trial(runs):
                 "side_effect_rate", "missing_rate", "pass_hat_k", "process", "ask", "statuses", "tokens", "trials"):
         assert key in s
     assert s["pass_hat_k"] is None and "pass_hat_k" not in s["by_app"]["excel"]
-    assert set(s["by_category"]["1"]) == {"total", "passed", "pass_rate", "passed_checks_only", "pass_rate_checks_only"}
+    # graded and errors: the episodes with a verdict (the rates' denominator) and those without one
+    assert set(s["by_category"]["1"]) == {"total", "graded", "errors", "passed", "pass_rate", "passed_checks_only",
+                                          "pass_rate_checks_only"}
 
 
 def test_records_without_scenario_or_split_group_as_unknown(runs):
