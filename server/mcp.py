@@ -23,7 +23,6 @@ import errno
 import json
 import mimetypes
 import os
-import re
 import threading
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
@@ -44,7 +43,8 @@ from officesim.server.routes.common import error_response
 from officesim.apps.toolnames import split_tool_name
 from officesim.server.session import Session, SessionEnded
 from officesim.testbed import safefs
-from officesim.server.textcheck import bad_unicode_message, clean, lone_surrogate, replace_lone_surrogates
+from officesim.server.textcheck import (bad_unicode_message, clean, lone_surrogate, may_hold_lone_surrogate,
+                                        replace_lone_surrogates)
 
 PATH = "/mcp"
 SCHEME = "office://"
@@ -103,11 +103,6 @@ def _error_result(code: str, message: str) -> types.CallToolResult:
                                 structured_content=structured, is_error=True)
 
 
-# A body that may hold a lone surrogate: as a JSON escape (\\uD800-\\uDFFF) or as its three bytes (which
-# Python's json reads with surrogatepass). Only such bodies are parsed before the SDK sees them.
-_MAYBE_SURROGATE = re.compile(rb"\\u[dD][89abcdefABCDEF]|\xed[\xa0-\xbf]")
-
-
 async def _read_body(receive: Any, limit: int) -> tuple[bytes | None, Any]:
     """The request's body (None past ``limit`` bytes or on a disconnect) and a ``receive`` that
     hands the same messages to the SDK again."""
@@ -134,7 +129,7 @@ def _bad_unicode_answer(body: bytes, has_session: bool) -> Response | None:
     as a bare parse error: a ``tools/call`` of a connection gets a tool result with ``isError`` and
     the code ``bad_unicode``, any other request a JSON-RPC error (HTTP 400); both name where the bad
     text is. None when the body holds none (or is no JSON: the SDK answers that)."""
-    if not _MAYBE_SURROGATE.search(body):
+    if not may_hold_lone_surrogate(body):
         return None
     try:
         message = json.loads(body)

@@ -150,6 +150,10 @@ def test_a_surrogate_anywhere_in_a_body_is_refused_and_never_stored(client):
             resp = client.request(method.upper(), url, content=b'{"x": "\xed\xa0\x80"}',
                                   headers={"content-type": "application/json"})
             refused(resp.status_code, resp.json(), "body.x")
+            # and as a UTF-16 code unit of a UTF-16 body (JSON may be UTF-16 or UTF-32)
+            resp = client.request(method.upper(), url, content='{"y": "\ud800"}'.encode("utf-16-le", "surrogatepass"),
+                                  headers={"content-type": "application/json"})
+            refused(resp.status_code, resp.json(), "body.y")
     assert tried >= 3 * 7  # create, act and finish, each with several fields
     # OfficeBench's flat form and nested arguments of an action
     for body, where in (({"app": "system", "action": "list_files", "path": "\ud800"}, "body.path"),

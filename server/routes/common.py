@@ -14,7 +14,7 @@ from officesim.server.jsonbody import dumps
 from officesim.server.manager import SessionManager
 from officesim.server.models import ErrorResponse
 from officesim.server.session import Session
-from officesim.server.textcheck import bad_unicode_message, lone_surrogate
+from officesim.server.textcheck import bad_unicode_message, lone_surrogate, may_hold_lone_surrogate
 
 try:
     VERSION = version("officesim")
@@ -72,13 +72,14 @@ async def refuse_bad_unicode(request: Request) -> None:
         where = lone_surrogate(name, "a query parameter name") or lone_surrogate(value, f"query parameter '{name}'")
         if where:
             raise ApiError(400, "bad_unicode", bad_unicode_message(where))
-    if not await request.body():
+    body = await request.body()
+    if not body or not may_hold_lone_surrogate(body):  # most bodies: no walk
         return
     try:
-        body = await request.json()
+        parsed = await request.json()
     except ValueError:  # not JSON (a UnicodeDecodeError is one): the route's own validation answers
         return
-    where = lone_surrogate(body, "body")
+    where = lone_surrogate(parsed, "body")
     if where:
         raise ApiError(400, "bad_unicode", bad_unicode_message(where))
 
