@@ -124,7 +124,13 @@ def _describe(run_dir: Path, records: list[EpisodeRecord]) -> dict:
 
 
 def compare_records(a: list[EpisodeRecord], b: list[EpisodeRecord]) -> dict:
-    """compare.json's figures (without the runs' descriptions) from two runs' records."""
+    """compare.json's figures (without the runs' descriptions) from two runs' records. Episodes without a
+    verdict (status "error") are left out: a task with none graded in a run is not paired, and is listed
+    in ``errors_in_a`` / ``errors_in_b``."""
+    errors_a = sorted({r.task_id for r in a if r.no_verdict})
+    errors_b = sorted({r.task_id for r in b if r.no_verdict})
+    a = [r for r in a if not r.no_verdict]
+    b = [r for r in b if not r.no_verdict]
     ta, tb = by_task(a), by_task(b)
     paired_ids = sorted(set(ta) & set(tb))
     pairs = {t: (ta[t], tb[t]) for t in paired_ids}
@@ -147,6 +153,8 @@ def compare_records(a: list[EpisodeRecord], b: list[EpisodeRecord]) -> dict:
         "paired_tasks": len(paired_ids),
         "only_in_a": sorted(set(ta) - set(tb)),
         "only_in_b": sorted(set(tb) - set(ta)),
+        "errors_in_a": errors_a,  # tasks with an episode without a verdict (left out of the pairing)
+        "errors_in_b": errors_b,
         "flips": {"gained": [x["task_id"] for x in tasks if x["change"] == "gained"],
                   "lost": [x["task_id"] for x in tasks if x["change"] == "lost"]},
         "overall": paired_stats(list(pairs.values())),

@@ -408,3 +408,25 @@ def test_validate_calls_a_mutant_unplayable_only_after_its_retries(env, monkeypa
     assert f"wrong solution 'wrong number': client timeout {validate.TIMEOUT_ATTEMPTS} times" in text
     assert text.count("RETRIED api-question") == validate.TIMEOUT_ATTEMPTS - 1
     assert "waiting 4x as long" in text  # the second retry waited twice as long as the first
+
+
+def test_compare_and_baseline_leave_errors_out(tmp_path):
+    """An error in run B is neither a lost task in `report --compare` nor a regression for --baseline."""
+    from officesim.evaluators import EpisodeRecord
+    from officesim.runner.compare import compare_records
+    from officesim.runner.results import rewrite_clean
+    from officesim.runner.run import regressions
+
+    def rec(task_id: str, passed: bool) -> EpisodeRecord:
+        return EpisodeRecord(task_id=task_id, category=1, passed=passed, score=float(passed), status="finished")
+
+    a = [rec("t1", True), rec("t2", True)]
+    b = [rec("t1", False), EpisodeRecord.ungraded("t2", "error", "infrastructure error in agent: ReadTimeout",
+                                                   category=1, error_kind="infrastructure")]
+    data = compare_records(a, b)
+    assert data["errors_in_b"] == ["t2"] and data["errors_in_a"] == []
+    assert data["flips"]["lost"] == ["t1"] and data["paired_tasks"] == 1
+    for name, records in (("a", a), ("b", b)):
+        (tmp_path / name).mkdir()
+        rewrite_clean(tmp_path / name, records)
+    assert regressions(tmp_path / "b", tmp_path / "a") == ["t1"]
