@@ -8,7 +8,7 @@ Pure functions over records, so a merged run and an unsharded run summarise iden
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Any, Iterable
 
 from officesim.evaluators.record import EpisodeRecord

@@ -430,3 +430,68 @@ def test_compare_and_baseline_leave_errors_out(tmp_path):
         (tmp_path / name).mkdir()
         rewrite_clean(tmp_path / name, records)
     assert regressions(tmp_path / "b", tmp_path / "a") == ["t1"]
+
+
+# -- without a server: a stub client ---------------------------------------------------------------------
+class StubClient:
+    """Answers like a server whose grading fails (``evaluation`` carries the error)."""
+
+    def __init__(self, evaluation: dict):
+        self.evaluation = evaluation
+        self.deleted: list[str] = []
+
+    def create_session(self, task_id, mode=None, max_steps=None):
+        return {"session_id": f"s{len(self.deleted)}", "task": {"id": task_id}, "prompt": "p", "tools": [],
+                "current_app": "system"}
+
+    def finish(self, session_id, answer=None):
+        return {"done": True, "status": "finished", "evaluation": self.evaluation}
+
+    def get_session(self, session_id, include_tools=False, timeout=None):
+        return {"status": "finished", "step": 1, "history": [], "evaluation": self.evaluation}
+
+    def delete(self, session_id, timeout=None):
+        self.deleted.append(session_id)
+        return {}
+
+
+def test_a_failed_grading_has_no_verdict_and_is_played_again(env):
+    from officesim.evaluators import EpisodeRecord
+    from officesim.runner.agents import NoopAgent
+    from officesim.runner.play import EvalConfig, play_episode
+    from officesim.tasks.loader import load_tasks
+
+    task = load_tasks([env["tasks"]], include_suite=False)["ev-total-001"]
+    broken = EpisodeRecord.ungraded(task.id, "finished", "evaluation failed: Breach: the worker running it was "
+                                                         "killed by SIGKILL (not by the server)").api_dict()
+    client = StubClient(broken)
+    retried: list[int] = []
+    rec = play_episode(lambda attempt: client, NoopAgent(), task, 1, EvalConfig(retries=2, retry_pause_s=0.0),
+                       on_retry=lambda record, attempt: retried.append(attempt))
+    assert rec.status == "error" and rec.error_kind == "grading" and not rec.passed
+    assert rec.error.startswith("grading error: evaluation failed: Breach")
+    assert rec.attempts == 3 and retried == [1, 2] and len(client.deleted) == 3
+
+
+def test_a_dead_private_server_is_started_again_before_a_retry_on_it(monkeypatch):
+    from officesim.runner.play import EvalConfig
+    from officesim.runner.run import _LocalClients
+    from contextlib import ExitStack
+
+    class Server:
+        def __init__(self, port: int, running: bool):
+            self.url, self.token, self.running, self.revived = f"http://127.0.0.1:{port}", None, running, 0
+
+        def ensure_running(self) -> bool:
+            if self.running:
+                return False
+            self.running, self.revived = True, self.revived + 1
+            return True
+
+    servers = [Server(1, True), Server(2, False)]
+    with ExitStack() as stack:
+        clients = _LocalClients(servers, EvalConfig(), stack)
+        assert clients.pick(0, 1) is clients.clients[0] and servers[1].revived == 0  # a first attempt: no check
+        assert clients.pick(0, 2) is clients.clients[1]  # the retry moves to the next server...
+        assert servers[1].revived == 1 and servers[1].running  # ...started again first, as it had died
+        assert clients.pick(1, 2) is clients.clients[0] and servers[0].revived == 0
