@@ -1576,6 +1576,16 @@ def _per_task(name: str, anchors: tuple, compute: Callable[[], Any]) -> Any:
     return value
 
 
+def _stored_sources(state: EvalState, before: dict[str, dict]) -> list[tuple[Claim, set[str], int]]:
+    """Every value the initial office states (``office_sources``), from the machine's store of reference
+    states when the state names its key: reading a lived-in office's thousand files costs ~11 s."""
+    if not state.reference_key:
+        return office_sources(before, state.year)
+    from officesim.testbed import refstore
+
+    return refstore.cached("sources", f"{state.reference_key}-{state.year}", lambda: office_sources(before, state.year))
+
+
 def directory_of(state: EvalState) -> Directory:
     """The office's directory (initial office, gold's and the agent's), built once per state; the part of
     the initial and gold offices once per task."""
@@ -1685,7 +1695,7 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
     support.elsewhere = state.memo["gold_sources"]
     if "sources" not in state.memo:
         before, gold = state.before or {}, state.gold or {}
-        state.memo["sources"] = _per_task(f"sources-{state.year}", (before,), lambda: office_sources(before, state.year))
+        state.memo["sources"] = _per_task(f"sources-{state.year}", (before,), lambda: _stored_sources(state, before))
         key = f"{state.instruction}-{state.gold_answer}"
         office_text = _per_task(f"text-{key}", (before, gold), lambda: "\n".join(
             [state.instruction, *(document_text(e) for e in before.values()), *gold_written(state)]))

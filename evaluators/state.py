@@ -44,6 +44,9 @@ class EvalState:
     # whether the office's pictures may hold references the grading has not read (a scanned invoice's
     # number): a lived-in world's pictures are receipts whose text it wrote, with none
     pictures_hold_ids: bool = True
+    # the on-disk name of the initial office's derived values (testbed/refstore.py): what the grading reads
+    # of a lived-in office once per machine (every value it states) is kept there; None: computed here
+    reference_key: str | None = None
     memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # derived once per state
 
     def written(self, path: str) -> bool:

@@ -112,6 +112,28 @@ def _key(task: Task) -> tuple:
     return (task.id, task.source_dir)
 
 
+def reference_key(task: Task) -> str:
+    """The name of a task's initial office in the machine's store of reference states: its template
+    (named by content), its time zone and the code that parses it."""
+    import hashlib
+
+    from officesim.testbed import refstore
+    from officesim.testbed.materialise import template_for
+
+    text = f"{template_for(task).name}\0{task.timezone}\0{refstore.code_version()}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _template_digests(task: Task) -> dict:
+    """Each template file's size, SHA-256 and inode (testbed/parse.py ``file_digests``), once per machine."""
+    from officesim.testbed import refstore
+    from officesim.testbed.materialise import template_for
+    from officesim.testbed.parse import file_digests
+
+    template = template_for(task)
+    return refstore.cached("digests", reference_key(task), lambda: file_digests(template))
+
+
 _ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _ACTS_ON_MAIL = ("read_email", "reply_email", "forward_email")
 
@@ -191,6 +213,7 @@ class GradingJob:
     same: list[str]
     changed: dict[str, dict]
     reference: Reference | None = None  # in a worker
+    reference_key: str | None = None  # the initial office's name in the machine's store (testbed/refstore.py)
     before: dict | None = None  # in this process
     gold: GoldRun | None = None
     tolerance: Any = None
@@ -247,7 +270,8 @@ def grade(job: GradingJob) -> EpisodeRecord:
                       answer=job.answer, timezone=task.timezone, now=task.now_dt,
                       instruction=task.brief, before=before, gold=gold.after,
                       gold_answer=None if gold.answer is None else str(gold.answer), user=task.user,
-                      user_name=task.user_name, people=dict(task.people), pictures_hold_ids=task.world is None)
+                      user_name=task.user_name, people=dict(task.people), pictures_hold_ids=task.world is None,
+                      reference_key=job.reference_key)
     replies = task.user_script()["replies"] if task.user_replies else []
     record = evaluate(task.checks, state, task_id=task.id, mode=job.mode, status=job.status,
                       side_effects=outcome.side_effects, collateral=outcome.collateral, missing=outcome.missing,
@@ -344,16 +368,36 @@ class Evaluator:
 
     # -- per-task reference states ---------------------------------------------------------------
     def before(self, task: Task) -> dict:
-        """The parsed initial office of a task (from its cached template)."""
+        """The parsed initial office of a task (from its cached template; parsed once per machine,
+        testbed/refstore.py)."""
+        from officesim.testbed import refstore
         from officesim.testbed.materialise import template_for
         from officesim.testbed.parse import parse_office
 
         parse = self.parse_office or parse_office
-        return self._before.get(_key(task), lambda: parse(template_for(task), task.timezone))
+
+        def compute() -> dict:
+            template = template_for(task)
+            return refstore.cached("before", reference_key(task), lambda: parse(template, task.timezone))
+
+        return self._before.get(_key(task), compute)
 
     def gold(self, task: Task) -> GoldRun:
-        """The gold solution replayed on a fresh office, once per task."""
-        return self._gold.get(_key(task), lambda: self._replay_gold(task))
+        """The gold solution replayed on a fresh office, once per task (and machine: testbed/refstore.py)."""
+        from officesim.testbed import refstore
+        from officesim.testbed.materialise import template_for
+
+        def compute() -> GoldRun:
+            digest = refstore.task_digest(task, template_for(task), str(self.settings))
+            run = refstore.load("gold", digest)
+            if isinstance(run, GoldRun):
+                return run
+            run = self._replay_gold(task)
+            if not run.failures:  # a failed replay (a worker lost, a limit) is tried again next time
+                refstore.store("gold", digest, run)
+            return run
+
+        return self._gold.get(_key(task), compute)
 
     def prefetch(self, task: Task) -> None:
         """Start computing a task's reference states in the background (when a session starts),
@@ -401,11 +445,10 @@ class Evaluator:
     def _parse_changed(self, task: Task, root: Path) -> tuple[list[str], dict[str, dict]]:
         """The files of a session's office whose bytes are the template's (their entry is the initial
         office's), and the others, parsed."""
-        from officesim.testbed.materialise import template_for
-        from officesim.testbed.parse import file_digests, file_sha256, office_files, parse_office
+        from officesim.testbed.parse import file_sha256, office_files, parse_office
 
         before = self.before(task)
-        known = self._digests.get(_key(task), lambda: file_digests(template_for(task)))
+        known = self._digests.get(_key(task), lambda: _template_digests(task))
         same: dict[str, dict] = {}
         changed: list[str] = []
         for rel in office_files(root):
@@ -436,7 +479,7 @@ class Evaluator:
         same, changed = self._parse_changed(task, Path(session.office.root))
         job = GradingJob(task=task, root=str(session.office.root), mode=session.mode, status=session.status,
                          answer=session.answer, steps=session.step_count, history=_slim(session.history),
-                         same=same, changed=changed)
+                         same=same, changed=changed, reference_key=reference_key(task))
         if self.run_grading is None:
             job.before, job.gold, job.tolerance = self._references(task)
             return grade(job)
