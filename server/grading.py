@@ -9,16 +9,16 @@ for one computation instead of repeating it. Only the agent's own office is pars
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import posixpath
+import re
 import tempfile
 import threading
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
-
-import json
-import posixpath
-import re
 
 from officesim.apps.asking import ask_counts, asked_questions, person_names, unasked
 from officesim.evaluators.facts import own_text
@@ -76,23 +76,38 @@ def heads_up_judge(task: Task, before: dict, gold_after: dict) -> Callable[[dict
     return judge
 
 
-class _OnceCache:
-    """A per-key compute-once cache, safe under threads (one computation per key)."""
+REFERENCE_TASKS = int(os.environ.get("OFFICESIM_REFERENCE_TASKS") or 24)  # tasks whose references a server keeps
 
-    def __init__(self) -> None:
-        self._values: dict[Any, Any] = {}
+
+class _OnceCache:
+    """A per-key compute-once cache, safe under threads (one computation per key), keeping the ``limit``
+    most recently used keys: a server grading many lived-in tasks held ~13 MiB per task for good; a
+    task pushed out is read back from the machine's store (testbed/refstore.py) in a fraction of a second."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self._values: "OrderedDict[Any, Any]" = OrderedDict()
         self._locks: dict[Any, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._limit = limit or REFERENCE_TASKS
 
     def get(self, key: Any, compute: Callable[[], Any]) -> Any:
-        if key in self._values:
-            return self._values[key]
         with self._guard:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
             lock = self._locks.setdefault(key, threading.Lock())
         with lock:
-            if key not in self._values:
-                self._values[key] = compute()
-            return self._values[key]
+            with self._guard:
+                if key in self._values:
+                    return self._values[key]
+            value = compute()
+            with self._guard:
+                self._values[key] = value
+                self._values.move_to_end(key)
+                while len(self._values) > self._limit:
+                    old, _v = self._values.popitem(last=False)
+                    self._locks.pop(old, None)
+            return value
 
     def has(self, key: Any) -> bool:
         return key in self._values
