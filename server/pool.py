@@ -17,8 +17,9 @@ give, and would let one slow session stall the others pinned to its worker. Idle
 last-in first-out, so at low load one or two warm workers serve everything and their caches stay hot.
 
 Sizing: ``workers`` (default: the cores this process may use) are started with the server and kept.
-When every worker is busy and some are held by a long request (on it for more than ``LONG_S``: a slow
-OCR, a shell command sleeping, an LLM call), one more is forked for each so held, up to
+When every worker is busy and some are held by a long request of a kind that may block or work long
+(on it for more than ``LONG_S``: OCR, a shell command sleeping, a program, an LLM call, a grading; never a
+read or write of office files, however slow), one more is forked for each so held, up to
 ``max_workers`` (default 4 per core, at least 8); a queue of quick requests just waits its turn, as
 more workers than cores would only add cold caches. A worker beyond ``workers`` idle for
 ``RETIRE_AFTER_S`` exits. Workers are forked from a forkserver that has imported
@@ -113,7 +114,7 @@ class Breach(Exception):
 
 
 class _Worker:
-    __slots__ = ("proc", "conn", "pid", "idle_since", "busy_since", "killed")
+    __slots__ = ("proc", "conn", "pid", "idle_since", "busy_since", "killed", "long_kind")
 
     def __init__(self, proc, conn):
         self.proc = proc
@@ -122,6 +123,7 @@ class _Worker:
         self.idle_since = time.monotonic()
         self.busy_since = 0.0  # when its current request started (0: idle)
         self.killed = False
+        self.long_kind = False  # its request is of a kind that may hold it long (see WorkerPool._held_up)
 
 
 class WorkerPool:
@@ -163,8 +165,8 @@ class WorkerPool:
         limit = self.time_limit_for(op)
         request = ("op", op.qualified_app, op.name, args, str(ctx.office.root), ctx.user, ctx.now,
                    {k: v for k, v in ctx.settings.items() if k != "office_quota_bytes"}, self.settings.quota_bytes)
-        try:
-            return self._call(request, limit)
+        try:  # an operation that declares a time limit of its own (shell, OCR, LLM) may hold a worker long
+            return self._call(request, limit, long_kind=op.time_limit is not None)
         except Breach as exc:
             return ActionResult.failure("resource_limit", f"{op.app}.{op.name}: {exc.message}")
         except PoolClosed:
@@ -186,7 +188,8 @@ class WorkerPool:
             raise Breach("busy", f"{self.program_slots} programs are already running in this server process; "
                                  "try again when one has ended")
         try:
-            reply = self._call(("code", str(root), command, mode, limits, len(pass_fds)), limit, pass_fds=pass_fds)
+            reply = self._call(("code", str(root), command, mode, limits, len(pass_fds)), limit, pass_fds=pass_fds,
+                               long_kind=True)
         finally:
             self._programs.release()
         if isinstance(reply, str):
@@ -227,7 +230,7 @@ class WorkerPool:
         """An evaluation (server/grading.py ``GradingJob``) in a worker under ``limit`` seconds: the
         ``EpisodeRecord``; raises ``Breach`` past the time or memory limit (the worker is killed and
         replaced, the server goes on), ``PoolClosed`` when the server stops."""
-        return self._call(("grade", job), limit)
+        return self._call(("grade", job), limit, long_kind=True)
 
     def close(self) -> None:
         """Kill every worker now; requests in flight answer that the server is shutting down."""
@@ -251,8 +254,8 @@ class WorkerPool:
 
     # -- one request -----------------------------------------------------------------------------
     def _call(self, request: tuple, limit: float, on_entry: Callable[[str, dict], None] | None = None,
-              pass_fds: tuple[int, ...] = ()) -> Any:
-        worker = self._acquire()
+              pass_fds: tuple[int, ...] = (), long_kind: bool = False) -> Any:
+        worker = self._acquire(long_kind)
         healthy = False
         try:
             try:
@@ -319,7 +322,7 @@ class WorkerPool:
                                f"server{limit})")
 
     # -- workers ---------------------------------------------------------------------------------
-    def _acquire(self) -> _Worker:
+    def _acquire(self, long_kind: bool = False) -> _Worker:
         since = time.monotonic()
         with self._cond:
             while True:
@@ -328,6 +331,7 @@ class WorkerPool:
                 if self._idle:
                     worker = self._idle.pop()
                     worker.busy_since = time.monotonic()
+                    worker.long_kind = long_kind
                     return worker
                 count = len(self._all) + self._starting
                 if count < self.settings.max_workers and (
@@ -340,14 +344,17 @@ class WorkerPool:
         if worker is None:
             raise PoolClosed()
         worker.busy_since = time.monotonic()
+        worker.long_kind = long_kind
         return worker
 
     def _held_up(self) -> int:
-        """How many workers are held by a long request (a sleeping command, an LLM call, a big file):
-        only those are made up for with extra workers; a queue of quick requests just waits its turn,
-        since more workers than cores would only add cold caches (call with the lock held)."""
+        """How many workers are held by a long request of a kind that blocks or works long (a command
+        sleeping, a program, an LLM call, OCR, a grading): only those are made up for with extra workers.
+        Reading and writing office files never grows the pool, however slow a read is: a queue of reads
+        just waits its turn, since more workers than cores only add cold caches and more slow reads (32
+        sessions reading lived-in offices grew a pool from 2 to 16 workers that way) (call with the lock held)."""
         now = time.monotonic()
-        long = sum(1 for w in self._all if w.busy_since and now - w.busy_since > LONG_S)
+        long = sum(1 for w in self._all if w.busy_since and w.long_kind and now - w.busy_since > LONG_S)
         return long - (len(self._all) + self._starting - self.settings.workers)
 
     def _spawn_counted(self) -> _Worker | None:

@@ -298,3 +298,25 @@ def test_parse_under_budget_marks_the_slow_file_and_parses_the_rest(ctx, tmp_pat
         assert slow["kind"] == "corrupt" and slow["reason"] == "too_large" and "time limit" in slow["error"]
     finally:
         pool.close()
+
+
+def test_only_long_kinds_of_work_grow_the_pool():
+    """A worker held long by a read of office files does not start another (a queue of reads waits its
+    turn); one held by a command, a program, OCR, an LLM call or a grading does."""
+    import time as _time
+    from types import SimpleNamespace
+
+    from officesim.server.pool import LONG_S
+
+    pool = WorkerPool(PoolSettings(workers=2, max_workers=8))
+    started = _time.monotonic() - LONG_S * 4
+    reads = [SimpleNamespace(busy_since=started, long_kind=False) for _ in range(2)]
+    pool._all = reads  # two workers, both on a slow read
+    assert pool._held_up() == 0
+    pool._all = [SimpleNamespace(busy_since=started, long_kind=True), reads[0]]  # one on a sleeping command
+    assert pool._held_up() == 1
+    pool._all = [SimpleNamespace(busy_since=_time.monotonic(), long_kind=True), reads[0]]  # just begun
+    assert pool._held_up() == 0
+    shell = APPS["shell"].operations["command"]
+    read = APPS["excel"].operations["read_file"]
+    assert shell.time_limit is not None and read.time_limit is None  # what run_operation tells them by
