@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import mimetypes
+import os
 import re
+import stat
+import threading
+from collections import OrderedDict
 from datetime import date, datetime
 from email import policy
 from email.message import EmailMessage
@@ -327,10 +331,40 @@ def _prefixed(prefix: str, subject: str, also: tuple[str, ...] = ()) -> str:
 # -- operations --------------------------------------------------------------------------------
 
 
+_SEEN: "OrderedDict[tuple, tuple[dict, float]]" = OrderedDict()  # by the entry's identity, see _list_entry
+_SEEN_LIMIT = 50_000
+_SEEN_LOCK = threading.Lock()
+
+
 def _list_entry(path: Path, ctx: OfficeContext) -> tuple[dict, float]:
     """One message as list_emails shows it (with its whole text under "body", for searching), and its
     date for sorting; cached by the file's content (the email package's header parsing costs about a
-    millisecond per message)."""
+    millisecond per message), and by the entry's identity: a lived-in inbox of 600 messages is listed
+    from the status of its entries alone when none changed. The identity is the entry's own status (not
+    followed if a link): device, inode, size, modification and change times. The change time is the
+    kernel's, set on every write, rename or link of the inode, so no program can make a changed file look
+    unchanged; a link or a new file has another identity and is read, through Office.read_bytes."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+        ident = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, path.stem, str(office_zone(ctx)))
+    except OSError:
+        ident = None
+    if ident is not None and stat.S_ISREG(st.st_mode):
+        with _SEEN_LOCK:
+            hit = _SEEN.get(ident)
+            if hit is not None:
+                _SEEN.move_to_end(ident)
+                return hit  # shared: the listings copy what they show and change nothing
+    entry = _read_entry(path, ctx)
+    if ident is not None and stat.S_ISREG(st.st_mode):
+        with _SEEN_LOCK:
+            _SEEN[ident] = entry
+            while len(_SEEN) > _SEEN_LIMIT:
+                _SEEN.popitem(last=False)
+    return entry
+
+
+def _read_entry(path: Path, ctx: OfficeContext) -> tuple[dict, float]:
     data = ctx.office.read_bytes(path, path.stem)
 
     def parse() -> tuple[dict, float]:
