@@ -212,50 +212,73 @@ def claims_in(text: str, *, year: int | None, directory: Directory | None = None
     return out + list(rest)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _plain_claims(text: str, year: int | None, kinds: frozenset[str], dotted_times: bool,
                   now: Any) -> tuple[tuple[Claim, ...], tuple[Claim, ...], str]:
     """The claims of ``text`` that need no directory (mail addresses; ids, dates, times, numbers) and the
     text with links, paths and addresses masked, where people and organisations are then read. Cached:
     a grading reads the same mail once for each check it might match (``now`` is the simulated now a
     weekday-only date is read against)."""
+    read = _every_plain_claim(text, year, now)
+    mails = read.mails if "email" in kinds else ()
+    out = [*(read.ids if "id" in kinds else ()), *(read.phones if "phone" in kinds else ()),
+           *(read.dates if "date" in kinds else ())]
+    if "time" in kinds:  # "10.00" is a time or an amount: both readings are claims of the same words
+        out += [*read.times, *(read.dotted if dotted_times else ())]
+    out += [c for c in read.numbers if c.kind in kinds]  # numbers, and days written as ordinals ("15th")
+    return mails, tuple(out), read.people_text
+
+
+@dataclass(frozen=True)
+class _PlainClaims:
+    mails: tuple[Claim, ...]
+    ids: tuple[Claim, ...]
+    phones: tuple[Claim, ...]
+    dates: tuple[Claim, ...]
+    times: tuple[Claim, ...]
+    dotted: tuple[Claim, ...]
+    numbers: tuple[Claim, ...]
+    people_text: str
+
+
+@lru_cache(maxsize=4096)
+def _every_plain_claim(text: str, year: int | None, now: Any) -> _PlainClaims:
+    """The claims of every kind ``_plain_claims`` reads, read once per text (the masking that each kind's
+    reading needs does not depend on the kinds asked for)."""
     masked = _mask(text, [*((m.start(), m.end()) for m in _URL.finditer(text)), *path_spans(text)])
     emails = [m for m in _EMAIL.finditer(masked)]
     mails = tuple(Claim("email", m.group(0).lower().rstrip("."), m.group(0), start=m.start(), end=m.end())
-                  for m in emails) if "email" in kinds else ()
+                  for m in emails)
     masked = _mask(masked, [(m.start(), m.end()) for m in emails])
     people_text = masked
-    out: list[Claim] = []
-    ids = [m for m in IDENTIFIER.finditer(masked) if _is_identifier(m)]
-    if "id" in kinds:
-        out += [Claim("id", _id_value(m), m.group(0), start=m.start(), end=m.end()) for m in ids]
-    masked = _mask(masked, [(m.start(), m.end()) for m in ids])
-    phones = phone_spans(masked)  # one number to call, not amounts
-    if "phone" in kinds:
-        out += [Claim("phone", phone_key(masked[a:b]), masked[a:b], start=a, end=b) for a, b in phones]
-    masked = _mask(masked, phones)
+    found = [m for m in IDENTIFIER.finditer(masked) if _is_identifier(m)]
+    ids = tuple(Claim("id", _id_value(m), m.group(0), start=m.start(), end=m.end()) for m in found)
+    masked = _mask(masked, [(m.start(), m.end()) for m in found])
+    spans = phone_spans(masked)  # one number to call, not amounts
+    phones = tuple(Claim("phone", phone_key(masked[a:b]), masked[a:b], start=a, end=b) for a, b in spans)
+    masked = _mask(masked, spans)
     masked = _mask(masked, [(m.start(), m.end()) for m in _LIST_MARK.finditer(masked)])
     dates = dates_in(masked, year)
-    if "date" in kinds:
-        out += [Claim("date", m.value, masked[m.start:m.end], start=m.start, end=m.end) for m in dates]
     times = times_in(masked)
-    if "time" in kinds:  # "10.00" is a time or an amount: both readings are claims of the same words
-        out += [Claim("time", m.value, masked[m.start:m.end], start=m.start, end=m.end)
-                for m in times + (dotted_times_in(masked) if dotted_times else [])]
+    dotted = tuple(Claim("time", m.value, masked[m.start:m.end], start=m.start, end=m.end)
+                   for m in dotted_times_in(masked))
+    date_claims = tuple(Claim("date", m.value, masked[m.start:m.end], start=m.start, end=m.end) for m in dates)
+    time_claims = tuple(Claim("time", m.value, masked[m.start:m.end], start=m.start, end=m.end) for m in times)
     masked = _mask(masked, [(m.start, m.end) for m in [*dates, *times]])
+    numbers: list[Claim] = []
     for m in numbers_in(masked):
         glued_after = masked[m.end:m.end + 1].isalpha() and not _ORDINAL.match(masked, m.end)
         glued_before = m.start > 0 and masked[m.start - 1].isalpha()
         if glued_after or glued_before:
             continue
         if _ORDINAL.match(masked, m.end):
-            if "date" in kinds and float(m.value).is_integer() and 1 <= m.value <= 31:
-                out.append(Claim("date", ("day", int(m.value)), masked[m.start:m.end + 2], start=m.start, end=m.end + 2))
+            if float(m.value).is_integer() and 1 <= m.value <= 31:
+                numbers.append(Claim("date", ("day", int(m.value)), masked[m.start:m.end + 2], start=m.start,
+                                     end=m.end + 2))
             continue
-        if "number" in kinds:
-            out.append(Claim("number", m.value, masked[m.start:m.end].strip(), m.precision, m.currency, m.start, m.end,
+        numbers.append(Claim("number", m.value, masked[m.start:m.end].strip(), m.precision, m.currency, m.start, m.end,
                              m.unscaled))
-    return mails, tuple(out), people_text
+    return _PlainClaims(mails, ids, phones, date_claims, time_claims, dotted, tuple(numbers), people_text)
 
 
 _NOT_PREFIX = re.compile(r"(?i)(?:on|at|by|to|in|of|and|the|is|was|from|until|till|before|after|total|sum|for|"

@@ -22,7 +22,7 @@ import itertools
 import math
 import re
 from contextvars import ContextVar
-from functools import lru_cache
+from functools import lru_cache, wraps
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import Any, Callable
@@ -90,6 +90,24 @@ REFERENCE_NOW: ContextVar[datetime | None] = ContextVar("officesim_reference_now
 
 
 # ---- finding values ------------------------------------------------------------------------------
+_LONG_TEXT = 8_192  # characters: the values of a longer text are read once for the checks that ask of it
+
+
+def _read_once(read: Callable[..., list[Mention]]) -> Callable[..., list[Mention]]:
+    """``read`` (dates, times or numbers of a text), remembered for the last few long texts (a whole mail
+    or document, which each check and each fact asks of again), as a fresh list each time."""
+    cached = lru_cache(maxsize=4)(lambda text, args, _now: tuple(read(text, *args)))
+
+    @wraps(read)
+    def once(text: str, *args: Any) -> list[Mention]:
+        if len(text) <= _LONG_TEXT:
+            return read(text, *args)
+        return list(cached(text, args, REFERENCE_NOW.get()))
+
+    return once
+
+
+@_read_once
 def dates_in(text: str, year: int | None = None) -> list[Mention]:
     """Dates written in ``text``; a date without a year takes ``year`` (else it matches any year:
     its value is then a (month, day) pair). Slashed dates keep both readings (d/m and m/d), unless a
@@ -197,6 +215,7 @@ def _month(name: str) -> int:
 _RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|until|till)\s*", re.I)
 
 
+@_read_once
 def times_in(text: str) -> list[Mention]:
     """Clock times written in ``text`` (9:00, 09:00, 9 am, 2:30 pm, 14:30, noon); in a range whose end
     alone carries the meridiem (4:00-5:00 PM) the start shares it where that keeps the range in order."""
@@ -267,6 +286,7 @@ class _Spans:
         return i > 0 and self.reach[i - 1] > start
 
 
+@_read_once
 def numbers_in(text: str) -> list[Mention]:
     """Numbers written in ``text``, outside dates and clock times: in digits (a scale word after them
     multiplies: "7.19 billion", "$7,192 million") or in words ("five", "twenty-one"; number-parser
@@ -337,6 +357,22 @@ _ISO_DATETIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[ T](\d{1,2}:\d{2}(?::\d{2})?)$
 _CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?$")
 
 
+def _remembered(compute: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``compute`` of an expected fact, remembered per fact (and simulated now, which a date written as a
+    weekday and a day reads): the checks ask the same fact of every line and every value of a text."""
+    cached = lru_cache(maxsize=4096)(lambda expected, _kind, _now: compute(expected))
+
+    @wraps(compute)
+    def remembered(expected: Any) -> Any:
+        try:
+            return cached(expected, type(expected), REFERENCE_NOW.get())
+        except TypeError:  # a fact that cannot be a key
+            return compute(expected)
+
+    return remembered
+
+
+@_remembered
 def fact_of(expected: Any) -> tuple[str, Any]:
     """(kind, value) of an expected fact: number, date, time, datetime or text."""
     if isinstance(expected, datetime):
@@ -362,6 +398,7 @@ def fact_of(expected: Any) -> tuple[str, Any]:
     return "text", text
 
 
+@_remembered
 def number_fact(expected: Any) -> Mention | None:
     """An expected fact written as one amount ("7.19 billion", "$4,690.99", "4,690.99 EUR"), with its
     rounding and currency; None when it is not a single number."""
