@@ -157,15 +157,34 @@ def copy_differences(before: State, agent: dict, gold: dict) -> list[str]:
         return []
     written, values = document_text(agent), claims_in(document_text(gold), year=None, kinds=VALUE_KINDS)
     found = claims_in(written, year=None, kinds=VALUE_KINDS)
-    other = [c for c in found if not any(same_claim(c, v) for v in values)]
-    lost = [v for v in values if not any(same_claim(c, v) for c in found)]
+    seen: dict[tuple, bool] = {}
+    other = next((c for c in found if not _stated_in(c, values, seen)), None)
+    distinct = [] if other else _distinct(found)
+    lost = None if other else next((v for v in values if not any(same_claim(c, v) for c in distinct)), None)
     if other or lost:
-        said = f"states {_shown(other[0].text)}" if other else f"lacks {_shown(lost[0].text)}"
+        said = f"states {_shown(other.text)}" if other else f"lacks {_shown(lost.text)}"
         return [f"{said}, unlike the copy the correct outcome makes"]
     likeness = fuzz.ratio(_squash(written), wanted) / 100
     if likeness < COPY_THRESHOLD:
         return [f"is {likeness:.2f} alike to the copy the correct outcome makes (threshold {COPY_THRESHOLD})"]
     return []
+
+
+def _claim_key(claim: Any) -> tuple:
+    return (claim.kind, repr(claim.value), claim.currency, claim.precision, claim.unscaled)
+
+
+def _stated_in(claim: Any, values: list, seen: dict) -> bool:
+    """Whether one of ``values`` states ``claim``, once per distinct claim (a long copy repeats its values)."""
+    key = _claim_key(claim)
+    if key not in seen:
+        seen[key] = any(same_claim(claim, v) for v in values)
+    return seen[key]
+
+
+def _distinct(claims: list) -> list:
+    """One claim of each distinct value (what ``same_claim`` reads of it)."""
+    return list({_claim_key(c): c for c in claims}.values())
 
 
 def _file_line(path: str, problems: list[str]) -> str:
