@@ -18,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from officesim.apps.registry import TEXT_LIMITS, TextLimit
-from officesim.evaluators.claims import MAX_CLAIMS, _PATH, path_spans
+from officesim.evaluators.claims import MAX_CLAIMS, MAX_LINE, _PATH, bounded_lines, path_spans
 from officesim.evaluators.record import EpisodeRecord
 from officesim.server import grading
 from officesim.server.app import create_app
@@ -91,6 +91,15 @@ def test_paths_are_found_as_the_pattern_finds_them():
     for _ in range(20_000):
         text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
         assert path_spans(text) == [(m.start(), m.end()) for m in _PATH.finditer(text)], text
+
+
+def test_long_lines_are_read_in_pieces_and_everything_else_as_written():
+    text = "Dear Mei,\n\nthe amount due is 495.\n" + "word " * 300 + "\nBest regards"
+    assert bounded_lines(text) is text
+    long = "x" * 10 + " ".join(["1,500.00"] * 1_000) + "yy" + "z" * (3 * MAX_LINE)
+    pieces = bounded_lines(long).split("\n")
+    assert max(map(len, pieces)) <= MAX_LINE and len(bounded_lines(long)) >= len(long)
+    assert "".join(pieces).replace(" ", "") == long.replace(" ", "")  # only where it is broken changed
 
 
 @pytest.mark.parametrize("unit", PATHOLOGICAL.values(), ids=PATHOLOGICAL.keys())
