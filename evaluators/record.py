@@ -101,7 +101,9 @@ class EpisodeRecord(BaseModel):
     mode: str | None = None  # switch_app or all_operations
     passed: bool
     passed_checks_only: bool | None = None  # the checks' verdict alone (None in records older than it)
-    failed: list[str] = []  # the components that failed: "checks", "side_effects", "asking"
+    # the components that failed: "checks", "side_effects", "asking"; or why there is no verdict: "error",
+    # "grading_timeout" (the evaluation passed its time limit in a worker, server/grading.py)
+    failed: list[str] = []
     # Imported tasks: the verdict of the benchmark's own evaluation, re-implemented (evaluators/officebench.py),
     # and its functions as run. Absent (None, []) for officesim's own tasks and left out of their lines.
     original_passed: bool | None = None
