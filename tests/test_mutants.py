@@ -399,7 +399,7 @@ def test_json_shape_and_a_sound_task(tmp_path):
     code = cli_main(["validate", "--no-suite", "--tasks", str(folder), "--mutants", "--json", str(target)])
     summary = json.loads(target.read_text())
     assert set(summary) == {"tasks", "wrong_mutants", "wrong_killed", "right_mutants", "right_passed", "ungraded",
-                            "per_task", "per_class"}
+                            "retried_plays", "per_task", "per_class"}
     assert sum(v["mutants"] for v in summary["per_class"].values()) == summary["wrong_mutants"] + summary["right_mutants"]
     assert all(v["ok"] == v["mutants"] for v in summary["per_class"].values())
     assert summary["ungraded"] == 0
