@@ -128,7 +128,7 @@ def main(conn, env: dict[str, str], memory_bytes: int) -> None:
             elif kind == "code":
                 conn.send(("done", run_program(conn, *request[1:])))
             elif kind == "grade":  # an evaluation (server/grading.py), under the pool's time limit
-                from officesim.server.grading import run_job
+                from officesim.server.grade import run_job
 
                 _send(conn, ("done", run_job(request[1])))
             elif kind == "ping":

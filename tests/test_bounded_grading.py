@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from officesim.apps.registry import TEXT_LIMITS, TextLimit
 from officesim.evaluators.claims import MAX_CLAIMS, MAX_LINE, _PATH, bounded_lines, path_spans
 from officesim.evaluators.record import EpisodeRecord
+from officesim.server import grade as grade_module
 from officesim.server import grading
 from officesim.server.app import create_app
 from officesim.server.grading import Evaluator
@@ -193,8 +194,8 @@ def test_another_session_answers_at_once_while_a_pathological_mail_is_graded(ser
 
 def test_grading_past_its_time_limit_fails_with_grading_timeout_and_the_server_goes_on(server, monkeypatch):
     first = server.post("/sessions", json={"task_id": "api-question"}).json()["session_id"]
-    monkeypatch.setattr(grading, "GRADING_TIME_LIMIT_S", 0.0)  # computed in the server: no worker can make it
-    monkeypatch.setattr(grading, "GRADING_S_PER_MB", 0.0)
+    monkeypatch.setattr(grade_module, "GRADING_TIME_LIMIT_S", 0.0)  # computed in the server: no worker can make it
+    monkeypatch.setattr(grade_module, "GRADING_S_PER_MB", 0.0)
     body = server.post(f"/sessions/{first}/finish", json={"answer": "1200"}).json()
     evaluation = body["evaluation"]
     assert body["done"] and evaluation["failed"] == ["grading_timeout"] and not evaluation["passed"]
@@ -205,9 +206,9 @@ def test_grading_past_its_time_limit_fails_with_grading_timeout_and_the_server_g
 
 
 def test_the_time_limit_grows_with_the_office():
-    assert grading.grading_time_limit(0) == grading.GRADING_TIME_LIMIT_S
-    assert grading.grading_time_limit(10 << 20) == pytest.approx(grading.GRADING_TIME_LIMIT_S
-                                                                 + 10 * grading.GRADING_S_PER_MB)
+    assert grading.grading_time_limit(0) == grade_module.GRADING_TIME_LIMIT_S
+    assert grading.grading_time_limit(10 << 20) == pytest.approx(grade_module.GRADING_TIME_LIMIT_S
+                                                                 + 10 * grade_module.GRADING_S_PER_MB)
 
 
 # ---- expiry grading off the request's thread --------------------------------------------------------------
