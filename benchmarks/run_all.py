@@ -17,6 +17,7 @@ import time
 import actions
 import concurrency
 import conversions
+import first_finish
 import hard_sessions
 import hostile
 import memory
@@ -44,6 +45,7 @@ def main() -> int:
     hos = hostile.run()
     obs = observations.run()
     many = hard_sessions.run()
+    fin = first_finish.run()
     sui = suite.run()
     wbn = workbench.run()  # None without the WorkBench snapshot
     ocr_result = ocr.run()  # the OfficeBench part is skipped without its snapshot
@@ -54,6 +56,8 @@ def main() -> int:
     by_workers = {r["workers"]: r for r in sui["runs"]}
     suite_2 = by_workers.get(2) or sui["runs"][-1]
     checks = [
+        ("hard task finish: first in a new process p50 / warm p50", "<= 2 s / <= 0.5 s",
+         f"{fin['first_p50_s']} / {fin['warm_p50_s']} s", fin["first_p50_s"] <= 2.0 and fin["warm_p50_s"] <= 0.5),
         ("32 sessions reading lived-in offices once a second: reads/s, a 33rd client's p95", "32 / <= 1 s",
          f"{many['reads_per_s']} / {many['probe_p95_s']} s", many["reads_per_s"] >= 30 and many["probe_p95_s"] <= 1.0),
         ("hard gold run: median / largest observation", "<= 4 KB / <= 32 KB",
