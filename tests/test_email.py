@@ -234,3 +234,25 @@ def test_search_emails_by_sender_subject_text_and_days(run, office):
     assert not bad.ok and bad.error["code"] == "bad_date"
     backwards = run("email", "search_emails", username=USER, since="2026-04-03", until="2026-04-01")
     assert not backwards.ok and backwards.error["code"] == "bad_arguments"
+
+
+def test_a_long_inbox_is_parsed_once_per_machine(run, office, monkeypatch, tmp_path):
+    """A worker's first listing of 50 or more unseen messages takes them from the machine's store when
+    the same messages (names and contents) were parsed before, by any process."""
+    from officesim.apps import _cache, email as email_app
+
+    monkeypatch.setenv("OFFICESIM_CACHE", str(tmp_path / "cache"))
+    _inbox_of(office, 70)
+    first = run("email", "list_emails", username=USER)
+    with email_app._SEEN_LOCK:
+        email_app._SEEN.clear()  # as a new worker
+    _cache.clear()
+    monkeypatch.setattr(email_app, "load_message", lambda *a, **k: (_ for _ in ()).throw(AssertionError("parsed")))
+    again = run("email", "list_emails", username=USER)
+    assert again.ok and again.data == first.data
+    (office.root / "emails" / USER / "msg-3.eml").write_bytes(
+        (office.root / "emails" / USER / "msg-3.eml").read_bytes().replace(b"Order 003", b"Order 333"))
+    with email_app._SEEN_LOCK:
+        email_app._SEEN.clear()
+    changed = run("email", "list_emails", username=USER, show_all=True)  # another content: parsed again
+    assert not changed.ok and "parsed" in changed.observation  # (the stand-in parser refuses to)
