@@ -359,13 +359,12 @@ def _remember(ident: tuple | None, entry: tuple[dict, float]) -> None:
             _SEEN.popitem(last=False)
 
 
-def _list_entry(path: Path, ctx: OfficeContext) -> tuple[dict, float]:
+def _list_entry(path: Path, ctx: OfficeContext, ident: tuple | None) -> tuple[dict, float]:
     """One message as list_emails shows it (with its whole text under "body", for searching), and its
     date for sorting; cached by the file's content (the email package's header parsing costs about a
     millisecond per message), and by the entry's identity (``_identity``): a lived-in inbox of 600
     messages is listed from the status of its entries alone when none changed; a link or a new file has
     another identity and is read, through Office.read_bytes."""
-    ident = _identity(path, ctx)
     if ident is not None:
         with _SEEN_LOCK:
             hit = _SEEN.get(ident)
@@ -427,15 +426,17 @@ def _read_entry(path: Path, ctx: OfficeContext) -> tuple[dict, float]:
 def _folder_entries(ctx: OfficeContext, username: str, folder: str) -> list[dict]:
     """Every message of a folder as list_emails shows it, newest first (an unreadable one as an error row)."""
     where = _folder_dir(ctx, username, folder)
-    paths = [where / name for name in ctx.office.listdir(where) if name.endswith(".eml")]
+    idents = {where / name: None for name in ctx.office.listdir(where) if name.endswith(".eml")}
+    for path in idents:
+        idents[path] = _identity(path, ctx)
     with _SEEN_LOCK:
-        unseen = [p for p in paths if _SEEN.get(_identity(p, ctx) or ()) is None]
+        unseen = [p for p, ident in idents.items() if ident is None or ident not in _SEEN]
     if len(unseen) >= STORE_AT:
         _from_store(unseen, ctx)
     rows = []
-    for path in paths:
+    for path, ident in idents.items():
         try:
-            rows.append(_list_entry(path, ctx))  # read without following links: a link is an error row
+            rows.append(_list_entry(path, ctx, ident))  # read without following links: a link is an error row
         except OpError as exc:
             rows.append(({"id": path.stem, "error": exc.message}, 0.0))
     rows.sort(key=lambda r: (r[1], _id_key(r[0]["id"])), reverse=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import IO, Iterator
@@ -114,13 +115,11 @@ class Office:
             return "missing"
         if info is None:
             return "missing"
-        import stat as _stat
-
-        if _stat.S_ISLNK(info.st_mode):
+        if stat.S_ISLNK(info.st_mode):
             return "link"
-        if _stat.S_ISDIR(info.st_mode):
+        if stat.S_ISDIR(info.st_mode):
             return "folder"
-        return "file" if _stat.S_ISREG(info.st_mode) else "other"
+        return "file" if stat.S_ISREG(info.st_mode) else "other"
 
     def listdir(self, path: str | os.PathLike) -> list[str]:
         """The names in a folder of the office (reached without links), sorted; [] when there is none."""
