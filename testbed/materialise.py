@@ -148,7 +148,7 @@ def new_office(task: OfficeSpec, sessions_dir: str | os.PathLike) -> Office:
     dest = base / f"{task.id}-{uuid.uuid4().hex[:12]}"
     if shared_source(task) is not None or getattr(task, "world", None):
         # A shared office or a lived-in world (a thousand files) is linked, not copied: every operation
-        # writes a file by replacing it (atomic_output, apps/workbench_store.py), never in place, and a
+        # writes a file by replacing it (Office.replacing, testbed/safefs.py), never in place, and a
         # sandboxed command first gets private copies (testbed.office.own_files): no session reaches the template.
         _link_tree(template, dest)
     else:
