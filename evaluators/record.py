@@ -12,10 +12,13 @@ that only the runner fills also goes into ``RUNNER_FIELDS``, which keeps it out 
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, computed_field, model_serializer
 from typing_extensions import NotRequired, TypedDict
+
+if TYPE_CHECKING:
+    from officesim.tasks.model import Task
 
 
 class CheckJSON(TypedDict):
@@ -93,6 +96,11 @@ class EpisodeRecord(BaseModel):
     # (the family's piece of work) and split; below, the gold solution's actions beside the agent's.
     scenario: str | None = None
     split: str | None = None
+    # What the task asked, so a reader sees it beside the verdict: its instruction, the conversation that
+    # led to it (hard tasks) and the simulated user's scripted replies (``task_request``). None in older records.
+    instruction: str | None = None
+    dialogue: list[dict[str, str]] | None = None  # each {speaker, at, text}
+    user_replies: list[dict[str, Any]] | None = None  # each {when, reply, needed}
     # How hard the task is by construction (tasks/difficulty.py): gold steps, apps, office files, dialogue tokens.
     difficulty: dict[str, int] | None = None
     trial: int = 1
@@ -170,6 +178,20 @@ class EpisodeRecord(BaseModel):
         return self.side_effects if self.collateral is None else self.collateral
 
     @property
+    def failure_labels(self) -> list[str]:
+        """What went wrong, in the words of the rates: ``error`` (no verdict, or the agent raised),
+        ``checks``, ``collateral`` (the side-effect rate), ``missing`` (the missing rate), ``asking``.
+        Derived from those fields rather than ``failed``, whose ``side_effects`` joins collateral and
+        missing: a do-nothing agent misses the gold's changes and makes no collateral."""
+        if self.passed:
+            return []
+        if self.no_verdict or {"error", "grading_timeout"} & set(self.failed):  # not graded
+            return ["error"]
+        named = (("checks", not self.checks or bool(self.failed_checks)), ("collateral", bool(self.collateral_effects)),
+                 ("missing", bool(self.missing)), ("asking", bool(self.asking)), ("error", bool(self.error)))
+        return [name for name, bad in named if bad] or ["error"]
+
+    @property
     def no_verdict(self) -> bool:
         """Ended without a verdict (status "error": an infrastructure fault or a failed grading): counted
         apart from the agent's failures, never in a pass rate."""
@@ -218,6 +240,14 @@ class EpisodeRecord(BaseModel):
         return {"original_passed", "original_checks"} if self.original_passed is None else set()
 
 
+def task_request(task: Task) -> dict[str, Any]:
+    """A record's ``instruction``, ``dialogue`` and ``user_replies`` from its task: the one place they are
+    taken, by the grading (the API's evaluation) and by the runner (records without a verdict too)."""
+    return {"instruction": task.instruction,
+            "dialogue": [t.model_dump(mode="json") for t in task.dialogue] or None,
+            "user_replies": [{"when": r.when, "reply": r.reply, "needed": r.needed} for r in task.user_replies] or None}
+
+
 # Filled by the runner only, so not part of the API's evaluation (tokens, wall_time_s and trajectory
 # are: null there, as they have always been).
 RUNNER_FIELDS = frozenset({"category", "apps", "trial", "agent", "model", "llm_calls", "llm_latency_s",
@@ -226,4 +256,5 @@ RUNNER_FIELDS = frozenset({"category", "apps", "trial", "agent", "model", "llm_c
 # Counts and rates the API shows for convenience; results.jsonl keeps what they derive from.
 _NOT_IN_RESULTS = frozenset({"checks_passed", "checks_total", "ask_recall", "ask_precision"})
 # Written to results.jsonl only when there is one.
-_LEFT_OUT_WHEN_NONE = ("error_traceback", "transcript", "error_kind", "error_call", "retried_errors")
+_LEFT_OUT_WHEN_NONE = ("error_traceback", "transcript", "error_kind", "error_call", "retried_errors", "dialogue",
+                       "user_replies")

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from officesim.apps.registry import DEFAULT_MODE
-from officesim.evaluators.record import NO_VERDICT, EpisodeRecord
+from officesim.evaluators.record import NO_VERDICT, EpisodeRecord, task_request
 from officesim.runner.agents import Agent, Episode
 from officesim.runner.faults import (AGENT, GRADING, INFRASTRUCTURE, describe, failed_call, full_traceback,
                                      is_infrastructure)
@@ -166,6 +166,7 @@ def run_episode(client: OfficeClient, agent: Agent, task: Task, trial: int, cfg:
         "difficulty": difficulty(task),
         "gold": [a.model_dump() for a in task.gold],
         "transcript": episode.transcript if episode else None,
+        **task_request(task),  # a record without a verdict too
     })
 
 

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from officesim.apps.asking import ask_counts, asked_questions, person_names, unasked
 from officesim.evaluators.facts import own_text
-from officesim.evaluators.record import EpisodeRecord
+from officesim.evaluators.record import EpisodeRecord, task_request
 from officesim.tasks.model import Task
 
 
@@ -222,7 +222,7 @@ def grade(job: GradingJob) -> EpisodeRecord:
                       asking=asking(task, replies, job.history), steps=job.steps,
                       changes=[str(c) for c in diff_states(before, after)])  # the office diff, for reports
     asked = ask_counts(replies, asked_questions(job.history))
-    record = record.model_copy(update=asked)  # system.ask_user: questions asked, ask recall and precision
+    record = record.model_copy(update={**asked, **task_request(task)})  # the asking's counts; what the task asked
     if task.origin is not None and task.origin.evaluation:
         record.original_passed, record.original_checks = original(task, Path(job.root), job.answer, job.status,
                                                                   job.history)
