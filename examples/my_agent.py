@@ -19,6 +19,8 @@ An ``Episode`` gives you:
   episode.act(app, action, args) -> {"ok", "observation", "data", "error", "done", "status", ...}
   episode.finish(answer=None)
   episode.record_usage(prompt_tokens, completion_tokens, latency_s)   # lands in results.jsonl
+  episode.record_transcript(messages)   # the model's messages (OpenAI chat form): results.jsonl's
+                                        # "transcript", shown in report.html under the task's row
   episode.done          True once the session has ended (finish, step limit, stagnation)
 
 If solve() returns without finishing, the runner finishes the session; if it raises, the episode is
@@ -26,6 +28,8 @@ recorded as failed with the error, and the run goes on.
 """
 
 from __future__ import annotations
+
+import json
 
 
 class MyAgent:
@@ -37,14 +41,32 @@ class MyAgent:
 
     def solve(self, episode) -> None:
         # This placeholder looks around and stops; a real agent would send episode.prompt (or
-        # episode.task["instruction"] and episode.tools) to a model and loop on its replies.
-        listing = episode.act("system", "list_files", {"path": "data"})
+        # episode.tool_prompt and episode.tools) to a model and loop on its replies.
+        #
+        # The transcript: hand over the message list once, at the start, and append to it; the runner
+        # reads it when the episode ends. A real agent appends the model's replies (with their
+        # tool_calls) and the observations it sends back; this one writes down what it did in the
+        # same form, so report.html shows a transcript for it too.
+        messages = [{"role": "user", "content": episode.tool_prompt}]
+        episode.record_transcript(messages)
+
+        def act(app: str, action: str, args: dict) -> dict:
+            call_id = f"call_{len(messages)}"
+            messages.append({"role": "assistant", "content": None, "tool_calls": [
+                {"id": call_id, "type": "function",
+                 "function": {"name": f"{app}_{action}", "arguments": json.dumps(args)}}]})
+            reply = episode.act(app, action, args)
+            messages.append({"role": "tool", "tool_call_id": call_id, "content": reply["observation"]})
+            return reply
+
+        listing = act("system", "list_files", {"path": "data"})
         paths = [f["path"] for f in listing.get("data") or [] if f["path"].endswith((".docx", ".xlsx"))]
         for path in paths[: self.max_reads]:
             app = "word" if path.endswith(".docx") else "excel"
             if episode.current_app != app:
-                episode.act("system", "switch_app", {"target_app": app})
-            episode.act(app, "read_file", {"file_path": path})
+                act("system", "switch_app", {"target_app": app})
+            act(app, "read_file", {"file_path": path})
             if episode.done:
                 return
+        messages.append({"role": "assistant", "content": "I have read the files and stop here."})
         episode.finish(None)
