@@ -64,6 +64,7 @@ def merge_runs(dirs: list[Path], out: Path) -> dict:
     merged_meta = {**first, "shard": None, "task_ids": sorted({k[0] for k in owner}),
                    "started": min((m["started"] for _, m in metas if m.get("started")), default=None),
                    "finished": max((m["finished"] for _, m in metas if m.get("finished")), default=None),
+                   "elapsed_s": None,  # shards may run side by side: summary.json takes started to finished
                    "merged_from": [str(d) for d, _ in metas]}
     write_json(out / RUN_META, merged_meta)
     rewrite_clean(out, sorted(records, key=record_key))

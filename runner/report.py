@@ -93,7 +93,7 @@ def result_of(rec: EpisodeRecord) -> str:
 
 
 def task_view(rec: EpisodeRecord) -> dict:
-    words = [rec.task_id, rec.scenario or "", rec.split or "", " ".join(rec.apps), rec.status, " ".join(rec.failed),
+    words = [rec.task_id, rec.scenario or "", rec.split or "", " ".join(rec.apps), rec.status, " ".join(rec.failure_labels),
              result_of(rec), *(c.check for c in rec.failed_checks)]
     return {"rec": rec, "result": result_of(rec), "anchor": anchor(rec), "search": " ".join(words).lower(),
             "tokens": total_tokens(rec),
@@ -120,12 +120,61 @@ def bar_width(bins: list[tuple[str, int]]) -> int:
     return max([30] + [6 * len(label.split("–")[0]) + 10 for label, _ in bins])
 
 
+def _rate(summary: dict, rate: str, passed: str, total: str) -> str:
+    return f"{pct(summary.get(rate))}% ({summary.get(passed, 0)}/{summary.get(total, 0)})"
+
+
+def _counts(counts: dict | None) -> str:
+    """``{"checks": 5, "missing": 2}`` as "checks 5 · missing 2", the largest first."""
+    return " · ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1])) if counts else "none"
+
+
+def _seconds(s: float | None) -> str:
+    if s is None:
+        return "–"
+    minutes, seconds = divmod(round(s), 60)
+    return f"{s:.1f} s" + (f" ({minutes} min {seconds} s)" if minutes else "")
+
+
+def _spread(d: dict | None) -> str:
+    return " · ".join(f"{k} {d[k]}" for k in ("median", "mean", "p90", "max") if k in d) if d else "–"
+
+
 def run_rows(summary: dict) -> list[tuple[str, str]]:
-    keys = ("pass_rate", "pass_rate_checks_only", "pass_rate_original", "published", "pass_hat_k", "failed_components",
-            "side_effect_rate", "missing_rate", "process", "ask", "statuses", "errors", "agent_errors", "retried",
-            "tokens", "distributions", "wall_time_s", "mode", "trials", "started", "finished", "suite")
-    return [(k, v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)) for k in keys
-            if (v := summary.get(k)) is not None]
+    """The Run section: summary.json's figures as labelled, readable rows (the JSON keeps them all).
+    The run's wall time and the episodes' summed times are two rows: episodes run side by side."""
+    s, graded = summary, summary.get("graded", summary.get("total", 0))
+    proc, ask, pub = s.get("process") or {}, s.get("ask") or {}, s.get("published") or {}
+    dist, tokens = s.get("distributions") or {}, s.get("tokens") or {}
+    rows = [("pass rate (outcome)", _rate(s, "pass_rate", "passed", "graded" if "graded" in s else "total")),
+            ("pass rate (checks only)", _rate(s, "pass_rate_checks_only", "passed_checks_only",
+                                              "graded" if "graded" in s else "total")),
+            ("pass rate (original evaluation)", _rate(s, "pass_rate_original", "passed_original", "total_original")
+             if s.get("pass_rate_original") is not None else None),
+            *((f"published verdict ({name})", f"{pct(v.get('pass_rate'))}% ({v.get('passed')}/{v.get('total')}; "
+               f"{v.get('tasks_run')} task(s) run)") for name, v in pub.items()),
+            ("pass^k", " · ".join(f"pass^{k} {pct(v)}%" for k, v in s["pass_hat_k"].items()) if s.get("pass_hat_k") else None),
+            ("failures, by what happened", _counts(s.get("failed_components"))),
+            ("collateral (side-effect rate)", f"{pct(s.get('side_effect_rate'))}% of {graded} graded episode(s)"),
+            ("missing (gold changes not made)", f"{pct(s.get('missing_rate'))}% of {graded} graded episode(s)"),
+            ("errors", f"{s.get('errors', 0)} without a verdict · {s.get('agent_errors', 0)} agent error(s) · "
+                       f"{s.get('retried', 0)} played again"),
+            ("statuses", _counts(s.get("statuses"))),
+            ("process (against the gold)", f"operation precision {proc.get('operation_precision', '–')} · recall "
+             f"{proc.get('operation_recall', '–')} · argument accuracy {proc.get('argument_accuracy', '–')}" if proc else None),
+            ("asking", f"{ask.get('questions_asked', 0)} question(s) asked, {ask.get('questions_needed', 0)} needed · "
+                       f"recall {ask.get('ask_recall') if ask.get('ask_recall') is not None else '–'} · precision "
+                       f"{ask.get('ask_precision') if ask.get('ask_precision') is not None else '–'}" if ask else None),
+            ("tokens", f"prompt {tokens.get('prompt', 0)} · completion {tokens.get('completion', 0)}"),
+            ("steps per episode", _spread(dist.get("steps"))),
+            ("tokens per episode", _spread(dist.get("tokens"))),
+            ("wall time (elapsed)", _seconds(s.get("elapsed_s"))),
+            ("episode time (summed)", f"{_seconds(s.get('wall_time_s'))} over {s.get('total', 0)} episode(s), "
+                                      "which may run side by side"),
+            ("mode · trials", f"{s.get('mode') or '–'} · {s.get('trials') or 1}"),
+            ("started – finished", f"{s.get('started') or '–'} – {s.get('finished') or '–'}"),
+            ("suite (fingerprint)", s.get("suite"))]
+    return [(label, value) for label, value in rows if value is not None]
 
 
 def render(records: list[EpisodeRecord], summary: dict) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import time
 from contextlib import ExitStack
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -21,7 +22,7 @@ from officesim.server.client import OfficeClient
 from officesim.runner.agents import Agent, load_agent, now_iso
 from officesim.runner.localserver import LocalServer, ServerStartError, local_servers
 from officesim.runner.play import (EpisodeLog, EvalConfig, RunError, play_episode, run_episode,  # noqa: F401  (re-exported)
-                                   start_failure_record)
+                                   start_failure_record, wants_suite)
 from officesim.runner.runlock import RunDirBusy, run_dir_lock
 from officesim.runner.results import (RUN_META, SUMMARY, read_json, read_results, record_key,
                                  rewrite_clean, write_json)
@@ -34,8 +35,9 @@ from officesim.tasks.model import Task
 def select_tasks(cfg: EvalConfig) -> tuple[dict[str, Task], list[Task]]:
     """All loaded tasks and the selected ones (by --tasks dirs, --task ids, --category), before sharding."""
     # --tasks DIR evaluates those tasks *instead of* the built-in suite (which is then not even
-    # loaded: quicker, and a suite being edited cannot break a run of one's own tasks).
-    all_tasks = load_tasks(cfg.task_dirs, include_suite=not cfg.task_dirs, only=cfg.task_ids or None)
+    # loaded: quicker, and a suite being edited cannot break a run of one's own tasks); --with-suite
+    # keeps the suite beside them.
+    all_tasks = load_tasks(cfg.task_dirs, include_suite=wants_suite(cfg), only=cfg.task_ids or None)
     pool = list(all_tasks.values())
     if cfg.task_ids:
         unknown = [i for i in cfg.task_ids if i not in all_tasks]
@@ -61,7 +63,7 @@ def server_task_dirs(cfg: EvalConfig, selected: list[Task]) -> tuple[list[Path],
     if cfg.task_ids and len(folders) == len(selected) and all(
             f.name == t.id and (f / TASK_FILE).is_file() for f, t in zip(folders, selected)):
         return folders, False
-    return list(cfg.task_dirs), not cfg.task_dirs
+    return list(cfg.task_dirs), wants_suite(cfg)
 
 
 def suite_fingerprint(tasks: list[Task]) -> str:
@@ -90,6 +92,7 @@ def _prepare_run_dir(cfg: EvalConfig, meta: dict) -> list[EpisodeRecord]:
             if old.get(key) != meta.get(key):
                 raise RunError(f"cannot resume {cfg.out}: it was run with {key}={old.get(key)!r}, now {meta.get(key)!r}")
         meta["started"] = old.get("started", meta["started"])
+        meta["elapsed_s"] = old.get("elapsed_s") or 0.0  # the earlier invocations' wall time; this one's is added
     wanted = {(t, k) for t in meta["task_ids"] for k in range(1, cfg.trials + 1)}
     kept, seen = [], set()
     for rec in existing:
@@ -114,6 +117,7 @@ def run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
 
 
 def _run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
+    clock = time.monotonic()  # the run's wall time (elapsed_s), beside the episodes' summed times
     console = console or Console(stderr=True)
     if cfg.engine not in ("local", "ray"):
         raise RunError(f"unknown engine {cfg.engine!r}: local or ray")
@@ -161,6 +165,7 @@ def _run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
             else:
                 _run_jobs(_LocalClients(servers, cfg, stack), agent, jobs, cfg, console, already=kept)
     meta["finished"] = now_iso()
+    meta["elapsed_s"] = round((meta.get("elapsed_s") or 0.0) + time.monotonic() - clock, 3)
     write_json(cfg.out / RUN_META, meta)
     return finalize(cfg.out)
 

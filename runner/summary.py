@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from datetime import datetime
 from typing import Any, Iterable
 
 from officesim.evaluators.record import EpisodeRecord
@@ -99,6 +100,18 @@ def error_episodes(records: Iterable[EpisodeRecord]) -> list[dict]:
             for r in sorted(records, key=lambda r: (r.task_id, r.trial)) if r.no_verdict]
 
 
+def elapsed_s(meta: dict) -> float | None:
+    """The run's wall time: as the runner measured it (run.json ``elapsed_s``), else from ``started`` to
+    ``finished`` (a merge of shards, a run older than it); None when neither is known."""
+    if meta.get("elapsed_s") is not None:
+        return meta["elapsed_s"]
+    try:
+        span = [datetime.strptime(meta[k], "%Y-%m-%dT%H:%M:%S%z") for k in ("started", "finished")]
+    except (KeyError, TypeError, ValueError):
+        return None
+    return round((span[1] - span[0]).total_seconds(), 3)
+
+
 def _counts(recs: list[EpisodeRecord]) -> dict:
     """A group's episodes, those with a verdict, passes and rates: the rates over the graded episodes only."""
     graded = [r for r in recs if not r.no_verdict]
@@ -126,7 +139,8 @@ def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
         **_original(graded),  # imported tasks: total_original, passed_original, pass_rate_original
         **({"published": pub} if (pub := published(graded)) else {}),  # runner/published.py
         "by_category": by_cat,
-        "failed_components": dict(Counter(c for r in graded for c in r.failed)),
+        # what went wrong, as the labels say it (EpisodeRecord.failure_labels: checks, collateral, missing, asking, error)
+        "failed_components": dict(Counter(c for r in graded for c in r.failure_labels)),
         # changes the gold does not make (collateral); the gold's changes left undone are the missing rate
         "side_effect_rate": _rate(sum(bool(r.collateral_effects) for r in graded), len(graded)),
         "missing_rate": _rate(sum(bool(r.missing) for r in graded), len(graded)),
@@ -143,7 +157,8 @@ def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
             "prompt": sum((r.tokens or {}).get("prompt", 0) for r in records),
             "completion": sum((r.tokens or {}).get("completion", 0) for r in records),
         },
-        "wall_time_s": round(sum(r.wall_time_s or 0.0 for r in records), 3),
+        "elapsed_s": elapsed_s(meta),  # the run's wall time
+        "wall_time_s": round(sum(r.wall_time_s or 0.0 for r in records), 3),  # the episodes' times, summed
         "trials": trials,
         "agent": meta.get("agent"),
         "model": meta.get("model"),

@@ -27,6 +27,9 @@ TASKS = {
     "t-only-a-001": (1, ["pdf"], "pdf-read", "test"),
     "t-only-b-001": (1, ["pdf"], "pdf-read", "test"),
 }
+INSTRUCTIONS = {t: f"Do the work of {t}: total the June budget in data/budget.xlsx." for t in TASKS}
+DIALOGUE = [{"speaker": "Marco", "at": "2026-06-30 09:12:00", "text": "Send the June total to me, not to Chloe."}]
+REPLIES = [{"when": ["recipient"], "reply": "Send it to marco@lumen.test.", "needed": True}]
 # task id -> passed per trial
 A = {"t-cells-001": [True], "t-mail-001": [False], "t-event-001": [False], "t-doc-001": [True],
      "t-three-001": [False], "t-only-a-001": [True]}
@@ -56,7 +59,8 @@ def record(task_id: str, trial: int, passed: bool, agent: str, tokens: int) -> E
         apps=apps, scenario=scenario, split=split, trial=trial, agent=agent, mode="switch_app", status="finished",
         steps=len(steps) + trial, tokens={"prompt": tokens, "completion": tokens // 10}, wall_time_s=1.5,
         changes=[CHANGE] if task_id == "t-cells-001" else [], trajectory=steps, gold=GOLD,
-        transcript=TRANSCRIPT if agent == "model-b" else None)
+        transcript=TRANSCRIPT if agent == "model-b" else None, instruction=INSTRUCTIONS[task_id],
+        dialogue=DIALOGUE if task_id == "t-mail-001" else None, user_replies=REPLIES if task_id == "t-mail-001" else None)
 
 
 def records(outcomes: dict[str, list[bool]], agent: str, tokens: int) -> list[EpisodeRecord]:
