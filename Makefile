@@ -41,10 +41,10 @@ run: install  ## evaluate the oracle agent over the whole suite
 
 test: install browser  ## unit and end-to-end tests (the docs site build among them), then the suite validator with mutation testing
 	$(BIN)/python -m pytest -n 2 --dist loadfile
-	$(BIN)/officesim validate --mutants --tasks tasks/examples
+	$(BIN)/officesim validate --mutants --with-suite --tasks tasks/examples
 
 validate: install
-	$(BIN)/officesim validate --tasks tasks/examples
+	$(BIN)/officesim validate --with-suite --tasks tasks/examples
 
 validate-hard: install  ## prove the hard split (gold and up to 3 mutants of each class per task); about 100 min on 2 cores, a line per task as it finishes
 	$(BIN)/officesim validate --split hard --mutants --sample 3 --json runs/hard-mutants.json
@@ -55,8 +55,8 @@ validate-imports: install  ## import OfficeBench and WorkBench (from $(BENCHMARK
 	rm -rf $(IMPORTS) && mkdir -p $(IMPORTS)
 	$(BIN)/officesim import officebench --source $(BENCHMARKS)/officebench --out $(IMPORTS)/officebench
 	$(BIN)/officesim import workbench --source $(BENCHMARKS)/workbench --out $(IMPORTS)/workbench
-	$(BIN)/officesim validate --mutants --no-suite --tasks $(IMPORTS)/officebench --json $(IMPORTS)/officebench-mutants.json
-	$(BIN)/officesim validate --mutants --no-suite --tasks $(IMPORTS)/workbench --json $(IMPORTS)/workbench-mutants.json
+	$(BIN)/officesim validate --mutants --tasks $(IMPORTS)/officebench --json $(IMPORTS)/officebench-mutants.json
+	$(BIN)/officesim validate --mutants --tasks $(IMPORTS)/workbench --json $(IMPORTS)/workbench-mutants.json
 
 hard: install  ## regenerate tasks/hard from the hard scenarios and their worlds
 	$(BIN)/python -m officesim.tasks.build_hard

@@ -20,29 +20,52 @@ from pathlib import Path
 PLUGINS = ("officesim.runner.eval_command", "officesim.runner.import_command", "officesim.runner.mcp_command")
 
 
+TASKS_HELP = "the tasks of this directory instead of the built-in suite (repeatable; --with-suite keeps the suite too)"
+WITH_SUITE_HELP = "with --tasks: load the built-in suite beside those directories"
+
+
 def _add_tasks_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--tasks", action="append", default=[], metavar="DIR",
-                        help="extra task directory (beside the built-in suite); repeatable")
-    parser.add_argument("--no-suite", action="store_true", help="leave the built-in suite out")
+    """--tasks, --with-suite and --no-suite, meaning the same in every command (eval adds its own, alike)."""
+    parser.add_argument("--tasks", action="append", default=[], metavar="DIR", help=TASKS_HELP)
+    add_suite_options(parser)
+
+
+def add_suite_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--with-suite", action="store_true", help=WITH_SUITE_HELP)
+    parser.add_argument("--no-suite", action="store_true",
+                        help="leave the built-in suite out (what --tasks does unless --with-suite)")
+
+
+def wants_suite(args: argparse.Namespace) -> bool:
+    """Whether a command loads the built-in suite: alone, or beside --tasks with --with-suite.
+    ValueError when --with-suite and --no-suite are both given."""
+    if args.with_suite and args.no_suite:
+        raise ValueError("--with-suite and --no-suite exclude each other")
+    return args.with_suite or not (args.tasks or args.no_suite)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from officesim.runner.serving import processes_wanted, serve_processes
 
+    try:
+        include_suite = wants_suite(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     processes = 1 if args.uds else processes_wanted(args.processes)
     if not args.uds:  # a process behind the router (--uds) is announced by the router
         print(f"officesim serve: starting on http://{args.host}:{args.port} "
               f"({processes} process{'es' if processes > 1 else ''}; loading the tasks)…", file=sys.stderr, flush=True)
     if processes > 1:  # one process per core behind the router (server/router.py), which loads no app
         return serve_processes(processes=processes, host=args.host, port=args.port, task_dirs=args.tasks,
-                               include_suite=not args.no_suite, idle_timeout=args.idle_timeout,
+                               include_suite=include_suite, idle_timeout=args.idle_timeout,
                                max_sessions=args.max_sessions, workers=args.workers, log_level=args.log_level)
 
     from officesim.server.app import create_app
     from officesim.server.manager import ServerSettings
     from officesim.tasks.loader import TaskLoadError
 
-    overrides = {"include_suite": not args.no_suite, "idle_timeout": args.idle_timeout,
+    overrides = {"include_suite": include_suite, "idle_timeout": args.idle_timeout,
                  "max_sessions": args.max_sessions, "workers": args.workers, "process_index": args.process_index,
                  "process_count": args.process_count}
     try:
@@ -113,8 +136,13 @@ def _exit_later(seconds: float) -> None:
 def cmd_validate(args: argparse.Namespace) -> int:
     from officesim.runner.validate import main as validate
 
+    try:
+        include_suite = wants_suite(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     return validate(args.tasks, args.task, workers=args.workers, server_url=args.server,
-                    token=os.environ.get("OFFICESIM_TOKEN") or None, include_suite=not args.no_suite,
+                    token=os.environ.get("OFFICESIM_TOKEN") or None, include_suite=include_suite,
                     servers=args.servers, mutants=args.mutants, json_out=args.json, split=args.split,
                     sample_size=args.sample, progress=None if args.quiet else sys.stderr)
 
@@ -123,8 +151,8 @@ def cmd_tasks_list(args: argparse.Namespace) -> int:
     from officesim.tasks.loader import TaskLoadError, load_tasks
 
     try:
-        tasks = load_tasks([Path(d) for d in args.tasks], include_suite=not args.no_suite)
-    except TaskLoadError as exc:
+        tasks = load_tasks([Path(d) for d in args.tasks], include_suite=wants_suite(args))
+    except (TaskLoadError, ValueError) as exc:
         print(exc, file=sys.stderr)
         return 2
     from officesim.tasks.difficulty import difficulty

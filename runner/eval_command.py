@@ -10,6 +10,7 @@ from pathlib import Path
 from rich.console import Console
 
 from officesim.apps.registry import DEFAULT_MODE, MODES
+from officesim.runner.cli import TASKS_HELP, add_suite_options, wants_suite
 
 
 def add_subcommands(sub: argparse._SubParsersAction) -> None:
@@ -17,8 +18,8 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--agent", default="oracle",
                     help="oracle, noop, openai, or an import path pkg.module:Factory (default oracle)")
     ev.add_argument("--model", default=os.environ.get("MODEL") or None, help="model name for LLM agents (env MODEL)")
-    ev.add_argument("--tasks", action="append", type=Path, default=[], metavar="DIR",
-                    help="evaluate the tasks of this directory instead of the built-in suite (repeatable)")
+    ev.add_argument("--tasks", action="append", type=Path, default=[], metavar="DIR", help=TASKS_HELP)
+    add_suite_options(ev)
     ev.add_argument("--task", action="append", default=[], metavar="ID", help="only this task (repeatable)")
     ev.add_argument("--category", type=int, choices=[1, 2, 3, 4, 5])
     ev.add_argument("--split", choices=["test", "train", "hard"], default=None,
@@ -202,6 +203,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     try:
         shard = parse_shard(args.shard) if args.shard else shard_from_env()
         options = _parse_options(args.agent_option)
+        include_suite = wants_suite(args)
     except ValueError as exc:
         _error(console, exc)
         return 2
@@ -232,7 +234,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if value is not None and value <= 0:
             _error(console, f"{flag} must be a positive number of seconds")
             return 2
-    cfg = EvalConfig(agent=args.agent, model=args.model, task_dirs=args.tasks, task_ids=args.task,
+    cfg = EvalConfig(agent=args.agent, model=args.model, task_dirs=args.tasks, include_suite=include_suite, task_ids=args.task,
                      category=args.category, split=args.split, server=args.server, token=args.token, workers=args.workers, servers=args.servers,
                      trials=args.trials, mode=args.mode, max_steps=args.max_steps, out=args.out, resume=args.resume,
                      shard=shard, agent_options=options, progress=progress, wait_for_lock=args.wait,

@@ -171,7 +171,9 @@ class LocalServer:
             cmd += ["--idle-timeout", str(self.idle_timeout)]
         for d in self.task_dirs:
             cmd += ["--tasks", d]
-        if not self.include_suite:
+        if self.include_suite and self.task_dirs:  # --tasks alone replaces the suite
+            cmd.append("--with-suite")
+        elif not self.include_suite:
             cmd.append("--no-suite")
         return cmd
 

@@ -24,6 +24,7 @@ from typing import Any
 import anyio
 
 from officesim.apps.registry import MODES
+from officesim.runner.cli import add_suite_options, wants_suite
 
 # The largest message line the relay passes on: the server's /mcp limit (4 MB, the SDK's) less room
 # for the envelope the relay wraps the call in.
@@ -42,8 +43,9 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
                     help="a running officesim server (default: start a private one)")
     mc.add_argument("--token", default=os.environ.get("OFFICESIM_TOKEN"), help="bearer token for --server (env OFFICESIM_TOKEN)")
     mc.add_argument("--tasks", action="append", default=[], metavar="DIR",
-                    help="without --server: extra task directory of the private server; repeatable")
-    mc.add_argument("--no-suite", action="store_true", help="without --server: leave the built-in suite out")
+                    help="without --server: the private server's tasks, from this directory instead of the built-in "
+                         "suite (repeatable; --with-suite keeps the suite too)")
+    add_suite_options(mc)
     mc.set_defaults(func=cmd_mcp)
 
 
@@ -53,9 +55,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     if args.server:
         return anyio.run(relay, args.server.rstrip("/"), args.token, args.task, args.mode)
     try:
-        with LocalServer([Path(d) for d in args.tasks], include_suite=not args.no_suite) as server:
+        with LocalServer([Path(d) for d in args.tasks], include_suite=wants_suite(args)) as server:
             return anyio.run(relay, server.url, server.token, args.task, args.mode)
-    except RuntimeError as exc:  # the private server did not start
+    except (RuntimeError, ValueError) as exc:  # the private server did not start; contradicting options
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

@@ -32,6 +32,8 @@ class EvalConfig:
     agent: str = "oracle"
     model: str | None = None
     task_dirs: list[Path] = field(default_factory=list)
+    # the built-in suite beside task_dirs (--with-suite); None: only when there are no task_dirs
+    include_suite: bool | None = None
     task_ids: list[str] = field(default_factory=list)
     category: int | None = None
     server: str | None = None
@@ -64,6 +66,11 @@ class EvalConfig:
 
 
 CLEANUP_TIMEOUT_S = 10.0  # reading and deleting the session of an episode that ended by a fault
+
+
+def wants_suite(cfg: EvalConfig) -> bool:
+    """Whether a run loads the built-in suite: --tasks replaces it unless --with-suite."""
+    return (not cfg.task_dirs) if cfg.include_suite is None else cfg.include_suite
 
 
 class RunError(Exception):

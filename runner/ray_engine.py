@@ -27,7 +27,7 @@ from rich.console import Console
 from officesim.evaluators.record import EpisodeRecord
 from officesim.runner.episode import Agent
 from officesim.runner.ray_office import Office, agent_factory, forwarded_env
-from officesim.runner.play import EpisodeLog, EvalConfig, RunError
+from officesim.runner.play import EpisodeLog, EvalConfig, RunError, wants_suite
 from officesim.tasks.model import Task
 
 MAX_LOSSES = 3  # an episode whose office died this often is recorded as an error (--resume plays it again)
@@ -104,7 +104,7 @@ class _Dispatcher:
                                       **placement)(Office)
         factory = agent_factory(cfg.agent, tasks=tasks, model=cfg.model, options=cfg.agent_options)
         self.agent_ref = ray.put(factory)  # shipped once, built once per office
-        self.office_args = ([str(d) for d in cfg.task_dirs], not cfg.task_dirs, forwarded_env())
+        self.office_args = ([str(d) for d in cfg.task_dirs], wants_suite(cfg), forwarded_env())
         self.last_grow = 0.0
         self.waiting_said = False
 
