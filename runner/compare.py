@@ -23,6 +23,8 @@ from officesim.runner.templating import render_page
 
 COMPARE_JSON = "compare.json"
 COMPARE_HTML = "compare.html"
+FLIPS_SHOWN = 15  # flips listed before the rest fold away
+COST_LABELS = {"wall_time_s": "episode time, summed (s)"}  # not the runs' wall time: episodes run side by side
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
 
@@ -38,6 +40,11 @@ def mcnemar_exact(gained: int, lost: int) -> float:
         return 1.0
     tail = sum(math.comb(n, i) for i in range(min(gained, lost) + 1)) / 2 ** n
     return min(1.0, 2 * tail)
+
+
+def p_text(p: float) -> str:
+    """A p-value as read: ``p < 0.001`` when tiny (never "p = 0"), else ``p = 0.03088``."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.4g}"
 
 
 def paired_interval(diffs: list[float]) -> tuple[float, float] | None:
@@ -71,7 +78,7 @@ class TaskOutcome:
         return {"passed": self.passed, "rate": round(self.rate, 4), "trials": len(recs),
                 "score": round(mean(r.score for r in recs), 4), "steps": round(mean(r.steps for r in recs), 2),
                 "tokens": round(mean(total_tokens(r) for r in recs), 1),
-                "failed": sorted({c for r in recs for c in r.failed}),
+                "failed": sorted({c for r in recs for c in r.failure_labels}),  # what happened, as the report says
                 "failed_checks": sorted({f"{c.check}: {c.message}" for r in recs for c in r.failed_checks})[:10],
                 "status": sorted({r.status for r in recs})}
 
@@ -96,7 +103,7 @@ def paired_stats(pairs: list[tuple[TaskOutcome, TaskOutcome]]) -> dict:
     interval = paired_interval([b.rate - a.rate for a, b in pairs])
     return {"tasks": len(pairs), "a_pass_rate": round(a_rate, 4), "b_pass_rate": round(b_rate, 4),
             "delta": round(b_rate - a_rate, 4), "ci95": list(interval) if interval else None,
-            "gained": gained, "lost": lost, "mcnemar_p": round(mcnemar_exact(gained, lost), 6)}
+            "gained": gained, "lost": lost, "mcnemar_p": float(f"{mcnemar_exact(gained, lost):.4g}")}
 
 
 def _cost(records: list[EpisodeRecord]) -> dict:
@@ -145,8 +152,8 @@ def compare_records(a: list[EpisodeRecord], b: list[EpisodeRecord]) -> dict:
     for t in paired_ids:
         first = tb[t].records[0]
         tasks.append({"task_id": t, "category": first.category, "apps": first.apps, "scenario": first.scenario,
-                      "split": first.split, "change": change(ta[t].passed, tb[t].passed),
-                      "a": ta[t].figures(), "b": tb[t].figures()})
+                      "split": first.split, **request(ta[t].records + tb[t].records),
+                      "change": change(ta[t].passed, tb[t].passed), "a": ta[t].figures(), "b": tb[t].figures()})
     paired_a = [r for t in paired_ids for r in ta[t].records]
     paired_b = [r for t in paired_ids for r in tb[t].records]
     return {
@@ -164,15 +171,28 @@ def compare_records(a: list[EpisodeRecord], b: list[EpisodeRecord]) -> dict:
     }
 
 
-def compare_runs(run_a: Path, run_b: Path) -> dict:
-    """compare.json's content for two run directories (a merged one included)."""
-    run_a, run_b = Path(run_a), Path(run_b)
+def request(records: list[EpisodeRecord]) -> dict:
+    """What the task asked (instruction, dialogue, scripted replies) from the first record that has it."""
+    rec = next((r for r in records if r.instruction is not None), None)
+    return {k: getattr(rec, k) if rec else None for k in ("instruction", "dialogue", "user_replies")}
+
+
+def read_pair(run_a: Path, run_b: Path) -> tuple[list[EpisodeRecord], list[EpisodeRecord]]:
+    """The records of both runs; CompareError when one holds none."""
     records = []
-    for d in (run_a, run_b):
+    for d in (Path(run_a), Path(run_b)):
         recs = read_results(d)
         if not recs:
             raise CompareError(f"{d} holds no results (no results.jsonl records)")
         records.append(recs)
+    return records[0], records[1]
+
+
+def compare_runs(run_a: Path, run_b: Path,
+                 records: tuple[list[EpisodeRecord], list[EpisodeRecord]] | None = None) -> dict:
+    """compare.json's content for two run directories (a merged one included); ``records``: theirs, if read."""
+    run_a, run_b = Path(run_a), Path(run_b)
+    records = records or read_pair(run_a, run_b)
     out = {"a": _describe(run_a, records[0]), "b": _describe(run_b, records[1]), **compare_records(*records)}
     if out["paired_tasks"] == 0:
         raise CompareError(f"{run_a} and {run_b} have no task in common")
@@ -188,7 +208,23 @@ def report_links(data: dict, out: Path) -> dict[str, str | None]:
     return links
 
 
-def render(data: dict, links: dict[str, str | None] | None = None) -> str:
+def shown_episode(records: list[EpisodeRecord]) -> EpisodeRecord:
+    """The trial that shows a run's side of a flip: its first failed trial, else its first."""
+    return next((r for r in records if not r.passed), records[0])
+
+
+def flip_views(data: dict, a: list[EpisodeRecord], b: list[EpisodeRecord]) -> dict[str, dict]:
+    """Each flipped task's two runs side by side, for compare.html (not compare.json: the records have it):
+    per side the episode's view as the report shows it (runner/report.py ``task_view``)."""
+    from officesim.runner.report import task_view
+
+    sides = (by_task([r for r in a if not r.no_verdict]), by_task([r for r in b if not r.no_verdict]))
+    flipped = data["flips"]["gained"] + data["flips"]["lost"]
+    return {t: {name: task_view(shown_episode(side[t].records)) for name, side in zip("ab", sides)} for t in flipped}
+
+
+def render(data: dict, links: dict[str, str | None] | None = None, flips: dict[str, dict] | None = None) -> str:
+    """compare.html from compare.json's content; ``flips``: the side-by-side views of flipped tasks."""
     from officesim.runner.report import CATEGORY_NAMES, anchor
 
     def rows(grouping: str) -> list[dict]:
@@ -198,17 +234,20 @@ def render(data: dict, links: dict[str, str | None] | None = None) -> str:
     charts = [{"name": g, "title": t, "rows": rows(g)} for g, t in
               (("by_category", "category"), ("by_app", "app"), ("by_scenario", "family (scenario)"), ("by_split", "split"))]
     return render_page("compare.html.j2", d=data, charts=charts, changes=["gained", "lost", "both_pass", "both_fail"],
-                       links=links or {"a": None, "b": None},
+                       links=links or {"a": None, "b": None}, flips=flips or {}, flips_shown=FLIPS_SHOWN, cost_labels=COST_LABELS,
+                       p_text=p_text,
                        report_anchor=lambda task_id: anchor(EpisodeRecord(task_id=task_id, passed=False, score=0, status="")))
 
 
 def write_compare(run_a: Path, run_b: Path, out: Path) -> dict:
     """Write compare.json and compare.html into ``out``; returns compare.json's content."""
-    data = compare_runs(run_a, run_b)
+    records = read_pair(run_a, run_b)
+    data = compare_runs(run_a, run_b, records)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     write_json(out / COMPARE_JSON, data)
-    (out / COMPARE_HTML).write_text(render(data, report_links(data, out)), encoding="utf-8")
+    page = render(data, report_links(data, out), flip_views(data, *records))
+    (out / COMPARE_HTML).write_text(page, encoding="utf-8")
     return data
 
 
@@ -216,4 +255,4 @@ def headline(data: dict) -> str:
     """One line for the terminal: the change of pass rate, the flips and the test."""
     o = data["overall"]
     return (f"{data['paired_tasks']} paired task(s): A {100 * o['a_pass_rate']:.1f}% -> B {100 * o['b_pass_rate']:.1f}% "
-            f"({100 * o['delta']:+.1f} points; {o['gained']} gained, {o['lost']} lost; exact McNemar p = {o['mcnemar_p']:.4g})")
+            f"({100 * o['delta']:+.1f} points; {o['gained']} gained, {o['lost']} lost; exact McNemar {p_text(o['mcnemar_p'])})")
