@@ -27,13 +27,16 @@ RUN apt-get update \
  && useradd --uid 10001 --user-group --create-home --shell /usr/sbin/nologin officesim
 
 # Python dependencies first, from pyproject.toml alone, so that a source change does not
-# download them again. EXTRAS names optional extras to install too: --build-arg EXTRAS=ray gives the
-# image of `eval --engine ray` (docs/ray.md).
+# download them again (every package pyproject.toml lists needs a folder here). EXTRAS names
+# optional extras to install too: --build-arg EXTRAS=ray gives the image of `eval --engine ray`
+# (docs/ray.md).
 ARG EXTRAS=""
 COPY pyproject.toml /src/pyproject.toml
 RUN python3 -m venv "$VIRTUAL_ENV" \
  && cd /src \
- && for p in apps testbed testbed/worlds evaluators tasks tasks/families tasks/hard_scenarios tasks/officebench tasks/workbench server runner inspect_ai_task; do mkdir -p "$p" && touch "$p/__init__.py"; done \
+ && for p in apps testbed testbed/worlds evaluators tasks tasks/examples tasks/families tasks/hard tasks/hard_scenarios \
+      tasks/officebench tasks/officebench/overlay tasks/suite tasks/workbench server server/routes runner runner/mutants \
+      runner/templates inspect_ai_task; do mkdir -p "$p" && touch "$p/__init__.py"; done \
  && touch README.md \
  && pip install --no-cache-dir "/src${EXTRAS:+[$EXTRAS]}" \
  && pip uninstall -y officesim setuptools \
