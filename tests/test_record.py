@@ -157,6 +157,7 @@ def test_finish_response_evaluation_validates_as_the_record(tmp_path):
         assert rec.task_id == BUDGET["id"] and rec.mode == "all_operations" and rec.steps == 2
         assert rec.checks_passed == 1 and rec.checks_total == 2 and not rec.passed and rec.score == 0.5
         assert rec.changes and rec.api_dict() == data
+        assert data["instruction"] == BUDGET["instruction"] and data["dialogue"] is None  # what the task asked
         assert client.get(f"/sessions/{sid}").json()["evaluation"] == data
 
 
@@ -195,4 +196,46 @@ def test_side_effect_rate_counts_collateral_only():
     summary = summarize([noop, damage, old, noop], {})
     assert summary["side_effect_rate"] == 0.5 and summary["missing_rate"] == 0.5
     page = render([noop, damage], summary)
-    assert "b: missing" in page and "a: extra file" in page and "missing_rate" in page
+    assert "b: missing" in page and "a: extra file" in page and "missing (gold changes not made)" in page
+    assert "side_effects" not in page  # the labels say collateral and missing, as the rates do
+    assert summarize([noop] * 3, {})["failed_components"] == {"checks": 3, "missing": 3}
+
+
+def test_failure_labels_say_what_happened():
+    noop = _eval([BAD], side_effects=["b: missing"], collateral=[], missing=["b: missing"])
+    assert noop.failed == ["checks", "side_effects"] and noop.failure_labels == ["checks", "missing"]
+    damage = _eval([GOOD], side_effects=["a: extra"], collateral=["a: extra"], missing=["b: missing"])
+    assert damage.failure_labels == ["collateral", "missing"]
+    assert _eval([GOOD], asking=["needed reply not asked"]).failure_labels == ["asking"]
+    assert _eval([GOOD]).failure_labels == [] and _eval([]).failure_labels == ["checks"]
+    raised = _eval([GOOD]).model_copy(update={"passed": False, "error": "agent error: boom"})  # as the runner writes it
+    assert raised.failure_labels == ["error"]
+    assert EpisodeRecord.ungraded("t", "error", "server gone").failure_labels == ["error"]
+    timeout = EpisodeRecord(task_id="t", passed=False, score=0, status="finished", failed=["grading_timeout"],
+                            error="grading passed its time limit")
+    assert timeout.failure_labels == ["error"]
+    old = EpisodeRecord.model_validate_json('{"task_id": "t", "passed": false, "score": 0, "status": "finished", '
+                                            '"checks": [{"check": "x", "passed": true, "message": ""}], '
+                                            '"failed": ["side_effects"], "side_effects": ["x: differs"]}')
+    assert old.failure_labels == ["collateral"]  # before the split every side effect counted as collateral
+
+
+def test_a_record_carries_what_the_task_asked():
+    from officesim.evaluators.record import task_request
+    from officesim.tasks.model import Task
+    from tests._api_tasks import ASKING, BUDGET, variant
+
+    plain = task_request(Task.model_validate(BUDGET))
+    assert plain == {"instruction": BUDGET["instruction"], "dialogue": None, "user_replies": None}
+    turn = {"speaker": "Halden", "at": "2026-03-09 16:00:00", "text": "Fine, 12% it is."}
+    asked = task_request(Task.model_validate(variant(ASKING, dialogue=[turn])))
+    assert asked["dialogue"] == [turn]
+    assert asked["user_replies"][0] == {"when": ["discount", "percent", "how much"], "reply": "We settled on 12%.",
+                                        "needed": True}  # the guesses stay in the task
+    rec = _run_record().model_copy(update=asked)
+    line = rec.to_line()
+    assert EpisodeRecord.model_validate_json(line) == rec
+    lean = json.loads(_run_record().model_copy(update=plain).to_line())
+    assert lean["instruction"] == BUDGET["instruction"] and "dialogue" not in lean and "user_replies" not in lean
+    old = EpisodeRecord.model_validate_json('{"task_id": "t", "passed": false, "score": 0, "status": "finished"}')
+    assert old.instruction is None and old.dialogue is None and old.user_replies is None

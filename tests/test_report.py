@@ -13,7 +13,7 @@ import pytest
 
 from officesim.runner.breakdown import describe, histogram, score_histogram
 from officesim.runner.cli import main as cli_main
-from officesim.runner.compare import compare_runs, mcnemar_exact, paired_interval
+from officesim.runner.compare import compare_records, compare_runs, mcnemar_exact, p_text, paired_interval, render
 from officesim.runner.diffview import change_diffs, mail_fields, outcome_diffs
 from officesim.runner.merge import merge_runs
 from officesim.runner.results import read_results
@@ -54,6 +54,16 @@ def test_summary_keeps_its_older_keys_and_has_no_pass_hat_k_for_one_trial(runs):
     # graded and errors: the episodes with a verdict (the rates' denominator) and those without one
     assert set(s["by_category"]["1"]) == {"total", "graded", "errors", "passed", "pass_rate", "passed_checks_only",
                                           "pass_rate_checks_only"}
+
+
+def test_summary_keeps_the_runs_wall_time_apart_from_the_summed_episode_time(runs):
+    from officesim.runner.summary import elapsed_s
+
+    s = summary_of(runs[1])
+    assert s["elapsed_s"] == 300.0  # run.json: 10:00 to 10:05 (no elapsed_s measured: the fixture writes none)
+    assert s["wall_time_s"] == 18.0  # 12 episodes of 1.5 s
+    assert elapsed_s({"elapsed_s": 41.5, "started": "2026-01-01T10:00:00+0000"}) == 41.5
+    assert elapsed_s({"started": "2026-01-01T10:00:00+0000"}) is None and elapsed_s({}) is None
 
 
 def test_records_without_scenario_or_split_group_as_unknown(runs):
@@ -160,6 +170,36 @@ def test_compare_pairs_tasks_and_lists_flips_both_ways(runs):
     assert data["a"]["agent"] == "model-a" and data["b"]["trials"] == 2
 
 
+def test_compare_carries_each_tasks_instruction_and_failure_labels(runs):
+    tasks = {t["task_id"]: t for t in compare_runs(*runs)["tasks"]}
+    assert tasks["t-mail-001"]["instruction"] == fx.INSTRUCTIONS["t-mail-001"]
+    assert tasks["t-mail-001"]["dialogue"] == fx.DIALOGUE and tasks["t-cells-001"]["dialogue"] is None
+    assert tasks["t-event-001"]["a"]["failed"] == ["checks", "missing"]  # no collateral: not "side_effects"
+    assert tasks["t-cells-001"]["b"]["failed"] == ["checks", "collateral"]
+
+
+@pytest.mark.parametrize("p, text", [(1.0, "p = 1"), (0.03088, "p = 0.03088"), (0.001, "p = 0.001"),
+                                     (0.000999, "p < 0.001"), (0.0, "p < 0.001"), (2 / 2 ** 114, "p < 0.001")])
+def test_p_values_read_as_a_bound_when_tiny(p, text):
+    assert p_text(p) == text
+
+
+def test_long_flip_lists_fold_and_a_tiny_p_is_never_zero():
+    def rec(task_id: str, passed: bool):
+        return fx.record("t-cells-001", 1, passed, "x", 10).model_copy(update={"task_id": task_id})
+
+    ids = [f"t-{i:02d}" for i in range(40)]
+    data = compare_records([rec(t, False) for t in ids], [rec(t, True) for t in ids])
+    data.update({side: {"run": side, "agent": side, "model": None, "mode": None, "trials": 1, "suite": None,
+                        "episodes": 40, "tasks": 40, "passed": 0} for side in ("a", "b")})
+    assert data["overall"]["mcnemar_p"] > 0  # 2 / 2**40, not rounded to 0
+    page = unescape(render(data))
+    shown = page[page.index('<ul class="flips gained">'):page.index("<details class=more-flips>")]
+    assert shown.count("<li>") == 15 and "t-14" in shown and "t-15" not in shown
+    assert "<summary>25 more</summary>" in page and 'href="#c-t-39"' in page
+    assert "p < 0.001" in page and "p = 0<" not in page and "p = 0 " not in page
+
+
 def test_compare_against_merged_shards_equals_the_unsharded_run(runs, tmp_path):
     a, b = runs
     recs = read_results(b)
@@ -185,6 +225,14 @@ def test_report_compare_command(runs, tmp_path, capsys):
     page = (out / "compare.html").read_text()
     assert 'href="#c-t-mail-001"' in page and page.count('<tr class=task ') == 5
     assert re.search(r"href=\"(\.\./)+[^\"]*/b/report\.html#t-t-cells-001-1\">details in B's report", page)
+    flip = unescape(page[page.index('id="c-t-cells-001-detail"'):page.index('id="c-t-doc-001"')])  # lost: side by side
+    a_side, b_side = flip.split("<div class=run-side>")[1:]
+    assert "A (trial 1): <span class=pass>pass</span>" in a_side and "Budget!B9 is 33330" in a_side
+    assert "(checks, collateral)" in b_side and "Budget!B9: expected 33330, found 29100" in b_side
+    assert "<td>Budget!B9</td><td class=\"left\">'29100'</td>" in b_side and "Steps (2)" in b_side
+    assert "<blockquote class=instruction>" + fx.INSTRUCTIONS["t-cells-001"] in flip
+    both_pass = page[page.index('id="c-t-doc-001-detail"'):page.index('id="c-t-event-001"')]
+    assert "class=run-side" not in both_pass and "no failed check" in both_pass  # no flip: the short view
     assert cli_main(["report", "--compare", str(a), str(tmp_path / "nowhere")]) == 2
     assert cli_main(["report", str(a), "--compare", str(a), str(b)]) == 2
     assert cli_main(["report", "--out", str(out), str(a)]) == 2
@@ -200,6 +248,17 @@ def test_compare_defaults_to_writing_beside_run_b(runs, tmp_path):
 
 
 # ---- report.html -----------------------------------------------------------------------------------
+def test_report_run_section_is_a_labelled_table(runs):
+    page = unescape((runs[1] / "report.html").read_text())
+    run = page[page.index("<h2>Run</h2>"):page.index("<h2>Tasks</h2>")]
+    cells = dict(re.findall(r"<tr><th>([^<]+)</th><td>([^<]*)</td></tr>", run))
+    assert cells["wall time (elapsed)"] == "300.0 s (5 min 0 s)"
+    assert cells["episode time (summed)"].startswith("18.0 s over 12 episode(s)")
+    assert cells["failures, by what happened"] == "checks 5 · collateral 3 · missing 2"
+    assert cells["pass rate (outcome)"] == "58.3% (7/12)" and cells["pass^k"] == "pass^1 58.3% · pass^2 50.0%"
+    assert "{" not in run  # no raw JSON
+
+
 def test_report_is_self_contained(runs):
     page = (runs[1] / "report.html").read_text()
     assert not re.search(r"""(?:src|href)=["']?(?:https?:)?//""", page), "the page loads something from the network"
@@ -232,6 +291,12 @@ def test_report_details_steps_gold_diff_transcript(runs):
     assert "<dt>to</dt><dd>marco@lumen.test</dd><dt>subject</dt><dd>'June expenses total'</dd>" in a_page
     assert "Model transcript (3 messages)" in detail and 'excel_set_cell({"row_idx": 9})' in detail
     assert "You are an office assistant. Total the budget." in detail
+    assert "<blockquote class=instruction>" + fx.INSTRUCTIONS["t-cells-001"] in detail
+    assert detail.index("<h4>Instruction</h4>") < detail.index("<h4>Checks (0/1)</h4>")  # above the checks
+    assert "<b>Verdict:</b> <span class=fail>fail</span> <span class=labels>(checks, collateral)</span>" in detail
+    mail = page[page.index('id="t-t-mail-001-1-detail"'):]
+    assert "<b>Marco</b>: Send the June total to me, not to Chloe." in mail[:mail.index("</tr>")]
+    assert "“Send it to marco@lumen.test.” <b>(needed)</b>" in mail[:mail.index("</tr>")]
     rows = re.findall(r'<tr class=task id="([^"]+)"', page)
     assert len(rows) == 12 and len(set(rows)) == 12
     assert 'data-app="excel email"' in page and 'data-split="train"' in page

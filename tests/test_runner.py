@@ -106,6 +106,8 @@ def test_oracle_passes_every_task_with_real_checks(oracle_run):
     assert summary["process"]["operation_precision"] == 1.0 and summary["process"]["operation_recall"] == 1.0
     assert summary["process"]["argument_accuracy"] == 1.0
     assert summary["agent"] == "oracle" and summary["started"] and summary["finished"]
+    meta = json.loads((oracle_run / "run.json").read_text())
+    assert summary["elapsed_s"] == meta["elapsed_s"] > 0  # the run's wall time, measured apart from the episodes'
 
 
 RESULTS_FIELDS = ["task_id", "category", "apps", "trial", "agent", "model", "mode", "passed", "score", "status",
@@ -136,6 +138,9 @@ def test_noop_passes_at_most_the_no_action_tasks(noop_run):
         if not rec.passed:
             assert any(not c.passed for c in rec.checks)
             assert rec.score < 1.0
+            assert "checks" in rec.failure_labels and "collateral" not in rec.failure_labels  # noop changes nothing
+            assert ("missing" in rec.failure_labels) == bool(rec.missing)
+    assert "side_effects" not in summary["failed_components"] and summary["side_effect_rate"] == 0.0
     assert summary["process"]["operation_recall"] == 0.0
 
 
@@ -161,6 +166,7 @@ def test_records_carry_the_task_and_compare_pairs_real_runs(oracle_run, noop_run
         assert rec.scenario == by_id[rec.task_id]["scenario"] and rec.split == "test"
         assert [(g["app"], g["action"]) for g in rec.gold] == [(g["app"], g["action"]) for g in by_id[rec.task_id]["gold"]]
         assert rec.transcript is None  # the oracle calls no model
+        assert rec.instruction == by_id[rec.task_id]["instruction"]  # what the task asked, for the report
     data = compare_runs(noop_run, oracle_run)
     assert data["flips"] == {"gained": sorted(set(TASK_IDS) - set(NO_ACTION_IDS)), "lost": []}
     assert sorted(t["task_id"] for t in data["tasks"] if t["change"] == "both_pass") == NO_ACTION_IDS
