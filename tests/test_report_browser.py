@@ -1,6 +1,7 @@
 """report.html and compare.html in a real headless Chromium (Playwright): the charts render with a
-size, typing in the search box narrows the rows, a row opens its details, and the pages load nothing
-from the network and raise no script error.
+size, typing in the search box narrows the rows, a row opens its details with the task's instruction
+above its checks and failure labels that say what happened, a flipped task opens its two runs side by
+side, and the pages load nothing from the network and raise no script error.
 
 The browser is Playwright's own build when installed, else the system's Chromium (`make browser`,
 which `make test` runs, provides one). Without any the tests skip, except under CI, where they fail.
@@ -120,10 +121,40 @@ def test_report_task_expands(open_page, pages):
     assert detail.is_visible() and button.get_attribute("aria-expanded") == "true"
     assert detail.locator("table.diff.cells td.left").first.inner_text() == "'29100'"
     assert "Gold solution (2 actions)" in detail.inner_text()
+    instruction = detail.locator("blockquote.instruction")
+    assert instruction.is_visible() and instruction.inner_text() == fx.INSTRUCTIONS["t-cells-001"]
+    checks = detail.get_by_role("heading", name="Checks (0/1)")
+    assert instruction.bounding_box()["y"] < checks.bounding_box()["y"]  # the instruction above the checks
+    assert detail.locator(".labels").inner_text() == "(checks, collateral)"
     detail.locator("details.transcript summary").click()
     assert detail.locator(".msg.tool pre").inner_text() == "Set B9 to 29100."
     button.click()
     assert not detail.is_visible()
+
+
+def test_report_labels_say_what_happened(open_page, pages):
+    page = open_page(pages["report"])
+    label = page.locator("#t-t-event-001-1 small.labels")  # the gold's event not made, nothing else changed
+    assert label.is_visible() and label.inner_text() == "checks, missing"
+    assert "side_effects" not in page.locator("table.tasks").inner_text()
+    run = page.locator("table.run")
+    assert run.locator("tr", has_text="wall time (elapsed)").locator("td").inner_text() == "300.0 s (5 min 0 s)"
+    assert run.locator("tr", has_text="episode time (summed)").locator("td").inner_text().startswith("18.0 s")
+
+
+def test_compare_flip_opens_both_runs_side_by_side(open_page, pages):
+    page = open_page(pages["compare"])
+    page.locator("#lost a", has_text="t-cells-001").click()  # the flip list links to the task's row
+    page.locator("#c-t-cells-001 button.toggle").click()
+    detail = page.locator("#c-t-cells-001-detail")
+    assert detail.locator("blockquote.instruction").inner_text() == fx.INSTRUCTIONS["t-cells-001"]
+    a, b = detail.locator(".run-side").all()
+    box_a, box_b = a.bounding_box(), b.bounding_box()
+    assert box_a["x"] + box_a["width"] <= box_b["x"] and abs(box_a["y"] - box_b["y"]) < 2  # side by side
+    assert a.locator("h4 .pass").inner_text() == "pass" and b.locator(".labels").inner_text() == "(checks, collateral)"
+    assert b.locator("table.diff.cells td.left").inner_text() == "'29100'"
+    assert a.locator("ol.steps > li").count() == 2 == b.locator("ol.steps > li").count()
+    assert "p = 1" in page.locator("table.overall").inner_text()
 
 
 def test_compare_page(open_page, pages):
