@@ -24,8 +24,12 @@ def add_subcommands(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--category", type=int, choices=[1, 2, 3, 4, 5])
     ev.add_argument("--split", choices=["test", "train", "hard"], default=None,
                     help="only tasks of this split (default: every split but hard; docs/hard-split.md)")
-    ev.add_argument("--server", help="URL of a running officesim server (default: start a private one)")
-    ev.add_argument("--token", default=os.environ.get("OFFICESIM_TOKEN"), help="bearer token for --server")
+    ev.add_argument("--server", metavar="URL|docker[:IMAGE]",
+                    help="URL of a running officesim server, or docker[:IMAGE]: start the officesim image (default "
+                         "env OFFICESIM_IMAGE, else officesim:latest; pulled when absent) in Docker for this run and "
+                         "remove it after (docs/docker.md); default: start private server processes")
+    ev.add_argument("--token", default=os.environ.get("OFFICESIM_TOKEN"),
+                    help="bearer token for --server (with docker: the container's; default a random one)")
     ev.add_argument("--workers", type=int, default=max(1, min(4, os.cpu_count() or 1)))
     ev.add_argument("--servers", type=int, default=0, metavar="N",
                     help="without --server: private server processes to spread episodes over (default: one per core in use)")

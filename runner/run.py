@@ -10,7 +10,7 @@ import hashlib
 import os
 import threading
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Callable
@@ -20,6 +20,7 @@ from rich.console import Console
 from officesim.evaluators.record import EpisodeRecord
 from officesim.server.client import OfficeClient
 from officesim.runner.agents import Agent, load_agent, now_iso
+from officesim.runner.dockerserver import docker_image
 from officesim.runner.localserver import LocalServer, ServerStartError, local_servers
 from officesim.runner.play import (EpisodeLog, EvalConfig, RunError, play_episode, run_episode,  # noqa: F401  (re-exported)
                                    start_failure_record, wants_suite)
@@ -124,6 +125,8 @@ def _run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
     if cfg.engine == "ray" and cfg.server:
         raise RunError("--engine ray runs offices on the cluster's nodes; --server applies to the local engine only")
     all_tasks, selected = select_tasks(cfg)
+    image = docker_image(cfg.server)
+    docker = _docker_engine() if image else None  # before the run directory is touched: no engine, no run
     fingerprint = suite_fingerprint(selected)
     selection = [t.id for t in selected]
     if cfg.shard:
@@ -145,6 +148,10 @@ def _run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
         from officesim.runner.ray_engine import run_on_ray
 
         run_on_ray(agent, jobs, cfg, console, already=kept)
+    elif image:  # --server docker[:IMAGE]: the image started for this run, removed however it ends
+        with _docker_server(cfg, image, docker, selected, console) as server, \
+                _client(cfg, server.url, server.token) as client:
+            _run_jobs([client], agent, jobs, cfg, console, already=kept)
     elif cfg.server:
         with _client(cfg, cfg.server, cfg.token) as client:
             _run_jobs([client], agent, jobs, cfg, console, already=kept)
@@ -168,6 +175,34 @@ def _run_eval(cfg: EvalConfig, console: Console | None = None) -> dict:
     meta["elapsed_s"] = round((meta.get("elapsed_s") or 0.0) + time.monotonic() - clock, 3)
     write_json(cfg.out / RUN_META, meta)
     return finalize(cfg.out)
+
+
+def _docker_engine():
+    from officesim.runner.dockerserver import DockerUnavailable, connect
+
+    try:
+        return connect()
+    except DockerUnavailable as exc:
+        raise RunError(str(exc)) from None
+
+
+@contextmanager
+def _docker_server(cfg: EvalConfig, image: str, engine, selected: list[Task], console: Console):
+    """The officesim image serving the selected tasks (runner/dockerserver.py); a container that does not
+    start is a RunError (exit 2) with the end of its log."""
+    from officesim.runner.dockerserver import DockerServer, DockerServerError
+
+    dirs, suite = server_task_dirs(cfg, selected)
+    say = None if _progress_off(cfg) else lambda text: console.print(text, highlight=False, markup=False)
+    server = DockerServer(image, dirs, suite, client=engine, token=cfg.token, timeout=cfg.start_timeout, progress=say)
+    try:
+        server.__enter__()
+    except DockerServerError as exc:
+        raise RunError(str(exc)) from None
+    try:
+        yield server
+    finally:
+        server.__exit__(None, None, None)
 
 
 def _progress_off(cfg: EvalConfig) -> bool:
