@@ -5,6 +5,7 @@ run is passed when every trial passed (as ``--baseline`` counts it), and its rat
 passed. Flips are the tasks whose outcome differs. Whether B differs from A is judged on the paired
 outcomes by the exact McNemar test (the discordant pairs against a fair coin), with a 95% paired
 confidence interval for the change in pass rate; per category, app, scenario and split as well.
+compare.html shows each task's instruction, and a flipped task's two runs side by side (``flip_views``).
 """
 
 from __future__ import annotations

@@ -214,7 +214,7 @@ def start_failure_record(task: Task, trial: int, agent: Agent, cfg: EvalConfig, 
         task.id, NO_VERDICT, f"infrastructure error in start_server: {type(exc).__name__}: {exc}",
         error_kind=INFRASTRUCTURE, error_call=call, category=task.category, apps=task.apps, trial=trial,
         agent=agent.name, model=getattr(agent, "model", None), mode=cfg.mode, tokens={"prompt": 0, "completion": 0},
-        scenario=task.scenario, split=task.split, attempts=attempts)
+        scenario=task.scenario, split=task.split, attempts=attempts, **task_request(task))
 
 
 def _progress_mode(value: str | bool) -> str:

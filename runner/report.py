@@ -4,8 +4,10 @@ The figures come from summary.json (runner/summary.py, runner/breakdown.py), the
 records; the page is runner/templates/report.html.j2. On top, the table in the shape of OfficeBench's
 main results (single / two / three apps and overall); then pass-rate charts by category, app,
 scenario and split (with pass^k over several trials), the spread of steps, tokens and scores; then
-the task table, filterable, each row opening the agent's steps beside the gold's, the checks, the
-collateral and missing changes as a diff, and the model transcript when the agent recorded one.
+the run's figures as a labelled table (its wall time apart from the summed episode time); then the task
+table, filterable, each failed row labelled with what happened (``EpisodeRecord.failure_labels``), each row
+opening the task's instruction, the checks, the collateral and missing changes as a diff, the agent's
+steps beside the gold's, and the model transcript when the agent recorded one.
 """
 
 from __future__ import annotations

@@ -222,6 +222,7 @@ def test_a_server_that_does_not_start_is_retried_then_every_episode_is_an_error(
     for rec in records:
         assert rec.status == "error" and rec.error_kind == "infrastructure" and rec.error_call.phase == "start_server"
         assert "within 77 s" in rec.error and rec.attempts == 2
+        assert rec.instruction and rec.failure_labels == ["error"]  # a record without a verdict still says what was asked
     assert ET.parse(tmp_path / "junit.xml").getroot().get("errors") == "2"
 
 
