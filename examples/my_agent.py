@@ -30,6 +30,7 @@ recorded as failed with the error, and the run goes on.
 from __future__ import annotations
 
 import json
+import re
 
 
 class MyAgent:
@@ -59,8 +60,9 @@ class MyAgent:
             messages.append({"role": "tool", "tool_call_id": call_id, "content": reply["observation"]})
             return reply
 
+        # Read the listing's text, as a model would: one "path (size)" line per file.
         listing = act("system", "list_files", {"path": "data"})
-        paths = [f["path"] for f in listing.get("data") or [] if f["path"].endswith((".docx", ".xlsx"))]
+        paths = re.findall(r"^(.+?\.(?:docx|xlsx)) \(", listing["observation"] or "", re.M)
         for path in paths[: self.max_reads]:
             app = "word" if path.endswith(".docx") else "excel"
             if episode.current_app != app:
