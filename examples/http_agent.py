@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 
 import httpx
@@ -48,8 +49,8 @@ def main() -> int:
                   f"{reply['observation'][:100]!r}")
             return reply
 
-        files = act("system", "list_files", path="data")
-        sheets = [f["path"] for f in files.get("data") or [] if f["path"].endswith(".xlsx")]
+        files = act("system", "list_files", path="data")  # one "path (size)" line per file
+        sheets = re.findall(r"^(.+?\.xlsx) \(", files["observation"] or "", re.M)
         if sheets:
             act("system", "switch_app", target_app="excel")
             act("excel", "read_file", file_path=sheets[0])
