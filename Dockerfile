@@ -32,6 +32,7 @@ RUN apt-get update \
 # (docs/ray.md).
 ARG EXTRAS=""
 COPY pyproject.toml /src/pyproject.toml
+COPY build_backend /src/build_backend
 RUN python3 -m venv "$VIRTUAL_ENV" \
  && cd /src \
  && for p in apps testbed testbed/worlds evaluators tasks tasks/examples tasks/families tasks/hard tasks/hard_scenarios \

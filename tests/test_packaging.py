@@ -1,6 +1,7 @@
 """pyproject.toml installs without setuptools warnings of the project's making: every folder that
 Python could import under the installed packages is listed in ``packages`` (setuptools warns about
-each one it finds unlisted, ~30 lines apiece), and ``license`` is an SPDX expression."""
+each one it finds unlisted, ~30 lines apiece), ``license`` is an SPDX expression, and the build
+backend (build_backend/officesim_build.py) is setuptools' less its notice on editable installs."""
 
 from __future__ import annotations
 
@@ -44,6 +45,18 @@ def test_listed_packages_exist_and_the_dockerfile_makes_their_folders():
         assert (ROOT / folder).is_dir(), package
         # the Dockerfile's dependency layer installs from pyproject.toml alone: each folder must exist there
         assert folder.as_posix() in made, f"Dockerfile: add {folder.as_posix()} to the dependency layer's folders"
+
+
+def test_the_build_backend_is_setuptools_less_its_editable_notice():
+    system = PYPROJECT["build-system"]
+    folder = ROOT / system["backend-path"][0]
+    assert (folder / f"{system['build-backend']}.py").is_file()
+    # the Dockerfile's dependency layer builds from pyproject.toml, so it needs the backend beside it
+    assert f"COPY {system['backend-path'][0]} " in (ROOT / "Dockerfile").read_text()
+    # setuptools' hooks, all of them, and build_editable wrapped (the build environment's setuptools, not
+    # this one's, runs it: checked by reading, not importing)
+    text = (folder / f"{system['build-backend']}.py").read_text()
+    assert "from setuptools.build_meta import *" in text and "def build_editable(" in text
 
 
 def test_license_is_an_spdx_expression():
