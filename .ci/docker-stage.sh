@@ -4,8 +4,9 @@
 # Installs docker.io, docker-compose and debootstrap when missing, starts dockerd when no engine
 # answers, builds the local base and the image (docker/build-local.sh; the base is reused when
 # present), evaluates the oracle agent on tasks covering every app through
-# `docker-compose run --rm eval`, requires pass_rate 1.0 in summary.json, runs
-# tests/test_docker.py against the image (no skipping here), and tears everything down.
+# `docker-compose run --rm eval`, requires pass_rate 1.0 in summary.json, evaluates one example task
+# with `officesim eval --server docker:IMAGE` from the host (the SDK starts and removes the container),
+# runs tests/test_docker.py against the image (no skipping here), and tears everything down.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -67,9 +68,26 @@ print(f"summary: {summary['passed']}/{summary['total']} passed, pass_rate {summa
 sys.exit(0 if summary["total"] > 0 and summary["pass_rate"] == 1.0 else 1)
 PY
 
-log "tests/test_docker.py against the image"
 PY=.venv/bin/python
 [ -x "$PY" ] || PY=python3
+IMAGE=${IMAGE:-officesim:latest}
+
+# The agent on the host, the simulator in its image: eval starts the container and removes it.
+log "officesim eval --server docker:$IMAGE (an example task mounted into the container, oracle agent)"
+host_results=$(mktemp -d /tmp/officesim-ci-host.XXXXXX)
+"$PY" -m officesim.runner.cli eval --server "docker:$IMAGE" --agent oracle --tasks tasks/examples \
+  --task example-price-sort --out "$host_results/run" --progress lines
+"$PY" - "$host_results/run/summary.json" <<'PY'
+import json, sys
+summary = json.load(open(sys.argv[1]))
+print(f"eval --server docker: {summary['passed']}/{summary['total']} passed")
+sys.exit(0 if summary["total"] == 1 and summary["pass_rate"] == 1.0 else 1)
+PY
+rm -rf "$host_results"
+left=$(docker ps -aq --filter label=officesim.eval)
+[ -z "$left" ] || { docker ps -a --filter label=officesim.eval; log "eval --server docker left containers behind"; exit 1; }
+
+log "tests/test_docker.py against the image"
 OFFICESIM_REQUIRE_DOCKER=1 "$PY" -m pytest -q -p no:cacheprovider tests/test_docker.py
 
 log "docker stage passed"

@@ -52,6 +52,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.docker is not None:
+        return serve_in_docker(args, include_suite)
     processes = 1 if args.uds else processes_wanted(args.processes)
     if not args.uds:  # a process behind the router (--uds) is announced by the router
         print(f"officesim serve: starting on http://{args.host}:{args.port} "
@@ -75,6 +77,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     serve(app, args.host, args.port, args.log_level, uds=args.uds)
     return 0
+
+
+def serve_in_docker(args: argparse.Namespace, include_suite: bool) -> int:
+    """``serve --docker[=IMAGE]``: the officesim image serving on --host/--port until Ctrl-C or SIGTERM,
+    then removed (runner/dockerserver.py); the token is OFFICESIM_TOKEN, else a random one, printed."""
+    from officesim.runner.dockerserver import DEFAULT_IMAGE, IMAGE_ENV, DockerServer, DockerServerError, DockerUnavailable
+
+    image = args.docker or os.environ.get(IMAGE_ENV) or DEFAULT_IMAGE
+    say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    try:
+        with DockerServer(image, [Path(d) for d in args.tasks], include_suite, token=os.environ.get("OFFICESIM_TOKEN"),
+                          progress=say, host=args.host, host_port=args.port) as server:
+            print(f"officesim serving in Docker ({image}) on {server.url}; token: {server.token} "
+                  f"(Authorization: Bearer ...); Ctrl-C stops and removes the container", file=sys.stderr, flush=True)
+            while server.running():
+                time.sleep(1.0)
+            say(f"the container of {image} stopped")
+            return 1
+    except (DockerUnavailable, DockerServerError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
 
 
 # ---- serving: prompt shutdown --------------------------------------------------------------------
@@ -199,6 +224,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--process-index", type=int, default=None, help=argparse.SUPPRESS)
     serve.add_argument("--process-count", type=int, default=None, help=argparse.SUPPRESS)
     serve.add_argument("--log-level", default="info")
+    serve.add_argument("--docker", nargs="?", const="", default=None, metavar="IMAGE",
+                       help="serve from the officesim image in Docker instead (default env OFFICESIM_IMAGE, else "
+                            "officesim:latest; pulled when absent), with docs/docker.md's security settings, until "
+                            "Ctrl-C; the container is then removed (--host, --port and --tasks apply)")
     _add_tasks_option(serve)
     serve.set_defaults(func=cmd_serve)
 

@@ -260,6 +260,9 @@ class DockerServer:
                                 f"{limit:.0f} s (OFFICESIM_START_TIMEOUT or --start-timeout sets the limit)"
                                 f"{':' + chr(10) + log if log else ''}")
 
+    def running(self) -> bool:
+        return self.container is not None and self._status() in ("created", "running", "restarting")
+
     def _status(self) -> str:
         try:
             self.container.reload()

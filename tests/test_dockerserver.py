@@ -234,3 +234,17 @@ def test_eval_without_an_engine_exits_2_with_that_line(monkeypatch, tmp_path, ca
     assert code == 2
     assert "error: --server docker: no Docker engine answers at unix://" in " ".join(err.split())
     assert not (tmp_path / "run" / "results.jsonl").exists()
+
+
+def test_serve_docker_publishes_the_asked_port_and_removes_the_container(monkeypatch, health_port, capsys):
+    fake = FakeClient(health_port)
+    monkeypatch.setattr(dockerserver, "connect", lambda: fake)
+    monkeypatch.setenv("OFFICESIM_TOKEN", "shared")
+    threading.Timer(1.5, lambda: setattr(fake.container, "status", "exited")).start()  # the server dies
+    assert cli_main(["serve", "--docker", "--port", "8123", "--tasks", str(EXAMPLES)]) == 1
+    err = capsys.readouterr().err
+    assert f"officesim serving in Docker (officesim:latest) on http://127.0.0.1:{health_port}; token: shared" in err
+    options = fake.created[0][1]
+    assert options["ports"] == {"8000/tcp": ("127.0.0.1", 8123)} and options["environment"]["OFFICESIM_TOKEN"] == "shared"
+    assert options["command"][-2:] == ["--tasks", "/tasks/0/examples"]
+    assert fake.container.removed
