@@ -67,8 +67,9 @@ def default_timeouts() -> tuple[float, float]:
 KEEPALIVE_EXPIRY_S = 2.0
 
 
-def _include(tools: bool) -> dict | None:
-    return {"include": "tools"} if tools else None
+def _include(tools: bool, data: bool = False) -> dict | None:
+    asked = ",".join(name for name, wanted in (("tools", tools), ("data", data)) if wanted)
+    return {"include": asked} if asked else None
 
 
 class OfficeClient:
@@ -158,18 +159,21 @@ class OfficeClient:
         return self._json("POST", "/sessions", json=body, timeout=timeout or self.session_timeout)
 
     def act(self, session_id: str, app: str | None, action: str, args: dict | None = None,
-            include_tools: bool = False, *, timeout: float | None = None) -> dict:
-        """Run one action; returns ok, observation, data, error, current_app, step, done, status and
-        tools_version, plus tools, prompt and tool_prompt when the action changed them (or with
-        ``include_tools``). ``app`` may be None when ``action`` is a tool name such as ``excel_set_cell``.
-        ``finish_task`` ends the session and grades it, so it waits the session timeout."""
+            include_tools: bool = False, *, include_data: bool = False, timeout: float | None = None) -> dict:
+        """Run one action; returns ok, observation, data (null unless ``include_data``: the observation
+        says the same in text), error, current_app, step, done, status and tools_version, plus tools,
+        prompt and tool_prompt when the action changed them (or with ``include_tools``). ``app`` may be
+        None when ``action`` is a tool name such as ``excel_set_cell``. ``finish_task`` ends the session
+        and grades it, so it waits the session timeout."""
         body = {"app": app, "action": action, "args": args or {}}
-        return self._json("POST", f"/sessions/{session_id}/actions", json=body, params=_include(include_tools),
-                          timeout=timeout or self._action_timeout(action))
+        return self._json("POST", f"/sessions/{session_id}/actions", json=body,
+                          params=_include(include_tools, include_data), timeout=timeout or self._action_timeout(action))
 
-    def act_raw(self, session_id: str, body: dict, include_tools: bool = False, *, timeout: float | None = None) -> dict:
+    def act_raw(self, session_id: str, body: dict, include_tools: bool = False, *, include_data: bool = False,
+                timeout: float | None = None) -> dict:
         """Send an action body as given, e.g. the flat OfficeBench form ``{"app", "action", "<arg>": ...}``."""
-        return self._json("POST", f"/sessions/{session_id}/actions", json=body, params=_include(include_tools),
+        return self._json("POST", f"/sessions/{session_id}/actions", json=body,
+                          params=_include(include_tools, include_data),
                           timeout=timeout or self._action_timeout(body.get("action") if isinstance(body, dict) else None))
 
     def _action_timeout(self, action: Any) -> float:

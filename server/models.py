@@ -133,7 +133,9 @@ class ActionResponse(BaseModel):
 
     ok: bool
     observation: str
-    data: Any = None
+    data: Any = Field(None, description="with ?include=data: the operation's result as values (a listing's rows, a "
+                                        "sheet's cells, a command's exit code and output); else null, since the "
+                                        "observation says the same in text")
     error: ErrorInfo | None = None
     current_app: str
     step: int

@@ -67,10 +67,12 @@ class StepResult:
     evaluation: EpisodeRecord | None = None
     app_before: str = SYSTEM  # the current app when the step began (did the tools change? Session.parts_after)
 
-    def to_dict(self) -> dict:
-        """The lean action response: without the tools and prompts (``Session.parts_after`` adds them)."""
+    def to_dict(self, data: bool = False) -> dict:
+        """The lean action response: without the tools and prompts (``Session.parts_after`` adds them),
+        and without the data unless asked (``data``): it restates the observation as values (a listing
+        came twice), so OfficeBench's fields, ``ok`` and ``observation``, carry the step, and ``data`` is null."""
         out = {
-            "ok": self.ok, "observation": self.observation, "data": self.data, "error": self.error,
+            "ok": self.ok, "observation": self.observation, "data": self.data if data else None, "error": self.error,
             "current_app": self.current_app, "step": self.step, "done": self.done, "status": self.status,
         }
         if self.evaluation is not None:

@@ -39,7 +39,7 @@ def _play(client, task_id: str, actions: list[dict]) -> tuple[list[dict], dict]:
     assert r.status_code == 201, r.text
     sid, out = r.json()["session_id"], []
     for a in actions + [{"app": "system", "action": "finish_task", "args": {}}]:
-        r = client.post(f"/sessions/{sid}/actions", json=a)
+        r = client.post(f"/sessions/{sid}/actions", json=a, params={"include": "data"})
         assert r.status_code == 200, r.text
         out.append(r.json())
     return out, out[-1]["evaluation"]

@@ -124,7 +124,8 @@ def _session(client: httpx.Client) -> str:
 
 
 def _shell(client: httpx.Client, sid: str, command: str) -> dict:
-    r = client.post(f"/sessions/{sid}/actions", json={"app": "shell", "action": "command", "args": {"command": command}})
+    r = client.post(f"/sessions/{sid}/actions", json={"app": "shell", "action": "command", "args": {"command": command}},
+                    params={"include": "data"})
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["ok"], body  # the sandbox ran the command (its own exit code is in data)

@@ -159,7 +159,7 @@ def test_links_out_of_the_office_are_listed_and_never_followed(server):
                                  f"ln -s /etc/passwd data/passwd.txt && ln -s / data/root && ln -s /etc/hostname emails/{USER}/msg-20.eml"
                                  " && ln -s notes.docx data/again.docx"})
         assert made["ok"] and "exit code 0" in made["observation"], made["observation"]
-        listed = server.client.act(sid, "system", "list_files", {})
+        listed = server.client.act(sid, "system", "list_files", {}, include_data=True)
         assert listed["ok"], listed["observation"]
         rows = {r["path"]: r for r in listed["data"]}
         assert rows["data/passwd.txt"]["link"] is None and rows["data/root"]["link"] is None

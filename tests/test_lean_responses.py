@@ -1,6 +1,7 @@
 """Action responses carry the tools and prompts only when they change or are asked for: the session's
 start, a switch of app, ``?include=tools``; ``tools_version`` names them in every response; finish
-responses and MCP tool results never carry them."""
+responses and MCP tool results never carry them. ``data`` (the observation again, as values) comes
+only with ``?include=data``."""
 
 from __future__ import annotations
 
@@ -97,3 +98,16 @@ def test_an_action_response_in_switch_app_mode_is_small(client):
     r = client.post(f"/sessions/{sid}/actions", json={"app": "excel", "action": "read_file",
                                                       "args": {"file_path": "data/budget.xlsx"}})
     assert r.json()["ok"] and len(r.content) < 1024
+
+
+def test_data_does_not_repeat_the_observation_unless_asked(client):
+    sid = start(client)["session_id"]
+    listing = act(client, sid, *READ)
+    assert listing["ok"] and "data/budget.xlsx" in listing["observation"] and listing["data"] is None
+    asked = act(client, sid, *READ, include="data")
+    assert asked["observation"] == listing["observation"] and not PARTS & set(asked)
+    assert "data/budget.xlsx" in [row["path"] for row in asked["data"]]
+    both = act(client, sid, *READ, include="tools,data")
+    assert both["data"] == asked["data"] and PARTS <= set(both)
+    assert act(client, sid, *READ, include="data,tools")["data"] == asked["data"]
+    assert client.get(f"/sessions/{sid}", params={"include": "data"}).status_code == 422  # actions only

@@ -86,7 +86,8 @@ def client(tmp_path_factory):
 
 
 def act(client, sid, app, action, **args) -> dict:
-    r = client.post(f"/sessions/{sid}/actions", json={"app": app, "action": action, "args": args})
+    r = client.post(f"/sessions/{sid}/actions", json={"app": app, "action": action, "args": args},
+                    params={"include": "data"})
     assert r.status_code == 200, r.text
     return r.json()
 

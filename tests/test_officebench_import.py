@@ -76,7 +76,8 @@ def test_cli_prints_the_report(tmp_path, capsys):
 
 
 def act(client, sid, app, action, **args) -> dict:
-    r = client.post(f"/sessions/{sid}/actions", json={"app": app, "action": action, "args": args})
+    r = client.post(f"/sessions/{sid}/actions", json={"app": app, "action": action, "args": args},
+                    params={"include": "data"})
     assert r.status_code == 200, r.text
     return r.json()
 

@@ -28,14 +28,23 @@ Include = Annotated[Literal["tools"] | None, Query(
                 "change; compare tools_version)")]
 
 
-def _run_step(session: Session, fn: Callable[[], StepResult], include: bool = False) -> dict:
-    """One step as the action response: the step's result, the ``tools_version`` of the state it
-    left, and that state's tools and prompts when they changed (or when asked)."""
+# ``?include=data`` on an action: the operation's result as data (a listing's rows, a sheet's cells, a
+# command's exit code) beside the observation, which says the same in text; else data is null
+ActionInclude = Annotated[Literal["tools", "data", "tools,data", "data,tools"] | None, Query(
+    description="'tools': add tools, prompt and tool_prompt to the response (else they come only when they "
+                "change; compare tools_version); 'data': the operation's result as data too (else null: the "
+                "observation says it); both: 'tools,data'")]
+
+
+def _run_step(session: Session, fn: Callable[[], StepResult], include: bool = False, data: bool = False) -> dict:
+    """One step as the action response: the step's result (its data only when asked), the
+    ``tools_version`` of the state it left, and that state's tools and prompts when they changed (or
+    when asked)."""
     try:
         result = fn()
     except SessionEnded as exc:
         raise ApiError(409, "session_ended", str(exc)) from None
-    out = result.to_dict()
+    out = result.to_dict(data=data)
     out.update(session.parts_after(result, include))
     return out
 
@@ -61,12 +70,16 @@ async def create_session(body: CreateSession, manager: Manager):
 
 
 @router.post("/sessions/{session_id}/actions", response_model=ActionResponse, responses=ERRORS)
-async def act(session_id: str, body: ActionRequest, manager: Manager, include: Include = None):
+async def act(session_id: str, body: ActionRequest, manager: Manager, include: ActionInclude = None):
     """Run one action. ``tools``, ``prompt`` and ``tool_prompt`` come only when the action changed them
-    (a switch of app) or with ``?include=tools``; ``tools_version`` comes always."""
+    (a switch of app) or with ``?include=tools``; ``tools_version`` comes always; ``data`` is null
+    unless ``?include=data`` asks for it (the observation says the same in text)."""
+    asked = set((include or "").split(","))
+
     def work() -> dict:
         session = session_or_404(manager, session_id)
-        return _run_step(session, lambda: session.step(body.app, body.action, body.arguments()), include == "tools")
+        return _run_step(session, lambda: session.step(body.app, body.action, body.arguments()), "tools" in asked,
+                         data="data" in asked)
 
     return FastJSON(await in_thread(work))
 
