@@ -211,8 +211,10 @@ class LeanConnection:
             raise RuntimeError(f"{method} {path}: {response.status} {data[:300]!r}")
         return orjson.loads(data)
 
-    def act(self, session_id: str, app: str, action: str, arguments: dict) -> dict:
-        return self._call("POST", f"/sessions/{session_id}/actions", {"app": app, "action": action, "args": arguments})
+    def act(self, session_id: str, app: str, action: str, arguments: dict, include: str | None = None) -> dict:
+        """One action; ``include``: the action's ?include= (``data``: the result as values too)."""
+        query = f"?include={include}" if include else ""
+        return self._call("POST", f"/sessions/{session_id}/actions{query}", {"app": app, "action": action, "args": arguments})
 
     def files(self, session_id: str) -> list[dict]:
         return self._call("GET", f"/sessions/{session_id}/files")

@@ -55,7 +55,7 @@ class _Player:
     def round(self) -> None:
         """list_files, GET files, read_file; each timed, each checked for another session's marker."""
         t0 = time.perf_counter()
-        listed = self.conn.act(self.sid, "system", "list_files", {})["data"]
+        listed = self.conn.act(self.sid, "system", "list_files", {}, include="data")["data"]
         t1 = time.perf_counter()
         files = [f["path"] for f in self.conn.files(self.sid)]
         t2 = time.perf_counter()
