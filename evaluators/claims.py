@@ -416,7 +416,7 @@ def supported_claims(support: Support, *, year: int | None, now: datetime | None
 
 def stray_claims(text: str, support: Support, *, year: int | None, now: datetime | None,
                  directory: Directory | None, sources: list[tuple[Claim, set[str], int]] | None = None,
-                 names: str = "") -> list[Claim]:
+                 names: str = "", records: Any = None) -> list[Claim]:
     """Claims of ``text`` of an expected fact's kind that nothing supports (``names``: the instruction's
     and the office's text, lower case, where "Midterm 1" is a name)."""
     kinds = expected_kinds(support.expected, year=year, directory=directory)
@@ -482,6 +482,21 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
         stated = Stated(written, out)
         out = [c for c in out if not (c.kind == "number" and derived(c, text, written, out, year=year, now=now,
                                                                          stated=stated))]
+    if out and records is not None:  # true of what its statement is about (evaluators/verdicts.py)
+        from officesim.evaluators.verdicts import true_of_records
+
+        records, involved = records
+        facts = [f for fact in _flat(support.expected) for f in _claims_of_fact(fact, year=year, directory=directory)]
+
+        def beside_fact(c: Claim) -> bool:
+            """A second value of an expected fact's kind in its sentence: an alternative to the fact
+            ("4,690.99 (5,100 if you count the hotel)"), however true of something it is."""
+            at = _sentence_at(text, c.start)
+            return at is not None and any(
+                w.kind == c.kind and at[0] <= w.start < at[1] and not same_claim(w, c)
+                and any(same_claim(w, f) for f in facts) for w in written)
+
+        out = [c for c in out if beside_fact(c) or not true_of_records(c, text, records, year, involved)]
     unique: dict[tuple, Claim] = {}
     for c in out:
         unique.setdefault((c.kind, c.text), c)
@@ -1513,7 +1528,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
                           directory: Directory | None, recipients: Iterable[str] | None = None,
                           sources: list[tuple[Claim, set[str], int]] | None = None, body: str | None = None,
                           names: str = "", decided: dict[Any, set[str]] | None = None,
-                          known: tuple[frozenset[str], frozenset[str]] | None = None) -> list[str]:
+                          known: tuple[frozenset[str], frozenset[str]] | None = None, records: Any = None) -> list[str]:
     """Everything false or unsupported in a written ``text`` (see the module rules), as messages
     (``known``: the identifiers of the office, the instruction and the gold, ``known_ids``)."""
     text, body = bounded_lines(text), None if body is None else bounded_lines(body)
@@ -1523,7 +1538,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
                 "the grading reads one by one in one text, so none of them can be checked against the task"]
     problems = []
     strays = stray_claims(_without_ranks(text), support, year=year, now=now, directory=directory, sources=sources,
-                          names=names)
+                          names=names, records=records)
     if known is not None:
         seen = {(c.kind, c.text) for c in strays}
         given = {str(c.value) for t in [*support.texts, *map(str, _flat(support.expected))]
@@ -1701,6 +1716,25 @@ def _added_lines(old: dict | None, entry: dict) -> str:
     return "\n".join(out)
 
 
+def office_memo(state: EvalState) -> None:
+    """Fill ``state.memo`` with what every written place of a state is read against, once per task: the
+    office's values (``sources``), its text (``names``) and its identifiers (``known_ids``)."""
+    if "sources" in state.memo:
+        return
+    before, gold = state.before or {}, state.gold or {}
+    state.memo["sources"] = _per_task(f"sources-{state.year}", (before,), lambda: _stored_sources(state, before))
+    key = f"{state.instruction}-{state.gold_answer}"
+    office_text = _per_task(f"text-{key}", (before, gold), lambda: "\n".join(
+        [state.instruction, *(document_text(e) for e in before.values()), *gold_written(state)]))
+    state.memo["names"] = _per_task(f"names-{key}", (before, gold), office_text.casefold)
+    # a scanned picture's text is read only when a check names it: with such pictures, or no office
+    # to read against, no identifier is taken for invented
+    scans = state.before is None or (
+        state.pictures_hold_ids and any(e.get("kind") == "image" for e in before.values()))
+    state.memo["known_ids"] = None if scans else _per_task(
+        f"ids-{key}", (before, gold), lambda: known_ids(f"{office_text}\n{state.gold_answer or ''}"))
+
+
 def written_problems(state: EvalState, text: str, expected: Any, *, counterpart: list[str],
                      recipients: Iterable[str] | None = None, body: str | None = None,
                      context: list[str] | None = None) -> list[str]:
@@ -1716,20 +1750,10 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
         state.memo["gold_sources"] = text_sources(gold_written(state), state.year)
         state.memo["gold_decided"] = decided_items(gold_written(state), state.year)
     support.elsewhere = state.memo["gold_sources"]
-    if "sources" not in state.memo:
-        before, gold = state.before or {}, state.gold or {}
-        state.memo["sources"] = _per_task(f"sources-{state.year}", (before,), lambda: _stored_sources(state, before))
-        key = f"{state.instruction}-{state.gold_answer}"
-        office_text = _per_task(f"text-{key}", (before, gold), lambda: "\n".join(
-            [state.instruction, *(document_text(e) for e in before.values()), *gold_written(state)]))
-        state.memo["names"] = _per_task(f"names-{key}", (before, gold), office_text.casefold)
-        # a scanned picture's text is read only when a check names it: with such pictures, or no office
-        # to read against, no identifier is taken for invented
-        scans = state.before is None or (
-            state.pictures_hold_ids and any(e.get("kind") == "image" for e in before.values()))
-        state.memo["known_ids"] = None if scans else _per_task(
-            f"ids-{key}", (before, gold), lambda: known_ids(f"{office_text}\n{state.gold_answer or ''}"))
+    office_memo(state)
+    from officesim.evaluators.truth import involved_keys, records_of  # built from this module's readings
     return closed_world_problems(text, support, year=state.year, now=state.now, directory=directory_of(state),
                                  recipients=recipients, sources=state.memo["sources"], body=body,
                                  names=state.memo["names"], decided=state.memo["gold_decided"],
-                                 known=state.memo["known_ids"])
+                                 known=state.memo["known_ids"],
+                                 records=None if state.before is None else (records_of(state), involved_keys(state)))

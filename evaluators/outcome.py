@@ -592,6 +592,39 @@ def _same_message(a: dict, b: dict, agent: State | None = None, gold: State | No
             and _same_attachments(a, b, agent, gold, spare))
 
 
+_FORWARDED = "---------- Forwarded message ----------"
+
+
+def _forwarded(entry: dict) -> str:
+    """The text of the message a mail forwards (after the forward mark and its header lines), or ''."""
+    body = str(entry.get("body") or "")
+    at = body.find(_FORWARDED)
+    return collapse(body[at + len(_FORWARDED):].partition("\n\n")[2]) if at >= 0 else ""
+
+
+def _forwards(entry: dict, original: dict) -> bool:
+    """Whether ``entry`` forwards the message gold's ``original`` forwards: the same text forwarded, or
+    (a mail written anew) that text within its own."""
+    theirs = _forwarded(original)
+    mine = _forwarded(entry) or collapse(entry.get("body"))
+    return fuzz.partial_ratio(theirs[:2_000], mine) >= 90 and (len(mine) >= 0.5 * len(theirs))
+
+
+def _best_match(g: dict, rest: list[dict], agent: State, gold: State, spare: Sequence[dict]) -> int | None:
+    """Which of the agent's new messages stands for gold's ``g``: among those sent to the same people
+    with the same files (and, for a forward, forwarding the same message), the one whose words are
+    closest to gold's, so that which one matches does not depend on the order they were sent in."""
+    # a forward is the message it forwards: its attachments when it has some (compared above), else its text
+    forwarded = _forwarded(g) if not g.get("attachments") else ""
+    candidates = [i for i, a in enumerate(rest) if _same_message(a, g, agent, gold, spare)
+                  and (not forwarded or _forwards(a, g))]
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    said = collapse(f"{g.get('subject') or ''} {own_text(g.get('body') or '')}")
+    return max(candidates, key=lambda i: (fuzz.ratio(collapse(f"{rest[i].get('subject') or ''} "
+                                                            f"{own_text(rest[i].get('body') or '')}"), said), -i))
+
+
 def _message(entry: dict) -> str:
     if entry.get("kind") != "eml":
         return f"an unreadable file ({entry.get('kind')})"
@@ -619,7 +652,7 @@ def _new_mail_differences(before: State, agent: State, gold: State, is_free: Cal
         subjects = set()
         for g in g_new.get(where, []):
             subjects.add(_topic(g.get("subject")))
-            match = next((i for i, a in enumerate(rest) if _same_message(a, g, agent, gold, spare)), None)
+            match = _best_match(g, rest, agent, gold, spare)
             if match is None:
                 out.add(f"{place}: no message {_message(g)} as in the correct outcome", missing=True)
             else:

@@ -125,6 +125,9 @@ class EpisodeRecord(BaseModel):
     collateral: list[str] | None = None  # ... that the agent made and the gold does not (extra, changed)
     missing: list[str] | None = None  # ... that the gold makes and the agent did not
     asking: list[str] = []  # why the asking failed: a needed reply not asked before acting on it
+    # statements the agent wrote that the reading against the office's records could not bind or read
+    # (evaluators/truth.py): what is not graded, counted; None where there is no office to read against
+    unread: int | None = None
     changes: list[str] = []  # every change to the office, for reports
     answer: str | None = None
     steps: int = 0

@@ -9,6 +9,7 @@ its ``EpisodeRecord``.
 
 from __future__ import annotations
 
+
 import difflib
 import inspect
 from dataclasses import dataclass
@@ -198,8 +199,38 @@ def evaluate(task_checks: list[Any], state: EvalState, *, task_id: str, status: 
     """Run a task's checks on the final state and grade them into its record; pure (reads nothing
     but its arguments). ``collateral``/``missing``: the side effects split (evaluators/outcome.py);
     ``asking``: why a needed question of the user went unasked (apps/asking.py), if one did."""
+    checks = run_checks(task_checks, state)
+    truth = written_truth_check(state)
+    if truth.record is not None:
+        checks.append(truth.record)
     return EpisodeRecord.graded(
-        run_checks(task_checks, state), side_effects=list(side_effects), collateral=collateral, missing=missing,
+        checks, unread=truth.unread, side_effects=list(side_effects), collateral=collateral, missing=missing,
         asking=list(asking), task_id=task_id, mode=mode, status=status,
         answer=state.answer, changes=list(changes or []), steps=steps,
     )
+
+
+@dataclass
+class _TruthResult:
+    record: CheckRecord | None
+    unread: int | None
+
+
+def written_truth_check(state: EvalState) -> _TruthResult:
+    """Every place the agent wrote read against the office's records (evaluators/truth.py): a failing
+    ``written_truth`` record when a statement is false (or the reading crashed), else none; and how many
+    statements could not be read."""
+    from officesim.evaluators.truth import message, written_truth
+
+    token = REFERENCE_NOW.set(state.now)
+    try:
+        truth = written_truth(state)
+    except Exception as exc:  # a bug in the reading must not end the evaluation, nor pass it silently
+        return _TruthResult(CheckRecord(check="written_truth", args={}, passed=False,
+                                        message=f"written_truth crashed: {type(exc).__name__}: {exc}"), None)
+    finally:
+        REFERENCE_NOW.reset(token)
+    if truth.false:
+        return _TruthResult(CheckRecord(check="written_truth", args={}, passed=False, message=message(truth)),
+                            len(truth.unread))
+    return _TruthResult(None, len(truth.unread) if state.before is not None else None)

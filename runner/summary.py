@@ -145,6 +145,10 @@ def summarize(records: list[EpisodeRecord], meta: dict) -> dict:
         "side_effect_rate": _rate(sum(bool(r.collateral_effects) for r in graded), len(graded)),
         "missing_rate": _rate(sum(bool(r.missing) for r in graded), len(graded)),
         "pass_hat_k": pass_hat_k(graded) if trials > 1 else None,
+        # what the agent wrote that the reading against the office's records could not bind or read
+        # (evaluators/truth.py): not graded, so counted where a reader sees it
+        "unread_statements": sum(r.unread or 0 for r in graded),
+        "episodes_with_unread": sum(bool(r.unread) for r in graded),
         **breakdowns(graded),  # by_app, by_scenario, by_split (runner/breakdown.py)
         "distributions": distributions(graded),
         "process": process_metrics(graded),

@@ -172,6 +172,34 @@ LISTED = {
 }
 
 
+# A mail about items of a table and a forward: the classes that attack the reading against the office's
+# records (runner/mutants/records.py) apply to it.
+RECORDS = {
+    "id": "mut-records", "scenario": "mut-records", "category": 2, "apps": ["excel", "email"],
+    "user": USER, "user_name": "Maya Lin", "now": "2026-03-10 09:00:00",
+    "instruction": "Mail Lena Lin Acme Tools' open orders from data/orders.xlsx, and forward Kwame's invoice mail "
+                   "about INV-2001 to Omar Hart.",
+    "office": [
+        {"type": "xlsx", "path": "data/orders.xlsx", "sheets": {"Orders": [
+            ["Order", "Customer", "Ordered", "Delivered", "Amount"],
+            ["SO-1001", "Acme Tools", "2026-03-01", "2026-03-05", 1250.0],
+            ["SO-1002", "Birch Supplies", "2026-03-03", "2026-03-08", 830.5],
+            ["SO-1003", "Acme Tools", "2026-03-04", "2026-03-09", 2400.0]]}},
+        {"type": "eml", "user": USER, "folder": "inbox", "id": "msg-3", "from": KWAME, "to": [USER],
+         "date": "2026-03-09 11:00:00", "subject": "Invoice", "body": "Invoice INV-2001 for 400 EUR is attached."},
+        {"type": "eml", "user": USER, "folder": "inbox", "id": "msg-4", "from": KWAME, "to": [USER],
+         "date": "2026-03-09 15:00:00", "subject": "Invoice", "body": "Second reminder: INV-2002 for 950 EUR is overdue."},
+    ],
+    "checks": [{"check": "email_sent", "args": {"sender": USER, "to": LENA, "body_contains": ["SO-1001", "SO-1003"]}},
+               {"check": "email_sent", "args": {"sender": USER, "to": OMAR}}],
+    "gold": [switch("excel"), act("excel", "read_file", file_path="data/orders.xlsx"), switch("email"),
+             act("email", "send_email", sender=USER, recipient=LENA, subject="Acme Tools orders",
+                 content="Hi Lena,\nTwo orders of Acme Tools are open:\n- SO-1001, ordered on 2026-03-01, £1,250.00\n"
+                         "- SO-1003, ordered on 2026-03-04, £2,400.00\nBest,\nMaya"),
+             act("email", "forward_email", username=USER, email_id="msg-3", recipient=OMAR,
+                 content="Omar, please pay this one.")],
+}
+
 def _derived(tmp_path, *tasks: dict) -> dict:
     folder = write_tasks(tmp_path / "tasks", *tasks)
     loaded = load_tasks([folder], include_suite=False)
@@ -180,7 +208,8 @@ def _derived(tmp_path, *tasks: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def derived(tmp_path_factory) -> dict:
-    return _derived(tmp_path_factory.mktemp("mutants"), WORD_WORK, CALENDAR_WORK, FILING, ASKING, WRITTEN, LISTED)
+    return _derived(tmp_path_factory.mktemp("mutants"), WORD_WORK, CALENDAR_WORK, FILING, ASKING, WRITTEN, LISTED,
+                    RECORDS)
 
 
 def _by_class(mutants) -> dict:

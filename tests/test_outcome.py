@@ -435,3 +435,42 @@ def test_a_heads_up_the_judge_finds_false_is_extra():
     assert out.collateral == [f"{SENT}/: extra message to {CAROL}: 'Heads-up' (also states '1300')",
                               f"emails/{CAROL}/: extra message to {CAROL}: 'Heads-up'"]
     assert compare(before, agent, gold, tolerance=tolerance).side_effects == []
+
+
+# ---- which message stands for gold's: by content, whatever the order ------------------------------
+FWD = "---------- Forwarded message ----------"
+
+
+def _forward(original: str, note: str = "FYI") -> str:
+    return f"{note}\n\n{FWD}\nFrom: {CAROL}\nDate: 2026-04-12\nSubject: Invoice\nTo: {USER}\n\n{original}"
+
+
+def test_forwarding_another_message_under_the_same_subject_fails():
+    before = base_state()
+    gold = copy.deepcopy(before)
+    _mail(gold, [BOB], "Fwd: Invoice", body=_forward("Invoice INV-1001 for 400 EUR is attached."))
+    wrong = copy.deepcopy(before)
+    _mail(wrong, [BOB], "Fwd: Invoice", body=_forward("Invoice INV-1002 for 950 EUR, second reminder."))
+    assert side_effects(before, wrong, gold)
+    right = copy.deepcopy(before)
+    _mail(right, [BOB], "Fwd: Invoice", body=_forward("Invoice INV-1001 for 400 EUR is attached.", "Bob, see below."))
+    assert side_effects(before, right, gold) == []
+    retyped = copy.deepcopy(before)  # written anew with the original's text in it
+    _mail(retyped, [BOB], "Invoice", body="Bob, below.\n\nInvoice INV-1001 for 400 EUR is attached.")
+    assert side_effects(before, retyped, gold) == []
+
+
+def test_the_same_extra_message_counts_the_same_sent_first_or_last():
+    tolerance = MailTolerance(involved=frozenset({BOB}), short_messages=True)
+    before = base_state()
+    gold = copy.deepcopy(before)
+    report = "The budget total is 1,200 for rent.\n" + "It covers every line of the sheet as of today. " * 8
+    _mail(gold, [BOB], "Budget total", body=report)
+    verdicts = []
+    for order in ((("Budget total", report, "msg-1"), ("Quick note", "Numbers coming shortly.", "msg-2")),
+                  (("Quick note", "Numbers coming shortly.", "msg-1"), ("Budget total", report, "msg-2"))):
+        agent = copy.deepcopy(before)
+        for subject, body, stem in order:
+            _mail(agent, [BOB], subject, body=body, stem=stem)
+        verdicts.append(compare(before, agent, gold, (), tolerance).side_effects)
+    assert verdicts[0] == verdicts[1] == []

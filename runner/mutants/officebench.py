@@ -11,11 +11,12 @@ from officesim.runner.mutants.base import Mutant
 from officesim.runner.mutants.events import AdversaryEvents
 from officesim.runner.mutants.files import AdversaryFiles
 from officesim.runner.mutants.mail import MailAsPeopleWrite, MailMutants
+from officesim.runner.mutants.records import RecordMutants
 from officesim.runner.mutants.text import AdversaryWritten, TextMutants
 
 
 class Deriver(QuestionsReworded, AdversaryFiles, MailMutants, MailAsPeopleWrite, AdversaryEvents, TextMutants,
-              AdversaryWritten):
+              AdversaryWritten, RecordMutants):
     """Derives the mutants of one task (``derive`` is the entry point)."""
 
     def derive(self) -> list[Mutant]:
@@ -24,7 +25,7 @@ class Deriver(QuestionsReworded, AdversaryFiles, MailMutants, MailAsPeopleWrite,
                      self.numbers_right, self.dates_right, self.mail_right, self.formulas, self.answer_right,
                      self.reorder, self.reads_and_switches, self.text_wrong, self.text_right, self.numbers_as_text,
                      self.mail_as_people_write, self.events_unbound, self.adversary_files, self.adversary_text,
-                     self.questions_reworded):
+                     self.questions_reworded, self.records_wrong, self.forwards_wrong):
             part()
         return self.out
 

@@ -79,6 +79,14 @@ CLASSES: tuple[MutantClass, ...] = (
     _w("format-broken", "files", "a date or time the gold writes in a column of such values written in another "
        "format ('27/07/2026', '9.30am')"),
     _w("case-edited", "files", "a cell or paragraph of a file the gold edits, one the gold leaves alone, re-cased"),
+    _w("record-other-item", "records", "a value the gold writes about an item of a table (a row it names) replaced by "
+       "the same attribute of another item of that table"),
+    _w("record-wrong-column", "records", "where the words before a value name its attribute ('ordered on'), the value "
+       "replaced by another attribute of the same item (its delivery date)"),
+    _w("false-remark", "records", "a remark appended to a text the gold writes, about an item it names, with another "
+       "item's value ('For the record, SO-1001 Ordered: 3 September 2026.')"),
+    _w("count-off", "records", "a heading's count of the items listed under it one more ('Three invoices:' over two)"),
+    _w("forward-other-message", "records", "a forward of another message of the mailbox under the same subject"),
     _w("id-replaced", "workbench", "an id a write names (event, email, customer, task) swapped for a similar row of "
        "the same table", (WORKBENCH,)),
     _w("field-value-changed", "workbench", "a value a write sets (status, list, board, metric, plot type, name) "
@@ -111,6 +119,8 @@ CLASSES: tuple[MutantClass, ...] = (
     _r("summary-extra-line", "text", "a mail with one more true line (where its facts come from, an offer to answer "
        "questions)"),
     _r("title-line", "text", "a title line opening a mail body (its subject) or a new document (its file name)"),
+    _r("record-true-context", "records", "a remark appended to a text the gold writes, about an item it names, with "
+       "that item's own value of another attribute from the office's records"),
     _r("question-reworded", "asking", "each needed question to the user asked in plain words naming the options "
        "('Is it Tuesday 24 November, or Wednesday 25 November?') instead of the scripted keywords"),
     _r("case-changed", "workbench", "a text WorkBench compares without case (a name, subject, body) written in "

@@ -1,0 +1,386 @@
+"""What the office says about each thing: its records, read once per template.
+
+Grading what an agent writes needs more than "this value occurs somewhere in the office": a date is
+true of an order when it is *that order's* date. This module turns a parsed office (testbed/parse.py)
+into **entities**, each with the keys that name it and its labelled attributes:
+
+- a sheet row under its header (``ledger_2026.xlsx, Ledger row 386``): keys are its identifiers and
+  the names in its cells, attributes its cells under their column names;
+- a table row of a PDF, document or text file (``Date | Details | Paid out`` lines), the same way;
+- a document itself: keys are the identifiers it opens with or labels as its own (``Credit note:
+  CN-1043``), attributes its ``label: value`` lines (a label alone on a line with its value on the next
+  counts) and, for a short document, every value it states;
+- a line of a document or mail naming an identifier: keys that identifier, attributes that line's values;
+- a mail: keys its subject and the identifiers in it, attributes its date, time, sender, recipients and
+  (for a short mail) the values of its body;
+- an event: keys its title, attributes its date, times, place and attendees;
+- a person: keys their address and full name (from the task's people, the office's addresses and any
+  row that holds an address), attributes their address and the values of the row that describes them.
+
+Values are ``claims.Claim`` objects, compared with ``claims.same_claim`` (numbers by value, dates by
+day, phones by their last nine digits, identifiers with or without their hyphen). ``Records`` indexes
+entities by key and by value so that a statement's verdict (evaluators/verdicts.py) costs a few
+lookups, not a scan of the office. Building is a pure function of the parsed office; a lived-in
+office's records are kept in the machine's reference store (testbed/refstore.py) beside its other
+derived values.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from typing import Any, Iterable, Iterator
+
+from officesim.evaluators.claims import VALUE_KINDS, Claim, _value_claims, same_claim
+from officesim.evaluators.facts import phone_key
+from officesim.evaluators.text import collapse, document_text
+
+MAX_ROWS = 20_000  # rows of one sheet read (a bigger sheet's later rows are not records)
+MAX_LINES = 5_000  # lines of one document or mail body read
+SHORT = 80  # a document or mail of at most this many values has them all as its own attributes
+GENERIC = 40  # a key naming more entities than this (a status, a month) binds nothing
+MAX_KEY_WORDS = 6
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’&.-]*|\d+")
+_LABEL_LINE = re.compile(r"^\s*([A-Za-z][A-Za-z /&()'’.-]{1,40}?)\s*[:=]\s+(\S.*)$")
+_HEADER_ID = re.compile(r"(?i)\b(?:no|number|nr|ref|reference|id|invoice|order|credit|note|contract|po|account|"
+                        r"ticket|case|claim|booking|request|quote|receipt)\b")
+_NAME_HEADER = re.compile(r"(?i)name|customer|supplier|client|vendor|company|employee|person|contact|project|"
+                          r"product|item|title|account|team|department|site|room|venue|candidate|member|owner|"
+                          r"manager|approver|payee|merchant|location|city|office|description|details")
+
+
+def name_key(text: str) -> str:
+    """How a name is looked up: its words, case-folded, one space apart ("Ironvale  Logistics" is
+    "ironvale logistics")."""
+    return " ".join(w.casefold() for w in _WORD.findall(text))
+
+
+def id_key(value: str) -> str:
+    """How an identifier is looked up: its letters and digits ("po 1234" and "PO-1234" are one)."""
+    return "#" + re.sub(r"[^0-9A-Za-z]", "", value).upper()
+
+
+def value_key(claim: Claim) -> tuple | None:
+    """A claim's value as an index key, coarse enough that ``same_claim`` decides within it: numbers
+    to the cent, dates by month and day (a date written without its year is still found), phones by
+    their last nine digits. None: a value that is no index key (a bare ordinal day)."""
+    v = claim.value
+    if claim.kind == "number":
+        return ("number", round(float(v), 2))
+    if claim.kind == "date":
+        if isinstance(v, (date, datetime)):
+            return ("date", v.month, v.day)
+        if isinstance(v, tuple) and len(v) == 2 and v[0] != "day":
+            return ("date", *v)
+        return None
+    if claim.kind == "id":
+        return ("id", re.sub(r"\D", "", str(v)))
+    if claim.kind == "phone":
+        return ("phone", phone_key(claim.text))
+    return (claim.kind, v)
+
+
+@dataclass(frozen=True)
+class Entity:
+    """One thing the office describes: ``name`` says where (for messages), ``collection`` the table or
+    kind it is one item of (values of another item of the same collection are its rivals)."""
+
+    name: str
+    collection: str
+    keys: tuple[str, ...]
+    attributes: tuple[tuple[str, Claim], ...]
+
+    def values(self, kind: str) -> list[tuple[str, Claim]]:
+        return [(label, c) for label, c in self.attributes if c.kind == kind]
+
+
+@dataclass
+class Records:
+    """The office's entities, indexed by key and by value."""
+
+    entities: list[Entity] = field(default_factory=list)
+    by_key: dict[str, list[int]] = field(default_factory=dict)
+    by_value: dict[tuple, list[int]] = field(default_factory=dict)
+    ids: set[str] = field(default_factory=set)  # every identifier the office states (``id_key``)
+
+    def add(self, entity: Entity) -> None:
+        if not entity.keys and not entity.attributes:
+            return
+        index = len(self.entities)
+        self.entities.append(entity)
+        for key in set(entity.keys):
+            self.by_key.setdefault(key, []).append(index)
+        for _label, claim in entity.attributes:
+            vk = value_key(claim)
+            if vk is not None:
+                bucket = self.by_value.setdefault(vk, [])
+                if not bucket or bucket[-1] != index:
+                    bucket.append(index)
+            if claim.kind == "id":
+                self.ids.add(id_key(claim.value))
+
+    # -- lookups -----------------------------------------------------------------------------------
+    def named(self, key: str) -> list[int]:
+        """The entities a key names, unless it names so many that it names nothing in particular."""
+        hits = self.by_key.get(key, [])
+        return hits if len(hits) <= GENERIC else []
+
+    def holders(self, claim: Claim) -> list[int]:
+        """The entities one of whose attributes is ``claim``'s value."""
+        vk = value_key(claim)
+        if vk is None:
+            return []
+        return [i for i in self.by_value.get(vk, []) if any(same_claim(claim, c) for _l, c in self.entities[i].attributes
+                                                          if c.kind == claim.kind)]
+
+    def keys_in(self, text: str) -> dict[str, tuple[int, int]]:
+        """The keys of entities that ``text`` names (identifiers, addresses, names of up to
+        ``MAX_KEY_WORDS`` words), each with where it stands; a name inside a longer name is not read
+        apart ("Print Works" in "Quayside Print Works")."""
+        found: dict[str, tuple[int, int]] = {}
+        for m in re.finditer(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", text):
+            key = m.group(0).lower().rstrip(".")
+            if key in self.by_key:
+                found[key] = (m.start(), m.end())
+        from officesim.evaluators.claims import claims_in
+
+        for c in claims_in(text, year=None, kinds=("id",)):
+            key = id_key(c.value)
+            if key in self.by_key:
+                found[key] = (c.start, c.end)
+        words = [(m.group(0).casefold(), m.start(), m.end()) for m in _WORD.finditer(text)]
+        covered = -1
+        for i in range(len(words)):
+            for n in range(min(MAX_KEY_WORDS, len(words) - i), 0, -1):
+                if words[i + n - 1][2] <= covered:
+                    break
+                key = " ".join(w for w, _s, _e in words[i:i + n])
+                if key in self.by_key:
+                    found[key] = (words[i][1], words[i + n - 1][2])
+                    covered = words[i + n - 1][2]
+                    break
+        return found
+
+
+# ---- building -------------------------------------------------------------------------------------
+def _cell_claims(value: Any, year: int | None) -> tuple[Claim, ...]:
+    if value is None or isinstance(value, bool):
+        return ()
+    if isinstance(value, (int, float)):
+        return (Claim("number", float(value), str(value), precision=0.0),)
+    if isinstance(value, datetime):
+        out = [Claim("date", value.date(), value.date().isoformat())]
+        if value.time() != time(0, 0):
+            out.append(Claim("time", value.time().replace(second=0, microsecond=0), value.strftime("%H:%M")))
+        return tuple(out)
+    if isinstance(value, date):
+        return (Claim("date", value, value.isoformat()),)
+    if isinstance(value, time):
+        return (Claim("time", value.replace(second=0, microsecond=0), value.strftime("%H:%M")),)
+    text = str(value)
+    if len(text) > 2_000:
+        return ()
+    return _value_claims(text, year)
+
+
+def _names_of(text: str, header: str = "") -> list[str]:
+    """The names a cell or a table cell holds: the cell without its identifiers and values, when what
+    is left is a name of one to ``MAX_KEY_WORDS`` words (one word only under a column of names)."""
+    rest = re.sub(r"[A-Z]{1,6}[-/ ]?\d[\d\-/]*|\d[\d,./:-]*|[£$€%]", " ", text)
+    key = name_key(rest)
+    if not key or any(ch.isdigit() for ch in key):
+        return []
+    words = key.split()
+    if len(words) > MAX_KEY_WORDS or len(key) < 3:
+        return []
+    if len(words) == 1 and not (_NAME_HEADER.search(header) and len(key) >= 4 and text.strip()[:1].isupper()):
+        return []
+    return [key]
+
+
+def _row_entity(name: str, collection: str, header: list[str], row: list[Any], year: int | None) -> Entity:
+    keys: list[str] = []
+    attributes: list[tuple[str, Claim]] = []
+    for col, cell in enumerate(row):
+        label = header[col] if col < len(header) else ""
+        claims = _cell_claims(cell, year)
+        attributes += [(label, c) for c in claims]
+        keys += [id_key(c.value) for c in claims if c.kind == "id"]
+        keys += [str(c.value) for c in claims if c.kind == "email"]
+        if isinstance(cell, str):
+            keys += _names_of(cell, label)
+    return Entity(name, collection, tuple(dict.fromkeys(keys)), tuple(attributes))
+
+
+def _header_index(rows: list[list[Any]]) -> int:
+    """The header row of a sheet: the first of its first five rows whose cells are all text."""
+    for i, row in enumerate(rows[:5]):
+        cells = [c for c in row if c not in (None, "")]
+        if len(cells) >= 2 and all(isinstance(c, str) and not any(ch.isdigit() for ch in c) for c in cells):
+            return i
+    return 0
+
+
+def _sheet(records: Records, path: str, sheet: str, rows: list[list[Any]], year: int | None) -> None:
+    if not rows:
+        return
+    h = _header_index(rows)
+    header = ["" if c is None else str(c) for c in rows[h]]
+    collection = f"{path}#{sheet}"
+    for r, row in enumerate(rows[h + 1:MAX_ROWS], start=h + 2):
+        if any(c not in (None, "") for c in row):
+            records.add(_row_entity(f"{path}, {sheet} row {r}", collection, header, list(row), year))
+
+
+def _split_row(line: str) -> list[str] | None:
+    if line.count(" | ") >= 1:
+        return [c.strip() for c in line.split("|")]
+    if line.count("\t") >= 1:
+        return [c.strip() for c in line.split("\t")]
+    return None
+
+
+def _text_records(records: Records, path: str, kind: str, lines: list[str], year: int | None,
+                  own_keys: Iterable[str] = (), own: Iterable[tuple[str, Claim]] = ()) -> None:
+    """A document's (or mail body's) entities: its table rows, its lines that name identifiers, and
+    the document itself with its labelled values."""
+    header: list[str] | None = None
+    labelled: list[tuple[str, Claim]] = []
+    every: list[tuple[str, Claim]] = []
+    keys = list(own_keys)
+    pending_label: str | None = None
+    first_ids = 0
+    for n, raw in enumerate(lines[:MAX_LINES]):
+        line = raw.strip()
+        if not line:
+            header, pending_label = None, None
+            continue
+        cells = _split_row(line)
+        claims = _value_claims(line, year)
+        if cells is not None and not claims and len(cells) >= 2:
+            header = cells  # a table's header line: its rows follow
+            continue
+        if cells is not None and header is not None and claims:
+            records.add(_row_entity(f"{path}, line {n + 1}", f"{path}#table", header, cells, year))
+        ids = [c for c in claims if c.kind == "id"]
+        label_match = _LABEL_LINE.match(line)
+        if label_match and claims:
+            label = label_match.group(1)
+            labelled += [(label, c) for c in claims]
+            if _HEADER_ID.search(label):
+                keys += [id_key(c.value) for c in ids]
+        elif pending_label and claims and len(line) <= 60:
+            labelled += [(pending_label, c) for c in claims]
+        if ids and first_ids < 3 and n < 6:
+            keys += [id_key(c.value) for c in ids]
+            first_ids += 1
+        if ids and cells is None:  # a line about an identified item: "Invoice QP-2609-0317, £1,372.47, due 3 Oct"
+            records.add(Entity(f"{path}, line {n + 1}", f"{path}#lines",
+                               tuple(id_key(c.value) for c in ids), tuple((line[:40], c) for c in claims)))
+        every += [("", c) for c in claims]
+        pending_label = line if (not claims and len(line) <= 40 and len(line.split()) <= 5) else None
+    attributes = [*own, *labelled, *(every if len(every) <= SHORT else [])]
+    records.add(Entity(path, kind, tuple(dict.fromkeys(keys)), tuple(attributes)))
+
+
+def _subject_key(subject: str) -> list[str]:
+    key = name_key(re.sub(r"(?i)^\s*(?:(?:re|fwd?|aw|wg)\s*:\s*)+", "", subject))
+    return [key] if len(key.split()) >= 3 and len(key) <= 120 else []
+
+
+def _mail(records: Records, path: str, entry: dict, year: int | None) -> None:
+    subject = str(entry.get("subject") or "")
+    own: list[tuple[str, Claim]] = []
+    when = entry.get("date")
+    if when:
+        own += [("sent", c) for c in _cell_claims(_as_datetime(when), year)]
+    for role in ("from", "to", "cc"):
+        for a in ([entry.get(role)] if role == "from" else entry.get(role) or []):
+            if a:
+                own.append((role, Claim("email", str(a).lower(), str(a))))
+    keys = [id_key(c.value) for c in _value_claims(subject, year) if c.kind == "id"] + _subject_key(subject)
+    body = str(entry.get("body") or "").splitlines()
+    _text_records(records, path, "mail", [subject, *body], year, own_keys=keys, own=own)
+
+
+def _as_datetime(value: Any) -> Any:
+    if isinstance(value, (date, datetime)):
+        return value
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+
+
+def _event(records: Records, path: str, n: int, ev: dict, year: int | None) -> None:
+    title = str(ev.get("summary") or "")
+    attributes: list[tuple[str, Claim]] = []
+    for label in ("start", "end"):
+        if ev.get(label):
+            attributes += [(label, c) for c in _cell_claims(_as_datetime(ev[label]), year)]
+    attributes += [("attendee", Claim("email", str(a).lower(), str(a))) for a in ev.get("attendees") or []]
+    for label in ("location", "description"):
+        attributes += [(label, c) for c in _value_claims(str(ev.get(label) or "")[:2_000], year)]
+    keys = [id_key(c.value) for c in _value_claims(title, year) if c.kind == "id"]
+    key = name_key(title)
+    if key and len(key.split()) <= MAX_KEY_WORDS + 2:
+        keys.append(key)
+    records.add(Entity(f"{path}, event {title!r}", "event", tuple(keys), tuple(attributes)))
+
+
+def _people(records: Records, people: dict[str, str], addresses: Iterable[str]) -> None:
+    named = {a.lower(): n for n, a in people.items()}
+    for address in sorted({a.lower() for a in addresses} | set(named)):
+        keys = [address]
+        if address in named:
+            keys.append(name_key(named[address]))
+        else:
+            parts = [p for p in re.split(r"[._\-+]", address.partition("@")[0]) if p.isalpha()]
+            if len(parts) >= 2:
+                keys.append(f"{parts[0]} {parts[-1]}")
+        records.add(Entity(f"person {address}", "person", tuple(keys), (("address", Claim("email", address, address)),)))
+
+
+def build_records(files: dict[str, dict], year: int | None, people: dict[str, str] | None = None) -> Records:
+    """The records of a parsed office (the initial office: the agent's own writing is not a record)."""
+    records = Records()
+    addresses: set[str] = set()
+    for path, entry in sorted(files.items()):
+        kind = entry.get("kind")
+        if kind == "xlsx":
+            for sheet, rows in (entry.get("sheets") or {}).items():
+                _sheet(records, path, sheet, rows, year)
+        elif kind == "eml":
+            _mail(records, path, entry, year)
+            addresses |= {str(a).lower() for a in [entry.get("from"), *(entry.get("to") or []),
+                                                   *(entry.get("cc") or [])] if a}
+        elif kind == "ics":
+            for n, ev in enumerate(entry.get("events") or []):
+                _event(records, path, n, ev, year)
+                addresses |= {str(a).lower() for a in ev.get("attendees") or []}
+        elif kind in ("docx", "text", "pdf"):
+            _text_records(records, path, "document", document_text(entry).splitlines(), year)
+    _people(records, dict(people or {}), addresses)
+    return records
+
+
+def iter_values(entity: Entity, kinds: Iterable[str] = VALUE_KINDS) -> Iterator[Claim]:
+    wanted = set(kinds)
+    return (c for _l, c in entity.attributes if c.kind in wanted)
+
+
+def label_words(label: str) -> set[str]:
+    """The words that tell one attribute of an entity from another ("Order date" → {"order"}): five-letter
+    stems of its words, less those every date or amount column shares."""
+    return {w[:5] for w in (x.casefold() for x in _WORD.findall(label))
+            if len(w) >= 3 and not w.isdigit() and w not in _LABEL_STOP}
+
+
+_LABEL_STOP = {"date", "the", "and", "for", "num", "number", "ref", "value", "col", "column", "of", "in", "on",
+               "at", "amount", "gbp", "eur", "usd"}
+
+
+def shown(claim: Claim) -> str:
+    return collapse(claim.text)

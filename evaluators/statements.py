@@ -1,0 +1,85 @@
+"""What an agent wrote, cut into statements: the units a verdict binds to one thing of the office.
+
+A written text (a mail's subject and body, a forward's note, a reply, a document's added lines, an
+event's title and description, an answer) is cut line by line into
+
+- ``item``: a list item ("- IL-2609-0309 (Ironvale Logistics)", "2. Budget review"), a table row
+  ("2026-09-30 | Account service charge | 22.40");
+- ``heading``: a line that ends with a colon and heads the items under it ("Not yet shown by the bank:");
+- ``label``: a short ``label: value`` line ("Order date: 14 September");
+- ``sentence``: every other line, split into sentences (sentencex); a parenthetical stays in its
+  sentence, so it is bound with it.
+
+Each statement knows the heading it stands under (``head``), so an item that names nothing itself is
+read as being about what its heading is about. Cutting is pure and linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from officesim.evaluators.claims import sentences
+
+_ITEM = re.compile(r"^(\s*)(?:[-*•–·]|\(?\d{1,2}[.)]|[a-z][.)])\s+")
+_LABEL = re.compile(r"^\s*[A-Za-z][A-Za-z /&()'’.-]{0,40}:\s+\S")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One unit of written text: where it stands, its form, and the heading it stands under."""
+
+    start: int
+    end: int
+    text: str
+    form: str  # item | heading | label | sentence
+    head: int | None = None  # index (in the list ``cut`` returns) of its heading
+    indent: int = 0
+
+
+def _is_row(line: str) -> bool:
+    return line.count(" | ") >= 1 or line.strip().count("\t") >= 1
+
+
+def cut(text: str) -> list[Statement]:
+    """The statements of ``text``, in order."""
+    out: list[Statement] = []
+    head: int | None = None
+    offset = 0
+    blank = False
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        start, end = offset, offset + len(body)
+        offset += len(line)
+        if not body.strip():
+            blank = True
+            continue
+        item = _ITEM.match(body)
+        if item or _is_row(body):
+            indent = len(item.group(1)) if item else 0
+            out.append(Statement(start, end, body, "item", head, indent))
+            blank = False
+            continue
+        if body.rstrip().endswith(":"):
+            out.append(Statement(start, end, body, "heading", None))
+            head = len(out) - 1
+            blank = False
+            continue
+        if blank or not (out and out[-1].form == "item"):
+            head = None  # a paragraph after the list ends it
+        blank = False
+        if _LABEL.match(body) and len(body) <= 120:
+            out.append(Statement(start, end, body, "label", head))
+            continue
+        for s, e, sentence in sentences(body):
+            out.append(Statement(start + s, start + e, sentence, "sentence", head))
+    return out
+
+
+def items_under(statements: list[Statement], heading: int) -> list[Statement]:
+    """The items a heading heads, at the indent of its first item (sub-items are not counted)."""
+    items = [s for s in statements if s.form == "item" and s.head == heading]
+    if not items:
+        return []
+    indent = items[0].indent
+    return [s for s in items if s.indent == indent]

@@ -1,0 +1,152 @@
+"""Every place the agent wrote, read against the office's records: the grading no written text escapes.
+
+A task's checks read the places they name (the mail they expect, the document they check). What an
+agent writes elsewhere — a cover mail, a forward's note, a reply, an event's description, an added
+paragraph, an answer no check reads — is read here, statement by statement (evaluators/verdicts.py),
+against the records of the initial office (evaluators/records.py) and the task's scope: what the
+instruction and the gold solution write, today, the agent's own new events, the addressees. A value
+the records contradict fails the episode's ``written_truth`` check with a message that names the
+statement, what it is about and what the office says; statements that could not be read are counted
+(``unread`` in the record and in summary.json).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from officesim.evaluators.claims import (Claim, _per_task, calendar_claims, claims_in, gold_written, mail_said,
+                                         office_memo, added_text)
+from officesim.evaluators.facts import own_text
+from officesim.evaluators.records import Records, build_records
+from officesim.evaluators.state import EvalState
+from officesim.evaluators.verdicts import Reading, Scope, read
+
+SHOWN = 4  # false statements named in a check's message
+
+
+@dataclass(frozen=True)
+class Place:
+    """One place the agent wrote: where, its text, the subject it is under, and who it addresses."""
+
+    where: str
+    text: str
+    subject: str = ""
+    neutral: tuple[str, ...] = ()
+
+
+@dataclass
+class Truth:
+    """What the reading of every written place found."""
+
+    statements: int = 0
+    false: list[str] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)
+
+
+def stored_records(files: dict[str, dict], year: int | None, people: dict[str, str] | None,
+                   reference_key: str | None) -> Records:
+    """An office's records, from the machine's store when the office has a name there (a lived-in
+    office: building its records reads a thousand files), else built here."""
+    if not reference_key:
+        return build_records(files, year, people)
+    import hashlib
+
+    from officesim.testbed import refstore
+
+    who = hashlib.sha256(repr(sorted((people or {}).items())).encode()).hexdigest()[:12]
+    return refstore.cached("records", f"{reference_key}-{year}-{who}", lambda: build_records(files, year, people))
+
+
+def records_of(state: EvalState) -> Records | None:
+    """The initial office's records, built once per task (and per machine for a lived-in office);
+    None for a state without an office."""
+    if state.before is None:
+        return None
+    before = state.before
+    return _per_task(f"records-{state.year}-{sorted(state.people.items())}", (before,),
+                     lambda: stored_records(before, state.year, state.people, state.reference_key))
+
+
+def involved_keys(state: EvalState) -> frozenset[str]:
+    """The keys of the office's entities that the instruction and the gold's text name: what the task is
+    about (true context about them is context; about anything else, an item the task did not ask for)."""
+    if "involved" not in state.memo:
+        records = records_of(state)
+        text = "\n".join([state.instruction, *gold_written(state), str(state.gold_answer or "")])
+        state.memo["involved"] = frozenset(records.keys_in(text)) if records is not None else frozenset()
+    return state.memo["involved"]
+
+
+def places(state: EvalState) -> list[Place]:
+    """Every place the agent wrote: new mail (its subject and own words, once however many mailboxes
+    hold it), the lines added to documents, new or changed events, the answer."""
+    out: list[Place] = []
+    seen: set[tuple] = set()
+    before = state.before or {}
+    for path, entry in sorted(state.files.items()):
+        if not state.written(path):
+            continue
+        kind = entry.get("kind")
+        if kind == "eml" and path not in before:
+            key = (entry.get("from"), entry.get("subject"), own_text(entry.get("body") or ""))
+            if key in seen:
+                continue
+            seen.add(key)
+            people = tuple(str(a).lower() for a in [entry.get("from"), *(entry.get("to") or []),
+                                                    *(entry.get("cc") or [])] if a)
+            out.append(Place(path, mail_said(entry), str(entry.get("subject") or ""), people))
+        elif kind in ("docx", "text"):
+            out.append(Place(path, added_text(state, path)))
+        elif kind == "ics":
+            old = [e for e in (before.get(path) or {}).get("events") or []]
+            for ev in entry.get("events") or []:
+                if ev in old:
+                    continue
+                text = "\n".join(str(ev.get(k) or "") for k in ("summary", "description") if ev.get(k))
+                people = tuple(str(a).lower() for a in ev.get("attendees") or [])
+                out.append(Place(f"{path}: event {ev.get('summary')!r}", text, str(ev.get("summary") or ""), people))
+    if state.answer:
+        out.append(Place("the answer", str(state.answer)))
+    return [p for p in out if p.text.strip()]
+
+
+def scope_of(state: EvalState, place: Place) -> Scope:
+    """What any text of the task may state: the instruction's and the gold's values, the agent's own new
+    events, today, the user and the place's addressees."""
+    if "truth_scope" not in state.memo:
+        claims = claims_in(state.instruction, year=state.year, dotted_times=True)
+        claims += calendar_claims(state.files, state.before)
+        if state.now is not None:
+            claims.append(Claim("number", float(state.now.year), str(state.now.year)))
+        written = [c for t in [*gold_written(state), str(state.gold_answer or "")]
+                   for c in claims_in(t, year=state.year, dotted_times=True)]
+        state.memo["truth_scope"] = (claims, written)
+    office_memo(state)
+    given, written = state.memo["truth_scope"]
+    addresses = [Claim("email", a, a) for a in [state.user or "", *place.neutral] if a]
+    return Scope(claims=[*given, *addresses], written=written, now=state.now, year=state.year,
+                 known=state.memo.get("known_ids"))
+
+
+def written_truth(state: EvalState) -> Truth:
+    """The reading of every place the agent wrote (see the module rules)."""
+    records = records_of(state)
+    truth = Truth()
+    if records is None:
+        return truth
+    for place in places(state):
+        reading: Reading = read(place.text, records, scope_of(state, place), subject=place.subject,
+                                neutral=[state.user or "", *place.neutral])
+        truth.statements += reading.statements
+        truth.false += [f"{place.where}: {v.message()}" for v in reading.false]
+        truth.unread += [f"{place.where}: {u}" for u in reading.unread]
+    return truth
+
+
+def message(truth: Truth) -> str:
+    """The ``written_truth`` check's message: the false statements, or what was read."""
+    if truth.false:
+        more = f" (and {len(truth.false) - SHOWN} more)" if len(truth.false) > SHOWN else ""
+        return "states what the office's records contradict: " + "; ".join(truth.false[:SHOWN]) + more
+    return f"{truth.statements} statements read, none contradicted by the office's records; {len(truth.unread)} unread"
+

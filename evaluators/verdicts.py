@@ -1,0 +1,320 @@
+"""A verdict per value an agent wrote, against what the office's records say about what it is about.
+
+Each statement (evaluators/statements.py) is bound to the entities it names (evaluators/records.py:
+an identifier, an address or a name in it), else to those of the heading it stands under, else to
+those of the mail's subject. Each value it states (an amount, a date, a time, an identifier, a phone,
+an address) then gets a verdict:
+
+- **true** when the task's scope supports it (an expected fact, the instruction, what the gold
+  solution writes, today, the agent's own new events, the addressees), when it is an attribute of a
+  bound entity in any ordinary form, or when it follows in one step from such values and the other
+  values of the same text (a sum, a difference, days between two dates);
+- **false** when it is another entity's value and no bound entity's ("IL-2609-0309 was paid on 3 Sep"
+  where 3 Sep is the date of another ledger row only), when the words before it name one attribute of
+  the entity and it is another's ("ordered on" the delivery date), when it is an amount or a past date
+  about a bound entity that no record, no scope and no arithmetic gives, or when it names an
+  identifier the office does not have;
+- otherwise not judged. A statement with a value that is neither true nor bound is **unread**: the
+  record counts it, so what is not graded is visible.
+
+A count with a list under it ("Three invoices are still open:" over four items) is compared with the
+items it heads, in digits or words. Everything here is a pure function of its arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Iterable
+
+from officesim.evaluators.claims import Claim, claims_in, same_claim
+from officesim.evaluators.derived import Operand, days_between, one_step, total_of
+from officesim.evaluators.records import Records, label_words, shown
+from officesim.evaluators.statements import Statement, cut, items_under
+
+READ_KINDS = ("number", "date", "time", "id", "phone", "email")
+MAX_OPERANDS = 60
+_MEASURE = re.compile(r"\s*(?:%|per ?cent|days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|nights?|"
+                      r"working|business|calendar|items?|units?|pcs|people|staff|times)\b", re.I)
+_CLAUSE = re.compile(r"[;,]\s|\band\b|\bbut\b|\(|\)")
+_PLAN = re.compile(r"(?i)\b(?:will|shall|by|until|till|before|next|plan|planned|propose|proposed|suggest|deadline|"
+                   r"follow[- ]up|remind|reminder|if|unless|should|could|would|please)\b")
+_SPAN = re.compile(r"(?i)\b(?:next|last|past|within|over|in|for|every|per|each|after|before)\s*$")
+_NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+_COUNT = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(_NUMBER_WORDS) +
+                    r")\s+(?:[a-z'’-]+\s+){0,3}?([a-z]{3,}s)\b")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One value's verdict: the statement, the value as written, and what the office says."""
+
+    statement: str
+    value: str
+    kind: str
+    verdict: str  # "true" or "false"
+    why: str  # for false: what the office says instead
+
+    def message(self) -> str:
+        return f"{_quote(self.statement)}: {self.value!s} {self.why}"
+
+
+@dataclass
+class Scope:
+    """What any written text of the task may state whatever it is about (see the module rules)."""
+
+    claims: list[Claim] = field(default_factory=list)  # given: the instruction, today, own events, addressees
+    written: list[Claim] = field(default_factory=list)  # what the gold writes: true unless about another item
+    now: datetime | None = None
+    year: int | None = None
+    known: tuple[frozenset[str], frozenset[str]] | None = None  # claims.known_ids; None: ids not read
+
+
+@dataclass
+class Reading:
+    """The verdicts on one written text, and its statements that could not be read."""
+
+    statements: int = 0
+    verdicts: list[Verdict] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)
+
+    @property
+    def false(self) -> list[Verdict]:
+        return [v for v in self.verdicts if v.verdict == "false"]
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return repr(text if len(text) <= limit else text[:limit - 1] + "…")
+
+
+def _money(c: Claim) -> bool:
+    if c.kind != "number":
+        return False
+    return bool(c.currency) or re.search(r"\d[.,]\d\d$", c.text.strip()) is not None or "," in c.text
+
+
+def _plain_count(c: Claim, text: str) -> bool:
+    """A bare small whole number (a count, a rank, a year): not an amount a record gives."""
+    if c.kind != "number" or _money(c):
+        return False
+    v = float(c.value)
+    return v.is_integer() and (abs(v) < 1000 or 1900 <= v <= 2100)
+
+
+class Binder:
+    """Binds statements to the entities of the records they name."""
+
+    def __init__(self, records: Records, neutral: Iterable[str] = ()):
+        self.records = records
+        self.neutral = {n.lower() for n in neutral}
+
+    def bind(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """The entities ``text`` is about and where their keys stand: its identifiers' entities when it
+        names some, else those of the names and addresses it writes (the addressees and the user
+        excepted: "Hi Anton" is not about Anton)."""
+        found = self.records.keys_in(text)
+        ids = {k: span for k, span in found.items() if k.startswith("#")}
+        chosen = ids or {k: span for k, span in found.items() if k not in self.neutral}
+        entities: list[int] = []
+        for key in chosen:
+            entities += self.records.named(key)
+        return sorted(set(entities)), list(found.values())
+
+
+def read(text: str, records: Records, scope: Scope, *, subject: str = "",
+         neutral: Iterable[str] = ()) -> Reading:
+    """The verdicts on every value of ``text`` (see the module rules)."""
+    binder = Binder(records, neutral)
+    statements = cut(text)
+    reading = Reading(statements=len(statements))
+    about_subject = binder.bind(subject)[0] if subject else []
+    bound: list[list[int]] = []
+    all_numbers = [c for c in claims_in(text, year=scope.year, kinds=("number",)) if not _plain_count(c, text)]
+    all_dates = [c.value for c in claims_in(text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
+    for i, st in enumerate(statements):
+        own, spans = binder.bind(st.text)
+        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or about_subject
+        bound.append(entities)
+        unread = False
+        for c in _values(st, spans, scope.year):
+            verdict = _judge(c, st, entities, records, scope, all_numbers, all_dates)
+            if verdict is None:
+                unread = unread or not entities
+                continue
+            reading.verdicts.append(verdict)
+        if unread:
+            reading.unread.append(st.text)
+        if st.form == "heading":
+            wrong = _count_problem(st, statements, i)
+            if wrong:
+                reading.verdicts.append(wrong)
+    reading.verdicts += _invented(text, records, scope)
+    return reading
+
+
+def _values(st: Statement, key_spans: list[tuple[int, int]], year: int | None) -> list[Claim]:
+    """The values a statement states (its keys are what it is about, not what it says of it)."""
+    out = []
+    for c in claims_in(st.text, year=year, kinds=READ_KINDS):
+        if any(s <= c.start < e for s, e in key_spans) or c.kind in ("id", "email"):
+            continue
+        if _plain_count(c, st.text) or (c.kind == "number" and _MEASURE.match(st.text, c.end)):
+            continue
+        out.append(c)
+    return out
+
+
+def _attrs(records: Records, entities: list[int], kind: str) -> list[tuple[str, Claim, int]]:
+    return [(label, c, i) for i in entities for label, c in records.entities[i].attributes if c.kind == kind]
+
+
+def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope: Scope,
+           numbers: list[Claim], dates: list[date]) -> Verdict | None:
+    def verdict(kind: str, why: str = "") -> Verdict:
+        return Verdict(st.text, shown(c), c.kind, kind, why)
+
+    if any(same_claim(c, s) for s in scope.claims):
+        return verdict("true")
+    if scope.now is not None and c.kind == "date" and _same_date(c, scope.now.date()):
+        return verdict("true")
+    own = _attrs(records, entities, c.kind)
+    matching = [(label, a, i) for label, a, i in own if same_claim(c, a)]
+    if matching:
+        wrong = _wrong_label(c, st, own, matching)
+        return verdict("false", wrong) if wrong else verdict("true")
+    if _derived(c, st, own, records, entities, numbers, dates):
+        return verdict("true")
+    gold_says = any(same_claim(c, s) for s in scope.written)
+    if not entities:
+        return verdict("true") if gold_says else None
+    holders = records.holders(c)
+    collections = {records.entities[i].collection for i in entities}
+    if holders and all(records.entities[h].collection in collections for h in holders):
+        # another item's value beside this one: false even where the gold states it (of that other item)
+        rival = records.entities[holders[0]]
+        theirs = ", ".join(sorted({shown(a) for _l, a, _i in own}))[:120] or "none"
+        return verdict("false", f"is not what the office says of {records.entities[entities[0]].name} "
+                                f"({theirs}); it is {rival.name}'s")
+    if gold_says:
+        return verdict("true")
+    if not holders and own and _checkable(c, st, scope):
+        theirs = ", ".join(sorted({shown(a) for _l, a, _i in own}))[:120]
+        return verdict("false", f"is not what the office says of {records.entities[entities[0]].name} ({theirs}), "
+                                "and no record of the office, the task or a sum of them gives it")
+    return None
+
+
+def _same_date(c: Claim, day: date) -> bool:
+    return same_claim(c, Claim("date", day, day.isoformat()))
+
+
+def _checkable(c: Claim, st: Statement, scope: Scope) -> bool:
+    """Whether a value no record gives is false rather than the writer's own (a plan, a deadline it
+    proposes): an amount, or a past date, in a statement that plans nothing."""
+    if _PLAN.search(st.text):
+        return False
+    if c.kind == "number":
+        return _money(c)
+    if c.kind == "date" and isinstance(c.value, date) and scope.now is not None:
+        return c.value <= scope.now.date()
+    return c.kind == "phone"
+
+
+def _gap_words(c: Claim, st: Statement) -> set[str]:
+    """The words between ``c`` and the value or clause break before it: what the writer says it is."""
+    before = st.text[:c.start]
+    cut_at = max((m.end() for m in _CLAUSE.finditer(before)), default=0)
+    for d in claims_in(before, year=None, kinds=READ_KINDS):
+        cut_at = max(cut_at, d.end)
+    return label_words(before[cut_at:])
+
+
+def _wrong_label(c: Claim, st: Statement, own: list[tuple[str, Claim, int]],
+                 matching: list[tuple[str, Claim, int]]) -> str | None:
+    """Why ``c`` is the entity's value under another name than the one written before it ("ordered on"
+    the delivery date), or None."""
+    words = _gap_words(c, st)
+    if not words:
+        return None
+    named = [(label, a) for label, a, _i in own if label and words & label_words(label)]
+    if not named or any(same_claim(c, a) for _l, a in named):
+        return None
+    if any(words & label_words(label) for label, _a, _i in matching):
+        return None
+    label, value = named[0]
+    theirs = next(l for l, _a, _i in matching)
+    return f"is given as {label!r}, but the office's {label!r} is {shown(value)} ({shown(c)} is its {theirs!r})"
+
+
+def _derived(c: Claim, st: Statement, own: list[tuple[str, Claim, int]], records: Records, entities: list[int],
+             numbers: list[Claim], dates: list[date]) -> bool:
+    if c.kind != "number":
+        return False
+    operands = [Operand(float(a.value), a.currency) for _l, a, _i in _attrs(records, entities, "number")]
+    operands += [Operand(float(n.value), n.currency) for n in numbers if n.start != c.start]
+    operands = operands[:MAX_OPERANDS]
+    if one_step(float(c.value), c.text, operands, currency=c.currency) is not None:
+        return True
+    if total_of(float(c.value), c.text, [Operand(float(n.value), n.currency) for n in numbers
+                                         if float(n.value) != float(c.value)], c.currency):
+        return True
+    own_dates = [a.value for _l, a, _i in _attrs(records, entities, "date") if isinstance(a.value, date)]
+    return days_between(float(c.value), [*own_dates, *dates][:MAX_OPERANDS])
+
+
+def _count_problem(st: Statement, statements: list[Statement], index: int) -> Verdict | None:
+    """A heading that counts what it heads ("Three invoices are still open:") over another number of items."""
+    m = _COUNT.search(st.text)
+    if not m:
+        return None
+    items = items_under(statements, index)
+    if not items:
+        return None
+    if _MEASURE.match(" " + m.group(2)) or _SPAN.search(st.text[:m.start()]):
+        return None  # "Due in the next 7 days:" is a span of time, not a count of what follows
+    word = m.group(1).lower()
+    n = _NUMBER_WORDS[word] if word in _NUMBER_WORDS else int(word)
+    if n == len(items):
+        return None
+    return Verdict(st.text, m.group(0), "count", "false", f"counts {n} {m.group(2)}, but {len(items)} are listed under it")
+
+
+def _invented(text: str, records: Records, scope: Scope) -> list[Verdict]:
+    """Identifiers of the office's kinds that neither the office nor the task has."""
+    if scope.known is None:
+        return []
+    from officesim.evaluators.claims import invented_ids
+
+    given = {str(c.value) for c in [*scope.claims, *scope.written] if c.kind == "id"}
+    return [Verdict(c.text, c.text, "id", "false", "names a reference the office does not have")
+            for c in invented_ids(text, scope.known, scope.year) if str(c.value) not in given]
+
+
+def true_of_records(c: Claim, text: str, records: Records, year: int | None,
+                    involved: frozenset[str] | None = None) -> bool:
+    """Whether ``c``, written in ``text``, is an attribute of what its statement (or the heading it stands
+    under) is about, under the name written before it if any: true context a closed-world reading of
+    one place would not find. Only about what the task involves (``involved``: the keys the instruction
+    and the gold's text name; an entity that shares a key with them): a line about one more item than
+    the task asks for ("Design critique - Friday 13 March") is judged by the closed-world rule, however
+    true of the office; so is a list item."""
+    statements = cut(text)
+    binder = Binder(records)
+    bound: list[list[int]] = []
+    for st in statements:
+        own, _spans = binder.bind(st.text)
+        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else [])
+        bound.append(entities)
+        if involved is not None:
+            entities = [e for e in entities if involved.intersection(records.entities[e].keys)]
+        if st.start <= c.start < st.end and entities and st.form != "item":
+            local = Claim(c.kind, c.value, c.text, c.precision, c.currency, c.start - st.start, c.end - st.start,
+                          c.unscaled)
+            own_attrs = _attrs(records, entities, c.kind)
+            matching = [(l, a, i) for l, a, i in own_attrs if same_claim(local, a)]
+            return bool(matching) and _wrong_label(local, st, own_attrs, matching) is None
+    return False

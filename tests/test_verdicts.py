@@ -1,0 +1,154 @@
+"""The reading of written text against the office's records (evaluators/records.py, statements.py,
+verdicts.py, truth.py): one test per class of the grading issue, a false statement of the class
+fails and a true one passes. Pure: parsed offices built by hand."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from officesim.evaluators import EvalState, evaluate
+from officesim.evaluators.claims import claims_in
+from officesim.evaluators.records import build_records
+from officesim.evaluators.statements import cut, items_under
+from officesim.evaluators.truth import written_truth
+from officesim.evaluators.verdicts import Scope, read
+
+USER = "maya.lin@northwind.test"
+NOW = datetime(2026, 10, 19, 9, 0)
+
+ORDERS = {"kind": "xlsx", "sheet_order": ["Orders"], "sheets": {"Orders": [
+    ["Order", "Customer", "Ordered", "Delivered", "Amount"],
+    ["SO-1001", "Acme Tools", datetime(2026, 9, 1), datetime(2026, 9, 8), 1250.00],
+    ["SO-1002", "Birch Supplies", datetime(2026, 9, 3), datetime(2026, 9, 12), 830.50],
+    ["SO-1003", "Acme Tools", datetime(2026, 9, 15), datetime(2026, 9, 22), 2400.00],
+]}}
+STAFF = {"kind": "xlsx", "sheet_order": ["Staff"], "sheets": {"Staff": [
+    ["Name", "Email", "Phone", "Team"],
+    ["Dana Ortiz", "dana.ortiz@northwind.test", "+44 20 7946 5829", "Sales"],
+    ["Omar Nair", "omar.nair@northwind.test", "+44 20 7946 1177", "Finance"],
+]}}
+CREDIT = {"kind": "pdf", "pages": ["CREDIT NOTE CN-2041\nIssued: 2 October 2026\nAgainst invoice INV-5512\n"
+                                   "Amount credited\n£312.40\n"]}
+OFFICE = {"data/orders.xlsx": ORDERS, "data/staff.xlsx": STAFF, "data/credit_CN-2041.pdf": CREDIT}
+
+
+@pytest.fixture(scope="module")
+def records():
+    return build_records(OFFICE, 2026)
+
+
+def verdicts(text: str, records, scope_texts: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+    scope = Scope(claims=[c for t in scope_texts for c in claims_in(t, year=2026)], now=NOW, year=2026,
+                  known=({"SO1001", "SO1002", "SO1003", "CN2041", "INV5512"}, {"SO", "CN", "INV"}))
+    reading = read(text, records, scope)
+    return ([v.value for v in reading.verdicts if v.verdict == "false"],
+            [v.value for v in reading.verdicts if v.verdict == "true"])
+
+
+# ---- records ---------------------------------------------------------------------------------------
+def test_a_sheet_row_is_an_entity_named_by_its_identifier_and_names(records):
+    (row,) = [records.entities[i] for i in records.named("#SO1002")]
+    labels = {label for label, _c in row.attributes}
+    assert {"Ordered", "Delivered", "Amount"} <= labels
+    assert "birch supplies" in row.keys
+    assert len(records.named("acme tools")) == 2
+
+
+def test_a_label_alone_on_its_line_gives_the_value_on_the_next(records):
+    doc = [records.entities[i] for i in records.named("#CN2041") if records.entities[i].collection == "document"]
+    assert any(label == "Amount credited" and c.text == "£312.40" for label, c in doc[0].attributes)
+
+
+# ---- statements ------------------------------------------------------------------------------------
+def test_statements_are_items_under_their_heading_labels_and_sentences():
+    text = "Hi Omar,\n\nStill open:\n- SO-1001\n- SO-1003\n  - a sub-item\n\nOrder date: 1 September. It was late."
+    st = cut(text)
+    forms = [s.form for s in st]
+    assert forms[:5] == ["sentence", "heading", "item", "item", "item"]
+    assert len(items_under(st, 1)) == 2  # the sub-item is not counted
+    assert forms[5] == "label" and st[5].head is None
+
+
+# ---- values against the item they are about ----------------------------------------------------------
+def test_another_items_value_beside_this_item_is_false(records):
+    false, _true = verdicts("SO-1001 was ordered on 3 September 2026.", records)
+    assert false == ["3 September 2026"]  # SO-1002's order date
+
+
+def test_a_true_value_of_the_wrong_column_is_false(records):
+    false, _ = verdicts("SO-1001 was ordered on 8 September 2026.", records)
+    assert false == ["8 September 2026"]  # its delivery date
+    false, true = verdicts("SO-1001 was delivered on 8 September 2026, for £1,250.00.", records)
+    assert false == [] and set(true) == {"8 September 2026", "£1,250.00"}
+
+
+def test_an_amount_no_record_gives_about_a_bound_item_is_false(records):
+    false, _ = verdicts("Acme Tools: SO-1003 comes to £2,450.00.", records)
+    assert false == ["£2,450.00"]
+
+
+def test_a_reference_the_office_does_not_have_is_false(records):
+    false, _ = verdicts("The refund follows credit note CN-2099.", records)
+    assert false == ["CN-2099"]
+
+
+# ---- true context passes ------------------------------------------------------------------------------
+def test_true_context_from_another_line_of_the_same_record_passes(records):
+    false, true = verdicts("Credit note CN-2041 credits £312.40 against INV-5512, issued 2 October 2026.", records)
+    assert false == [] and {"£312.40", "2 October 2026"} <= set(true)
+
+
+def test_a_phone_in_another_ordinary_form_passes_and_another_persons_fails(records):
+    false, true = verdicts("Dana Ortiz can be reached on 020 7946 5829.", records)
+    assert false == [] and true == ["020 7946 5829"]
+    false, _ = verdicts("Dana Ortiz can be reached on 020 7946 1177.", records)
+    assert false == ["020 7946 1177"]
+
+
+def test_a_figure_derived_from_values_in_other_sentences_passes(records):
+    false, true = verdicts("SO-1002 was ordered on 3 September 2026. It was delivered on 12 September 2026. "
+                           "SO-1002 took 9 days.", records)
+    assert false == []
+    false, _ = verdicts("SO-1001 and SO-1002 come to £2,080.50 together.", records)
+    assert false == []
+
+
+# ---- counts ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("heading,wrong", [("Three orders are late:", True), ("2 orders are late:", False),
+                                           ("Two orders are late:", False), ("3 orders are late:", True),
+                                           ("Due in the next 7 days:", False), ("Open for 3 weeks:", False)])
+def test_a_count_is_compared_with_the_items_it_heads(records, heading, wrong):
+    false, _ = verdicts(f"{heading}\n- SO-1001\n- SO-1003\n", records)
+    assert bool(false) == wrong
+
+
+# ---- every written place is read, and what is not read is counted -------------------------------------
+def _state(files: dict, answer: str | None = None) -> EvalState:
+    return EvalState(files=files, answer=answer, now=NOW, instruction="Tell Dana Ortiz which orders Acme Tools has.",
+                     before=OFFICE, gold=OFFICE, user=USER, user_name="Maya Lin")
+
+
+def _mail(body: str) -> dict:
+    return {"kind": "eml", "mailbox": USER, "folder": "sent", "from": USER, "to": ["dana.ortiz@northwind.test"],
+            "cc": [], "subject": "Acme Tools orders", "body": body, "attachments": []}
+
+
+def test_a_cover_mail_no_check_reads_is_read_and_a_false_date_fails():
+    wrong = _state({**OFFICE, "emails/maya/sent/1.eml": _mail("Hi Dana,\nSO-1003 was delivered on 8 September 2026.")})
+    truth = written_truth(wrong)
+    assert truth.false and "SO-1003" in truth.false[0]
+    record = evaluate([{"check": "file_exists", "args": {"file": "data/orders.xlsx"}}], wrong, task_id="t",
+                      status="finished", side_effects=[], steps=1)
+    assert not record.passed and record.checks[-1].check == "written_truth"
+    right = _state({**OFFICE, "emails/maya/sent/1.eml": _mail("Hi Dana,\nSO-1003 was delivered on 22 September 2026.")})
+    record = evaluate([{"check": "file_exists", "args": {"file": "data/orders.xlsx"}}], right, task_id="t",
+                      status="finished", side_effects=[], steps=1)
+    assert record.passed and record.unread == 0
+
+
+def test_an_unbound_statement_is_counted_unread_not_passed_silently():
+    state = _state(dict(OFFICE), answer="The total was £999.99 last year.")
+    truth = written_truth(state)
+    assert truth.false == [] and len(truth.unread) == 1
