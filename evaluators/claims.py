@@ -1528,7 +1528,8 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
                           directory: Directory | None, recipients: Iterable[str] | None = None,
                           sources: list[tuple[Claim, set[str], int]] | None = None, body: str | None = None,
                           names: str = "", decided: dict[Any, set[str]] | None = None,
-                          known: tuple[frozenset[str], frozenset[str]] | None = None, records: Any = None) -> list[str]:
+                          known: tuple[frozenset[str], frozenset[str]] | None = None, records: Any = None,
+                          greeted: Iterable[str] | None = None) -> list[str]:
     """Everything false or unsupported in a written ``text`` (see the module rules), as messages
     (``known``: the identifiers of the office, the instruction and the gold, ``known_ids``)."""
     text, body = bounded_lines(text), None if body is None else bounded_lines(body)
@@ -1562,7 +1563,8 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
     if twice and not any(doubled(str(t)) for t in support.texts):
         problems.append(f"says everything twice (from {show(twice, 60)} on)")
     if recipients is not None:
-        greeting = greeting_problem(text if body is None else body, recipients, directory)
+        # the greeting names whom the message is to (``greeted``), not someone only copied in
+        greeting = greeting_problem(text if body is None else body, greeted or recipients, directory)
         if greeting:
             problems.append(greeting)
     return problems
@@ -1737,7 +1739,7 @@ def office_memo(state: EvalState) -> None:
 
 def written_problems(state: EvalState, text: str, expected: Any, *, counterpart: list[str],
                      recipients: Iterable[str] | None = None, body: str | None = None,
-                     context: list[str] | None = None) -> list[str]:
+                     context: list[str] | None = None, greeted: Iterable[str] | None = None) -> list[str]:
     """What is false or unsupported in ``text`` the agent wrote, where ``expected`` are the facts it must
     state, ``counterpart`` what the gold wrote in the same place and ``context`` the lines of that place
     the gold kept (see the module rules)."""
@@ -1756,4 +1758,5 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
                                  recipients=recipients, sources=state.memo["sources"], body=body,
                                  names=state.memo["names"], decided=state.memo["gold_decided"],
                                  known=state.memo["known_ids"],
-                                 records=None if state.before is None else (records_of(state), involved_keys(state)))
+                                 records=None if state.before is None else (records_of(state), involved_keys(state)),
+                                 greeted=greeted)

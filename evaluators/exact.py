@@ -569,7 +569,7 @@ def _mail_reader(state: EvalState, facts: list[Any], sender: str | None) -> Any:
         recipients = [*(entry.get("to") or []), *(entry.get("cc") or [])]
         counterpart = gold_mail(state, sender or entry.get("mailbox"), entry.get("to") or [])
         return written_problems(state, mail_said(entry), facts, counterpart=counterpart, recipients=recipients,
-                                body=own_text(entry.get("body")))
+                                body=own_text(entry.get("body")), greeted=entry.get("to") or None)
     return read
 
 

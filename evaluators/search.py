@@ -63,7 +63,7 @@ def mailbox_contains(state: EvalState, *, user: str, text: str | list[str | list
         if not missing and not present and state.written(path):  # what the agent wrote is read closed-world
             present += written_problems(state, said, needles, counterpart=gold_mail(state, who),
                                         recipients=[*(entry.get("to") or []), *(entry.get("cc") or [])],
-                                        body=own_text(entry.get("body")))
+                                        greeted=entry.get("to") or None, body=own_text(entry.get("body")))
         carried = attachment_names(entry)
         files = ([f"carries {sorted(carried) or 'no attachment'}, expected {sorted(wanted_files) or 'none'}"]
                  if wanted_files is not None and not wanted_files <= carried <= wanted_files | optional else [])
@@ -277,7 +277,7 @@ def _written_mail(state: EvalState, path: str, entry: dict, facts: list[Any]) ->
         return []
     return written_problems(state, mail_said(entry), facts, counterpart=gold_mail(state, entry.get("from")),
                             recipients=[*(entry.get("to") or []), *(entry.get("cc") or [])],
-                            body=own_text(entry.get("body")))
+                            greeted=entry.get("to") or None, body=own_text(entry.get("body")))
 
 
 @check("pairs_meet")

@@ -12,6 +12,7 @@ statement, what it is about and what the office says; statements that could not 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from officesim.evaluators.claims import (Claim, _per_task, calendar_claims, claims_in, gold_written, mail_said,
@@ -32,6 +33,7 @@ class Place:
     text: str
     subject: str = ""
     neutral: tuple[str, ...] = ()
+    attachments: bool | None = None  # a mail: whether it carries any
 
 
 @dataclass
@@ -94,7 +96,8 @@ def places(state: EvalState) -> list[Place]:
             seen.add(key)
             people = tuple(str(a).lower() for a in [entry.get("from"), *(entry.get("to") or []),
                                                     *(entry.get("cc") or [])] if a)
-            out.append(Place(path, mail_said(entry), str(entry.get("subject") or ""), people))
+            out.append(Place(path, mail_said(entry), str(entry.get("subject") or ""), people,
+                             bool(entry.get("attachments"))))
         elif kind in ("docx", "text"):
             out.append(Place(path, added_text(state, path)))
         elif kind == "ics":
@@ -128,13 +131,72 @@ def scope_of(state: EvalState, place: Place) -> Scope:
                  known=state.memo.get("known_ids"))
 
 
+_I = r"(?:\bI(?:'ve| have)?|\bwe(?:'ve| have)?)\s+(?:just\s+|also\s+|now\s+|already\s+)?"
+_ACTIONS = (  # (what the words claim, pattern, what in the office shows it)
+    ("attached", re.compile(r"(?i)" + _I + r"attached\b|\bplease find attached\b|\b(?:is|are) attached\b|"
+                            r"\battached (?:is|are|you will find|you'll find)\b"), "attachment"),
+    ("booked", re.compile(r"(?i)" + _I + r"(?:booked|scheduled|set up|created|added|put|moved|rescheduled)\b[^.\n]{0,40}?"
+                          r"\b(?:meeting|event|call|review|session|slot|calendar|invite|invitation|appointment)s?\b"),
+     "event"),
+    ("recorded", re.compile(r"(?i)" + _I + r"(?:updated|filled in|added|marked|ticked|entered|recorded|logged)\b"
+                            r"[^.\n]{0,40}?\b(?:sheet|spreadsheet|workbook|ledger|register|tracker|log)\b"), "sheet"),
+    ("sent", re.compile(r"(?i)" + _I + r"(?:sent|emailed|e-mailed|mailed|forwarded|replied)\b"), "mail"),
+)
+_NOT = re.compile(r"(?i)\b(?:not|n't|never|no|will|shall|going to|can|could|would|should|once|after|when|if)\b")
+
+
+def _done(state: EvalState) -> set[str]:
+    """What the episode did that a sentence may claim: sent mail, an attachment, an event, a sheet change."""
+    done: set[str] = set()
+    before = state.before or {}
+    for path, entry in state.files.items():
+        if not state.written(path):
+            continue
+        kind = entry.get("kind")
+        if kind == "eml" and path not in before:
+            done.add("mail")
+            if entry.get("attachments"):
+                done.add("attachment")
+        elif kind == "ics":
+            done.add("event")
+        elif kind in ("xlsx", "text") or path.endswith((".csv",)):
+            done.add("sheet")
+    return done
+
+
+def action_problems(place: Place, state: EvalState, done: set[str]) -> list[str]:
+    """Sentences that claim an action the episode did not take ("I've booked the room" with no event made,
+    "please find attached" on a message without attachment)."""
+    out = []
+    for claim, pattern, shows in _ACTIONS:
+        for m in pattern.finditer(place.text):
+            start = max(place.text.rfind(".", 0, m.start()), place.text.rfind("\n", 0, m.start())) + 1
+            if _NOT.search(place.text[start:m.start()] + m.group(0)):
+                continue  # a plan, a condition or a negation claims nothing done
+            if shows == "attachment" and place.attachments is not None:
+                ok = place.attachments
+            else:
+                ok = shows in done
+            if not ok:
+                out.append(f"{place.where}: {_shown(place.text, m)} says {claim}, but the episode "
+                           f"{'attached nothing to it' if shows == 'attachment' else 'did no such thing'}")
+                break
+    return out
+
+
+def _shown(text: str, m: re.Match) -> str:
+    return repr(" ".join(text[max(0, m.start() - 20):m.end() + 30].split()))
+
+
 def written_truth(state: EvalState) -> Truth:
     """The reading of every place the agent wrote (see the module rules)."""
     records = records_of(state)
     truth = Truth()
     if records is None:
         return truth
+    done = _done(state)
     for place in places(state):
+        truth.false += action_problems(place, state, done)
         reading: Reading = read(place.text, records, scope_of(state, place), subject=place.subject,
                                 neutral=[state.user or "", *place.neutral])
         truth.statements += reading.statements

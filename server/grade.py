@@ -62,6 +62,7 @@ def heads_up_judge(task: Task, before: dict, gold_after: dict) -> Callable[[dict
         return closed_world_problems(mail_said(entry), support, year=year, now=task.now_dt,
                                      directory=cache["directory"], recipients=[*(entry.get("to") or []),
                                                                                *(entry.get("cc") or [])],
+                                     greeted=entry.get("to") or None,
                                      sources=cache["sources"], body=own_text(entry.get("body") or ""),
                                      names=task.brief.lower())
 

@@ -828,3 +828,17 @@ def test_names_side_by_side_in_their_own_statements_are_not_tied():
 
     assert related("Bjorn Silva withdrew his 17-18 Dec leave, Lucia Nair is off only until 16 Dec", "Bjorn Silva") == []
     assert related("Omar Nair will look after Mei Ito", "Omar Nair") == ["Mei Ito"]
+
+
+def test_a_greeting_names_whom_the_mail_is_to_not_someone_only_copied():
+    copied = {"kind": "eml", "mailbox": ME, "folder": "sent", "id": "msg-1", "from": ME, "to": [DANA],
+              "cc": [OMAR], "subject": "Expenses", "date": "2026-01-12 10:00:00",
+              "body": "Hi Omar,\nthe trip total without the hotel is 4,690.99.\nMaya", "attachments": []}
+    s = state("unused")
+    s.files[f"emails/{ME}/sent/msg-1.eml"] = copied
+    out = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["4690.99"]}, s)
+    assert not out.passed and "greets" in out.message
+    copied["body"] = "Hi Dana,\nthe trip total without the hotel is 4,690.99.\nMaya"
+    s = state("unused")
+    s.files[f"emails/{ME}/sent/msg-1.eml"] = copied
+    assert run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["4690.99"]}, s).passed
