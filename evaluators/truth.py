@@ -159,7 +159,7 @@ def _done(state: EvalState) -> set[str]:
                 done.add("attachment")
         elif kind == "ics":
             done.add("event")
-        elif kind in ("xlsx", "text") or path.endswith((".csv",)):
+        else:  # a register or tracker may be a workbook, a document or a text file
             done.add("sheet")
     return done
 
