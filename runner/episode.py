@@ -40,9 +40,10 @@ class Episode:
         self.llm_calls = 0
         self.transcript: list[dict] | None = None  # the model's messages, when the agent records them
 
-    def act(self, app: str, action: str, args: dict | None = None) -> dict:
-        """Send one action; returns the API response ({ok, observation, data, error, ...})."""
-        resp = self.client.act(self.session_id, app, action, args or {})
+    def act(self, app: str, action: str, args: dict | None = None, *, include_data: bool = False) -> dict:
+        """Send one action; returns the API response ({ok, observation, data, error, ...}); ``data``, the
+        observation as values (a listing's rows, a sheet's cells), is null unless ``include_data``."""
+        resp = self.client.act(self.session_id, app, action, args or {}, include_data=include_data)
         self._absorb(resp)
         return resp
 
