@@ -43,7 +43,8 @@ class Episode:
     def act(self, app: str, action: str, args: dict | None = None, *, include_data: bool = False) -> dict:
         """Send one action; returns the API response ({ok, observation, data, error, ...}); ``data``, the
         observation as values (a listing's rows, a sheet's cells), is null unless ``include_data``."""
-        resp = self.client.act(self.session_id, app, action, args or {}, include_data=include_data)
+        asked = {"include_data": True} if include_data else {}  # clients of the older signature work as before
+        resp = self.client.act(self.session_id, app, action, args or {}, **asked)
         self._absorb(resp)
         return resp
 
