@@ -164,3 +164,10 @@ def test_an_unbound_statement_is_counted_unread_not_passed_silently():
 def test_a_sentence_claiming_an_action_is_compared_with_what_the_episode_did(body, false):
     truth = written_truth(_state({**OFFICE, "emails/maya/sent/1.eml": _mail(body)}))
     assert bool(truth.false) == false, truth.false
+
+
+def test_a_range_boundary_is_not_read_as_an_items_attribute(records):
+    false, _ = verdicts("Acme Tools ordered SO-1003 after 3 September 2026.", records)
+    assert false == []  # SO-1002's order date, but as the end of a range
+    false, _ = verdicts("Acme Tools ordered SO-1003 on 3 September 2026.", records)
+    assert false == ["3 September 2026"]
