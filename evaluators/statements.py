@@ -4,7 +4,7 @@ A written text (a mail's subject and body, a forward's note, a reply, a document
 event's title and description, an answer) is cut line by line into
 
 - ``item``: a list item ("- IL-2609-0309 (Ironvale Logistics)", "2. Budget review"), a table row
-  ("2026-09-30 | Account service charge | 22.40");
+  ("2026-09-30 | Account service charge | 22.40"), or a line right under a heading, marked or not;
 - ``heading``: a line that ends with a colon and heads the items under it ("Not yet shown by the bank:");
 - ``label``: a short ``label: value`` line ("Order date: 14 September");
 - ``sentence``: every other line, split into sentences (sentencex); a parenthetical stays in its
@@ -55,7 +55,10 @@ def cut(text: str) -> list[Statement]:
             blank = True
             continue
         item = _ITEM.match(body)
-        if item or _is_row(body):
+        follows = not blank and out and head is not None and (
+            out[-1].form == "heading" or (out[-1].form == "item" and out[-1].head == head))
+        if item or _is_row(body) or (follows and not body.rstrip().endswith(":")):
+            # an item: marked, a table row, or a line right under a heading ("Four orders:\nSO-1 ...")
             indent = len(item.group(1)) if item else 0
             out.append(Statement(start, end, body, "item", head, indent))
             blank = False

@@ -20,7 +20,7 @@ from officesim.evaluators.claims import (Claim, _per_task, calendar_claims, clai
 from officesim.evaluators.facts import own_text
 from officesim.evaluators.records import Records, build_records
 from officesim.evaluators.state import EvalState
-from officesim.evaluators.verdicts import Reading, Scope, read
+from officesim.evaluators.verdicts import Reading, Scope, read, statements_about
 
 SHOWN = 4  # false statements named in a check's message
 
@@ -121,13 +121,16 @@ def scope_of(state: EvalState, place: Place) -> Scope:
         claims += calendar_claims(state.files, state.before)
         if state.now is not None:
             claims.append(Claim("number", float(state.now.year), str(state.now.year)))
-        written = [c for t in [*gold_written(state), str(state.gold_answer or "")]
-                   for c in claims_in(t, year=state.year, dotted_times=True)]
-        state.memo["truth_scope"] = (claims, written)
+        texts = [*gold_written(state), str(state.gold_answer or "")]
+        written = [c for t in texts for c in claims_in(t, year=state.year, dotted_times=True)]
+        records = records_of(state)
+        about = [pair for t in texts for pair in statements_about(t, records, state.year, [state.user or ""])] \
+            if records is not None else []
+        state.memo["truth_scope"] = (claims, written, about)
     office_memo(state)
-    given, written = state.memo["truth_scope"]
+    given, written, about = state.memo["truth_scope"]
     addresses = [Claim("email", a, a) for a in [state.user or "", *place.neutral] if a]
-    return Scope(claims=[*given, *addresses], written=written, now=state.now, year=state.year,
+    return Scope(claims=[*given, *addresses], written=written, about=about, now=state.now, year=state.year,
                  known=state.memo.get("known_ids"))
 
 

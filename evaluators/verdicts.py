@@ -70,6 +70,7 @@ class Scope:
 
     claims: list[Claim] = field(default_factory=list)  # given: the instruction, today, own events, addressees
     written: list[Claim] = field(default_factory=list)  # what the gold writes: true unless about another item
+    about: list[tuple[frozenset[int], Claim]] = field(default_factory=list)  # ... with the entities it is about
     now: datetime | None = None
     year: int | None = None
     known: tuple[frozenset[str], frozenset[str]] | None = None  # claims.known_ids; None: ids not read
@@ -142,12 +143,18 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or about_subject
         bound.append(entities)
         unread = False
-        for c in _values(st, spans, scope.year):
-            verdict = _judge(c, st, entities, records, scope, all_numbers, all_dates)
-            if verdict is None:
+        readings: dict[tuple[int, int], list[Claim]] = {}
+        for c in _values(st, spans, scope.year):  # "01/10/2026" is read both ways: true if one reading is
+            readings.setdefault((c.start, c.end), []).append(c)
+        for same_words in readings.values():
+            verdicts = [_judge(c, st, entities, records, scope, all_numbers, all_dates) for c in same_words]
+            if any(v is not None and v.verdict == "true" for v in verdicts):
+                reading.verdicts.append(next(v for v in verdicts if v is not None and v.verdict == "true"))
+                continue
+            if any(v is None for v in verdicts):
                 unread = unread or not entities
                 continue
-            reading.verdicts.append(verdict)
+            reading.verdicts.append(verdicts[0])
         if unread:
             reading.unread.append(st.text)
         if st.form == "heading":
@@ -155,7 +162,41 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             if wrong:
                 reading.verdicts.append(wrong)
     reading.verdicts += _invented(text, records, scope)
+    reading.verdicts += _hedges(text, scope.year)
     return reading
+
+
+_HEDGE = re.compile(r"(?i)\(\s*(?:or|maybe|possibly|perhaps|or maybe|or possibly|otherwise|alternatively)\b[^()\n]{0,60}\)")
+
+
+def _hedges(text: str, year: int | None) -> list[Verdict]:
+    """A value followed by another of its kind offered as an alternative in parentheses ("£1,425.00 (or
+    £1,044.00)", "at 10:30 (or 11:00)"): one of them is not what the office says, whichever is true."""
+    out = []
+    for m in _HEDGE.finditer(text):
+        inside = claims_in(m.group(0), year=year, kinds=("number", "date", "time"))
+        before = [c for c in claims_in(text[max(0, m.start() - 60):m.start()], year=year, kinds=("number", "date", "time"))
+                  if not text[max(0, m.start() - 60):m.start()][c.end:].strip(" ,;")]
+        if inside and before and {c.kind for c in inside} & {c.kind for c in before}:
+            out.append(Verdict(text[max(0, m.start() - 40):m.end()].strip(), m.group(0), inside[0].kind, "false",
+                               "offers another value as an alternative: the office has one"))
+    return out
+
+
+def statements_about(text: str, records: Records, year: int | None, neutral: Iterable[str] = (),
+                     subject: str = "") -> list[tuple[frozenset[int], Claim]]:
+    """(the entities a statement is about, a value it states) for every value of ``text``: what the gold
+    says of which item."""
+    binder = Binder(records, neutral)
+    about_subject = binder.bind(subject)[0] if subject else []
+    bound: list[list[int]] = []
+    out = []
+    for st in cut(text):
+        own, spans = binder.bind(st.text)
+        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or about_subject
+        bound.append(entities)
+        out += [(frozenset(entities), c) for c in _values(st, spans, year)]
+    return out
 
 
 def _values(st: Statement, key_spans: list[tuple[int, int]], year: int | None) -> list[Claim]:
@@ -191,6 +232,8 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     if _derived(c, st, own, records, entities, numbers, dates):
         return verdict("true")
     gold_says = any(same_claim(c, s) for s in scope.written)
+    if gold_says and any(same_claim(c, g) and (not about or about.intersection(entities)) for about, g in scope.about):
+        return verdict("true")  # the gold states this value of this item (a figure it worked out, a correction)
     if not entities:
         return verdict("true") if gold_says else None
     if _BOUNDARY.search(st.text[max(0, c.start - 30):c.start]):
@@ -320,5 +363,10 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
                           c.unscaled)
             own_attrs = _attrs(records, entities, c.kind)
             matching = [(l, a, i) for l, a, i in own_attrs if same_claim(local, a)]
-            return bool(matching) and _wrong_label(local, st, own_attrs, matching) is None
+            if matching:
+                return _wrong_label(local, st, own_attrs, matching) is None
+            if c.kind == "number" and _money(c):  # a balance or a difference worked out from the item's values
+                numbers = [n for n in claims_in(text, year=year, kinds=("number",)) if not _plain_count(n, text)]
+                return _derived(c, st, own_attrs, records, entities, numbers, [])
+            return False
     return False

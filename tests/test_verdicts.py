@@ -171,3 +171,28 @@ def test_a_range_boundary_is_not_read_as_an_items_attribute(records):
     assert false == []  # SO-1002's order date, but as the end of a range
     false, _ = verdicts("Acme Tools ordered SO-1003 on 3 September 2026.", records)
     assert false == ["3 September 2026"]
+
+
+def test_lines_right_under_a_heading_are_its_items_and_are_counted(records):
+    false, _ = verdicts("Four orders are late:\nSO-1001 for Acme Tools\nSO-1003 for Acme Tools\n\nThanks.", records)
+    assert false == ["Four orders"]
+
+
+def test_a_value_with_an_alternative_in_parentheses_fails(records):
+    false, _ = verdicts("SO-1001 comes to £1,250.00 (or £830.50).", records)
+    assert "(or £830.50)" in false
+    false, _ = verdicts("SO-1001 comes to £1,250.00 (see the orders sheet).", records)
+    assert false == []
+
+
+def test_a_slashed_date_is_true_when_one_of_its_readings_is(records):
+    false, true = verdicts("SO-1001 was delivered on 08/09/2026.", records)
+    assert false == [] and true == ["08/09/2026"]
+
+
+def test_what_the_gold_states_of_an_item_is_true_of_it(records):
+    from officesim.evaluators.verdicts import statements_about
+    gold = "SO-1001: approved £1,000.00 of it."
+    scope = Scope(written=claims_in(gold, year=2026), about=statements_about(gold, records, 2026), now=NOW, year=2026)
+    reading = read("SO-1001: I approved £1,000.00.", records, scope)
+    assert [v.verdict for v in reading.verdicts] == ["true"]
