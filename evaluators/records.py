@@ -266,6 +266,8 @@ def _text_records(records: Records, path: str, kind: str, lines: list[str], year
             records.add(_row_entity(f"{path}, line {n + 1}", f"{path}#table", header, cells, year))
         ids = [c for c in claims if c.kind == "id"]
         label_match = _LABEL_LINE.match(line)
+        if label_match and not _is_label(label_match.group(1)):
+            label_match = None  # "I've got a new work mobile: ..." is a sentence, not a field
         if label_match and claims:
             label = label_match.group(1)
             labelled += [(label, c) for c in claims]
@@ -278,11 +280,21 @@ def _text_records(records: Records, path: str, kind: str, lines: list[str], year
             first_ids += 1
         if ids and cells is None:  # a line about an identified item: "Invoice QP-2609-0317, £1,372.47, due 3 Oct"
             records.add(Entity(f"{path}, line {n + 1}", f"{path}#lines",
-                               tuple(id_key(c.value) for c in ids), tuple((line[:40], c) for c in claims)))
+                               tuple(id_key(c.value) for c in ids), tuple(("", c) for c in claims)))
         every += [("", c) for c in claims]
         pending_label = line if (not claims and len(line) <= 40 and len(line.split()) <= 5) else None
     attributes = [*own, *labelled, *(every if len(every) <= SHORT else [])]
     records.add(Entity(path, kind, tuple(dict.fromkeys(keys)), tuple(attributes)))
+
+
+_PRONOUNS = {"i", "i've", "i'm", "i'll", "we", "we've", "we're", "you", "you're", "it", "it's", "he", "she", "they",
+             "this", "that", "there", "here", "please", "thanks", "thank", "hi", "hello", "dear", "note", "ps"}
+
+
+def _is_label(label: str) -> bool:
+    """A field's name ("Amount due", "Your order", "Payment terms"), not the start of a sentence."""
+    words = label.split()
+    return 1 <= len(words) <= 4 and words[0].casefold().replace("’", "'") not in _PRONOUNS
 
 
 def _subject_key(subject: str) -> list[str]:

@@ -224,6 +224,9 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         return verdict("true")
     if scope.now is not None and c.kind == "date" and _same_date(c, scope.now.date()):
         return verdict("true")
+    gold_says = any(same_claim(c, s) for s in scope.written)
+    if gold_says and any(same_claim(c, g) and (not about or about.intersection(entities)) for about, g in scope.about):
+        return verdict("true")  # the gold states this value of this item (a figure it worked out, a correction)
     own = _attrs(records, entities, c.kind)
     matching = [(label, a, i) for label, a, i in own if same_claim(c, a)]
     if matching:
@@ -231,9 +234,6 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         return verdict("false", wrong) if wrong else verdict("true")
     if _derived(c, st, own, records, entities, numbers, dates):
         return verdict("true")
-    gold_says = any(same_claim(c, s) for s in scope.written)
-    if gold_says and any(same_claim(c, g) and (not about or about.intersection(entities)) for about, g in scope.about):
-        return verdict("true")  # the gold states this value of this item (a figure it worked out, a correction)
     if not entities:
         return verdict("true") if gold_says else None
     if _BOUNDARY.search(st.text[max(0, c.start - 30):c.start]):
