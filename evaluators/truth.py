@@ -13,6 +13,8 @@ statement, what it is about and what the office says; statements that could not 
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from officesim.evaluators.claims import (Claim, _per_task, calendar_claims, claims_in, gold_written, mail_said,
@@ -45,28 +47,43 @@ class Truth:
     unread: list[str] = field(default_factory=list)
 
 
+_WORLD_RECORDS: "OrderedDict[str, Records]" = OrderedDict()  # a lived-in office's records, by its stored name
+_WORLD_RECORDS_KEPT = 3  # offices: each holds ~10,000 entities, and the tasks of one office share them
+_WORLD_LOCK = threading.Lock()
+
+
 def stored_records(files: dict[str, dict], year: int | None, people: dict[str, str] | None,
                    reference_key: str | None) -> Records:
-    """An office's records, from the machine's store when the office has a name there (a lived-in
-    office: building its records reads a thousand files), else built here."""
+    """An office's records. A lived-in office (one with a name in the machine's store) has them built
+    once per machine, kept in the store, and held once per process for all its tasks (the task's own
+    people are not added: its addresses name them); any other office's are built here."""
     if not reference_key:
         return build_records(files, year, people)
-    import hashlib
-
     from officesim.testbed import refstore
 
-    who = hashlib.sha256(repr(sorted((people or {}).items())).encode()).hexdigest()[:12]
-    return refstore.cached("records", f"{reference_key}-{year}-{who}", lambda: build_records(files, year, people))
+    key = f"{reference_key}-{year}"
+    with _WORLD_LOCK:
+        hit = _WORLD_RECORDS.get(key)
+        if hit is not None:
+            _WORLD_RECORDS.move_to_end(key)
+            return hit
+    records = refstore.cached("records", key, lambda: build_records(files, year, None))
+    with _WORLD_LOCK:
+        _WORLD_RECORDS[key] = records
+        while len(_WORLD_RECORDS) > _WORLD_RECORDS_KEPT:
+            _WORLD_RECORDS.popitem(last=False)
+    return records
 
 
 def records_of(state: EvalState) -> Records | None:
-    """The initial office's records, built once per task (and per machine for a lived-in office);
-    None for a state without an office."""
+    """The initial office's records (see ``stored_records``); None for a state without an office."""
     if state.before is None:
         return None
     before = state.before
+    if state.reference_key:
+        return stored_records(before, state.year, None, state.reference_key)
     return _per_task(f"records-{state.year}-{sorted(state.people.items())}", (before,),
-                     lambda: stored_records(before, state.year, state.people, state.reference_key))
+                     lambda: build_records(before, state.year, state.people))
 
 
 def involved_keys(state: EvalState) -> frozenset[str]:
