@@ -416,7 +416,7 @@ def supported_claims(support: Support, *, year: int | None, now: datetime | None
 
 def stray_claims(text: str, support: Support, *, year: int | None, now: datetime | None,
                  directory: Directory | None, sources: list[tuple[Claim, set[str], int]] | None = None,
-                 names: str = "", records: Any = None) -> list[Claim]:
+                 names: str = "", true_context: Callable[[Claim, str], bool] | None = None) -> list[Claim]:
     """Claims of ``text`` of an expected fact's kind that nothing supports (``names``: the instruction's
     and the office's text, lower case, where "Midterm 1" is a name)."""
     kinds = expected_kinds(support.expected, year=year, directory=directory)
@@ -482,10 +482,7 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
         stated = Stated(written, out)
         out = [c for c in out if not (c.kind == "number" and derived(c, text, written, out, year=year, now=now,
                                                                          stated=stated))]
-    if out and records is not None:  # true of what its statement is about (evaluators/verdicts.py)
-        from officesim.evaluators.verdicts import true_of_records
-
-        records, involved = records
+    if out and true_context is not None:  # true of what its statement is about (evaluators/truth.py)
         facts = [f for fact in _flat(support.expected) for f in _claims_of_fact(fact, year=year, directory=directory)]
 
         def beside_fact(c: Claim) -> bool:
@@ -496,7 +493,7 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
                 w.kind == c.kind and at[0] <= w.start < at[1] and not same_claim(w, c)
                 and any(same_claim(w, f) for f in facts) for w in written)
 
-        out = [c for c in out if beside_fact(c) or not true_of_records(c, text, records, year, involved)]
+        out = [c for c in out if beside_fact(c) or not true_context(c, text)]
     unique: dict[tuple, Claim] = {}
     for c in out:
         unique.setdefault((c.kind, c.text), c)
@@ -1528,7 +1525,8 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
                           directory: Directory | None, recipients: Iterable[str] | None = None,
                           sources: list[tuple[Claim, set[str], int]] | None = None, body: str | None = None,
                           names: str = "", decided: dict[Any, set[str]] | None = None,
-                          known: tuple[frozenset[str], frozenset[str]] | None = None, records: Any = None,
+                          known: tuple[frozenset[str], frozenset[str]] | None = None,
+                          true_context: Callable[[Claim, str], bool] | None = None,
                           greeted: Iterable[str] | None = None) -> list[str]:
     """Everything false or unsupported in a written ``text`` (see the module rules), as messages
     (``known``: the identifiers of the office, the instruction and the gold, ``known_ids``)."""
@@ -1539,7 +1537,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
                 "the grading reads one by one in one text, so none of them can be checked against the task"]
     problems = []
     strays = stray_claims(_without_ranks(text), support, year=year, now=now, directory=directory, sources=sources,
-                          names=names, records=records)
+                          names=names, true_context=true_context)
     if known is not None:
         seen = {(c.kind, c.text) for c in strays}
         given = {str(c.value) for t in [*support.texts, *map(str, _flat(support.expected))]
@@ -1718,6 +1716,15 @@ def _added_lines(old: dict | None, entry: dict) -> str:
     return "\n".join(out)
 
 
+# The reader of true context (evaluators/truth.py registers it, so that this module imports nothing above
+# it): for a state, whether a value written in a text is true of what its statement is about.
+_TRUE_CONTEXT: list[Callable[[EvalState], Callable[[Claim, str], bool] | None]] = []
+
+
+def register_true_context(reader: Callable[[EvalState], Callable[[Claim, str], bool] | None]) -> None:
+    _TRUE_CONTEXT[:] = [reader]
+
+
 def office_memo(state: EvalState) -> None:
     """Fill ``state.memo`` with what every written place of a state is read against, once per task: the
     office's values (``sources``), its text (``names``) and its identifiers (``known_ids``)."""
@@ -1753,10 +1760,9 @@ def written_problems(state: EvalState, text: str, expected: Any, *, counterpart:
         state.memo["gold_decided"] = decided_items(gold_written(state), state.year)
     support.elsewhere = state.memo["gold_sources"]
     office_memo(state)
-    from officesim.evaluators.truth import involved_keys, records_of  # built from this module's readings
     return closed_world_problems(text, support, year=state.year, now=state.now, directory=directory_of(state),
                                  recipients=recipients, sources=state.memo["sources"], body=body,
                                  names=state.memo["names"], decided=state.memo["gold_decided"],
                                  known=state.memo["known_ids"],
-                                 records=None if state.before is None else (records_of(state), involved_keys(state)),
+                                 true_context=_TRUE_CONTEXT[0](state) if _TRUE_CONTEXT else None,
                                  greeted=greeted)

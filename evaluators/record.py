@@ -12,13 +12,10 @@ that only the runner fills also goes into ``RUNNER_FIELDS``, which keeps it out 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, computed_field, model_serializer
 from typing_extensions import NotRequired, TypedDict
-
-if TYPE_CHECKING:
-    from officesim.tasks.model import Task
 
 
 class CheckJSON(TypedDict):
@@ -243,7 +240,7 @@ class EpisodeRecord(BaseModel):
         return {"original_passed", "original_checks"} if self.original_passed is None else set()
 
 
-def task_request(task: Task) -> dict[str, Any]:
+def task_request(task: Any) -> dict[str, Any]:  # a tasks.model.Task (a floor above: not imported)
     """A record's ``instruction``, ``dialogue`` and ``user_replies`` from its task: the one place they are
     taken, by the grading (the API's evaluation) and by the runner (records without a verdict too)."""
     return {"instruction": task.instruction,

@@ -22,6 +22,7 @@ from officesim.apps.registry import model_from_signature
 from officesim.evaluators.record import CheckRecord, EpisodeRecord
 from officesim.evaluators.facts import REFERENCE_NOW
 from officesim.evaluators.state import CheckError, EvalState
+from officesim.evaluators.truth import message, written_truth  # also registers the true-context reader
 from officesim.evaluators.text import as_datetime, is_cell_ref, is_column_ref
 
 
@@ -220,8 +221,6 @@ def written_truth_check(state: EvalState) -> _TruthResult:
     """Every place the agent wrote read against the office's records (evaluators/truth.py): a failing
     ``written_truth`` record when a statement is false (or the reading crashed), else none; and how many
     statements could not be read."""
-    from officesim.evaluators.truth import message, written_truth
-
     token = REFERENCE_NOW.set(state.now)
     try:
         truth = written_truth(state)

@@ -18,11 +18,11 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from officesim.evaluators.claims import (Claim, _per_task, calendar_claims, claims_in, gold_written, mail_said,
-                                         office_memo, added_text)
+                                         office_memo, added_text, register_true_context)
 from officesim.evaluators.facts import own_text
 from officesim.evaluators.records import Records, build_records
 from officesim.evaluators.state import EvalState
-from officesim.evaluators.verdicts import Reading, Scope, read, statements_about
+from officesim.evaluators.verdicts import Reading, Scope, read, statements_about, true_of_records
 
 SHOWN = 4  # false statements named in a check's message
 
@@ -232,3 +232,15 @@ def message(truth: Truth) -> str:
         return "states what the office's records contradict: " + "; ".join(truth.false[:SHOWN]) + more
     return f"{truth.statements} statements read, none contradicted by the office's records; {len(truth.unread)} unread"
 
+
+
+def _true_context(state: EvalState):
+    """The closed-world reading's test of true context (evaluators/claims.py): a value true of what its
+    statement is about, among what the task involves."""
+    if state.before is None:
+        return None
+    records, involved = records_of(state), involved_keys(state)
+    return lambda claim, text: true_of_records(claim, text, records, state.year, involved)
+
+
+register_true_context(_true_context)
