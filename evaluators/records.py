@@ -42,6 +42,9 @@ SHORT = 80  # a document or mail of at most this many values has them all as its
 GENERIC = 40  # a key naming more entities than this (a status, a month) binds nothing
 MAX_KEY_WORDS = 6
 
+# starts only where a run of address characters starts: tried from inside a run, the pattern scanned
+# to the run's end from every position of it (quadratic in a long run without "@")
+_ADDRESS = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’&.-]*|\d+")
 _LABEL_LINE = re.compile(r"^\s*([A-Za-z][A-Za-z /&()'’.-]{1,40}?)\s*[:=]\s+(\S.*)$")
 _HEADER_ID = re.compile(r"(?i)\b(?:no|number|nr|ref|reference|id|invoice|order|credit|note|contract|po|account|"
@@ -140,7 +143,7 @@ class Records:
         ``MAX_KEY_WORDS`` words), each with where it stands; a name inside a longer name is not read
         apart ("Print Works" in "Quayside Print Works")."""
         found: dict[str, tuple[int, int]] = {}
-        for m in re.finditer(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", text):
+        for m in _ADDRESS.finditer(text):
             key = m.group(0).lower().rstrip(".")
             if key in self.by_key:
                 found[key] = (m.start(), m.end())

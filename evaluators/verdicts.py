@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Iterable
 
-from officesim.evaluators.claims import Claim, claims_in, same_claim
+from officesim.evaluators.claims import MAX_CLAIMS, Claim, bounded_lines, claims_in, same_claim
 from officesim.evaluators.derived import Operand, days_between, one_step, total_of
 from officesim.evaluators.records import Records, label_words, shown
 from officesim.evaluators.statements import Statement, cut, items_under
@@ -132,13 +132,18 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
          neutral: Iterable[str] = ()) -> Reading:
     """The verdicts on every value of ``text`` (see the module rules)."""
     binder = Binder(records, neutral)
+    text = bounded_lines(text)  # each statement is read against its line: no line of 256 KB
     statements = cut(text)
     reading = Reading(statements=len(statements))
+    values = 0
     about_subject = binder.bind(subject)[0] if subject else []
     bound: list[list[int]] = []
     all_numbers = [c for c in claims_in(text, year=scope.year, kinds=("number",)) if not _plain_count(c, text)]
     all_dates = [c.value for c in claims_in(text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
     for i, st in enumerate(statements):
+        if values > MAX_CLAIMS:  # past what any person writes: the rest is left unread, in linear time
+            reading.unread += [s.text[:200] for s in statements[i:]]
+            break
         own, spans = binder.bind(st.text)
         entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or about_subject
         bound.append(entities)
@@ -146,6 +151,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         readings: dict[tuple[int, int], list[Claim]] = {}
         for c in _values(st, spans, scope.year):  # "01/10/2026" is read both ways: true if one reading is
             readings.setdefault((c.start, c.end), []).append(c)
+        values += len(readings)
         for same_words in readings.values():
             verdicts = [_judge(c, st, entities, records, scope, all_numbers, all_dates) for c in same_words]
             if any(v is not None and v.verdict == "true" for v in verdicts):
