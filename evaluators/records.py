@@ -28,6 +28,7 @@ derived values.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any, Iterable, Iterator
@@ -125,6 +126,13 @@ class Records:
                 self.ids.add(id_key(claim.value))
 
     # -- lookups -----------------------------------------------------------------------------------
+    def size(self, collection: str) -> int:
+        """How many items a table or kind holds."""
+        sizes = self.__dict__.get("_sizes")
+        if sizes is None:
+            sizes = self.__dict__["_sizes"] = Counter(e.collection for e in self.entities)
+        return sizes[collection]
+
     def named(self, key: str) -> list[int]:
         """The entities a key names, unless it names so many that it names nothing in particular."""
         hits = self.by_key.get(key, [])

@@ -17,12 +17,13 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from officesim.evaluators.claims import (Claim, _per_task, calendar_claims, claims_in, gold_written, mail_said,
-                                         office_memo, added_text, register_true_context)
-from officesim.evaluators.facts import own_text
+from officesim.evaluators.actions import Episode, action_problems, claimed_stems
+from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_claims, claims_in, directory_of,
+                                         gold_written, greeting_problem, mail_said, office_memo, register_true_context)
+from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.records import Records, build_records
 from officesim.evaluators.state import EvalState
-from officesim.evaluators.verdicts import Reading, Scope, read, statements_about, true_of_records
+from officesim.evaluators.verdicts import MEASURE, NUMBER_WORDS, Reading, Scope, read, statements_about, true_of_records
 
 SHOWN = 4  # false statements named in a check's message
 
@@ -36,6 +37,9 @@ class Place:
     subject: str = ""
     neutral: tuple[str, ...] = ()
     attachments: bool | None = None  # a mail: whether it carries any
+    to: tuple[str, ...] | None = None  # a mail: whom it is to (its greeting names one of them)
+    body: str = ""  # a mail: its own words, greeting first
+    attached: int = 0  # a mail: how many files it carries
 
 
 @dataclass
@@ -114,7 +118,8 @@ def places(state: EvalState) -> list[Place]:
             people = tuple(str(a).lower() for a in [entry.get("from"), *(entry.get("to") or []),
                                                     *(entry.get("cc") or [])] if a)
             out.append(Place(path, mail_said(entry), str(entry.get("subject") or ""), people,
-                             bool(entry.get("attachments"))))
+                             bool(entry.get("attachments")), tuple(str(a).lower() for a in entry.get("to") or []),
+                             own_text(entry.get("body") or ""), len(entry.get("attachments") or [])))
         elif kind in ("docx", "text"):
             out.append(Place(path, added_text(state, path)))
         elif kind == "ics":
@@ -148,64 +153,122 @@ def scope_of(state: EvalState, place: Place) -> Scope:
     given, written, about = state.memo["truth_scope"]
     addresses = [Claim("email", a, a) for a in [state.user or "", *place.neutral] if a]
     return Scope(claims=[*given, *addresses], written=written, about=about, now=state.now, year=state.year,
-                 known=state.memo.get("known_ids"))
+                 known=state.memo.get("known_ids"),
+                 texts=(state.instruction, *gold_written(state), str(state.gold_answer or "")))
 
 
-_I = r"(?:\bI(?:'ve| have)?|\bwe(?:'ve| have)?)\s+(?:just\s+|also\s+|now\s+|already\s+)?"
-_ACTIONS = (  # (what the words claim, pattern, what in the office shows it)
-    ("attached", re.compile(r"(?i)" + _I + r"attached\b|\bplease find attached\b|\b(?:is|are) attached\b|"
-                            r"\battached (?:is|are|you will find|you'll find)\b"), "attachment"),
-    ("booked", re.compile(r"(?i)" + _I + r"(?:booked|scheduled|set up|created|added|put|moved|rescheduled)\b[^.\n]{0,40}?"
-                          r"\b(?:meeting|event|call|review|session|slot|calendar|invite|invitation|appointment)s?\b"),
-     "event"),
-    ("recorded", re.compile(r"(?i)" + _I + r"(?:updated|filled in|added|marked|ticked|entered|recorded|logged)\b"
-                            r"[^.\n]{0,40}?\b(?:sheet|spreadsheet|workbook|ledger|register|tracker|log)\b"), "sheet"),
-    ("sent", re.compile(r"(?i)" + _I + r"(?:sent|emailed|e-mailed|mailed|forwarded|replied)\b"), "mail"),
-)
-_NOT = re.compile(r"(?i)\b(?:not|n't|never|no|will|shall|going to|can|could|would|should|once|after|when|if)\b")
-
-
-def _done(state: EvalState) -> set[str]:
-    """What the episode did that a sentence may claim: sent mail, an attachment, an event, a sheet change."""
-    done: set[str] = set()
+def episode_of(state: EvalState) -> Episode:
+    """What the episode did that a sentence may claim: each new mail and whom it went to, an
+    attachment, an event, a changed file."""
+    did: set[str] = set()
+    mails = []
     before = state.before or {}
+    user = (state.user or "").lower()
+    earlier = frozenset(str(a).lower() for e in before.values() if e.get("kind") == "eml"
+                        and str(e.get("from") or "").lower() == user for a in [*(e.get("to") or []), *(e.get("cc") or [])])
     for path, entry in state.files.items():
         if not state.written(path):
             continue
         kind = entry.get("kind")
         if kind == "eml" and path not in before:
-            done.add("mail")
+            did.add("mail")
+            mails.append((path, frozenset(str(a).lower() for a in [*(entry.get("to") or []), *(entry.get("cc") or [])])))
             if entry.get("attachments"):
-                done.add("attachment")
+                did.add("attachment")
         elif kind == "ics":
-            done.add("event")
-        else:  # a register or tracker may be a workbook, a document or a text file
-            done.add("sheet")
-    return done
+            did.add("event")
+        elif kind != "eml":  # a register or tracker may be a workbook, a document or a text file
+            did.add("file")
+    return Episode(frozenset(did), tuple(mails), earlier)
 
 
-def action_problems(place: Place, state: EvalState, done: set[str]) -> list[str]:
-    """Sentences that claim an action the episode did not take ("I've booked the room" with no event made,
-    "please find attached" on a message without attachment)."""
+def _claim_checks(state: EvalState, records: Records):
+    """What an action claim is read against: whom a sentence names (their addresses in the records),
+    the verbs the task says were done, and whether the office's text about what a sentence names
+    states the verb."""
+    if "action_scope" not in state.memo:
+        texts = [state.instruction, *gold_written(state), str(state.gold_answer or "")]
+        state.memo["action_scope"] = claimed_stems(texts) | set(re.findall(r"[a-z]+", state.instruction.lower()))
+    office_memo(state)
+    names: str = state.memo["names"]
+
+    directory = directory_of(state)
+
+    def named(sentence: str) -> set[str]:
+        out: set[str] = {p.address for w in re.findall(r"\b[A-Z][a-z]{2,}\b", sentence) for p in directory.named(w)}
+        for key in records.keys_in(sentence):
+            if key.startswith("#") or "@" in key:
+                out.add(key) if "@" in key else None
+                continue
+            for i in records.named(key):
+                out |= {k for k in records.entities[i].keys if "@" in k}
+        return out
+
+    def recorded(sentence: str, verb: str) -> bool:
+        stem = verb[:4]
+        for key, _span in records.keys_in(sentence).items():
+            word = key[1:].lower() if key.startswith("#") else key
+            at = names.find(word)
+            for _ in range(20):
+                if at < 0:
+                    break
+                if stem in names[max(0, at - 200):at + 200]:
+                    return True
+                at = names.find(word, at + 1)
+        return False
+
+    return named, state.memo["action_scope"], recorded
+
+
+_ATTACHED_COUNT = re.compile(
+    r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b")
+
+
+def attached_counts(text: str, attached: int) -> list[str]:
+    """A sentence that counts the files it says are attached ("Attached are the seven invoices") over
+    another number than the message carries."""
     out = []
-    for claim, pattern, shows in _ACTIONS:
-        for m in pattern.finditer(place.text):
-            start = max(place.text.rfind(".", 0, m.start()), place.text.rfind("\n", 0, m.start())) + 1
-            if _NOT.search(place.text[start:m.start()] + m.group(0)):
-                continue  # a plan, a condition or a negation claims nothing done
-            if shows == "attachment" and place.attachments is not None:
-                ok = place.attachments
-            else:
-                ok = shows in done
-            if not ok:
-                out.append(f"{place.where}: {_shown(place.text, m)} says {claim}, but the episode "
-                           f"{'attached nothing to it' if shows == 'attachment' else 'did no such thing'}")
-                break
+    if not attached:
+        return out
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+        for m in _ATTACHED_COUNT.finditer(sentence):
+            # what is attached: "attached are the 7 invoices", "I attach 7 invoices", "7 invoices are attached"
+            lead = re.search(r"(?i)\battach(?:ed|ing)?\b((?:\s+(?:are|is|you'll find|you will find|here|all|the|"
+                             r"our|my|both|please find))*)\s*$", sentence[:m.start()])
+            trail = re.match(r"(?i)\s+(?:are|is|were|have been|has been)?\s*attached\b", sentence[m.end():])
+            if not (lead or trail) or MEASURE.match(" " + m.group("noun")):
+                continue
+            n = m.group("n").lower()
+            n = NUMBER_WORDS[n] if n in NUMBER_WORDS else int(n)
+            if n != attached:
+                out.append(f"{' '.join(sentence.split())!r} counts {n} {m.group('noun')} attached, but the message "
+                           f"carries {attached} file(s)")
     return out
 
 
-def _shown(text: str, m: re.Match) -> str:
-    return repr(" ".join(text[max(0, m.start() - 20):m.end() + 30].split()))
+def other_party_items(place: Place, records: Records, gold_text: str) -> list[str]:
+    """Items a mail names that belong to another party than the one it goes to: an order of another
+    customer in a mail to this one. An item belongs to a party when its record carries the party's
+    address or full name; a table whose items carry no party's key says nothing of whose they are."""
+    if not place.to:
+        return []
+    theirs: set[str] = set(place.to)
+    for address in place.to:
+        for i in records.named(address):
+            theirs |= {k for k in records.entities[i].keys if "@" in k or (" " in k and not k.startswith("#"))}
+    out = []
+    for key, (start, end) in records.keys_in(place.text).items():
+        if not key.startswith("#") or key[1:].lower() in gold_text:
+            continue
+        items = records.named(key)
+        if not items or any(theirs & set(records.entities[i].keys) for i in items):
+            continue
+        tables = {records.entities[i].collection for i in items}
+        owners = [j for k in theirs for j in records.named(k) if records.entities[j].collection in tables]
+        if owners:
+            out.append(f"{place.where}: names {place.text[start:end]!r}, which the office's records give to another "
+                       f"party than the one this message goes to ({records.entities[items[0]].name})")
+    return out
 
 
 def written_truth(state: EvalState) -> Truth:
@@ -214,9 +277,22 @@ def written_truth(state: EvalState) -> Truth:
     truth = Truth()
     if records is None:
         return truth
-    done = _done(state)
+    episode = episode_of(state)
+    named, allowed, recorded = _claim_checks(state, records)
+    directory = directory_of(state)
+    gold_ids = re.sub(r"[^0-9a-z\n ]", "", "\n".join([state.instruction, *gold_written(state),
+                                                       str(state.gold_answer or "")]).lower())
     for place in places(state):
-        truth.false += action_problems(place, state, done)
+        truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
+                                       recipients_named=named, allowed=allowed, recorded=recorded)
+        if place.to is not None:
+            greeting = greeting_problem(place.body, place.to, directory)
+            if greeting:
+                truth.false.append(f"{place.where}: {greeting}")
+        truth.false += [f"{place.where}: {w}" for w in weekday_conflicts(place.text, state.year)]
+        if place.to is not None:
+            truth.false += [f"{place.where}: {w}" for w in attached_counts(place.text, place.attached)]
+            truth.false += other_party_items(place, records, gold_ids)
         reading: Reading = read(place.text, records, scope_of(state, place), subject=place.subject,
                                 neutral=[state.user or "", *place.neutral])
         truth.statements += reading.statements

@@ -29,13 +29,15 @@ from datetime import date, datetime
 from typing import Any, Iterable
 
 from officesim.evaluators.claims import MAX_CLAIMS, Claim, bounded_lines, claims_in, same_claim
-from officesim.evaluators.derived import Operand, days_between, one_step, total_of
+from itertools import combinations
+
+from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
 from officesim.evaluators.records import Records, label_words, shown
 from officesim.evaluators.statements import Statement, cut, items_under
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
 MAX_OPERANDS = 60
-_MEASURE = re.compile(r"\s*(?:%|per ?cent|days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|nights?|"
+MEASURE = _MEASURE = re.compile(r"\s*(?:%|per ?cent|days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|nights?|"
                       r"working|business|calendar|items?|units?|pcs|people|staff|times)\b", re.I)
 _CLAUSE = re.compile(r"[;,]\s|\band\b|\bbut\b|\(|\)")
 _PLAN = re.compile(r"(?i)\b(?:will|shall|by|until|till|before|next|plan|planned|propose|proposed|suggest|deadline|"
@@ -43,7 +45,7 @@ _PLAN = re.compile(r"(?i)\b(?:will|shall|by|until|till|before|next|plan|planned|
 _BOUNDARY = re.compile(r"(?i)\b(?:since|from|until|till|after|before|between|as of|through|up to|starting|ending|"
                        r"and)\s+(?:the\s+)?(?:[A-Za-z]+,?\s+)?$")
 _SPAN = re.compile(r"(?i)\b(?:next|last|past|within|over|in|for|every|per|each|after|before)\s*$")
-_NUMBER_WORDS = {w: i for i, w in enumerate(
+NUMBER_WORDS = _NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
 _COUNT = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(_NUMBER_WORDS) +
@@ -74,6 +76,7 @@ class Scope:
     now: datetime | None = None
     year: int | None = None
     known: tuple[frozenset[str], frozenset[str]] | None = None  # claims.known_ids; None: ids not read
+    texts: tuple[str, ...] = ()  # the instruction's and the gold's own words
 
 
 @dataclass
@@ -128,6 +131,35 @@ class Binder:
         return sorted(set(entities)), list(found.values())
 
 
+    def rival_names(self, text: str) -> list[tuple[str, str, list[str]]]:
+        """Names a statement gives to the items its identifiers name that belong to other items of the same
+        table ("IL-2606-0199 from Kestrel Paper Co." where IL-2606-0199 is another supplier's invoice):
+        (the name as written, the item it is not about, the identifiers as written)."""
+        found = self.records.keys_in(text)
+        ids = [k for k in found if k.startswith("#")]
+        if not ids:
+            return []
+        items = {i for k in ids for i in self.records.named(k)}
+        collections = {self.records.entities[i].collection for i in items}
+        keys = set().union(*[self.records.entities[i].keys for i in items]) if items else set()
+        out = []
+        for key, (start, end) in found.items():
+            if key.startswith("#") or "@" in key or key in self.neutral or key in keys:
+                continue
+            others = self.records.named(key)
+            if others and any(self.records.entities[o].collection in collections for o in others):
+                out.append((text[start:end], self.records.entities[min(items)].name,
+                            [text[a:b] for k, (a, b) in found.items() if k.startswith("#")]))
+        return out
+
+
+def _said_together(name: str, ids: list[str], texts: Iterable[str]) -> bool:
+    """Whether the task's own words put ``name`` on a line with one of ``ids``."""
+    name = name.casefold()
+    return any(name in line.casefold() and any(i.casefold() in line.casefold() for i in ids)
+               for t in texts for line in t.splitlines())
+
+
 def read(text: str, records: Records, scope: Scope, *, subject: str = "",
          neutral: Iterable[str] = ()) -> Reading:
     """The verdicts on every value of ``text`` (see the module rules)."""
@@ -163,10 +195,15 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             reading.verdicts.append(verdicts[0])
         if unread:
             reading.unread.append(st.text)
+        reading.verdicts += days_problems(st, entities, records, scope, all_dates)
+        reading.verdicts += [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
+                             for name, item, ids in binder.rival_names(st.text)
+                             if not _said_together(name, ids, scope.texts)]
         if st.form == "heading":
             wrong = _count_problem(st, statements, i)
             if wrong:
                 reading.verdicts.append(wrong)
+    reading.verdicts += listed_counts(text, scope.year)
     reading.verdicts += _invented(text, records, scope)
     reading.verdicts += _hedges(text, scope.year)
     return reading
@@ -181,8 +218,10 @@ def _hedges(text: str, year: int | None) -> list[Verdict]:
     out = []
     for m in _HEDGE.finditer(text):
         inside = claims_in(m.group(0), year=year, kinds=("number", "date", "time"))
-        before = [c for c in claims_in(text[max(0, m.start() - 60):m.start()], year=year, kinds=("number", "date", "time"))
-                  if not text[max(0, m.start() - 60):m.start()][c.end:].strip(" ,;")]
+        window = text[max(0, m.start() - 60):m.start()]
+        # the value right before it, or before a noun or two ("the 8 invoices (or 9)")
+        before = [c for c in claims_in(window, year=year, kinds=("number", "date", "time"))
+                  if re.fullmatch(r"[\s,;]*(?:[A-Za-z][\w'’-]*\s*){0,2}", window[c.end:])]
         if inside and before and {c.kind for c in inside} & {c.kind for c in before}:
             out.append(Verdict(text[max(0, m.start() - 40):m.end()].strip(), m.group(0), inside[0].kind, "false",
                                "offers another value as an alternative: the office has one"))
@@ -336,6 +375,86 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
     return Verdict(st.text, m.group(0), "count", "false", f"counts {n} {m.group(2)}, but {len(items)} are listed under it")
 
 
+_LISTED = re.compile(r"(?i)\s*(?:\((?P<paren>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")\))?\s*(?:[:(—–]|\s-\s)")
+_CONJUNCT = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or)\s+)")
+
+
+def _number(word: str) -> int:
+    word = word.lower()
+    return _NUMBER_WORDS[word] if word in _NUMBER_WORDS else int(word)
+
+
+def listed_counts(text: str, year: int | None) -> list[Verdict]:
+    """A count followed in its own sentence by the list it counts ("four orders: SO-1, SO-2 and SO-3",
+    "Ticket ids (three): T-1, T-2, T-3, T-4", "in all three places: the directory and the phone list")
+    over another number of items: identifiers when the list names some, else its parts between commas
+    and "and"."""
+    out = []
+    for st in cut(text):
+        line = st.text
+        for m in re.finditer(r"(?i)(?<![\w.,£$€])(?:(?P<n>\d{1,3}|" + "|".join(_NUMBER_WORDS) +
+                             r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b|(?P<noun2>[a-z]{2,}s)\s*(?=\(\s*(?:\d{1,3}|" +
+                             "|".join(_NUMBER_WORDS) + r")\s*\)))", line):
+            tail = _LISTED.match(line, m.end())
+            if not tail:
+                continue
+            word = m.group("n") or tail.group("paren")
+            noun = m.group("noun") or m.group("noun2")
+            if not word or _MEASURE.match(" " + noun) or _SPAN.search(line[:m.start()]):
+                continue
+            rest = line[tail.end():]
+            stop = re.search(r"[.;](?:\s|$)|\)", rest)
+            rest = rest[:stop.start()] if stop else rest
+            ids = {str(c.value) for c in claims_in(rest, year=year, kinds=("id",))}
+            parts = [p for p in _CONJUNCT.split(rest.strip()) if p.strip()]
+            n = _number(word)
+            k = len(ids) if len(ids) >= 2 else (len(parts) if len(parts) >= 2 and not ids else None)
+            if k is not None and k != n:
+                out.append(Verdict(st.text, line[m.start():tail.end()].strip(" :(—–-"), "count", "false",
+                                   f"counts {n} {noun}, but lists {k}"))
+    return out
+
+
+_DAYS = re.compile(r"(?i)(?<![\w.,£$€-])(?P<n>\d{1,3}|" + "|".join(_NUMBER_WORDS) +
+                   r")\s+(?:calendar\s+|working\s+|business\s+)?days?\s+(?:late|early|overdue|after|before|ago|"
+                   r"from (?:now|today)|later|earlier|past (?:the |its |their )?due)\b")
+_BOUND = re.compile(r"(?i)\b(?:more than|over|under|less than|fewer than|within|up to|at least|at most|about|"
+                    r"around|nearly|almost|no later than|no more than|approximately|roughly|policy|rule|limit|allow|"
+                    r"allowed|must|may|can|should|terms|notice|deadline|every|each|per)\b")
+
+
+def days_problems(st: Statement, entities: list[int], records: Records, scope: Scope,
+                  dates: list[date]) -> list[Verdict]:
+    """A day count worked out between two dates ("paid 12 days late", "39 days after the expense",
+    "two days from now") that no two dates of what the statement is about, of its text or today span.
+    Bounds and rules ("more than 30 days after", "within 14 days") are not counts of anything."""
+    out = []
+    for m in _DAYS.finditer(st.text):
+        if _BOUND.search(st.text[:m.start()]) or _BOUND.search(st.text[m.end():]):
+            continue
+        n = _number(m.group("n"))
+        if any(c.kind == "number" and float(c.value) == n for c in [*scope.claims, *scope.written]):
+            continue
+        known = [c.value for _l, c, _i in _attrs(records, entities, "date") if isinstance(c.value, date)]
+        known += dates + ([scope.now.date()] if scope.now is not None else [])
+        if len(set(known)) < 2 or days_between(n, sorted(set(known))) or _business_days(n, sorted(set(known))):
+            continue
+        out.append(Verdict(st.text, m.group(0), "number", "false",
+                           f"counts {n} days, but no two dates of what it is about are {n} days apart"))
+    return out
+
+
+def _business_days(n: int, dates: list[date]) -> bool:
+    """Whether ``n`` working days (Monday to Friday) lie between two of ``dates``."""
+    from itertools import combinations
+
+    def weekdays(a: date, b: date) -> int:
+        whole, rest = divmod((b - a).days, 7)
+        return whole * 5 + sum(1 for k in range(rest) if (a.weekday() + k) % 7 < 5)
+
+    return any(weekdays(min(a, b), max(a, b)) in (n, n - 1, n + 1) for a, b in combinations(dates, 2))
+
+
 def _invented(text: str, records: Records, scope: Scope) -> list[Verdict]:
     """Identifiers of the office's kinds that neither the office nor the task has."""
     if scope.known is None:
@@ -356,6 +475,9 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     the task asks for ("Design critique - Friday 13 March") is judged by the closed-world rule, however
     true of the office; so is a list item."""
     statements = cut(text)
+    if c.kind == "number" and (_worked_out(c, text, year) or _counts_what_it_lists(c, statements, year)
+                               or _counts_a_table(c, records, involved)):
+        return True
     binder = Binder(records)
     bound: list[list[int]] = []
     for st in statements:
@@ -376,3 +498,38 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
                 return _derived(c, st, own_attrs, records, entities, numbers, [])
             return False
     return False
+
+
+MAX_WORKED = 40  # numbers of a text tried as operands of one another: pairs grow with the square
+
+
+def _worked_out(c: Claim, text: str, year: int | None) -> bool:
+    """A figure the text works out from two others it states, wherever they stand: a sum or a difference
+    ("we ordered 21 and received 16 ... 5 still missing"; "over by 140 and by 100; combined 240")."""
+    numbers = [n for n in claims_in(text, year=year, kinds=("number",)) if n.start != c.start][:MAX_WORKED]
+    v, tol = float(c.value), tolerance(c.text)
+    values = [float(n.value) for n in numbers if float(n.value) != v and float(n.value) != 0
+              and (not c.currency or not n.currency or n.currency == c.currency)]
+    return any(abs(x + y - v) <= tol or abs(abs(x - y) - v) <= tol for x, y in combinations(values, 2))
+
+
+def _counts_what_it_lists(c: Claim, statements: list[Statement], year: int | None) -> bool:
+    """A count of what its own statement names ("Open tickets: 2 (T-5063, T-5091)") or of the items
+    under it ("Lines over budget (2 of 6):" over two items)."""
+    v = float(c.value)
+    if c.currency or not v.is_integer() or not 0 < v < 100:
+        return False
+    for i, st in enumerate(statements):
+        if st.start <= c.start < st.end:
+            ids = {str(x.value) for x in claims_in(st.text, year=year, kinds=("id",))}
+            return len(ids) == v or len(items_under(statements, i)) == v
+    return False
+
+
+def _counts_a_table(c: Claim, records: Records, involved: frozenset[str] | None) -> bool:
+    """A count of the rows of a table the task involves ("2 of the 6 budget lines")."""
+    v = float(c.value)
+    if c.currency or not v.is_integer() or not 1 < v < 1000 or not involved:
+        return False
+    tables = {records.entities[i].collection for k in involved for i in records.named(k)}
+    return any(records.size(t) == v for t in tables)

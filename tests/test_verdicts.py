@@ -196,3 +196,61 @@ def test_what_the_gold_states_of_an_item_is_true_of_it(records):
     scope = Scope(written=claims_in(gold, year=2026), about=statements_about(gold, records, 2026), now=NOW, year=2026)
     reading = read("SO-1001: I approved £1,000.00.", records, scope)
     assert [v.verdict for v in reading.verdicts] == ["true"]
+
+
+# ---- counts over what the statement lists; hedges after a noun; worked-out day counts -------------------
+@pytest.mark.parametrize("text,wrong", [
+    ("Acme Tools asked about four orders: SO-1001, SO-1003 and SO-1002.", True),
+    ("Acme Tools asked about three orders: SO-1001, SO-1003 and SO-1002.", False),
+    ("Order ids (three): SO-1001, SO-1002.", True),
+    ("It is kept in all three places: the staff list and the order book.", True),
+    ("It is kept in both places: the staff list and the order book.", False),
+    ("Due in the next 7 days: SO-1001, SO-1002.", False),  # a span of time, not a count of the list
+])
+def test_a_count_is_read_against_the_list_it_counts(records, text, wrong):
+    false, _true = verdicts(text, records)
+    assert bool([f for f in false if "three" in f.lower() or "four" in f.lower() or "7" in f]) == wrong, false
+
+
+def test_a_value_with_an_alternative_after_its_noun_is_a_hedge(records):
+    false, _true = verdicts("Acme Tools placed 2 orders (or 3) in September.", records)
+    assert "(or 3)" in false
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("SO-1001 was delivered 7 days after it was ordered.", False),  # 1 to 8 September
+    ("SO-1001 was delivered 12 days after it was ordered.", True),
+    ("SO-1002 arrived 7 working days after the order.", False),  # 3 to 12 September: 7 working days, 9 calendar
+    ("SO-1002 arrived 4 working days after the order.", True),
+    ("SO-1001 must be paid no more than 30 days after delivery.", False),  # a rule, not a count
+])
+def test_a_day_count_is_worked_out_from_the_dates_of_what_it_is_about(records, text, wrong):
+    false, _true = verdicts(text, records)
+    assert bool([f for f in false if "days" in f]) == wrong, false
+
+
+def test_a_name_given_to_another_items_identifier_is_false(records):
+    false, _true = verdicts("SO-1002 from Acme Tools arrived on 12 September 2026.", records)
+    assert "Acme Tools" in false
+    false, _true = verdicts("SO-1002 from Birch Supplies arrived on 12 September 2026.", records)
+    assert false == []
+
+
+CUSTOMERS = {"kind": "xlsx", "sheet_order": ["Customers"], "sheets": {"Customers": [
+    ["Customer", "Contact"],
+    ["Acme Tools", "ines.roy@acme.test"],
+    ["Birch Supplies", "leo.park@birch.test"],
+]}}
+
+
+def test_a_mail_to_one_customer_that_names_another_customers_order_is_false():
+    office = {**OFFICE, "data/customers.xlsx": CUSTOMERS}
+
+    def truth(body: str):
+        mail = {**_mail(body), "to": ["ines.roy@acme.test"]}
+        state = EvalState(files={**office, "emails/maya/sent/1.eml": mail}, now=NOW, before=office, gold=office,
+                          user=USER, user_name="Maya Lin", instruction="Tell Acme Tools about their orders.")
+        return written_truth(state).false
+
+    assert any("SO-1002" in f for f in truth("Hi Ines,\nYour order SO-1002 arrived on 12 September 2026."))
+    assert truth("Hi Ines,\nYour order SO-1003 arrived on 22 September 2026.") == []

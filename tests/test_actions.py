@@ -1,0 +1,81 @@
+"""Claims of done actions, read against what the episode did (evaluators/actions.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from officesim.evaluators.actions import Episode, action_claims, action_problems
+
+SENT = Episode(frozenset({"mail"}), (("sent/1.eml", frozenset({"rosa@x.test"})),))
+BOOKED = Episode(frozenset({"mail", "event"}), (("sent/1.eml", frozenset({"rosa@x.test"})),))
+PEOPLE = {"milan": {"milan@x.test"}, "rosa": {"rosa@x.test"}}
+
+
+def problems(text: str, episode: Episode = SENT, *, attachments: bool | None = False, allowed: set[str] = frozenset(),
+             recorded: bool = False) -> list[str]:
+    def named(sentence: str) -> set[str]:
+        return set().union(*[a for n, a in PEOPLE.items() if n in sentence.lower()])
+
+    return action_problems(text, "sent/1.eml", episode, attachments=attachments, recipients_named=named,
+                           allowed=set(allowed), recorded=lambda _s, _v: recorded)
+
+
+@pytest.mark.parametrize("text", [
+    "I have put your open orders on hold until then.",
+    "We have already deducted £41.21 from the payment.",
+    "I've upgraded it to express shipping.",
+    "Your refund has been processed.",
+])
+def test_an_action_the_office_cannot_show_is_a_claim_of_work_nobody_did(text):
+    assert problems(text) and "claims an action done" in problems(text)[0]
+
+
+def test_an_outside_action_the_task_or_the_records_state_is_true():
+    text = "We have already paid invoice BO-2606-0207."
+    assert problems(text)
+    assert not problems(text, allowed={"paid"})  # the gold says it was paid
+    assert not problems(text, recorded=True)  # the invoice's records say paid
+
+
+@pytest.mark.parametrize("text", [
+    "I will put your orders on hold if it is late.",
+    "We have not deducted anything yet.",
+    "Once it is paid, I'll let you know.",
+    "Could you confirm you have shipped it?",
+    "Please let me know when you have refunded it.",
+])
+def test_plans_conditions_questions_and_negations_claim_nothing(text):
+    assert problems(text) == []
+
+
+def test_a_mail_said_sent_to_someone_named_must_have_gone_to_them():
+    assert problems("I have also sent a copy to Milan.")
+    assert not problems("I have also sent a copy to Rosa.")
+
+
+def test_a_mail_to_nobody_named_is_another_mail_than_this_one_unless_it_sends_to_you():
+    assert problems("I've already asked the warehouse to expedite these orders.")
+    two = Episode(frozenset({"mail"}), (("sent/1.eml", frozenset({"rosa@x.test"})), ("sent/2.eml", frozenset({"w@x.test"}))))
+    assert not problems("I've already asked the warehouse to expedite these orders.", two)
+    assert not problems("I have sent you the summary below.")
+
+
+def test_attachments_events_and_files_are_what_the_episode_made():
+    assert problems("I have attached a copy of the invoice.")
+    assert not problems("I have attached a copy of the invoice.", attachments=True)
+    assert problems("I've booked a review with the team for Monday.")
+    assert not problems("I've booked a review with the team for Monday.", BOOKED)
+    assert problems("I have updated the tracker.")
+
+
+def test_note_lines_claim_actions_but_labels_do_not():
+    assert [c.stem for c in action_claims("Callback booked with the customer for 18 June 2026.")] == ["book"]
+    assert [c.stem for c in action_claims("Circulated to the budget meeting attendees.")] == ["send"]
+    assert action_claims("Sent to: Anna") == []
+    assert action_claims("Invoice paid on 3 March") == []
+
+
+def test_a_mail_said_sent_before_the_episode_is_true_when_the_office_holds_it():
+    earlier = Episode(frozenset(), (), frozenset({"milan@x.test"}))
+    assert not problems("Already sent to Milan yesterday; nothing sent again.", earlier)
+    assert problems("Already sent to Rosa yesterday; nothing sent again.", earlier)
