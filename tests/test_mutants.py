@@ -195,7 +195,7 @@ RECORDS = {
     "gold": [switch("excel"), act("excel", "read_file", file_path="data/orders.xlsx"), switch("email"),
              act("email", "send_email", sender=USER, recipient=LENA, subject="Acme Tools orders",
                  content="Hi Lena,\nTwo orders of Acme Tools are open:\n- SO-1001, ordered on 2026-03-01, £1,250.00\n"
-                         "- SO-1003, ordered on 2026-03-04, £2,400.00\nBest,\nMaya"),
+                         "- SO-1003, ordered on 2026-03-04, £2,400.00\nOpen: SO-1001, SO-1003.\nBest,\nMaya"),
              act("email", "forward_email", username=USER, email_id="msg-3", recipient=OMAR,
                  content="Omar, please pay this one.")],
 }

@@ -12,7 +12,11 @@ a document, an event's description, the answer) — statements that name an item
   value ("For the record, SO-1001 Ordered: 3 Sep 2026."): text no check of the place expects;
 - wrong ``count-off``: a heading's count of the items under it one more;
 - wrong ``forward-other-message``: a forward of another message under the same subject;
-- right ``record-true-context``: the same remark with the item's own value of that attribute.
+- wrong ``listed-count-off``: "these N items:" before a list of identifiers, N one more than they are;
+- wrong ``action-claimed``: a mail that says it was also forwarded to someone of the office the
+  episode never mails;
+- right ``record-true-context``: the same remark with the item's own value of that attribute;
+- right ``record-worked-out``: a line adding up two amounts the text states.
 
 A value the task's scope supports (the instruction's, the gold's elsewhere) is never the replacement.
 """
@@ -152,6 +156,9 @@ class RecordMutants:
                               f"{raw!r} as {new!r} (the item's other {c.kind})")
         self._remarks(made)
         self._counts_off(made)
+        self._listed_counts_off(made)
+        self._actions_claimed(made)
+        self._worked_out(made)
 
     def _rival(self, entity: Any, label: str, c: Claim) -> Claim | None:
         if not hasattr(self, "_collections"):
@@ -216,6 +223,62 @@ class RecordMutants:
                 made["count-off"] = made.get("count-off", 0) + 1
                 self._put("count-off", index, key, text[:at] + more + text[at + len(word):], f"{word!r} as {more!r}")
 
+    def _listed_counts_off(self, made: dict[str, int]) -> None:
+        """A count one more than the identifiers a statement lists, written before them."""
+        for index, key in self._written_places():
+            text = self._text(self.core, index, key)
+            for st in cut(text):
+                ids = claims_in(st.text, year=self.year, kinds=("id",))
+                if len({str(c.value) for c in ids}) < 2 or made.get("listed-count-off", 0) >= _PER_CLASS:
+                    continue
+                n = len({str(c.value) for c in ids}) + 1
+                word = next((w for w, k in _NUMBER_WORDS.items() if k == n), str(n))
+                at = st.start + ids[0].start
+                made["listed-count-off"] = made.get("listed-count-off", 0) + 1
+                self._put("listed-count-off", index, key, f"{text[:at]}these {word} items: {text[at:]}",
+                          f"'these {word} items:' before {len(ids)} identifiers")
+                break
+
+    def _actions_claimed(self, made: dict[str, int]) -> None:
+        """A mail that says it was also forwarded to someone of the office the episode never mails."""
+        mailed = {str(a).lower() for step in self.core for k in ("recipients", "to", "cc", "recipient")
+                  for a in _as_list((step.get("args") or {}).get(k))}
+        for step in self.core:  # a reply goes to the sender of what it answers
+            if step["action"] == "reply_email":
+                wanted = str((step.get("args") or {}).get("email_id") or "")
+                mailed |= {str(e.get("from") or "").lower() for p, e in self.office.files.items()
+                           if e.get("kind") == "eml" and p.rsplit("/", 1)[-1].rsplit(".", 1)[0] == wanted}
+        user = str(self.office.user or "").lower()
+        people = sorted({str(a).lower() for e in self.office.files.values() if e.get("kind") == "eml"
+                         for a in [e.get("from"), *(e.get("to") or [])] if a and "." in str(a).partition("@")[0]})
+        other = next((a for a in people if a not in mailed and a != user), None)
+        if other is None:
+            return
+        name = " ".join(w.capitalize() for w in re.split(r"[._]", other.partition("@")[0]) if w.isalpha())
+        for index, key in self._written_places():
+            step = self.core[index] if index is not None else None
+            if step is None or step["app"] != "email" or made.get("action-claimed", 0) >= _PER_CLASS:
+                continue
+            text = self._text(self.core, index, key).rstrip("\n")
+            made["action-claimed"] = made.get("action-claimed", 0) + 1
+            line = f"I have also forwarded this to {name}."
+            self._put("action-claimed", index, key, f"{text}\n\n{line}\n", f"+ {line!r} (no mail to {other})")
+
+    def _worked_out(self, made: dict[str, int]) -> None:
+        """A line that adds up two amounts the text states."""
+        for index, key in self._written_places():
+            text = self._text(self.core, index, key)
+            amounts = [c for c in claims_in(text, year=self.year, kinds=("number",))
+                       if (c.currency or re.search(r"\.\d\d$", c.text)) and float(c.value) > 0]
+            if len(amounts) < 2 or made.get("record-worked-out", 0) >= 1:
+                continue
+            a, b = amounts[0], amounts[1]
+            sign = a.currency and next((ch for ch in a.text if ch in "£$€"), "") or ""
+            total = f"{sign}{float(a.value) + float(b.value):,.2f}"
+            line = f"Together, {a.text.strip()} and {b.text.strip()} come to {total}."
+            made["record-worked-out"] = 1
+            self._put("record-worked-out", index, key, f"{text.rstrip()}\n\n{line}\n", f"+ {line!r}")
+
     def forwards_wrong(self) -> None:
         """A forward of another message of the same mailbox under the same subject."""
         for i, step in enumerate(self.core):
@@ -237,6 +300,12 @@ class RecordMutants:
             steps[i]["args"]["email_id"] = other
             self.add(WRONG, "forward-other-message", f"{self.label(step, i)}: forwards {other} instead of {wanted}",
                      steps)
+
+
+def _as_list(value: Any) -> list:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
 
 
 def _topic(subject: Any) -> str:

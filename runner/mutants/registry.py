@@ -87,6 +87,10 @@ CLASSES: tuple[MutantClass, ...] = (
        "item's value ('For the record, SO-1001 Ordered: 3 September 2026.')"),
     _w("count-off", "records", "a heading's count of the items listed under it one more ('Three invoices:' over two)"),
     _w("forward-other-message", "records", "a forward of another message of the mailbox under the same subject"),
+    _w("listed-count-off", "records", "'these N items:' written before a list of identifiers, N one more than the "
+       "list holds"),
+    _w("action-claimed", "records", "a mail that says it was also forwarded to someone of the office the episode "
+       "never mails ('I have also forwarded this to Anton Lund.')"),
     _w("id-replaced", "workbench", "an id a write names (event, email, customer, task) swapped for a similar row of "
        "the same table", (WORKBENCH,)),
     _w("field-value-changed", "workbench", "a value a write sets (status, list, board, metric, plot type, name) "
@@ -121,6 +125,8 @@ CLASSES: tuple[MutantClass, ...] = (
     _r("title-line", "text", "a title line opening a mail body (its subject) or a new document (its file name)"),
     _r("record-true-context", "records", "a remark appended to a text the gold writes, about an item it names, with "
        "that item's own value of another attribute from the office's records"),
+    _r("record-worked-out", "records", "a line adding up two amounts the text states ('Together, £120.00 and "
+       "£80.50 come to £200.50.')"),
     _r("question-reworded", "asking", "each needed question to the user asked in plain words naming the options "
        "('Is it Tuesday 24 November, or Wednesday 25 November?') instead of the scripted keywords"),
     _r("case-changed", "workbench", "a text WorkBench compares without case (a name, subject, body) written in "
