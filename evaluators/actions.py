@@ -22,6 +22,7 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
     ("send", "mail", r"sent|e-?mailed|mailed|forwarded|copied|cc'?d|circulated|shared|passed(?: it| this| them)? on|"
                      r"notified|informed|told|asked|escalated|contacted|written to|wrote to|reached out to|replied"),
     ("book", "event", r"booked|scheduled|rescheduled|set up|arranged|organi[sz]ed|invited|moved|cancell?ed|"
+                      r"blocked (?:out )?(?:the |an? |\d|some |time|tomorrow|today|your|my|our)|"
                       r"put (?:it |this |them )?in (?:the |your |our )?(?:calendar|diary)"),
     ("record", "file", r"updated|amended|corrected|recorded|logged|entered|filled in|ticked|saved|filed|"
                        r"added (?:it |this |them |the \w+ )?to (?:the |our |your )?(?:\w+ ){0,2}"
@@ -45,7 +46,7 @@ _NOTE = re.compile(
 # what says this message carries a file, in the words of a cover note
 _ENCLOSED = re.compile(r"(?i)\b(?P<attach>please find (?:attached|enclosed)|(?:attached|enclosed) (?:is|are|please find|you'll find|"
                        r"you will find)|(?:is|are) (?:attached|enclosed)|I (?:attach|enclose)|attached (?:herewith|here))\b")
-_NOT = re.compile(r"(?i)\b(?:not|n't|never|no|will|shall|going to|can|could|would|should|may|might|must|once|after|"
+_NOT = re.compile(r"(?i)\b(?:not|n't|never|no|none|nothing|neither|nor|nobody|will|shall|going to|can|could|would|should|may|might|must|once|after|"
                   r"when|if|unless|until|before|whether|please|need|needs|to be|ask you|asked you|let me|let us|"
                   r"let's|want|wants|hope|plan|planning|about to)\b|\?")
 

@@ -21,6 +21,7 @@ from officesim.evaluators.actions import Episode, action_problems, claimed_stems
 from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_claims, claims_in, directory_of,
                                          gold_written, greeting_problem, mail_said, office_memo, register_true_context)
 from officesim.evaluators.facts import own_text, weekday_conflicts
+from officesim.evaluators.text import document_text
 from officesim.evaluators.records import Records, build_records
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.verdicts import MEASURE, NUMBER_WORDS, Reading, Scope, read, statements_about, true_of_records
@@ -191,6 +192,9 @@ def _claim_checks(state: EvalState, records: Records):
         state.memo["action_scope"] = claimed_stems(texts) | set(re.findall(r"[a-z]+", state.instruction.lower()))
     office_memo(state)
     names: str = state.memo["names"]
+    # what the episode recorded: the files it changed (an invoice marked "Held" in the register)
+    changed = "\n".join(document_text(e) for p, e in state.files.items()
+                        if state.written(p) and e.get("kind") != "eml").casefold()
 
     directory = directory_of(state)
 
@@ -206,15 +210,16 @@ def _claim_checks(state: EvalState, records: Records):
 
     def recorded(sentence: str, verb: str) -> bool:
         stem = verb[:4]
-        for key, _span in records.keys_in(sentence).items():
-            word = key[1:].lower() if key.startswith("#") else key
-            at = names.find(word)
-            for _ in range(20):
-                if at < 0:
-                    break
-                if stem in names[max(0, at - 200):at + 200]:
-                    return True
-                at = names.find(word, at + 1)
+        for key, (start, end) in records.keys_in(sentence).items():
+            word = sentence[start:end].casefold()
+            for text in (names, changed):
+                at = text.find(word)
+                for _ in range(20):
+                    if at < 0:
+                        break
+                    if stem in text[max(0, at - 200):at + 200]:
+                        return True
+                    at = text.find(word, at + 1)
         return False
 
     return named, state.memo["action_scope"], recorded
