@@ -40,6 +40,7 @@ _SHOWS = {stem: shows for stem, shows, _f in _VERBS}
 _CLAIM = re.compile(
     r"(?i)(?:\b(?:I|we)(?:'ve| have| had)?(?:\s+(?:just|also|now|already|since|today|then|personally))*\s+"
     r"|\b(?:has|have) (?:now |already |also |just )?been\s+)(?:" + _FORMS + r")\b")
+_ALSO = re.compile(r"(?i)(?:,\s*|\s+and\s+|,\s*and\s+)(?:also\s+|then\s+)?(?:" + _FORMS + r")\b")
 _NOTE = re.compile(
     r"(?im)^[ \t]*(?:[-*•–]\s*)?(?:[A-Z][a-z]+\s+){0,2}?(?:(?P<send>" + _VERBS[1][2] + r")|(?P<book>" + _VERBS[2][2] +
     r"))\s+(?:to|with|for|on|at)\b")
@@ -85,6 +86,11 @@ def action_claims(text: str) -> list[ActionClaim]:
                               or text[m.end():m.end() + 2].lstrip().startswith(":")):
             continue  # a note line starts with a capital and is no "Sent to: Anna" label
         out.append(ActionClaim(stem, _SHOWS[stem], m.group(stem), sentence.strip(), m.start()))
+        if m.re is _CLAIM:  # "I've told each of them, put you in their reviews and forwarded you the mails"
+            end = lo + len(sentence)
+            for more in _ALSO.finditer(text, m.end(), end):
+                also = next(s for s in _SHOWS if more.groupdict().get(s))
+                out.append(ActionClaim(also, _SHOWS[also], more.group(also), sentence.strip(), more.start()))
     return sorted(out, key=lambda c: c.start)
 
 

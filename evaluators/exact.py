@@ -392,7 +392,8 @@ _CONTRAST = re.compile(r"\b(?:rather than|instead of|in place of|moved from|no l
 
 def stated_plainly(text: str, fact: Any, *, year: int | None) -> bool:
     """Whether ``text`` states ``fact`` other than as what it is not ("Friday rather than Wednesday, as you
-    asked", "no longer on Wednesday"): a fact a message must not state may be named to set it aside."""
+    asked", "no longer on Wednesday", "CTR-2314 has already passed, so it is not included"): a fact a
+    message must not state may be named to set it aside."""
     if not states(text, fact, year=year):
         return False
     for start, end, sentence in sentences(text):
@@ -400,9 +401,20 @@ def stated_plainly(text: str, fact: Any, *, year: int | None) -> bool:
         if m is None:
             continue
         contrast = _CONTRAST.search(sentence)
-        if not (contrast and contrast.start() < m.start):
+        if not (contrast and contrast.start() < m.start) and not _SET_ASIDE.search(sentence, m.end):
             return True
     return False
+
+
+# what, said after an item in its sentence, sets it aside ("CTR-2314 has already passed, so it is not
+# included", "#5109 was resolved in a later update", "A182 is not yet due")
+_SET_ASIDE = re.compile(r"(?i)\b(?:not included|excluded|left (?:it |them )?out|leaving (?:it |them )?out|"
+                        r"already (?:passed|expired|closed|resolved|paid|ended|over)|(?:has|have) (?:already )?passed|"
+                        r"no longer|not (?:on|in) (?:the|this|my|our|your) (?:list|digest|report|summary|mail)|"
+                        r"not (?:yet )?due|(?:is|are|was|were)(?: not|n't)|isn't|aren't|wasn't|weren't|"
+                        r"out of scope|do(?:es)? not (?:need|qualify|count|apply)|do(?:es)?n't (?:need|qualify|count|apply)|"
+                        r"(?:was|were|been) resolved|not a (?:duplicate|match)|did order|ordered recently|"
+                        r"so (?:I have|I've|we have|we've) (?:left|not|skipped))\b")
 
 
 _DENIAL = re.compile(r"(?<![\w-])(?:no|not|non|without|lack\w*|missing|never|none|await\w*|pending|yet|"

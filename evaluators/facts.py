@@ -196,8 +196,21 @@ def weekday_conflicts(text: str, year: int | None = None) -> list[str]:
         if any(o.start == m.start and o.end == m.end and isinstance(o.value, date) and o.value.weekday() == o.weekday
                for o in found):
             continue  # another reading of the same words agrees
+        if not re.search(r"\d{4}|['’/.-]\d{2}\b", text[m.start:m.end]) and _yearless_agrees(m.value, m.weekday):
+            continue  # "Friday 29 January" written in December: next year's 29 January, a Friday
         out.append(f"{text[m.start:m.end].strip()!r} ({m.value.isoformat()} is a {m.value.strftime('%A')})")
     return list(dict.fromkeys(out))
+
+
+def _yearless_agrees(value: date, weekday: int) -> bool:
+    """Whether a date written without its year has ``weekday`` in the year that puts it nearest the
+    simulated now (a January date written in December is next year's)."""
+    now = REFERENCE_NOW.get()
+    if now is None:
+        return False
+    candidates = [d for d in (_date(now.year + k, value.month, value.day) for k in (-1, 0, 1)) if d is not None]
+    nearest = min(candidates, key=lambda d: abs((d - now.date()).days))
+    return nearest != value and nearest.weekday() == weekday
 
 
 def _date(y: int, m: int, d: int) -> date | None:

@@ -18,7 +18,7 @@ from typing import Any
 from officesim.evaluators.claims import gold_mail, gold_written, mail_said, negated, written_problems
 from officesim.evaluators.facts import own_text, states
 from officesim.evaluators.registry import CheckResult, check
-from officesim.evaluators.exact import attachment_names, list_events
+from officesim.evaluators.exact import attachment_names, list_events, stated_plainly
 from officesim.evaluators.state import EvalState, calendar_events, mailbox
 from officesim.evaluators.text import as_datetime, as_list, collapse, show
 
@@ -96,7 +96,7 @@ def mailbox_not_contains(state: EvalState, *, user: str, text: str | list[str]) 
     needles = [str(t) for t in as_list(text)]
     for path, entry in _messages(state, user):
         said = mail_said(entry)
-        hits = [t for t in needles if states(said, t, year=state.year)]
+        hits = [t for t in needles if stated_plainly(said, t, year=state.year)]  # not an item set aside
         if hits:
             return CheckResult.fail(f"{path} states {', '.join(show(t) for t in hits)}; no message to or from "
                                     f"{who} may ({show(collapse(said), 100)})")

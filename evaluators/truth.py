@@ -204,8 +204,9 @@ def _claim_checks(state: EvalState, records: Records):
             if key.startswith("#") or "@" in key:
                 out.add(key) if "@" in key else None
                 continue
-            for i in records.named(key):
-                out |= {k for k in records.entities[i].keys if "@" in k}
+            for i in records.named(key):  # a person it names, not the contacts of a thing it names
+                if records.entities[i].collection == "person":
+                    out |= {k for k in records.entities[i].keys if "@" in k}
         return out
 
     def recorded(sentence: str, verb: str) -> bool:
