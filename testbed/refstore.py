@@ -117,7 +117,10 @@ def store(kind: str, digest: str, value: Any) -> None:
         except (OSError, UnboundLocalError):
             pass
         return
-    prune(folder)
+    try:
+        prune(folder)
+    except OSError:  # a cache that cannot be pruned now is pruned by the next store
+        pass
 
 
 def cached(kind: str, digest: str, compute: Callable[[], T]) -> T:
@@ -138,10 +141,17 @@ def prune(folder: Path | None = None, budget: int | None = None) -> int:
     budget = MAX_BYTES if budget is None else budget
     with _lock:
         entries = []
-        for entry in os.scandir(folder):
-            if entry.name.endswith(".pickle") and entry.is_file(follow_symlinks=False):
-                info = entry.stat(follow_symlinks=False)
-                entries.append((max(info.st_atime, info.st_mtime), info.st_size, entry.name))
+        try:
+            listing = list(os.scandir(folder))
+        except OSError:
+            return 0
+        for entry in listing:
+            try:  # another process may prune the same folder: a file gone since the listing is skipped
+                if entry.name.endswith(".pickle") and entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    entries.append((max(info.st_atime, info.st_mtime), info.st_size, entry.name))
+            except OSError:
+                continue
         total = sum(size for _t, size, _n in entries)
         removed = 0
         for _t, size, name in sorted(entries):

@@ -64,3 +64,22 @@ def test_a_new_evaluator_reads_the_initial_office_from_the_store(store, tmp_path
     digest = refstore.task_digest(task, tmp_path / "t")
     changed = task.model_copy(update={"answer": "something else"})
     assert refstore.task_digest(changed, tmp_path / "t") != digest  # the gold run of another task
+
+
+def test_a_file_another_process_prunes_meanwhile_is_skipped_not_raised(store, monkeypatch):
+    """Two processes pruning one store: a file listed by one and removed by the other before it is
+    looked at is no error (it failed six hard tasks' gold runs as 'FileNotFoundError' under load)."""
+    refstore.cached("before", "one", lambda: {"x": 1})
+    refstore.cached("before", "two", lambda: {"x": 2})
+    real = os.scandir
+
+    def listing_then_gone(folder):
+        entries = list(real(folder))
+        for entry in entries:
+            if entry.name.endswith("one.pickle"):
+                os.unlink(entry.path)  # the other process got there first
+        return iter(entries)
+
+    monkeypatch.setattr(refstore.os, "scandir", listing_then_gone)
+    assert refstore.prune(store, budget=0) >= 1  # "two" removed, "one" skipped
+    assert refstore.cached("before", "one", lambda: {"x": 3}) == {"x": 3}
