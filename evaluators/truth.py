@@ -199,7 +199,9 @@ def _claim_checks(state: EvalState, records: Records):
     directory = directory_of(state)
 
     def named(sentence: str) -> set[str]:
-        out: set[str] = {p.address for w in re.findall(r"\b[A-Z][a-z]{2,}\b", sentence) for p in directory.named(w)}
+        # full names first ("Mei Lovell" is not Mei Lund); a first name alone names whoever has it
+        out: set[str] = {address for _m, address in directory.persons_in(sentence)} or \
+            {p.address for w in re.findall(r"\b[A-Z][a-z]{2,}\b", sentence) for p in directory.named(w)}
         for key in records.keys_in(sentence):
             if key.startswith("#") or "@" in key:
                 out.add(key) if "@" in key else None

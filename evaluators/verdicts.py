@@ -379,6 +379,9 @@ _LISTED = re.compile(r"(?i)\s*(?:\((?P<paren>\d{1,3}|" + "|".join(_NUMBER_WORDS)
 _CONJUNCT = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or)\s+)")
 
 
+_SPANS_OF_TIME = re.compile(r"(?i)days|weeks|months|years|hours|hrs|minutes|mins|nights|seconds|quarters")
+
+
 def _number(word: str) -> int:
     word = word.lower()
     return _NUMBER_WORDS[word] if word in _NUMBER_WORDS else int(word)
@@ -400,7 +403,7 @@ def listed_counts(text: str, year: int | None) -> list[Verdict]:
                 continue
             word = m.group("n") or tail.group("paren")
             noun = m.group("noun") or m.group("noun2")
-            if not word or _MEASURE.match(" " + noun) or _SPAN.search(line[:m.start()]):
+            if not word or _SPANS_OF_TIME.fullmatch(noun) or _SPAN.search(line[:m.start()]):
                 continue
             rest = line[tail.end():]
             stop = re.search(r"[.;](?:\s|$)|\)", rest)

@@ -251,7 +251,8 @@ class RecordMutants:
         user = str(self.office.user or "").lower()
         people = sorted({str(a).lower() for e in self.office.files.values() if e.get("kind") == "eml"
                          for a in [e.get("from"), *(e.get("to") or [])] if a and "." in str(a).partition("@")[0]})
-        other = next((a for a in people if a not in mailed and a != user), None)
+        names = {a.partition("@")[0] for a in mailed}  # one person may have two addresses
+        other = next((a for a in people if a not in mailed and a != user and a.partition("@")[0] not in names), None)
         if other is None:
             return
         name = " ".join(w.capitalize() for w in re.split(r"[._]", other.partition("@")[0]) if w.isalpha())
@@ -273,11 +274,22 @@ class RecordMutants:
             if len(amounts) < 2 or made.get("record-worked-out", 0) >= 1:
                 continue
             a, b = amounts[0], amounts[1]
+            if f"{float(a.value) + float(b.value):g}" in self._excluded():
+                continue  # the sum is a value the task says must not be written (a wrong total)
             sign = a.currency and next((ch for ch in a.text if ch in "£$€"), "") or ""
             total = f"{sign}{float(a.value) + float(b.value):,.2f}"
             line = f"Together, {a.text.strip()} and {b.text.strip()} come to {total}."
             made["record-worked-out"] = 1
             self._put("record-worked-out", index, key, f"{text.rstrip()}\n\n{line}\n", f"+ {line!r}")
+
+    def _excluded(self) -> str:
+        """Every value a check of the task says must not be written, as one text."""
+        out = []
+        for check in getattr(self.task, "checks", None) or []:
+            args = check.get("args", {}) if isinstance(check, dict) else getattr(check, "args", {}) or {}
+            out += [str(v) for k, v in args.items() if "exclude" in k or k == "text" and "not" in str(
+                check.get("check", "") if isinstance(check, dict) else getattr(check, "check", ""))]
+        return "\n".join(out)
 
     def forwards_wrong(self) -> None:
         """A forward of another message of the same mailbox under the same subject."""
