@@ -99,8 +99,13 @@ class Episode:
     """What the episode did that a sentence may claim."""
 
     did: frozenset[str]  # "mail", "attachment", "event", "file"
-    mails: tuple[tuple[str, frozenset[str]], ...]  # each new mail: where it is, whom it went to (to and cc)
+    mails: tuple[tuple[str, frozenset[str]], ...]  # each new mail (by ``mail_key``), whom it went to (to and cc)
     mailed_before: frozenset[str] = frozenset()  # whom the user's mail in the initial office went to
+
+
+def mail_key(entry: dict) -> str:
+    """One message however many mailboxes hold a copy of it: its sender, subject and text."""
+    return f"{entry.get('from')}\0{entry.get('subject')}\0{entry.get('body')}"
 
 
 def claimed_stems(texts: Iterable[str]) -> set[str]:
@@ -115,7 +120,7 @@ def verb_of(claim: ActionClaim) -> str:
 
 def action_problems(text: str, where: str, episode: Episode, *, attachments: bool | None,
                     recipients_named: Callable[[str], set[str]], allowed: set[str],
-                    recorded: Callable[[str, str], bool]) -> list[str]:
+                    recorded: Callable[[str, str], bool], this: str | None = None) -> list[str]:
     """The claims of ``text`` (written at ``where``) that the episode does not show. ``recipients_named``
     gives the addresses of whom a sentence names; ``allowed`` the verbs the task itself says were done;
     ``recorded(sentence, verb)`` whether the office's records of what the sentence names state the verb.
@@ -135,7 +140,7 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
             elif re.match(r"(?i)(?:you|it to you|them to you|this|these|the attached|below)\b", after) or attachments:
                 ok = bool(episode.mails)
             else:
-                ok = any(w != where for w, _to in episode.mails)
+                ok = any(w != (this or where) for w, _to in episode.mails)
         elif claim.shows == "outside":
             ok = verb in allowed or recorded(claim.sentence, verb)
         else:

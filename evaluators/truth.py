@@ -17,7 +17,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from officesim.evaluators.actions import Episode, action_problems, claimed_stems
+from officesim.evaluators.actions import Episode, action_problems, claimed_stems, mail_key
 from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_claims, claims_in, directory_of,
                                          gold_written, greeting_problem, mail_said, office_memo, register_true_context)
 from officesim.evaluators.facts import own_text, weekday_conflicts
@@ -41,6 +41,7 @@ class Place:
     to: tuple[str, ...] | None = None  # a mail: whom it is to (its greeting names one of them)
     body: str = ""  # a mail: its own words, greeting first
     attached: int = 0  # a mail: how many files it carries
+    key: str | None = None  # a mail: ``mail_key``, the same for every mailbox's copy
 
 
 @dataclass
@@ -120,7 +121,7 @@ def places(state: EvalState) -> list[Place]:
                                                     *(entry.get("cc") or [])] if a)
             out.append(Place(path, mail_said(entry), str(entry.get("subject") or ""), people,
                              bool(entry.get("attachments")), tuple(str(a).lower() for a in entry.get("to") or []),
-                             own_text(entry.get("body") or ""), len(entry.get("attachments") or [])))
+                             own_text(entry.get("body") or ""), len(entry.get("attachments") or []), mail_key(entry)))
         elif kind in ("docx", "text"):
             out.append(Place(path, added_text(state, path)))
         elif kind == "ics":
@@ -173,14 +174,14 @@ def episode_of(state: EvalState) -> Episode:
         kind = entry.get("kind")
         if kind == "eml" and path not in before:
             did.add("mail")
-            mails.append((path, frozenset(str(a).lower() for a in [*(entry.get("to") or []), *(entry.get("cc") or [])])))
+            mails.append((mail_key(entry), frozenset(str(a).lower() for a in [*(entry.get("to") or []), *(entry.get("cc") or [])])))
             if entry.get("attachments"):
                 did.add("attachment")
         elif kind == "ics":
             did.add("event")
         elif kind != "eml":  # a register or tracker may be a workbook, a document or a text file
             did.add("file")
-    return Episode(frozenset(did), tuple(mails), earlier)
+    return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier)
 
 
 def _claim_checks(state: EvalState, records: Records):
@@ -292,7 +293,7 @@ def written_truth(state: EvalState) -> Truth:
                                                        str(state.gold_answer or "")]).lower())
     for place in places(state):
         truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
-                                       recipients_named=named, allowed=allowed, recorded=recorded)
+                                       recipients_named=named, allowed=allowed, recorded=recorded, this=place.key)
         if place.to is not None:
             greeting = greeting_problem(place.body, place.to, directory)
             if greeting:

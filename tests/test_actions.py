@@ -79,3 +79,14 @@ def test_a_mail_said_sent_before_the_episode_is_true_when_the_office_holds_it():
     earlier = Episode(frozenset(), (), frozenset({"milan@x.test"}))
     assert not problems("Already sent to Milan yesterday; nothing sent again.", earlier)
     assert problems("Already sent to Rosa yesterday; nothing sent again.", earlier)
+
+
+def test_every_mailbox_copy_of_one_mail_is_one_mail():
+    """A mail to colleagues lands in their mailboxes too: its copies are not "another mail"."""
+    from officesim.evaluators.actions import mail_key
+
+    mail = {"from": "a@x.test", "subject": "s", "body": "b"}
+    copies = Episode(frozenset({"mail"}), ((mail_key(mail), frozenset({"rosa@x.test"})),))
+    text = "I have already sent notices of non-renewal to Yarrow Energy."
+    assert action_problems(text, "inbox/1.eml", copies, attachments=False, recipients_named=lambda _s: set(),
+                           allowed=set(), recorded=lambda _s, _v: False, this=mail_key(mail))
