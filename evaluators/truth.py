@@ -292,7 +292,8 @@ def written_truth(state: EvalState) -> Truth:
     gold_ids = re.sub(r"[^0-9a-z\n ]", "", "\n".join([state.instruction, *gold_written(state),
                                                        str(state.gold_answer or "")]).lower())
     for place in places(state):
-        truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
+        forward = re.match(r"(?i)\s*(?:fwd?|fw)\s*:", place.subject or "")  # a forward carries another's words
+        truth.false += [] if forward else action_problems(place.text, place.where, episode, attachments=place.attachments,
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key)
         if place.to is not None:
             greeting = greeting_problem(place.body, place.to, directory)

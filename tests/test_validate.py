@@ -83,7 +83,7 @@ def test_each_task_is_reported_on_the_progress_stream_as_it_finishes(tmp_path, c
     assert said[0].startswith("starting 1 private server (limit "), said
     assert said[len(starting)].startswith("1 private server ready ("), said
     lines = [l for l in said if l.startswith("[")]
-    assert code == 1 and len(lines) == 3 and len(said) == len(starting) + 1 + 3 + 1, said
+    assert code == 1 and len(lines) == 3 and len(said) == len(starting) + 1 + 3, said
     assert sorted(l.split()[0] for l in lines) == ["[1/3]", "[2/3]", "[3/3]"]
     failing = next(l for l in lines if " broken-gold " in l)
     assert " FAIL " in failing and "gold fails" in failing
