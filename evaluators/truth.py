@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from officesim.evaluators.actions import Episode, action_problems, claimed_stems, mail_key
 from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_claims, claims_in, directory_of,
-                                         gold_written, greeting_problem, mail_said, office_memo, register_true_context)
+                                         gold_written, greeting_problem, office_memo, register_true_context)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
 from officesim.evaluators.records import Records, build_records
@@ -102,12 +102,25 @@ def involved_keys(state: EvalState) -> frozenset[str]:
     return state.memo["involved"]
 
 
+_FORWARD = re.compile(r"(?i)\s*(?:fwd?|fw)\s*:")
+
+
+def _forwardable(state: EvalState) -> frozenset[str]:
+    """The bodies (whitespace folded) of the messages the office held before the episode."""
+    if "forwardable" not in state.memo:
+        before = state.before or {}
+        state.memo["forwardable"] = frozenset(" ".join(own_text(e.get("body") or "").split()) for e in before.values()
+                     if isinstance(e, dict) and e.get("kind") == "eml" and (e.get("body") or "").strip())
+    return state.memo["forwardable"]
+
+
 def places(state: EvalState) -> list[Place]:
     """Every place the agent wrote: new mail (its subject and own words, once however many mailboxes
     hold it), the lines added to documents, new or changed events, the answer."""
     out: list[Place] = []
     seen: set[tuple] = set()
     before = state.before or {}
+    originals = _forwardable(state)
     for path, entry in sorted(state.files.items()):
         if not state.written(path):
             continue
@@ -119,9 +132,12 @@ def places(state: EvalState) -> list[Place]:
             seen.add(key)
             people = tuple(str(a).lower() for a in [entry.get("from"), *(entry.get("to") or []),
                                                     *(entry.get("cc") or [])] if a)
-            out.append(Place(path, mail_said(entry), str(entry.get("subject") or ""), people,
+            subject, own = str(entry.get("subject") or ""), own_text(entry.get("body") or "")
+            if _FORWARD.match(subject) and " ".join(own.split()) in originals:
+                own = ""  # a forward that copies the original's body verbatim (no marker) adds no words of its own
+            out.append(Place(path, f"{subject}\n{own}", subject, people,
                              bool(entry.get("attachments")), tuple(str(a).lower() for a in entry.get("to") or []),
-                             own_text(entry.get("body") or ""), len(entry.get("attachments") or []), mail_key(entry)))
+                             own, len(entry.get("attachments") or []), mail_key(entry)))
         elif kind in ("docx", "text"):
             out.append(Place(path, added_text(state, path)))
         elif kind == "ics":
@@ -292,8 +308,7 @@ def written_truth(state: EvalState) -> Truth:
     gold_ids = re.sub(r"[^0-9a-z\n ]", "", "\n".join([state.instruction, *gold_written(state),
                                                        str(state.gold_answer or "")]).lower())
     for place in places(state):
-        forward = re.match(r"(?i)\s*(?:fwd?|fw)\s*:", place.subject or "")  # a forward carries another's words
-        truth.false += [] if forward else action_problems(place.text, place.where, episode, attachments=place.attachments,
+        truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key)
         if place.to is not None:
             greeting = greeting_problem(place.body, place.to, directory)

@@ -166,6 +166,22 @@ def test_a_sentence_claiming_an_action_is_compared_with_what_the_episode_did(bod
     assert bool(truth.false) == false, truth.false
 
 
+def test_a_forward_that_copies_the_original_body_adds_no_words_of_the_agent():
+    """A forward without a marker (WorkBench's copies the body verbatim) greets the original's addressee: those
+    are another's words; the same text in a mail the agent wrote is its own and is read."""
+    original = {**_mail("Hi Maya,\nSO-1003 is on its way."), "mailbox": USER, "folder": "inbox",
+                "from": "dana.ortiz@northwind.test", "to": [USER]}
+    office = {**OFFICE, "emails/maya/inbox/7.eml": original}
+    forward = {**_mail(original["body"]), "subject": "FW: Acme Tools orders"}
+    state = EvalState(files={**office, "emails/maya/sent/1.eml": forward}, now=NOW, before=office, gold=office,
+                      instruction="Forward Dana's mail to herself.", user=USER, user_name="Maya Lin")
+    assert written_truth(state).false == []
+    own = {**forward, "subject": "Acme Tools orders"}
+    state = EvalState(files={**office, "emails/maya/sent/1.eml": own}, now=NOW, before=office, gold=office,
+                      instruction="Forward Dana's mail to herself.", user=USER, user_name="Maya Lin")
+    assert written_truth(state).false and "greets" in written_truth(state).false[0]
+
+
 def test_a_range_boundary_is_not_read_as_an_items_attribute(records):
     false, _ = verdicts("Acme Tools ordered SO-1003 after 3 September 2026.", records)
     assert false == []  # SO-1002's order date, but as the end of a range
