@@ -1,6 +1,7 @@
 """JUnit XML so CI systems show per-task results natively: one testcase per task x trial.
 
-A failed episode is a ``<failure>`` (the agent's); an episode without a verdict (status "error": an
+A failed episode is a ``<failure>`` (the agent's), its message naming the report's failure labels
+(checks, collateral, missing, asking, error) and its text each failed check and difference; an episode without a verdict (status "error": an
 infrastructure fault or a failed grading, after its retries) is an ``<error>``, counted in ``errors``
 and not in ``failures``, as JUnit tells a test that could not run from one that failed."""
 
@@ -60,11 +61,13 @@ def junit_xml(records: list[EpisodeRecord], suite_name: str = "officesim") -> ET
         elif not rec.passed:
             failed = rec.failed_checks
             lines = [f"check {c.check}: {c.message}" for c in failed]
-            lines += [f"side effect: {s}" for s in rec.side_effects]
+            lines += [f"collateral: {s}" for s in rec.collateral_effects]  # the report's labels, as the rates count
+            lines += [f"missing: {s}" for s in rec.missing or []]
             lines += [f"asking: {s}" for s in rec.asking]
             if rec.error:
                 lines.append(f"error: {rec.error}")
-            message = f"status {rec.status}, score {rec.score:.2f}, {len(failed)} failed check(s)"
+            message = (f"status {rec.status}, score {rec.score:.2f}, {len(failed)} failed check(s); "
+                       f"failed: {', '.join(rec.failure_labels)}")
             fail = ET.SubElement(case, "failure", message=message, type="officesim.TaskFailed")
             fail.text = _safe("\n".join(lines))
         elif rec.side_effects:

@@ -32,32 +32,38 @@ def test_one_testcase_per_record_with_failed_checks_and_side_effects(tmp_path):
         record("a-task", 1, False, trial=2, status="step_limit", checks=[
             {"check": "answer_equals", "args": {}, "passed": False, "message": "expected 1200, found <none> & \x1b[1m"}]),
         record("c-task", 3, False, status="error", error="ConnectError: server went away"),
+        record("d-task", 1, False, failed=["checks", "side_effects"], side_effects=["data/budget.xlsx: Budget!B9 differs"],
+               collateral=[], missing=["data/budget.xlsx: Budget!B9 differs"], checks=[
+                   {"check": "xlsx_cell", "args": {}, "passed": False, "message": "Budget!B9: expected 33330"}]),
     ]
     path = write_junit(records, tmp_path / "sub" / "junit.xml")
     root = parse(path)
     suite = root.find("testsuite")
     cases = suite.findall("testcase")
-    assert len(cases) == 4
+    assert len(cases) == 5
     # the error episode (no verdict) is an <error>, counted apart from the agent's failures
-    assert suite.get("tests") == "4" and suite.get("failures") == "2" and root.get("failures") == "2"
+    assert suite.get("tests") == "5" and suite.get("failures") == "3" and root.get("failures") == "3"
     assert suite.get("errors") == "1" and root.get("errors") == "1"
     by_name = {c.get("name"): c for c in cases}
-    assert set(by_name) == {"a-task", "a-task [trial 2]", "b-task", "c-task"}
-    assert [c.get("classname") for c in cases] == ["category_1", "category_1", "category_2", "category_3"]
+    assert set(by_name) == {"a-task", "a-task [trial 2]", "b-task", "c-task", "d-task"}
+    assert [c.get("classname") for c in cases] == ["category_1", "category_1", "category_1", "category_2", "category_3"]
 
     assert by_name["a-task"].find("failure") is None
     assert "data/notes.txt: added" in by_name["a-task"].find("system-out").text
 
     failure = by_name["b-task"].find("failure")
-    assert "1 failed check" in failure.get("message")
+    assert "1 failed check" in failure.get("message") and failure.get("message").endswith("failed: checks, collateral")
     assert "check email_sent: no message to tom@x.test" in failure.text
     assert "xlsx_cell" not in failure.text  # only failed checks are listed
-    assert "side effect: data/other.docx: modified" in failure.text
+    assert "collateral: data/other.docx: modified" in failure.text  # an older record's side effects: collateral
 
     trial2 = by_name["a-task [trial 2]"].find("failure")
     assert "step_limit" in trial2.get("message")
     assert "expected 1200, found <none> &" in trial2.text and "\x1b" not in trial2.text
     assert by_name["c-task"].find("failure") is None
+    assert "failed: checks" in by_name["d-task"].find("failure").get("message")  # the labels the report shows
+    assert "missing: data/budget.xlsx: Budget!B9 differs" in by_name["d-task"].find("failure").text
+    assert "collateral" not in by_name["d-task"].find("failure").text  # a do-nothing agent changes nothing
     error = by_name["c-task"].find("error")
     assert "error: ConnectError: server went away" in error.text
     assert error.get("type") == "officesim.InfrastructureError" and "ConnectError" in error.get("message")
