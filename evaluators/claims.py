@@ -1242,12 +1242,32 @@ def _words_before(text: str, start: int, words: int = 1) -> str:
     return " ".join(text[max(0, start - 60):start].split()[-words:])
 
 
+_BULLET = re.compile(r"\s*(?:[-*•·–]|\d{1,3}[.)])\s+")
+
+
 def _clauses_stating(texts: Iterable[str], fact: Any, year: int | None) -> Iterator[str]:
-    """The clause of each sentence of ``texts`` that states ``fact``."""
+    """The clause of each sentence of ``texts`` that states ``fact``; for a list item, with the heading
+    it stands under ("Paid in the ledger, not yet shown by the bank:" over "- TF-2610-0343")."""
     for text in texts:
-        for _a, _b, sentence in sentences(str(text or "")):
+        for a, _b, sentence in sentences(str(text or "")):
             if (m := find(sentence, fact, year=year)) is not None:
                 yield from _clauses(sentence, m.start, m.end)
+                heading = _heading_over(str(text or ""), a + m.start)
+                if heading:
+                    yield heading
+
+
+def _heading_over(text: str, at: int) -> str | None:
+    """The line ending in a colon that the list item at ``at`` stands under, if it is one."""
+    lines = text[:at].split("\n")
+    if not _BULLET.match(lines[-1]):
+        return None
+    for line in reversed(lines[:-1]):
+        if not line.strip():
+            return None
+        if not _BULLET.match(line):
+            return line if line.rstrip().endswith(":") else None
+    return None
 
 
 # ---- hedges --------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
 from officesim.evaluators.actions import Episode, action_problems, claimed_stems, mail_key
@@ -93,11 +93,15 @@ def records_of(state: EvalState) -> Records | None:
 
 
 def involved_keys(state: EvalState) -> frozenset[str]:
-    """The keys of the office's entities that the instruction and the gold's text name: what the task is
+    """The keys of the office's entities that the instruction and the gold's text name (with the messages
+    its mails forward or quote): what the task is
     about (true context about them is context; about anything else, an item the task did not ask for)."""
     if "involved" not in state.memo:
         records = records_of(state)
-        text = "\n".join([state.instruction, *gold_written(state), str(state.gold_answer or "")])
+        before = state.before or {}
+        carried = [str(e.get("body") or "") for p, e in (state.gold or {}).items()  # what the gold forwards or
+                   if e.get("kind") == "eml" and p not in before]  # quotes is what the task is about too
+        text = "\n".join([state.instruction, *gold_written(state), str(state.gold_answer or ""), *carried])
         state.memo["involved"] = frozenset(records.keys_in(text)) if records is not None else frozenset()
     return state.memo["involved"]
 
@@ -340,8 +344,41 @@ def _true_context(state: EvalState):
     statement is about, among what the task involves."""
     if state.before is None:
         return None
-    records, involved = records_of(state), involved_keys(state)
-    return lambda claim, text: true_of_records(claim, text, records, state.year, involved)
+    records, involved, counts = records_of(state), involved_keys(state), gold_counts(state)
+
+    def true_context(claim: Claim, text: str) -> bool:
+        if claim.kind == "number" and not claim.currency and claim.value in counts and float(claim.value) > 1:
+            return True
+        return true_of_records(claim, text, records, state.year, involved)
+    return true_context
+
+
+def gold_counts(state: EvalState) -> frozenset[float]:
+    """How many of each thing the gold solution did: the rows it changed in each sheet (and the cells it set
+    to each value), the messages it sent, the events it made. An agent that did the same may say so ("31 payments marked Cleared")."""
+    if "gold_counts" not in state.memo:
+        before, counts = state.before or {}, set()
+        mails, events = set(), 0
+        for path, entry in (state.gold or {}).items():
+            old = before.get(path)
+            if old == entry:
+                continue
+            kind = entry.get("kind")
+            if kind == "xlsx":
+                for name, rows in (entry.get("sheets") or {}).items():
+                    was = ((old or {}).get("sheets") or {}).get(name) or []
+                    changed = [i for i, row in enumerate(rows) if i >= len(was) or was[i] != row]
+                    counts.add(float(len(changed)))
+                    values = Counter(str(v) for i in changed for j, v in enumerate(rows[i])  # "31 marked Cleared"
+                                     if v not in (None, "") and (i >= len(was) or j >= len(was[i]) or was[i][j] != v))
+                    counts |= {float(n) for n in values.values()}
+            elif kind == "eml" and old is None:
+                mails.add(mail_key(entry))
+            elif kind == "ics":
+                events += sum(1 for ev in entry.get("events") or [] if ev not in ((old or {}).get("events") or []))
+        counts |= {float(len(mails)), float(events)}
+        state.memo["gold_counts"] = frozenset(counts - {0.0})
+    return state.memo["gold_counts"]
 
 
 register_true_context(_true_context)

@@ -32,7 +32,7 @@ from officesim.evaluators.claims import MAX_CLAIMS, Claim, bounded_lines, claims
 from itertools import combinations
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
-from officesim.evaluators.records import Records, label_words, shown
+from officesim.evaluators.records import Entity, Records, label_words, shown
 from officesim.evaluators.statements import Statement, cut, items_under
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
@@ -260,6 +260,26 @@ def _attrs(records: Records, entities: list[int], kind: str) -> list[tuple[str, 
     return [(label, c, i) for i in entities for label, c in records.entities[i].attributes if c.kind == kind]
 
 
+_WORDS = re.compile(r"[^\W_]{3,}")
+
+
+def _named_in_words(entity: Entity, text: str, bound: list[Entity]) -> bool:
+    """Whether ``text`` names ``entity`` in its own words, in any order: most (two thirds, at least two) of
+    the words of one of its names, two of them not words of what the statement is bound to ("the Willowby
+    Packaging direct debit" names the statement line "Direct debit Willowby Packaging", which no key
+    lookup finds; "Gull Point account review" does not name another customer's "account review")."""
+    words = {w.casefold() for w in _WORDS.findall(text)}
+    theirs = {w for e in bound for k in e.keys for w in _WORDS.findall(k)}
+    for key in entity.keys:
+        if key.startswith("#") or "@" in key:
+            continue
+        own = set(_WORDS.findall(key))
+        said = own & words
+        if len(own) >= 2 and len(said) >= max(2, -(-2 * len(own) // 3)) and len(said - theirs) >= 2:
+            return True
+    return False
+
+
 def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope: Scope,
            numbers: list[Claim], dates: list[date]) -> Verdict | None:
     def verdict(kind: str, why: str = "") -> Verdict:
@@ -286,6 +306,9 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     holders = records.holders(c)
     collections = {records.entities[i].collection for i in entities}
     if holders and all(records.entities[h].collection in collections for h in holders):
+        if any(_named_in_words(records.entities[h], st.text, [records.entities[e] for e in entities])
+               for h in holders):
+            return verdict("true")  # the statement names that other item too ("the Willowby direct debit of £245.01")
         # another item's value beside this one: false even where the gold states it (of that other item)
         rival = records.entities[holders[0]]
         theirs = ", ".join(sorted({shown(a) for _l, a, _i in own}))[:120] or "none"
@@ -483,8 +506,11 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
         return True
     binder = Binder(records)
     bound: list[list[int]] = []
+    candidates = sorted({i for k in involved or () if not k.startswith("#") for i in records.named(k)})[:200]
     for st in statements:
         own, _spans = binder.bind(st.text)
+        if st.start <= c.start < st.end:  # what the task involves, named in other words (word order)
+            own = sorted(set(own) | {i for i in candidates if _named_in_words(records.entities[i], st.text, [])})
         entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else [])
         bound.append(entities)
         if involved is not None:

@@ -842,3 +842,15 @@ def test_a_greeting_names_whom_the_mail_is_to_not_someone_only_copied():
     s = state("unused")
     s.files[f"emails/{ME}/sent/msg-1.eml"] = copied
     assert run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["4690.99"]}, s).passed
+
+
+def test_a_fact_the_gold_lists_under_a_negated_heading_may_be_stated_in_a_negated_sentence():
+    """The gold's list item states the fact plainly, but under "not yet shown by the bank:"; the agent's
+    prose says the same in one negated sentence. Under a plain heading the negation is still refused."""
+    from officesim.evaluators.claims import polarity_problems
+
+    agent = "Two ledger payments, TF-2610-0343 (Thornbury Furniture) and WP-2609-0313, aren't on the statement yet."
+    under_no = "Reconciled except:\nPaid in the ledger, not yet shown by the bank:\n- TF-2610-0343 (Thornbury Furniture)\n"
+    assert polarity_problems(agent, ["TF-2610-0343"], ["Reconcile October.", under_no], year=2026) == []
+    under_yes = "Paid and shown by the bank:\n- TF-2610-0343 (Thornbury Furniture)\n"
+    assert polarity_problems(agent, ["TF-2610-0343"], ["Reconcile October.", under_yes], year=2026)

@@ -274,3 +274,45 @@ def test_a_mail_to_one_customer_that_names_another_customers_order_is_false():
     state = EvalState(files={**office, "emails/maya/sent/1.eml": colleague}, now=NOW, before=office, gold=office,
                       user=USER, user_name="Maya Lin", instruction="Tell Dana about the orders.")
     assert written_truth(state).false == []  # a colleague may hear of any customer's order
+
+
+def test_a_value_of_an_item_the_statement_names_in_other_words_is_not_anothers():
+    """A statement about two statement lines names one by its key and the other in its own words: each
+    value is the attribute of one of them, not a rival's beside the first."""
+    lines = {"kind": "xlsx", "sheet_order": ["Statement"], "sheets": {"Statement": [
+        ["Date", "Description", "Amount"],
+        [datetime(2026, 10, 13), "Direct debit Willowby Packaging", 245.01],
+        [datetime(2026, 10, 31), "Account service charge", 18.75],
+    ]}}
+    records = build_records({"bank/statement.xlsx": lines}, 2026)
+    scope = Scope(claims=[], now=NOW, year=2026)
+    both = ("The statement also has two lines that are not in the ledger: the Willowby Packaging direct debit "
+            "of £245.01 and the account service charge of £18.75.")
+    assert [v.value for v in read(both, records, scope).false] == []
+    wrong = "The statement also has a line that is not in the ledger: the account service charge of £245.01."
+    assert [v.value for v in read(wrong, records, scope).false] == ["£245.01"]
+
+
+def test_what_the_gold_forwards_is_involved_and_what_it_did_may_be_counted():
+    """True context about a message the gold forwards (its date) is read against that message; a count of
+    what the gold did (rows it changed, mails it sent) is true context too."""
+    from officesim.evaluators.truth import _true_context, gold_counts
+
+    question = {"kind": "eml", "mailbox": USER, "folder": "inbox", "from": "dana.ortiz@northwind.test", "to": [USER],
+                "cc": [], "subject": "Shipping", "date": datetime(2026, 9, 29, 10, 0),
+                "body": "When will SO-1003 ship?", "attachments": []}
+    office = {**OFFICE, "emails/maya/inbox/7.eml": question}
+    forward = {**_mail("---------- Forwarded message ----------\nFrom: dana.ortiz@northwind.test\n"
+                       "Subject: Shipping\n\nWhen will SO-1003 ship?"), "subject": "Fwd: Shipping",
+               "to": ["omar.nair@northwind.test"]}
+    orders = ORDERS["sheets"]["Orders"]
+    ticked = {**ORDERS, "sheets": {"Orders": [orders[0], *[[*r[:4], 0] for r in orders[1:3]], orders[3]]}}
+    gold = {**office, "emails/maya/sent/1.eml": forward, "data/orders.xlsx": ticked}
+    state = EvalState(files=gold, now=NOW, before=office, gold=gold, instruction="Pass Dana's question on to Omar.",
+                      user=USER, user_name="Maya Lin")
+    said = "I've forwarded Omar Dana's question of 29 September about SO-1003."
+    (when,) = claims_in(said, year=2026, kinds=("date",))
+    assert _true_context(state)(when, said)
+    (wrong,) = claims_in(said.replace("29 September", "24 September"), year=2026, kinds=("date",))
+    assert not _true_context(state)(wrong, said.replace("29 September", "24 September"))
+    assert {2.0, 1.0} <= gold_counts(state) and 3.0 not in gold_counts(state)
