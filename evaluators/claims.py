@@ -1541,6 +1541,23 @@ def bounded_lines(text: str) -> str:
     return "\n".join(out)
 
 
+# what, said after an item in its sentence, sets it aside ("CTR-2314 has already passed, so it is not
+# included", "#5109 was resolved in a later update", "A182 is not yet due")
+SET_ASIDE = re.compile(r"(?i)\b(?:not included|excluded|left (?:it |them )?out|leaving (?:it |them )?out|"
+                        r"already (?:passed|expired|closed|resolved|paid|ended|over)|(?:has|have) (?:already )?passed|"
+                        r"no longer|not (?:on|in) (?:the|this|my|our|your) (?:list|digest|report|summary|mail)|"
+                        r"not (?:yet )?due|(?:is|are|was|were)(?: not|n't)|isn't|aren't|wasn't|weren't|"
+                        r"out of scope|do(?:es)? not (?:need|qualify|count|apply)|do(?:es)?n't (?:need|qualify|count|apply)|"
+                        r"(?:was|were|been) resolved|not a (?:duplicate|match)|did order|ordered recently|"
+                        r"so (?:I have|I've|we have|we've) (?:left|not|skipped))\b")
+
+
+def set_aside(text: str, claim: Claim) -> bool:
+    """Whether the sentence of ``text`` that states ``claim`` sets it aside after it ("Vantage Security
+    (CTR-2314) ... has already passed; they are not on this list")."""
+    return any(a <= claim.start < b and SET_ASIDE.search(sentence, claim.end - a) for a, b, sentence in sentences(text))
+
+
 def closed_world_problems(text: str, support: Support, *, year: int | None, now: datetime | None,
                           directory: Directory | None, recipients: Iterable[str] | None = None,
                           sources: list[tuple[Claim, set[str], int]] | None = None, body: str | None = None,
@@ -1563,6 +1580,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
         given = {str(c.value) for t in [*support.texts, *map(str, _flat(support.expected))]
                  for c in claims_in(str(t or ""), year=year, kinds=("id",))}
         strays += [c for c in invented_ids(text, known, year) if (c.kind, c.text) not in seen and str(c.value) not in given]
+    strays = [c for c in strays if not (c.kind == "id" and set_aside(text, c))]  # named to say it is left out
     if strays:
         problems.append("also states " + ", ".join(f"{show(c.text)} ({c.kind})" for c in strays[:5])
                         + ", which neither the task nor its sources support")

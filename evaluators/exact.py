@@ -12,7 +12,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from officesim.evaluators.claims import directory_of, gold_mail, mail_said, sentences, written_problems
+from officesim.evaluators.claims import SET_ASIDE, directory_of, gold_mail, mail_said, sentences, written_problems
 from officesim.evaluators.facts import Fact, find, other_candidates, own_text, rebound, states, unbound
 from officesim.evaluators.registry import CellRef, CheckResult, TimeStr, check
 from officesim.evaluators.state import (
@@ -401,20 +401,9 @@ def stated_plainly(text: str, fact: Any, *, year: int | None) -> bool:
         if m is None:
             continue
         contrast = _CONTRAST.search(sentence)
-        if not (contrast and contrast.start() < m.start) and not _SET_ASIDE.search(sentence, m.end):
+        if not (contrast and contrast.start() < m.start) and not SET_ASIDE.search(sentence, m.end):
             return True
     return False
-
-
-# what, said after an item in its sentence, sets it aside ("CTR-2314 has already passed, so it is not
-# included", "#5109 was resolved in a later update", "A182 is not yet due")
-_SET_ASIDE = re.compile(r"(?i)\b(?:not included|excluded|left (?:it |them )?out|leaving (?:it |them )?out|"
-                        r"already (?:passed|expired|closed|resolved|paid|ended|over)|(?:has|have) (?:already )?passed|"
-                        r"no longer|not (?:on|in) (?:the|this|my|our|your) (?:list|digest|report|summary|mail)|"
-                        r"not (?:yet )?due|(?:is|are|was|were)(?: not|n't)|isn't|aren't|wasn't|weren't|"
-                        r"out of scope|do(?:es)? not (?:need|qualify|count|apply)|do(?:es)?n't (?:need|qualify|count|apply)|"
-                        r"(?:was|were|been) resolved|not a (?:duplicate|match)|did order|ordered recently|"
-                        r"so (?:I have|I've|we have|we've) (?:left|not|skipped))\b")
 
 
 _DENIAL = re.compile(r"(?<![\w-])(?:no|not|non|without|lack\w*|missing|never|none|await\w*|pending|yet|"

@@ -854,3 +854,18 @@ def test_a_fact_the_gold_lists_under_a_negated_heading_may_be_stated_in_a_negate
     assert polarity_problems(agent, ["TF-2610-0343"], ["Reconcile October.", under_no], year=2026) == []
     under_yes = "Paid and shown by the bank:\n- TF-2610-0343 (Thornbury Furniture)\n"
     assert polarity_problems(agent, ["TF-2610-0343"], ["Reconcile October.", under_yes], year=2026)
+
+
+def test_an_identifier_named_only_to_set_it_aside_is_not_an_extra_item():
+    """True context: "CTR-2314 has already passed; it is not on this list" names an item to leave it out;
+    the same identifier listed as one more item is still one the task did not ask for."""
+    from officesim.evaluators.claims import Support, closed_world_problems
+
+    support = Support(expected=["CTR-2426"], texts=["List the contracts whose notice deadline is coming up.",
+                                                    "- CTR-2426, Poppyfield Nurseries"])
+    base = "- CTR-2426, Poppyfield Nurseries\n\n"
+    aside = base + "Umber Freight (CTR-2314) has already passed its deadline, so it is not on this list."
+    assert not any("also states" in p for p in closed_world_problems(aside, support, year=2026, now=None,
+                                                                     directory=None))
+    extra = base + "- CTR-2314, Umber Freight"
+    assert any("CTR-2314" in p for p in closed_world_problems(extra, support, year=2026, now=None, directory=None))
