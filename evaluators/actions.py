@@ -101,6 +101,7 @@ class Episode:
     did: frozenset[str]  # "mail", "attachment", "event", "file"
     mails: tuple[tuple[str, frozenset[str]], ...]  # each new mail (by ``mail_key``), whom it went to (to and cc)
     mailed_before: frozenset[str] = frozenset()  # whom the user's mail in the initial office went to
+    home: str = ""  # the user's mail domain: a customer or a supplier is written to outside it
 
 
 def mail_key(entry: dict) -> str:
@@ -116,6 +117,10 @@ def claimed_stems(texts: Iterable[str]) -> set[str]:
 def verb_of(claim: ActionClaim) -> str:
     """The verb a claim turns on ("put the orders on hold" is "hold")."""
     return claim.words.split()[-1].lower()
+
+
+_OUTSIDE_PARTY = re.compile(r"(?i)(?:(?:the|our|this|that|each|every|both|all|all the)\s+)?"
+                            r"(?:customers?|clients?|suppliers?|vendors?)\b")
 
 
 def action_problems(text: str, where: str, episode: Episode, *, attachments: bool | None,
@@ -139,6 +144,9 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
                 ok = any(named & to for _w, to in episode.mails) or bool(named & episode.mailed_before)
             elif re.match(r"(?i)(?:you|it to you|them to you|this|these|the attached|below)\b", after) or attachments:
                 ok = bool(episode.mails)
+            elif episode.home and _OUTSIDE_PARTY.match(after):  # "I've contacted the customer"
+                ok = any(w != (this or where) and any(a.partition("@")[2] != episode.home for a in to)
+                         for w, to in episode.mails)
             else:
                 ok = any(w != (this or where) for w, _to in episode.mails)
         elif claim.shows == "outside":

@@ -1548,7 +1548,7 @@ SET_ASIDE = re.compile(r"(?i)\b(?:not included|excluded|left (?:it |them )?out|l
                         r"no longer|not (?:on|in) (?:the|this|my|our|your) (?:list|digest|report|summary|mail)|"
                         r"not (?:yet )?due|(?:is|are|was|were)(?: not|n't)|isn't|aren't|wasn't|weren't|"
                         r"out of scope|do(?:es)? not (?:need|qualify|count|apply)|do(?:es)?n't (?:need|qualify|count|apply)|"
-                        r"(?:was|were|been) resolved|not a (?:duplicate|match)|did order|ordered recently|"
+                        r"(?:was|were|been) resolved|not a (?:duplicate|match)|(?:did|have|has|had)(?: both| all| each| also)? ordered|did order|ordered recently|"
                         r"so (?:I have|I've|we have|we've) (?:left|not|skipped))\b")
 
 

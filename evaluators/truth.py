@@ -201,7 +201,11 @@ def episode_of(state: EvalState) -> Episode:
             did.add("event")
         elif kind != "eml":  # a register or tracker may be a workbook, a document or a text file
             did.add("file")
-    return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier)
+    return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier, user.partition("@")[2])
+
+
+_TO_WHOM = re.compile(r"\b(?i:to|with|contacted|emailed|told|informed|notified|asked)\s+(?i:the\s+)?"
+                      r"(?:[A-Z][\w&'’.-]*\s+){0,5}(?:(?:and|&|,)\s+(?:[A-Z][\w&'’.-]*\s+){0,5})*$")
 
 
 def _claim_checks(state: EvalState, records: Records):
@@ -218,6 +222,7 @@ def _claim_checks(state: EvalState, records: Records):
                         if state.written(p) and e.get("kind") != "eml").casefold()
 
     directory = directory_of(state)
+    home = (state.user or "").partition("@")[2] or "\0"
 
     def named(sentence: str) -> set[str]:
         # full names first ("Mei Lovell" is not Mei Lund); a first name alone names whoever has it
@@ -227,9 +232,16 @@ def _claim_checks(state: EvalState, records: Records):
             if key.startswith("#") or "@" in key:
                 out.add(key) if "@" in key else None
                 continue
-            for i in records.named(key):  # a person it names, not the contacts of a thing it names
+            # a person it names; a thing it names only where it is whom something went to ("sent notices to
+            # Yarrow Energy"), not what was sent ("sent the Acme Tools figures to finance")
+            start = records.keys_in(sentence)[key][0]
+            to_it = _TO_WHOM.search(sentence[max(0, start - 80):start]) is not None
+            for i in records.named(key):
                 if records.entities[i].collection == "person":
                     out |= {k for k in records.entities[i].keys if "@" in k}
+            if to_it:  # a party named in many mails: the addresses its rows carry (its contacts)
+                out |= {k for i in records.by_key.get(key, [])[:500] for k in records.entities[i].keys
+                        if "@" in k and not k.endswith("@" + home) and records.entities[i].collection != "mail"}
         return out
 
     def recorded(sentence: str, verb: str) -> bool:
@@ -367,7 +379,8 @@ def gold_counts(state: EvalState) -> frozenset[float]:
             if kind == "xlsx":
                 for name, rows in (entry.get("sheets") or {}).items():
                     was = ((old or {}).get("sheets") or {}).get(name) or []
-                    changed = [i for i, row in enumerate(rows) if i >= len(was) or was[i] != row]
+                    changed = [i for i, row in enumerate(rows)  # the header row is not an item
+                               if i > 0 and (i >= len(was) or was[i] != row)]
                     counts.add(float(len(changed)))
                     values = Counter(str(v) for i in changed for j, v in enumerate(rows[i])  # "31 marked Cleared"
                                      if v not in (None, "") and (i >= len(was) or j >= len(was[i]) or was[i][j] != v))

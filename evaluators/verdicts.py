@@ -505,6 +505,8 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
                                or _counts_a_table(c, records, involved)):
         return True
     binder = Binder(records)
+    if c.kind == "number" and _money(c) and _total_of_named(c, statements, binder, records, year):
+        return True
     bound: list[list[int]] = []
     candidates = sorted({i for k in involved or () if not k.startswith("#") for i in records.named(k)})[:200]
     for st in statements:
@@ -526,6 +528,50 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
                 numbers = [n for n in claims_in(text, year=year, kinds=("number",)) if not _plain_count(n, text)]
                 return _derived(c, st, own_attrs, records, entities, numbers, [])
             return False
+    return False
+
+
+def _total_of_named(c: Claim, statements: list[Statement], binder: Binder, records: Records,
+                    year: int | None = None) -> bool:
+    """A total of one field over the items the text names, one item per statement, two or more of one table
+    ("Together they are worth £337,500 a year" under three lines naming contracts of the register; of a
+    party with several contracts, the one whose other values the line states)."""
+    per: dict[str, dict[str, list[int]]] = {}  # collection -> each key the text names -> the items it may be
+    for st in statements:
+        if st.start <= c.start < st.end:
+            continue
+        stated = [x for x in claims_in(st.text, year=year, kinds=("date", "number")) if x.kind == "date" or _money(x)]
+        found = [k for k in records.keys_in(st.text) if "@" not in k and k not in binder.neutral]
+        ids = [k for k in found if k.startswith("#")]
+        for key in ids or found:  # as the binder reads: identifiers first, names where there are none
+            by: dict[str, list[int]] = {}
+            for i in records.by_key.get(key, []):  # a party's name is in many mails: its rows in each table
+                by.setdefault(records.entities[i].collection, []).append(i)
+            for collection, items in by.items():
+                if len(items) > 30:
+                    continue
+                fits = [i for i in items if any(same_claim(x, a) for x in stated
+                                                for _l, a in records.entities[i].attributes)]
+                per.setdefault(collection, {}).setdefault(key, fits or items)
+    v, tol = float(c.value), tolerance(c.text) * 1.0001
+    for named in per.values():
+        lines = list(named.values())
+        if not 2 <= len(lines) <= 30:
+            continue
+        labels = {label for items in lines for i in items for label, _a in records.entities[i].values("number") if label}
+        for label in labels:
+            sums = {0.0}
+            for items in lines:
+                values = {float(a.value) for i in items for l, a in records.entities[i].values("number")
+                          if l == label and (not c.currency or not a.currency or a.currency == c.currency)}
+                if not values:
+                    break
+                sums = {x + y for x in sums for y in values}
+                if len(sums) > 5_000:
+                    break
+            else:
+                if any(abs(x - v) <= tol for x in sums):
+                    return True
     return False
 
 

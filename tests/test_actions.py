@@ -60,6 +60,15 @@ def test_a_mail_to_nobody_named_is_another_mail_than_this_one_unless_it_sends_to
     assert not problems("I have sent you the summary below.")
 
 
+def test_a_mail_said_sent_to_the_customer_must_have_gone_outside_the_office():
+    inside = Episode(frozenset({"mail"}), (("sent/1.eml", frozenset({"rosa@x.test"})), ("sent/2.eml", frozenset({"w@x.test"}))),
+                     home="x.test")
+    assert problems("I have contacted the customer about the late order.", inside)
+    outside = Episode(frozenset({"mail"}), (("sent/1.eml", frozenset({"rosa@x.test"})), ("sent/2.eml", frozenset({"ana@acme.test"}))),
+                      home="x.test")
+    assert not problems("I have contacted the customer about the late order.", outside)
+
+
 def test_attachments_events_and_files_are_what_the_episode_made():
     assert problems("I have attached a copy of the invoice.")
     assert not problems("I have attached a copy of the invoice.", attachments=True)

@@ -316,3 +316,42 @@ def test_what_the_gold_forwards_is_involved_and_what_it_did_may_be_counted():
     (wrong,) = claims_in(said.replace("29 September", "24 September"), year=2026, kinds=("date",))
     assert not _true_context(state)(wrong, said.replace("29 September", "24 September"))
     assert {2.0, 1.0} <= gold_counts(state) and 3.0 not in gold_counts(state)
+
+
+def test_a_total_over_the_items_the_text_names_is_true_context(records):
+    from officesim.evaluators.verdicts import true_of_records
+
+    for total, true in (("£3,650.00", True), ("£3,600.00", False)):
+        text = f"Acme Tools has SO-1001 and SO-1003 open. Together they come to {total}."
+        (c,) = claims_in(text.split(". ")[1], year=2026, kinds=("number",))
+        at = text.index(total)
+        c = type(c)(c.kind, c.value, c.text, c.precision, c.currency, at, at + len(total), c.unscaled)
+        assert true_of_records(c, text, records, 2026, frozenset()) is true, total
+
+
+def test_a_mail_said_sent_to_a_company_must_have_gone_to_its_contact():
+    customers = {"kind": "xlsx", "sheet_order": ["Customers"], "sheets": {"Customers": [
+        ["Customer", "Contact", "Email"], ["Acme Tools", "Ana Diaz", "ana.diaz@acmetools.test"]]}}
+    office = {**OFFICE, "data/customers.xlsx": customers}
+    note = _mail("Hi Dana,\nI have already sent the revised quote to Acme Tools.")
+
+    def false(other_to: str) -> list[str]:
+        other = {**_mail("Hello,\nThe revised quote is below."), "subject": "Revised quote", "to": [other_to]}
+        files = {**office, "emails/maya/sent/1.eml": note, "emails/maya/sent/2.eml": other}
+        state = EvalState(files=files, now=NOW, before=office, gold=office, instruction="Tell Dana about the quote.",
+                          user=USER, user_name="Maya Lin")
+        return [f for f in written_truth(state).false if "claims an action" in f]
+
+    assert false("omar.nair@northwind.test")
+    assert not false("ana.diaz@acmetools.test")
+
+
+def test_a_total_over_one_item_per_line_takes_the_item_the_line_describes(records):
+    from officesim.evaluators.verdicts import true_of_records
+
+    lines = "- Acme Tools, ordered 15 September 2026\n- Birch Supplies, ordered 3 September 2026\nTogether: {}."
+    for total, true in (("£3,230.50", True), ("£2,080.50", False)):  # Acme's order of that date, not its other
+        text = lines.format(total)
+        at = text.index(total)
+        (c,) = [x for x in claims_in(text, year=2026, kinds=("number",)) if x.text == total]
+        assert true_of_records(c, text, records, 2026, frozenset()) is true, total
