@@ -119,6 +119,12 @@ def verb_of(claim: ActionClaim) -> str:
     return claim.words.split()[-1].lower()
 
 
+# when a sentence says a mail was sent before the episode ("Already sent to Anton yesterday"); "already"
+# alone is no date: a user's earlier mail to a party does not show what this sentence says was sent
+_EARLIER = re.compile(r"(?i)\b(?:yesterday|earlier|previously|ago|last (?:week|month|\w+day)|"
+                      r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|"
+                      r"jun|jul|aug|sep|oct|nov|dec)\w*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2})\b")
+
 _OUTSIDE_PARTY = re.compile(r"(?i)(?:(?:the|our|this|that|each|every|both|all|all the)\s+)?"
                             r"(?:customers?|clients?|suppliers?|vendors?)\b")
 
@@ -141,7 +147,8 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
             named = recipients_named(claim.sentence)
             after = claim.sentence[claim.sentence.find(claim.words) + len(claim.words):].lstrip()
             if named:  # sent in this episode, or before it ("Already sent to Anton yesterday")
-                ok = any(named & to for _w, to in episode.mails) or bool(named & episode.mailed_before)
+                ok = any(named & to for _w, to in episode.mails) or (
+                    bool(named & episode.mailed_before) and _EARLIER.search(claim.sentence) is not None)
             elif re.match(r"(?i)(?:you|it to you|them to you|this|these|the attached|below)\b", after) or attachments:
                 ok = bool(episode.mails)
             elif episode.home and _OUTSIDE_PARTY.match(after):  # "I've contacted the customer"

@@ -88,6 +88,8 @@ def test_a_mail_said_sent_before_the_episode_is_true_when_the_office_holds_it():
     earlier = Episode(frozenset(), (), frozenset({"milan@x.test"}))
     assert not problems("Already sent to Milan yesterday; nothing sent again.", earlier)
     assert problems("Already sent to Rosa yesterday; nothing sent again.", earlier)
+    # a sentence that gives no time does not point at the user's earlier mail to that person
+    assert problems("I have already sent the notices of non-renewal to Milan.", earlier)
 
 
 def test_every_mailbox_copy_of_one_mail_is_one_mail():
