@@ -102,6 +102,7 @@ class Episode:
     mails: tuple[tuple[str, frozenset[str]], ...]  # each new mail (by ``mail_key``), whom it went to (to and cc)
     mailed_before: frozenset[str] = frozenset()  # whom the user's mail in the initial office went to
     home: str = ""  # the user's mail domain: a customer or a supplier is written to outside it
+    forwarded: frozenset[str] = frozenset()  # the senders of the messages the episode forwarded
 
 
 def mail_key(entry: dict) -> str:
@@ -131,7 +132,8 @@ _OUTSIDE_PARTY = re.compile(r"(?i)(?:(?:the|our|this|that|each|every|both|all|al
 
 def action_problems(text: str, where: str, episode: Episode, *, attachments: bool | None,
                     recipients_named: Callable[[str], set[str]], allowed: set[str],
-                    recorded: Callable[[str, str], bool], this: str | None = None) -> list[str]:
+                    recorded: Callable[[str, str], bool], this: str | None = None,
+                    parties_named: Callable[[str], set[str]] | None = None) -> list[str]:
     """The claims of ``text`` (written at ``where``) that the episode does not show. ``recipients_named``
     gives the addresses of whom a sentence names; ``allowed`` the verbs the task itself says were done;
     ``recorded(sentence, verb)`` whether the office's records of what the sentence names state the verb.
@@ -156,6 +158,13 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
                          for w, to in episode.mails)
             else:
                 ok = any(w != (this or where) for w, _to in episode.mails)
+            if ok and verb_of(claim) == "forwarded" and parties_named is not None:
+                # "forwarded you Upland Outdoor's emails": a party named beside the forward, not whom it went
+                # to, must be whom a forwarded message came from
+                recipients = {a for _w, to in episode.mails for a in to}
+                sources = parties_named(claim.sentence) - recipients
+                ok = not sources or bool(sources & episode.forwarded) or bool(
+                    {a.partition("@")[2] for a in sources} & {a.partition("@")[2] for a in episode.forwarded})
         elif claim.shows == "outside":
             ok = verb in allowed or recorded(claim.sentence, verb)
         else:

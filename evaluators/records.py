@@ -46,7 +46,9 @@ MAX_KEY_WORDS = 6
 # starts only where a run of address characters starts: tried from inside a run, the pattern scanned
 # to the run's end from every position of it (quadratic in a long run without "@")
 _ADDRESS = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’&.-]*|\d+")
+_POSSESSIVE = re.compile(r"['’]s$")
+_WORD = re.compile(r"[A-Za-z](?:[A-Za-z'’&.-]*[A-Za-z&])?|\d+")  # a word ends in a letter: "Tools." and
+# "Tools'" are "Tools" at a sentence's end or as a possessive
 _LABEL_LINE = re.compile(r"^\s*([A-Za-z][A-Za-z /&()'’.-]{1,40}?)\s*[:=]\s+(\S.*)$")
 _HEADER_ID = re.compile(r"(?i)\b(?:no|number|nr|ref|reference|id|invoice|order|credit|note|contract|po|account|"
                         r"ticket|case|claim|booking|request|quote|receipt)\b")
@@ -58,7 +60,12 @@ _NAME_HEADER = re.compile(r"(?i)name|customer|supplier|client|vendor|company|emp
 def name_key(text: str) -> str:
     """How a name is looked up: its words, case-folded, one space apart ("Ironvale  Logistics" is
     "ironvale logistics")."""
-    return " ".join(w.casefold() for w in _WORD.findall(text))
+    return " ".join(fold(w) for w in _WORD.findall(text))
+
+
+def fold(word: str) -> str:
+    """A word as names are compared: case-folded, without a possessive "'s" ("Ode's" is "ode")."""
+    return _POSSESSIVE.sub("", word.casefold())
 
 
 def id_key(value: str) -> str:
@@ -161,7 +168,7 @@ class Records:
             key = id_key(c.value)
             if key in self.by_key:
                 found[key] = (c.start, c.end)
-        words = [(m.group(0).casefold(), m.start(), m.end()) for m in _WORD.finditer(text)]
+        words = [(fold(m.group(0)), m.start(), m.end()) for m in _WORD.finditer(text)]
         covered = -1
         for i in range(len(words)):
             for n in range(min(MAX_KEY_WORDS, len(words) - i), 0, -1):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 import threading
+from email.utils import parseaddr
+from typing import Callable
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
@@ -42,6 +44,8 @@ class Place:
     body: str = ""  # a mail: its own words, greeting first
     attached: int = 0  # a mail: how many files it carries
     key: str | None = None  # a mail: ``mail_key``, the same for every mailbox's copy
+    rows: int | None = None  # a mail carrying one workbook: the rows under its first sheet's header
+    origin: str | None = None  # a forward: the sender of the message it carries
 
 
 @dataclass
@@ -118,6 +122,37 @@ def _forwardable(state: EvalState) -> frozenset[str]:
     return state.memo["forwardable"]
 
 
+def _attached_rows(state: EvalState, attachments: list) -> int | None:
+    """The rows under the header of the one workbook a mail carries (found by its file name among the
+    office's files, the episode's own first), or None."""
+    if len(attachments) != 1 or not isinstance(attachments[0], dict):
+        return None
+    name = str(attachments[0].get("filename") or "")
+    if not name.lower().endswith((".xlsx", ".xlsm")):
+        return None
+    found = sorted((not state.written(p), p) for p, e in state.files.items()
+                   if p.rsplit("/", 1)[-1] == name and e.get("kind") == "xlsx")
+    if not found:
+        return None
+    book = state.files[found[0][1]]
+    sheets = book.get("sheets") or {}
+    first = (book.get("sheet_order") or list(sheets))[:1]
+    rows = [r for r in (sheets.get(first[0]) if first else None) or [] if any(v not in (None, "") for v in r)]
+    return max(len(rows) - 1, 0)
+
+
+_FORWARDED_FROM = re.compile(r"^-{5,} ?Forwarded message ?-{5,}\s*\nFrom: *(?P<sender>.+)$", re.M)
+
+
+def forwarded_from(entry: dict) -> str | None:
+    """The sender of the message a forward carries (from the header block under its marker)."""
+    m = _FORWARDED_FROM.search(str(entry.get("body") or ""))
+    if not m:
+        return None
+    address = parseaddr(m.group("sender").strip())[1].lower()
+    return address or None
+
+
 def places(state: EvalState) -> list[Place]:
     """Every place the agent wrote: new mail (its subject and own words, once however many mailboxes
     hold it), the lines added to documents, new or changed events, the answer."""
@@ -141,7 +176,8 @@ def places(state: EvalState) -> list[Place]:
                 own = ""  # a forward that copies the original's body verbatim (no marker) adds no words of its own
             out.append(Place(path, f"{subject}\n{own}", subject, people,
                              bool(entry.get("attachments")), tuple(str(a).lower() for a in entry.get("to") or []),
-                             own, len(entry.get("attachments") or []), mail_key(entry)))
+                             own, len(entry.get("attachments") or []), mail_key(entry),
+                             _attached_rows(state, entry.get("attachments") or []), forwarded_from(entry)))
         elif kind in ("docx", "text"):
             out.append(Place(path, added_text(state, path)))
         elif kind == "ics":
@@ -201,7 +237,9 @@ def episode_of(state: EvalState) -> Episode:
             did.add("event")
         elif kind != "eml":  # a register or tracker may be a workbook, a document or a text file
             did.add("file")
-    return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier, user.partition("@")[2])
+    forwarded = frozenset(o for p, e in state.files.items() if state.written(p) and e.get("kind") == "eml"
+                          and p not in before and (o := forwarded_from(e)))
+    return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier, user.partition("@")[2], forwarded)
 
 
 _TO_WHOM = re.compile(r"\b(?i:to|with|contacted|emailed|told|informed|notified|asked)\s+(?i:the\s+)?"
@@ -224,7 +262,7 @@ def _claim_checks(state: EvalState, records: Records):
     directory = directory_of(state)
     home = (state.user or "").partition("@")[2] or "\0"
 
-    def named(sentence: str) -> set[str]:
+    def named(sentence: str, anywhere: bool = False) -> set[str]:
         # full names first ("Mei Lovell" is not Mei Lund); a first name alone names whoever has it
         out: set[str] = {address for _m, address in directory.persons_in(sentence)} or \
             {p.address for w in re.findall(r"\b[A-Z][a-z]{2,}\b", sentence) for p in directory.named(w)}
@@ -235,7 +273,7 @@ def _claim_checks(state: EvalState, records: Records):
             # a person it names; a thing it names only where it is whom something went to ("sent notices to
             # Yarrow Energy"), not what was sent ("sent the Acme Tools figures to finance")
             start = records.keys_in(sentence)[key][0]
-            to_it = _TO_WHOM.search(sentence[max(0, start - 80):start]) is not None
+            to_it = anywhere or _TO_WHOM.search(sentence[max(0, start - 80):start]) is not None
             for i in records.named(key):
                 if records.entities[i].collection == "person":
                     out |= {k for k in records.entities[i].keys if "@" in k}
@@ -287,6 +325,46 @@ def attached_counts(text: str, attached: int) -> list[str]:
     return out
 
 
+def forward_note_problems(note: str, origin: str, named: Callable[..., set[str]]) -> list[str]:
+    """A forward's note that says whom the message is from ("this one from Upland Outdoor") where the
+    message it carries came from another party (neither that person nor that organisation's domain)."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", note):
+        for m in re.finditer(r"(?i)\b(?:from|by)\s+(?:the\s+)?", sentence):
+            rest = sentence[m.end():]
+            party = re.match(r"(?:[A-Z][\w&'’.-]*)(?:\s+[A-Z][\w&'’.-]*){0,4}", rest)
+            if not party:
+                continue
+            addresses = named(party.group(0), True)
+            if addresses and origin not in addresses and \
+                    origin.partition("@")[2] not in {a.partition("@")[2] for a in addresses}:
+                out.append(f"{' '.join(sentence.split())!r} says the forwarded message is from {party.group(0)}, "
+                           f"but it is from {origin}")
+    return out
+
+
+_LIST_OF = re.compile(r"(?i)\b(?:list|table|sheet|spreadsheet|workbook|summary|register|overview) (?:of|with|showing) "
+                      r"(?:the |all |all the |these |those )?(?P<n>\d{1,3}|[a-z]+) (?P<noun>[a-z]+s)\b")
+
+
+def listed_rows(text: str, rows: int | None) -> list[str]:
+    """A sentence about the attached workbook that counts its items ("Attached is the list of the four
+    contracts") over another number of rows than the workbook holds."""
+    if rows is None:
+        return []
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+        if not re.search(r"(?i)\battach", sentence):
+            continue
+        for m in _LIST_OF.finditer(sentence):
+            n = m.group("n").lower()
+            n = NUMBER_WORDS.get(n) if not n.isdigit() else int(n)
+            if n is not None and n != rows and not MEASURE.match(" " + m.group("noun")):
+                out.append(f"{' '.join(sentence.split())!r} counts {n} {m.group('noun')}, but the attached workbook "
+                           f"lists {rows}")
+    return out
+
+
 def other_party_items(place: Place, records: Records, gold_text: str, user: str = "") -> list[str]:
     """Items a mail names that belong to another party than the one it goes to: an order of another
     customer in a mail to this one. An item belongs to a party when its record carries the party's
@@ -325,7 +403,10 @@ def written_truth(state: EvalState) -> Truth:
                                                        str(state.gold_answer or "")]).lower())
     for place in places(state):
         truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
-                                       recipients_named=named, allowed=allowed, recorded=recorded, this=place.key)
+                                       recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
+                                       parties_named=lambda sentence: named(sentence, True))
+        if place.origin:
+            truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]
         if place.to is not None:
             greeting = greeting_problem(place.body, place.to, directory)
             if greeting:
@@ -333,6 +414,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in weekday_conflicts(place.text, state.year)]
         if place.to is not None:
             truth.false += [f"{place.where}: {w}" for w in attached_counts(place.text, place.attached)]
+            truth.false += [f"{place.where}: {w}" for w in listed_rows(place.text, place.rows)]
             truth.false += other_party_items(place, records, gold_ids, (state.user or "").lower())
         reading: Reading = read(place.text, records, scope_of(state, place), subject=place.subject,
                                 neutral=[state.user or "", *place.neutral])

@@ -355,3 +355,41 @@ def test_a_total_over_one_item_per_line_takes_the_item_the_line_describes(record
         at = text.index(total)
         (c,) = [x for x in claims_in(text, year=2026, kinds=("number",)) if x.text == total]
         assert true_of_records(c, text, records, 2026, frozenset()) is true, total
+
+
+def test_a_count_of_the_attached_workbooks_items_is_read_against_its_rows():
+    def false(body: str) -> list[str]:
+        mail = {**_mail(body), "attachments": [{"filename": "orders.xlsx", "size": 10, "sha256": "x"}]}
+        return [f for f in written_truth(_state({**OFFICE, "emails/maya/sent/1.eml": mail})).false if "workbook" in f]
+
+    assert false("Hi Dana,\nAttached is the list of the four orders.")
+    assert not false("Hi Dana,\nAttached is the list of the three orders.")
+    assert not false("Hi Dana,\nAttached is the list of the orders.")
+
+
+def test_a_forward_is_from_whom_its_note_and_the_claims_of_it_say():
+    """A forward's note naming another party than the forwarded message's sender is false; so is a claim
+    of having forwarded a party's mails when no forwarded message came from that party."""
+    customers = {"kind": "xlsx", "sheet_order": ["Customers"], "sheets": {"Customers": [
+        ["Customer", "Contact", "Email"], ["Acme Tools", "Ana Diaz", "ana.diaz@acmetools.test"],
+        ["Birch Supplies", "Ben Ode", "ben.ode@birch.test"]]}}
+    question = {"kind": "eml", "mailbox": USER, "folder": "inbox", "from": "ana.diaz@acmetools.test", "to": [USER],
+                "cc": [], "subject": "Delivery", "date": datetime(2026, 10, 12, 9, 0), "body": "When is it due?",
+                "attachments": []}
+    office = {**OFFICE, "data/customers.xlsx": customers, "emails/maya/inbox/3.eml": question}
+
+    def false(note: str, cover: str = "") -> list[str]:
+        body = (f"{note}\n\n---------- Forwarded message ----------\nFrom: Ana Diaz <ana.diaz@acmetools.test>\n"
+                "Date: 12 Oct 2026\nSubject: Delivery\nTo: maya.lin@northwind.test\n\nWhen is it due?\n")
+        forward = {**_mail(body), "subject": "Fwd: Delivery"}
+        files = {**office, "emails/maya/sent/1.eml": forward}
+        if cover:
+            files["emails/maya/sent/2.eml"] = {**_mail(cover), "subject": "Handover"}
+        state = EvalState(files=files, now=NOW, before=office, gold=office, instruction="Hand the customers over.",
+                          user=USER, user_name="Maya Lin")
+        return written_truth(state).false
+
+    assert not false("Hi Dana, this one from Acme Tools is yours now.")
+    assert any("Birch Supplies" in f for f in false("Hi Dana, this one from Birch Supplies is yours now."))
+    assert not false("Hi Dana, see below.", "Hi Dana,\nI've forwarded you Acme Tools' question.")
+    assert any("forwarded" in f for f in false("Hi Dana, see below.", "Hi Dana,\nI've forwarded you Birch Supplies' question."))
