@@ -456,7 +456,9 @@ def days_problems(st: Statement, entities: list[int], records: Records, scope: S
     Bounds and rules ("more than 30 days after", "within 14 days") are not counts of anything."""
     out = []
     for m in _DAYS.finditer(st.text):
-        if _BOUND.search(st.text[:m.start()]) or _BOUND.search(st.text[m.end():]):
+        # a bound or a rule stands beside the count it limits ("within 14 days", "notice: 60 days before"),
+        # not anywhere in a long sentence ("Notice must be given by 2 June, which is 170 days from today")
+        if _BOUND.search(st.text[max(0, m.start() - 24):m.start()]) or _BOUND.search(st.text[m.end():m.end() + 20]):
             continue
         n = _number(m.group("n"))
         if any(c.kind == "number" and float(c.value) == n for c in [*scope.claims, *scope.written]):

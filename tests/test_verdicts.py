@@ -393,3 +393,13 @@ def test_a_forward_is_from_whom_its_note_and_the_claims_of_it_say():
     assert any("Birch Supplies" in f for f in false("Hi Dana, this one from Birch Supplies is yours now."))
     assert not false("Hi Dana, see below.", "Hi Dana,\nI've forwarded you Acme Tools' question.")
     assert any("forwarded" in f for f in false("Hi Dana, see below.", "Hi Dana,\nI've forwarded you Birch Supplies' question."))
+
+
+@pytest.mark.parametrize("text,false", [
+    ("Notice must be given by 2 June 2027, which is 170 days from today.", True),
+    ("Notice must be given by 2 June 2027, which is 226 days from today.", False),
+    ("Payment terms are 30 days after the invoice date.", False),  # a rule, beside its count
+    ("SO-1003 must be paid within 14 days after delivery.", False),
+])
+def test_a_day_count_in_a_long_sentence_is_a_count_unless_a_bound_stands_beside_it(records, text, false):
+    assert bool(verdicts(text, records)[0]) == false
