@@ -369,9 +369,11 @@ def _derived(c: Claim, st: Statement, own: list[tuple[str, Claim, int]], records
              numbers: list[Claim], dates: list[date]) -> bool:
     if c.kind != "number":
         return False
-    operands = [Operand(float(a.value), a.currency) for _l, a, _i in _attrs(records, entities, "number")]
-    operands += [Operand(float(n.value), n.currency) for n in numbers if n.start != c.start]
-    operands = operands[:MAX_OPERANDS]
+    values = [a for _l, a, _i in _attrs(records, entities, "number")] + [n for n in numbers if n.start != c.start]
+    if _money(c):  # an amount is not worked out with a count or a term ("£3,616.20" + "45" days is no amount)
+        values = [a for a in values if a.currency or _money(a) or not float(a.value).is_integer()
+                  or abs(float(a.value)) >= 1000]
+    operands = [Operand(float(a.value), a.currency) for a in values][:MAX_OPERANDS]
     if one_step(float(c.value), c.text, operands, currency=c.currency) is not None:
         return True
     if total_of(float(c.value), c.text, [Operand(float(n.value), n.currency) for n in numbers

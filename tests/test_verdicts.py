@@ -403,3 +403,13 @@ def test_a_forward_is_from_whom_its_note_and_the_claims_of_it_say():
 ])
 def test_a_day_count_in_a_long_sentence_is_a_count_unless_a_bound_stands_beside_it(records, text, false):
     assert bool(verdicts(text, records)[0]) == false
+
+
+def test_an_amount_is_not_worked_out_from_a_count_of_days():
+    invoice = {"kind": "pdf", "pages": ["INVOICE EU-2610-0366\nIssued: 10 October 2026\nAmount due: £3,616.20\n"
+                                        "Payment terms: 45\n"]}
+    records = build_records({"data/EU-2610-0366.pdf": invoice}, 2026)
+    scope = Scope(claims=[], now=NOW, year=2026)
+    said = "Your invoice EU-2610-0366 for the same amount ({})."
+    assert [v.value for v in read(said.format("£3,661.20"), records, scope).false] == ["£3,661.20"]  # 3,616.20 + 45
+    assert read(said.format("£3,616.20"), records, scope).false == []
