@@ -295,7 +295,7 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     own = _attrs(records, entities, c.kind)
     matching = [(label, a, i) for label, a, i in own if same_claim(c, a)]
     if matching:
-        wrong = _wrong_label(c, st, own, matching)
+        wrong = _wrong_label(c, st, own, matching) or _of_another(c, st, records, matching)
         return verdict("false", wrong) if wrong else verdict("true")
     if _derived(c, st, own, records, entities, numbers, dates):
         return verdict("true")
@@ -325,6 +325,25 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
 
 def _same_date(c: Claim, day: date) -> bool:
     return same_claim(c, Claim("date", day, day.isoformat()))
+
+
+_OF_ITEM = re.compile(r"(?i)^\s*(?:,\s*)?(?:of|dated|issued|issued on|raised on|from|\()?\s*$")
+
+
+def _of_another(c: Claim, st: Statement, records: Records, matching: list[tuple[str, Claim, int]]) -> str | None:
+    """A value written right after an identifier ("invoice UF-2611-0394 of 15 November") that is an
+    attribute of another item the statement names, not of that identifier's (the duplicate's date given
+    to the original), or None."""
+    before = [(end, key, start) for key, (start, end) in records.keys_in(st.text).items()
+              if key.startswith("#") and end <= c.start and _OF_ITEM.match(st.text[end:c.start])]
+    if not before:
+        return None
+    _end, key, start = max(before)
+    near = set(records.named(key))
+    if not near or any(i in near for _l, _a, i in matching):
+        return None
+    return (f"is given to {st.text[start:_end]}, but it is {records.entities[matching[0][2]].name}'s, "
+            f"not {st.text[start:_end]}'s")
 
 
 def _checkable(c: Claim, st: Statement, scope: Scope) -> bool:

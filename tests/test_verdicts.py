@@ -413,3 +413,13 @@ def test_an_amount_is_not_worked_out_from_a_count_of_days():
     said = "Your invoice EU-2610-0366 for the same amount ({})."
     assert [v.value for v in read(said.format("£3,661.20"), records, scope).false] == ["£3,661.20"]  # 3,616.20 + 45
     assert read(said.format("£3,616.20"), records, scope).false == []
+
+
+def test_a_value_right_after_an_identifier_is_that_items(records):
+    """"SO-1001 of 15 September" gives SO-1003's order date to SO-1001, though the statement names both."""
+    false, _ = verdicts("SO-1003 repeats SO-1001 of 15 September 2026.", records)
+    assert false == ["15 September 2026"]
+    false, _ = verdicts("SO-1003 repeats SO-1001 of 1 September 2026.", records)
+    assert false == []
+    false, _ = verdicts("SO-1003 of 15 September 2026 repeats SO-1001.", records)
+    assert false == []
