@@ -303,9 +303,9 @@ _ATTACHED_COUNT = re.compile(
     r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b")
 
 
-def attached_counts(text: str, attached: int) -> list[str]:
+def attached_counts(text: str, attached: int, rows: int | None = None) -> list[str]:
     """A sentence that counts the files it says are attached ("Attached are the seven invoices") over
-    another number than the message carries."""
+    another number than the message carries (or than the rows of the one workbook it carries)."""
     out = []
     if not attached:
         return out
@@ -319,10 +319,14 @@ def attached_counts(text: str, attached: int) -> list[str]:
                 continue
             n = m.group("n").lower()
             n = NUMBER_WORDS[n] if n in NUMBER_WORDS else int(n)
-            if n != attached:
+            if n != attached and n != rows:
                 out.append(f"{' '.join(sentence.split())!r} counts {n} {m.group('noun')} attached, but the message "
                            f"carries {attached} file(s)")
     return out
+
+
+_THIS_MESSAGE = re.compile(r"(?i)\b(?:this|below|here|forward(?:ed|ing)?|attached|enclosed)\b")
+_OTHER_MESSAGE = re.compile(r"(?i)\b(?:other|another|separately|next|earlier|previous|later)\b")
 
 
 def forward_note_problems(note: str, origin: str, named: Callable[..., set[str]]) -> list[str]:
@@ -330,6 +334,8 @@ def forward_note_problems(note: str, origin: str, named: Callable[..., set[str]]
     message it carries came from another party (neither that person nor that organisation's domain)."""
     out = []
     for sentence in re.split(r"(?<=[.!?])\s+|\n", note):
+        if not _THIS_MESSAGE.search(sentence) or _OTHER_MESSAGE.search(sentence):
+            continue  # "the other, from Dovetail Joinery, follows separately" is not about this one
         for m in re.finditer(r"(?i)\b(?:from|by)\s+(?:the\s+)?", sentence):
             rest = sentence[m.end():]
             party = re.match(r"(?:[A-Z][\w&'’.-]*)(?:\s+[A-Z][\w&'’.-]*){0,4}", rest)
@@ -413,7 +419,7 @@ def written_truth(state: EvalState) -> Truth:
                 truth.false.append(f"{place.where}: {greeting}")
         truth.false += [f"{place.where}: {w}" for w in weekday_conflicts(place.text, state.year)]
         if place.to is not None:
-            truth.false += [f"{place.where}: {w}" for w in attached_counts(place.text, place.attached)]
+            truth.false += [f"{place.where}: {w}" for w in attached_counts(place.text, place.attached, place.rows)]
             truth.false += [f"{place.where}: {w}" for w in listed_rows(place.text, place.rows)]
             truth.false += other_party_items(place, records, gold_ids, (state.user or "").lower())
         reading: Reading = read(place.text, records, scope_of(state, place), subject=place.subject,

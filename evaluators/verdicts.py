@@ -225,7 +225,19 @@ def _hedges(text: str, year: int | None) -> list[Verdict]:
         if inside and before and {c.kind for c in inside} & {c.kind for c in before}:
             out.append(Verdict(text[max(0, m.start() - 40):m.end()].strip(), m.group(0), inside[0].kind, "false",
                                "offers another value as an alternative: the office has one"))
+    for m in _HEDGE_OR.finditer(text):  # "1 October, or maybe 9 October"
+        after = [c for c in claims_in(text[m.end():m.end() + 40], year=year, kinds=("number", "date", "time"))
+                 if c.start <= 1]
+        window = text[max(0, m.start() - 40):m.start()]
+        before = [c for c in claims_in(window, year=year, kinds=("number", "date", "time"))
+                  if not window[c.end:].strip(" ,;")]
+        if after and before and {c.kind for c in after} & {c.kind for c in before}:
+            out.append(Verdict(text[max(0, m.start() - 40):m.end() + 40].strip(), after[0].text, after[0].kind, "false",
+                               "offers another value as an alternative: the office has one"))
     return out
+
+
+_HEDGE_OR = re.compile(r"(?i)(?:,\s*|\s+)or\s+(?:maybe|possibly|perhaps|else|rather|even)\s+(?=\S)")
 
 
 def statements_about(text: str, records: Records, year: int | None, neutral: Iterable[str] = (),
@@ -530,6 +542,8 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     binder = Binder(records)
     if c.kind == "number" and _money(c) and _total_of_named(c, statements, binder, records, year):
         return True
+    if c.kind == "number" and _PERCENT.match(text, c.end) and _a_share(c, text, statements, binder, records, year):
+        return True
     bound: list[list[int]] = []
     candidates = sorted({i for k in involved or () if not k.startswith("#") for i in records.named(k)})[:200]
     for st in statements:
@@ -596,6 +610,25 @@ def _total_of_named(c: Claim, statements: list[Statement], binder: Binder, recor
                 if any(abs(x - v) <= tol for x in sums):
                     return True
     return False
+
+
+_PERCENT = re.compile(r"\s*(?:%|per ?cent\b|percent\b)")
+
+
+def _a_share(c: Claim, text: str, statements: list[Statement], binder: Binder, records: Records,
+             year: int | None) -> bool:
+    """A percentage that is one value of the text or of the items it names over another, or the amount by
+    which one exceeds another ("40.6% of the month's revenue", "13.1% over budget")."""
+    values = [float(n.value) for n in claims_in(text, year=year, kinds=("number",)) if n.start != c.start]
+    for st in statements:
+        for i in binder.bind(st.text)[0][:20]:
+            values += [float(a.value) for _l, a in records.entities[i].values("number")]
+    values = [v for v in dict.fromkeys(values) if v > 0][:MAX_WORKED]
+    p = float(c.value)
+    places = len(c.text.split(".")[1].rstrip("% ")) if "." in c.text else 0
+    tol = 0.5 * 10 ** -places + 1e-9
+    return any(abs(100 * a / b - p) <= tol or abs(100 * (a - b) / b - p) <= tol
+               for a in values for b in values if a != b)
 
 
 MAX_WORKED = 40  # numbers of a text tried as operands of one another: pairs grow with the square

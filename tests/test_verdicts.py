@@ -365,6 +365,10 @@ def test_a_count_of_the_attached_workbooks_items_is_read_against_its_rows():
     assert false("Hi Dana,\nAttached is the list of the four orders.")
     assert not false("Hi Dana,\nAttached is the list of the three orders.")
     assert not false("Hi Dana,\nAttached is the list of the orders.")
+    rows_or_files = lambda body: [f for f in written_truth(_state({**OFFICE, "emails/maya/sent/1.eml": {  # noqa: E731
+        **_mail(body), "attachments": [{"filename": "orders.xlsx", "size": 10, "sha256": "x"}]}})).false if "attached" in f]
+    assert not rows_or_files("Hi Dana,\nAttached are the three orders.")  # the workbook's three rows
+    assert rows_or_files("Hi Dana,\nAttached are the four orders.")
 
 
 def test_a_forward_is_from_whom_its_note_and_the_claims_of_it_say():
@@ -391,6 +395,7 @@ def test_a_forward_is_from_whom_its_note_and_the_claims_of_it_say():
 
     assert not false("Hi Dana, this one from Acme Tools is yours now.")
     assert any("Birch Supplies" in f for f in false("Hi Dana, this one from Birch Supplies is yours now."))
+    assert not false("Hi Dana, this one is yours now. The other, from Birch Supplies, follows separately.")
     assert not false("Hi Dana, see below.", "Hi Dana,\nI've forwarded you Acme Tools' question.")
     assert any("forwarded" in f for f in false("Hi Dana, see below.", "Hi Dana,\nI've forwarded you Birch Supplies' question."))
 
@@ -423,3 +428,21 @@ def test_a_value_right_after_an_identifier_is_that_items(records):
     assert false == []
     false, _ = verdicts("SO-1003 of 15 September 2026 repeats SO-1001.", records)
     assert false == []
+
+
+@pytest.mark.parametrize("text,false", [
+    ("SO-1003 was ordered on 15 September 2026, or maybe 3 September 2026.", True),
+    ("SO-1003 comes to £2,400.00 or possibly £2,040.00.", True),
+    ("SO-1003 was ordered on 15 September 2026, or maybe earlier.", False),
+])
+def test_an_alternative_value_after_or_maybe_is_a_hedge(records, text, false):
+    assert bool(verdicts(text, records)[0]) == false
+
+
+def test_a_share_of_two_values_is_true_context(records):
+    from officesim.evaluators.verdicts import true_of_records
+
+    for share, true in (("34.2%", True), ("52%", False)):  # 1,250.00 of SO-1001 over the two orders' 3,650.00
+        text = f"SO-1001 comes to £1,250.00 of the £3,650.00 Acme Tools ordered, {share} of it."
+        (c,) = [x for x in claims_in(text, year=2026, kinds=("number",)) if x.text.startswith(share.rstrip("%"))]
+        assert true_of_records(c, text, records, 2026, frozenset()) is true, share
