@@ -237,7 +237,7 @@ def _hedges(text: str, year: int | None) -> list[Verdict]:
     return out
 
 
-_HEDGE_OR = re.compile(r"(?i)(?:,\s*|\s+)or\s+(?:maybe|possibly|perhaps|else|rather|even)\s+(?=\S)")
+_HEDGE_OR = re.compile(r"(?i)(?<![\w-])or[ \t]+(?:maybe|possibly|perhaps|else|rather|even)[ \t]+(?=\S)")  # starts only at "or"
 
 
 def statements_about(text: str, records: Records, year: int | None, neutral: Iterable[str] = (),
@@ -339,6 +339,20 @@ def _same_date(c: Claim, day: date) -> bool:
     return same_claim(c, Claim("date", day, day.isoformat()))
 
 
+_KEYS_SEEN: dict[tuple[int, str], tuple[Records, dict[str, tuple[int, int]]]] = {}
+
+
+def _keys_of(records: Records, text: str) -> dict[str, tuple[int, int]]:
+    """``records.keys_in(text)``, once per text: every value of a long statement asks for it."""
+    key = (id(records), text)
+    hit = _KEYS_SEEN.get(key)
+    if hit is None or hit[0] is not records:  # the records are kept with it: an id is not reused meanwhile
+        if len(_KEYS_SEEN) > 512:
+            _KEYS_SEEN.clear()
+        hit = _KEYS_SEEN[key] = (records, records.keys_in(text))
+    return hit[1]
+
+
 _OF_ITEM = re.compile(r"(?i)^\s*(?:,\s*)?(?:of|dated|issued|issued on|raised on|from|\()?\s*$")
 
 
@@ -346,7 +360,7 @@ def _of_another(c: Claim, st: Statement, records: Records, matching: list[tuple[
     """A value written right after an identifier ("invoice UF-2611-0394 of 15 November") that is an
     attribute of another item the statement names, not of that identifier's (the duplicate's date given
     to the original), or None."""
-    before = [(end, key, start) for key, (start, end) in records.keys_in(st.text).items()
+    before = [(end, key, start) for key, (start, end) in _keys_of(records, st.text).items()
               if key.startswith("#") and end <= c.start and _OF_ITEM.match(st.text[end:c.start])]
     if not before:
         return None
@@ -578,7 +592,7 @@ def _total_of_named(c: Claim, statements: list[Statement], binder: Binder, recor
         if st.start <= c.start < st.end:
             continue
         stated = [x for x in claims_in(st.text, year=year, kinds=("date", "number")) if x.kind == "date" or _money(x)]
-        found = [k for k in records.keys_in(st.text) if "@" not in k and k not in binder.neutral]
+        found = [k for k in _keys_of(records, st.text) if "@" not in k and k not in binder.neutral]
         ids = [k for k in found if k.startswith("#")]
         for key in ids or found:  # as the binder reads: identifiers first, names where there are none
             by: dict[str, list[int]] = {}
