@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import date, datetime
 from typing import Any, Iterable
 
@@ -275,17 +276,23 @@ def _attrs(records: Records, entities: list[int], kind: str) -> list[tuple[str, 
 _WORDS = re.compile(r"[^\W_]{3,}")
 
 
+@lru_cache(maxsize=4096)
+def _word_set(text: str) -> frozenset[str]:
+    """The words of ``text`` (three letters or more), case-folded, once per text."""
+    return frozenset(w.casefold() for w in _WORDS.findall(text))
+
+
 def _named_in_words(entity: Entity, text: str, bound: list[Entity]) -> bool:
     """Whether ``text`` names ``entity`` in its own words, in any order: most (two thirds, at least two) of
     the words of one of its names, two of them not words of what the statement is bound to ("the Willowby
     Packaging direct debit" names the statement line "Direct debit Willowby Packaging", which no key
     lookup finds; "Gull Point account review" does not name another customer's "account review")."""
-    words = {w.casefold() for w in _WORDS.findall(text)}
-    theirs = {w for e in bound for k in e.keys for w in _WORDS.findall(k)}
+    words = _word_set(text)
+    theirs = {w for e in bound for k in e.keys for w in _word_set(k)}
     for key in entity.keys:
         if key.startswith("#") or "@" in key:
             continue
-        own = set(_WORDS.findall(key))
+        own = _word_set(key)
         said = own & words
         if len(own) >= 2 and len(said) >= max(2, -(-2 * len(own) // 3)) and len(said - theirs) >= 2:
             return True
