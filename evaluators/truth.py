@@ -266,13 +266,12 @@ def _claim_checks(state: EvalState, records: Records):
         # full names first ("Mei Lovell" is not Mei Lund); a first name alone names whoever has it
         out: set[str] = {address for _m, address in directory.persons_in(sentence)} or \
             {p.address for w in re.findall(r"\b[A-Z][a-z]{2,}\b", sentence) for p in directory.named(w)}
-        for key in records.keys_in(sentence):
+        for key, (start, _end) in records.keys_in(sentence).items():
             if key.startswith("#") or "@" in key:
                 out.add(key) if "@" in key else None
                 continue
             # a person it names; a thing it names only where it is whom something went to ("sent notices to
             # Yarrow Energy"), not what was sent ("sent the Acme Tools figures to finance")
-            start = records.keys_in(sentence)[key][0]
             to_it = anywhere or _TO_WHOM.search(sentence[max(0, start - 80):start]) is not None
             for i in records.named(key):
                 if records.entities[i].collection == "person":
@@ -299,6 +298,8 @@ def _claim_checks(state: EvalState, records: Records):
     return named, state.memo["action_scope"], recorded
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n")  # the sentences of a mail's counts and notes
+
 _ATTACHED_COUNT = re.compile(
     r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b")
 
@@ -309,7 +310,7 @@ def attached_counts(text: str, attached: int, rows: int | None = None) -> list[s
     out = []
     if not attached:
         return out
-    for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+    for sentence in _SENTENCE_BREAK.split(text):
         for m in _ATTACHED_COUNT.finditer(sentence):
             # what is attached: "attached are the 7 invoices", "I attach 7 invoices", "7 invoices are attached"
             lead = re.search(r"(?i)\battach(?:ed|ing)?\b((?:\s+(?:are|is|you'll find|you will find|here|all|the|"
@@ -333,7 +334,7 @@ def forward_note_problems(note: str, origin: str, named: Callable[..., set[str]]
     """A forward's note that says whom the message is from ("this one from Upland Outdoor") where the
     message it carries came from another party (neither that person nor that organisation's domain)."""
     out = []
-    for sentence in re.split(r"(?<=[.!?])\s+|\n", note):
+    for sentence in _SENTENCE_BREAK.split(note):
         if not _THIS_MESSAGE.search(sentence) or _OTHER_MESSAGE.search(sentence):
             continue  # "the other, from Dovetail Joinery, follows separately" is not about this one
         for m in re.finditer(r"(?i)\b(?:from|by)\s+(?:the\s+)?", sentence):
@@ -359,7 +360,7 @@ def listed_rows(text: str, rows: int | None) -> list[str]:
     if rows is None:
         return []
     out = []
-    for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+    for sentence in _SENTENCE_BREAK.split(text):
         if not re.search(r"(?i)\battach", sentence):
             continue
         for m in _LIST_OF.finditer(sentence):
