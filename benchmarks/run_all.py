@@ -7,10 +7,15 @@ to benchmarks/results/*.json (summary.json holds the comparison with the targets
 often shared: the load average is printed with every table and stored with every result, and
 besides wall-clock latencies the server's CPU time per call is reported, which load does not inflate
 much. OFFICESIM_BENCH_WORKERS="2" runs the suite at those worker counts only (default "1 2 4").
+
+Opt-in, for its length: OFFICESIM_BENCH_HARD_MEMORY=N plays the oracle on the first N hard tasks against one
+server and reads its memory after every few (``hard_memory.py``; "all" or 129 for the whole split: ~25-50 min on
+2 cores, more when the machine's store of reference states is built first).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -18,6 +23,7 @@ import actions
 import concurrency
 import conversions
 import first_finish
+import hard_memory
 import hard_sessions
 import hostile
 import memory
@@ -50,6 +56,8 @@ def main() -> int:
     wbn = workbench.run()  # None without the WorkBench snapshot
     ocr_result = ocr.run()  # the OfficeBench part is skipped without its snapshot
     ray_result = ray_engine.run()  # None without Ray (the ray extra)
+    hard_tasks = os.environ.get("OFFICESIM_BENCH_HARD_MEMORY", "").strip()  # opt-in: a long run (see above)
+    hmem = hard_memory.run(tasks=None if hard_tasks == "all" else int(hard_tasks)) if hard_tasks else None
 
     a = act["actions"]
     cheap = {k: a[k]["p50_ms"] for k in ("system.switch_app", "calendar.list_events", "email.list_emails")}
@@ -108,6 +116,12 @@ def main() -> int:
     if wbn is not None:
         checks.append(("WorkBench session create p50 (505 files, linked)", "(reported)",
                        f"{wbn['create']['p50_ms']:.1f} ms (p95 {wbn['create']['p95_ms']:.1f})", True))
+    if hmem is not None:
+        tree_slope = hmem["slope_second_half_mb_per_task"]["tree"]
+        checks.append((f"server + workers memory over {hmem['done']} hard tasks: MiB per task, second half", "flat (<= 1)",
+                       f"{tree_slope} (servers {hmem['slope_second_half_mb_per_task']['servers']}); "
+                       f"{hmem['samples'][-1]['tree_rss_mb']:.0f} MiB at the end",
+                       tree_slope is not None and tree_slope <= hard_memory.SLOPE_TARGET_MB))
     if ray_result is not None:
         by_nodes = {r["nodes"]: r["episodes_per_s"] for r in ray_result["ray"]}
         checks.append(("Ray engine: episodes/s at 1 / 2 / 3 nodes; overhead per episode", "(reported)",
