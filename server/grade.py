@@ -11,6 +11,7 @@ import json
 import os
 import posixpath
 import re
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
 
@@ -171,8 +172,19 @@ class GradingJob:
         return changed + (len(self.reference.data) if self.reference is not None else 0)
 
 
-_REFERENCES: dict[str, tuple] = {}  # in a worker: token -> (before, gold, tolerance), the last few tasks
-_KEEP_REFERENCES = 8
+def _env_int(name: str, default: int) -> int:
+    try:
+        return int(float(os.environ.get(name, "") or default))
+    except ValueError:
+        return default
+
+
+# In a worker: token -> (before, gold, tolerance) and the bytes of their pickle, the most recently used last. A
+# worker keeps the references of its last few tasks, at most WORKER_REFERENCE_BYTES of them (the pickles' bytes:
+# 16 MiB is ~6 lived-in tasks, whose objects take ~4.5 times that) and KEEP_REFERENCES tasks.
+_REFERENCES: "OrderedDict[str, tuple[tuple, int]]" = OrderedDict()
+KEEP_REFERENCES = _env_int("OFFICESIM_WORKER_REFERENCE_TASKS", 8)
+WORKER_REFERENCE_BYTES = _env_int("OFFICESIM_WORKER_REFERENCE_MB", 16) << 20
 
 
 def _resolve(job: GradingJob) -> tuple[dict, GoldRun, Any]:
@@ -180,11 +192,34 @@ def _resolve(job: GradingJob) -> tuple[dict, GoldRun, Any]:
         return job.before, job.gold, job.tolerance
     import pickle
 
-    refs = _REFERENCES.pop(job.reference.token, None) or pickle.loads(job.reference.data)
-    _REFERENCES[job.reference.token] = refs  # the same objects each time: the per-task caches of claims.py hold
-    while len(_REFERENCES) > _KEEP_REFERENCES:
-        _REFERENCES.pop(next(iter(_REFERENCES)))
+    token = job.reference.token
+    hit = _REFERENCES.pop(token, None)
+    refs, weight = hit if hit is not None else (pickle.loads(job.reference.data), len(job.reference.data))
+    _REFERENCES[token] = (refs, weight)  # the same objects each time: the per-task caches of claims.py hold
+    total = sum(w for _r, w in _REFERENCES.values())
+    while len(_REFERENCES) > 1 and (len(_REFERENCES) > KEEP_REFERENCES or total > WORKER_REFERENCE_BYTES):
+        _old, (gone, w) = _REFERENCES.popitem(last=False)  # never the task being graded (the last)
+        total -= w
+        _forget_derived(gone)
     return refs
+
+
+def _forget_derived(refs: tuple) -> None:
+    """Drop what the evaluators derived from a task's references that the worker no longer keeps: their
+    per-task values (evaluators/claims.py ``_per_task``: the office's values, text, identifiers, ~50 MiB for a
+    lived-in task) hold the reference objects themselves, so they would keep them alive."""
+    try:
+        from officesim.evaluators import claims
+    except ImportError:
+        return
+    shared, lock = getattr(claims, "_SHARED", None), getattr(claims, "_SHARED_LOCK", None)
+    if shared is None or lock is None:
+        return
+    before, gold = refs[0], refs[1]
+    gone = {id(before), id(getattr(gold, "after", None))}
+    with lock:
+        for key in [k for k, (anchors, _v) in shared.items() if any(id(a) in gone for a in anchors)]:
+            del shared[key]
 
 
 def _slim(history: list[dict]) -> list[dict]:

@@ -24,41 +24,114 @@ from officesim.server.grade import (GRADING_S_PER_MB, GRADING_TIME_LIMIT_S, Gold
 from officesim.tasks.model import Task
 
 
-REFERENCE_TASKS = int(os.environ.get("OFFICESIM_REFERENCE_TASKS") or 24)  # tasks whose references a server keeps
+REFERENCE_TASKS = int(os.environ.get("OFFICESIM_REFERENCE_TASKS") or 24)  # tasks whose references a cache keeps
+# The bytes a server process keeps of tasks' reference states, all its caches together (the least recently used
+# go first): 256 MiB holds ~17 lived-in tasks (~15 MiB each: initial office ~6, gold office ~6, their pickle for
+# the workers ~3), more than a process has in flight, and every suite task; a task pushed out is read back from
+# the machine's store (testbed/refstore.py) in a fraction of a second. Measured: benchmarks/hard_memory.py.
+REFERENCE_BYTES = int(float(os.environ.get("OFFICESIM_REFERENCE_MB") or 256) * (1 << 20))
+# A parsed office unpickled takes ~4.5 times its pickle's bytes (measured on lived-in offices: a 1.36 MiB
+# pickle of an initial office is 6.2 MiB of objects): a stored state weighs its file's size times this.
+PICKLE_TO_MEMORY = 4.5
+
+
+class _Budget:
+    """The byte budget several ``_OnceCache``s share: one lock and one order of use over all their entries, so
+    the least recently used entry of any of them goes first once their weights together pass ``limit``."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = REFERENCE_BYTES if limit is None else limit
+        self.lock = threading.Lock()
+        self.used: "OrderedDict[tuple[_OnceCache, Any], int]" = OrderedDict()  # (cache, key) -> weight, oldest first
+        self.total = 0
+
+    def touch(self, cache: "_OnceCache", key: Any) -> None:  # under self.lock
+        if (cache, key) in self.used:
+            self.used.move_to_end((cache, key))
+
+    def add(self, cache: "_OnceCache", key: Any, weight: int) -> None:
+        """Count an entry just stored, then drop the least recently used others while the total passes the
+        limit; never the entry just stored, even if it alone passes it (under self.lock)."""
+        self.total += weight - self.used.pop((cache, key), 0)
+        self.used[(cache, key)] = weight
+        while self.total > self.limit and len(self.used) > 1:
+            (owner, old), w = next(iter(self.used.items()))
+            if (owner, old) == (cache, key):
+                break
+            self.forget(owner, old)
+            owner._drop(old)
+
+    def forget(self, cache: "_OnceCache", key: Any) -> None:  # under self.lock
+        self.total -= self.used.pop((cache, key), 0)
 
 
 class _OnceCache:
-    """A per-key compute-once cache, safe under threads (one computation per key), keeping the ``limit``
-    most recently used keys: a server grading many lived-in tasks held ~13 MiB per task for good; a
-    task pushed out is read back from the machine's store (testbed/refstore.py) in a fraction of a second."""
+    """A per-key compute-once cache, safe under threads (one computation per key), bounded by bytes: each entry
+    weighs ``weigh(value)`` bytes (an estimate, cheap: a pickle's length, a stored file's size), and past the
+    ``budget`` (shared with the other caches of an ``Evaluator``) the least recently used entries go; at most
+    ``limit`` entries besides. A server grading many lived-in tasks held ~13 MiB per task for good; a task
+    pushed out is read back from the machine's store (testbed/refstore.py) in a fraction of a second."""
 
-    def __init__(self, limit: int | None = None) -> None:
+    def __init__(self, limit: int | None = None, budget: _Budget | None = None,
+                 weigh: Callable[[Any], int] | None = None) -> None:
         self._values: "OrderedDict[Any, Any]" = OrderedDict()
         self._locks: dict[Any, threading.Lock] = {}
-        self._guard = threading.Lock()
+        self._budget = budget or _Budget()
+        self._guard = self._budget.lock
         self._limit = limit or REFERENCE_TASKS
+        self._weigh = weigh
 
-    def get(self, key: Any, compute: Callable[[], Any]) -> Any:
+    def get(self, key: Any, compute: Callable[[], Any], weigh: Callable[[Any], int] | None = None) -> Any:
+        """The value of ``key``, computed once; ``weigh`` (else the cache's own) gives its weight in bytes."""
         with self._guard:
             if key in self._values:
                 self._values.move_to_end(key)
+                self._budget.touch(self, key)
                 return self._values[key]
             lock = self._locks.setdefault(key, threading.Lock())
         with lock:
             with self._guard:
                 if key in self._values:
+                    self._budget.touch(self, key)
                     return self._values[key]
             value = compute()
+            weigh = weigh or self._weigh
+            weight = max(0, int(weigh(value))) if weigh is not None else 0
             with self._guard:
                 self._values[key] = value
                 self._values.move_to_end(key)
+                self._budget.add(self, key, weight)
                 while len(self._values) > self._limit:
-                    old, _v = self._values.popitem(last=False)
-                    self._locks.pop(old, None)
+                    old = next(iter(self._values))
+                    self._budget.forget(self, old)
+                    self._drop(old)
             return value
+
+    def _drop(self, key: Any) -> None:  # under self._guard
+        self._values.pop(key, None)
+        self._locks.pop(key, None)
 
     def has(self, key: Any) -> bool:
         return key in self._values
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def weight(self) -> int:
+        """The bytes its entries weigh together."""
+        with self._guard:
+            return sum(w for (cache, _k), w in self._budget.used.items() if cache is self)
+
+
+def _pickled_size(value: Any) -> int:
+    """The bytes of a value's pickle: the weight of a reference state the store did not keep (rare: a store
+    that cannot be written), computed once with the state, whose parsing costs far more."""
+    import pickle
+
+    try:
+        return len(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    except Exception:
+        return 0
 
 
 def _key(task: Task) -> tuple:
@@ -93,10 +166,13 @@ class Evaluator:
     def __init__(self, sessions_dir: str | Path | None = None, settings: dict | None = None):
         self.sessions_dir = Path(sessions_dir or tempfile.mkdtemp(prefix="officesim-gold-"))
         self.settings = dict(settings or {})
-        self._before = _OnceCache()
-        self._gold = _OnceCache()
-        self._tolerance = _OnceCache()
-        self._digests = _OnceCache()  # per task: each template file's size and SHA-256
+        # One byte budget (REFERENCE_BYTES) over all the per-task caches below, least recently used first
+        self._budget = _Budget()
+        self._before = _OnceCache(budget=self._budget)  # weighed by their stored pickles (testbed/refstore.py)
+        self._gold = _OnceCache(budget=self._budget)
+        self._tolerance = _OnceCache(budget=self._budget)  # a few sets of paths and addresses: by count alone
+        # per task: each template file's size, SHA-256 and inode (~300 bytes a file)
+        self._digests = _OnceCache(budget=self._budget, weigh=lambda known: 300 * len(known))
         self._prefetch = ThreadPoolExecutor(max_workers=1, thread_name_prefix="officesim-gold")
         self._queued: set[tuple] = set()
         self._queued_lock = threading.Lock()
@@ -107,7 +183,8 @@ class Evaluator:
         # Set by the server too: grade a job in a worker under a time limit (seconds); raises the pool's
         # Breach past it. Left None, grading runs in this process.
         self.run_grading: Callable[[GradingJob, float], EpisodeRecord] | None = None
-        self._blobs = _OnceCache()  # per task: its reference states, pickled for the workers
+        self._blobs = _OnceCache(budget=self._budget, weigh=lambda ref: len(ref.data))  # per task: its
+        # reference states, pickled for the workers
 
     # -- per-task reference states ---------------------------------------------------------------
     def before(self, task: Task) -> dict:
@@ -123,24 +200,36 @@ class Evaluator:
             template = template_for(task)
             return refstore.cached("before", reference_key(task), lambda: parse(template, task.timezone))
 
-        return self._before.get(_key(task), compute)
+        def weigh(before: dict) -> int:
+            return int(PICKLE_TO_MEMORY * (refstore.stored_size("before", reference_key(task)) or _pickled_size(before)))
+
+        return self._before.get(_key(task), compute, weigh)
 
     def gold(self, task: Task) -> GoldRun:
         """The gold solution replayed on a fresh office, once per task (and machine: testbed/refstore.py)."""
         from officesim.testbed import refstore
         from officesim.testbed.materialise import template_for
 
+        named: list[str] = []
+
+        def digest() -> str:  # computed once, and only when the cache misses
+            if not named:
+                named.append(refstore.task_digest(task, template_for(task), str(self.settings)))
+            return named[0]
+
         def compute() -> GoldRun:
-            digest = refstore.task_digest(task, template_for(task), str(self.settings))
-            run = refstore.load("gold", digest)
+            run = refstore.load("gold", digest())
             if isinstance(run, GoldRun):
                 return run
             run = self._replay_gold(task)
             if not run.failures:  # a failed replay (a worker lost, a limit) is tried again next time
-                refstore.store("gold", digest, run)
+                refstore.store("gold", digest(), run)
             return run
 
-        return self._gold.get(_key(task), compute)
+        def weigh(run: GoldRun) -> int:
+            return int(PICKLE_TO_MEMORY * (refstore.stored_size("gold", digest()) or _pickled_size(run)))
+
+        return self._gold.get(_key(task), compute, weigh)
 
     def prefetch(self, task: Task) -> None:
         """Start computing a task's reference states in the background (when a session starts),
@@ -159,6 +248,9 @@ class Evaluator:
                 self.gold(task)
             except Exception:  # the evaluation that needs it will retry and report the error
                 pass
+            finally:  # a task whose references the budget later let go is fetched again by its next session
+                with self._queued_lock:
+                    self._queued.discard(key)
 
         self._prefetch.submit(work)
 

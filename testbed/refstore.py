@@ -101,6 +101,18 @@ def load(kind: str, digest: str) -> Any | None:
         os.close(fd)
 
 
+def stored_size(kind: str, digest: str) -> int | None:
+    """The bytes of the stored pickle of ``kind`` for ``digest`` (one ``stat``), None when there is none:
+    what a cache holding the value weighs it by, without walking the value."""
+    folder = _folder()
+    if folder is None:
+        return None
+    try:
+        return os.stat(folder / f"{kind}-{digest}.pickle", follow_symlinks=False).st_size
+    except OSError:
+        return None
+
+
 def store(kind: str, digest: str, value: Any) -> None:
     """Keep ``value`` (a failure to write costs only the next start's time)."""
     folder = _folder()
