@@ -30,8 +30,7 @@ from typing import Any, Callable, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from officesim.testbed.errors import OpError
-from officesim.testbed.guards import TooLarge
+from officesim.testbed.errors import OpError, TooLarge
 
 # The applications, in the order prompts list them. ``officesim.apps`` loads one module per name;
 # every other list of apps (task validation, switch_app, prompts, agents) reads this one.

@@ -6,11 +6,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from officesim.apps.registry import DEFAULT_MODE, MODES
 from officesim.runner.cli import TASKS_HELP, add_suite_options, wants_suite
+
+if TYPE_CHECKING:  # rich is imported by the commands that print, not by every command's parser
+    from rich.console import Console
 
 
 def add_subcommands(sub: argparse._SubParsersAction) -> None:
@@ -203,6 +205,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from officesim.runner.shard import parse_shard, shard_from_env
     from officesim.tasks.loader import TaskLoadError
 
+    from rich.console import Console
+
     console = Console(stderr=True)
     try:
         shard = parse_shard(args.shard) if args.shard else shard_from_env()
@@ -319,6 +323,8 @@ def _compare(args: argparse.Namespace) -> int:
 
 def cmd_merge(args: argparse.Namespace) -> int:
     from officesim.runner.merge import MergeError, merge_runs
+
+    from rich.console import Console
 
     console = Console(stderr=True)
     try:

@@ -2,8 +2,9 @@
 (server/router.py) on the public port.
 
 The processes are started through the one harness (runner/localserver.py), each as
-``officesim serve --uds SOCKET --process-index I --processes 1``, and the router listens only once
-every one answers /health, so a client that sees /health answered can use the server. Each process
+``officesim serve --uds SOCKET --process-index I --processes 1``, and the router listens once the
+first (which holds ``/mcp``) answers /health, so a client that sees /health answered can use the
+server; requests go to each other process from when it answers too. Each process
 holds its share of the session cap (ServerSettings.session_cap: the shares add up to the cap, and
 the router moves a creation on to the next process when one is full) and of the kept workers (unless
 ``OFFICESIM_WORKERS`` says how many per process), and its own sessions directory (``process-I`` under
@@ -68,16 +69,17 @@ def serve_processes(*, processes: int, host: str, port: int, task_dirs: list[str
     try:
         for server in servers:
             server.start()
-        for server in servers:
-            try:
-                server.wait_healthy(server.health_limit(servers=processes))
-            except RuntimeError as exc:
-                print(f"officesim serve: server process {server.process_index} did not start: {exc}", file=sys.stderr)
-                return 2
-        threading.Thread(target=_keep_alive, args=(servers, make, stopping, sessions_root), name="officesim-processes",
-                         daemon=True).start()
+        try:  # process 0 holds /mcp: the router listens once it answers, the others join when they do
+            servers[0].wait_healthy(servers[0].health_limit(servers=processes))
+        except RuntimeError as exc:
+            print(f"officesim serve: server process 0 did not start: {exc}", file=sys.stderr)
+            return 2
         router = Router([s.uds for s in servers], token=os.environ.get("OFFICESIM_TOKEN") or None,
                         max_connections=int(os.environ.get("OFFICESIM_MAX_CONNECTIONS") or MAX_CONNECTIONS))
+        for index in range(1, processes):
+            router.mark_starting(index)
+        threading.Thread(target=_join_when_healthy, args=(servers, router, processes, stopping, make, sessions_root),
+                         name="officesim-starting", daemon=True).start()
         _run_router(router, host, port, processes, log_level, stopping)
         return 0
     finally:
@@ -109,8 +111,26 @@ def _raise_open_files() -> None:
             pass
 
 
-def _keep_alive(servers: list[LocalServer], make, stopping: threading.Event, sessions_root: Path) -> None:
-    """Start again any process that died (while the server is not stopping)."""
+def _join_when_healthy(servers: list[LocalServer], router: Router, processes: int, stopping: threading.Event,
+                       make, sessions_root: Path) -> None:
+    """Send requests to each process past the first once it answers /health; then watch them all
+    (``_keep_alive``). A process that does not start is started again by the watch."""
+    for index, server in enumerate(servers[1:], start=1):
+        try:
+            server.wait_healthy(server.health_limit(servers=processes))
+        except RuntimeError as exc:
+            if not stopping.is_set():
+                print(f"officesim serve: server process {index} did not start: {exc}; starting it again",
+                      file=sys.stderr)
+            continue
+        router.mark_up(index)
+    _keep_alive(servers, make, stopping, sessions_root, router)
+
+
+def _keep_alive(servers: list[LocalServer], make, stopping: threading.Event, sessions_root: Path,
+                router: Router) -> None:
+    """Start again any process that died (while the server is not stopping); the router passes it over
+    until it answers again."""
     while not stopping.wait(0.5):
         for i, server in enumerate(servers):
             if server.running or stopping.is_set():
@@ -120,11 +140,13 @@ def _keep_alive(servers: list[LocalServer], make, stopping: threading.Event, ses
             server.stop()
             # its sessions are lost (the router answers session_lost for them meanwhile): their offices go
             shutil.rmtree(sessions_dir(sessions_root, i), ignore_errors=True)
+            router.mark_starting(i)
             time.sleep(RESTART_PAUSE_S)
             fresh = make(i)
             fresh.start()
             try:
                 fresh.wait_healthy()
+                router.mark_up(i)
             except RuntimeError as exc:
                 print(f"officesim serve: server process {i} did not start again: {exc}", file=sys.stderr)
             servers[i] = fresh

@@ -20,8 +20,8 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from officesim.server.manager import ServerSettings, SessionManager
-from officesim.server.mcp import PATH as MCP_PATH
-from officesim.server.mcp import OfficeMCP
+from officesim.server.mcp_mount import PATH as MCP_PATH
+from officesim.server.mcp_mount import LazyMCP
 from officesim.server.routes import ROUTERS
 from officesim.server.routes.common import VERSION, ApiError, error_response, refuse_bad_unicode
 
@@ -115,7 +115,7 @@ async def _lifespan(app: FastAPI):
     # before they are up waits for the first of them.
     threading.Thread(target=manager.pool.start, name="officesim-pool-start", daemon=True).start()
     try:
-        async with app.state.mcp.running():  # the MCP sessions of /mcp (server/mcp.py)
+        async with app.state.mcp.running():  # the MCP sessions of /mcp (server/mcp_mount.py, server/mcp.py)
             yield
     finally:
         stop.set()
@@ -156,7 +156,7 @@ def create_app(task_dirs: list[str | Path] | None = None, settings: ServerSettin
         app.add_middleware(BearerAuth, token=settings.token)
     for router in ROUTERS:
         app.include_router(router)
-    app.state.mcp = OfficeMCP(app.state.manager, __version__)
+    app.state.mcp = LazyMCP(app.state.manager, __version__)
     app.add_route(MCP_PATH, app.state.mcp, include_in_schema=False)
     return app
 

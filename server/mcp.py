@@ -39,6 +39,7 @@ from starlette.responses import Response
 from officesim.apps import apps_for
 from officesim.apps.registry import DEFAULT_MODE, MODES
 from officesim.server.manager import CapacityError, Hold, SessionManager
+from officesim.server.mcp_mount import PATH  # noqa: F401  (the route's one name)
 from officesim.server.routes.common import error_response
 from officesim.apps.toolnames import split_tool_name
 from officesim.server.session import Session, SessionEnded
@@ -46,7 +47,6 @@ from officesim.testbed import safefs
 from officesim.server.textcheck import (bad_unicode_message, clean, lone_surrogate, may_hold_lone_surrogate,
                                         replace_lone_surrogates)
 
-PATH = "/mcp"
 SCHEME = "office://"
 MAX_RESOURCE_BYTES = 16 << 20  # a resource read returns the whole file in one message
 SESSION_HEADER = "mcp-session-id"

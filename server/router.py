@@ -547,6 +547,11 @@ class Router:
     def mark_down(self, index: int) -> None:
         self.down[index] = time.monotonic()
 
+    def mark_starting(self, index: int) -> None:
+        """Pass process ``index`` over until ``mark_up``: it is starting (a request goes to it only
+        when no other process is there)."""
+        self.down[index] = float("inf")
+
     def mark_up(self, index: int) -> None:
         if self.down:
             self.down.pop(index, None)

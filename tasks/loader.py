@@ -11,10 +11,11 @@ import datetime as _dt
 import hashlib
 import json
 import os
+import pickle
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator, Mapping
 
 import yaml
 from pydantic import ValidationError
@@ -145,10 +146,12 @@ def _from_json(value: dict) -> Any:
 _INDEX = _YamlIndex()
 
 
-def parse_task_file(path: Path) -> tuple[Task | None, list[str]]:
-    """Parse one task file; returns the task (or None) and the problems found."""
+def parse_task_file(path: Path, data: bytes | None = None) -> tuple[Task | None, list[str]]:
+    """Parse one task file (``data``: its bytes, when already read); returns the task (or None) and the
+    problems found."""
     try:
-        raw = _INDEX.raw(path.read_text(encoding="utf-8"))
+        text = (path.read_bytes() if data is None else data).decode("utf-8")
+        raw = _INDEX.raw(text)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         return None, [f"{path}: cannot read YAML: {exc}"]
     if not isinstance(raw, dict):
@@ -187,8 +190,77 @@ def _named_files(source: Path, ids: set[str]) -> list[Path]:
             if "/" not in i and not i.startswith(".") and (source / i / TASK_FILE).is_file()]
 
 
+CACHED_FROM = 32  # task files: from this many on, a load is kept whole in the machine's store
+
+
+class TaskTable(Mapping[str, Task]):
+    """Tasks by id. A task read from the machine's store stays pickled until it is first asked for (a
+    server answers /health before it has built 483 tasks of ~50 models each; a session builds its own
+    in about a millisecond), then it is kept."""
+
+    def __init__(self, entries: dict[str, "Task | bytes"]):
+        self._entries = entries
+
+    def __getitem__(self, task_id: str) -> Task:
+        entry = self._entries[task_id]
+        if isinstance(entry, bytes):  # two threads may both build it: either result is the same task
+            entry = self._entries[task_id] = pickle.loads(entry)
+        return entry
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._entries))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, task_id: object) -> bool:
+        return task_id in self._entries
+
+    def __repr__(self) -> str:
+        return f"TaskTable({len(self)} tasks)"
+
+
+_Parsed = tuple["str | None", "Task | bytes | None", list[str]]  # id, the task (or its pickle), problems
+
+
+def _parse(path: Path, data: bytes | None = None) -> _Parsed:
+    task, problems = parse_task_file(path, data)
+    return (task.id if task is not None else None), task, problems
+
+
+def _parse_files(files: list[Path]) -> list[_Parsed]:
+    """Each file parsed and validated (``parse_task_file``). A load of many files is kept whole in the
+    machine's store of reference states (testbed/refstore.py: a private folder, pickles), named by every
+    file's path and bytes and the code's source: validating the 483 task files of the suite and the hard
+    split (and importing the evaluators to check their checks) was most of a server's start, and every
+    server process, ``eval`` and ``validate`` repeated it on the same files."""
+    if len(files) < CACHED_FROM:
+        return [_parse(path) for path in files]
+    from officesim.testbed import refstore
+
+    data: list[bytes | None] = []
+    digest = hashlib.sha256(refstore.code_version().encode())
+    for path in files:
+        try:
+            data.append(path.read_bytes())
+        except OSError:
+            data.append(None)
+        digest.update(b"\0" + os.path.abspath(path).encode() + b"\0"
+                      + (hashlib.sha256(data[-1]).digest() if data[-1] is not None else b"-"))
+    if any(blob is None for blob in data):  # a file that cannot be read is reported, never kept
+        return [_parse(path, blob) for path, blob in zip(files, data)]
+    name = digest.hexdigest()[:32]
+    kept = refstore.load("tasks", name)
+    if kept is not None:
+        return kept
+    parsed = [_parse(path, blob) for path, blob in zip(files, data)]
+    refstore.store("tasks", name, [(i, pickle.dumps(t, protocol=pickle.HIGHEST_PROTOCOL) if t is not None else None, p)
+                                   for i, t, p in parsed])
+    return parsed
+
+
 def load_tasks(dirs: Iterable[Path] | None = None, include_suite: bool = True,
-               only: Iterable[str] | None = None) -> dict[str, Task]:
+               only: Iterable[str] | None = None) -> TaskTable:
     """All tasks of the suite (unless excluded) and of ``dirs``, by id; raises TaskLoadError.
 
     ``only``: the tasks of these ids (others may come along), parsed from their folders alone; when one
@@ -198,28 +270,27 @@ def load_tasks(dirs: Iterable[Path] | None = None, include_suite: bool = True,
     wanted = set(only) if only is not None else None
     built_in = [d for d in (SUITE_DIR, HARD_DIR) if d.is_dir()] if include_suite else []
     sources = built_in + [Path(d) for d in dirs]
-    tasks: dict[str, Task] = {}
+    tasks: dict[str, Task | bytes] = {}
     where: dict[str, Path] = {}
     problems: list[str] = []
+    files: list[Path] = []
     for source in sources:
         try:
-            files = task_files(source) if wanted is None else _named_files(source, wanted)
+            files += task_files(source) if wanted is None else _named_files(source, wanted)
         except TaskLoadError as exc:
             problems.extend(exc.problems)
+    for path, (task_id, task, found) in zip(files, _parse_files(files)):
+        problems.extend(found)
+        if task_id is None or task is None:
             continue
-        for path in files:
-            task, found = parse_task_file(path)
-            problems.extend(found)
-            if task is None:
-                continue
-            if task.id in tasks:
-                problems.append(f"{path}: id: '{task.id}' is also defined in {where[task.id]}")
-                continue
-            tasks[task.id] = task
-            where[task.id] = path
+        if task_id in tasks:
+            problems.append(f"{path}: id: '{task_id}' is also defined in {where[task_id]}")
+            continue
+        tasks[task_id] = task
+        where[task_id] = path
     _INDEX.save()
     if wanted is not None and not wanted <= set(tasks):
         return load_tasks(dirs, include_suite)
     if problems:
         raise TaskLoadError(problems)
-    return tasks
+    return TaskTable(tasks)

@@ -14,3 +14,8 @@ class OpError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class TooLarge(Exception):
+    """A file refused because opening it would pass a size limit; the message names the limit
+    (testbed/guards.py sets the limits and raises it)."""

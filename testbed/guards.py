@@ -52,9 +52,7 @@ MAX_PDF_STREAM_BYTES = _env_int("OFFICESIM_MAX_PDF_STREAM_MB", 8) * MB  # one in
 ZIP_SUFFIXES = {".docx", ".xlsx", ".xlsm", ".zip"}
 
 
-class TooLarge(Exception):
-    """A file refused because opening it would pass a size limit; the message names the limit."""
-
+from officesim.testbed.errors import TooLarge  # noqa: E402,F401  (raised here; defined with the other errors)
 
 def _mb(n: float) -> str:
     return f"{n / MB:,.0f} MB" if n >= MB else f"{n / 1024:,.0f} KB"
