@@ -20,7 +20,9 @@ from typing import Callable, Iterable
 _VERBS: tuple[tuple[str, str, str], ...] = (
     ("attach", "attachment", r"attached"),
     ("send", "mail", r"sent|e-?mailed|mailed|forwarded|copied|cc'?d|circulated|shared|passed(?: it| this| them)? on|"
-                     r"notified|informed|told|asked|escalated|contacted|written to|wrote to|reached out to|replied"),
+                     r"notified|informed|told|asked|escalated|contacted|written to|wrote to|reached out to|replied|"
+                     r"let (?:[\w-]+ ){1,3}know|(?:been|got|gotten) in touch with|checked with|confirmed with|"
+                     r"discussed (?:[\w-]+ ){0,2}with"),
     ("book", "event", r"booked|scheduled|rescheduled|set up|arranged|organi[sz]ed|invited|moved|cancell?ed|"
                       r"blocked (?:out )?(?:the |an? |\d|some |time|tomorrow|today|your|my|our)|"
                       r"put (?:it |this |them )?in (?:the |your |our )?(?:calendar|diary)"),
@@ -30,7 +32,9 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
     ("outside", "outside", r"put (?:[\w-]+ ){0,4}on hold|placed (?:[\w-]+ ){0,4}on hold|held|expedited|upgraded|"
                            r"refunded|deducted|credited|reimbursed|paid|transferred|dispatched|shipped|ordered|"
                            r"reordered|raised|issued|processed|cancelled (?:the |your )?(?:order|invoice|payment)s?|"
-                           r"blocked|suspended|closed|reopened|called|phoned|rang|spoken to|spoke to|chased|fixed|resolved"),
+                           r"blocked|suspended|closed|reopened|called|phoned|rang|spoken to|spoke to|chased|fixed|resolved|"
+                           r"spoken with|spoke with|talked (?:to|with)|briefed|met with|consulted|"
+                           r"had a (?:quick )?(?:word|chat|call|meeting|conversation) with"),
 )
 _FORMS = "|".join(f"(?P<{stem}>{forms})" for stem, _s, forms in _VERBS)
 _SHOWS = {stem: shows for stem, shows, _f in _VERBS}

@@ -25,6 +25,9 @@ def problems(text: str, episode: Episode = SENT, *, attachments: bool | None = F
     "We have already deducted £41.21 from the payment.",
     "I've upgraded it to express shipping.",
     "Your refund has been processed.",
+    "I have briefed the warehouse team on the change.",
+    "I spoke with the supplier this morning and they agreed.",
+    "I've had a word with the courier about the delay.",
 ])
 def test_an_action_the_office_cannot_show_is_a_claim_of_work_nobody_did(text):
     assert problems(text) and "claims an action done" in problems(text)[0]
@@ -101,3 +104,14 @@ def test_every_mailbox_copy_of_one_mail_is_one_mail():
     text = "I have already sent notices of non-renewal to Yarrow Energy."
     assert action_problems(text, "inbox/1.eml", copies, attachments=False, recipients_named=lambda _s: set(),
                            allowed=set(), recorded=lambda _s, _v: False, this=mail_key(mail))
+
+
+@pytest.mark.parametrize("text", [
+    "I've let Milan know about the new date.",
+    "I have been in touch with Milan about the order.",
+    "I've checked with Milan and the stock is there.",
+])
+def test_a_word_with_someone_named_is_a_mail_to_them(text):
+    """Talking to a colleague in this office is mailing them: true when the episode mailed that person."""
+    assert problems(text) and "sent no such mail" in problems(text)[0]
+    assert not problems(text.replace("Milan", "Rosa"))
