@@ -1423,6 +1423,8 @@ def decision_problems(text: str, decided: dict[Any, set[str]], *, year: int | No
             continue
         # an item the work names but decides nothing of takes none of the decisions it makes of others
         extra = words - said if said else words & vocabulary
+        if "partly" not in said:  # "paid in full", "approved in full": the whole of what the work decides
+            extra.discard("full")
         if extra:
             out.append(f"says {show(claim.text)} is {', '.join(sorted(extra))}, where the work decides it "
                        f"{', '.join(sorted(said)) or 'nothing of the kind'}")

@@ -713,6 +713,11 @@ def test_a_remark_may_not_change_a_decision_the_work_makes():
     assert not decision_problems("BS-0290, which we paid, stands.", gold, year=2026)  # the gold holds BS-0375
     assert decision_problems("BS-0375 is paid.", gold, year=2026)
     assert decision_problems("BS-0290 is also on hold.", gold, year=2026)  # named by the work, never held
+    paid = decided_items(["We paid invoice SC-2608-0287 on 12 September.", "I've approved EXP-2001."], 2026)
+    assert not decision_problems("We paid invoice SC-2608-0287 (£2,315.18) in full on 12 September.", paid, year=2026)
+    assert not decision_problems("EXP-2001 is approved in full.", paid, year=2026)  # the whole of it: no other decision
+    partly = decided_items(["I've partly approved EXP-2001."], 2026)
+    assert decision_problems("EXP-2001 is approved in full.", partly, year=2026)
 
 
 def test_a_value_in_a_clause_about_another_item_is_bound_to_its_rows():
