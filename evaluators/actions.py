@@ -34,7 +34,8 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
                            r"reordered|raised|issued|processed|cancelled (?:the |your )?(?:order|invoice|payment)s?|"
                            r"blocked|suspended|closed|reopened|called|phoned|rang|spoken to|spoke to|chased|fixed|resolved|"
                            r"spoken with|spoke with|talked (?:to|with)|briefed|met with|consulted|"
-                           r"had a (?:quick )?(?:word|chat|call|meeting|conversation) with"),
+                           r"had a (?:quick )?(?:word|chat|call|meeting|conversation) with|"
+                           r"walked (?:[\w'’-]+ ){1,4}through|gone through (?:[\w'’-]+ ){0,4}with|went through (?:[\w'’-]+ ){0,4}with"),
 )
 _FORMS = "|".join(f"(?P<{stem}>{forms})" for stem, _s, forms in _VERBS)
 _SHOWS = {stem: shows for stem, shows, _f in _VERBS}
@@ -119,9 +120,25 @@ def claimed_stems(texts: Iterable[str]) -> set[str]:
     return {verb_of(c) for t in texts for c in action_claims(t)}
 
 
+_PARTICLES = {"to", "with", "through", "know", "in", "on", "up", "out", "about"}
+
+
 def verb_of(claim: ActionClaim) -> str:
-    """The verb a claim turns on ("put the orders on hold" is "hold")."""
-    return claim.words.split()[-1].lower()
+    """The verb a claim turns on ("put the orders on hold" is "hold", "spoken to" is "spoken", "had a
+    call with" is "call")."""
+    words = claim.words.lower().split()
+    if words[-1] not in _PARTICLES:
+        return words[-1]
+    while len(words) > 1 and words[-1] in _PARTICLES:
+        words.pop()
+    return words[-1] if words[0] == "had" else words[0]
+
+
+# a mail's verb said of a call or a meeting ("I've already told Bruno by phone"): nothing this office does
+_SPOKEN = re.compile(r"(?i)\b(?:by (?:tele)?phone|on the (?:tele)?phone|over the (?:tele)?phone|in person|"
+                     r"face[- ]to[- ]face|on a call|on the call|(?:at|in|during) (?:the|this|our|today's|yesterday's|"
+                     r"this (?:morning|afternoon)'s|(?:mon|tues|wednes|thurs|fri)day's) (?:[\w-]+ )?(?:meeting|call|"
+                     r"stand-?up|huddle|catch-?up))\b")
 
 
 # when a sentence says a mail was sent before the episode ("Already sent to Anton yesterday"); "already"
@@ -130,7 +147,8 @@ _EARLIER = re.compile(r"(?i)\b(?:yesterday|earlier|previously|ago|last (?:week|m
                       r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|"
                       r"jun|jul|aug|sep|oct|nov|dec)\w*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2})\b")
 
-_OUTSIDE_PARTY = re.compile(r"(?i)(?:(?:the|our|this|that|each|every|both|all|all the)\s+)?"
+_OUTSIDE_PARTY = re.compile(r"(?i)(?:(?:each|every|all|both|some|any|one|two|three|several|many|most)\s+of\s+)?"
+                            r"(?:(?:the|our|this|that|each|every|both|all|all the)\s+)?"
                             r"(?:customers?|clients?|suppliers?|vendors?)\b")
 
 
@@ -147,6 +165,8 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
     out = []
     for claim in action_claims(text):
         verb = verb_of(claim)
+        if claim.shows == "mail" and _SPOKEN.search(claim.sentence):
+            claim = ActionClaim(claim.stem, "outside", claim.words, claim.sentence, claim.start)
         if claim.shows == "attachment":
             ok = attachments if attachments is not None else "attachment" in episode.did
         elif claim.shows == "mail":
