@@ -205,6 +205,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             if wrong:
                 reading.verdicts.append(wrong)
     reading.verdicts += listed_counts(text, scope.year)
+    reading.verdicts += _shares(text, statements, binder, records, scope)
     reading.verdicts += _invented(text, records, scope)
     reading.verdicts += _hedges(text, scope.year)
     return reading
@@ -653,6 +654,39 @@ def _a_share(c: Claim, text: str, statements: list[Statement], binder: Binder, r
 
 
 MAX_WORKED = 40  # numbers of a text tried as operands of one another: pairs grow with the square
+
+# a percentage said of a comparison ("31% over its budget", "12% of the month's revenue")
+_SHARE_OF = re.compile(r"(?i)\s*(?:%|per ?cent\b|percent\b)\s*(?:[\w'’-]+\s+){0,2}?(?:over|under|above|below|of|more|less|"
+                       r"higher|lower|up|down|short|ahead|behind)\b")
+
+
+def _shares(text: str, statements: list[Statement], binder: Binder, records: Records, scope: Scope) -> list[Verdict]:
+    """A percentage said of a comparison, in a sentence that states two or more other figures (the
+    operands are there to be read), which no two values of the text or of the items it names give, and
+    which neither the office nor the task states: "by £6,403.72, about 31% over its £49,000.00 budget"
+    where it is 13.1%."""
+    from officesim.evaluators.claims import _sentence_at
+
+    out = []
+    every = claims_in(text, year=scope.year, kinds=("number",))
+    numbers = [c for c in every if not _plain_count(c, text)]
+    for c in every:
+        if not _SHARE_OF.match(text, c.end):
+            continue
+        found = _sentence_at(text, c.start)
+        if found is None or sum(1 for n in numbers if found[0] <= n.start < found[1] and n.start != c.start) < 2:
+            continue
+        if _a_share(c, text, statements, binder, records, scope.year):
+            continue
+        p = float(c.value)
+        given = [g for g in [*scope.claims, *scope.written] if g.kind == "number"]
+        if any(abs(float(g.value) - p) < 1e-9 or abs(float(g.value) * 100 - p) < 1e-9 for g in given):
+            continue
+        if records.holders(c) or records.holders(Claim("number", p / 100, f"{p / 100}")):
+            continue
+        out.append(Verdict(found[2], c.text + "%", "number", "false",
+                           "is not what any two figures of the text or of the items it names give"))
+    return out
 
 
 def _worked_out(c: Claim, text: str, year: int | None) -> bool:

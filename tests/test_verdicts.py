@@ -446,3 +446,18 @@ def test_a_share_of_two_values_is_true_context(records):
         text = f"SO-1001 comes to £1,250.00 of the £3,650.00 Acme Tools ordered, {share} of it."
         (c,) = [x for x in claims_in(text, year=2026, kinds=("number",)) if x.text.startswith(share.rstrip("%"))]
         assert true_of_records(c, text, records, 2026, frozenset()) is true, share
+
+
+def test_a_percentage_of_a_comparison_that_no_two_figures_give_is_false(records):
+    """"31% over" where the text's own figures give 13.1%: a share is read whenever its operands stand
+    in its sentence; one that they, the items named or the office give is true."""
+    wrong = "Purchasing spent £55,403.72 against £49,000.00, overspent by £6,403.72, about 31% over budget."
+    assert "31%" in verdicts(wrong, records)[0]
+    right = wrong.replace("about 31%", "about 13.1%")
+    assert not verdicts(right, records)[0]
+    assert "34.2%" not in verdicts("SO-1001 is £1,250.00 of the £3,650.00 Acme Tools ordered, 34.2% of it.", records)[0]
+    # a rate the task gives is no share to work out; nor is one with no figures beside it to work from
+    discount = "A 3% discount off the £1,250.00 and the £830.50 orders is 3% less than the list price."
+    assert "3%" not in verdicts(discount, records, ("Acme Tools get a 3% discount.",))[0]
+    assert "3%" in verdicts(discount, records)[0]
+    assert not verdicts("Acme Tools' orders are up 12% on last month.", records)[0]
