@@ -23,6 +23,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import psutil
+
 from common import print_table, server_or_new, servers_rss_mb, tree_rss_mb, write_result
 
 from officesim.runner.agents import OracleAgent
@@ -43,6 +45,17 @@ def slope(points: list[tuple[int, float]]) -> float | None:
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     den = sum((x - mx) ** 2 for x in xs)
     return None if den == 0 else round(sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / den, 3)
+
+
+def _sample(pid: int, done: int, started: float) -> dict:
+    """RSS of the server's own processes and of its whole tree, and how many processes the tree holds (the
+    pool starts extra workers for gradings and retires them idle: the tree's figure moves with their number)."""
+    try:
+        processes = 1 + len(psutil.Process(pid).children(recursive=True))
+    except psutil.Error:
+        processes = 0
+    return {"tasks": done, "servers_rss_mb": servers_rss_mb(pid), "tree_rss_mb": tree_rss_mb(pid),
+            "processes": processes, "elapsed_s": round(time.perf_counter() - started, 1)}
 
 
 def _result(samples: list[dict], count: int, parallel: int, passed: int, failed: list[str], started: float,
@@ -76,8 +89,7 @@ def run(bench=None, tasks: int | None = None, parallel: int = 1, every: int = EV
     done = 0
     started = time.perf_counter()
     with server_or_new(bench) as b:
-        samples.append({"tasks": 0, "servers_rss_mb": servers_rss_mb(b.pid), "tree_rss_mb": tree_rss_mb(b.pid),
-                        "elapsed_s": 0.0})
+        samples.append(_sample(b.pid, 0, started))
         local = threading.local()
 
         def client() -> OfficeClient:
@@ -95,11 +107,11 @@ def run(bench=None, tasks: int | None = None, parallel: int = 1, every: int = EV
                 else:
                     failed.append(f"{task.id}: {record.error or ', '.join(record.failed or [])}"[:300])
                 if done in points:
-                    sample = {"tasks": done, "servers_rss_mb": servers_rss_mb(b.pid), "tree_rss_mb": tree_rss_mb(b.pid),
-                              "elapsed_s": round(time.perf_counter() - started, 1)}
+                    sample = _sample(b.pid, done, started)
                     samples.append(sample)
                     print(f"  {done:4d} tasks  servers {sample['servers_rss_mb']:8.1f} MiB  tree {sample['tree_rss_mb']:8.1f}"
-                          f" MiB  {sample['elapsed_s']:7.0f} s  ({passed} passed)", flush=True)
+                          f" MiB in {sample['processes']} processes  {sample['elapsed_s']:7.0f} s  ({passed} passed)",
+                          flush=True)
                     # a run cut short still leaves its figures
                     write_result("hard_memory", _result(samples, count, parallel, passed, failed, started, False))
 
