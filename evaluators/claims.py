@@ -1636,6 +1636,15 @@ _SHARED: "OrderedDict[tuple, tuple[tuple, Any]]" = OrderedDict()
 _SHARED_LOCK = threading.Lock()
 
 
+def forget_task(*anchors: Any) -> None:
+    """Drop the per-task values computed from these objects (a task's parsed offices that a worker lets
+    go, server/grade.py): the values hold their anchors, so they would keep them alive."""
+    gone = {id(a) for a in anchors if a is not None}
+    with _SHARED_LOCK:
+        for key in [k for k, (held, _v) in _SHARED.items() if any(id(a) in gone for a in held)]:
+            del _SHARED[key]
+
+
 def _per_task(name: str, anchors: tuple, compute: Callable[[], Any]) -> Any:
     """A value that depends only on a task's initial and gold offices (the same parsed objects for every
     episode of the task, server/grading.py), computed once for all its evaluations: in a lived-in office

@@ -208,18 +208,9 @@ def _forget_derived(refs: tuple) -> None:
     """Drop what the evaluators derived from a task's references that the worker no longer keeps: their
     per-task values (evaluators/claims.py ``_per_task``: the office's values, text, identifiers, ~50 MiB for a
     lived-in task) hold the reference objects themselves, so they would keep them alive."""
-    try:
-        from officesim.evaluators import claims
-    except ImportError:
-        return
-    shared, lock = getattr(claims, "_SHARED", None), getattr(claims, "_SHARED_LOCK", None)
-    if shared is None or lock is None:
-        return
-    before, gold = refs[0], refs[1]
-    gone = {id(before), id(getattr(gold, "after", None))}
-    with lock:
-        for key in [k for k, (anchors, _v) in shared.items() if any(id(a) in gone for a in anchors)]:
-            del shared[key]
+    from officesim.evaluators.claims import forget_task
+
+    forget_task(refs[0], getattr(refs[1], "after", None))
 
 
 def _slim(history: list[dict]) -> list[dict]:
