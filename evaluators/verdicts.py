@@ -670,6 +670,7 @@ def _shares(text: str, statements: list[Statement], binder: Binder, records: Rec
     out = []
     every = claims_in(text, year=scope.year, kinds=("number",))
     numbers = [c for c in every if not _plain_count(c, text)]
+    given = [float(g.value) for g in [*scope.claims, *scope.written] if g.kind == "number"]
     for c in every:
         if not _SHARE_OF.match(text, c.end):
             continue
@@ -679,8 +680,7 @@ def _shares(text: str, statements: list[Statement], binder: Binder, records: Rec
         if _a_share(c, text, statements, binder, records, scope.year):
             continue
         p = float(c.value)
-        given = [g for g in [*scope.claims, *scope.written] if g.kind == "number"]
-        if any(abs(float(g.value) - p) < 1e-9 or abs(float(g.value) * 100 - p) < 1e-9 for g in given):
+        if any(abs(g - p) < 1e-9 or abs(g * 100 - p) < 1e-9 for g in given):
             continue
         if records.holders(c) or records.holders(Claim("number", p / 100, f"{p / 100}")):
             continue
