@@ -203,7 +203,7 @@ class LocalServer:
         the task files it loads, the servers starting beside it and the machine's load (``start_timeout``)."""
         if self.start_timeout is not None:
             return self.start_timeout
-        return start_timeout(count_task_files(self.task_dirs, self.include_suite), servers=servers)
+        return start_timeout(count_task_files(self.task_dirs, self.include_suite), servers=max(servers, self.processes))
 
     def wait_healthy(self, timeout: float | None = None) -> None:
         """Wait until /health answers; a server that exits at start or does not answer within ``timeout``
@@ -247,10 +247,13 @@ class LocalServer:
 
     def healthy(self, client: httpx.Client | None = None) -> bool:
         """Whether /health answers now (through ``client``, else a client made for this one call)."""
+        # several processes behind the router: /health answers once process 0 does, but the harness
+        # (tests, eval, validate) wants the whole capacity, so it waits until every process answers
+        path = "/health/processes" if self.processes > 1 and not self.uds else "/health"
         if client is not None:
-            return client.get(f"{self.url}/health").status_code == 200
+            return client.get(f"{self.url}{path}").status_code == 200
         with self._health_client() as client:
-            return client.get(f"{self.url}/health").status_code == 200
+            return client.get(f"{self.url}{path}").status_code == 200
 
     def _health_client(self) -> httpx.Client:
         # one client for all the polls of a start: a new one per poll built a TLS context each time

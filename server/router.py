@@ -15,7 +15,10 @@ Routing needs no table. Process ``i`` makes session ids that begin with ``i`` as
   and the next one is tried, so the cap holds for the server as a whole; a process that cannot be
   reached (it died and is being started again) is passed over, so creations go to live processes;
 - ``/mcp`` goes to process 0 (an MCP session and the officesim sessions it starts live there);
-- anything else (``/health``, ``/tasks``, ``/apps``, ``/docs``) round-robin.
+- anything else (``/health``, ``/tasks``, ``/apps``, ``/docs``) round-robin;
+- ``/health/processes`` the router answers itself: 200 once every process answers, else 503 with
+  the processes still starting (``/health`` answers as soon as process 0 does, so that a client can
+  begin; a harness that wants the whole capacity waits for this one).
 
 A request for a session of a process that cannot be reached is answered ``session_lost``: its
 sessions died with it (runner/serving.py removes their offices and starts it again).
@@ -44,6 +47,7 @@ import asyncio
 import collections
 import itertools
 import hmac
+import json
 import re
 import time
 from pathlib import Path
@@ -66,6 +70,7 @@ CLIENT_IDLE_S = 30.0  # ... and an idle client connection after this long, as a 
 SWEEP_S = 1.0  # how often the timeouts above are looked at
 DOWN_S = 2.0  # a process that could not be reached is passed over this long by requests that may go anywhere
 _SESSION = re.compile(rb"^/sessions/([0-9a-fA-F]{2})")
+PROCESSES_PATH = b"/health/processes"
 
 
 def session_id_prefix(index: int) -> str:
@@ -312,7 +317,7 @@ class _Client(asyncio.Protocol):
                 auth = value
             elif low == b"expect" and value.lower() == b"100-continue":
                 expect = True
-        if self.router.expected_auth is not None and request.path != b"/health" \
+        if self.router.expected_auth is not None and request.path not in (b"/health", PROCESSES_PATH) \
                 and not hmac.compare_digest(auth, self.router.expected_auth):
             raise _Refused(_error(401, "Unauthorized", "unauthorized",
                                   "missing or wrong token: send 'Authorization: Bearer <token>'"))
@@ -356,6 +361,11 @@ class _Client(asyncio.Protocol):
             self.reading_paused = False
             self.transport.resume_reading()
         request = self.pending[0]
+        if request.path == PROCESSES_PATH:  # the router's own answer: which processes are starting
+            self.pending.popleft()
+            self.router.unbuffer(request)
+            self._answer(self.router.processes_answer(request.keep_alive), request)
+            return
         index = self.router.choose(request)
         backend = self.backends.get(index)
         if backend is None or backend.transport is None or backend.transport.is_closing():
@@ -551,6 +561,20 @@ class Router:
         """Pass process ``index`` over until ``mark_up``: it is starting (a request goes to it only
         when no other process is there)."""
         self.down[index] = float("inf")
+
+    def starting(self) -> list[int]:
+        """The processes marked starting (``mark_starting``) and not yet up."""
+        return sorted(i for i, since in self.down.items() if since == float("inf"))
+
+    def processes_answer(self, keep_alive: bool) -> bytes:
+        """``/health/processes``: 200 when every process is up, else 503 naming those starting."""
+        starting = self.starting()
+        body = json.dumps({"status": "starting" if starting else "ok", "processes": len(self.sockets),
+                           "starting": starting}).encode()
+        status = "503 Service Unavailable" if starting else "200 OK"
+        head = (f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
+                f"{'connection: keep-alive' if keep_alive else 'connection: close'}\r\n\r\n")
+        return head.encode() + body
 
     def mark_up(self, index: int) -> None:
         if self.down:

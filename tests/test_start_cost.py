@@ -114,3 +114,21 @@ def test_the_router_sends_nothing_to_a_process_still_starting():
     assert {router.choose(Request()) for _ in range(6)} == {0}
     router.mark_up(1)
     assert {router.choose(Request()) for _ in range(6)} == {0, 1}
+
+
+def test_the_router_says_which_processes_are_still_starting():
+    """/health answers once process 0 does; /health/processes (what the harness waits for when it starts
+    several processes, runner/localserver.py) only once every process does."""
+    import json
+
+    router = Router(["/tmp/a.sock", "/tmp/b.sock", "/tmp/c.sock"])
+    router.mark_starting(1)
+    router.mark_starting(2)
+    router.mark_down(0)  # a moment's failure is not a start
+    head, body = router.processes_answer(keep_alive=True).split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 503") and json.loads(body)["starting"] == [1, 2]
+    router.mark_up(1)
+    router.mark_up(2)
+    head, body = router.processes_answer(keep_alive=False).split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 200") and b"connection: close" in head
+    assert json.loads(body) == {"status": "ok", "processes": 3, "starting": []}
