@@ -332,7 +332,11 @@ def _prefixed(prefix: str, subject: str, also: tuple[str, ...] = ()) -> str:
 
 
 _SEEN: "OrderedDict[tuple, tuple[dict, float]]" = OrderedDict()  # by the entry's identity, see _list_entry
-_SEEN_LIMIT = 50_000
+# sized by the text it holds, not by a count: 50,000 entries of lived-in mail were ~1.6 MiB an inbox and
+# let a worker grow with every world it listed. Override: OFFICESIM_MAIL_LIST_MB.
+_SEEN_BYTES = int(float(os.environ.get("OFFICESIM_MAIL_LIST_MB") or 32)) << 20
+_SEEN_WEIGHT: dict[tuple, int] = {}
+_seen_size = 0
 STORE_AT = 50  # unseen messages from which a listing asks the machine's store first
 _SEEN_LOCK = threading.Lock()
 
@@ -353,10 +357,32 @@ def _identity(path: Path, ctx: OfficeContext) -> tuple | None:
 def _remember(ident: tuple | None, entry: tuple[dict, float]) -> None:
     if ident is None:
         return
+    global _seen_size
+    weight = _weight(entry)
     with _SEEN_LOCK:
+        _seen_size += weight - _SEEN_WEIGHT.get(ident, 0)
         _SEEN[ident] = entry
-        while len(_SEEN) > _SEEN_LIMIT:
-            _SEEN.popitem(last=False)
+        _SEEN_WEIGHT[ident] = weight
+        _SEEN.move_to_end(ident)
+        while _seen_size > _SEEN_BYTES and len(_SEEN) > 1:
+            old, _ = _SEEN.popitem(last=False)
+            _seen_size -= _SEEN_WEIGHT.pop(old, 0)
+
+
+def _weight(entry: tuple[dict, float]) -> int:
+    """About the bytes an entry holds: its text fields (the body is most of it) and a fixed overhead."""
+    info = entry[0]
+    return 600 + sum(len(v) for v in info.values() if isinstance(v, str)) \
+        + sum(len(a) for a in info.get("attachments") or () if isinstance(a, str))
+
+
+def forget_listings() -> None:
+    """Drop every remembered listing entry (a new worker's state)."""
+    global _seen_size
+    with _SEEN_LOCK:
+        _SEEN.clear()
+        _SEEN_WEIGHT.clear()
+        _seen_size = 0
 
 
 def _list_entry(path: Path, ctx: OfficeContext, ident: tuple | None) -> tuple[dict, float]:

@@ -140,3 +140,24 @@ def test_a_worker_drops_what_the_evaluators_derived_from_references_it_let_go(wo
     assert list(worker_references._REFERENCES) == ["kept"]
     assert not any(k[0] == "test-derived" for k in claims._SHARED)
     assert any(k[0] == "test-derived-other" for k in claims._SHARED) and kept_value == "unrelated"
+
+
+def test_the_mail_listing_cache_is_bounded_by_the_text_it_holds(monkeypatch):
+    """apps/email.py remembers listed messages by their identity; what it holds stays under
+    OFFICESIM_MAIL_LIST_MB however many inboxes a worker lists, the least recently listed going first."""
+    from officesim.apps import email as email_app
+
+    email_app.forget_listings()
+    monkeypatch.setattr(email_app, "_SEEN_BYTES", 64 * 1024)
+    try:
+        for i in range(200):  # 200 messages of ~1 KB: about three times the budget
+            email_app._remember(("ident", i), ({"subject": f"s{i}", "body": "x" * 1000}, float(i)))
+            if i == 190:  # ~40 entries fit: 165 is still held, and a hit moves it to the recent end
+                assert email_app._list_entry(None, None, ("ident", 165))[1] == 165.0
+        assert email_app._seen_size <= 64 * 1024
+        assert email_app._seen_size == sum(email_app._SEEN_WEIGHT.values())
+        kept = [i for _tag, i in email_app._SEEN]
+        assert 199 in kept and 0 not in kept and 165 in kept and 150 not in kept
+        assert 40 <= len(kept) <= 64
+    finally:
+        email_app.forget_listings()
