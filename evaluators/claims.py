@@ -491,13 +491,22 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
             at = _sentence_at(text, c.start)
             return at is not None and any(
                 w.kind == c.kind and at[0] <= w.start < at[1] and not same_claim(w, c)
-                and any(same_claim(w, f) for f in facts) for w in written)
+                and any(same_claim(w, f) for f in facts) and not _part_of(w, c, text) for w in written)
 
         out = [c for c in out if beside_fact(c) or not true_context(c, text)]
     unique: dict[tuple, Claim] = {}
     for c in out:
         unique.setdefault((c.kind, c.text), c)
     return list(unique.values())
+
+
+_OF = re.compile(r"(?i)\s*(?:out\s+)?of(?:\s+(?:the|a|an|your|their|his|her))?\s*")
+
+
+def _part_of(fact: Claim, other: Claim, text: str) -> bool:
+    """Whether an expected value is given as a part of the other ("£480.00 of the £516.00 claimed"):
+    the whole it is a part of, not an alternative answer."""
+    return fact.end <= other.start and _OF.fullmatch(text, fact.end, other.start) is not None
 
 
 # ---- values beside the expected facts ------------------------------------------------------------------
@@ -553,9 +562,35 @@ def _unbound(claim: Claim, text: str, units: list[tuple[Claim, set[str], int]], 
         return False
     for item in ids:
         places = {u for v, _w, u in units if same_claim(v, item)}
-        if places and not any(u in places and same_claim(claim, v) for v, _w, u in units):
+        if places and not any(u in places and same_claim(claim, v) for v, _w, u in units) \
+                and not _named_beside(claim, text, units, places):
             return True
     return False
+
+
+_BREAK = re.compile(r"[,;:()\[\]—–]|\s-\s|\.(?:\s|$)")
+
+
+def _named_beside(claim: Claim, text: str, units: list[tuple[Claim, set[str], int]], places: set[int]) -> bool:
+    """Whether the value is another thing's, named beside it in its sentence: "EXP-1077 (Dublin hotel)
+    is approved, within the £185.00 a night cap for Dublin" quotes the policy's line "Dublin: £185.00 a
+    night", not the claim's amount. The line must be a short one (a line of text, not a table's row with
+    its header), all its words in the sentence, one of them in the words right beside the value."""
+    found = _sentence_at(text, claim.start)
+    if found is None:
+        return False
+    start, _end, sentence = found
+    at, end = claim.start - start, claim.end - start
+    before = sentence[:at]
+    cut_at = max([m.end() for m in _BREAK.finditer(before)], default=0)
+    after = sentence[end:]
+    stop = _BREAK.search(after)
+    near = content_words(before[cut_at:] + " " + (after[:stop.start()] if stop else after))
+    if not near:
+        return False
+    said = content_words(sentence)
+    return any(u not in places and 0 < len(words) <= 8 and words <= said and words & near and same_claim(claim, v)
+               for v, words, u in units)
 
 
 def _beside_id(claim: Claim, text: str) -> bool:
@@ -641,8 +676,10 @@ _CUE = re.compile(r"(?i)(?<![\w-])(?:total|sum|altogether|in all|combined|togeth
                   r"exceed\w*|excess|more|less|fewer|under|below|short|remaining|left|balance|outstanding|net|per|"
                   r"each|a (?:night|day|head|month|year|week|unit|person|piece)|average|mean|late|early|overdue|"
                   r"after|before|earlier|later|days?|weeks?|nights?|up|down|increase\w*|decrease\w*|rise|rose|"
-                  r"fall|fell|grew|growth|drop\w*|change\w*|sav(?:ing|ed)|extra|additional)(?![\w-])|%")
+                  r"fall|fell|grew|growth|drop\w*|change\w*|sav(?:ing|ed)|extra|additional|covered|reimburs\w*|disallow\w*|"
+                  r"deduct\w*|withheld|rest)(?![\w-])|%")
 _TOTAL = re.compile(r"(?i)(?<![\w-])(?:total|sum|altogether|in all|combined)(?![\w-])")
+_RESULT_BEFORE = re.compile(r"(?i)\b(?:so|leaving|leaves|that's|that is|which is)\s+(?:the\s+|a\s+)?[$€£]?\s*$")
 _PERCENT = re.compile(r"\s*(?:%|per ?cent\b)", re.I)
 _DAYS = re.compile(r"\s*(?:calendar\s+|working\s+|business\s+)?days?\b", re.I)
 
@@ -710,6 +747,16 @@ def derived(claim: Claim, text: str, written: list[Claim], strays: list[Claim], 
     if one_step(claim.value, claim.text, near, currency=claim.currency,
                 percent=_PERCENT.match(text, claim.end) is not None):
         return True
+    before = _sentence_at(text, lo - 1) if lo > 0 else None
+    before = before or (_sentence_at(text, lo - 2) if lo > 1 else None)
+    said_of = _CUE.search(text[claim.end:min(hi, claim.end + 40)]) or _RESULT_BEFORE.search(text, lo, claim.start)
+    if before is not None and said_of and text[before[1]:lo].count("\n") < 2:  # "£60.00 of £84.50. So £24.50
+        # can't be covered": the operands stand in the sentence before, in the same paragraph, and the words
+        # right after the figure (or a "so" right before it) say it is worked out
+        near = [Operand(c.value, c.currency) for c in stated.near(claim, before[0], hi)]
+        if one_step(claim.value, claim.text, near, currency=claim.currency,
+                    percent=_PERCENT.match(text, claim.end) is not None):
+            return True
     if _DAYS.match(text, claim.end):
         days = [c.value for c in claims_in(text[lo:hi], year=year, kinds=("date",)) if isinstance(c.value, date)]
         if days_between(claim.value, days + ([now.date()] if now is not None else [])):
@@ -819,6 +866,8 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
     best = max((len(v) for v in cover.values()), default=0)
     if best and any(len(cover.get(u, ())) == best for u in units):
         return True
+    if _named_beside(claim, text, sources, set()):
+        return True  # another thing's value, named right beside it ("within the £185.00 a night cap for Dublin")
     named = {k for k, c in enumerate(others) if c.kind == "id"}
     if named and any(hits & named for hits in cover.values()):
         return False  # a value beside an item's identifier is that item's, and its row does not state it
@@ -881,6 +930,12 @@ def _elsewhere_value(claim: Claim, text: str, units: list[tuple[Claim, set[str],
                     and one_step(wanted.value, str(fact), operands):
                 return True
     return not rivals or _office_value(claim, text, units, expected, year)
+
+
+def _sentence_of(claim: Claim, text: str) -> str:
+    """The sentence of ``text`` that states ``claim``."""
+    found = _sentence_at(text, claim.start)
+    return found[2] if found is not None else ""
 
 
 def _clause_of(claim: Claim, text: str) -> str:
@@ -1387,6 +1442,11 @@ def _decisions(words: Iterable[str]) -> set[str]:
     return {_DECISIONS[w] for w in words if w in _DECISIONS}
 
 
+# a decision word that states a nil amount decides nothing: "rejected (approved amount £0.00)"
+_NIL_DECISION = re.compile(r"(?i)\b(?:approved|paid|refunded|reimbursed)(?:\s+(?:amount|total|sum))?\s*(?:of\s+|[:=]\s*)?"
+                           r"[£$€]?\s?0(?:\.00)?(?![\d]|[.,]\d)|[£$€]\s?0(?:\.00)?\s+(?:approved|paid|refunded|reimbursed)\b")
+
+
 def _decision_words(text: str, year: int | None) -> Iterator[tuple[Claim, str, set[str]]]:
     """Each identifier of ``text`` with its clause and the decisions said of it: the words of its clause
     between the identifiers around it ("X repeats Y; we put X on hold" holds X, not Y)."""
@@ -1398,7 +1458,7 @@ def _decision_words(text: str, year: int | None) -> Iterator[tuple[Claim, str, s
         at = text.rfind(clause, 0, claim.start + len(clause))
         if at >= 0:
             lo, hi = max(lo, at), min(hi, at + len(clause))
-        yield claim, clause, _decisions(content_words(text[lo:hi]))
+        yield claim, clause, _decisions(content_words(_NIL_DECISION.sub(" ", text[lo:hi])))
 
 
 def decided_items(texts: Iterable[str], year: int | None) -> dict[Any, set[str]]:
@@ -1428,6 +1488,39 @@ def decision_problems(text: str, decided: dict[Any, set[str]], *, year: int | No
         if extra:
             out.append(f"says {show(claim.text)} is {', '.join(sorted(extra))}, where the work decides it "
                        f"{', '.join(sorted(said)) or 'nothing of the kind'}")
+    return out
+
+
+def rebound_problems(text: str, support: Support, sources: list[tuple[Claim, set[str], int]], *,
+                     year: int | None) -> list[str]:
+    """An expected value given to another item than the one the work gives it to ("I've partly approved
+    EXP-1079: £60.00" where the work writes "EXP-1080: £60.00"), when the office does not state the value
+    of the item named: the value is right, what it is said of is not."""
+    out = []
+    facts = [f for fact in _flat(support.expected) for f in _claims_of_fact(fact, year=year, directory=None)
+             if f.kind in ("number", "date")]
+    if not facts:
+        return out
+    for claim in claims_in(text, year=year, kinds=("number", "date")):
+        if not any(same_claim(claim, f) for f in facts):
+            continue
+        ids = claims_in(_sentence_of(claim, text), year=year, kinds=("id",))
+        named = {str(c.value) for c in ids}
+        if not named:
+            continue
+        theirs: set[str] = set()
+        for gold in support.texts:
+            gold = str(gold or "")
+            for g in claims_in(gold, year=year, kinds=("number", "date")):
+                if same_claim(g, claim):
+                    theirs |= {str(c.value) for c in claims_in(_sentence_of(g, gold), year=year, kinds=("id",))}
+        if not theirs or named & theirs:
+            continue
+        stating = {u for v, _w, u in sources if same_claim(v, claim)}
+        if any(u in stating and str(v.value) in named for v, _w, u in sources if v.kind == "id"):
+            continue  # the office states it of the item named too
+        out.append(f"gives {show(claim.text)} to {', '.join(sorted({c.text for c in ids}))}, where the work "
+                   f"gives it to another item")
     return out
 
 
@@ -1545,13 +1638,18 @@ def bounded_lines(text: str) -> str:
 
 # what, said after an item in its sentence, sets it aside ("CTR-2314 has already passed, so it is not
 # included", "#5109 was resolved in a later update", "A182 is not yet due")
-SET_ASIDE = re.compile(r"(?i)\b(?:not included|excluded|left (?:it |them )?out|leaving (?:it |them )?out|"
+SET_ASIDE = re.compile(r"(?i)\b(?:not included|excluded|left (?:it |them )?(?:out|off)|leaving (?:it |them )?(?:out|off)|(?:was|were|been|is|are) (?:later |since |now |already )?(?:marked |set )?(?:as )?(?:resolved|closed|withdrawn|cancell?ed)|"
                         r"already (?:passed|expired|closed|resolved|paid|ended|over)|(?:has|have) (?:already )?passed|"
                         r"no longer|not (?:on|in) (?:the|this|my|our|your) (?:list|digest|report|summary|mail)|"
                         r"not (?:yet )?due|(?:is|are|was|were)(?: not|n't)|isn't|aren't|wasn't|weren't|"
                         r"out of scope|do(?:es)? not (?:need|qualify|count|apply)|do(?:es)?n't (?:need|qualify|count|apply)|"
                         r"(?:was|were|been) resolved|not a (?:duplicate|match)|(?:did|have|has|had)(?: both| all| each| also)? ordered|did order|ordered recently|"
                         r"so (?:I have|I've|we have|we've) (?:left|not|skipped))\b")
+
+
+def _reference(claim: Claim, text: str) -> bool:
+    """Whether a claim names an item: an identifier, or a number written as one ("#5110")."""
+    return claim.kind == "id" or (claim.kind == "number" and "#" in text[max(0, claim.start - 1):claim.start + 1])
 
 
 def set_aside(text: str, claim: Claim) -> bool:
@@ -1582,7 +1680,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
         given = {str(c.value) for t in [*support.texts, *map(str, _flat(support.expected))]
                  for c in claims_in(str(t or ""), year=year, kinds=("id",))}
         strays += [c for c in invented_ids(text, known, year) if (c.kind, c.text) not in seen and str(c.value) not in given]
-    strays = [c for c in strays if not (c.kind == "id" and set_aside(text, c))]  # named to say it is left out
+    strays = [c for c in strays if not (_reference(c, text) and set_aside(text, c))]  # named to say it is left out
     if strays:
         problems.append("also states " + ", ".join(f"{show(c.text)} ({c.kind})" for c in strays[:5])
                         + ", which neither the task nor its sources support")
@@ -1597,6 +1695,8 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
     if not any(hedge_problems(str(t), support.expected, year=year, directory=directory) for t in support.texts):
         problems += hedge_problems(text, support.expected, year=year, directory=directory)
     problems += decision_problems(text, decided or {}, year=year)
+    if sources is not None:
+        problems += rebound_problems(text, support, sources, year=year)
     twice = doubled(body if body is not None else text)
     if twice and not any(doubled(str(t)) for t in support.texts):
         problems.append(f"says everything twice (from {show(twice, 60)} on)")

@@ -135,8 +135,10 @@ def dates_in(text: str, year: int | None = None) -> list[Mention]:
                 else:
                     month = _month(m["mn"])
                     day = int(m["d"])
-                    y = int(m["y"]) if m["y"] else year
-                    values = [date(y, month, day)] if y else [(month, day)]
+                    if m["y"]:
+                        values = [date(int(m["y"]), month, day)]
+                    else:
+                        values = [_yearless(month, day, weekday, year)] if year else [(month, day)]
             except ValueError:
                 continue
             out += [Mention(v, m.start(), m.end(), weekday=weekday) for v in dict.fromkeys(values) if v is not None]
@@ -164,6 +166,27 @@ def _drop_nested(mentions: list[Mention]) -> list[Mention]:
         reach = max(reach, longest)
         k = last
     return [m for k, m in enumerate(mentions) if k not in nested]
+
+
+def _yearless(month: int, day: int, weekday: int | None, year: int) -> date:
+    """A date written without its year ("30 January", "Friday 29 January"): in ``year``, unless the
+    simulated now is more than half a year from it, where a writer means the nearest one (in December,
+    "30 January" is next month); a weekday written beside it picks the year it agrees with."""
+    own = date(year, month, day)
+    now = REFERENCE_NOW.get()
+    options = []
+    for y in (year - 1, year, year + 1):
+        try:
+            options.append(date(y, month, day))
+        except ValueError:  # 29 February
+            continue
+    if now is None:
+        return own
+    near = [d for d in options if abs((d - now.date()).days) <= 183] or [own]
+    agreeing = [d for d in near if weekday is not None and d.weekday() == weekday]
+    if own in near and (not agreeing or own in agreeing):
+        return own
+    return min(agreeing or near, key=lambda d: abs((d - now.date()).days))
 
 
 def _nearest_day(day: int, weekday: int | None, year: int | None) -> date | None:

@@ -438,19 +438,21 @@ def _derived(c: Claim, st: Statement, own: list[tuple[str, Claim, int]], records
 
 def _count_problem(st: Statement, statements: list[Statement], index: int) -> Verdict | None:
     """A heading that counts what it heads ("Three invoices are still open:") over another number of items."""
-    m = _COUNT.search(st.text)
-    if not m:
+    counts = [m for m in _COUNT.finditer(st.text)
+              # "Due in the next 7 days:" is a span of time, not a count of what follows
+              if not (_MEASURE.match(" " + m.group(2)) or _SPAN.search(st.text[:m.start()]))]
+    if not counts:
         return None
     items = items_under(statements, index)
     if not items:
         return None
-    if _MEASURE.match(" " + m.group(2)) or _SPAN.search(st.text[:m.start()]):
-        return None  # "Due in the next 7 days:" is a span of time, not a count of what follows
-    word = m.group(1).lower()
-    n = _NUMBER_WORDS[word] if word in _NUMBER_WORDS else int(word)
-    if n == len(items):
+    # a heading may count several things ("nine in all; three deadlines already passed and are left
+    # out:"): it is false only when none of its counts is the number of items under it
+    if any(_number(m.group(1)) == len(items) for m in counts):
         return None
-    return Verdict(st.text, m.group(0), "count", "false", f"counts {n} {m.group(2)}, but {len(items)} are listed under it")
+    m = counts[0]
+    return Verdict(st.text, m.group(0), "count", "false",
+                   f"counts {_number(m.group(1))} {m.group(2)}, but {len(items)} are listed under it")
 
 
 _LISTED = re.compile(r"(?i)\s*(?:\((?P<paren>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")\))?\s*(?:[:(—–]|\s-\s)")
@@ -489,7 +491,10 @@ def listed_counts(text: str, year: int | None) -> list[Verdict]:
             ids = {str(c.value) for c in claims_in(rest, year=year, kinds=("id",))}
             parts = [p for p in _CONJUNCT.split(rest.strip()) if p.strip()]
             n = _number(word)
-            k = len(ids) if len(ids) >= 2 else (len(parts) if len(parts) >= 2 and not ids else None)
+            # parts between commas are items only when each is a name: "Olga and Grace on 8 December at
+            # 14:00 and 15:00, Esme on 11 December" has two times to a person, and is not five items
+            named = all(len(p.split()) <= 5 and not any(ch.isdigit() for ch in p) for p in parts)
+            k = len(ids) if len(ids) >= 2 else (len(parts) if len(parts) >= 2 and not ids and named else None)
             if k is not None and k != n:
                 out.append(Verdict(st.text, line[m.start():tail.end()].strip(" :(—–-"), "count", "false",
                                    f"counts {n} {noun}, but lists {k}"))
