@@ -82,11 +82,11 @@ def cut(text: str) -> list[Statement]:
 
 def items_under(statements: list[Statement], heading: int) -> list[Statement]:
     """The items a heading heads, at the indent of its first item (sub-items are not counted)."""
-    items = [s for s in statements if s.form == "item" and s.head == heading]
+    items = [s for s in statements if s.form == "item" and s.head == heading
+             and not _RULE.fullmatch(s.text.strip())]  # a markdown table's |---|---| line
     if len(items) >= 2 and _is_row(items[0].text) and _is_row(items[1].text) \
             and not any(ch.isdigit() for ch in items[0].text) and any(ch.isdigit() for ch in items[1].text):
         items = items[1:]  # a table's header row ("Ref | Party | Expires") names columns, not an item
-    items = [s for s in items if not _RULE.fullmatch(s.text.strip())]  # a markdown table's |---|---| line
     if not items:
         return []
     indent = items[0].indent

@@ -436,6 +436,9 @@ def _derived(c: Claim, st: Statement, own: list[tuple[str, Claim, int]], records
     return days_between(float(c.value), [*own_dates, *dates][:MAX_OPERANDS])
 
 
+_IN_ALL = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")\s+(?:in all|in total|altogether)\b")
+
+
 def _count_problem(st: Statement, statements: list[Statement], index: int) -> Verdict | None:
     """A heading that counts what it heads ("Three invoices are still open:") over another number of items."""
     counts = [m for m in _COUNT.finditer(st.text)
@@ -448,7 +451,7 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
         return None
     # a heading may count several things ("nine in all; three deadlines already passed and are left
     # out:"): it is false only when none of its counts is the number of items under it
-    if any(_number(m.group(1)) == len(items) for m in counts):
+    if any(_number(m.group(1)) == len(items) for m in [*counts, *_IN_ALL.finditer(st.text)]):
         return None
     m = counts[0]
     return Verdict(st.text, m.group(0), "count", "false",

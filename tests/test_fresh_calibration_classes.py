@@ -1,0 +1,127 @@
+"""Classes a blind calibration round found (issue 44, helper-12, 8 hard tasks no audit had touched): each
+true statement below failed and each false one passed before. Pure functions, no office on disk."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from officesim.evaluators.claims import (
+    Claim,
+    Support,
+    _decision_words,
+    _named_beside,
+    _part_of,
+    claims_in,
+    rebound_problems,
+    set_aside,
+    stray_claims,
+)
+from officesim.evaluators.facts import REFERENCE_NOW, dates_in, weekday_conflicts
+from officesim.evaluators.statements import cut
+from officesim.evaluators.verdicts import _count_problem, listed_counts
+
+NOW = datetime(2026, 12, 7, 9)
+
+
+def _heading_verdicts(text: str) -> list:
+    statements = cut(text)
+    return [v for i, s in enumerate(statements) if s.form == "heading" and (v := _count_problem(s, statements, i))]
+
+
+def test_a_tables_header_row_is_not_counted_as_an_item():
+    table = ("Two contracts reach their notice deadline. In deadline order:\n\n"
+             "Ref | Party | Notice by\nCTR-2300 | Cobalt Software | 2027-01-29\nCTR-2468 | Kite Field | 2027-01-30\n")
+    assert _heading_verdicts(table) == []
+    markdown = table.replace("Ref | Party | Notice by\n", "| Ref | Party | Notice by |\n|---|---|---|\n")
+    assert _heading_verdicts(markdown) == []
+    three = table.replace("Two contracts", "Three contracts")
+    assert [v.why for v in _heading_verdicts(three)] == ["counts 3 contracts, but 2 are listed under it"]
+
+
+def test_a_heading_with_several_counts_is_false_only_when_none_fits():
+    note = ("In deadline order (two in all; three deadlines, Vantage, Ironvale and Elmstead, already passed and "
+            "are left out):\n- CTR-1: 29 January\n- CTR-2: 30 January\n")
+    assert _heading_verdicts(note) == []
+    assert _heading_verdicts(note.replace("two in all", "four in all")) != []
+
+
+def test_a_lists_parts_are_counted_only_when_each_is_a_name():
+    booked = ("Booked four reviews (Olga Banerjee and Grace Qureshi on 8 December at 14:00 and 15:00, Esme Vance "
+              "on 11 December at 15:00, Hana Banerjee on 18 December at 14:00).")
+    assert listed_counts(booked, 2026) == []
+    assert [v.why for v in listed_counts("I booked three reviews: Olga, Grace, Esme and Hana.", 2026)] == [
+        "counts 3 reviews, but lists 4"]
+
+
+def test_numbers_written_as_references_may_be_named_to_be_set_aside():
+    text = "Waiting: #5101, #5102.\n(#5110 and #5126 were later marked resolved, so I've left them off.)"
+    found = {c.text: set_aside(text, c) for c in claims_in(text, year=2026) if c.kind == "number"}
+    assert found == {"5101": False, "5102": False, "5110": True, "5126": True}
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Sorry, EXP-1081 is rejected (approved amount £0.00).", {"rejected"}),
+    ("EXP-1081 approved £0.00, rejected.", {"rejected"}),
+    ("EXP-1081 is approved: £480.00.", {"approved"}),
+    ("EXP-1081 approved £0.50.", {"approved"}),
+])
+def test_a_nil_approved_amount_decides_nothing(text, words):
+    assert [w for _c, _clause, w in _decision_words(text, 2026)] == [words]
+
+
+def test_a_date_written_without_its_year_is_the_one_nearest_today():
+    token = REFERENCE_NOW.set(NOW)
+    try:
+        said = "As 30 January is a Saturday, the reminder is on Friday 29 January; the review was on 15 June."
+        assert [str(m.value) for m in dates_in(said, 2026)] == ["2027-01-30", "2027-01-29", "2026-06-15"]
+        assert weekday_conflicts(said, 2026) == []
+        assert weekday_conflicts("The deadline is Friday 30 January.", 2026) != []  # 30 January 2027 is a Saturday
+    finally:
+        REFERENCE_NOW.reset(token)
+
+
+def _money(text: str, value: str) -> Claim:
+    return next(c for c in claims_in(text, year=2026, kinds=("number",)) if c.text.strip().endswith(value))
+
+
+POLICY = [(c, {"dublin", "night"}, 7) for c in claims_in("Dublin: £185.00 a night", year=2026, kinds=("number",))]
+
+
+def test_a_value_named_beside_another_things_line_is_that_things():
+    true = "EXP-1077 (Dublin hotel, 2 nights) is approved in full, £354.00, within the £185.00 a night cap for Dublin."
+    assert _named_beside(_money(true, "185.00"), true, POLICY, set())
+    false = "EXP-1077 (Dublin hotel, 2 nights) is approved in full: £185.00."
+    assert not _named_beside(_money(false, "185.00"), false, POLICY, set())
+    elsewhere = "EXP-1079 (Lisbon hotel) is approved within the £185.00 a night cap."
+    assert not _named_beside(_money(elsewhere, "185.00"), elsewhere, POLICY, set())
+
+
+def test_a_part_of_a_whole_is_not_an_alternative_answer():
+    text = "I've partly approved EXP-1079: £480.00 of the £516.00 claimed (or £500.00)."
+    fact, whole, other = (_money(text, v) for v in ("480.00", "516.00", "500.00"))
+    assert _part_of(fact, whole, text) and not _part_of(fact, other, text)
+
+
+def test_a_worked_out_figure_may_take_its_operands_from_the_sentence_before():
+    support = Support(expected=["£60.00", "£84.50"])
+
+    def strays(text: str) -> list[str]:
+        return [c.text.strip() for c in stray_claims(text, support, year=2026, now=NOW, directory=None)]
+
+    assert strays("Partly approved: £60.00 of £84.50. So £24.50 can't be covered.") == []
+    assert strays("Partly approved: £60.00 of £84.50. So £14.50 can't be covered.") == ["£14.50"]
+    assert strays("Partly approved: £60.00 of £84.50.\n\nThe other £24.50 is a mystery.") == ["£24.50"]
+
+
+def test_an_expected_value_given_to_another_item_than_the_golds_is_false():
+    support = Support(expected=["EXP-1080", 60.0], texts=[
+        "Reply to each claim.", "Hi Clara,\n\nI've partly approved EXP-1080: £60.00, as meals are capped."])
+    wrong = rebound_problems("Hi Clara,\n\nI've partly approved EXP-1079: £60.00, as meals are capped.", support, [],
+                             year=2026)
+    assert wrong == ["gives '£60.00' to EXP-1079, where the work gives it to another item"]
+    assert rebound_problems("Hi Clara,\n\nEXP-1080 is partly approved: £60.00.", support, [], year=2026) == []
+    # the office states the value of the item named too: true of it, not given to the wrong item
+    office = [(c, set(), 3) for c in claims_in("EXP-1079 | Lisbon | 60.00", year=2026, kinds=("id", "number"))]
+    assert rebound_problems("Hi Clara,\n\nEXP-1079 is £60.00.", support, office, year=2026) == []
