@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from typing import Any, Iterable, Iterator
 
@@ -102,6 +102,8 @@ class Entity:
     collection: str
     keys: tuple[str, ...]
     attributes: tuple[tuple[str, Claim], ...]
+    # short words of a sheet row under a column of few values (a region, a product, a team): (label, value)
+    words: tuple[tuple[str, str], ...] = ()
 
     def values(self, kind: str) -> list[tuple[str, Claim]]:
         return [(label, c) for label, c in self.attributes if c.kind == kind]
@@ -115,6 +117,9 @@ class Records:
     by_key: dict[str, list[int]] = field(default_factory=dict)
     by_value: dict[tuple, list[int]] = field(default_factory=dict)
     ids: set[str] = field(default_factory=set)  # every identifier the office states (``id_key``)
+    # (collection, column) -> the values of a column of few values: a row's value is one of them, and
+    # another of them said of the row is false ("Upland Outdoor (South region)" where its Region is North)
+    categories: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
 
     def add(self, entity: Entity) -> None:
         if not entity.keys and not entity.attributes:
@@ -247,9 +252,53 @@ def _sheet(records: Records, path: str, sheet: str, rows: list[list[Any]], year:
     h = _header_index(rows)
     header = ["" if c is None else str(c) for c in rows[h]]
     collection = f"{path}#{sheet}"
+    body = [list(row) for row in rows[h + 1:MAX_ROWS] if any(c not in (None, "") for c in row)]
+    columns = _category_columns(header, body)
     for r, row in enumerate(rows[h + 1:MAX_ROWS], start=h + 2):
         if any(c not in (None, "") for c in row):
-            records.add(_row_entity(f"{path}, {sheet} row {r}", collection, header, list(row), year))
+            entity = _row_entity(f"{path}, {sheet} row {r}", collection, header, list(row), year)
+            words = tuple((header[c], str(row[c]).strip()) for c in columns
+                          if c < len(row) and _category_word(row[c]))
+            records.add(replace(entity, words=words) if words else entity)
+    for c in columns:
+        records.categories[(collection, header[c])] = frozenset(
+            fold_words(str(row[c])) for row in body if c < len(row) and _category_word(row[c]))
+
+
+# a column whose words are a state rather than a kind ("Open", "Paid", "Yes"): said of a row in passing
+# ("it will be paid on 3 December") far more often than as its value, so never read as a category
+_STATE_HEADER = re.compile(r"(?i)status|state|stage|paid|approved|priority|flag|done|active|notes?|comment|"
+                           r"remark|reason|description|details|unit")
+MAX_CATEGORIES = 60  # values a column of categories holds at most
+
+
+def _category_word(cell: Any) -> bool:
+    """A cell that is a short word or two of letters (not a figure, a date or a sentence)."""
+    if not isinstance(cell, str):
+        return False
+    text = cell.strip()
+    return 4 <= len(text) <= 40 and len(text.split()) <= 3 and all(ch.isalpha() or ch in " &'-" for ch in text)
+
+
+def _category_columns(header: list[str], body: list[list[Any]]) -> list[int]:
+    """The columns of a table whose values are categories: at least 2 and at most ``MAX_CATEGORIES``
+    distinct words, each on at least two rows on average, under a header that is not a state."""
+    out = []
+    for c, label in enumerate(header):
+        if not label or _STATE_HEADER.search(label):
+            continue
+        cells = [row[c] for row in body if c < len(row) and row[c] not in (None, "")]
+        if len(cells) < 4 or not all(_category_word(x) for x in cells):
+            continue
+        distinct = {fold_words(str(x)) for x in cells}
+        if 2 <= len(distinct) <= MAX_CATEGORIES and len(distinct) * 2 <= len(cells):
+            out.append(c)
+    return out
+
+
+def fold_words(text: str) -> str:
+    """A category's words as compared: case-folded, spaces collapsed."""
+    return " ".join(text.casefold().split())
 
 
 def _split_row(line: str) -> list[str] | None:

@@ -242,7 +242,8 @@ def episode_of(state: EvalState) -> Episode:
     return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier, user.partition("@")[2], forwarded)
 
 
-_TO_WHOM = re.compile(r"\b(?i:to|with|contacted|emailed|told|informed|notified|asked)\s+(?i:the\s+)?"
+_TO_WHOM = re.compile(r"\b(?i:to|with|contacted|emailed|told|informed|notified|asked|sent|given|gave|mailed|"
+                      r"served|wrote)\s+(?i:the\s+)?"
                       r"(?:[A-Z][\w&'’.-]*\s+){0,5}(?:(?:and|&|,)\s+(?:[A-Z][\w&'’.-]*\s+){0,5})*$")
 
 

@@ -33,7 +33,7 @@ from officesim.evaluators.claims import MAX_CLAIMS, Claim, bounded_lines, claims
 from itertools import combinations
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
-from officesim.evaluators.records import Entity, Records, label_words, shown
+from officesim.evaluators.records import fold_words, Entity, Records, label_words, shown
 from officesim.evaluators.statements import Statement, cut, items_under
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
@@ -197,6 +197,8 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if unread:
             reading.unread.append(st.text)
         reading.verdicts += days_problems(st, entities, records, scope, all_dates)
+        if own:  # only what the statement names itself: a category said under a heading may be the heading's
+            reading.verdicts += category_problems(st, own, spans, records, scope)
         reading.verdicts += [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
                              for name, item, ids in binder.rival_names(st.text)
                              if not _said_together(name, ids, scope.texts)]
@@ -212,6 +214,41 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
 
 
 _HEDGE = re.compile(r"(?i)\(\s*(?:or|maybe|possibly|perhaps|or maybe|or possibly|otherwise|alternatively)\b[^()\n]{0,60}\)")
+
+
+def _category_at(text: str, value: str) -> re.Match | None:
+    """Where ``text`` (case-folded) says a category's value as a word (a plural too: "shredders")."""
+    return re.search(r"(?<![\w-])" + re.escape(value).replace(r"\ ", r"\s+") + r"(?:e?s)?(?![\w-])", text)
+
+
+def category_problems(st: Statement, entities: list[int], spans: list[tuple[int, int]], records: Records,
+                      scope: Scope) -> list[Verdict]:
+    """Another value of a column of categories said of a row that the statement names ("Upland Outdoor
+    (South region)" where Upland's Region is North; "SO-72551 (21 standing desks)" for an order of
+    shredders), when the statement does not say the row's own value too, and the value is not the
+    category of another row it names, a word of a name it names, or said so by the task's own words."""
+    low = st.text.casefold()
+    named = [records.entities[i] for i in entities]
+    out = []
+    for entity in named:
+        for label, own in entity.words:
+            values = records.categories.get((entity.collection, label))
+            own_key = fold_words(own)
+            if not values or own_key not in values or _category_at(low, own_key):
+                continue
+            for value in sorted(values - {own_key}):
+                at = _category_at(low, value)
+                if at is None or any(s <= at.start() < e for s, e in spans):
+                    continue
+                if any(fold_words(v) == value for e in named for lab, v in e.words if lab == label):
+                    continue  # the category of another row the statement names
+                if any(value in line.casefold() and any(k in line.casefold() for k in entity.keys if not k.startswith("#"))
+                       for t in scope.texts for line in str(t).splitlines()):
+                    continue
+                out.append(Verdict(st.text, st.text[at.start():at.end()], "category", "false",
+                                   f"is not what the office says of {entity.name}: its {label!r} is {own!r}"))
+                break
+    return out
 
 
 def _hedges(text: str, year: int | None) -> list[Verdict]:
