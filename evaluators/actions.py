@@ -201,6 +201,45 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
     return out
 
 
+_DONE = (r"booked|scheduled|sent|e-?mailed|held|put on hold|placed on hold|added|entered|recorded|logged|updated|"
+         r"marked|approved|rejected|declined|forwarded|answered|replied to|created|flagged|moved|cancell?ed|filled in|"
+         r"invited|notified|contacted|corrected|fixed|paid|refunded|deleted|removed|archived")
+_NUMBER = (r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+           r"sixteen|seventeen|eighteen|nineteen|twenty")
+_WORDS = dict(zip("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+                  "seventeen eighteen nineteen twenty".split(), range(1, 21)))
+# "I've held 5 invoices", "Booked four reviews", "we found and added 5 missing lines"
+_COUNTED_DONE = re.compile(
+    r"(?i)(?:\b(?:I|we)(?:'ve| have| had)?(?:\s+(?:just|also|now|already|then|found and|checked and))*\s+|"
+    r"(?:^|(?<=[.;:!]\s)|(?<=\n))\s*(?:[-*•]\s*)?)"
+    r"(?P<verb>" + _DONE + r")\s+(?:all\s+|the\s+|all the\s+)?(?P<n>" + _NUMBER + r")\s+"
+    r"(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b")
+# "All five probation reviews are booked", "6 invoices have been put on hold"
+_COUNTED_PASSIVE = re.compile(
+    r"(?i)(?<![\w.,£$€])(?P<n>" + _NUMBER + r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\s+"
+    r"(?:are now|are|were|have (?:now |all )?been|has been|now)\s+(?:all\s+)?(?P<verb>" + _DONE + r")\b")
+_UNITS = re.compile(r"(?i)days|weeks|months|years|hours|minutes|nights|times|percent|pounds|euros|dollars")
+
+
+def counted_action_problems(text: str, counts: frozenset[float]) -> list[str]:
+    """A count of what the writer says was done ("I held 5 invoices", "Booked four reviews") that is not
+    how many of anything the episode did (``counts``: the rows it changed, the cells it set to each
+    value, the mails it sent and whom to, the events it made); a plan or a negation claims nothing."""
+    out = []
+    for pattern in (_COUNTED_DONE, _COUNTED_PASSIVE):
+        for m in pattern.finditer(text):
+            word = m.group("n").lower()
+            n = int(word) if word.isdigit() else _WORDS[word]
+            if n < 2 or _UNITS.fullmatch(m.group("noun")) or float(n) in counts:
+                continue
+            at, sentence = _sentence(text, m.start(), m.end())
+            if _NOT.search(sentence[:max(0, m.start() - at)]) or _EARLIER.search(sentence):
+                continue  # a plan, a negation, or what was done before the episode ("sent 2 reminders last week")
+            out.append(f"{_shown(sentence)} says {m.group('n')} {m.group('noun')} {m.group('verb').lower()}, but the "
+                       "episode changed, sent or booked no such number of things")
+    return out
+
+
 def _shown(sentence: str) -> str:
     words = " ".join(sentence.split())
     return repr(words if len(words) <= 90 else words[:87] + "…")

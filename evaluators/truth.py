@@ -19,7 +19,7 @@ from typing import Callable
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
-from officesim.evaluators.actions import Episode, action_problems, claimed_stems, mail_key
+from officesim.evaluators.actions import Episode, action_problems, claimed_stems, counted_action_problems, mail_key
 from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_claims, claims_in, directory_of,
                                          gold_written, greeting_problem, office_memo, register_true_context)
 from officesim.evaluators.facts import own_text, weekday_conflicts
@@ -413,6 +413,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
                                        parties_named=lambda sentence: named(sentence, True))
+        truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state))]
         if place.origin:
             truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]
         if place.to is not None:
@@ -456,32 +457,47 @@ def _true_context(state: EvalState):
 
 
 def gold_counts(state: EvalState) -> frozenset[float]:
-    """How many of each thing the gold solution did: the rows it changed in each sheet (and the cells it set
-    to each value), the messages it sent, the events it made. An agent that did the same may say so ("31 payments marked Cleared")."""
+    """How many of each thing the gold solution did (``change_counts``). An agent that did the same may
+    say so ("31 payments marked Cleared")."""
     if "gold_counts" not in state.memo:
-        before, counts = state.before or {}, set()
-        mails, events = set(), 0
-        for path, entry in (state.gold or {}).items():
-            old = before.get(path)
-            if old == entry:
-                continue
-            kind = entry.get("kind")
-            if kind == "xlsx":
-                for name, rows in (entry.get("sheets") or {}).items():
-                    was = ((old or {}).get("sheets") or {}).get(name) or []
-                    changed = [i for i, row in enumerate(rows)  # the header row is not an item
-                               if i > 0 and (i >= len(was) or was[i] != row)]
-                    counts.add(float(len(changed)))
-                    values = Counter(str(v) for i in changed for j, v in enumerate(rows[i])  # "31 marked Cleared"
-                                     if v not in (None, "") and (i >= len(was) or j >= len(was[i]) or was[i][j] != v))
-                    counts |= {float(n) for n in values.values()}
-            elif kind == "eml" and old is None:
-                mails.add(mail_key(entry))
-            elif kind == "ics":
-                events += sum(1 for ev in entry.get("events") or [] if ev not in ((old or {}).get("events") or []))
-        counts |= {float(len(mails)), float(events)}
-        state.memo["gold_counts"] = frozenset(counts - {0.0})
+        state.memo["gold_counts"] = change_counts(state.before or {}, state.gold or {})
     return state.memo["gold_counts"]
+
+
+def episode_counts(state: EvalState) -> frozenset[float]:
+    """How many of each thing the episode did: what "I held 6 invoices" or "Booked four reviews" counts."""
+    if "episode_counts" not in state.memo:
+        state.memo["episode_counts"] = change_counts(state.before or {}, state.files or {})
+    return state.memo["episode_counts"]
+
+
+def change_counts(before: dict[str, dict], after: dict[str, dict]) -> frozenset[float]:
+    """How many of each thing an outcome changed from ``before``: the rows it changed in each sheet (and
+    the cells it set to each value), the messages it sent and whom they went to, the events it made."""
+    counts: set[float] = set()
+    mails, events, recipients = set(), 0, set()
+    for path, entry in after.items():
+        old = before.get(path)
+        if old == entry:
+            continue
+        kind = entry.get("kind")
+        if kind == "xlsx":
+            for name, rows in (entry.get("sheets") or {}).items():
+                was = ((old or {}).get("sheets") or {}).get(name) or []
+                changed = [i for i, row in enumerate(rows)  # the header row is not an item
+                           if i > 0 and (i >= len(was) or was[i] != row)]
+                counts.add(float(len(changed)))
+                values = Counter(str(v) for i in changed for j, v in enumerate(rows[i])  # "31 marked Cleared"
+                                 if v not in (None, "") and (i >= len(was) or j >= len(was[i]) or was[i][j] != v))
+                counts |= {float(n) for n in values.values()}
+        elif kind == "eml" and old is None:
+            if mail_key(entry) not in mails:
+                recipients |= {str(a).lower() for a in entry.get("to") or []}
+            mails.add(mail_key(entry))
+        elif kind == "ics":
+            events += sum(1 for ev in entry.get("events") or [] if ev not in ((old or {}).get("events") or []))
+    counts |= {float(len(mails)), float(events), float(len(recipients))}
+    return frozenset(counts - {0.0})
 
 
 register_true_context(_true_context)

@@ -125,3 +125,16 @@ def test_an_expected_value_given_to_another_item_than_the_golds_is_false():
     # the office states the value of the item named too: true of it, not given to the wrong item
     office = [(c, set(), 3) for c in claims_in("EXP-1079 | Lisbon | 60.00", year=2026, kinds=("id", "number"))]
     assert rebound_problems("Hi Clara,\n\nEXP-1079 is £60.00.", support, office, year=2026) == []
+
+
+def test_a_count_of_what_the_writer_did_is_how_many_the_episode_did():
+    from officesim.evaluators.actions import counted_action_problems
+
+    did = frozenset({6.0, 4.0, 1.0})  # 6 rows changed, 4 events, 1 mail
+    assert counted_action_problems("I held 6 invoices and booked 4 reviews.", did) == []
+    assert counted_action_problems("Booked four probation reviews (Olga, Grace, Esme, Hana).", did) == []
+    for false in ("I held 5 invoices.", "All five probation reviews are booked.", "I found and added 5 missing lines."):
+        assert counted_action_problems(false, did), false
+    for nothing in ("I will book 5 reviews.", "We sent 2 reminders last week.", "Booked 5 nights.",
+                    "I have not held 3 invoices."):
+        assert counted_action_problems(nothing, did) == [], nothing
