@@ -199,6 +199,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += days_problems(st, entities, records, scope, all_dates)
         if own:  # only what the statement names itself: a category said under a heading may be the heading's
             reading.verdicts += category_problems(st, own, spans, records, scope)
+            reading.verdicts += measure_problems(st, own, records, scope)
         reading.verdicts += [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
                              for name, item, ids in binder.rival_names(st.text)
                              if not _said_together(name, ids, scope.texts)]
@@ -248,6 +249,35 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
                 out.append(Verdict(st.text, st.text[at.start():at.end()], "category", "false",
                                    f"is not what the office says of {entity.name}: its {label!r} is {own!r}"))
                 break
+    return out
+
+
+_MEASURED = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3})(?:\s*-\s*|\s+)(?P<unit>days?|weeks?|months?|hours?|minutes?|"
+                       r"mins?|nights?)\b(?P<after>(?:[\s'’-]+[a-z]+){0,3})")
+
+
+def measure_problems(st: Statement, entities: list[int], records: Records, scope: Scope) -> list[Verdict]:
+    """A duration said of a row that the statement names ("a 30-day notice period", "45 minutes") where
+    the row states that duration under a label the words around it name ("Notice period (days)": 90):
+    a small whole number is otherwise read as a count and left alone."""
+    out = []
+    for m in _MEASURED.finditer(st.text):
+        n = float(m.group("n"))
+        unit = m.group("unit").casefold()[:3]
+        before = st.text[max(0, m.start() - 30):m.start()]
+        words = label_words(before.rsplit(",", 1)[-1] + " " + m.group("after"))
+        if not words:
+            continue
+        labelled = [(label, a, i) for label, a, i in _attrs(records, entities, "number")
+                    if words & label_words(label) and (unit in label.casefold() or "period" in label.casefold()
+                                                       or "duration" in label.casefold() or "length" in label.casefold())]
+        if not labelled or any(float(a.value) == n for _l, a, _i in labelled):
+            continue
+        if any(float(c.value) == n for c in scope.claims if c.kind == "number"):
+            continue  # the instruction gives it
+        label, value, i = labelled[0]
+        out.append(Verdict(st.text, m.group(0).strip(), "number", "false",
+                           f"is not what the office says of {records.entities[i].name}: its {label!r} is {shown(value)}"))
     return out
 
 

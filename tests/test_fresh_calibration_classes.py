@@ -138,3 +138,37 @@ def test_a_count_of_what_the_writer_did_is_how_many_the_episode_did():
     for nothing in ("I will book 5 reviews.", "We sent 2 reminders last week.", "Booked 5 nights.",
                     "I have not held 3 invoices."):
         assert counted_action_problems(nothing, did) == [], nothing
+
+
+def _records(rows: list[list]):
+    from officesim.evaluators.records import build_records
+
+    return build_records({"data/t.xlsx": {"kind": "xlsx", "sheet_order": ["T"], "sheets": {"T": rows}}}, 2026)
+
+
+def _false(text: str, records) -> list[str]:
+    from officesim.evaluators.verdicts import Scope, read
+
+    return [v.value for v in read(text, records, Scope(year=2026)).false]
+
+
+def test_a_rows_category_said_as_another_value_of_its_column_is_false():
+    records = _records([["Customer", "Region", "Product", "Status"]] + [
+        [name, region, product, status] for name, region, product, status in [
+            ("Upland Outdoor", "North", "Shredder", "Open"), ("Juniper Dental", "South", "Standing desk", "Paid"),
+            ("Gull Point", "East", "Shredder", "Open"), ("Rowan Park Gyms", "South", "Standing desk", "Open"),
+            ("Kite Co", "North", "Shredder", "Paid"), ("Pine Ltd", "East", "Standing desk", "Paid")]])
+    assert _false("Upland Outdoor (South region) has gone quiet.", records) == ["South"]
+    assert _false("Upland Outdoor last bought 21 standing desks.", records) == ["standing desks"]
+    assert _false("Upland Outdoor (North) last bought shredders.", records) == []
+    assert _false("Upland Outdoor and Juniper Dental (South) are quiet.", records) == []  # Juniper's region
+    assert _false("Upland Outdoor has paid.", records) == []  # a state, said in passing, is no category
+
+
+def test_a_duration_said_of_a_row_is_the_one_its_labelled_column_gives():
+    records = _records([["Contract", "Party", "Notice period (days)"], ["CTR-2426", "Beacon Hill Schools", 90],
+                        ["CTR-2433", "Nettle Cross Garages", 30]])
+    assert _false("- CTR-2426 (Beacon Hill Schools): auto-renews; 30-day notice period", records) == [
+        "30-day notice period"]
+    assert _false("- CTR-2426 (Beacon Hill Schools): auto-renews; 90-day notice period", records) == []
+    assert _false("CTR-2426: please reply within 30 days.", records) == []  # no column of that name
