@@ -19,7 +19,8 @@ from typing import Callable
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 
-from officesim.evaluators.actions import Episode, action_problems, claimed_stems, counted_action_problems, mail_key
+from officesim.evaluators.actions import (Episode, action_claims, action_problems, claimed_stems,
+                                          counted_action_problems, mail_key)
 from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_claims, claims_in, directory_of,
                                          gold_written, greeting_problem, office_memo, register_true_context)
 from officesim.evaluators.facts import own_text, weekday_conflicts
@@ -242,6 +243,40 @@ def episode_of(state: EvalState) -> Episode:
     return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier, user.partition("@")[2], forwarded)
 
 
+def new_event_times(state: EvalState) -> frozenset:
+    """The start and end times of the events the episode made or changed (what "I've booked 9:00-10:00"
+    may say)."""
+    if "event_times" not in state.memo:
+        before, times = state.before or {}, set()
+        for path, entry in state.files.items():
+            if entry.get("kind") != "ics" or not state.written(path):
+                continue
+            old = (before.get(path) or {}).get("events") or []
+            for ev in entry.get("events") or []:
+                if ev not in old:
+                    times |= {c.value for c in claims_in(f"{ev.get('start') or ''} {ev.get('end') or ''}",
+                                                         year=state.year, kinds=("time",))}
+        state.memo["event_times"] = frozenset(times)
+    return state.memo["event_times"]
+
+
+def booked_time_problems(text: str, times: frozenset) -> list[str]:
+    """A booking claimed at a time none of the episode's new events starts or ends at ("I've blocked
+    tomorrow 14:00-15:00" where the event made is 9:00-10:00)."""
+    if not times:
+        return []
+    out = []
+    for claim in action_claims(text):
+        if claim.shows != "event":
+            continue
+        at = claim.sentence.find(claim.words)
+        said = claims_in(claim.sentence[at + len(claim.words):], year=None, kinds=("time",)) if at >= 0 else []
+        if said and not any(c.value in times for c in said):  # "moved the 14:00 call to 9:00" names both
+            out.append(f"{claim.sentence.strip()[:90]!r} claims a booking at {said[0].text.strip()}, but no event "
+                       "the episode made starts or ends then")
+    return out
+
+
 _TO_WHOM = re.compile(r"\b(?i:to|with|contacted|emailed|told|informed|notified|asked|sent|given|gave|mailed|"
                       r"served|wrote)\s+(?i:the\s+)?"
                       r"(?:[A-Z][\w&'’.-]*\s+){0,5}(?:(?:and|&|,)\s+(?:[A-Z][\w&'’.-]*\s+){0,5})*$")
@@ -414,6 +449,7 @@ def written_truth(state: EvalState) -> Truth:
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
                                        parties_named=lambda sentence: named(sentence, True))
         truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state))]
+        truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state))]
         if place.origin:
             truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]
         if place.to is not None:

@@ -172,3 +172,16 @@ def test_a_duration_said_of_a_row_is_the_one_its_labelled_column_gives():
         "30-day notice period"]
     assert _false("- CTR-2426 (Beacon Hill Schools): auto-renews; 90-day notice period", records) == []
     assert _false("CTR-2426: please reply within 30 days.", records) == []  # no column of that name
+
+
+def test_a_booking_claimed_at_a_time_no_new_event_has_is_false():
+    from datetime import time
+
+    from officesim.evaluators.truth import booked_time_problems
+
+    made = frozenset({time(9, 0), time(10, 0)})
+    assert booked_time_problems("I've blocked tomorrow 14:00-15:00 for the review.", made)
+    assert booked_time_problems("I've booked tomorrow 9:00-10:00.", made) == []
+    assert booked_time_problems("I have booked the room from 9am to 10am.", made) == []
+    assert booked_time_problems("I've moved the 14:00 call to 9:00.", made) == []
+    assert booked_time_problems("I've blocked tomorrow 14:00-15:00.", frozenset()) == []  # no event made: read apart
