@@ -273,8 +273,9 @@ def measure_problems(st: Statement, entities: list[int], records: Records, scope
                                                        or "duration" in label.casefold() or "length" in label.casefold())]
         if not labelled or any(float(a.value) == n for _l, a, _i in labelled):
             continue
-        if any(float(c.value) == n for c in scope.claims if c.kind == "number"):
-            continue  # the instruction gives it
+        if any(c.kind == "number" and float(c.value) == n and (not about or about & set(entities))
+               for about, c in scope.about):
+            continue  # the gold says it of this row (a figure it worked out)
         label, value, i = labelled[0]
         out.append(Verdict(st.text, m.group(0).strip(), "number", "false",
                            f"is not what the office says of {records.entities[i].name}: its {label!r} is {shown(value)}"))
@@ -386,6 +387,13 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         return verdict("false", wrong) if wrong else verdict("true")
     if _derived(c, st, own, records, entities, numbers, dates):
         return verdict("true")
+    if not gold_says and (c.kind == "date" or _money(c)) and not _PLAN.search(st.text):
+        words = _gap_words(c, st)
+        labelled = [(label, a, i) for label, a, i in own if words and label and words & label_words(label)]
+        if labelled:  # "CTR-2300 expires 31 January 2027" where its Expiry is 28 February: the labelled value
+            label, value, i = labelled[0]
+            return verdict("false", f"is given as {label!r}, but the office's {label!r} of {records.entities[i].name} "
+                                    f"is {shown(value)}")
     if not entities:
         return verdict("true") if gold_says else None
     if _BOUNDARY.search(st.text[max(0, c.start - 30):c.start]):

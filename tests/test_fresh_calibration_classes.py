@@ -185,3 +185,13 @@ def test_a_booking_claimed_at_a_time_no_new_event_has_is_false():
     assert booked_time_problems("I have booked the room from 9am to 10am.", made) == []
     assert booked_time_problems("I've moved the 14:00 call to 9:00.", made) == []
     assert booked_time_problems("I've blocked tomorrow 14:00-15:00.", frozenset()) == []  # no event made: read apart
+
+
+def test_a_value_given_under_a_rows_label_is_that_labels_value_even_in_the_future():
+    from datetime import datetime as dt
+
+    records = _records([["Contract", "Party", "Expires"], ["CTR-2300", "Cobalt Software", dt(2027, 2, 28)],
+                        ["CTR-2468", "Kite Field Sports", dt(2027, 4, 30)]])
+    assert _false("CTR-2300 (Cobalt Software) expires 31 January 2027.", records) == ["31 January 2027"]
+    assert _false("CTR-2300 (Cobalt Software) expires 28 February 2027.", records) == []
+    assert _false("CTR-2300: I'll remind you on 29 January 2027.", records) == []  # not a label of the row
