@@ -677,8 +677,9 @@ _CUE = re.compile(r"(?i)(?<![\w-])(?:total|sum|altogether|in all|combined|togeth
                   r"each|a (?:night|day|head|month|year|week|unit|person|piece)|average|mean|late|early|overdue|"
                   r"after|before|earlier|later|days?|weeks?|nights?|up|down|increase\w*|decrease\w*|rise|rose|"
                   r"fall|fell|grew|growth|drop\w*|change\w*|sav(?:ing|ed)|extra|additional|covered|reimburs\w*|disallow\w*|"
-                  r"deduct\w*|withheld|rest)(?![\w-])|%")
-_TOTAL = re.compile(r"(?i)(?<![\w-])(?:total|sum|altogether|in all|combined)(?![\w-])")
+                  r"deduct\w*|withheld|rest|behind|ahead|between them|all told)(?![\w-])|%")
+_TOTAL = re.compile(r"(?i)(?<![\w-])(?:total|sum|altogether|in all|combined|between them|together|overall|"
+                    r"all told)(?![\w-])")
 _RESULT_BEFORE = re.compile(r"(?i)\b(?:so|leaving|leaves|that's|that is|which is)\s+(?:the\s+|a\s+)?[$€£]?\s*$")
 _PERCENT = re.compile(r"\s*(?:%|per ?cent\b)", re.I)
 _DAYS = re.compile(r"\s*(?:calendar\s+|working\s+|business\s+)?days?\b", re.I)

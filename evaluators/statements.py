@@ -56,8 +56,11 @@ def cut(text: str) -> list[Statement]:
             blank = True
             continue
         item = _ITEM.match(body)
+        # a plain line right under a heading, or under plain lines that are its items; not a sentence after
+        # marked items or table rows ("- PO-1 ...\n- PO-2 ...\nThe others were left as they were.")
         follows = not blank and out and head is not None and (
-            out[-1].form == "heading" or (out[-1].form == "item" and out[-1].head == head))
+            out[-1].form == "heading" or (out[-1].form == "item" and out[-1].head == head
+                                          and not _ITEM.match(out[-1].text) and not _is_row(out[-1].text)))
         if item or _is_row(body) or (follows and not body.rstrip().endswith(":")):
             # an item: marked, a table row, or a line right under a heading ("Four orders:\nSO-1 ...")
             indent = len(item.group(1)) if item else 0

@@ -195,3 +195,24 @@ def test_a_value_given_under_a_rows_label_is_that_labels_value_even_in_the_futur
     assert _false("CTR-2300 (Cobalt Software) expires 31 January 2027.", records) == ["31 January 2027"]
     assert _false("CTR-2300 (Cobalt Software) expires 28 February 2027.", records) == []
     assert _false("CTR-2300: I'll remind you on 29 January 2027.", records) == []  # not a label of the row
+
+
+def test_a_sentence_after_marked_items_is_not_one_of_them():
+    from officesim.evaluators.statements import items_under
+
+    text = "Recorded 2 deliveries:\n- PO-1: 3 Dec\n- PO-2: 4 Dec\nOrders without a notice were left as they were.\n"
+    assert len(items_under(cut(text), 0)) == 2
+    plain = "Two orders are late:\nPO-1 from Acme\nPO-2 from Birch\n"  # plain lines right under a heading still are
+    assert len(items_under(cut(plain), 0)) == 2
+
+
+def test_a_total_said_between_them_or_a_gap_behind_is_worked_out():
+    support = Support(expected=["£128,172.62", "£119,352.36", "£100,000.00"])
+
+    def strays(text: str) -> list[str]:
+        return [c.text.strip() for c in stray_claims(text, support, year=2026, now=NOW, directory=None)]
+
+    ranked = "- Ironvale: £128,172.62\n- Redfern: £119,352.36\n- Yarrow: £100,000.00\n"
+    assert strays(ranked + "Between them they have invoiced £347,524.98.") == []
+    assert strays(ranked + "Between them they have invoiced £347,000.00.") == ["£347,000.00"]
+    assert strays("Ironvale leads with £128,172.62; Redfern is second with £119,352.36, £8,820.26 behind.") == []
