@@ -230,6 +230,8 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
     category of another row it names, a word of a name it names, or said so by the task's own words."""
     low = st.text.casefold()
     named = [records.entities[i] for i in entities]
+    said = [low[s:e] for s, e in spans]  # what the statement names them by (an identifier, a name)
+    lines = [line.casefold() for t in scope.texts for line in str(t).splitlines() if any(k in line.casefold() for k in said)]
     out = []
     for entity in named:
         for label, own in entity.words:
@@ -243,9 +245,8 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
                     continue
                 if any(fold_words(v) == value for e in named for lab, v in e.words if lab == label):
                     continue  # the category of another row the statement names
-                if any(value in line.casefold() and any(k in line.casefold() for k in entity.keys if not k.startswith("#"))
-                       for t in scope.texts for line in str(t).splitlines()):
-                    continue
+                if any(_category_at(line, value) for line in lines):
+                    continue  # the task's own words say it on a line naming what the statement names
                 out.append(Verdict(st.text, st.text[at.start():at.end()], "category", "false",
                                    f"is not what the office says of {entity.name}: its {label!r} is {own!r}"))
                 break
