@@ -104,6 +104,8 @@ class Entity:
     attributes: tuple[tuple[str, Claim], ...]
     # short words of a sheet row under a column of few values (a region, a product, a team): (label, value)
     words: tuple[tuple[str, str], ...] = ()
+    # the names a table row holds, each with the column it stands under: (label, name key)
+    names: tuple[tuple[str, str], ...] = ()
 
     def values(self, kind: str) -> list[tuple[str, Claim]]:
         return [(label, c) for label, c in self.attributes if c.kind == kind]
@@ -120,6 +122,9 @@ class Records:
     # (collection, column) -> the values of a column of few values: a row's value is one of them, and
     # another of them said of the row is false ("Upland Outdoor (South region)" where its Region is North)
     categories: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    # (collection, name key) -> the columns a name stands under in that table ("zephyr couriers" under
+    # "Supplier"): a row's own name under a column is its attribute; another row's is its rival's
+    name_labels: dict[tuple[str, str], set[str]] = field(default_factory=dict)
 
     def add(self, entity: Entity) -> None:
         if not entity.keys and not entity.attributes:
@@ -136,6 +141,8 @@ class Records:
                     bucket.append(index)
             if claim.kind == "id":
                 self.ids.add(id_key(claim.value))
+        for label, key in entity.names:
+            self.name_labels.setdefault((entity.collection, key), set()).add(label)
 
     # -- lookups -----------------------------------------------------------------------------------
     def size(self, collection: str) -> int:
@@ -226,6 +233,7 @@ def _names_of(text: str, header: str = "") -> list[str]:
 def _row_entity(name: str, collection: str, header: list[str], row: list[Any], year: int | None) -> Entity:
     keys: list[str] = []
     attributes: list[tuple[str, Claim]] = []
+    names: list[tuple[str, str]] = []
     for col, cell in enumerate(row):
         label = header[col] if col < len(header) else ""
         claims = _cell_claims(cell, year)
@@ -233,8 +241,11 @@ def _row_entity(name: str, collection: str, header: list[str], row: list[Any], y
         keys += [id_key(c.value) for c in claims if c.kind == "id"]
         keys += [str(c.value) for c in claims if c.kind == "email"]
         if isinstance(cell, str):
-            keys += _names_of(cell, label)
-    return Entity(name, collection, tuple(dict.fromkeys(keys)), tuple(attributes))
+            found = _names_of(cell, label)
+            keys += found
+            if label:
+                names += [(label, key) for key in found]
+    return Entity(name, collection, tuple(dict.fromkeys(keys)), tuple(attributes), names=tuple(names))
 
 
 def _header_index(rows: list[list[Any]]) -> int:

@@ -33,7 +33,7 @@ from officesim.evaluators.claims import MAX_CLAIMS, Claim, bounded_lines, claims
 from itertools import combinations
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
-from officesim.evaluators.records import fold_words, Entity, Records, label_words, shown
+from officesim.evaluators.records import GENERIC, fold_words, Entity, Records, label_words, shown
 from officesim.evaluators.statements import Statement, cut, items_under
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
@@ -133,25 +133,59 @@ class Binder:
 
 
     def rival_names(self, text: str) -> list[tuple[str, str, list[str]]]:
-        """Names a statement gives to the items its identifiers name that belong to other items of the same
-        table ("IL-2606-0199 from Kestrel Paper Co." where IL-2606-0199 is another supplier's invoice):
-        (the name as written, the item it is not about, the identifiers as written)."""
-        found = self.records.keys_in(text)
-        ids = [k for k in found if k.startswith("#")]
-        if not ids:
+        """Names a statement gives to the items it names that belong to other items of the same table:
+        to what its identifiers name ("IL-2606-0199 from Kestrel Paper Co." where IL-2606-0199 is another
+        supplier's invoice; "PO-4793 (Zephyr Couriers)" where the order's Supplier is Ironvale Logistics,
+        however many rows name Zephyr), else to the one row a person's or a party's name names ("Teo Sato
+        (Warehouse Lead)" where his Job title is Logistics Coordinator): (the name as written, the item it
+        is not about, the anchors as written)."""
+        records = self.records
+        found = records.keys_in(text)
+        anchors = [k for k in found if k.startswith("#")]
+        by_id = bool(anchors)
+        if by_id:
+            items = {i for k in anchors for i in records.named(k)}
+        else:  # names of one row each under a column of names ("Name", "Supplier")
+            items = set()
+            for k in found:
+                if "@" in k or k in self.neutral:
+                    continue
+                rows = [i for i in records.by_key.get(k, ())[:GENERIC] if records.entities[i].names]
+                rows = [i for i in rows if any(own == k and _ANCHOR_COLUMN.search(label)
+                                               for label, own in records.entities[i].names)]
+                if rows and len(rows) <= 3:
+                    anchors.append(k)
+                    items |= set(rows)
+        if not items:
             return []
-        items = {i for k in ids for i in self.records.named(k)}
-        collections = {self.records.entities[i].collection for i in items}
-        keys = set().union(*[self.records.entities[i].keys for i in items]) if items else set()
+        collections = {records.entities[i].collection for i in items}
+        keys = set().union(*[records.entities[i].keys for i in items])
         out = []
         for key, (start, end) in found.items():
             if key.startswith("#") or "@" in key or key in self.neutral or key in keys:
                 continue
-            others = self.records.named(key)
-            if others and any(self.records.entities[o].collection in collections for o in others):
-                out.append((text[start:end], self.records.entities[min(items)].name,
-                            [text[a:b] for k, (a, b) in found.items() if k.startswith("#")]))
+            rival = None
+            if by_id:
+                others = records.named(key)
+                if others and any(records.entities[o].collection in collections for o in others):
+                    rival = min(items)
+            if rival is None and not self._person(key):  # a person stands in many columns (owner, manager)
+                for i in sorted(items):
+                    if any(own != key and label in records.name_labels.get((records.entities[i].collection, key), ())
+                           for label, own in records.entities[i].names):
+                        rival = i  # the row whose column names another
+                        break
+            if rival is not None:
+                out.append((text[start:end], records.entities[rival].name,
+                            [text[a:b] for k, (a, b) in found.items() if k in anchors]))
         return out
+
+    def _person(self, key: str) -> bool:
+        return any(self.records.entities[i].collection == "person" for i in self.records.by_key.get(key, ())[:GENERIC])
+
+
+_ANCHOR_COLUMN = re.compile(r"(?i)\b(?:name|customer|supplier|client|vendor|company|employee|person|staff|"
+                            r"account|member|colleague|starter|hire|new joiner)s?\b")
 
 
 def _said_together(name: str, ids: list[str], texts: Iterable[str]) -> bool:
@@ -211,7 +245,32 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
     reading.verdicts += _shares(text, statements, binder, records, scope)
     reading.verdicts += _invented(text, records, scope)
     reading.verdicts += _hedges(text, scope.year)
+    reading.verdicts += prose_hedges(statements)
     return reading
+
+
+# words that leave what a sentence states open: "probably approved", "might or might not be approved",
+# "I think I've recorded most", "a few may have slipped through", "I'm not sure about Teo's"
+_UNSURE = re.compile(r"(?i)\b(?:probably|possibly|perhaps|maybe|presumably|not (?:sure|certain)|unsure|uncertain|"
+                     r"might or might not|may or may not|(?:may|might) have (?:missed|slipped|overlooked|skipped)|"
+                     r"(?:may|might) (?:have )?slip(?:ped)? through|I (?:think|believe|guess|suppose) (?=I|we|it|they|"
+                     r"the|these|this|that|most|all|some|you|he|she))\b")
+# a question, a request, a proposal or a condition: open by design, not a hedged statement
+_OPEN_BY_DESIGN = re.compile(r"(?i)\?\s*$|\b(?:could you|can you|would you|will you|please|let me know|let's|"
+                             r"we could|you could|you might|shall we|if|whether|in case)\b")
+
+
+def prose_hedges(statements: list[Statement]) -> list[Verdict]:
+    """A statement that leaves what it states open ("Probably approved - I still need to check with HR"):
+    an outcome says what the office shows, or asks; a question, a request, a proposal or a condition is
+    not a hedge."""
+    out = []
+    for st in statements:
+        m = _UNSURE.search(st.text)
+        if m and not _OPEN_BY_DESIGN.search(st.text):
+            out.append(Verdict(st.text, m.group(0), "hedge", "false",
+                               "leaves what it states open: an outcome states what the office shows, or asks"))
+    return out
 
 
 _HEDGE = re.compile(r"(?i)\(\s*(?:or|maybe|possibly|perhaps|or maybe|or possibly|otherwise|alternatively)\b[^()\n]{0,60}\)")
@@ -640,7 +699,7 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     one place would not find. Only about what the task involves (``involved``: the keys the instruction
     and the gold's text name; an entity that shares a key with them): a line about one more item than
     the task asks for ("Design critique - Friday 13 March") is judged by the closed-world rule, however
-    true of the office; so is a list item."""
+    true of the office; so is a list item, unless it names by its identifier what it is about."""
     statements = cut(text)
     if c.kind == "number" and (_worked_out(c, text, year) or _counts_what_it_lists(c, statements, year)
                                or _counts_a_table(c, records, involved)):
@@ -660,7 +719,8 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
         bound.append(entities)
         if involved is not None:
             entities = [e for e in entities if involved.intersection(records.entities[e].keys)]
-        if st.start <= c.start < st.end and entities and st.form != "item":
+        by_id = st.form == "item" and own and any(k.startswith("#") for k in records.keys_in(st.text))
+        if st.start <= c.start < st.end and entities and (st.form != "item" or by_id):
             local = Claim(c.kind, c.value, c.text, c.precision, c.currency, c.start - st.start, c.end - st.start,
                           c.unscaled)
             own_attrs = _attrs(records, entities, c.kind)

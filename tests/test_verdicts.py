@@ -259,6 +259,16 @@ CUSTOMERS = {"kind": "xlsx", "sheet_order": ["Customers"], "sheets": {"Customers
 ]}}
 
 
+@pytest.mark.parametrize("subject,false", [("Acme Tools orders", True), ("Birch Supplies orders", False),
+                                           ("Order update", False), ("Re: Acme Tools orders", False)])
+def test_a_subject_naming_what_the_mail_is_not_about_is_false(subject, false):
+    """"Escalation: Marigold Care Homes" over a mail about another customer names the wrong one; a reply
+    keeps the original's subject."""
+    mail = {**_mail("Hi Dana,\nBirch Supplies' SO-1002 arrived on 12 September 2026."), "subject": subject}
+    truth = written_truth(_state({**OFFICE, "emails/maya/sent/1.eml": mail}))
+    assert any("subject" in f for f in truth.false) == false, truth.false
+
+
 def test_a_mail_to_one_customer_that_names_another_customers_order_is_false():
     office = {**OFFICE, "data/customers.xlsx": CUSTOMERS}
 
@@ -270,7 +280,8 @@ def test_a_mail_to_one_customer_that_names_another_customers_order_is_false():
 
     assert any("SO-1002" in f for f in truth("Hi Ines,\nYour order SO-1002 arrived on 12 September 2026."))
     assert truth("Hi Ines,\nYour order SO-1003 arrived on 22 September 2026.") == []
-    colleague = {**_mail("Hi Dana,\nBirch's SO-1002 arrived on 12 September 2026."), "to": ["dana.ortiz@northwind.test"]}
+    colleague = {**_mail("Hi Dana,\nBirch's SO-1002 arrived on 12 September 2026."), "to": ["dana.ortiz@northwind.test"],
+                 "subject": "Order update"}  # under "Acme Tools orders" the subject names what the mail does not
     state = EvalState(files={**office, "emails/maya/sent/1.eml": colleague}, now=NOW, before=office, gold=office,
                       user=USER, user_name="Maya Lin", instruction="Tell Dana about the orders.")
     assert written_truth(state).false == []  # a colleague may hear of any customer's order
@@ -433,10 +444,26 @@ def test_a_value_right_after_an_identifier_is_that_items(records):
 @pytest.mark.parametrize("text,false", [
     ("SO-1003 was ordered on 15 September 2026, or maybe 3 September 2026.", True),
     ("SO-1003 comes to £2,400.00 or possibly £2,040.00.", True),
-    ("SO-1003 was ordered on 15 September 2026, or maybe earlier.", False),
+    ("SO-1003 was ordered on 15 September 2026, or just before.", False),
 ])
 def test_an_alternative_value_after_or_maybe_is_a_hedge(records, text, false):
     assert bool(verdicts(text, records)[0]) == false
+
+
+@pytest.mark.parametrize("text,false", [
+    ("SO-1003 was ordered on 15 September 2026, or maybe earlier.", True),
+    ("Probably approved - I still need to check with HR before it's final.", True),
+    ("I think I've recorded most of the orders, though a few may have slipped through.", True),
+    ("These might or might not be approved.", True),
+    ("I'm not sure whether you approved SO-1003 - could you confirm?", False),
+    ("Maybe we could meet on Tuesday at 10:00.", False),
+    ("I found no approval for SO-1003.", False),
+])
+def test_a_statement_left_open_is_a_hedge(text, false):
+    """Words that leave a statement open fail it; a question, a request or a proposal is open by design."""
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import prose_hedges
+    assert bool(prose_hedges(cut(text))) == false
 
 
 def test_a_share_of_two_values_is_true_context(records):
@@ -461,3 +488,28 @@ def test_a_percentage_of_a_comparison_that_no_two_figures_give_is_false(records)
     assert "3%" not in verdicts(discount, records, ("Acme Tools get a 3% discount.",))[0]
     assert "3%" in verdicts(discount, records)[0]
     assert not verdicts("Acme Tools' orders are up 12% on last month.", records)[0]
+
+
+def _rival_office():
+    orders = [["PO", "Supplier", "Item"]] + [[f"PO-{4000 + n}", "Zephyr Couriers", "Parcel run"] for n in range(45)]
+    orders.append(["PO-4793", "Ironvale Logistics", "Pallet racking"])
+    staff = [["Name", "Job title"], ["Teo Sato", "Logistics Coordinator"], ["Keiko Lambert", "Warehouse Lead"],
+             ["Mira Iyer", "Logistics Coordinator"], ["Rafael Lind", "Logistics Coordinator"]]
+    return build_records({"data/po.xlsx": {"kind": "xlsx", "sheets": {"Orders": orders}},
+                          "data/staff.xlsx": {"kind": "xlsx", "sheets": {"Staff": staff}}}, 2026)
+
+
+@pytest.mark.parametrize("text,false", [
+    ("PO-4793 (Zephyr Couriers) was delivered.", ["Zephyr Couriers"]),  # a name on 46 rows still names another's
+    ("PO-4793 (Ironvale Logistics) was delivered.", []),
+    ("PO-4793 is the Parcel run order.", ["Parcel run"]),
+    ("Teo Sato (Warehouse Lead) starts on Monday.", ["Warehouse Lead"]),
+    ("Teo Sato (Logistics Coordinator) starts on Monday; his buddy is Keiko Lambert (Warehouse Lead).", []),
+    ("Teo Sato's buddy is Mira Iyer.", []),
+])
+def test_a_name_under_another_rows_column_is_not_this_rows(text, false):
+    """A name a statement gives to the row it names is false when the row holds another name under the
+    column that name stands under elsewhere (a supplier, an item, a job title), however common the name."""
+    records = _rival_office()
+    reading = read(text, records, Scope(now=NOW, year=2026))
+    assert [v.value for v in reading.verdicts if v.verdict == "false"] == false
