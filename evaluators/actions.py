@@ -26,7 +26,7 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
     ("book", "event", r"booked|scheduled|rescheduled|set up|arranged|organi[sz]ed|invited|moved|cancell?ed|"
                       r"blocked (?:out )?(?:the |an? |\d|some |time|tomorrow|today|your|my|our)|"
                       r"put (?:it |this |them )?in (?:the |your |our )?(?:calendar|diary)"),
-    ("record", "file", r"updated|amended|corrected|recorded|logged|entered|filled in|ticked|saved|filed|"
+    ("record", "file", r"updated|amended|corrected|recorded|logged|entered|filled in|ticked|saved|filed|marked|flagged|"
                        r"added (?:it |this |them |the \w+ )?to (?:the |our |your )?(?:\w+ ){0,2}"
                        r"(?:sheet|spreadsheet|workbook|ledger|register|tracker|log|list|directory|file|document|record)s?"),
     ("outside", "outside", r"put (?:[\w-]+ ){0,4}on hold|placed (?:[\w-]+ ){0,4}on hold|held|expedited|upgraded|"

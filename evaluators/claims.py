@@ -1425,6 +1425,10 @@ def _without_asides(clause: str, fact: str) -> str:
 # ---- greetings -----------------------------------------------------------------------------------------
 _GREETING = re.compile(r"^\s*(?:dear|hi|hello|hey|good (?:morning|afternoon|evening)|greetings|to)\b[ \t,]*"
                        r"(?:(?:mr|mrs|ms|miss|dr|prof)\.?\s+)?(?P<name>[A-Z][\w'’\-]*(?:[ \t]+[A-Z][\w'’\-]*)?)", re.I)
+_GREETED = r"(?!and\b)[A-Z][\w'’\-]*(?:[ \t]+(?!and\b)[A-Z][\w'’\-]*)?"
+# a greeting line of several names and nothing else: "Hi Joel and Mei,", "Dear Ana, Ben & Cy"
+_GREETING_MANY = re.compile(r"^\s*(?:dear|hi|hello|hey|good (?:morning|afternoon|evening)|greetings|to)\b[ \t,]*"
+                            rf"(?P<name>{_GREETED}(?:[ \t]*(?:,|&|\band\b)[ \t]*{_GREETED})+)[ \t]*[,!.:]?[ \t]*$", re.I)
 
 
 # words that greet the recipients as a group ("Hi all"), never one person
@@ -1530,7 +1534,7 @@ def greeting_problem(body: str, recipients: Iterable[str], directory: Directory 
     if directory is None:
         return None
     first = next((line for line in str(body or "").splitlines() if line.strip()), "")
-    m = _GREETING.match(first)
+    m = _GREETING_MANY.match(first) or _GREETING.match(first)
     if not m:
         return None
     words = [w for w in re.split(r"[\s\-]+", m["name"]) if w]
@@ -1542,12 +1546,14 @@ def greeting_problem(body: str, recipients: Iterable[str], directory: Directory 
         p = directory.people.get(a)
         local = a.partition("@")[0]
         theirs |= {x.casefold() for x in [p and p.first, p and p.last] if x} | {x for x in re.split(r"[._\-+]", local) if x}
-    if any(w.casefold() in theirs for w in words):
-        return None
-    others = [p for w in words for p in directory.named(w) if p.address not in addressed]
-    if not others:
-        return None
-    return f"greets {show(m['name'])}, but the message goes to {', '.join(sorted(addressed))}"
+    # each person greeted ("Hi Joel and Mei") must be one of its recipients
+    for part in re.split(r"\s*(?:,|&|\band\b)\s*", m["name"]):
+        words = [w for w in re.split(r"[\s\-]+", part) if w]
+        if not words or any(w.casefold() in theirs for w in words):
+            continue
+        if [p for w in words for p in directory.named(w) if p.address not in addressed]:
+            return f"greets {show(part)}, but the message goes to {', '.join(sorted(addressed))}"
+    return None
 
 
 # ---- the one entry point -----------------------------------------------------------------------------

@@ -727,7 +727,8 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
             matching = [(l, a, i) for l, a, i in own_attrs if same_claim(local, a)]
             if matching:
                 return _wrong_label(local, st, own_attrs, matching) is None
-            if c.kind == "number" and _money(c):  # a balance or a difference worked out from the item's values
+            if c.kind == "number" and _money(c) and c.value >= 0:  # a balance or a difference worked out from
+                # the item's values (a difference is said as a gap, not as a negative amount)
                 numbers = [n for n in claims_in(text, year=year, kinds=("number",)) if not _plain_count(n, text)]
                 return _derived(c, st, own_attrs, records, entities, numbers, [])
             return False

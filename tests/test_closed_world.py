@@ -312,6 +312,19 @@ def test_a_greeting_to_a_group_names_nobody():
     assert greeting_problem("Hi Omar,\nthe rota is below.", [DANA], d) is not None
 
 
+def test_every_person_a_greeting_names_is_a_recipient():
+    """"Hi Dana and Omar" to Dana alone greets someone it does not go to; a name later on the line is
+    not greeted ("Hi Dana, Omar asked me...")."""
+    from officesim.evaluators.claims import Directory, greeting_problem
+
+    d = Directory()
+    d.add(DANA)
+    d.add(OMAR)
+    assert greeting_problem("Hi Dana and Omar,\nthe rota is below.", [DANA, OMAR], d) is None
+    assert greeting_problem("Hi Dana and Omar,\nthe rota is below.", [DANA], d) is not None
+    assert greeting_problem("Hi Dana, Omar asked me to send the rota.", [DANA], d) is None
+
+
 def test_the_writers_absence_does_not_negate_the_meeting():
     """"I can't make our meeting at 14:00, could you rebook it" states the meeting and its time; "the
     meeting at 14:00 is not happening" negates them."""

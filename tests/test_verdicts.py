@@ -513,3 +513,19 @@ def test_a_name_under_another_rows_column_is_not_this_rows(text, false):
     records = _rival_office()
     reading = read(text, records, Scope(now=NOW, year=2026))
     assert [v.value for v in reading.verdicts if v.verdict == "false"] == false
+
+
+@pytest.mark.parametrize("answer,false", [
+    ("I marked SO-1002 as delivered.", False),
+    ("I marked SO-1002 and SO-1003 as delivered.", True),  # SO-1003's row is as it was
+    ("I marked SO-1002 as delivered and left SO-1003 as it was.", False),
+    ("I have not marked SO-1003.", False),
+])
+def test_a_row_said_recorded_must_be_one_the_episode_changed(answer, false):
+    """"I also marked PO-4789 as delivered" where the episode left that row as it was is a claim of work
+    nobody did."""
+    rows = [list(r) for r in ORDERS["sheets"]["Orders"]]
+    rows[2][3] = datetime(2026, 9, 13)
+    after = {**OFFICE, "data/orders.xlsx": {**ORDERS, "sheets": {"Orders": rows}}}
+    truth = written_truth(_state(after, answer=answer))
+    assert any("changed no row" in f for f in truth.false) == false, truth.false
