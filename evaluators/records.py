@@ -456,6 +456,39 @@ def build_records(files: dict[str, dict], year: int | None, people: dict[str, st
     return records
 
 
+# a row's cell that an outcome set: (column label, the new cell's values, the old cell's values)
+Change = tuple[str, tuple[Claim, ...], tuple[Claim, ...]]
+
+
+def changed_cells(before: dict[str, dict], after: dict[str, dict], year: int | None) -> dict[str, list[Change]]:
+    """The cells an outcome set in the rows of the office's workbooks, by the keys of their rows (an
+    identifier, a name): what a statement about the row after the task must say ("PO-4792 delivered
+    2026-11-12" where the gold sets its Delivered to that day; "Ines's start date is 14 December")."""
+    out: dict[str, list[Change]] = {}
+    for path, entry in after.items():
+        old = before.get(path)
+        if entry.get("kind") != "xlsx" or old is None or old == entry:
+            continue
+        for sheet, rows in (entry.get("sheets") or {}).items():
+            was = ((old.get("sheets") or {}).get(sheet)) or []
+            if not rows or rows == was:
+                continue
+            h = _header_index(rows)
+            header = ["" if c is None else str(c) for c in rows[h]]
+            for r in range(h + 1, min(len(rows), MAX_ROWS)):
+                row, prior = list(rows[r]), list(was[r]) if r < len(was) else []
+                if row == prior:
+                    continue
+                cells = [(header[c], tuple(_cell_claims(v, year)), tuple(_cell_claims(prior[c], year)) if c < len(prior) else ())
+                         for c, v in enumerate(row) if c < len(header) and header[c]
+                         and (c >= len(prior) or prior[c] != v)]
+                cells = [cell for cell in cells if cell[1]]
+                if cells:
+                    for key in _row_entity("", "", header, row, year).keys:
+                        out.setdefault(key, []).extend(cells)
+    return out
+
+
 def iter_values(entity: Entity, kinds: Iterable[str] = VALUE_KINDS) -> Iterator[Claim]:
     wanted = set(kinds)
     return (c for _l, c in entity.attributes if c.kind in wanted)

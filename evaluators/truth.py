@@ -25,7 +25,7 @@ from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_
                                          gold_written, greeting_problem, office_memo, register_true_context)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
-from officesim.evaluators.records import Records, build_records
+from officesim.evaluators.records import Records, build_records, changed_cells
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.verdicts import MEASURE, NUMBER_WORDS, Reading, Scope, read, statements_about, true_of_records
 
@@ -211,8 +211,14 @@ def scope_of(state: EvalState, place: Place) -> Scope:
     office_memo(state)
     given, written, about = state.memo["truth_scope"]
     addresses = [Claim("email", a, a) for a in [state.user or "", *place.neutral] if a]
+    if "changed_cells" not in state.memo:
+        state.memo["changed_cells"] = changed_cells(state.before or {}, state.gold or {}, state.year) \
+            if state.before is not None and state.gold else {}
+        state.memo["done_cells"] = changed_cells(state.before or {}, state.files, state.year) \
+            if state.before is not None and state.memo["changed_cells"] else {}
     return Scope(claims=[*given, *addresses], written=written, about=about, now=state.now, year=state.year,
-                 known=state.memo.get("known_ids"),
+                 known=state.memo.get("known_ids"), changed=state.memo["changed_cells"],
+                 done=state.memo["done_cells"],
                  texts=(state.instruction, *gold_written(state), str(state.gold_answer or "")))
 
 

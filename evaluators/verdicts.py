@@ -33,7 +33,7 @@ from officesim.evaluators.claims import MAX_CLAIMS, Claim, bounded_lines, claims
 from itertools import combinations
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
-from officesim.evaluators.records import GENERIC, fold_words, Entity, Records, label_words, shown
+from officesim.evaluators.records import GENERIC, Change, fold_words, Entity, Records, label_words, shown
 from officesim.evaluators.statements import Statement, cut, items_under
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
@@ -78,6 +78,8 @@ class Scope:
     year: int | None = None
     known: tuple[frozenset[str], frozenset[str]] | None = None  # claims.known_ids; None: ids not read
     texts: tuple[str, ...] = ()  # the instruction's and the gold's own words
+    changed: dict[str, list[Change]] = field(default_factory=dict)  # records.changed_cells of the gold
+    done: dict[str, list[Change]] = field(default_factory=dict)  # ... and of the episode
 
 
 @dataclass
@@ -231,6 +233,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if unread:
             reading.unread.append(st.text)
         reading.verdicts += days_problems(st, entities, records, scope, all_dates)
+        reading.verdicts += changed_value_problems(st, records, scope)
         if own:  # only what the statement names itself: a category said under a heading may be the heading's
             reading.verdicts += category_problems(st, own, spans, records, scope)
             reading.verdicts += measure_problems(st, own, records, scope)
@@ -274,6 +277,42 @@ def prose_hedges(statements: list[Statement]) -> list[Verdict]:
 
 
 _HEDGE = re.compile(r"(?i)\(\s*(?:or|maybe|possibly|perhaps|or maybe|or possibly|otherwise|alternatively)\b[^()\n]{0,60}\)")
+
+
+_WAS = re.compile(r"(?i)\b(?:used to|previously|originally|formerly|instead of|moved|changed|no longer|old|earlier|"
+                  r"rather than|replac\w*|rescheduled|postponed|pushed back|brought forward)\b")
+
+
+def changed_value_problems(st: Statement, records: Records, scope: Scope) -> list[Verdict]:
+    """A value said of a row the task changes, under its column's words, that is not what the task sets
+    it to ("PO-4792 delivered 2026-11-13" where the task records 2026-11-12; "Ines's start date stays 7
+    December" where it moves to 14 December). The old value is fine where the statement says it was; the
+    value the episode itself set there is for the workbook's checks to judge."""
+    if not scope.changed:
+        return []
+    cells = [cell for key in records.keys_in(st.text) for cell in scope.changed.get(key, ())]
+    if not cells:
+        return []
+    out = []
+    for c in claims_in(st.text, year=scope.year, kinds=("date", "number", "time")):
+        before = st.text[max(0, c.start - 40):c.start]
+        before = re.split(r"[,;:(|]|\band\b", before)[-1]
+        words = label_words(before)
+        said = [(label, new, old) for label, new, old in cells if words & label_words(label)
+                and any(n.kind == c.kind for n in new)]
+        if not said or any(same_claim(c, n) for _l, new, _o in said for n in new):
+            continue
+        if any(same_claim(c, n) for key in records.keys_in(st.text) for label, new, _o in scope.done.get(key, ())
+               if words & label_words(label) for n in new):
+            continue  # what the episode set there: the checks of the workbook judge it
+        if any(same_claim(c, o) for _l, _n, old in said for o in old) and (_WAS.search(st.text) or any(
+                same_claim(d, n) for d in claims_in(st.text, year=scope.year, kinds=(c.kind,)) for _l, new, _o in said
+                for n in new)):
+            continue  # "moved from 7 December to 14 December", "7 December, now 14 December"
+        label, new, _old = said[0]
+        out.append(Verdict(st.text, c.text, c.kind, "false",
+                           f"is not what the task sets {label!r} to: {shown(next(n for n in new if n.kind == c.kind))}"))
+    return out
 
 
 def _category_at(text: str, value: str) -> re.Match | None:

@@ -529,3 +529,22 @@ def test_a_row_said_recorded_must_be_one_the_episode_changed(answer, false):
     after = {**OFFICE, "data/orders.xlsx": {**ORDERS, "sheets": {"Orders": rows}}}
     truth = written_truth(_state(after, answer=answer))
     assert any("changed no row" in f for f in truth.false) == false, truth.false
+
+
+@pytest.mark.parametrize("answer,set_to,false", [
+    ("SO-1002 was delivered on 13 September 2026.", datetime(2026, 9, 13), False),
+    ("SO-1002 was delivered on 14 September 2026.", datetime(2026, 9, 13), True),  # the task sets the 13th
+    ("SO-1002 was delivered on 14 September 2026.", datetime(2026, 9, 14), False),  # what the episode set: its checks judge
+    ("SO-1002's delivery moved from 12 September 2026 to 13 September 2026.", datetime(2026, 9, 13), False),
+    ("SO-1002 was still delivered on 12 September 2026.", datetime(2026, 9, 13), True),  # the stale value
+])
+def test_a_value_of_a_cell_the_task_sets_is_the_new_one(answer, set_to, false):
+    """A value said of a row the task changes, under its column's words, is the value the task sets
+    (or the one the episode set, which the workbook's checks judge)."""
+    def office(day):
+        rows = [list(r) for r in ORDERS["sheets"]["Orders"]]
+        rows[2][3] = day
+        return {**OFFICE, "data/orders.xlsx": {**ORDERS, "sheets": {"Orders": rows}}}
+    state = EvalState(files=office(set_to), answer=answer, now=NOW, instruction="Record SO-1002's delivery.",
+                      before=OFFICE, gold=office(datetime(2026, 9, 13)), user=USER, user_name="Maya Lin")
+    assert any("task sets" in f for f in written_truth(state).false) == false, written_truth(state).false
