@@ -290,29 +290,38 @@ def changed_value_problems(st: Statement, records: Records, scope: Scope) -> lis
     value the episode itself set there is for the workbook's checks to judge."""
     if not scope.changed:
         return []
-    cells = [cell for key in records.keys_in(st.text) for cell in scope.changed.get(key, ())]
+    keys = list(records.keys_in(st.text))
+    cells = [cell for key in keys for cell in scope.changed.get(key, ())]
     if not cells:
         return []
-    out = []
+    done = [cell for key in keys for cell in scope.done.get(key, ())]
+    readings: dict[tuple[int, int], list[Claim]] = {}  # "12/11/2026" is read both ways: fine if one reading is
     for c in claims_in(st.text, year=scope.year, kinds=("date", "number", "time")):
-        before = st.text[max(0, c.start - 40):c.start]
-        before = re.split(r"[,;:(|]|\band\b", before)[-1]
-        words = label_words(before)
-        said = [(label, new, old) for label, new, old in cells if words & label_words(label)
-                and any(n.kind == c.kind for n in new)]
-        if not said or any(same_claim(c, n) for _l, new, _o in said for n in new):
-            continue
-        if any(same_claim(c, n) for key in records.keys_in(st.text) for label, new, _o in scope.done.get(key, ())
-               if words & label_words(label) for n in new):
-            continue  # what the episode set there: the checks of the workbook judge it
-        if any(same_claim(c, o) for _l, _n, old in said for o in old) and (_WAS.search(st.text) or any(
-                same_claim(d, n) for d in claims_in(st.text, year=scope.year, kinds=(c.kind,)) for _l, new, _o in said
-                for n in new)):
-            continue  # "moved from 7 December to 14 December", "7 December, now 14 December"
-        label, new, _old = said[0]
-        out.append(Verdict(st.text, c.text, c.kind, "false",
-                           f"is not what the task sets {label!r} to: {shown(next(n for n in new if n.kind == c.kind))}"))
+        readings.setdefault((c.start, c.end), []).append(c)
+    out = []
+    for same_words in readings.values():
+        found = [_changed_value(c, st, cells, done, scope.year) for c in same_words]
+        if all(found):
+            out.append(found[0])
     return out
+
+
+def _changed_value(c: Claim, st: Statement, cells: list[Change], done: list[Change], year: int | None) -> Verdict | None:
+    """One reading of one value against the cells the task sets (``changed_value_problems``)."""
+    words = label_words(re.split(r"[,;:(|]|\band\b", st.text[max(0, c.start - 40):c.start])[-1])
+    said = [(label, new, old) for label, new, old in cells if words & label_words(label)
+            and any(n.kind == c.kind for n in new)]
+    if not said or any(same_claim(c, n) for _l, new, _o in said for n in new):
+        return None
+    if any(same_claim(c, n) for label, new, _o in done if words & label_words(label) for n in new):
+        return None  # what the episode set there: the checks of the workbook judge it
+    if any(same_claim(c, o) for _l, _n, old in said for o in old) and (_WAS.search(st.text) or any(
+            same_claim(d, n) for d in claims_in(st.text, year=year, kinds=(c.kind,)) for _l, new, _o in said
+            for n in new)):
+        return None  # "moved from 7 December to 14 December", "7 December, now 14 December"
+    label, new, _old = said[0]
+    return Verdict(st.text, c.text, c.kind, "false",
+                   f"is not what the task sets {label!r} to: {shown(next(n for n in new if n.kind == c.kind))}")
 
 
 def _category_at(text: str, value: str) -> re.Match | None:

@@ -533,6 +533,7 @@ def test_a_row_said_recorded_must_be_one_the_episode_changed(answer, false):
 
 @pytest.mark.parametrize("answer,set_to,false", [
     ("SO-1002 was delivered on 13 September 2026.", datetime(2026, 9, 13), False),
+    ("SO-1002 was delivered on 13/09/2026.", datetime(2026, 9, 13), False),  # either reading may be the one
     ("SO-1002 was delivered on 14 September 2026.", datetime(2026, 9, 13), True),  # the task sets the 13th
     ("SO-1002 was delivered on 14 September 2026.", datetime(2026, 9, 14), False),  # what the episode set: its checks judge
     ("SO-1002's delivery moved from 12 September 2026 to 13 September 2026.", datetime(2026, 9, 13), False),
