@@ -18,6 +18,7 @@ from email.utils import parseaddr
 from typing import Callable
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
+from datetime import date
 
 from officesim.evaluators.actions import (Episode, action_claims, action_problems, claimed_stems,
                                           counted_action_problems, mail_key)
@@ -470,6 +471,60 @@ def recorded_row_problems(text: str, state: EvalState, records: Records) -> list
     return out
 
 
+# "they have written to us twice", "has been chasing us - five times now", "sent us 3 reminders"
+_CONTACTED = re.compile(r"(?i)\b(?:wr[io]te|written|writing|chas\w*|asked|contacted|e-?mailed|mailed|complained|"
+                        r"followed up|been in touch|got in touch|sent|reminded|nudged|messag\w*)\b")
+_TIMES = re.compile(r"(?i)(?<![\w.,£$€/-])(?:(?P<n>\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+(?:[a-z-]+\s+)?"
+                    r"(?P<noun>times|messages|mails|e-?mails|chasers|reminders|follow-?ups)|(?P<word>once|twice|thrice))\b")
+
+
+def _sent_on(entry: dict):
+    from officesim.evaluators.records import _as_datetime
+
+    when = _as_datetime(entry.get("date"))
+    return when.date() if hasattr(when, "date") and callable(when.date) else when
+
+
+def contact_count_problems(text: str, state: EvalState, records: Records) -> list[str]:
+    """A count of the messages a party sent ("they have written to us twice", "chasing us - five times
+    now") that is not how many the office holds from that party: in all, or since a date the statement,
+    the instruction or the dialogue gives."""
+    before = state.before or {}
+    home = (state.user or "").partition("@")[2]
+    out = []
+    for sentence in _SENTENCE_BREAK.split(text):
+        m = _TIMES.search(sentence)
+        if not m or not _CONTACTED.search(sentence):
+            continue
+        word = (m.group("n") or m.group("word") or "").lower()
+        n = {"once": 1, "twice": 2, "thrice": 3}.get(word) or (NUMBER_WORDS.get(word) if not word.isdigit() else int(word))
+        if not n:
+            continue
+        parties: set[str] = set()
+        for key in records.keys_in(sentence):
+            if key.startswith("#") or key in {(state.user or "").lower()}:
+                continue
+            for i in records.by_key.get(key, ())[:200]:
+                parties |= {k.partition("@")[2] for k in records.entities[i].keys if "@" in k}
+        parties -= {home, ""}
+        if not parties or len(parties) > 3:
+            continue  # nobody outside named, or a name many parties share
+        sent = {}
+        for entry in before.values():
+            if entry.get("kind") == "eml" and str(entry.get("from") or "").lower().partition("@")[2] in parties:
+                sent[(entry.get("from"), entry.get("subject"), str(entry.get("date")))] = _sent_on(entry)
+        if not sent:
+            continue
+        days = [d for d in sent.values() if isinstance(d, date)]
+        since = [c.value for t in (sentence, state.instruction)
+                 for c in claims_in(str(t), year=state.year, kinds=("date",)) if isinstance(c.value, date)]
+        fits = {len(sent)} | {sum(1 for d in days if d >= s) for s in since} | {sum(1 for d in days if d > s) for s in since}
+        if n not in fits:
+            out.append(f"{' '.join(sentence.split())[:90]!r} counts {m.group(0)}, but the office holds "
+                       f"{len(sent)} message(s) from them")
+    return out
+
+
 _REPLY_SUBJECT = re.compile(r"(?i)^\s*(?:re|fwd?|fw|aw|wg)\s*:")
 
 
@@ -542,6 +597,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state))]
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state))]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records)]
+        truth.false += [f"{place.where}: {w}" for w in contact_count_problems(place.text, state, records)]
         if place.origin:
             truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]
         if place.to is not None:

@@ -549,3 +549,24 @@ def test_a_value_of_a_cell_the_task_sets_is_the_new_one(answer, set_to, false):
     state = EvalState(files=office(set_to), answer=answer, now=NOW, instruction="Record SO-1002's delivery.",
                       before=OFFICE, gold=office(datetime(2026, 9, 13)), user=USER, user_name="Maya Lin")
     assert any("task sets" in f for f in written_truth(state).false) == false, written_truth(state).false
+
+
+@pytest.mark.parametrize("body,false", [
+    ("Hi Dana,\nAcme Tools has written to us three times about SO-1003.", False),
+    ("Hi Dana,\nAcme Tools has chased us twice since 1 October 2026.", False),  # since a date it gives
+    ("Hi Dana,\nAcme Tools has chased us twice now.", True),
+    ("Hi Dana,\nAcme Tools has been chasing us - five times now.", True),
+])
+def test_a_count_of_a_partys_messages_is_how_many_the_office_holds(body, false):
+    """"They have written to us twice" counts the messages the office holds from that party, in all or
+    since a date the statement or the instruction gives."""
+    chasers = {f"emails/{USER}/inbox/{n}.eml": {"kind": "eml", "mailbox": USER, "folder": "inbox",
+                                                   "from": "ines.roy@acme.test", "to": [USER], "cc": [],
+                                                   "subject": f"SO-1003 chaser {n}", "date": f"2026-{m}-05 10:00:00",
+                                                   "body": "Where is our order?", "attachments": []}
+               for n, m in ((1, "09"), (2, "10"), (3, "10"))}
+    office = {**OFFICE, "data/customers.xlsx": CUSTOMERS, **chasers}
+    state = EvalState(files={**office, "emails/maya/sent/1.eml": _mail(body)}, now=NOW, before=office, gold=office,
+                      user=USER, user_name="Maya Lin", instruction="Tell Dana how often Acme Tools has chased us.")
+    truth = written_truth(state)
+    assert any("message(s) from them" in f for f in truth.false) == false, truth.false
