@@ -267,6 +267,59 @@ def new_event_times(state: EvalState) -> frozenset:
     return state.memo["event_times"]
 
 
+_EVENT_WORDS = re.compile(r"(?i)\b(?:meeting|call|review|session|slot|invite|invitation|booked|booking|calendar|event|"
+                          r"appointment|catch-?up|welcome|interview|workshop)s?\b")
+
+
+def new_events(state: EvalState) -> list[tuple[str, frozenset, frozenset[str]]]:
+    """The events the episode made or changed: (title, its start and end times, the keys its title names)."""
+    if "new_events" not in state.memo:
+        records = records_of(state)
+        before, out = state.before or {}, []
+        for path, entry in state.files.items():
+            if entry.get("kind") != "ics" or not state.written(path):
+                continue
+            old = (before.get(path) or {}).get("events") or []
+            for ev in entry.get("events") or []:
+                if ev in old:
+                    continue
+                title = str(ev.get("summary") or "")
+                times = frozenset(c.value for c in claims_in(f"{ev.get('start') or ''} {ev.get('end') or ''}",
+                                                             year=state.year, kinds=("time",)))
+                keys = frozenset(k for k in (records.keys_in(title) if records is not None else ()) if "@" not in k)
+                out.append((title, times, keys))
+        state.memo["new_events"] = out
+    return state.memo["new_events"]
+
+
+def event_time_problems(text: str, events: list[tuple[str, frozenset, frozenset[str]]], records: Records) -> list[str]:
+    """A time said of an event the episode made that is neither its start nor its end ("His welcome
+    meeting is at 09:30" where the welcome event made is 11:00-11:30). The event is the one the sentence
+    names (or, where the text names one event only, the one its title's first word names); a sentence
+    about several events, or with no word of a meeting, is left alone."""
+    if not events:
+        return []
+    mentioned = [ev for ev in events if ev[2] and ev[2] & set(records.keys_in(text))]
+    out = []
+    for sentence in _SENTENCE_BREAK.split(text):
+        times = claims_in(sentence, year=None, kinds=("time",))
+        if not times or not _EVENT_WORDS.search(sentence):
+            continue
+        keys = set(records.keys_in(sentence))
+        named = [ev for ev in events if ev[2] and ev[2] & keys]
+        if not named and len(mentioned) == 1:
+            head = re.match(r"\s*([A-Za-z]+)", mentioned[0][0].split(":")[0])
+            if head and re.search(rf"(?i)\b{re.escape(head.group(1))}\b", sentence):
+                named = mentioned
+        if len(named) != 1 or not named[0][1]:
+            continue
+        title, own, _keys = named[0]
+        if not any(t.value in own for t in times):
+            out.append(f"{' '.join(sentence.split())[:90]!r} gives {times[0].text.strip()} for {title!r}, but the event "
+                       f"the episode made is at {', '.join(sorted(t.strftime('%H:%M') for t in own))}")
+    return out
+
+
 def booked_time_problems(text: str, times: frozenset) -> list[str]:
     """A booking claimed at a time none of the episode's new events starts or ends at ("I've blocked
     tomorrow 14:00-15:00" where the event made is 9:00-10:00)."""
@@ -597,6 +650,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state))]
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state))]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records)]
+        truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
         truth.false += [f"{place.where}: {w}" for w in contact_count_problems(place.text, state, records)]
         if place.origin:
             truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]

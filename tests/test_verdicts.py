@@ -570,3 +570,21 @@ def test_a_count_of_a_partys_messages_is_how_many_the_office_holds(body, false):
                       user=USER, user_name="Maya Lin", instruction="Tell Dana how often Acme Tools has chased us.")
     truth = written_truth(state)
     assert any("message(s) from them" in f for f in truth.false) == false, truth.false
+
+
+@pytest.mark.parametrize("body,false", [
+    ("Hi Dana,\nYour welcome meeting with Omar Nair is at 10:00 on Monday.", False),
+    ("Hi Dana,\nYour welcome meeting with Omar Nair is at 09:30 on Monday.", True),
+    ("Hi Dana,\nOmar Nair starts at 09:00 on Monday.", False),  # no meeting named: his start, not the event
+    ("Hi Dana,\nOmar Nair joins on Monday. The welcome is at 09:30.", True),  # the one event the text names
+])
+def test_a_time_said_of_an_event_the_episode_made_is_its_time(body, false):
+    """"His welcome meeting is at 09:30" where the event made is 10:00-10:30 says another time."""
+    cal = {"kind": "ics", "user": USER, "events": [{"summary": "Welcome: Omar Nair", "start": "2026-10-26 10:00:00",
+                                                     "end": "2026-10-26 10:30:00", "attendees": [USER]}]}
+    before = {**OFFICE, "calendar/maya.ics": {"kind": "ics", "user": USER, "events": []}}
+    after = {**before, "calendar/maya.ics": cal, "emails/maya/sent/1.eml": _mail(body)}
+    state = EvalState(files=after, now=NOW, before=before, gold=before, user=USER, user_name="Maya Lin",
+                      instruction="Book Omar Nair's welcome and tell Dana.")
+    truth = written_truth(state)
+    assert any("the event the episode made" in f for f in truth.false) == false, truth.false
