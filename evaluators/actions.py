@@ -191,6 +191,8 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
                     {a.partition("@")[2] for a in sources} & {a.partition("@")[2] for a in episode.forwarded})
         elif claim.shows == "outside":
             ok = verb in allowed or recorded(claim.sentence, verb)
+        elif claim.shows == "file" and _CALENDAR.search(claim.sentence):  # "I've updated the calendar entry"
+            ok = "event" in episode.did or "file" in episode.did
         else:
             ok = claim.shows in episode.did
         if not ok:
@@ -200,6 +202,9 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
                        f"{what.get(claim.shows, 'did no such thing')}")
     return out
 
+
+_CALENDAR = re.compile(r"(?i)\b(?:calendars?|diary|diaries|invitations?|invites?|events?|meetings?|appointments?|"
+                       r"bookings?|entry|entries|slots?)\b")
 
 _DONE = (r"booked|scheduled|sent|e-?mailed|held|put on hold|placed on hold|added|entered|recorded|logged|updated|"
          r"marked|approved|rejected|declined|forwarded|answered|replied to|created|flagged|moved|cancell?ed|filled in|"

@@ -1651,7 +1651,27 @@ SET_ASIDE = re.compile(r"(?i)\b(?:not included|excluded|left (?:it |them )?(?:ou
                         r"not (?:yet )?due|(?:is|are|was|were)(?: not|n't)|isn't|aren't|wasn't|weren't|"
                         r"out of scope|do(?:es)? not (?:need|qualify|count|apply)|do(?:es)?n't (?:need|qualify|count|apply)|"
                         r"(?:was|were|been) resolved|not a (?:duplicate|match)|(?:did|have|has|had)(?: both| all| each| also)? ordered|did order|ordered recently|"
-                        r"so (?:I have|I've|we have|we've) (?:left|not|skipped))\b")
+                        r"so (?:I have|I've|we have|we've) (?:left|not|skipped)|"
+                        r"(?:stays?|staying|is|are|falls?|remains?|sits?) (?:just |still |well )?(?:under|below|within) "
+                        r"(?:the |our |that )?(?:line|threshold|limit|cut-?off|cap|bar)|"
+                        r"(?:close|near)(?: to it)?,? but (?:not|under|below|stays|does not|doesn't|isn't))\b")
+
+
+_YEAR_BEFORE = re.compile(r"(?i)(?:\b(?:in|of|for|since|during|from|to|until|till|than|vs\.?|versus|and|or|year|fy|"
+                          r"q[1-4]|h[12]|quarter|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|jul\w*|aug\w*|sep\w*|oct\w*|"
+                          r"nov\w*|dec\w*)|[(,/–-])\s*$")
+
+
+def a_year(claim: Claim, text: str, year: int | None) -> bool:
+    """Whether a number is a year near the task's ("Q3 2025", "in 2025", "(2025)") rather than a figure
+    ("sold 2025 units")."""
+    if claim.kind != "number" or claim.currency or not re.fullmatch(r"(?:19|20)\d\d", claim.text.strip()):
+        return False
+    if year is not None and abs(float(claim.value) - year) > 10:
+        return False
+    after = re.match(r"\s*([A-Za-z]+)", text[claim.end:claim.end + 20])
+    return _YEAR_BEFORE.search(text[max(0, claim.start - 12):claim.start]) is not None or \
+        after is None or after.group(1).lower() in {"and", "or", "vs", "versus", "to", "compared", "was", "were", "is"}
 
 
 def _reference(claim: Claim, text: str) -> bool:
@@ -1688,6 +1708,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
                  for c in claims_in(str(t or ""), year=year, kinds=("id",))}
         strays += [c for c in invented_ids(text, known, year) if (c.kind, c.text) not in seen and str(c.value) not in given]
     strays = [c for c in strays if not (_reference(c, text) and set_aside(text, c))]  # named to say it is left out
+    strays = [c for c in strays if not a_year(c, text, year)]  # "Q3 2025", "in 2025": when, not a figure
     if strays:
         problems.append("also states " + ", ".join(f"{show(c.text)} ({c.kind})" for c in strays[:5])
                         + ", which neither the task nor its sources support")

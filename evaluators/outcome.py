@@ -625,6 +625,26 @@ def _best_match(g: dict, rest: list[dict], agent: State, gold: State, spare: Seq
                                                             f"{own_text(rest[i].get('body') or '')}"), said), -i))
 
 
+def _split_match(g: dict, rest: list[dict], agent: State, gold: State, spare: Sequence[dict]) -> list[int] | None:
+    """The agent's messages that together stand for gold's ``g`` sent to several people at once: one
+    message (sender, attachments, subject) sent to each of them apart, every one of its people reached and
+    nobody else (the checks judge what each says)."""
+    people = set(g.get("to") or []) | set(g.get("cc") or [])
+    if len(people) < 2 or g.get("kind") != "eml":
+        return None
+    by_topic: dict[str, list[int]] = {}
+    for i, a in enumerate(rest):
+        theirs = (set(a.get("to") or []) | set(a.get("cc") or [])) - {a.get("from")}
+        if (a.get("kind") == "eml" and a.get("from") == g.get("from") and theirs and theirs <= people
+                and _same_attachments(a, g, agent, gold, spare)):
+            by_topic.setdefault(_topic(a.get("subject")), []).append(i)
+    for parts in by_topic.values():  # one message, under one subject, to each of them
+        reached = set().union(*[(set(rest[i].get("to") or []) | set(rest[i].get("cc") or [])) for i in parts])
+        if len(parts) >= 2 and people <= reached:
+            return parts
+    return None
+
+
 def _message(entry: dict) -> str:
     if entry.get("kind") != "eml":
         return f"an unreadable file ({entry.get('kind')})"
@@ -653,7 +673,16 @@ def _new_mail_differences(before: State, agent: State, gold: State, is_free: Cal
         for g in g_new.get(where, []):
             subjects.add(_topic(g.get("subject")))
             match = _best_match(g, rest, agent, gold, spare)
-            if match is None:
+            split = _split_match(g, rest, agent, gold, spare) if match is None else None
+            if match is None and not split and folder != "sent":  # its inbox copy: one part of a split message
+                split = [i for i, a in enumerate(rest) if _delivery(a) in accepted and a.get("from") == g.get("from")
+                         and set(a.get("to") or []) <= set(g.get("to") or []) | set(g.get("cc") or [])][:1] or None
+            if split:  # the same message sent to each of its people apart: none of them misses it
+                for i in sorted(split, reverse=True):
+                    mine = rest.pop(i)
+                    subjects.add(_topic(mine.get("subject")))
+                    accepted.add(_delivery(mine))
+            elif match is None:
                 out.add(f"{place}: no message {_message(g)} as in the correct outcome", missing=True)
             else:
                 mine = rest.pop(match)

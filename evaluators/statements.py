@@ -23,6 +23,7 @@ from officesim.evaluators.claims import sentences
 
 _ITEM = re.compile(r"^(\s*)(?:[-*•–·]|\(?\d{1,2}[.)]|[a-z][.)])\s+")
 _RULE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
+_YEARS = re.compile(r"\b(?:19|20)\d\d\b")  # a column may be named by its year ("Invoiced 2026")
 _LABEL = re.compile(r"^\s*[A-Za-z][A-Za-z /&()'’.-]{0,40}:\s+\S")
 
 
@@ -88,8 +89,8 @@ def items_under(statements: list[Statement], heading: int) -> list[Statement]:
     items = [s for s in statements if s.form == "item" and s.head == heading
              and not _RULE.fullmatch(s.text.strip())]  # a markdown table's |---|---| line
     if len(items) >= 2 and _is_row(items[0].text) and _is_row(items[1].text) \
-            and not any(ch.isdigit() for ch in items[0].text) and any(ch.isdigit() for ch in items[1].text):
-        items = items[1:]  # a table's header row ("Ref | Party | Expires") names columns, not an item
+            and not any(ch.isdigit() for ch in _YEARS.sub("", items[0].text)) and any(ch.isdigit() for ch in items[1].text):
+        items = items[1:]  # a table's header row ("Ref | Party | Invoiced 2026") names columns, not an item
     if not items:
         return []
     indent = items[0].indent

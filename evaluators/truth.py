@@ -578,6 +578,57 @@ def contact_count_problems(text: str, state: EvalState, records: Records) -> lis
     return out
 
 
+_POLICY_FILE = re.compile(r"(?i)polic|handbook|guideline|guidance|rules|procedure")
+_POLICY_WORD = re.compile(r"(?i)\b(?:polic(?:y|ies)|handbook|guidelines?|guidance|rules?|procedures?)\b")
+_DURATION = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) +
+                       r")(?:\s*-\s*|\s+)(?P<unit>(?:working |business |calendar )?(?:days?|weeks?|months?))\b")
+_IN_DAYS = {"d": 1, "w": 7, "m": 30}
+
+
+def _durations(text: str, near: list[int] | None = None) -> set[tuple[int, bool]]:
+    """The durations a text states, in days, each with whether it counts working days (only those
+    within ``POLICY_REACH`` characters of one of the positions ``near``, when given)."""
+    out = set()
+    for m in _DURATION.finditer(text):
+        if near is not None and not any(m.start() - POLICY_REACH <= at <= m.end() + POLICY_REACH for at in near):
+            continue
+        word = m.group("n").lower()
+        n = int(word) if word.isdigit() else NUMBER_WORDS[word]
+        unit = m.group("unit").lower()
+        out.add((n * _IN_DAYS[unit.split()[-1][0]], unit.startswith(("working", "business"))))
+    return out
+
+
+POLICY_REACH = 30  # characters between a duration and the word "policy" for the one to be the other's
+
+
+def policy_problems(text: str, state: EvalState) -> list[str]:
+    """A duration a sentence says a policy sets ("the three weeks' notice the policy asks for") that no
+    policy of the office states (in days, weeks or months; 5 working days are a week)."""
+    if "policy_durations" not in state.memo:
+        said: set[tuple[int, bool]] = set()
+        for path, entry in (state.before or {}).items():
+            if entry.get("kind") in ("docx", "pdf", "text") and _POLICY_FILE.search(path.rsplit("/", 1)[-1]):
+                said |= _durations(document_text(entry)[:500_000])
+        state.memo["policy_durations"] = said
+    said = state.memo["policy_durations"]
+    if not said:
+        return []
+    days = {d for d, _w in said} | {d // 5 * 7 for d, working in said if working and d % 5 == 0} | \
+        {d // 7 * 5 for d, _w in said if d % 7 == 0}
+    out = []
+    for sentence in _SENTENCE_BREAK.split(text):
+        near = [m.start() for m in _POLICY_WORD.finditer(sentence)]
+        if not near:
+            continue
+        for n, _working in _durations(sentence, near):  # "the three weeks' notice the policy asks for"
+            if n not in days:
+                out.append(f"{' '.join(sentence.split())[:90]!r} says a policy sets {n} days, which no policy of "
+                           "the office states")
+                break
+    return out
+
+
 _REPLY_SUBJECT = re.compile(r"(?i)^\s*(?:re|fwd?|fw|aw|wg)\s*:")
 
 
@@ -651,6 +702,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state))]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
+        truth.false += [f"{place.where}: {w}" for w in policy_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in contact_count_problems(place.text, state, records)]
         if place.origin:
             truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]

@@ -279,6 +279,7 @@ def prose_hedges(statements: list[Statement]) -> list[Verdict]:
 _HEDGE = re.compile(r"(?i)\(\s*(?:or|maybe|possibly|perhaps|or maybe|or possibly|otherwise|alternatively)\b[^()\n]{0,60}\)")
 
 
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _WAS = re.compile(r"(?i)\b(?:used to|previously|originally|formerly|instead of|moved|changed|no longer|old|earlier|"
                   r"rather than|replac\w*|rescheduled|postponed|pushed back|brought forward)\b")
 
@@ -296,19 +297,24 @@ def changed_value_problems(st: Statement, records: Records, scope: Scope) -> lis
         return []
     done = [cell for key in keys for cell in scope.done.get(key, ())]
     readings: dict[tuple[int, int], list[Claim]] = {}  # "12/11/2026" is read both ways: fine if one reading is
-    for c in claims_in(st.text, year=scope.year, kinds=("date", "number", "time")):
-        readings.setdefault((c.start, c.end), []).append(c)
+    values = claims_in(st.text, year=scope.year, kinds=("date", "number", "time"))
+    for c in values:
+        if not (c.kind == "number" and not c.currency and _YEAR.fullmatch(c.text.strip())):  # "invoiced in 2026"
+            readings.setdefault((c.start, c.end), []).append(c)
     out = []
-    for same_words in readings.values():
-        found = [_changed_value(c, st, cells, done, scope.year) for c in same_words]
+    for (start, _end), same_words in readings.items():
+        # the words that label a value stand between it and the value before it ("from 28/12 to 30/12")
+        after = max([c.end for c in values if c.end <= start], default=0)
+        found = [_changed_value(c, st, cells, done, scope.year, after) for c in same_words]
         if all(found):
             out.append(found[0])
     return out
 
 
-def _changed_value(c: Claim, st: Statement, cells: list[Change], done: list[Change], year: int | None) -> Verdict | None:
+def _changed_value(c: Claim, st: Statement, cells: list[Change], done: list[Change], year: int | None,
+                   after: int = 0) -> Verdict | None:
     """One reading of one value against the cells the task sets (``changed_value_problems``)."""
-    words = label_words(re.split(r"[,;:(|]|\band\b", st.text[max(0, c.start - 40):c.start])[-1])
+    words = label_words(re.split(r"[,;:(|]|\band\b", st.text[max(after, c.start - 40):c.start])[-1])
     said = [(label, new, old) for label, new, old in cells if words & label_words(label)
             and any(n.kind == c.kind for n in new)]
     if not said or any(same_claim(c, n) for _l, new, _o in said for n in new):

@@ -474,3 +474,22 @@ def test_the_same_extra_message_counts_the_same_sent_first_or_last():
             _mail(agent, [BOB], subject, body=body, stem=stem)
         verdicts.append(compare(before, agent, gold, (), tolerance).side_effects)
     assert verdicts[0] == verdicts[1] == []
+
+
+def test_one_message_to_several_may_be_sent_to_each_of_them_apart():
+    """Gold mails Bob and Carol at once; the same message sent to each apart reaches both and misses
+    nothing. Reaching only one of them, or someone else too, still differs."""
+    before = base_state()
+    gold = copy.deepcopy(before)
+    _mail(gold, [BOB, CAROL], "Planning day moves")
+    apart = copy.deepcopy(before)
+    _mail(apart, [BOB], "Planning day moved to Thursday", stem="msg-1")
+    _mail(apart, [CAROL], "Planning day moved to Thursday", stem="msg-2")
+    assert side_effects(before, apart, gold) == []
+    one = copy.deepcopy(before)
+    _mail(one, [BOB], "Planning day moved to Thursday", stem="msg-1")
+    assert side_effects(before, one, gold)
+    other = copy.deepcopy(before)
+    _mail(other, [BOB], "Planning day moved to Thursday", stem="msg-1")
+    _mail(other, ["dave.roe@northwind.test"], "Planning day moved to Thursday", stem="msg-2")
+    assert side_effects(before, other, gold)
