@@ -1921,13 +1921,24 @@ def office_memo(state: EvalState) -> None:
         f"ids-{key}", (before, gold), lambda: known_ids(f"{office_text}\n{state.gold_answer or ''}"))
 
 
+def gold_recipients(state: EvalState) -> list[str]:
+    """Whom the gold's new mail goes to: people the task involves, whom any text may name ("Lucia Nair
+    covers Luca Weber" in an answer about the one absence left uncovered)."""
+    if "gold_recipients" not in state.memo:
+        before = state.before or {}
+        state.memo["gold_recipients"] = sorted({str(a).lower() for p, e in (state.gold or {}).items()
+                                                if e.get("kind") == "eml" and p not in before
+                                                for a in [*(e.get("to") or []), *(e.get("cc") or [])]})
+    return state.memo["gold_recipients"]
+
+
 def written_problems(state: EvalState, text: str, expected: Any, *, counterpart: list[str],
                      recipients: Iterable[str] | None = None, body: str | None = None,
                      context: list[str] | None = None, greeted: Iterable[str] | None = None) -> list[str]:
     """What is false or unsupported in ``text`` the agent wrote, where ``expected`` are the facts it must
     state, ``counterpart`` what the gold wrote in the same place and ``context`` the lines of that place
     the gold kept (see the module rules)."""
-    addresses = [a for a in [state.user, *(recipients or [])] if a]
+    addresses = [a for a in [state.user, *(recipients or []), *gold_recipients(state)] if a]
     support = Support(expected=list(as_list(expected)), texts=[state.instruction, *counterpart],
                       addresses=addresses, claims=calendar_claims(state.files, state.before),
                       context=list(context or []))

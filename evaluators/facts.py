@@ -50,6 +50,12 @@ _DATE_PATTERNS = [
     re.compile(r"(?<![\w])" + _WEEKDAY_REQUIRED + r"(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/])", re.I),
     re.compile(r"(?<![\w])" + _WEEKDAY_REQUIRED + r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)(?!\w)(?!\s+(?:of\s+)?" + _MONTH.format("x") + r")", re.I),
 ]
+# the first day of a range that gives its month once ("14-16 Dec 2026", "Mon 14 – Wed 16 December"):
+# read apart, as the pattern's last group (the second day is read by the patterns above)
+_OTHER_WEEKDAY = r"(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday)?\.?,?\s+)?"
+_RANGE_START = re.compile(r"(?<![\w/.-])" + _WEEKDAY + _DAY.format("d") + r"\s*(?:–|—|-|to|until|till|through|and)\s*"
+                          + _OTHER_WEEKDAY + r"[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH.format("mn")
+                          + r"(?:,?\s+(?P<y>\d{4}))?(?!\w)", re.I)
 _TIME_PATTERNS = [
     re.compile(r"(?<![\d:.])(?P<h>[0-2]?\d)(?::(?P<m>[0-5]\d))(?::[0-5]\d)?(?:\s*(?P<ap>[ap])\.?\s?m\b\.?)?(?!\d|:\d)", re.I),
     re.compile(r"(?<![\d:.])(?P<h>[01]?\d)(?:\.(?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b\.?", re.I),
@@ -142,6 +148,14 @@ def dates_in(text: str, year: int | None = None) -> list[Mention]:
             except ValueError:
                 continue
             out += [Mention(v, m.start(), m.end(), weekday=weekday) for v in dict.fromkeys(values) if v is not None]
+    for m in _RANGE_START.finditer(text):  # the range's first day, over its own words only
+        weekday = WEEKDAY_KEYS.index(m["wd"].lower()[:3]) if m["wd"] else None
+        try:
+            first = date(int(m["y"]), _month(m["mn"]), int(m["d"])) if m["y"] else \
+                (_yearless(_month(m["mn"]), int(m["d"]), weekday, year) if year else (_month(m["mn"]), int(m["d"])))
+        except ValueError:
+            continue
+        out.append(Mention(first, m.start(), m.end("d"), weekday=weekday))
     return _drop_nested(out)
 
 

@@ -123,3 +123,13 @@ def test_a_count_before_a_noun_may_be_written_in_words():
     assert states("Please write 2 questions on the reading.", "2 questions")
     assert not states("Please write three questions on the reading.", "2 questions")
     assert not states("Please write questions on the reading.", "2 questions")
+
+
+def test_a_range_that_names_its_month_once_gives_its_first_day():
+    """"14-16 Dec 2026" and "Mon 14 – Wed 16 December" state the 14th as well as the 16th."""
+    from datetime import date
+
+    from officesim.evaluators.facts import dates_in
+    for text in ("14-16 Dec 2026", "Mon 14 – Wed 16 Dec 2026", "from 14 to 16 December 2026"):
+        assert {m.value for m in dates_in(text, 2026)} == {date(2026, 12, 14), date(2026, 12, 16)}, text
+    assert {m.value for m in dates_in("14 Dec – 16 Dec 2026", 2026)} == {date(2026, 12, 14), date(2026, 12, 16)}
