@@ -385,7 +385,7 @@ def _mail(records: Records, path: str, entry: dict, year: int | None) -> None:
     own: list[tuple[str, Claim]] = []
     when = entry.get("date")
     if when:
-        own += [("sent", c) for c in _cell_claims(_as_datetime(when), year)]
+        own += [("sent", c) for c in _cell_claims(as_datetime(when), year)]
     for role in ("from", "to", "cc"):
         for a in ([entry.get(role)] if role == "from" else entry.get(role) or []):
             if a:
@@ -395,7 +395,7 @@ def _mail(records: Records, path: str, entry: dict, year: int | None) -> None:
     _text_records(records, path, "mail", [subject, *body], year, own_keys=keys, own=own)
 
 
-def _as_datetime(value: Any) -> Any:
+def as_datetime(value: Any) -> Any:
     if isinstance(value, (date, datetime)):
         return value
     try:
@@ -409,7 +409,7 @@ def _event(records: Records, path: str, n: int, ev: dict, year: int | None) -> N
     attributes: list[tuple[str, Claim]] = []
     for label in ("start", "end"):
         if ev.get(label):
-            attributes += [(label, c) for c in _cell_claims(_as_datetime(ev[label]), year)]
+            attributes += [(label, c) for c in _cell_claims(as_datetime(ev[label]), year)]
     attributes += [("attendee", Claim("email", str(a).lower(), str(a))) for a in ev.get("attendees") or []]
     for label in ("location", "description"):
         attributes += [(label, c) for c in _value_claims(str(ev.get(label) or "")[:2_000], year)]

@@ -26,7 +26,7 @@ from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_
                                          gold_written, greeting_problem, office_memo, register_true_context)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
-from officesim.evaluators.records import Records, build_records, changed_cells
+from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.verdicts import MEASURE, NUMBER_WORDS, Reading, Scope, read, statements_about, true_of_records
 
@@ -477,8 +477,6 @@ def changed_row_ids(state: EvalState) -> frozenset[str]:
     """The identifiers (``id_key``) in the sheet rows the episode added or changed, and in the lines it
     added to documents."""
     if "changed_row_ids" not in state.memo:
-        from officesim.evaluators.records import id_key
-
         found: set[str] = set()
         before = state.before or {}
         for path, entry in state.files.items():
@@ -532,9 +530,7 @@ _TIMES = re.compile(r"(?i)(?<![\w.,£$€/-])(?:(?P<n>\d{1,2}|" + "|".join(NUMBE
 
 
 def _sent_on(entry: dict):
-    from officesim.evaluators.records import _as_datetime
-
-    when = _as_datetime(entry.get("date"))
+    when = as_datetime(entry.get("date"))
     return when.date() if hasattr(when, "date") and callable(when.date) else when
 
 
@@ -635,8 +631,7 @@ _REPLY_SUBJECT = re.compile(r"(?i)^\s*(?:re|fwd?|fw|aw|wg)\s*:")
 def subject_problems(place: Place, records: Records) -> list[str]:
     """A new mail's subject that names a thing its own words never name (nor what they name holds), while
     they name another thing of the same kind ("Escalation: Marigold Care Homes" over a mail about Dovetail
-    Joinery). A reply's
-    or a forward's subject is the original's, not the writer's words."""
+    Joinery). A reply's or a forward's subject is the original's, not the writer's words."""
     if not place.subject or _REPLY_SUBJECT.match(place.subject) or not place.body.strip():
         return []
     neutral = set(place.neutral)
