@@ -177,6 +177,8 @@ class Binder:
                            for label, own in records.entities[i].names):
                         rival = i  # the row whose column names another
                         break
+            if rival is not None and _DENIED.search(text[max(0, start - 40):start]):
+                rival = None  # "SO-72664 is not Heron Bay Resorts' order"
             if rival is not None:
                 out.append((text[start:end], records.entities[rival].name,
                             [text[a:b] for k, (a, b) in found.items() if k in anchors]))
@@ -186,6 +188,7 @@ class Binder:
         return any(self.records.entities[i].collection == "person" for i in self.records.by_key.get(key, ())[:GENERIC])
 
 
+_DENIED = re.compile(r"(?i)\b(?:not|n't|never|no longer|rather than|instead of|neither|nor)\b")
 _ANCHOR_COLUMN = re.compile(r"(?i)\b(?:name|customer|supplier|client|vendor|company|employee|person|staff|"
                             r"account|member|colleague|starter|hire|new joiner)s?\b")
 
@@ -296,13 +299,18 @@ def changed_value_problems(st: Statement, records: Records, scope: Scope) -> lis
     if not cells:
         return []
     done = [cell for key in keys for cell in scope.done.get(key, ())]
+    rows = {i for key in keys for i in records.named(key)}
     readings: dict[tuple[int, int], list[Claim]] = {}  # "12/11/2026" is read both ways: fine if one reading is
     values = claims_in(st.text, year=scope.year, kinds=("date", "number", "time"))
     for c in values:
         if not (c.kind == "number" and not c.currency and _YEAR.fullmatch(c.text.strip())):  # "invoiced in 2026"
             readings.setdefault((c.start, c.end), []).append(c)
     out = []
-    for (start, _end), same_words in readings.items():
+    for (start, end), same_words in readings.items():
+        if any(c.kind == "number" for c in same_words) and MEASURE.match(st.text, end):
+            continue  # "within 30 days", "12%": a measure, not a cell's count
+        if any(same_claim(c, a) and (not about or about & rows) for c in same_words for about, a in scope.about):
+            continue  # the gold says it of this row too (or of nothing in particular)
         # the words that label a value stand between it and the value before it ("from 28/12 to 30/12")
         after = max([c.end for c in values if c.end <= start], default=0)
         found = [_changed_value(c, st, cells, done, scope.year, after) for c in same_words]
@@ -316,7 +324,7 @@ def _changed_value(c: Claim, st: Statement, cells: list[Change], done: list[Chan
     """One reading of one value against the cells the task sets (``changed_value_problems``)."""
     words = label_words(re.split(r"[,;:(|]|\band\b", st.text[max(after, c.start - 40):c.start])[-1])
     said = [(label, new, old) for label, new, old in cells if words & label_words(label)
-            and any(n.kind == c.kind for n in new)]
+            and any(n.kind == c.kind and (c.kind != "number" or bool(n.currency) == bool(c.currency)) for n in new)]
     if not said or any(same_claim(c, n) for _l, new, _o in said for n in new):
         return None
     if any(same_claim(c, n) for label, new, _o in done if words & label_words(label) for n in new):
