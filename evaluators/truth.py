@@ -529,6 +529,10 @@ _TIMES = re.compile(r"(?i)(?<![\w.,£$€/-])(?:(?P<n>\d{1,2}|" + "|".join(NUMBE
                     r"(?P<noun>times|messages|mails|e-?mails|chasers|reminders|follow-?ups)|(?P<word>once|twice|thrice))\b")
 
 
+_WINDOW = re.compile(r"(?i)\b(?:recent(?:ly)?|latest|last|past|this (?:week|month|quarter|year)|so far|lately|"
+                     r"within|in the (?:last|past))\b")
+
+
 def _sent_on(entry: dict):
     when = as_datetime(entry.get("date"))
     return when.date() if hasattr(when, "date") and callable(when.date) else when
@@ -543,8 +547,8 @@ def contact_count_problems(text: str, state: EvalState, records: Records) -> lis
     out = []
     for sentence in _SENTENCE_BREAK.split(text):
         m = _TIMES.search(sentence)
-        if not m or not _CONTACTED.search(sentence):
-            continue
+        if not m or not _CONTACTED.search(sentence) or _WINDOW.search(sentence):
+            continue  # "six recent messages", "in the last four weeks": a window the text does not date
         word = (m.group("n") or m.group("word") or "").lower()
         n = {"once": 1, "twice": 2, "thrice": 3}.get(word) or (NUMBER_WORDS.get(word) if not word.isdigit() else int(word))
         if not n:
