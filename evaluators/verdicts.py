@@ -177,8 +177,8 @@ class Binder:
                            for label, own in records.entities[i].names):
                         rival = i  # the row whose column names another
                         break
-            if rival is not None and _DENIED.search(text[max(0, start - 40):start]):
-                rival = None  # "SO-72664 is not Heron Bay Resorts' order"
+            if rival is not None and _DENIED.search(text[max(0, start - 40):end + 40]):
+                rival = None  # "SO-72664 is not Heron Bay Resorts' order", "| Heron Bay | SO-72664 | Not their order"
             if rival is not None:
                 out.append((text[start:end], records.entities[rival].name,
                             [text[a:b] for k, (a, b) in found.items() if k in anchors]))
@@ -188,7 +188,7 @@ class Binder:
         return any(self.records.entities[i].collection == "person" for i in self.records.by_key.get(key, ())[:GENERIC])
 
 
-_DENIED = re.compile(r"(?i)\b(?:not|n't|never|no longer|rather than|instead of|neither|nor)\b")
+_DENIED = re.compile(r"(?i)\b(?:not|never|no longer|rather than|instead of|neither|nor)\b|n't\b")
 _ANCHOR_COLUMN = re.compile(r"(?i)\b(?:name|customer|supplier|client|vendor|company|employee|person|staff|"
                             r"account|member|colleague|starter|hire|new joiner)s?\b")
 

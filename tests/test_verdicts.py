@@ -503,6 +503,7 @@ def _rival_office():
     ("PO-4793 (Zephyr Couriers) was delivered.", ["Zephyr Couriers"]),  # a name on 46 rows still names another's
     ("PO-4793 (Ironvale Logistics) was delivered.", []),
     ("PO-4793 is not a Zephyr Couriers order.", []),  # said not to be the row's
+    ("I couldn't find PO-4793 among Zephyr Couriers' orders.", []),
     ("PO-4793 is the Parcel run order.", ["Parcel run"]),
     ("Teo Sato (Warehouse Lead) starts on Monday.", ["Warehouse Lead"]),
     ("Teo Sato (Logistics Coordinator) starts on Monday; his buddy is Keiko Lambert (Warehouse Lead).", []),
