@@ -629,34 +629,6 @@ def policy_problems(text: str, state: EvalState) -> list[str]:
     return out
 
 
-_REPLY_SUBJECT = re.compile(r"(?i)^\s*(?:re|fwd?|fw|aw|wg)\s*:")
-
-
-def subject_problems(place: Place, records: Records) -> list[str]:
-    """A new mail's subject that names a thing its own words never name (nor what they name holds), while
-    they name another thing of the same kind ("Escalation: Marigold Care Homes" over a mail about Dovetail
-    Joinery). A reply's or a forward's subject is the original's, not the writer's words."""
-    if not place.subject or _REPLY_SUBJECT.match(place.subject) or not place.body.strip():
-        return []
-    neutral = set(place.neutral)
-    said = {k for k in records.keys_in(place.body) if k not in neutral}
-
-    def kinds(key: str) -> set[str]:
-        return {records.entities[i].collection for i in records.by_key.get(key, ())[:200]} - {"mail", "person"}
-
-    body_kinds = [kinds(k) for k in said]
-    near = {k for key in said for i in records.named(key) for k in records.entities[i].keys}  # SO-1003's customer
-    out = []
-    for key, (start, end) in records.keys_in(place.subject).items():
-        if key in said or key in near or key in neutral or "@" in key:
-            continue
-        mine = kinds(key)
-        if mine and any(mine & other for other in body_kinds):
-            out.append(f"{place.where}: the subject names {place.subject[start:end]!r}, which the message never "
-                       "names, while it names another of the same kind")
-    return out
-
-
 def other_party_items(place: Place, records: Records, gold_text: str, user: str = "") -> list[str]:
     """Items a mail names that belong to another party than the one it goes to: an order of another
     customer in a mail to this one. An item belongs to a party when its record carries the party's
@@ -714,7 +686,6 @@ def written_truth(state: EvalState) -> Truth:
             truth.false += [f"{place.where}: {w}" for w in attached_counts(place.text, place.attached, place.rows)]
             truth.false += [f"{place.where}: {w}" for w in listed_rows(place.text, place.rows)]
             truth.false += other_party_items(place, records, gold_ids, (state.user or "").lower())
-            truth.false += subject_problems(place, records)
         reading: Reading = read(place.text, records, scope_of(state, place), subject=place.subject,
                                 neutral=[state.user or "", *place.neutral])
         truth.statements += reading.statements

@@ -259,16 +259,6 @@ CUSTOMERS = {"kind": "xlsx", "sheet_order": ["Customers"], "sheets": {"Customers
 ]}}
 
 
-@pytest.mark.parametrize("subject,false", [("Acme Tools orders", True), ("Birch Supplies orders", False),
-                                           ("Order update", False), ("Re: Acme Tools orders", False)])
-def test_a_subject_naming_what_the_mail_is_not_about_is_false(subject, false):
-    """"Escalation: Marigold Care Homes" over a mail about another customer names the wrong one; a reply
-    keeps the original's subject."""
-    mail = {**_mail("Hi Dana,\nBirch Supplies' SO-1002 arrived on 12 September 2026."), "subject": subject}
-    truth = written_truth(_state({**OFFICE, "emails/maya/sent/1.eml": mail}))
-    assert any("subject" in f for f in truth.false) == false, truth.false
-
-
 def test_a_mail_to_one_customer_that_names_another_customers_order_is_false():
     office = {**OFFICE, "data/customers.xlsx": CUSTOMERS}
 
