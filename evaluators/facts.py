@@ -144,7 +144,7 @@ def dates_in(text: str, year: int | None = None) -> list[Mention]:
                     if m["y"]:
                         values = [date(int(m["y"]), month, day)]
                     else:
-                        values = [_yearless(month, day, weekday, year)] if year else [(month, day)]
+                        values = yearless_readings(month, day, weekday, year) if year else [(month, day)]
             except ValueError:
                 continue
             out += [Mention(v, m.start(), m.end(), weekday=weekday) for v in dict.fromkeys(values) if v is not None]
@@ -180,6 +180,17 @@ def _drop_nested(mentions: list[Mention]) -> list[Mention]:
         reach = max(reach, longest)
         k = last
     return [m for k, m in enumerate(mentions) if k not in nested]
+
+
+def yearless_readings(month: int, day: int, weekday: int | None, year: int) -> list[date]:
+    """The readings of a date written without its year: the one ``_yearless`` picks first, then the
+    simulated year's own when the writer may have meant it (no weekday picks): in December, "due 16
+    February" of an overdue invoice is last February's, and "meet on 16 February" next February's."""
+    first = _yearless(month, day, weekday, year)
+    if weekday is not None or first.year == year:
+        return [first]
+    own = _date(year, month, day)
+    return [first, own] if own is not None else [first]
 
 
 def _yearless(month: int, day: int, weekday: int | None, year: int) -> date:

@@ -71,11 +71,13 @@ def test_a_nil_approved_amount_decides_nothing(text, words):
     assert [w for _c, _clause, w in _decision_words(text, 2026)] == [words]
 
 
-def test_a_date_written_without_its_year_is_the_one_nearest_today():
+def test_a_date_written_without_its_year_is_the_one_nearest_today_then_this_years():
     token = REFERENCE_NOW.set(NOW)
     try:
         said = "As 30 January is a Saturday, the reminder is on Friday 29 January; the review was on 15 June."
-        assert [str(m.value) for m in dates_in(said, 2026)] == ["2027-01-30", "2027-01-29", "2026-06-15"]
+        # the nearest reading first; this year's too where no weekday picks ("due 30 January" may be past)
+        assert [str(m.value) for m in dates_in(said, 2026)] == ["2027-01-30", "2026-01-30", "2027-01-29",
+                                                                "2026-06-15"]
         assert weekday_conflicts(said, 2026) == []
         assert weekday_conflicts("The deadline is Friday 30 January.", 2026) != []  # 30 January 2027 is a Saturday
     finally:

@@ -580,3 +580,26 @@ def test_a_time_said_of_an_event_the_episode_made_is_its_time(body, false):
                       instruction="Book Omar Nair's welcome and tell Dana.")
     truth = written_truth(state)
     assert any("the event the episode made" in f for f in truth.false) == false, truth.false
+
+
+def test_a_date_without_its_year_is_read_in_this_year_too_when_the_nearest_is_next_year():
+    """In December, "due 16 February" of an overdue invoice is last February's, though the nearest 16
+    February is next year's: either reading may be the row's; a day that is neither stays false."""
+    from officesim.evaluators.facts import REFERENCE_NOW
+
+    office = {"data/invoices.xlsx": {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
+        ["Invoice", "Supplier", "Due"],
+        ["ZC-2602-0033", "Zephyr Couriers", datetime(2026, 2, 16)],
+        ["PC-2609-0336", "Pinecrest Catering", datetime(2026, 11, 16)]]}}}
+    records = build_records(office, 2026)
+    now = datetime(2026, 12, 7, 9)
+    token = REFERENCE_NOW.set(now)
+    try:
+        said = "The oldest is ZC-2602-0033 from Zephyr Couriers, due {}; the largest is PC-2609-0336."
+        right = read(said.format("16 February"), records, Scope(now=now, year=2026))
+        wrong = read(said.format("18 February"), records, Scope(now=now, year=2026))
+    finally:
+        REFERENCE_NOW.reset(token)
+    assert [v.value for v in right.verdicts if v.verdict == "false"] == []
+    assert [v.value for v in right.verdicts if v.verdict == "true"] == ["16 February"]
+    assert [v.value for v in wrong.verdicts if v.verdict == "false"] == ["18 February"]
