@@ -33,7 +33,7 @@ from officesim.evaluators.claims import MAX_CLAIMS, Claim, bounded_lines, claims
 from itertools import combinations
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
-from officesim.evaluators.records import GENERIC, Change, fold_words, Entity, Records, label_words, shown
+from officesim.evaluators.records import GENERIC, Change, fold_words, Entity, Records, id_key, label_words, shown
 from officesim.evaluators.statements import Statement, cut, items_under
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
@@ -504,14 +504,18 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         return verdict("true")  # the gold states this value of this item (a figure it worked out, a correction)
     own = _attrs(records, entities, c.kind)
     matching = [(label, a, i) for label, a, i in own if same_claim(c, a)]
+    # the labels that say what a value is are those of the items the statement names by their own
+    # identifier: "PO-4851 was due on 23 November" is the order's due (its Promised), not the Due of
+    # the invoice that refers to the order
+    labelled_own = _attrs(records, _owners(records, entities, st.text), c.kind)
     if matching:
-        wrong = _wrong_label(c, st, own, matching) or _of_another(c, st, records, matching)
+        wrong = _wrong_label(c, st, labelled_own, matching) or _of_another(c, st, records, matching)
         return verdict("false", wrong) if wrong else verdict("true")
     if _derived(c, st, own, records, entities, numbers, dates):
         return verdict("true")
     if not gold_says and (c.kind == "date" or _money(c)) and not _PLAN.search(st.text):
         words = _gap_words(c, st)
-        labelled = [(label, a, i) for label, a, i in own if words and label and words & label_words(label)]
+        labelled = [(label, a, i) for label, a, i in labelled_own if words and label and words & label_words(label)]
         if labelled:  # "CTR-2300 expires 31 January 2027" where its Expiry is 28 February: the labelled value
             label, value, i = labelled[0]
             return verdict("false", f"is given as {label!r}, but the office's {label!r} of {records.entities[i].name} "
@@ -538,6 +542,21 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         return verdict("false", f"is not what the office says of {records.entities[entities[0]].name} ({theirs}), "
                                 "and no record of the office, the task or a sum of them gives it")
     return None
+
+
+def _owners(records: Records, entities: list[int], text: str) -> list[int]:
+    """The bound entities whose own identifier (the first their record states) ``text`` writes; all of
+    them when none is (a row that only refers to an identifier, an invoice naming its order, is another
+    thing than the one the identifier names)."""
+    keys = {k for k in _keys_of(records, text) if k.startswith("#")}
+    if not keys:
+        return entities
+    owners = []
+    for i in entities:
+        first = next((c for _l, c in records.entities[i].attributes if c.kind == "id"), None)
+        if first is not None and id_key(str(first.value)) in keys:
+            owners.append(i)
+    return owners or entities
 
 
 def _same_date(c: Claim, day: date) -> bool:
@@ -605,7 +624,10 @@ def _wrong_label(c: Claim, st: Statement, own: list[tuple[str, Claim, int]],
     words = _gap_words(c, st)
     if not words:
         return None
-    named = [(label, a) for label, a, _i in own if label and words & label_words(label)]
+    # only another column of an item the value belongs to: "Rosa's leave starts on 27 November" is her
+    # leave's From, whatever the Start of a contract she owns
+    holders = {i for _l, _a, i in matching}
+    named = [(label, a) for label, a, i in own if i in holders and label and words & label_words(label)]
     if not named or any(same_claim(c, a) for _l, a in named):
         return None
     if any(words & label_words(label) for label, _a, _i in matching):
