@@ -489,9 +489,16 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
             """A second value of an expected fact's kind in its sentence: an alternative to the fact
             ("4,690.99 (5,100 if you count the hotel)"), however true of something it is."""
             at = _sentence_at(text, c.start)
-            return at is not None and any(
-                w.kind == c.kind and at[0] <= w.start < at[1] and not same_claim(w, c)
-                and any(same_claim(w, f) for f in facts) and not _part_of(w, c, text) for w in written)
+            if at is None:
+                return False
+            beside = [w for w in written if w.kind == c.kind and at[0] <= w.start < at[1] and not same_claim(w, c)
+                      and any(same_claim(w, f) for f in facts)]
+            if not beside:
+                return False
+            # the fact nearest it says how they stand: "annual value £75,000.00, invoiced £134,651.76 (of
+            # which £46,042.75 not yet paid)" gives a part of the second fact, no alternative to the first
+            nearest = min(beside, key=lambda w: min(abs(w.start - c.end), abs(c.start - w.end)))
+            return not _part_of(nearest, c, text)
 
         out = [c for c in out if beside_fact(c) or not true_context(c, text)]
     unique: dict[tuple, Claim] = {}
@@ -504,9 +511,16 @@ _OF = re.compile(r"(?i)\s*(?:out\s+)?of(?:\s+(?:the|a|an|your|their|his|her))?\s
 
 
 def _part_of(fact: Claim, other: Claim, text: str) -> bool:
-    """Whether an expected value is given as a part of the other ("£480.00 of the £516.00 claimed"):
+    """Whether an expected value is given as a part of the other ("£480.00 of the £516.00 claimed") or as the
+    whole the other is a part of ("£134,651.76 (of which £46,042.75 not yet paid)"):
     the whole it is a part of, not an alternative answer."""
-    return fact.end <= other.start and _OF.fullmatch(text, fact.end, other.start) is not None
+    return fact.end <= other.start and (_OF.fullmatch(text, fact.end, other.start) is not None
+                                        or _OF_WHICH.fullmatch(text, fact.end, other.start) is not None)
+
+
+# the expected value as the whole of which the other is a part: "£134,651.76 (of which £46,042.75 not yet
+# paid)", "£2,400.00, including £180.00 of VAT"
+_OF_WHICH = re.compile(r"(?i)(?:\s+[a-z]+){0,3}\s*[,(—–-]?\s*(?:of which|of that|including|incl\.?|among which)\s+(?:only\s+|about\s+|some\s+)?")
 
 
 # ---- values beside the expected facts ------------------------------------------------------------------

@@ -511,7 +511,7 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     if matching:
         wrong = _wrong_label(c, st, labelled_own, matching) or _of_another(c, st, records, matching)
         return verdict("false", wrong) if wrong else verdict("true")
-    if _derived(c, st, own, records, entities, numbers, dates):
+    if _derived(c, st, own, records, entities, numbers, dates) or sum_of_rows(c, st.text, records):
         return verdict("true")
     if not gold_says and (c.kind == "date" or _money(c)) and not _PLAN.search(st.text):
         words = _gap_words(c, st)
@@ -542,6 +542,52 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         return verdict("false", f"is not what the office says of {records.entities[entities[0]].name} ({theirs}), "
                                 "and no record of the office, the task or a sum of them gives it")
     return None
+
+
+ROWS_SUMMED = 600  # rows of one name a sum is worked out over (a supplier's invoices of a year)
+
+
+def sum_of_rows(c: Claim, text: str, records: Records, involved: frozenset[str] | None = None) -> bool:
+    """Whether an amount is the total of one column over the rows of one table that name something the
+    statement names: all of them, those with or without a value under another column ("of which
+    £46,042.75 not yet paid": the rows with no Paid date), or those of one value of a column of few values
+    ("£12,400 of it for Freight"). True context a careful writer works out; an amount a slip makes is
+    not one of these sums (``involved``: only over what the task names, see ``true_of_records``)."""
+    if c.kind != "number" or not _money(c):
+        return False
+    value, tol = abs(float(c.value)), tolerance(c.text) * 1.0001
+    for key in _keys_of(records, text):
+        if involved is not None and key not in involved:
+            continue  # only of what the task is about (see ``true_of_records``)
+        groups: dict[str, list[Entity]] = {}
+        for i in records.by_key.get(key, ())[:ROWS_SUMMED]:
+            e = records.entities[i]
+            if "#" in e.collection and not e.collection.endswith(("#lines", "#mail")):
+                groups.setdefault(e.collection, []).append(e)
+        for rows in groups.values():
+            if len(rows) < 2:
+                continue
+            amounts: dict[str, list[tuple[Entity, float]]] = {}
+            for e in rows:
+                for label, a in e.attributes:
+                    if label and a.kind == "number" and (a.currency or not float(a.value).is_integer()):
+                        amounts.setdefault(label, []).append((e, float(a.value)))
+            for label, pairs in amounts.items():
+                if abs(abs(sum(v for _e, v in pairs)) - value) <= tol:
+                    return True
+                parts: dict[tuple, float] = {}
+                for e, v in pairs:
+                    have = {l for l, _a in e.attributes} | {l for l, _w in e.names}
+                    marks = [("has", l) for l in have] + [("word", l, w) for l, w in e.words]
+                    for mark in marks:
+                        parts[mark] = parts.get(mark, 0.0) + v
+                labels = {l for e, _v in pairs for l, _a in e.attributes} | {l for e, _v in pairs for l, _w in e.names}
+                whole = sum(v for _e, v in pairs)
+                if any(abs(abs(t) - value) <= tol for t in parts.values()):
+                    return True
+                if any(abs(abs(whole - parts.get(("has", l), 0.0)) - value) <= tol for l in labels):
+                    return True  # the rows without a value under that column
+    return False
 
 
 def _owners(records: Records, entities: list[int], text: str) -> list[int]:
@@ -790,6 +836,9 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
         return True
     binder = Binder(records)
     if c.kind == "number" and _money(c) and _total_of_named(c, statements, binder, records, year):
+        return True
+    if c.kind == "number" and _money(c) and any(
+            st.start <= c.start < st.end and sum_of_rows(c, st.text, records, involved) for st in statements):
         return True
     if c.kind == "number" and _PERCENT.match(text, c.end) and _a_share(c, text, statements, binder, records, year):
         return True

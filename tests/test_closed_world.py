@@ -887,3 +887,33 @@ def test_an_identifier_named_only_to_set_it_aside_is_not_an_extra_item():
                                                                      directory=None))
     extra = base + "- CTR-2314, Umber Freight"
     assert any("CTR-2314" in p for p in closed_world_problems(extra, support, year=2026, now=None, directory=None))
+
+
+INVOICES = {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
+    ["Invoice", "Supplier", "Amount", "Paid"],
+    ["UF-2601-0001", "Umber Freight", 1200.00, datetime(2026, 2, 1)],
+    ["UF-2603-0002", "Umber Freight", 800.50, None],
+    ["UF-2605-0003", "Umber Freight", 450.25, None],
+    ["KP-2602-0004", "Kestrel Paper", 99.00, None],
+]}}
+UMBER_GOLD = "Hi Dana,\nUmber Freight has invoiced £2,450.75 this year.\nMaya"
+
+
+def umber_state(body: str) -> EvalState:
+    before = {"data/invoices.xlsx": INVOICES}
+    return EvalState(files={**before, f"emails/{ME}/sent/msg-1.eml": mail(body)}, before=before,
+                     gold={**before, f"emails/{ME}/sent/msg-1.eml": mail(UMBER_GOLD)}, user=ME, user_name="Maya Lin",
+                     now=datetime(2026, 10, 19, 9), instruction="Mail Dana what Umber Freight invoiced this year.")
+
+
+@pytest.mark.parametrize("body, passes", [
+    ("Hi Dana,\nUmber Freight has invoiced £2,450.75 this year (of which £1,250.75 not yet paid).\nMaya", True),
+    ("Hi Dana,\nUmber Freight has invoiced £2,450.75 this year, including £1,200.00 already paid.\nMaya", True),
+    ("Hi Dana,\nUmber Freight has invoiced £2,450.75 this year (of which £1,250.57 not yet paid).\nMaya", False),
+    ("Hi Dana,\nUmber Freight has invoiced £2,450.75 this year (or £1,250.75).\nMaya", False),
+])
+def test_a_part_of_the_expected_total_summed_over_the_rows_it_covers_is_true(body, passes):
+    """A sum over a party's rows (all, those without a Paid date, those with one) is true context beside
+    the expected total it is a part of; a sum no rows give, or an alternative to the total, is not."""
+    out = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["£2,450.75"]}, umber_state(body))
+    assert out.passed is passes, out.message

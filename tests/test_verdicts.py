@@ -603,3 +603,28 @@ def test_a_date_without_its_year_is_read_in_this_year_too_when_the_nearest_is_ne
     assert [v.value for v in right.verdicts if v.verdict == "false"] == []
     assert [v.value for v in right.verdicts if v.verdict == "true"] == ["16 February"]
     assert [v.value for v in wrong.verdicts if v.verdict == "false"] == ["18 February"]
+
+
+def test_a_label_is_read_against_the_item_the_value_belongs_to():
+    """"PO-4851 was due on 23 November" is the order's promised day, not the Due of the invoice that refers
+    to the order; "Rosa Tanaka's leave starts on 27 November" is her leave's From, not a contract's Start.
+    A value under the label of its own item's other column stays false."""
+    office = {
+        "data/orders.xlsx": {"kind": "xlsx", "sheet_order": ["Orders"], "sheets": {"Orders": [
+            ["PO", "Ordered", "Promised"], ["PO-4851", datetime(2026, 11, 9), datetime(2026, 11, 23)]]}},
+        "data/invoices.xlsx": {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
+            ["Invoice", "PO", "Due"], ["CS-2611-0445", "PO-4851", datetime(2026, 12, 4)]]}},
+        "data/leave.xlsx": {"kind": "xlsx", "sheet_order": ["Leave"], "sheets": {"Leave": [
+            ["Name", "From", "To"], ["Rosa Tanaka", datetime(2026, 11, 27), datetime(2026, 11, 30)]]}},
+        "data/contracts.xlsx": {"kind": "xlsx", "sheet_order": ["Contracts"], "sheets": {"Contracts": [
+            ["Ref", "Owner", "Start", "End"], ["CTR-2363", "Rosa Tanaka", datetime(2024, 2, 1), datetime(2027, 1, 31)]]}},
+    }
+    records = build_records(office, 2026)
+
+    def false(text: str) -> list[str]:
+        return [v.value.rstrip(".") for v in read(text, records, Scope(now=NOW, year=2026)).verdicts if v.verdict == "false"]
+
+    assert false("Purchase order PO-4851 was due on 23 November but is still open.") == []
+    assert false("Rosa Tanaka's leave only starts on 27 November.") == []
+    assert false("PO-4851 was ordered on 23 November.") == ["23 November"]  # its Promised, not its Ordered
+    assert false("Invoice CS-2611-0445 is due on 9 November.") == ["9 November"]
