@@ -28,6 +28,7 @@ from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
 from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key
 from officesim.evaluators.state import EvalState
+from officesim.evaluators.task_sets import ItemSet, set_count_problems, task_sets
 from officesim.evaluators.verdicts import MEASURE, NUMBER_WORDS, Reading, Scope, read, statements_about, true_of_records
 
 SHOWN = 4  # false statements named in a check's message
@@ -665,6 +666,7 @@ def written_truth(state: EvalState) -> Truth:
     directory = directory_of(state)
     gold_ids = re.sub(r"[^0-9a-z\n ]", "", "\n".join([state.instruction, *gold_written(state),
                                                        str(state.gold_answer or "")]).lower())
+    sets, given = task_sets_of(state, records)
     for place in places(state):
         truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
@@ -675,6 +677,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
         truth.false += [f"{place.where}: {w}" for w in policy_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in contact_count_problems(place.text, state, records)]
+        truth.false += [f"{place.where}: {w}" for w in set_count_problems(place.text, sets, records, given)]
         if place.origin:
             truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]
         if place.to is not None:
@@ -692,6 +695,19 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {v.message()}" for v in reading.false]
         truth.unread += [f"{place.where}: {u}" for u in reading.unread]
     return truth
+
+
+def task_sets_of(state: EvalState, records: Records) -> tuple[list[ItemSet], frozenset[int]]:
+    """The sets the gold defines (evaluators/task_sets.py) and the whole numbers the instruction, the
+    dialogue and the gold's texts give: what a count in any written place is read against."""
+    if "task_sets" not in state.memo:
+        sets = task_sets(state.before or {}, state.gold or {}, records) if state.gold is not None else []
+        texts = [state.instruction, *gold_written(state), str(state.gold_answer or "")]
+        given = {int(c.value) for t in texts for c in claims_in(t, year=state.year, kinds=("number",))
+                 if float(c.value).is_integer() and 0 <= c.value < 1000}
+        given |= {NUMBER_WORDS[w] for t in texts for w in re.findall(r"[a-z]+", t.lower()) if w in NUMBER_WORDS}
+        state.memo["task_sets"] = (sets, frozenset(given))
+    return state.memo["task_sets"]
 
 
 def message(truth: Truth) -> str:

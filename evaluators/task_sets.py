@@ -1,0 +1,271 @@
+"""The sets of things a task defines, and the counts a written text gives of them.
+
+The gold solution says what the task's sets are: the rows it changes or lists in a sheet (the invoices it
+holds, the overdue invoices it lists), the items its mails name by identifier (the contracts over the
+line), the messages it sends, the events it books. Each set is named by nouns: its table's words
+("supplier_invoices_2026.xlsx#Invoices": supplier, invoice), the column of its identifiers ("Ref"), the
+columns of names its rows hold ("Supplier"); a mail is a mail, a note, a letter; an event a meeting, an
+invite. A count of such a noun ("Four suppliers are over the line", "the 14 unpaid invoices") must be
+the size of a set it may name: a set of the task, the number of distinct names under one of its columns,
+the whole table, one category of the table, or a number the instruction or the gold's own text gives.
+
+A count that counts a part ("three of the invoices", "the other two invoices", "at least 3 invoices"),
+one said of a named item ("Umber Freight has 7 invoices"), a plan or a measure is not read. Pure
+functions of the parsed offices and the records.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+from officesim.evaluators.claims import claims_in
+from officesim.evaluators.records import Records, id_key, name_key
+
+NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+MAIL_NOUNS = frozenset({"email", "mail", "message", "note", "letter", "reply", "memo"})
+EVENT_NOUNS = frozenset({"event", "meeting", "invite", "invitation", "slot", "session", "appointment", "booking"})
+# words of a table's name that say nothing of its items
+_NOT_NOUNS = frozenset({"data", "xlsx", "csv", "sheet", "sheets", "table", "list", "log", "register", "file", "the",
+                        "and", "of", "all", "new", "old", "copy", "final", "draft", "report", "reports", "line"})
+
+
+@dataclass(frozen=True)
+class ItemSet:
+    """A set of things the task defines: the singular nouns that name its items, and the sizes a count of
+    it may give (its own, and the number of distinct names under each of its columns of names)."""
+
+    nouns: frozenset[str]
+    sizes: frozenset[int]
+    what: str
+
+
+def singular(word: str) -> str:
+    """A noun's singular, as nouns are compared ("invoices" is "invoice", "replies" is "reply")."""
+    w = word.casefold()
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("ches", "shes", "sses", "xes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith("ss") and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+def _nouns_of(*texts: str) -> set[str]:
+    out = set()
+    for text in texts:
+        for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"([a-z])([A-Z])", r"\1 \2", text)):
+            s = singular(w)
+            if s not in _NOT_NOUNS:
+                out.add(s)
+    return out
+
+
+def _tables(records: Records) -> dict[str, tuple[frozenset[str], int, frozenset[int]]]:
+    """Each table of the records: the nouns of its items (its file's and sheet's words, the header of its
+    identifiers), how many rows it holds, and how many rows each value of a
+    column of few values has; once per records."""
+    tables = records.__dict__.get("_item_tables")
+    if tables is None:
+        rows: dict[str, list] = {}
+        for e in records.entities:
+            if "#" in e.collection and not e.collection.endswith(("#lines", "#mail")):
+                rows.setdefault(e.collection, []).append(e)
+        tables = {}
+        for collection, entities in rows.items():
+            path, _, sheet = collection.partition("#")
+            nouns = _nouns_of(path.rsplit("/", 1)[-1].rsplit(".", 1)[0], sheet)
+            first = entities[0]
+            nouns |= _nouns_of(next((label for label, c in first.attributes if c.kind == "id" and label), ""))
+            tables[collection] = (frozenset(nouns), len(entities),
+                                  frozenset(Counter(w for e in entities for w in e.words).values()))
+        records.__dict__["_item_tables"] = tables
+    return tables
+
+
+def _collection_nouns(records: Records, collection: str) -> frozenset[str]:
+    return _tables(records).get(collection, (frozenset(), 0, frozenset()))[0]
+
+
+def _name_nouns(records: Records, names: Iterable[str]) -> set[str]:
+    """The nouns of the columns the office writes these names under, in any table ("Umber Freight" stands
+    under "Supplier": the contracts of a list of parties are counted as suppliers too)."""
+    labels = records.__dict__.get("_labels_of_name")
+    if labels is None:
+        labels = {}
+        for (_collection, key), heads in records.name_labels.items():
+            labels.setdefault(key, set()).update(heads)
+        records.__dict__["_labels_of_name"] = labels
+    return _nouns_of(*(label for name in names for label in labels.get(name, ())))
+
+
+def _primary(records: Records, key: str) -> str | None:
+    """The table an identifier is the own identifier of (its row's first identifier), if any."""
+    for i in records.by_key.get(key, ())[:50]:
+        e = records.entities[i]
+        first = next((c for _l, c in e.attributes if c.kind == "id"), None)
+        if first is not None and id_key(str(first.value)) == key and e.collection in _tables(records):
+            return e.collection
+    return None
+
+
+def _rows_set(records: Records, where: str, header: list, rows: list[list]) -> list[ItemSet]:
+    """The set of rows a gold sheet changes or lists, named by the sheet and by the table their first
+    identifiers belong to; and for each of its columns of text, the set of its distinct values, named by
+    the column and by the columns the office writes those names under elsewhere."""
+    if not rows:
+        return []
+    nouns = _nouns_of(where.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("#", " "))
+    owners: Counter = Counter()
+    keys: list[str] = []
+    for row in rows:
+        for cell in row:
+            if isinstance(cell, str):
+                ids = claims_in(cell, year=None, kinds=("id",))
+                if ids:
+                    keys.append(id_key(str(ids[0].value)))
+                    owner = _primary(records, keys[-1])
+                    if owner:
+                        owners[owner] += 1
+                    break
+    for owner, _n in owners.most_common(1):
+        nouns |= _collection_nouns(records, owner)
+    out = [ItemSet(frozenset(nouns), frozenset({len(rows)}), f"the rows the task sets in {where}")]
+    columns: dict[str, set[str]] = {}
+    for j, label in enumerate(header):
+        values = {name_key(r[j]) for r in rows if j < len(r) and isinstance(r[j], str) and r[j].strip()}
+        if values and label:
+            columns[label] = values
+    for label, names in _row_names(records, keys).items():
+        columns.setdefault(label, set()).update(names)
+    return out + _column_sets(records, columns, where)
+
+
+def _column_sets(records: Records, columns: dict[str, set[str]], where: str) -> list[ItemSet]:
+    """One set per column of names: its distinct names, named by the column and by the columns the office
+    writes them under ("the four owners" of five contracts; "five suppliers" of five contracts' parties)."""
+    return [ItemSet(frozenset(_nouns_of(label) | _name_nouns(records, names)), frozenset({len(names)}),
+                    f"the distinct {label!r} of the items the task sets in {where}")
+            for label, names in columns.items() if names]
+
+
+def _row_names(records: Records, keys: Iterable[str]) -> dict[str, set[str]]:
+    """The names the rows of these identifiers (their own rows) hold, by column."""
+    by_label: dict[str, set[str]] = {}
+    for key in keys:
+        for i in records.by_key.get(key, ())[:50]:
+            e = records.entities[i]
+            first = next((c for _l, c in e.attributes if c.kind == "id"), None)
+            if first is not None and id_key(str(first.value)) == key:
+                for label, name in e.names:
+                    by_label.setdefault(label, set()).add(name)
+    return by_label
+
+
+def _trim(row: list) -> list:
+    """A row without its trailing empty cells (a column added to a sheet pads every row)."""
+    out = list(row or [])
+    while out and out[-1] in (None, ""):
+        out.pop()
+    return out
+
+
+def task_sets(before: dict[str, dict], gold: dict[str, dict], records: Records) -> list[ItemSet]:
+    """The sets the gold solution defines (see the module rules)."""
+    out: list[ItemSet] = []
+    mails, events = 0, 0
+    for path, entry in gold.items():
+        old = before.get(path)
+        if old == entry:
+            continue
+        kind = entry.get("kind")
+        if kind == "xlsx":
+            for name, rows in (entry.get("sheets") or {}).items():
+                was = ((old or {}).get("sheets") or {}).get(name) or []
+                if not rows:
+                    continue
+                header = [str(h or "") for h in rows[0]]
+                changed = [row for i, row in enumerate(rows) if i > 0 and (i >= len(was) or _trim(was[i]) != _trim(row))
+                           and not any(isinstance(c, str) and c.strip().casefold() == "total" for c in row)]
+                out += _rows_set(records, f"{path}#{name}", header, changed)
+        elif kind == "eml" and old is None and "/sent/" in path:
+            mails += 1
+            by_table: dict[str, set[str]] = {}
+            for c in claims_in(str(entry.get("body") or ""), year=None, kinds=("id",)):
+                key = id_key(str(c.value))
+                owner = _primary(records, key)
+                if owner:
+                    by_table.setdefault(owner, set()).add(key)
+            for owner, keys in by_table.items():
+                if len(keys) >= 2:
+                    out.append(ItemSet(_collection_nouns(records, owner), frozenset({len(keys)}),
+                                       f"the items of {owner} a mail of the task names"))
+                    out += _column_sets(records, _row_names(records, keys), f"a mail of the task ({owner})")
+        elif kind == "ics":
+            events += sum(1 for ev in entry.get("events") or [] if ev not in ((old or {}).get("events") or []))
+    if mails:
+        out.append(ItemSet(MAIL_NOUNS, frozenset({mails}), "the mails the task sends"))
+    if events:
+        out.append(ItemSet(EVENT_NOUNS, frozenset({events}), "the events the task books"))
+    return out
+
+
+def table_sizes(records: Records, nouns: set[str]) -> set[int]:
+    """The sizes of the whole tables a noun names, and of each category of them (a column of few values):
+    "the register's 14 supplier contracts" is true whatever the task's sets."""
+    sizes: set[int] = set()
+    for table_nouns, size, categories in _tables(records).values():
+        if nouns & table_nouns:
+            sizes |= {size, *categories}
+    return sizes
+
+
+_COUNT = re.compile(r"(?i)(?<![\w.,£$€/:-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"
+                    r"(?P<fill>(?:(?!of\b|out\b|in\b|from\b|for\b|to\b|with\b|at\b|on\b|by\b|and\b|or\b|per\b)"
+                    r"[a-z][a-z'’-]*\s+){0,2}?)(?P<noun>[a-z]{3,}s|people)\b(?!\s*(?:of|out of)\b)")
+# a part or a bound, not the size of a set: "the other two invoices", "at least 3", "only two of"
+_PART = re.compile(r"(?i)\b(?:other|remaining|rest|further|additional|more|another|extra|first|last|next|top|"
+                   r"least|most|than|about|around|nearly|almost|over|under|up to|within|each|every|per|just|only|"
+                   r"some|few|those|these)\s*$")
+_PART_FILL = re.compile(r"(?i)\b(?:other|remaining|more|further|additional|extra|new|first|last|next|top|"
+                        r"largest|biggest|oldest|newest|smallest|earliest|latest)\b")
+_PLAN_OR_NOT = re.compile(r"(?i)\b(?:will|would|could|should|shall|if|unless|not|no|never|plan|planned|each|"
+                          r"every|per|up to|at least|at most|maximum|minimum|limit)\b")
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
+
+
+def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed: Iterable[int] = ()) -> list[str]:
+    """Counts of a noun that names some of the task's sets, none of whose sizes it is (see the module
+    rules); ``allowed``: numbers the instruction and the gold's texts give."""
+    if not sets:
+        return []
+    given = set(allowed)
+    out = []
+    for part in _SENTENCE.split(text):
+        for m in _COUNT.finditer(part):
+            word = m.group("n").lower()
+            n = int(word) if word.isdigit() else NUMBER_WORDS[word]
+            noun = singular(m.group("noun"))
+            if n < 2 or n in given:
+                continue
+            naming = [s for s in sets if noun in s.nouns]
+            if not naming:
+                continue
+            before = part[:m.start()]
+            if _PART.search(before) or _PART_FILL.search(m.group("fill") or "") or _PLAN_OR_NOT.search(before):
+                continue
+            if any(k for k in records.keys_in(before)):
+                continue  # a count of a named item's things ("Umber Freight has 7 invoices")
+            sizes = set().union(*(s.sizes for s in naming)) | table_sizes(records, {noun})
+            if n in sizes:
+                continue
+            shown = " ".join(part.split())
+            shown = shown if len(shown) <= 90 else shown[:87] + "…"
+            out.append(f"{shown!r} counts {m.group('n')} {m.group('noun')}, but the task's sets of them hold "
+                       f"{', '.join(str(k) for k in sorted(sizes)[:8])} (e.g. {naming[0].what})")
+    return out
