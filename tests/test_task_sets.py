@@ -1,0 +1,74 @@
+"""Counts of the sets a task defines (evaluators/task_sets.py): a count of a noun naming one of the
+gold's sets must be one of their sizes. Pure: offices built by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from officesim.evaluators.records import build_records
+from officesim.evaluators.task_sets import set_count_problems, singular, task_sets
+
+ME = "maya.lin@northwind.test"
+REGISTER = {"kind": "xlsx", "sheet_order": ["Contracts"], "sheets": {"Contracts": [
+    ["Ref", "Party", "Owner", "Type"],
+    ["CTR-2300", "Umber Freight", "Yara Stahl", "Supplier"],
+    ["CTR-2307", "Kestrel Paper", "Yara Stahl", "Supplier"],
+    ["CTR-2314", "Zephyr Couriers", "Aiko Haddad", "Supplier"],
+    ["CTR-2321", "Birch Supplies", "Omar Nair", "Supplier"],
+    ["CTR-2328", "Heron Bay Resorts", "Omar Nair", "Customer"],
+]}}
+SUPPLIERS = {"kind": "xlsx", "sheet_order": ["Suppliers"], "sheets": {"Suppliers": [
+    ["Supplier", "Email"],
+    ["Umber Freight", "ap@umber.test"], ["Kestrel Paper", "ap@kestrel.test"],
+    ["Zephyr Couriers", "ap@zephyr.test"], ["Birch Supplies", "ap@birch.test"],
+    ["Quayside Print Works", "ap@quayside.test"], ["Redfern IT", "ap@redfern.test"],
+]}}
+BEFORE = {"data/contracts_register.xlsx": REGISTER, "data/suppliers.xlsx": SUPPLIERS}
+LIST = ("Hi Luca,\nOver the line:\n- Umber Freight (CTR-2300)\n- Kestrel Paper (CTR-2307)\n"
+        "- Zephyr Couriers (CTR-2314)\nMaya")
+GOLD = {**BEFORE, f"emails/{ME}/sent/msg-1.eml": {
+    "kind": "eml", "mailbox": ME, "folder": "sent", "id": "msg-1", "from": ME, "to": ["luca@northwind.test"],
+    "cc": [], "subject": "Over the line", "date": "2026-11-16 10:00:00", "body": LIST, "attachments": []}}
+
+
+@pytest.fixture(scope="module")
+def setup():
+    records = build_records(BEFORE, 2026)
+    return records, task_sets(BEFORE, GOLD, records)
+
+
+@pytest.mark.parametrize("text", [
+    "Three suppliers are over one and a half times their annual value.",
+    "The three contracts over the line have two owners between them.",  # distinct owners of the three
+    "The register holds 5 contracts; I checked them all.",  # the whole table
+    "We buy from 6 suppliers.",  # the whole suppliers table
+    "Four supplier contracts are in the register.",  # a category of the table
+    "Of those, the other two suppliers are well under.",  # a part
+    "Umber Freight has 7 invoices open.",  # said of a named item
+    "I sent one mail to Luca.",
+])
+def test_a_count_that_is_a_size_the_task_or_the_office_gives_passes(setup, text):
+    records, sets = setup
+    assert set_count_problems(text, sets, records) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Four suppliers are over one and a half times their annual value.",
+    "The two contracts over the line are listed in the mail.",
+    "The three contracts over the line have four owners between them.",
+    "I sent 2 emails.",
+])
+def test_a_count_that_no_set_of_the_task_has_fails(setup, text):
+    records, sets = setup
+    assert set_count_problems(text, sets, records), text
+
+
+def test_a_number_the_task_gives_is_never_read_as_a_false_count(setup):
+    records, sets = setup
+    assert set_count_problems("Four suppliers are over the line.", sets, records, allowed={4}) == []
+
+
+@pytest.mark.parametrize("plural, one", [("invoices", "invoice"), ("replies", "reply"), ("boxes", "box"),
+                                         ("business", "business"), ("suppliers", "supplier")])
+def test_nouns_are_compared_in_the_singular(plural, one):
+    assert singular(plural) == one
