@@ -27,6 +27,7 @@ from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
 from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key
+from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.task_sets import ItemSet, set_count_problems, task_sets
 from officesim.evaluators.verdicts import MEASURE, NUMBER_WORDS, Reading, Scope, read, statements_about, true_of_records
@@ -218,9 +219,14 @@ def scope_of(state: EvalState, place: Place) -> Scope:
             if state.before is not None and state.gold else {}
         state.memo["done_cells"] = changed_cells(state.before or {}, state.files, state.year) \
             if state.before is not None and state.memo["changed_cells"] else {}
+    if "given_roles" not in state.memo:
+        gold_roles = given_roles(state.before or {}, state.gold or {})
+        done_roles = given_roles(state.before or {}, state.files or {})
+        state.memo["given_roles"] = {k: gold_roles.get(k, frozenset()) | done_roles.get(k, frozenset())
+                                     for k in {*gold_roles, *done_roles}}
     return Scope(claims=[*given, *addresses], written=written, about=about, now=state.now, year=state.year,
                  known=state.memo.get("known_ids"), changed=state.memo["changed_cells"],
-                 done=state.memo["done_cells"],
+                 done=state.memo["done_cells"], roles=state.memo["given_roles"],
                  texts=(state.instruction, *gold_written(state), str(state.gold_answer or "")))
 
 

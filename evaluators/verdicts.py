@@ -34,6 +34,7 @@ from itertools import combinations
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
 from officesim.evaluators.records import GENERIC, Change, fold_words, Entity, Records, id_key, label_words, shown
+from officesim.evaluators.roles import role_problems
 from officesim.evaluators.statements import Statement, cut, items_under
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
@@ -80,6 +81,7 @@ class Scope:
     texts: tuple[str, ...] = ()  # the instruction's and the gold's own words
     changed: dict[str, list[Change]] = field(default_factory=dict)  # records.changed_cells of the gold
     done: dict[str, list[Change]] = field(default_factory=dict)  # ... and of the episode
+    roles: dict[str, frozenset[str]] = field(default_factory=dict)  # roles.given_roles of the gold and the episode
 
 
 @dataclass
@@ -240,9 +242,12 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if own:  # only what the statement names itself: a category said under a heading may be the heading's
             reading.verdicts += category_problems(st, own, spans, records, scope)
             reading.verdicts += measure_problems(st, own, records, scope)
-        reading.verdicts += [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
-                             for name, item, ids in binder.rival_names(st.text)
-                             if not _said_together(name, ids, scope.texts)]
+        rivals = [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
+                  for name, item, ids in binder.rival_names(st.text) if not _said_together(name, ids, scope.texts)]
+        reading.verdicts += rivals
+        reading.verdicts += [Verdict(st.text, role, "role", "false", f"is not {person}'s role: the office gives {held}")
+                             for role, person, held in role_problems(st.text, records, scope.roles)
+                             if role not in {v.value for v in rivals}]
         if st.form == "heading":
             wrong = _count_problem(st, statements, i)
             if wrong:

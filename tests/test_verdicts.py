@@ -628,3 +628,30 @@ def test_a_label_is_read_against_the_item_the_value_belongs_to():
     assert false("Rosa Tanaka's leave only starts on 27 November.") == []
     assert false("PO-4851 was ordered on 23 November.") == ["23 November"]  # its Promised, not its Ordered
     assert false("Invoice CS-2611-0445 is due on 9 November.") == ["9 November"]
+
+
+def test_a_role_given_to_a_person_must_be_theirs():
+    """"Stefan Moreau, the Head of Finance" is false where the directory's Head of Finance is Joel Fischer;
+    his own role, a role the task gives him, or a change said beside it is not."""
+    from officesim.evaluators.roles import given_roles
+
+    staff = {"kind": "xlsx", "sheet_order": ["Staff"], "sheets": {"Staff": [
+        ["Name", "Role", "Manager"],
+        ["Joel Fischer", "Head of Finance", ""],
+        ["Stefan Moreau", "Operations Director", "Joel Fischer"],
+        ["Mira Iyer", "Warehouse Lead", "Stefan Moreau"]]}}
+    office = {"data/staff.xlsx": staff}
+    records = build_records(office, 2026)
+    after = {"data/staff.xlsx": {**staff, "sheets": {"Staff": [*staff["sheets"]["Staff"][:3],
+                                                                ["Mira Iyer", "Warehouse Supervisor", "Stefan Moreau"]]}}}
+    scope = Scope(now=NOW, year=2026, roles=given_roles(office, after))
+
+    def false(text: str) -> list[str]:
+        return [v.value for v in read(text, records, scope).verdicts if v.verdict == "false"]
+
+    assert false("Approved with Stefan Moreau, the Head of Finance, in copy.") == ["Head of Finance"]
+    assert false("Copied our Head of Finance, Stefan Moreau.") == ["Head of Finance"]
+    assert false("Approved with Joel Fischer, the Head of Finance, in copy.") == []
+    assert false("Stefan Moreau (Operations Director) signs it off.") == []
+    assert false("Mira Iyer, Warehouse Supervisor, now leads the team.") == []  # the role the task gives
+    assert false("Stefan Moreau is not the Head of Finance.") == []

@@ -1,0 +1,101 @@
+"""A role given to a person: "Stefan Moreau, the Head of Finance" is false where the directory's Head of
+Finance is Joel Fischer and Stefan's own Role is another.
+
+A person's row is the row of a table that holds their name under a column of names ("Name", "Employee");
+a role is a value the office writes under a column of roles ("Role", "Job title", "Position") of that
+table. A role written right beside a person (in apposition: "Stefan Moreau, the Head of Finance",
+"Stefan Moreau (Head of Finance)", "our Head of Finance, Stefan Moreau", "Stefan Moreau is the Head of
+Finance") must be the one their row holds under that column. A change ("becomes", "now", "new role"), a
+past ("was", "formerly") or a denial ("not") beside it is not read here. Pure functions of the records.
+"""
+
+from __future__ import annotations
+
+import re
+
+from officesim.evaluators.records import GENERIC, Records, name_key
+
+ROLE_COLUMN = re.compile(r"(?i)\b(?:role|job title|title|position|job)\b")
+NAME_COLUMN = re.compile(r"(?i)^(?:name|full name|employee|staff|person|colleague)$")
+# what may stand between a person and the role said of them
+_AFTER_PERSON = re.compile(r"(?i)^\s*(?:,|\(|-|–|—|:)?\s*(?:(?:is|as|our|the|their|his|her|who is|who's|acting as|"
+                           r"in (?:his|her|their) role as)\s+){0,3}$")
+_BEFORE_PERSON = re.compile(r"(?i)^\s*(?:,|:|-|–|—)?\s*$")
+_NOT_PLAIN = re.compile(r"(?i)\b(?:becom\w*|became|new|now|promot\w*|appoint\w*|mov\w*|will|was|were|formerly|"
+                        r"previously|used to|former|ex-|acting|interim|not|n't|no longer|instead|replac\w*|"
+                        r"take[sn]? over|taking over|succeed\w*|until)\b")
+
+
+def _spans(text: str, key: str) -> list[tuple[int, int]]:
+    """Every place ``text`` writes a name key (its words in order, any case, a possessive allowed)."""
+    pattern = r"(?i)(?<![\w])" + r"[\W_]+".join(re.escape(w) for w in key.split()) + r"(?:['’]s)?(?![\w])"
+    return [(m.start(), m.end()) for m in re.finditer(pattern, text)]
+
+
+def _rows_named(records: Records, key: str) -> list[int]:
+    """The table rows that hold ``key`` under a column of names: the person's own rows."""
+    return [i for i in records.by_key.get(key, ())[:GENERIC * 10]
+            if any(k == key and NAME_COLUMN.match(label) for label, k in records.entities[i].names)]
+
+
+def _role_columns(records: Records, key: str) -> set[tuple[str, str]]:
+    """(table, column) pairs where ``key`` stands as a role."""
+    return {(records.entities[i].collection, label) for i in records.by_key.get(key, ())[:GENERIC * 10]
+            for label, k in records.entities[i].names if k == key and ROLE_COLUMN.search(label)}
+
+
+def given_roles(before: dict[str, dict], after: dict[str, dict]) -> dict[str, frozenset[str]]:
+    """The roles an outcome (the gold) gives people in the office's sheets: person key -> role keys. A
+    statement after the task may give the new one ("Mira Iyer, Warehouse Supervisor")."""
+    out: dict[str, set[str]] = {}
+    for path, entry in after.items():
+        old = before.get(path)
+        if entry.get("kind") != "xlsx" or old is None or old == entry:
+            continue
+        for sheet, rows in (entry.get("sheets") or {}).items():
+            was = ((old.get("sheets") or {}).get(sheet)) or []
+            if not rows or rows == was:
+                continue
+            header = ["" if c is None else str(c).strip() for c in rows[0]]
+            for r, row in enumerate(rows[1:], 1):
+                if r < len(was) and list(was[r]) == list(row):
+                    continue
+                people = [name_key(v) for c, v in enumerate(row) if c < len(header) and isinstance(v, str)
+                          and NAME_COLUMN.match(header[c])]
+                roles = [name_key(v) for c, v in enumerate(row) if c < len(header) and isinstance(v, str)
+                         and ROLE_COLUMN.search(header[c])]
+                for person in people:
+                    out.setdefault(person, set()).update(roles)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] | None = None
+                  ) -> list[tuple[str, str, str]]:
+    """(role as written, person as written, the person's role) for each role given to a person in
+    apposition that their row does not hold, nor the task gives them (``given_roles``; see the module
+    rules)."""
+    found = [k for k in records.keys_in(text) if not k.startswith("#") and "@" not in k]
+    roles = [(k, span, cols) for k in found for cols in [_role_columns(records, k)] if cols for span in _spans(text, k)]
+    if not roles:
+        return []
+    people = [(k, span, rows) for k in found for rows in [_rows_named(records, k)] if rows for span in _spans(text, k)]
+    out = []
+    for role, (rs, re_), cols in roles:
+        for person, (ps, pe), rows in people:
+            if pe <= rs:
+                gap, joined = text[pe:rs], _AFTER_PERSON
+            elif re_ <= ps:
+                gap, joined = text[re_:ps], _BEFORE_PERSON
+            else:
+                continue
+            if not joined.match(gap):
+                continue
+            around = text[max(0, min(ps, rs) - 40):max(pe, re_) + 25]
+            if _NOT_PLAIN.search(around):
+                continue
+            held = {k for i in rows for label, k in records.entities[i].names
+                    if (records.entities[i].collection, label) in cols}
+            held |= (given or {}).get(person, frozenset())
+            if held and role not in held:
+                out.append((text[rs:re_], text[ps:pe], ", ".join(sorted(held))))
+    return out
