@@ -489,8 +489,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
             """A second value of an expected fact's kind in its sentence: an alternative to the fact
             ("4,690.99 (5,100 if you count the hotel)"), however true of something it is."""
             at = _sentence_at(text, c.start)
-            if at is None:
-                return False
+            if at is None or c.kind == "id":  # an identifier beside another is context, not an alternative
+                return False  # ("SO-72680, the last of three orders that day, after SO-72674 and SO-72678")
             beside = [w for w in written if w.kind == c.kind and at[0] <= w.start < at[1] and not same_claim(w, c)
                       and any(same_claim(w, f) for f in facts)]
             if not beside:

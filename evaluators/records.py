@@ -93,6 +93,11 @@ def value_key(claim: Claim) -> tuple | None:
     return (claim.kind, v)
 
 
+# the columns that name what a row is (a row named there by a name that names few rows is about it)
+ANCHOR_COLUMN = re.compile(r"(?i)\b(?:name|customer|supplier|client|vendor|company|employee|person|staff|"
+                           r"account|member|colleague|starter|hire|new joiner)s?\b")
+
+
 @dataclass(frozen=True)
 class Entity:
     """One thing the office describes: ``name`` says where (for messages), ``collection`` the table or

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from officesim.evaluators.claims import claims_in
-from officesim.evaluators.records import Records, id_key, name_key
+from officesim.evaluators.records import ANCHOR_COLUMN, Records, id_key, name_key
 
 NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
@@ -66,7 +66,7 @@ def _nouns_of(*texts: str) -> set[str]:
     return out
 
 
-def _tables(records: Records) -> dict[str, tuple[frozenset[str], int, frozenset[int]]]:
+def _tables(records: Records) -> dict[str, tuple[frozenset[str], int, dict[str, int]]]:
     """Each table of the records: the nouns of its items (its file's and sheet's words, the header of its
     identifiers), how many rows it holds, and how many rows each value of a
     column of few values has; once per records."""
@@ -83,13 +83,13 @@ def _tables(records: Records) -> dict[str, tuple[frozenset[str], int, frozenset[
             first = entities[0]
             nouns |= _nouns_of(next((label for label, c in first.attributes if c.kind == "id" and label), ""))
             tables[collection] = (frozenset(nouns), len(entities),
-                                  frozenset(Counter(w for e in entities for w in e.words).values()))
+                                  dict(Counter(w for _l, w in (p for e in entities for p in e.words))))
         records.__dict__["_item_tables"] = tables
     return tables
 
 
 def _collection_nouns(records: Records, collection: str) -> frozenset[str]:
-    return _tables(records).get(collection, (frozenset(), 0, frozenset()))[0]
+    return _tables(records).get(collection, (frozenset(), 0, {}))[0]
 
 
 def _name_nouns(records: Records, names: Iterable[str]) -> set[str]:
@@ -208,6 +208,8 @@ def task_sets(before: dict[str, dict], gold: dict[str, dict], records: Records) 
                     out += _column_sets(records, _row_names(records, keys), f"a mail of the task ({owner})")
         elif kind == "ics":
             events += sum(1 for ev in entry.get("events") or [] if ev not in ((old or {}).get("events") or []))
+    out += _named_sets(records, [str(e.get("body") or "") for p, e in gold.items()
+                                 if e.get("kind") == "eml" and p not in before and "/sent/" in p])
     if mails:
         out.append(ItemSet(MAIL_NOUNS, frozenset({mails}), "the mails the task sends"))
     if events:
@@ -215,13 +217,38 @@ def task_sets(before: dict[str, dict], gold: dict[str, dict], records: Records) 
     return out
 
 
-def table_sizes(records: Records, nouns: set[str]) -> set[int]:
-    """The sizes of the whole tables a noun names, and of each category of them (a column of few values):
-    "the register's 14 supplier contracts" is true whatever the task's sets."""
+def _named_sets(records: Records, bodies: list[str]) -> list[ItemSet]:
+    """The rows the gold's mails name by name, all mails together, by table: a name that names at most
+    three rows of a table under a column that says what its rows are ("Customer"): the two quiet
+    customers, one per executive's mail."""
+    by_table: dict[tuple[str, str], set[str]] = {}
+    for body in bodies:
+        for key in records.keys_in(body):
+            if key.startswith("#") or "@" in key:
+                continue
+            places: dict[tuple[str, str], int] = {}
+            for i in records.by_key.get(key, ())[:2000]:
+                e = records.entities[i]
+                for label, k in e.names:
+                    if k == key and ANCHOR_COLUMN.search(label) and e.collection in _tables(records):
+                        places[(e.collection, label)] = places.get((e.collection, label), 0) + 1
+            for place, n in places.items():
+                if n <= 3:
+                    by_table.setdefault(place, set()).add(key)
+    return [ItemSet(frozenset(_collection_nouns(records, table) | _nouns_of(label)), frozenset({len(keys)}),
+                    f"the {label!r} of {table} the task's mails name")
+            for (table, label), keys in by_table.items() if len(keys) >= 2]
+
+
+def table_sizes(records: Records, nouns: set[str], text: str = "") -> set[int]:
+    """The sizes of the whole tables a noun names, and of each category of them (a column of few values)
+    that ``text`` names: "the register's 14 supplier contracts" is true whatever the task's sets."""
     sizes: set[int] = set()
+    words = set(re.findall(r"[a-z]+", text.casefold()))
     for table_nouns, size, categories in _tables(records).values():
         if nouns & table_nouns:
-            sizes |= {size, *categories}
+            sizes.add(size)
+            sizes |= {n for word, n in categories.items() if set(word.casefold().split()) <= words}
     return sizes
 
 
@@ -261,7 +288,7 @@ def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed
                 continue
             if any(k for k in records.keys_in(before)):
                 continue  # a count of a named item's things ("Umber Freight has 7 invoices")
-            sizes = set().union(*(s.sizes for s in naming)) | table_sizes(records, {noun})
+            sizes = set().union(*(s.sizes for s in naming)) | table_sizes(records, {noun}, part)
             if n in sizes:
                 continue
             shown = " ".join(part.split())

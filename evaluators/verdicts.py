@@ -33,7 +33,7 @@ from officesim.evaluators.claims import MAX_CLAIMS, Claim, bounded_lines, claims
 from itertools import combinations
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
-from officesim.evaluators.records import GENERIC, Change, fold_words, Entity, Records, id_key, label_words, shown
+from officesim.evaluators.records import ANCHOR_COLUMN, GENERIC, Change, fold_words, Entity, Records, id_key, label_words, shown
 from officesim.evaluators.roles import role_problems
 from officesim.evaluators.statements import Statement, cut, items_under
 
@@ -191,8 +191,7 @@ class Binder:
 
 
 _DENIED = re.compile(r"(?i)\b(?:not|never|no longer|rather than|instead of|neither|nor)\b|n't\b")
-_ANCHOR_COLUMN = re.compile(r"(?i)\b(?:name|customer|supplier|client|vendor|company|employee|person|staff|"
-                            r"account|member|colleague|starter|hire|new joiner)s?\b")
+_ANCHOR_COLUMN = ANCHOR_COLUMN
 
 
 def _said_together(name: str, ids: list[str], texts: Iterable[str]) -> bool:
@@ -314,6 +313,8 @@ def changed_value_problems(st: Statement, records: Records, scope: Scope) -> lis
     for (start, end), same_words in readings.items():
         if any(c.kind == "number" for c in same_words) and MEASURE.match(st.text, end):
             continue  # "within 30 days", "12%": a measure, not a cell's count
+        if _BOUNDARY.search(st.text[max(0, start - 30):start]):
+            continue  # "no order since 30 November": the bound of a range, not a cell's value
         if any(same_claim(c, a) and (not about or about & rows) for c in same_words for about, a in scope.about):
             continue  # the gold says it of this row too (or of nothing in particular)
         # the words that label a value stand between it and the value before it ("from 28/12 to 30/12")
@@ -514,11 +515,15 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     # the invoice that refers to the order
     labelled_own = _attrs(records, _owners(records, entities, st.text), c.kind)
     if matching:
-        wrong = _wrong_label(c, st, labelled_own, matching) or _of_another(c, st, records, matching)
+        wrong = _wrong_label(c, st, labelled_own, matching, _owners(records, entities, st.text, strict=True)) \
+            or _of_another(c, st, records, matching)
         return verdict("false", wrong) if wrong else verdict("true")
     if _derived(c, st, own, records, entities, numbers, dates) or sum_of_rows(c, st.text, records):
         return verdict("true")
-    if not gold_says and (c.kind == "date" or _money(c)) and not _PLAN.search(st.text):
+    # the gold says it only of other items (another order's date in the gold's sheet): no warrant for this one
+    of_others = gold_says and all(about and not about.intersection(entities)
+                                  for about, g in scope.about if same_claim(c, g))
+    if (not gold_says or of_others) and (c.kind == "date" or _money(c)) and not _PLAN.search(st.text):
         words = _gap_words(c, st)
         labelled = [(label, a, i) for label, a, i in labelled_own if words and label and words & label_words(label)]
         if labelled:  # "CTR-2300 expires 31 January 2027" where its Expiry is 28 February: the labelled value
@@ -595,19 +600,19 @@ def sum_of_rows(c: Claim, text: str, records: Records, involved: frozenset[str] 
     return False
 
 
-def _owners(records: Records, entities: list[int], text: str) -> list[int]:
+def _owners(records: Records, entities: list[int], text: str, strict: bool = False) -> list[int]:
     """The bound entities whose own identifier (the first their record states) ``text`` writes; all of
-    them when none is (a row that only refers to an identifier, an invoice naming its order, is another
+    them (none if ``strict``) when none is (a row that only refers to an identifier, an invoice naming its order, is another
     thing than the one the identifier names)."""
     keys = {k for k in _keys_of(records, text) if k.startswith("#")}
     if not keys:
-        return entities
+        return [] if strict else entities
     owners = []
     for i in entities:
         first = next((c for _l, c in records.entities[i].attributes if c.kind == "id"), None)
         if first is not None and id_key(str(first.value)) in keys:
             owners.append(i)
-    return owners or entities
+    return owners or ([] if strict else entities)
 
 
 def _same_date(c: Claim, day: date) -> bool:
@@ -669,15 +674,17 @@ def _gap_words(c: Claim, st: Statement) -> set[str]:
 
 
 def _wrong_label(c: Claim, st: Statement, own: list[tuple[str, Claim, int]],
-                 matching: list[tuple[str, Claim, int]]) -> str | None:
+                 matching: list[tuple[str, Claim, int]], owners: Iterable[int] = ()) -> str | None:
     """Why ``c`` is the entity's value under another name than the one written before it ("ordered on"
     the delivery date), or None."""
     words = _gap_words(c, st)
     if not words:
         return None
-    # only another column of an item the value belongs to: "Rosa's leave starts on 27 November" is her
-    # leave's From, whatever the Start of a contract she owns
-    holders = {i for _l, _a, i in matching}
+    # only another column of an item the value belongs to, or of an item the statement names by its own
+    # identifier ("PO-4649 ordered 16 June", the Issued of the invoice that refers to it, where the order's
+    # Ordered is 13 June): "Rosa's leave starts on 27 November" is her leave's From, whatever the Start of a
+    # contract she owns
+    holders = {i for _l, _a, i in matching} | set(owners)
     named = [(label, a) for label, a, i in own if i in holders and label and words & label_words(label)]
     if not named or any(same_claim(c, a) for _l, a in named):
         return None
