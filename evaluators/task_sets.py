@@ -2,10 +2,11 @@
 
 The gold solution says what the task's sets are: the rows it changes or lists in a sheet (the invoices it
 holds, the overdue invoices it lists), the items its mails name by identifier (the contracts over the
-line), the messages it sends, the events it books. Each set is named by nouns: its table's words
-("supplier_invoices_2026.xlsx#Invoices": supplier, invoice), the column of its identifiers ("Ref"), the
-columns of names its rows hold ("Supplier"); a mail is a mail, a note, a letter; an event a meeting, an
-invite. A count of such a noun ("Four suppliers are over the line", "the 14 unpaid invoices") must be
+line) or by name (the quiet customers), and the distinct names of those items' columns (their owners).
+Each set is named by nouns: its table's words ("supplier_invoices_2026.xlsx#Invoices": supplier,
+invoice), the column of its identifiers ("Ref"), the column of the names ("Owner", and the columns the
+office writes those names under elsewhere: "Supplier"). What the episode sent or booked is counted by
+``actions.counted_action_problems``. A count of such a noun ("Four suppliers are over the line", "the 14 unpaid invoices") must be
 the size of a set it may name: a set of the task, the number of distinct names under one of its columns,
 the whole table, one category of the table, or a number the instruction or the gold's own text gives.
 
@@ -27,8 +28,6 @@ from officesim.evaluators.records import ANCHOR_COLUMN, Records, id_key, name_ke
 NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
-MAIL_NOUNS = frozenset({"email", "mail", "message", "note", "letter", "reply", "memo"})
-EVENT_NOUNS = frozenset({"event", "meeting", "invite", "invitation", "slot", "session", "appointment", "booking"})
 # words of a table's name that say nothing of its items
 _NOT_NOUNS = frozenset({"data", "xlsx", "csv", "sheet", "sheets", "table", "list", "log", "register", "file", "the",
                         "and", "of", "all", "new", "old", "copy", "final", "draft", "report", "reports", "line"})
@@ -178,7 +177,6 @@ def _trim(row: list) -> list:
 def task_sets(before: dict[str, dict], gold: dict[str, dict], records: Records) -> list[ItemSet]:
     """The sets the gold solution defines (see the module rules)."""
     out: list[ItemSet] = []
-    mails, events = 0, 0
     for path, entry in gold.items():
         old = before.get(path)
         if old == entry:
@@ -194,7 +192,6 @@ def task_sets(before: dict[str, dict], gold: dict[str, dict], records: Records) 
                            and not any(isinstance(c, str) and c.strip().casefold() == "total" for c in row)]
                 out += _rows_set(records, f"{path}#{name}", header, changed)
         elif kind == "eml" and old is None and "/sent/" in path:
-            mails += 1
             by_table: dict[str, set[str]] = {}
             for c in claims_in(str(entry.get("body") or ""), year=None, kinds=("id",)):
                 key = id_key(str(c.value))
@@ -206,38 +203,49 @@ def task_sets(before: dict[str, dict], gold: dict[str, dict], records: Records) 
                     out.append(ItemSet(_collection_nouns(records, owner), frozenset({len(keys)}),
                                        f"the items of {owner} a mail of the task names"))
                     out += _column_sets(records, _row_names(records, keys), f"a mail of the task ({owner})")
-        elif kind == "ics":
-            events += sum(1 for ev in entry.get("events") or [] if ev not in ((old or {}).get("events") or []))
     out += _named_sets(records, [str(e.get("body") or "") for p, e in gold.items()
                                  if e.get("kind") == "eml" and p not in before and "/sent/" in p])
-    if mails:
-        out.append(ItemSet(MAIL_NOUNS, frozenset({mails}), "the mails the task sends"))
-    if events:
-        out.append(ItemSet(EVENT_NOUNS, frozenset({events}), "the events the task books"))
     return out
 
 
 def _named_sets(records: Records, bodies: list[str]) -> list[ItemSet]:
-    """The rows the gold's mails name by name, all mails together, by table: a name that names at most
-    three rows of a table under a column that says what its rows are ("Customer"): the two quiet
-    customers, one per executive's mail."""
-    by_table: dict[tuple[str, str], set[str]] = {}
+    """The rows the gold's mails name by name, by table, each mail apart and all together: a name that
+    names at most three rows of a table under a column that says what its rows are ("Customer"), e.g. the
+    two quiet customers, one per executive's mail; with the distinct names of those rows' columns ("all
+    three contacts" of the customers one mail hands over)."""
+    together: dict[tuple[str, str], set[int]] = {}
+    out: list[ItemSet] = []
     for body in bodies:
+        apart: dict[tuple[str, str], set[int]] = {}
         for key in records.keys_in(body):
             if key.startswith("#") or "@" in key:
                 continue
-            places: dict[tuple[str, str], int] = {}
+            places: dict[tuple[str, str], set[int]] = {}
             for i in records.by_key.get(key, ())[:2000]:
                 e = records.entities[i]
                 for label, k in e.names:
                     if k == key and ANCHOR_COLUMN.search(label) and e.collection in _tables(records):
-                        places[(e.collection, label)] = places.get((e.collection, label), 0) + 1
-            for place, n in places.items():
-                if n <= 3:
-                    by_table.setdefault(place, set()).add(key)
-    return [ItemSet(frozenset(_collection_nouns(records, table) | _nouns_of(label)), frozenset({len(keys)}),
-                    f"the {label!r} of {table} the task's mails name")
-            for (table, label), keys in by_table.items() if len(keys) >= 2]
+                        places.setdefault((e.collection, label), set()).add(i)
+            for place, rows in places.items():
+                if len(rows) <= 3:
+                    apart.setdefault(place, set()).update(rows)
+        for place, rows in apart.items():
+            together.setdefault(place, set()).update(rows)
+            out += _named_rows_sets(records, place, rows, "a mail of the task")
+    for place, rows in together.items():
+        out += _named_rows_sets(records, place, rows, "the task's mails")
+    return out
+
+
+def _named_rows_sets(records: Records, place: tuple[str, str], rows: set[int], where: str) -> list[ItemSet]:
+    table, label = place
+    columns: dict[str, set[str]] = {}
+    for i in rows:
+        for column, name in records.entities[i].names:
+            columns.setdefault(column, set()).add(name)
+    return [ItemSet(frozenset(_collection_nouns(records, table) | _nouns_of(label)), frozenset({len(rows)}),
+                    f"the {label!r} of {table} {where} name"),
+            *_column_sets(records, columns, f"{table}, named in {where}")]
 
 
 def table_sizes(records: Records, nouns: set[str], text: str = "") -> set[int]:
