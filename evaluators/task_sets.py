@@ -304,3 +304,53 @@ def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed
             out.append(f"{shown!r} counts {m.group('n')} {m.group('noun')}, but the task's sets of them hold "
                        f"{', '.join(str(k) for k in sorted(sizes)[:8])} (e.g. {naming[0].what})")
     return out
+
+
+# a qualifier that makes a party's count one of a part the rows do not mark ("5 overdue invoices", "since
+# May", "in October"): such a count is not read
+_WINDOW = re.compile(r"(?i)\b(?:since|last|past|recent\w*|before|after|until|till|between|during|in (?:january|"
+                     r"february|march|april|may|june|july|august|september|october|november|december)|this "
+                     r"(?:month|week|quarter)|next|open|outstanding|overdue|unpaid|paid|late|due|pending|"
+                     r"approved|rejected|held)\b")
+
+
+def party_count_problems(text: str, records: Records) -> list[str]:
+    """A count of a table's items said of one party the sentence names before it, with nothing that picks
+    a part of them ("Umber Freight is the biggest supplier with 28 invoices this year"), that is not how
+    many rows of that table name the party: in all, or with or without a value under one of its columns,
+    or of one value of a column of few values."""
+    tables = _tables(records)
+    out = []
+    for part in _SENTENCE.split(text):
+        for m in _COUNT.finditer(part):
+            word = m.group("n").lower()
+            n = int(word) if word.isdigit() else NUMBER_WORDS[word]
+            if n < 2 or (m.group("fill") or "").strip() or _WINDOW.search(part) or _PLAN_OR_NOT.search(part):
+                continue
+            before = part[:m.start()]
+            if _PART.search(before):
+                continue
+            noun = singular(m.group("noun"))
+            named = [t for t, (nouns, _size, _c) in tables.items() if noun in nouns]
+            if len(named) != 1:
+                continue
+            parties = [k for k in records.keys_in(before) if not k.startswith("#") and "@" not in k]
+            if len(parties) != 1:
+                continue
+            rows = [records.entities[i] for i in records.by_key.get(parties[0], ())[:5000]
+                    if records.entities[i].collection == named[0]]
+            if len(rows) < 2:
+                continue
+            sizes = {len(rows)}
+            labels = {label for e in rows for label, _c in e.attributes} | {label for e in rows for label, _k in e.names}
+            for label in labels:
+                having = sum(1 for e in rows if any(l == label for l, _c in e.attributes)
+                             or any(l == label for l, _k in e.names))
+                sizes |= {having, len(rows) - having}
+            sizes |= set(Counter(w for e in rows for w in e.words).values())
+            if n not in sizes:
+                shown = " ".join(part.split())
+                shown = shown if len(shown) <= 90 else shown[:87] + "…"
+                out.append(f"{shown!r} counts {m.group('n')} {m.group('noun')} of {before[slice(*records.keys_in(before)[parties[0]])]}, "
+                           f"but {named[0]} holds {len(rows)} of theirs")
+    return out

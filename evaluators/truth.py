@@ -29,7 +29,7 @@ from officesim.evaluators.text import document_text
 from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key
 from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
-from officesim.evaluators.task_sets import ItemSet, set_count_problems, task_sets
+from officesim.evaluators.task_sets import ItemSet, party_count_problems, set_count_problems, task_sets
 from officesim.evaluators.verdicts import MEASURE, NUMBER_WORDS, Reading, Scope, read, statements_about, true_of_records
 
 SHOWN = 4  # false statements named in a check's message
@@ -684,6 +684,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in policy_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in contact_count_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in set_count_problems(place.text, sets, records, given)]
+        truth.false += [f"{place.where}: {w}" for w in party_count_problems(place.text, records)]
         if place.origin:
             truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]
         if place.to is not None:

@@ -71,3 +71,26 @@ def test_a_number_the_task_gives_is_never_read_as_a_false_count(setup):
                                          ("business", "business"), ("suppliers", "supplier")])
 def test_nouns_are_compared_in_the_singular(plural, one):
     assert singular(plural) == one
+
+
+INVOICES = {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
+    ["Invoice", "Supplier", "Amount", "Paid on"],
+    ["UF-2601-0001", "Umber Freight", 1200.00, "2026-02-01"],
+    ["UF-2603-0002", "Umber Freight", 800.50, None],
+    ["UF-2605-0003", "Umber Freight", 450.25, None],
+    ["KP-2602-0004", "Kestrel Paper", 99.00, None],
+]}}
+
+
+@pytest.mark.parametrize("text, fails", [
+    ("Umber Freight is the biggest supplier with 3 invoices this year.", False),
+    ("Umber Freight is the biggest supplier with 5 invoices this year.", True),
+    ("Umber Freight has 2 invoices without a payment date.", False),  # the rows without a Paid on
+    ("Umber Freight has 5 unpaid invoices.", False),  # a part the words pick: not read
+    ("Umber Freight and Kestrel Paper have 4 invoices between them.", False),  # two parties: not read
+])
+def test_a_count_of_a_partys_rows_must_be_how_many_the_table_holds(text, fails):
+    from officesim.evaluators.task_sets import party_count_problems
+
+    records = build_records({"data/supplier_invoices.xlsx": INVOICES}, 2026)
+    assert bool(party_count_problems(text, records)) is fails, party_count_problems(text, records)
