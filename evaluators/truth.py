@@ -29,6 +29,7 @@ from officesim.evaluators.text import document_text
 from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key
 from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
+from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.task_sets import ItemSet, party_count_problems, set_count_problems, task_sets
 from officesim.evaluators.verdicts import MEASURE, NUMBER_WORDS, Reading, Scope, read, statements_about, true_of_records
 
@@ -673,6 +674,7 @@ def written_truth(state: EvalState) -> Truth:
     gold_ids = re.sub(r"[^0-9a-z\n ]", "", "\n".join([state.instruction, *gold_written(state),
                                                        str(state.gold_answer or "")]).lower())
     sets, given = task_sets_of(state, records)
+    lists = ranked_lists(state.before or {}, state.gold or {}) if state.gold is not None else []
     for place in places(state):
         truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
@@ -685,6 +687,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in contact_count_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in set_count_problems(place.text, sets, records, given)]
         truth.false += [f"{place.where}: {w}" for w in party_count_problems(place.text, records)]
+        truth.false += [f"{place.where}: {w}" for w in superlative_problems(place.text, lists)]
         if place.origin:
             truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]
         if place.to is not None:

@@ -1,0 +1,146 @@
+"""Superlatives said of the items a task lists: "Yarrow Energy is our biggest supplier", "the oldest is
+BS-2603-0101", "the largest of them was PO-4653".
+
+The gold's sheets list the task's items (the rows it writes or changes). A superlative said of one of them
+must hold over that list: "biggest", "largest", "highest", "top" name the row with the greatest value of a
+column by which the list is ranked (a column its rows stand in order of), else of any column of amounts;
+"smallest", "lowest" the least; "oldest", "earliest" the row with the first date of a column, "latest",
+"newest", "most recent" the last. An item the list does not hold, or a list without such a column, is not
+judged. Pure functions of the parsed offices.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from officesim.evaluators.claims import claims_in
+from officesim.evaluators.records import id_key, name_key
+
+_MOST = r"biggest|largest|highest|greatest|top|best[- ]selling|best seller"
+_LEAST = r"smallest|lowest"
+_FIRST = r"oldest|earliest"
+_LAST = r"latest|newest|most recent"
+_SUPERLATIVE = rf"(?P<sup>{_MOST}|{_LEAST}|{_FIRST}|{_LAST})"
+
+
+_POSITION = re.compile(r"(?i)^\s*(?:rank(?:ing)?|no\.?|#|position|row|line)\s*$")  # a row's place, not a value
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One list the gold writes: each row's keys (identifiers as ``id_key``, names as ``name_key``) and
+    its values by column, in the gold's order."""
+
+    where: str
+    keys: tuple[frozenset[str], ...]
+    columns: dict[str, tuple[Any, ...]]
+
+
+def _value(cell: Any) -> Any:
+    if isinstance(cell, bool) or cell is None:
+        return None
+    if isinstance(cell, (int, float)):
+        return float(cell)
+    if isinstance(cell, datetime):
+        return cell.date()
+    if isinstance(cell, date):
+        return cell
+    if isinstance(cell, str):
+        found = claims_in(cell, year=None, kinds=("date",))
+        if len(found) == 1 and isinstance(found[0].value, date) and len(cell.strip()) <= 20:
+            return found[0].value
+    return None
+
+
+def ranked_lists(before: dict[str, dict], gold: dict[str, dict]) -> list[Ranked]:
+    """The lists the gold writes in sheets: the rows it adds or changes, with at least two of them."""
+    out = []
+    for path, entry in gold.items():
+        old = before.get(path)
+        if entry.get("kind") != "xlsx" or old == entry:
+            continue
+        for sheet, rows in (entry.get("sheets") or {}).items():
+            was = (((old or {}).get("sheets") or {}).get(sheet)) or []
+            if not rows:
+                continue
+            header = ["" if h is None else str(h).strip() for h in rows[0]]
+            body = [r for i, r in enumerate(rows) if i > 0 and (i >= len(was) or list(was[i]) != list(r))
+                    and not any(isinstance(c, str) and c.strip().casefold() == "total" for c in r)]
+            if len(body) < 2:
+                continue
+            keys = []
+            for r in body:
+                found = set()
+                for cell in r:
+                    if isinstance(cell, str) and cell.strip():
+                        ids = claims_in(cell, year=None, kinds=("id",))
+                        found |= {id_key(str(c.value)) for c in ids} or {name_key(cell)}
+                keys.append(frozenset(found))
+            columns = {}
+            for j, label in enumerate(header):
+                values = tuple(_value(r[j]) if j < len(r) else None for r in body)
+                if label and not _POSITION.match(label) and all(v is not None for v in values) \
+                        and len({type(v) for v in values}) == 1:
+                    columns[label] = values
+            if columns:
+                out.append(Ranked(f"{path}#{sheet}", tuple(keys), columns))
+    return out
+
+
+def _extremes(ranked: Ranked, sup: str) -> set[int]:
+    """The rows a superlative may name in a list (see the module rules)."""
+    sup = sup.lower()
+    want_dates = bool(re.fullmatch(f"{_FIRST}|{_LAST}", sup))
+    greatest = bool(re.fullmatch(f"{_MOST}|{_LAST}", sup))
+    columns = {k: v for k, v in ranked.columns.items() if isinstance(v[0], date) == want_dates}
+    if not columns:
+        return set()
+    ordered = {k: v for k, v in columns.items() if list(v) in (sorted(v), sorted(v, reverse=True)) and len(set(v)) > 1}
+    out = set()
+    for values in (ordered or columns).values():
+        best = max(values) if greatest else min(values)
+        out |= {i for i, v in enumerate(values) if v == best}
+    return out
+
+
+def _row_of(ranked: Ranked, text: str) -> int | None:
+    """The row of the list ``text`` (a name or an identifier as written) names, if one."""
+    ids = claims_in(text, year=None, kinds=("id",))
+    key = id_key(str(ids[0].value)) if ids else name_key(text)
+    rows = [i for i, keys in enumerate(ranked.keys) if key in keys]
+    return rows[0] if len(rows) == 1 else None
+
+
+_NAME = r"(?P<item>[A-Z]{1,5}-\d[\w-]*|[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&))*)"
+_SAID = [
+    # "Yarrow Energy is our biggest supplier", "PO-4844 (the largest)"
+    re.compile(_NAME + r"\s*(?:,|\()?\s*(?:(?:is|was|remains|being|as)\s+)?(?:(?:our|the|their|its|by far the)\s+)+"
+               + _SUPERLATIVE + r"\b"),
+    # "the largest of them was PO-4653", "the oldest is BS-2603-0101", "biggest supplier: Umber Freight"
+    re.compile(r"(?i:the\s+)?" + _SUPERLATIVE + r"(?:\s+[a-z]+){0,3}?\s*(?:(?:is|was|:|-|–|—)\s*|,\s+)" + _NAME),
+]
+
+
+def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
+    """Superlatives said of an item of the gold's lists that do not hold over the list."""
+    if not lists:
+        return []
+    out = []
+    for pattern in _SAID:
+        for m in pattern.finditer(text):
+            sup = m.group("sup")
+            item = m.group("item").strip()
+            for ranked in lists:
+                row = _row_of(ranked, item)
+                if row is None:
+                    continue
+                extremes = _extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))
+                if extremes and row not in extremes:
+                    names = ", ".join(sorted({k for i in extremes for k in ranked.keys[i]}))[:80]
+                    out.append(f"{' '.join(m.group(0).split())!r}: {item} is not the {sup.lower()} of the list the "
+                               f"task writes in {ranked.where} ({names} is)")
+                break
+    return list(dict.fromkeys(out))

@@ -1,0 +1,43 @@
+"""Superlatives said of the items a task lists (evaluators/superlatives.py). Pure: offices by hand."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from officesim.evaluators.superlatives import ranked_lists, superlative_problems
+
+BEFORE: dict = {}
+GOLD = {"data/reports/overdue.xlsx": {"kind": "xlsx", "sheet_order": ["Sheet1"], "sheets": {"Sheet1": [
+    ["Invoice", "Supplier", "Amount", "Due date"],
+    ["ZC-2602-0033", "Zephyr Couriers", 155.59, "2026-02-16"],
+    ["BS-2603-0101", "Birchwood Stationers", 980.00, "2026-04-22"],
+    ["PC-2609-0336", "Pinecrest Catering", 5843.61, "2026-11-16"],
+    ["Total", None, 6979.20, None],
+]}}}
+
+
+@pytest.mark.parametrize("text, fails", [
+    ("The oldest is ZC-2602-0033 from Zephyr Couriers, due 16 February.", False),
+    ("The oldest is BS-2603-0101, due 22 April.", True),
+    ("The largest of them was PC-2609-0336 (£5,843.61).", False),
+    ("Birchwood Stationers is our biggest supplier here.", True),
+    ("Pinecrest Catering is the latest to fall due.", False),
+    ("The biggest order this year was SO-1234.", False),  # not an item of the list: not judged
+])
+def test_a_superlative_must_hold_over_the_list_the_task_writes(text, fails):
+    lists = ranked_lists(BEFORE, GOLD)
+    assert bool(superlative_problems(text, lists)) is fails, superlative_problems(text, lists)
+
+
+def test_a_list_ranked_by_a_column_is_read_by_that_column():
+    gold = {"data/ranking.xlsx": {"kind": "xlsx", "sheet_order": ["Ranking"], "sheets": {"Ranking": [
+        ["Rank", "Supplier", "Invoiced", "Contract value"],
+        [1, "Umber Freight", 134651.76, 75000.0],
+        [2, "Yarrow Energy", 127271.57, 140000.0],
+        [3, "Saltmarsh Cleaning", 120038.32, 96000.0]]}}}
+    lists = ranked_lists({}, gold)
+    assert superlative_problems("Yarrow Energy is our biggest supplier this year.", lists)
+    assert superlative_problems("Umber Freight is our biggest supplier this year.", lists) == []
+    assert datetime  # the module reads dates written as text and as dates alike
