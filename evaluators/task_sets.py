@@ -137,9 +137,9 @@ def _rows_set(records: Records, where: str, header: list, rows: list[list]) -> l
     out = [ItemSet(frozenset(nouns), frozenset({len(rows)}), f"the rows the task sets in {where}")]
     columns: dict[str, set[str]] = {}
     for j, label in enumerate(header):
-        values = {name_key(r[j]) for r in rows if j < len(r) and isinstance(r[j], str) and r[j].strip()}
-        if values and label:
-            columns[label] = values
+        cells = [r[j] for r in rows if j < len(r) and isinstance(r[j], str) and r[j].strip()]
+        if cells and label and not any(claims_in(c, year=None, kinds=("date", "id", "number")) for c in cells):
+            columns[label] = {name_key(c) for c in cells}  # a column of names, not of dates written as text
     for label, names in _row_names(records, keys).items():
         columns.setdefault(label, set()).update(names)
     return out + _column_sets(records, columns, where)
@@ -203,28 +203,37 @@ def task_sets(before: dict[str, dict], gold: dict[str, dict], records: Records) 
                     out.append(ItemSet(_collection_nouns(records, owner), frozenset({len(keys)}),
                                        f"the items of {owner} a mail of the task names"))
                     out += _column_sets(records, _row_names(records, keys), f"a mail of the task ({owner})")
-    out += _named_sets(records, [str(e.get("body") or "") for p, e in gold.items()
-                                 if e.get("kind") == "eml" and p not in before and "/sent/" in p])
+    out += _named_sets(records, [(str(e.get("body") or ""), [str(a).lower() for a in [*(e.get("to") or []),
+                                                                              *(e.get("cc") or [])]])
+                                 for p, e in gold.items() if e.get("kind") == "eml" and p not in before and "/sent/" in p])
     return out
 
 
-def _named_sets(records: Records, bodies: list[str]) -> list[ItemSet]:
-    """The rows the gold's mails name by name, by table, each mail apart and all together: a name that
-    names at most three rows of a table under a column that says what its rows are ("Customer"), e.g. the
+def _named_sets(records: Records, mails: list[tuple[str, list[str]]]) -> list[ItemSet]:
+    """The rows the gold's mails name by name or go to (the row that holds a recipient's address), by table,
+    each mail apart and all together: a name that names at most three rows of a table under a column that
+    says what its rows are ("Customer"), e.g. the
     two quiet customers, one per executive's mail; with the distinct names of those rows' columns ("all
     three contacts" of the customers one mail hands over)."""
     together: dict[tuple[str, str], set[int]] = {}
     out: list[ItemSet] = []
-    for body in bodies:
+    for body, recipients in mails:
         apart: dict[tuple[str, str], set[int]] = {}
-        for key in records.keys_in(body):
-            if key.startswith("#") or "@" in key:
+        for key in [*records.keys_in(body), *recipients]:
+            if key.startswith("#"):
                 continue
             places: dict[tuple[str, str], set[int]] = {}
             for i in records.by_key.get(key, ())[:2000]:
                 e = records.entities[i]
+                if e.collection not in _tables(records):
+                    continue
+                if "@" in key:  # a recipient: the row that holds the address, under its column of names
+                    for label, _k in e.names:
+                        if ANCHOR_COLUMN.search(label):
+                            places.setdefault((e.collection, label), set()).add(i)
+                    continue
                 for label, k in e.names:
-                    if k == key and ANCHOR_COLUMN.search(label) and e.collection in _tables(records):
+                    if k == key and ANCHOR_COLUMN.search(label):
                         places.setdefault((e.collection, label), set()).add(i)
             for place, rows in places.items():
                 if len(rows) <= 3:
