@@ -264,7 +264,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
 _UNSURE = re.compile(r"(?i)\b(?:probably|possibly|perhaps|maybe|presumably|not (?:sure|certain)|unsure|uncertain|"
                      r"might or might not|may or may not|(?:may|might) have (?:missed|slipped|overlooked|skipped)|"
                      r"(?:may|might) (?:have )?slip(?:ped)? through|I (?:think|believe|guess|suppose) (?=I|we|it|they|"
-                     r"the|these|this|that|most|all|some|you|he|she))\b")
+                     r"the|these|this|that|most|all|some|you|he|she)|(?:(?<=, )|(?<=\())I (?:think|believe|guess)(?= *[,.;!)]| *$))\b")
 # a question, a request, a proposal or a condition: open by design, not a hedged statement
 _OPEN_BY_DESIGN = re.compile(r"(?i)\?\s*$|\b(?:could you|can you|would you|will you|please|let me know|let's|"
                              r"we could|you could|you might|shall we|if|whether|in case)\b")
