@@ -120,7 +120,8 @@ _SAID = [
     re.compile(_NAME + r"\s*(?:,|\()?\s*(?:(?:is|was|remains|being|as)\s+)?(?:(?:our|the|their|its|by far the)\s+)+"
                + _SUPERLATIVE + r"\b"),
     # "the largest of them was PO-4653", "the oldest is BS-2603-0101", "biggest supplier: Umber Freight"
-    re.compile(r"(?i:the\s+)?" + _SUPERLATIVE + r"(?:\s+[a-z]+){0,3}?\s*(?:(?:is|was|:|-|–|—)\s*|,\s+)" + _NAME),
+    re.compile(r"(?i:the\s+)?" + _SUPERLATIVE + r"(?:\s+[a-z]+){0,3}?\s*(?:(?:(?:is|was)(?:\s+(?:for|from|of))?|:|-|–|—)\s*|,\s+)"
+               + _NAME),
 ]
 
 
@@ -139,7 +140,8 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
                     continue
                 extremes = _extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))
                 if extremes and row not in extremes:
-                    names = ", ".join(sorted({k for i in extremes for k in ranked.keys[i]}))[:80]
+                    names = ", ".join(sorted({k.lstrip("#") for i in extremes for k in ranked.keys[i]
+                                              if k.startswith("#")} or {k for i in extremes for k in ranked.keys[i]}))[:80]
                     out.append(f"{' '.join(m.group(0).split())!r}: {item} is not the {sup.lower()} of the list the "
                                f"task writes in {ranked.where} ({names} is)")
                 break

@@ -24,6 +24,7 @@ GOLD = {"data/reports/overdue.xlsx": {"kind": "xlsx", "sheet_order": ["Sheet1"],
     ("The largest of them was PC-2609-0336 (£5,843.61).", False),
     ("Birchwood Stationers is our biggest supplier here.", True),
     ("Pinecrest Catering is the latest to fall due.", False),
+    ("The most recent was for BS-2603-0101.", True),
     ("The biggest order this year was SO-1234.", False),  # not an item of the list: not judged
 ])
 def test_a_superlative_must_hold_over_the_list_the_task_writes(text, fails):
