@@ -26,6 +26,7 @@ _LAST = r"latest|newest|most recent"
 _SUPERLATIVE = rf"(?P<sup>{_MOST}|{_LEAST}|{_FIRST}|{_LAST})"
 
 
+MAX_ROWS = 500  # a list a superlative is said over; a longer change (a whole ledger rewritten) is no list
 _POSITION = re.compile(r"(?i)^\s*(?:rank(?:ing)?|no\.?|#|position|row|line)\s*$")  # a row's place, not a value
 
 
@@ -69,7 +70,7 @@ def ranked_lists(before: dict[str, dict], gold: dict[str, dict]) -> list[Ranked]
             header = ["" if h is None else str(h).strip() for h in rows[0]]
             body = [r for i, r in enumerate(rows) if i > 0 and (i >= len(was) or list(was[i]) != list(r))
                     and not any(isinstance(c, str) and c.strip().casefold() == "total" for c in r)]
-            if len(body) < 2:
+            if not 2 <= len(body) <= MAX_ROWS:
                 continue
             keys = []
             for r in body:

@@ -25,6 +25,7 @@ from typing import Iterable
 from officesim.evaluators.claims import claims_in
 from officesim.evaluators.records import ANCHOR_COLUMN, Records, id_key, name_key
 
+MAX_ROWS = 1000  # rows of a gold sheet read for the identifiers that say which table they are of
 NUMBER_WORDS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
@@ -122,7 +123,7 @@ def _rows_set(records: Records, where: str, header: list, rows: list[list]) -> l
     nouns = _nouns_of(where.rsplit("/", 1)[-1].rsplit(".", 1)[0].replace("#", " "))
     owners: Counter = Counter()
     keys: list[str] = []
-    for row in rows:
+    for row in rows[:MAX_ROWS]:  # which table the rows belong to is clear from the first of them
         for cell in row:
             if isinstance(cell, str):
                 ids = claims_in(cell, year=None, kinds=("id",))

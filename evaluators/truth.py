@@ -674,7 +674,9 @@ def written_truth(state: EvalState) -> Truth:
     gold_ids = re.sub(r"[^0-9a-z\n ]", "", "\n".join([state.instruction, *gold_written(state),
                                                        str(state.gold_answer or "")]).lower())
     sets, given = task_sets_of(state, records)
-    lists = ranked_lists(state.before or {}, state.gold or {}) if state.gold is not None else []
+    if "ranked_lists" not in state.memo:
+        state.memo["ranked_lists"] = ranked_lists(state.before or {}, state.gold or {}) if state.gold is not None else []
+    lists = state.memo["ranked_lists"]
     for place in places(state):
         truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
