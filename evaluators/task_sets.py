@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from officesim.evaluators.claims import claims_in
 from officesim.evaluators.records import ANCHOR_COLUMN, Records, id_key, name_key
@@ -284,6 +284,21 @@ _PLAN_OR_NOT = re.compile(r"(?i)\b(?:will|would|could|should|shall|if|unless|not
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
 
 
+def _counts(text: str) -> Iterator[tuple[str, re.Match, int]]:
+    """Each count of two or more things ``text`` writes: (its sentence, the match, the number)."""
+    for part in _SENTENCE.split(text):
+        for m in _COUNT.finditer(part):
+            word = m.group("n").lower()
+            n = int(word) if word.isdigit() else NUMBER_WORDS[word]
+            if n >= 2:
+                yield part, m, n
+
+
+def _shown(part: str) -> str:
+    words = " ".join(part.split())
+    return repr(words if len(words) <= 90 else words[:87] + "…")
+
+
 def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed: Iterable[int] = ()) -> list[str]:
     """Counts of a noun that names some of the task's sets, none of whose sizes it is (see the module
     rules); ``allowed``: numbers the instruction and the gold's texts give."""
@@ -291,28 +306,23 @@ def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed
         return []
     given = set(allowed)
     out = []
-    for part in _SENTENCE.split(text):
-        for m in _COUNT.finditer(part):
-            word = m.group("n").lower()
-            n = int(word) if word.isdigit() else NUMBER_WORDS[word]
-            noun = singular(m.group("noun"))
-            if n < 2 or n in given:
-                continue
-            naming = [s for s in sets if noun in s.nouns]
-            if not naming:
-                continue
-            before = part[:m.start()]
-            if _PART.search(before) or _PART_FILL.search(m.group("fill") or "") or _PLAN_OR_NOT.search(before):
-                continue
-            if any(k for k in records.keys_in(before)):
-                continue  # a count of a named item's things ("Umber Freight has 7 invoices")
-            sizes = set().union(*(s.sizes for s in naming)) | table_sizes(records, {noun}, part)
-            if n in sizes:
-                continue
-            shown = " ".join(part.split())
-            shown = shown if len(shown) <= 90 else shown[:87] + "…"
-            out.append(f"{shown!r} counts {m.group('n')} {m.group('noun')}, but the task's sets of them hold "
-                       f"{', '.join(str(k) for k in sorted(sizes)[:8])} (e.g. {naming[0].what})")
+    for part, m, n in _counts(text):
+        noun = singular(m.group("noun"))
+        if n in given:
+            continue
+        naming = [s for s in sets if noun in s.nouns]
+        if not naming:
+            continue
+        before = part[:m.start()]
+        if _PART.search(before) or _PART_FILL.search(m.group("fill") or "") or _PLAN_OR_NOT.search(before):
+            continue
+        if any(k for k in records.keys_in(before)):
+            continue  # a count of a named item's things ("Umber Freight has 7 invoices")
+        sizes = set().union(*(s.sizes for s in naming)) | table_sizes(records, {noun}, part)
+        if n in sizes:
+            continue
+        out.append(f"{_shown(part)} counts {m.group('n')} {m.group('noun')}, but the task's sets of them hold "
+                   f"{', '.join(str(k) for k in sorted(sizes)[:8])} (e.g. {naming[0].what})")
     return out
 
 
@@ -331,36 +341,31 @@ def party_count_problems(text: str, records: Records) -> list[str]:
     or of one value of a column of few values."""
     tables = _tables(records)
     out = []
-    for part in _SENTENCE.split(text):
-        for m in _COUNT.finditer(part):
-            word = m.group("n").lower()
-            n = int(word) if word.isdigit() else NUMBER_WORDS[word]
-            if n < 2 or (m.group("fill") or "").strip() or _WINDOW.search(part) or _PLAN_OR_NOT.search(part):
-                continue
-            before = part[:m.start()]
-            if _PART.search(before):
-                continue
-            noun = singular(m.group("noun"))
-            named = [t for t, (nouns, _size, _c) in tables.items() if noun in nouns]
-            if len(named) != 1:
-                continue
-            parties = [k for k in records.keys_in(before) if not k.startswith("#") and "@" not in k]
-            if len(parties) != 1:
-                continue
-            rows = [records.entities[i] for i in records.by_key.get(parties[0], ())[:5000]
-                    if records.entities[i].collection == named[0]]
-            if len(rows) < 2:
-                continue
-            sizes = {len(rows)}
-            labels = {label for e in rows for label, _c in e.attributes} | {label for e in rows for label, _k in e.names}
-            for label in labels:
-                having = sum(1 for e in rows if any(l == label for l, _c in e.attributes)
-                             or any(l == label for l, _k in e.names))
-                sizes |= {having, len(rows) - having}
-            sizes |= set(Counter(w for e in rows for w in e.words).values())
-            if n not in sizes:
-                shown = " ".join(part.split())
-                shown = shown if len(shown) <= 90 else shown[:87] + "…"
-                out.append(f"{shown!r} counts {m.group('n')} {m.group('noun')} of {before[slice(*records.keys_in(before)[parties[0]])]}, "
-                           f"but {named[0]} holds {len(rows)} of theirs")
+    for part, m, n in _counts(text):
+        if (m.group("fill") or "").strip() or _WINDOW.search(part) or _PLAN_OR_NOT.search(part):
+            continue
+        before = part[:m.start()]
+        if _PART.search(before):
+            continue
+        noun = singular(m.group("noun"))
+        named = [t for t, (nouns, _size, _c) in tables.items() if noun in nouns]
+        if len(named) != 1:
+            continue
+        parties = [k for k in records.keys_in(before) if not k.startswith("#") and "@" not in k]
+        if len(parties) != 1:
+            continue
+        rows = [records.entities[i] for i in records.by_key.get(parties[0], ())[:5000]
+                if records.entities[i].collection == named[0]]
+        if len(rows) < 2:
+            continue
+        sizes = {len(rows)}
+        labels = {label for e in rows for label, _c in e.attributes} | {label for e in rows for label, _k in e.names}
+        for label in labels:
+            having = sum(1 for e in rows if any(l == label for l, _c in e.attributes)
+                         or any(l == label for l, _k in e.names))
+            sizes |= {having, len(rows) - having}
+        sizes |= set(Counter(w for e in rows for w in e.words).values())
+        if n not in sizes:
+            out.append(f"{_shown(part)} counts {m.group('n')} {m.group('noun')} of {before[slice(*records.keys_in(before)[parties[0]])]}, "
+                       f"but {named[0]} holds {len(rows)} of theirs")
     return out
