@@ -21,21 +21,30 @@ expected and what was found. A check as run is a ``CheckRecord``; ``evaluate`` g
 checks into an ``EpisodeRecord`` (``record.py``), the one record of an episode.
 """
 
-from officesim.evaluators.record import CheckRecord, EpisodeRecord
-from officesim.evaluators.registry import (
-    CHECKS,
-    CheckResult,
-    CheckSpec,
-    check,
-    evaluate,
-    run_check,
-    run_checks,
-    validate_check,
-)
-from officesim.evaluators.state import CheckError, EvalState
-from officesim.evaluators.text import document_text, values_equal
+# The names below are read on first use (PEP 562), so that a process that needs only the record
+# (the server's routes, the runner) does not import every check and its file libraries (~0.8 s at start).
+# The checks register on first use of the registry (``registry.load_checks``).
+_WHERE = {
+    "CheckRecord": "record", "EpisodeRecord": "record",
+    "CHECKS": "registry", "CheckResult": "registry", "CheckSpec": "registry", "check": "registry",
+    "evaluate": "registry", "run_check": "registry", "run_checks": "registry", "validate_check": "registry",
+    "CheckError": "state", "EvalState": "state",
+    "document_text": "text", "values_equal": "text",
+}
 
-from officesim.evaluators import combine, exact, fuzzy, predicates, search, workbench  # noqa: E402,F401  (registers the checks)
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'officesim.evaluators' has no attribute {name!r}")
+    import importlib
+    source = importlib.import_module(f"officesim.evaluators.{module}")
+    if module == "registry":
+        source.load_checks()
+    value = getattr(source, name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CHECKS",

@@ -134,8 +134,17 @@ def _problems(spec: CheckSpec, exc: ValidationError) -> list[str]:
     return out
 
 
+def load_checks() -> dict[str, CheckSpec]:
+    """Every check, registered: the check modules register themselves with @check when imported, and
+    are imported here on first use rather than with the package (a process that only reads records
+    does not pay for them)."""
+    from officesim.evaluators import combine, exact, fuzzy, predicates, search, workbench  # noqa: F401
+    return CHECKS
+
+
 def _validated(name: Any, args: Any) -> tuple[CheckSpec | None, dict, list[str]]:
     """(spec, validated values, problems) for one check call."""
+    load_checks()
     spec = CHECKS.get(name) if isinstance(name, str) else None
     if spec is None:
         return None, {}, [_unknown(name)]
@@ -233,3 +242,4 @@ def written_truth_check(state: EvalState) -> _TruthResult:
         return _TruthResult(CheckRecord(check="written_truth", args={}, passed=False, message=message(truth)),
                             len(truth.unread))
     return _TruthResult(None, len(truth.unread) if state.before is not None else None)
+

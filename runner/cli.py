@@ -135,17 +135,20 @@ def serve(app, host: str, port: int, log_level: str = "info", uds: str | None = 
     from officesim.runner.localserver import watch_parent
 
     watch_parent()
-    if not uds:
-        threading.Thread(target=_announce, args=(server, f"http://{host}:{port}"), name="officesim-announce",
-                         daemon=True).start()
+    # the kept workers and the MCP SDK start once the server listens (server/app.py's lifespan)
+    app.state.listening = threading.Event()
+    threading.Thread(target=_announce, args=(server, None if uds else f"http://{host}:{port}", app.state.listening),
+                     name="officesim-announce", daemon=True).start()
     server.run()
 
 
-def _announce(server, address: str) -> None:
-    """Say where the server listens once it does (whatever the log level), with the time it took."""
+def _announce(server, address: str | None, listening: threading.Event) -> None:
+    """Once the server listens (or stops trying): set ``listening``, and say where it listens
+    (whatever the log level), with the time it took."""
     while not server.started and not server.should_exit:
-        time.sleep(0.05)
-    if server.started:
+        time.sleep(0.02)
+    listening.set()
+    if server.started and address:
         print(f"officesim serving on {address} (ready {time.monotonic() - _STARTED:.1f} s after start)",
               file=sys.stderr, flush=True)
 

@@ -28,9 +28,10 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
-import httpx
+if TYPE_CHECKING:  # imported where a health poll needs it: `officesim serve` starts its processes first
+    import httpx
 
 from officesim.server.cores import usable_cores
 
@@ -208,6 +209,8 @@ class LocalServer:
     def wait_healthy(self, timeout: float | None = None) -> None:
         """Wait until /health answers; a server that exits at start or does not answer within ``timeout``
         (None: ``health_limit()``) raises ServerStartError (and is stopped)."""
+        import httpx
+
         timeout = self.health_limit() if timeout is None else timeout
         attempts = 1
         deadline = time.monotonic() + timeout
@@ -258,6 +261,8 @@ class LocalServer:
     def _health_client(self) -> httpx.Client:
         # one client for all the polls of a start: a new one per poll built a TLS context each time
         # (~50 ms of CPU), so the waiting parent took a core from the servers it waited for
+        import httpx
+
         transport = httpx.HTTPTransport(uds=self.uds, verify=False) if self.uds else None
         return httpx.Client(transport=transport, timeout=1.0, verify=False)
 

@@ -27,10 +27,13 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from officesim.runner.localserver import LocalServer, watch_parent
 from officesim.server.cores import usable_cores
-from officesim.server.router import MAX_CONNECTIONS, Router
+
+if TYPE_CHECKING:
+    from officesim.server.router import Router
 
 RESTART_PAUSE_S = 1.0  # between a process's death and its restart, so a process that cannot start does not spin
 
@@ -74,6 +77,8 @@ def serve_processes(*, processes: int, host: str, port: int, task_dirs: list[str
         except RuntimeError as exc:
             print(f"officesim serve: server process 0 did not start: {exc}", file=sys.stderr)
             return 2
+        from officesim.server.router import MAX_CONNECTIONS, Router  # after the processes started: they need the cores
+
         router = Router([s.uds for s in servers], token=os.environ.get("OFFICESIM_TOKEN") or None,
                         max_connections=int(os.environ.get("OFFICESIM_MAX_CONNECTIONS") or MAX_CONNECTIONS))
         for index in range(1, processes):

@@ -112,10 +112,19 @@ async def _lifespan(app: FastAPI):
     thread = threading.Thread(target=sweeper, name="officesim-sweeper", daemon=True)
     thread.start()
     # The kept workers start in the background: /health answers at once, and a request that comes
-    # before they are up waits for the first of them.
-    threading.Thread(target=manager.pool.start, name="officesim-pool-start", daemon=True).start()
+    # before they are up waits for the first of them. When the app is served by ``officesim serve``,
+    # they (and the MCP SDK's import) wait until the server listens: on a 2-core machine they would
+    # otherwise take the cores the starting processes need.
+    listening: threading.Event | None = getattr(app.state, "listening", None)
+
+    def start_pool() -> None:
+        if listening is not None:
+            listening.wait()
+        manager.pool.start()
+
+    threading.Thread(target=start_pool, name="officesim-pool-start", daemon=True).start()
     try:
-        async with app.state.mcp.running():  # the MCP sessions of /mcp (server/mcp_mount.py, server/mcp.py)
+        async with app.state.mcp.running(listening):  # the MCP sessions of /mcp (server/mcp_mount.py, server/mcp.py)
             yield
     finally:
         stop.set()

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
 import anyio
+
 import anyio.to_thread
 
 from officesim.server.routes.common import error_response
@@ -35,14 +37,18 @@ class LazyMCP:
         self._ready: anyio.Event | None = None
 
     @asynccontextmanager
-    async def running(self) -> AsyncIterator[None]:
-        """For the app's lifespan: build the MCP endpoint in the background and run its sessions until
-        the app stops."""
+    async def running(self, listening: threading.Event | None = None) -> AsyncIterator[None]:
+        """For the app's lifespan: build the MCP endpoint in the background (once ``listening`` is set,
+        when given) and run its sessions until the app stops."""
         ready = self._ready = anyio.Event()
         stop = anyio.Event()
 
         async def serve() -> None:
             try:
+                while listening is not None and not listening.is_set():  # polled: a server that
+                    if stop.is_set():  # stops before it listens (its port taken) must not wait here
+                        return
+                    await anyio.sleep(0.02)
                 module = await anyio.to_thread.run_sync(importlib.import_module, "officesim.server.mcp")
                 self.mcp = module.OfficeMCP(self.manager, self.version)
                 async with self.mcp.running():

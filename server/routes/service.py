@@ -6,8 +6,8 @@ from functools import lru_cache
 
 from fastapi import APIRouter
 
-from officesim.apps import TOOLSET_APPS
-from officesim.apps.registry import DEFAULT_TOOLSET
+from officesim import apps
+from officesim.apps.registry import DEFAULT_TOOLSET, TOOLSETS
 from officesim.server.models import AppInfo, Health
 from officesim.server.routes.common import ERRORS, VERSION, ApiError
 
@@ -16,7 +16,8 @@ router = APIRouter(tags=["service"])
 
 @lru_cache(maxsize=None)
 def _apps_listing(toolset: str) -> list[dict]:
-    return [app.describe() for app in TOOLSET_APPS[toolset].values()]
+    # the apps (and their file libraries) are imported on the first listing, not with the server
+    return [app.describe() for app in apps.TOOLSET_APPS[toolset].values()]
 
 
 @router.get("/health", response_model=Health)
@@ -28,6 +29,6 @@ async def health() -> dict:
 async def list_apps(toolset: str = DEFAULT_TOOLSET) -> list[dict]:
     """The apps of a tool set (``officebench`` by default; ``workbench`` for WorkBench's tasks) with
     their operations and argument schemas."""
-    if toolset not in TOOLSET_APPS:
-        raise ApiError(404, "unknown_toolset", f"no tool set '{toolset}'; tool sets are: {', '.join(TOOLSET_APPS)}")
+    if toolset not in TOOLSETS:
+        raise ApiError(404, "unknown_toolset", f"no tool set '{toolset}'; tool sets are: {', '.join(TOOLSETS)}")
     return _apps_listing(toolset)
