@@ -124,6 +124,26 @@ def tree_rss_mb(pid: int) -> float:
     return round(total / (1 << 20), 1)
 
 
+def tree_pss_mb(pid: int) -> float:
+    """Proportional memory of a process and all its descendants, MiB: each page shared by k processes
+    counts 1/k in each (workers share the pages of the forkserver they were forked from, which RSS
+    counts once per worker). What the tree really takes from the machine."""
+    import psutil
+
+    try:
+        top = psutil.Process(pid)
+        procs = [top, *top.children(recursive=True)]
+    except psutil.Error:
+        return 0.0
+    total = 0
+    for p in procs:
+        try:
+            total += p.memory_full_info().pss
+        except (psutil.Error, AttributeError):
+            pass
+    return round(total / (1 << 20), 1)
+
+
 def tree_cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process and its live descendants (workers included)."""
     import psutil

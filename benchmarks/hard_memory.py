@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import psutil
 
-from common import print_table, server_or_new, servers_rss_mb, tree_rss_mb, write_result
+from common import print_table, server_or_new, servers_rss_mb, tree_pss_mb, tree_rss_mb, write_result
 
 from officesim.runner.agents import OracleAgent
 from officesim.runner.play import EvalConfig, play_episode
@@ -55,7 +55,7 @@ def _sample(pid: int, done: int, started: float) -> dict:
     except psutil.Error:
         processes = 0
     return {"tasks": done, "servers_rss_mb": servers_rss_mb(pid), "tree_rss_mb": tree_rss_mb(pid),
-            "processes": processes, "elapsed_s": round(time.perf_counter() - started, 1)}
+            "tree_pss_mb": tree_pss_mb(pid), "processes": processes, "elapsed_s": round(time.perf_counter() - started, 1)}
 
 
 def _result(samples: list[dict], count: int, parallel: int, passed: int, failed: list[str], started: float,
@@ -66,11 +66,13 @@ def _result(samples: list[dict], count: int, parallel: int, passed: int, failed:
     return {"tasks": count, "done": done, "parallel": parallel, "passed": passed, "failed": failed,
             "complete": complete, "wall_s": round(time.perf_counter() - started, 1),
             "samples": samples,
-            "at": {str(m): {"servers_rss_mb": s["servers_rss_mb"], "tree_rss_mb": s["tree_rss_mb"]}
+            "at": {str(m): {"servers_rss_mb": s["servers_rss_mb"], "tree_rss_mb": s["tree_rss_mb"],
+                            "tree_pss_mb": s["tree_pss_mb"]}
                    for m, s in at.items() if s is not None},
             "slope_second_half_mb_per_task": {
                 "servers": slope([(s["tasks"], s["servers_rss_mb"]) for s in half]),
-                "tree": slope([(s["tasks"], s["tree_rss_mb"]) for s in half])},
+                "tree": slope([(s["tasks"], s["tree_rss_mb"]) for s in half]),
+                "tree_pss": slope([(s["tasks"], s["tree_pss_mb"]) for s in half])},
             "slope_target_mb_per_task": SLOPE_TARGET_MB}
 
 
@@ -110,7 +112,7 @@ def run(bench=None, tasks: int | None = None, parallel: int = 1, every: int = EV
                     sample = _sample(b.pid, done, started)
                     samples.append(sample)
                     print(f"  {done:4d} tasks  servers {sample['servers_rss_mb']:8.1f} MiB  tree {sample['tree_rss_mb']:8.1f}"
-                          f" MiB in {sample['processes']} processes  {sample['elapsed_s']:7.0f} s  ({passed} passed)",
+                          f" MiB (proportional {sample['tree_pss_mb']:8.1f}) in {sample['processes']} processes  {sample['elapsed_s']:7.0f} s  ({passed} passed)",
                           flush=True)
                     # a run cut short still leaves its figures
                     write_result("hard_memory", _result(samples, count, parallel, passed, failed, started, False))
@@ -121,10 +123,12 @@ def run(bench=None, tasks: int | None = None, parallel: int = 1, every: int = EV
     marks = [m for m in (*MARKS, count) if m <= count]
     marks = sorted(set(marks))
     rows = []
-    for label, field in (("server processes (and router)", "servers_rss_mb"), ("with its workers", "tree_rss_mb")):
+    for label, field, key in (("server processes (and router)", "servers_rss_mb", "servers"),
+                              ("with its workers", "tree_rss_mb", "tree"),
+                              ("with its workers, proportional (PSS)", "tree_pss_mb", "tree_pss")):
         rows.append([label, samples[0][field],
                      *(result["at"].get(str(m), {}).get(field, float("nan")) for m in marks),
-                     result["slope_second_half_mb_per_task"]["servers" if field == "servers_rss_mb" else "tree"]])
+                     result["slope_second_half_mb_per_task"][key]])
     print_table(f"Server memory over {count} hard tasks, oracle, {parallel} at a time (RSS, MiB; "
                 f"{passed}/{count} passed, {result['wall_s']:.0f} s)",
                 ["", "start", *(f"{m} tasks" for m in marks), "MiB/task, 2nd half"], rows)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from officesim.server.grading import Evaluator
-from officesim.server.pool import (DEFAULT_MEMORY_MB, DEFAULT_TIME_LIMIT_S, PoolSettings, WorkerPool,
+from officesim.server.pool import (DEFAULT_MEMORY_MB, DEFAULT_RECYCLE_MB, DEFAULT_TIME_LIMIT_S, PoolSettings, WorkerPool,
                                    parse_time_limits)
 from officesim.server.router import session_id_prefix
 from officesim.server.session import Session
@@ -40,6 +40,7 @@ class ServerSettings:
     op_time_limit: float = DEFAULT_TIME_LIMIT_S  # env OFFICESIM_OP_TIME_LIMIT: seconds per operation
     op_time_limits: dict = field(default_factory=dict)  # env OFFICESIM_OP_TIME_LIMITS="ocr.recognize_file=90,..."
     worker_memory_mb: int = DEFAULT_MEMORY_MB  # env OFFICESIM_WORKER_MEMORY_MB: per worker; 0 = no cap
+    worker_recycle_mb: int = DEFAULT_RECYCLE_MB  # env OFFICESIM_WORKER_RECYCLE_MB: a worker past this own memory is replaced; 0 = never
     office_quota_mb: float = 512  # env OFFICESIM_OFFICE_QUOTA_MB: disk quota of one office; 0 = none
     finished_grace: float = 60.0  # env OFFICESIM_FINISHED_GRACE: seconds an ended session keeps its office
     process_index: int | None = None  # one process of a multi-process server: its ids say so (server/router.py)
@@ -65,6 +66,7 @@ class ServerSettings:
         for key, name, kind in (("workers", "OFFICESIM_WORKERS", int), ("max_workers", "OFFICESIM_MAX_WORKERS", int),
                                 ("op_time_limit", "OFFICESIM_OP_TIME_LIMIT", float),
                                 ("worker_memory_mb", "OFFICESIM_WORKER_MEMORY_MB", int),
+                                ("worker_recycle_mb", "OFFICESIM_WORKER_RECYCLE_MB", int),
                                 ("office_quota_mb", "OFFICESIM_OFFICE_QUOTA_MB", float),
                                 ("finished_grace", "OFFICESIM_FINISHED_GRACE", float)):
             if env.get(name):
@@ -77,7 +79,7 @@ class ServerSettings:
     def pool_settings(self) -> PoolSettings:
         return PoolSettings(workers=self.workers, max_workers=self.max_workers, time_limit=self.op_time_limit,
                             time_limits=dict(self.op_time_limits), memory_mb=self.worker_memory_mb,
-                            quota_bytes=int(self.office_quota_mb * (1 << 20)))
+                            quota_bytes=int(self.office_quota_mb * (1 << 20)), recycle_mb=self.worker_recycle_mb)
 
 
 RETAIN_MIN_S = 60.0  # an ended session's record stays readable at least this long after its office goes

@@ -62,6 +62,8 @@ DEFAULT_MEMORY_MB = 1024
 GROW_AFTER_S = 0.05  # a request waits this long for a busy pool before another worker may be started
 LONG_S = 0.25  # ... and only when a worker has been on one request this long (a queue of quick ones waits)
 RETIRE_AFTER_S = 60.0  # an extra worker idle this long exits
+DEFAULT_RECYCLE_MB = 256  # a worker whose own memory passes this is replaced (its caches start again)
+RECYCLE_CHECK_EVERY = 16  # requests between two reads of a worker's memory (and after every long one)
 MEMORY_EXIT = 3  # a worker exits with this after a MemoryError (server/worker.py)
 SANDBOX_MARGIN_S = 30.0  # a code program's worker gets the program's time limit plus this (as the shell: 10 + 30 s)
 _PRELOAD = ["officesim.server.worker"]
@@ -91,13 +93,14 @@ class PoolSettings:
     time_limits: dict[str, float] = field(default_factory=dict)  # "app.action" -> seconds
     memory_mb: int = DEFAULT_MEMORY_MB  # per worker, beyond its start-up size; 0 = no cap
     quota_bytes: int = 0  # disk quota of an office; 0 = none
+    recycle_mb: int = DEFAULT_RECYCLE_MB  # a worker's private memory past which it is replaced; 0 = never
 
     def resolved(self) -> "PoolSettings":
         cores = usable_cores()
         workers = self.workers or cores
         return PoolSettings(workers=workers, max_workers=max(workers, self.max_workers or max(8, 4 * cores)),
                             time_limit=self.time_limit, time_limits=dict(self.time_limits),
-                            memory_mb=self.memory_mb, quota_bytes=self.quota_bytes)
+                            memory_mb=self.memory_mb, quota_bytes=self.quota_bytes, recycle_mb=self.recycle_mb)
 
 
 class PoolClosed(Exception):
@@ -114,7 +117,7 @@ class Breach(Exception):
 
 
 class _Worker:
-    __slots__ = ("proc", "conn", "pid", "idle_since", "busy_since", "killed", "long_kind")
+    __slots__ = ("proc", "conn", "pid", "idle_since", "busy_since", "killed", "long_kind", "requests")
 
     def __init__(self, proc, conn):
         self.proc = proc
@@ -124,6 +127,7 @@ class _Worker:
         self.busy_since = 0.0  # when its current request started (0: idle)
         self.killed = False
         self.long_kind = False  # its request is of a kind that may hold it long (see WorkerPool._held_up)
+        self.requests = 0  # answered so far
 
 
 class WorkerPool:
@@ -137,6 +141,7 @@ class WorkerPool:
         self._starting = 0
         self._closed = False
         self.replaced = 0  # workers killed for a breach or found dead (for tests and stats)
+        self.recycled = 0  # workers replaced because their memory passed recycle_mb
         # code programs hold a worker while their calls need others: they may take the workers beyond the
         # kept ones, never all of them
         self.program_slots = max(1, self.settings.max_workers - self.settings.workers)
@@ -294,7 +299,7 @@ class WorkerPool:
                 raise self._died(worker)
         finally:
             if healthy:
-                self._release(worker)
+                self._release(worker, answered=True)
             else:
                 self._discard(worker)
 
@@ -385,11 +390,31 @@ class WorkerPool:
             return None
         return worker
 
-    def _release(self, worker: _Worker) -> None:
+    def _too_big(self, worker: _Worker, answered: bool) -> bool:
+        """Whether a worker's own memory passed ``recycle_mb``: read after every long request and every
+        ``RECYCLE_CHECK_EVERY`` others (a read of /proc costs ~0.1 ms)."""
+        if not answered:
+            return False
+        worker.requests += 1
+        if not self.settings.recycle_mb or not (worker.long_kind or worker.requests % RECYCLE_CHECK_EVERY == 0):
+            return False
+        return private_bytes(worker.pid) > self.settings.recycle_mb << 20
+
+    def _release(self, worker: _Worker, answered: bool = False) -> None:
+        """Give a worker back (``answered``: after a request of its own); retire or recycle it if due."""
         retire = None
+        refill = False
+        too_big = self._too_big(worker, answered)
         with self._cond:
             if self._closed or worker not in self._all:
                 retire = worker
+            elif too_big:  # its caches are bounded one by one; together they would grow it past the budget
+                self._all.discard(worker)
+                self.recycled += 1
+                retire = worker
+                refill = len(self._all) + self._starting < self.settings.workers
+                if refill:
+                    self._starting += 1
             else:
                 worker.idle_since = time.monotonic()
                 worker.busy_since = 0.0
@@ -403,6 +428,8 @@ class WorkerPool:
                 self._cond.notify()
         if retire is not None:
             threading.Thread(target=_retire, args=(retire,), name="officesim-pool-retire", daemon=True).start()
+        if refill:
+            threading.Thread(target=self._refill, name="officesim-pool-refill", daemon=True).start()
 
     def _discard(self, worker: _Worker) -> None:
         """A worker that breached or died: gone for good; a kept one is replaced in the background."""
@@ -513,6 +540,21 @@ def _without_main(get_preparation_data):
         return data
 
     return prepare
+
+
+def private_bytes(pid: int) -> int:
+    """A process's own memory (private pages, clean and dirty; not the pages it shares with the
+    forkserver it was forked from); 0 when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as fh:
+            text = fh.read()
+    except OSError:
+        return 0
+    total = 0
+    for line in text.splitlines():
+        if line.startswith((b"Private_Clean:", b"Private_Dirty:")):
+            total += int(line.split()[1]) << 10
+    return total
 
 
 def _retire(worker: _Worker) -> None:
