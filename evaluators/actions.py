@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from officesim.evaluators.text import NUMBER_WORDS
+
 # (the stem that names the claim, what in the office shows it, its past forms)
 _VERBS: tuple[tuple[str, str, str], ...] = (
     ("attach", "attachment", r"attached"),
@@ -209,10 +211,8 @@ _CALENDAR = re.compile(r"(?i)\b(?:calendars?|diary|diaries|invitations?|invites?
 _DONE = (r"booked|scheduled|sent|e-?mailed|held|put on hold|placed on hold|added|entered|recorded|logged|updated|"
          r"marked|approved|rejected|declined|forwarded|answered|replied to|created|flagged|moved|cancell?ed|filled in|"
          r"invited|notified|contacted|corrected|fixed|paid|refunded|deleted|removed|archived")
-_NUMBER = (r"\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-           r"sixteen|seventeen|eighteen|nineteen|twenty")
-_WORDS = dict(zip("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-                  "seventeen eighteen nineteen twenty".split(), range(1, 21)))
+_NUMBER = r"\d{1,3}|" + "|".join(w for w in NUMBER_WORDS if w != "zero")
+_WORDS = NUMBER_WORDS
 # "I've held 5 invoices", "Booked four reviews", "we found and added 5 missing lines"
 _COUNTED_DONE = re.compile(
     r"(?i)(?:\b(?:I|we)(?:'ve| have| had)?(?:\s+(?:just|also|now|already|then|found and|checked and))*\s+|"

@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 from number_parser import parse_number
 
-from officesim.evaluators.text import as_number, collapse
+from officesim.evaluators.text import NUMBER_WORDS, as_number, collapse
 
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december"]
@@ -566,8 +566,7 @@ def _find_words(body: str, needle: str, case_sensitive: bool) -> Mention | None:
 
 # A count before a noun ('2 questions'), stated also with the count in words ('two questions').
 _COUNTED = re.compile(r"(?P<n>\d{1,2}) (?P<rest>[A-Za-z].*)")
-_SMALL = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-          "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+_SMALL = list(NUMBER_WORDS)
 
 
 # An identifier: letters then digits, with or without a separator ("PO-1234", "INV 0042", "B12").

@@ -24,11 +24,9 @@ from typing import Iterable, Iterator
 
 from officesim.evaluators.claims import claims_in
 from officesim.evaluators.records import ANCHOR_COLUMN, Records, id_key, name_key
+from officesim.evaluators.text import NUMBER_WORDS
 
 MAX_ROWS = 1000  # rows of a gold sheet read for the identifiers that say which table they are of
-NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
 # words of a table's name that say nothing of its items
 _NOT_NOUNS = frozenset({"data", "xlsx", "csv", "sheet", "sheets", "table", "list", "log", "register", "file", "the",
                         "and", "of", "all", "new", "old", "copy", "final", "draft", "report", "reports", "line"})

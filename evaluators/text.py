@@ -22,6 +22,11 @@ from __future__ import annotations
 
 import math
 import re
+
+# The counts an agent writes in words ('three invoices'): one table for every reader of counts.
+NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
 from datetime import date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError

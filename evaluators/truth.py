@@ -31,7 +31,8 @@ from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.task_sets import ItemSet, party_count_problems, set_count_problems, task_sets
-from officesim.evaluators.verdicts import MEASURE, NUMBER_WORDS, Reading, Scope, read, statements_about, true_of_records
+from officesim.evaluators.text import NUMBER_WORDS
+from officesim.evaluators.verdicts import MEASURE, Reading, Scope, read, statements_about, true_of_records
 
 SHOWN = 4  # false statements named in a check's message
 

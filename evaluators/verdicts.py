@@ -36,6 +36,7 @@ from officesim.evaluators.derived import Operand, days_between, one_step, tolera
 from officesim.evaluators.records import ANCHOR_COLUMN, GENERIC, Change, fold_words, Entity, Records, id_key, label_words, shown
 from officesim.evaluators.roles import role_problems
 from officesim.evaluators.statements import Statement, cut, items_under
+from officesim.evaluators.text import NUMBER_WORDS
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
 MAX_OPERANDS = 60
@@ -47,10 +48,7 @@ _PLAN = re.compile(r"(?i)\b(?:will|shall|by|until|till|before|next|plan|planned|
 _BOUNDARY = re.compile(r"(?i)\b(?:since|from|until|till|after|before|between|as of|through|up to|starting|ending|"
                        r"and)\s+(?:the\s+)?(?:[A-Za-z]+,?\s+)?$")
 _SPAN = re.compile(r"(?i)\b(?:next|last|past|within|over|in|for|every|per|each|after|before)\s*$")
-NUMBER_WORDS = _NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
-_COUNT = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(_NUMBER_WORDS) +
+_COUNT = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(NUMBER_WORDS) +
                     r")\s+(?:[a-z'’-]+\s+){0,3}?([a-z]{3,}s)\b")
 
 
@@ -713,7 +711,7 @@ def _derived(c: Claim, st: Statement, own: list[tuple[str, Claim, int]], records
     return days_between(float(c.value), [*own_dates, *dates][:MAX_OPERANDS])
 
 
-_IN_ALL = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")\s+(?:in all|in total|altogether)\b")
+_IN_ALL = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?:in all|in total|altogether)\b")
 
 
 def _count_problem(st: Statement, statements: list[Statement], index: int) -> Verdict | None:
@@ -735,7 +733,7 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
                    f"counts {_number(m.group(1))} {m.group(2)}, but {len(items)} are listed under it")
 
 
-_LISTED = re.compile(r"(?i)\s*(?:\((?P<paren>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")\))?\s*(?:[:(—–]|\s-\s)")
+_LISTED = re.compile(r"(?i)\s*(?:\((?P<paren>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\))?\s*(?:[:(—–]|\s-\s)")
 _CONJUNCT = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or)\s+)")
 
 
@@ -744,7 +742,7 @@ _SPANS_OF_TIME = re.compile(r"(?i)days|weeks|months|years|hours|hrs|minutes|mins
 
 def _number(word: str) -> int:
     word = word.lower()
-    return _NUMBER_WORDS[word] if word in _NUMBER_WORDS else int(word)
+    return NUMBER_WORDS[word] if word in NUMBER_WORDS else int(word)
 
 
 def listed_counts(text: str, year: int | None) -> list[Verdict]:
@@ -755,9 +753,9 @@ def listed_counts(text: str, year: int | None) -> list[Verdict]:
     out = []
     for st in cut(text):
         line = st.text
-        for m in re.finditer(r"(?i)(?<![\w.,£$€])(?:(?P<n>\d{1,3}|" + "|".join(_NUMBER_WORDS) +
+        for m in re.finditer(r"(?i)(?<![\w.,£$€])(?:(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) +
                              r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b|(?P<noun2>[a-z]{2,}s)\s*(?=\(\s*(?:\d{1,3}|" +
-                             "|".join(_NUMBER_WORDS) + r")\s*\)))", line):
+                             "|".join(NUMBER_WORDS) + r")\s*\)))", line):
             tail = _LISTED.match(line, m.end())
             if not tail:
                 continue
@@ -781,7 +779,7 @@ def listed_counts(text: str, year: int | None) -> list[Verdict]:
     return out
 
 
-_DAYS = re.compile(r"(?i)(?<![\w.,£$€-])(?P<n>\d{1,3}|" + "|".join(_NUMBER_WORDS) +
+_DAYS = re.compile(r"(?i)(?<![\w.,£$€-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) +
                    r")\s+(?:calendar\s+|working\s+|business\s+)?days?\s+(?:late|early|overdue|after|before|ago|"
                    r"from (?:now|today)|later|earlier|past (?:the |its |their )?due)\b")
 _BOUND = re.compile(r"(?i)\b(?:more than|over|under|less than|fewer than|within|up to|at least|at most|about|"

@@ -31,7 +31,8 @@ from officesim.evaluators.claims import Claim, claims_in, same_claim
 from officesim.evaluators.records import Records, label_words
 from officesim.evaluators.truth import stored_records
 from officesim.evaluators.statements import cut, items_under
-from officesim.evaluators.verdicts import _COUNT, _NUMBER_WORDS, Binder, _gap_words, _values
+from officesim.evaluators.text import NUMBER_WORDS as _NUMBER_WORDS
+from officesim.evaluators.verdicts import _COUNT, Binder, _gap_words, _values
 from officesim.runner.mutants.base import RIGHT, WRONG, _TEXT_ARGS
 from officesim.runner.mutants.registry import BY_NAME
 
