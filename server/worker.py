@@ -48,10 +48,14 @@ import pypdfium2  # noqa: F401
 
 from officesim.apps import OfficeContext, find_operation
 from officesim.apps.registry import ActionResult
+from officesim.evaluators.registry import load_checks
 from officesim.testbed import guards  # noqa: F401  (configures Pillow's bomb limit)
 from officesim.testbed.office import OFFICEBENCH_ROOT, Office
 from officesim.testbed.parse import parse_file, too_large_entry
 from officesim.testbed.quota import office_usage, quota_message
+
+# the checks and their readers (~0.8 s of imports): a worker's first grading, and every new worker's, finds them loaded
+load_checks()
 
 PR_SET_PDEATHSIG = 1
 
