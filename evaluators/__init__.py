@@ -23,7 +23,7 @@ checks into an ``EpisodeRecord`` (``record.py``), the one record of an episode.
 
 # The names below are read on first use (PEP 562), so that a process that needs only the record
 # (the server's routes, the runner) does not import every check and its file libraries (~0.8 s at start).
-# The checks register on first use of the registry (``registry.load_checks``).
+# The checks register on first use of the registry (``load_checks``).
 _WHERE = {
     "CheckRecord": "record", "EpisodeRecord": "record",
     "CHECKS": "registry", "CheckResult": "registry", "CheckSpec": "registry", "check": "registry",
@@ -33,6 +33,16 @@ _WHERE = {
 }
 
 
+def load_checks() -> dict:
+    """Every check, registered (the registry's ``CHECKS``): the check modules register themselves with
+    @check when imported, and are imported here on first use rather than with the package, so a process
+    that only reads records does not pay for them."""
+    from officesim.evaluators import combine, exact, fuzzy, predicates, search, workbench  # noqa: F401
+    from officesim.evaluators.registry import CHECKS
+
+    return CHECKS
+
+
 def __getattr__(name: str):
     module = _WHERE.get(name)
     if module is None:
@@ -40,7 +50,7 @@ def __getattr__(name: str):
     import importlib
     source = importlib.import_module(f"officesim.evaluators.{module}")
     if module == "registry":
-        source.load_checks()
+        load_checks()
     value = getattr(source, name)
     globals()[name] = value
     return value

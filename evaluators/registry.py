@@ -134,16 +134,10 @@ def _problems(spec: CheckSpec, exc: ValidationError) -> list[str]:
     return out
 
 
-def load_checks() -> dict[str, CheckSpec]:
-    """Every check, registered: the check modules register themselves with @check when imported, and
-    are imported here on first use rather than with the package (a process that only reads records
-    does not pay for them)."""
-    from officesim.evaluators import combine, exact, fuzzy, predicates, search, workbench  # noqa: F401
-    return CHECKS
-
-
 def _validated(name: Any, args: Any) -> tuple[CheckSpec | None, dict, list[str]]:
     """(spec, validated values, problems) for one check call."""
+    from officesim.evaluators import load_checks  # the package registers the checks (no cycle through here)
+
     load_checks()
     spec = CHECKS.get(name) if isinstance(name, str) else None
     if spec is None:

@@ -123,7 +123,7 @@ async def _lifespan(app: FastAPI):
         manager.pool.start()
         # then the checks and their readers, which a finish needs here too (reference states): loaded
         # now rather than at start (~0.8 s) or in the first finish
-        from officesim.evaluators.registry import load_checks
+        from officesim.evaluators import load_checks
         load_checks()
 
     threading.Thread(target=start_pool, name="officesim-pool-start", daemon=True).start()

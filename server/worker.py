@@ -48,7 +48,7 @@ import pypdfium2  # noqa: F401
 
 from officesim.apps import OfficeContext, find_operation
 from officesim.apps.registry import ActionResult
-from officesim.evaluators.registry import load_checks
+from officesim.evaluators import load_checks
 from officesim.testbed import guards  # noqa: F401  (configures Pillow's bomb limit)
 from officesim.testbed.office import OFFICEBENCH_ROOT, Office
 from officesim.testbed.parse import parse_file, too_large_entry
