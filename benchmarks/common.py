@@ -106,8 +106,9 @@ def cpu_seconds(pid: int) -> float:
     return tree_cpu_seconds(pid)
 
 
-def tree_rss_mb(pid: int) -> float:
-    """Resident memory of a process and all its descendants (the server and its workers), MiB."""
+def _tree_mb(pid: int, bytes_of) -> float:
+    """``bytes_of(process)`` summed over a process and all its descendants, MiB (a process gone meanwhile
+    counts 0)."""
     import psutil
 
     try:
@@ -118,30 +119,22 @@ def tree_rss_mb(pid: int) -> float:
     total = 0
     for p in procs:
         try:
-            total += p.memory_info().rss
-        except psutil.Error:
+            total += bytes_of(p)
+        except (psutil.Error, AttributeError):
             pass
     return round(total / (1 << 20), 1)
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its descendants (the server and its workers), MiB."""
+    return _tree_mb(pid, lambda p: p.memory_info().rss)
 
 
 def tree_pss_mb(pid: int) -> float:
     """Proportional memory of a process and all its descendants, MiB: each page shared by k processes
     counts 1/k in each (workers share the pages of the forkserver they were forked from, which RSS
     counts once per worker). What the tree really takes from the machine."""
-    import psutil
-
-    try:
-        top = psutil.Process(pid)
-        procs = [top, *top.children(recursive=True)]
-    except psutil.Error:
-        return 0.0
-    total = 0
-    for p in procs:
-        try:
-            total += p.memory_full_info().pss
-        except (psutil.Error, AttributeError):
-            pass
-    return round(total / (1 << 20), 1)
+    return _tree_mb(pid, lambda p: p.memory_full_info().pss)
 
 
 def tree_cpu_seconds(pid: int) -> float:
