@@ -58,6 +58,10 @@ _NOT = re.compile(r"(?i)\b(?:not|n't|never|no|none|nothing|neither|nor|nobody|wi
                   r"when|if|unless|until|before|whether|please|need|needs|to be|ask you|asked you|let me|let us|"
                   r"let's|want|wants|hope|plan|planning|about to)\b|\?")
 
+# "Tracker updated.", "Payroll and IT records updated.": a short line whose subject is the record
+_RECORDED_NOTE = re.compile(
+    r"(?im)(?:^|(?<=[.;!]\s))[ \t]*(?:[-*•–]\s*)?(?:[\w&'’-]+\s+){1,6}?(?:(?:has|have)\s+(?:now\s+|also\s+|just\s+)?"
+    r"been\s+|(?:is|are)\s+(?:now\s+)?|now\s+)?(?P<record>updated|amended|corrected|recorded|logged)(?=\s*(?:[.;!]|$))")
 _NOT_ENCLOSED = re.compile(r"(?i)\b(?:not|n't|never|no|will|shall|once|when|if|unless)\b|\?")
 
 
@@ -81,7 +85,7 @@ def _sentence(text: str, start: int, end: int) -> tuple[int, str]:
 def action_claims(text: str) -> list[ActionClaim]:
     """Every sentence of ``text`` that says its writer did something (see the module rules)."""
     out = []
-    for m in [*_CLAIM.finditer(text), *_NOTE.finditer(text), *_ENCLOSED.finditer(text)]:
+    for m in [*_CLAIM.finditer(text), *_NOTE.finditer(text), *_ENCLOSED.finditer(text), *_RECORDED_NOTE.finditer(text)]:
         stem = next(s for s in _SHOWS if m.groupdict().get(s))
         lo, sentence = _sentence(text, m.start(), m.end())
         if stem == "outside" and re.match(r"(?i)we\s+(?!'ve|have|had)", m.group(0)):
@@ -89,6 +93,8 @@ def action_claims(text: str) -> list[ActionClaim]:
         plan = _NOT if m.re is not _ENCLOSED else _NOT_ENCLOSED  # "please find attached" is no request
         if plan.search(text[lo:m.start()] + m.group(0)):
             continue
+        if m.re is _RECORDED_NOTE and re.search(r"(?i)\b(?:last|previously|was|were|had|by)\b", m.group(0)):
+            continue  # "The register was last updated", "recorded by Anna": a state, not this writer's work
         if m.re is _NOTE and (not m.group(0).lstrip(" \t-*•–")[:1].isupper()
                               or text[m.end():m.end() + 2].lstrip().startswith(":")):
             continue  # a note line starts with a capital and is no "Sent to: Anna" label
@@ -110,6 +116,8 @@ class Episode:
     mailed_before: frozenset[str] = frozenset()  # whom the user's mail in the initial office went to
     home: str = ""  # the user's mail domain: a customer or a supplier is written to outside it
     forwarded: frozenset[str] = frozenset()  # the senders of the messages the episode forwarded
+    record_words: frozenset[str] = frozenset()  # the words of the office's file and sheet names ("ledger")
+    changed_words: frozenset[str] = frozenset()  # those of the files the episode changed
 
 
 def mail_key(entry: dict) -> str:
@@ -197,12 +205,65 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
             ok = "event" in episode.did or "file" in episode.did
         else:
             ok = claim.shows in episode.did
+            if claim.shows == "file":
+                ok = ok and not record_named_unchanged(claim.sentence, episode)
+                ok = ok and (verb in allowed or not outside_record_named(claim.sentence, episode))
         if not ok:
             what = {"attachment": "attached nothing to it", "mail": "sent no such mail",
                     "outside": "cannot do that in this office, and neither the task nor the records say it was done"}
             out.append(f"{where}: {_shown(claim.sentence)} claims an action done, but the episode "
                        f"{what.get(claim.shows, 'did no such thing')}")
     return out
+
+
+_GENERIC_PATH_WORDS = frozenset({"data", "docs", "doc", "documents", "files", "file", "archive", "archived", "old", "new",
+                                 "copy", "final", "draft", "sheet", "sheets", "workbook", "xlsx", "docx", "pdf", "txt",
+                                 "csv", "the", "and", "for", "of", "list", "log", "inbox", "sent", "mail", "calendar"})
+# records that stand outside any office's files: "payroll", "the HR system", "the CRM"
+_OUTSIDE_RECORD = re.compile(r"(?:\b(?:payroll|CRM|ERP|HRIS|SAP|Xero|Sage|QuickBooks|NetSuite|Salesforce)\b|\bIT\b|"
+                             r"\b(?:HR|finance|accounts|booking|ticketing|helpdesk|IT) (?:system|portal|database|platform)s?\b)", re.I)
+
+
+def record_words(names: Iterable[str]) -> frozenset[str]:
+    """The words that name a set of records: of their file names (not folders) and sheet names, singular
+    ("ledger_2026.xlsx" gives "ledger"), without words every office uses."""
+    words = set()
+    for name in names:
+        for w in re.findall(r"[a-z]{3,}", name.lower()):
+            w = w[:-1] if w.endswith("s") and not w.endswith("ss") else w
+            if w not in _GENERIC_PATH_WORDS:
+                words.add(w)
+    return frozenset(words)
+
+
+_RECORD_NOUN = re.compile(r"(?i)\b((?:[a-z&'’-]+\s+){0,2})(sheet|spreadsheet|workbook|tracker|register|ledger|log|list|"
+                          r"rota|records?|directory|database|file)s?\b")
+
+
+def _singular(words: str) -> set[str]:
+    return {w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in re.findall(r"[a-z]{3,}", words.lower())}
+
+
+def record_named_unchanged(sentence: str, episode: Episode) -> bool:
+    """A claim of a record changed that names the office's records ("I've updated the budget sheet") where
+    none of the records it names is one the episode changed. A record is named by the two words before a
+    record's noun ("the budget sheet", "the leave tracker") or by a noun only one record has ("the
+    ledger"); a bare "the tracker" or "the register", which people say of any register, names none but
+    shows a changed one."""
+    found = list(_RECORD_NOUN.finditer(sentence))
+    named = _singular(" ".join(m.group(1) + (m.group(2) if m.group(2).lower() in ("ledger", "rota") else "")
+                               for m in found)) & episode.record_words
+    said = named | _singular(" ".join(m.group(2) for m in found))
+    return bool(named) and not (said & episode.changed_words)
+
+
+def outside_record_named(sentence: str, episode: Episode) -> bool:
+    """A claim of a record changed that names a record no office file holds ("payroll and IT records
+    updated"): the agent cannot have changed it."""
+    for m in _OUTSIDE_RECORD.finditer(sentence):
+        if m.group(0).split()[0].lower() not in episode.record_words:
+            return True
+    return False
 
 
 _CALENDAR = re.compile(r"(?i)\b(?:calendars?|diary|diaries|invitations?|invites?|events?|meetings?|appointments?|"

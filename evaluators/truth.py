@@ -20,7 +20,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from datetime import date
 
-from officesim.evaluators.actions import (Episode, action_claims, action_problems, claimed_stems,
+from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
                                           counted_action_problems, mail_key)
 from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_claims, claims_in, directory_of,
                                          gold_written, greeting_problem, office_memo, register_true_context)
@@ -29,6 +29,7 @@ from officesim.evaluators.text import document_text
 from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key
 from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
+from officesim.evaluators.timing import deadline_problems
 from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.task_sets import ItemSet, party_count_problems, set_count_problems, task_sets
 from officesim.evaluators.text import NUMBER_WORDS
@@ -256,7 +257,14 @@ def episode_of(state: EvalState) -> Episode:
             did.add("file")
     forwarded = frozenset(o for p, e in state.files.items() if state.written(p) and e.get("kind") == "eml"
                           and p not in before and (o := forwarded_from(e)))
-    return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier, user.partition("@")[2], forwarded)
+    # the office's registers, trackers and documents by their own names (not a folder of PDFs, one per item)
+    kept = ("xlsx", "docx", "text", "csv")
+    records_of_office = [f"{p.rpartition('/')[2]} {' '.join(e.get('sheet_order') or e.get('sheets') or [])}"
+                         for p, e in {**before, **state.files}.items() if e.get("kind") in kept]
+    changed = [f"{p.rpartition('/')[2]} {' '.join(e.get('sheet_order') or e.get('sheets') or [])}"
+               for p, e in state.files.items() if state.written(p) and e.get("kind") in kept]
+    return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier, user.partition("@")[2], forwarded,
+                   record_words(records_of_office), record_words(changed))
 
 
 def new_event_times(state: EvalState) -> frozenset:
@@ -691,6 +699,8 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in set_count_problems(place.text, sets, records, given)]
         truth.false += [f"{place.where}: {w}" for w in party_count_problems(place.text, records)]
         truth.false += [f"{place.where}: {w}" for w in superlative_problems(place.text, lists)]
+        if state.now is not None:
+            truth.false += [f"{place.where}: {w}" for w in deadline_problems(place.text, records, state.now.date())]
         if place.origin:
             truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]
         if place.to is not None:

@@ -1,0 +1,131 @@
+"""Whether a deadline has passed: "INV-1 is overdue" where its due date is next week, "notice can still be
+given on CTR-2401" where its notice deadline was last month.
+
+A clause that names an item by its identifier (or an item under a heading that says it) and says its
+deadline has passed ("overdue", "has expired", "the deadline has passed", "too late", "missed the notice
+window") is false when every deadline-like date of the item (a column or label of due, deadline, notice,
+expiry, end, renewal) is after today. A clause that says the deadline is still ahead ("not yet due", "can
+still be given", "still in time", "upcoming") is false when every such date is before today. Where the
+clause names which deadline ("notice", "renewal", "payment"), only the dates whose label says it count.
+Today itself decides nothing. A plan, a condition or a future ("will be overdue from Friday", "if it is not
+paid") is not read, nor is "not overdue" (a paid invoice is not overdue whatever its date). Pure functions
+of the records.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+from officesim.evaluators.records import GENERIC, Records
+from officesim.evaluators.statements import cut
+
+DEADLINE_LABEL = re.compile(r"(?i)\b(?:due|deadline|notice|expir\w*|expiry|renew\w*|end|ends|until|cut-?off|"
+                            r"last day|valid|reply by|respond by)\b")
+# the deadline a clause names -> the label words that say it
+_NAMED = [(re.compile(r"(?i)\bnotice\b"), re.compile(r"(?i)\bnotice\b")),
+          (re.compile(r"(?i)\brenew\w*"), re.compile(r"(?i)\brenew\w*")),
+          (re.compile(r"(?i)\b(?:overdue|payment|pay|paid|due)\b"), re.compile(r"(?i)\bdue\b")),
+          (re.compile(r"(?i)\b(?:expir\w*|expiry|lapsed?)\b"), re.compile(r"(?i)\b(?:expir\w*|expiry|end|ends|until)\b"))]
+_AHEAD = re.compile(r"(?i)\b(?:not\s+yet\s+(?:due|passed|expired|lapsed)|(?:isn't|aren't|is\s+not|are\s+not)\s+yet\s+"
+                    r"(?:due|passed|expired)|yet\s+to\s+(?:pass|expire|fall\s+due|come)|(?:can|could)\s+still\b|"
+                    r"still\s+(?:in\s+time|ahead|possible|time|to\s+come|valid|be\s+(?:given|sent|served|cancell?ed))|"
+                    r"(?:there\s+is|there's|we\s+have)\s+still\s+time|in\s+good\s+time|upcoming|coming\s+up)")
+_PASSED = re.compile(r"(?i)\b(?:overdue|past\s+due|(?:has|have|had)\s+(?:already\s+)?(?:passed|expired|lapsed|gone)|"
+                     r"already\s+(?:passed|expired|lapsed)|(?:deadline|date|window)\s+(?:has\s+)?(?:passed|gone)|"
+                     r"missed\s+(?:the|its|their)\s+(?:\w+\s+)?(?:deadline|window|date)|too\s+late|"
+                     r"(?:can|could)\s+no\s+longer|no\s+longer\s+(?:possible|in\s+time|valid)|expired|lapsed)")
+_NOT_READ = re.compile(r"(?i)\b(?:if|unless|once|whether|will|would|should|might|may|going\s+to|soon|becom\w*|"
+                       r"when|until|from\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next)|"
+                       r"not\s+overdue|n't\s+overdue|never)\b|\?")
+_CLAUSE = re.compile(r"(?i);|\bbut\b|\bwhereas\b|\bwhile\b|\bhowever\b")
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for c in _CLAUSE.split(text) if c.strip()]
+
+
+def _statuses(clause: str) -> list[tuple[int, str]]:
+    """(where, 'ahead' or 'passed') for each thing a clause says of a deadline; none in a plan or condition."""
+    if _NOT_READ.search(clause):
+        return []
+    found = [(m.start(), "ahead") for m in _AHEAD.finditer(clause)]
+    masked = _AHEAD.sub(lambda m: " " * len(m.group(0)), clause)
+    found += [(m.start(), "passed") for m in _PASSED.finditer(masked)]
+    return sorted(found)
+
+
+def _deadlines(records: Records, index: int, clause: str) -> list[tuple[str, date]]:
+    """The item's deadline-like dates, only those the clause names where it names one."""
+    found = []
+    for label, claim in records.entities[index].values("date"):
+        value = claim.value.date() if isinstance(claim.value, datetime) else claim.value
+        if isinstance(value, date) and DEADLINE_LABEL.search(label):
+            found.append((label, value))
+    for said, labels in _NAMED:
+        if said.search(clause):
+            named = [(label, value) for label, value in found if labels.search(label)]
+            if named:
+                return named
+    return found
+
+
+def _said_of(clause: str, statuses: list[tuple[int, str]], inherited: str | None, records: Records
+             ) -> dict[int, list[tuple[str, int]]]:
+    """Which status each identifier of a clause is given: the first said after it (the predicate of its
+    subject), else the last said before it, else the heading's. (status index) -> [(key, entity)]."""
+    groups: dict[int, list[tuple[str, int]]] = {}
+    kinds = [kind for _at, kind in statuses] + ([inherited] if inherited else [])
+    for key, (start, _end) in records.keys_in(clause).items():
+        if not key.startswith("#"):
+            continue
+        after = [i for i, (at, _k) in enumerate(statuses) if at >= start]
+        before = [i for i, (at, _k) in enumerate(statuses) if at < start]
+        which = after[0] if after else before[-1] if before else (len(statuses) if inherited else None)
+        if which is None:
+            continue
+        for index in records.named(key)[:GENERIC]:
+            groups.setdefault(which, []).append((clause[start:_end], index))
+    return {i: members for i, members in groups.items() if kinds[i]} if kinds else {}
+
+
+def _contradicts(status: str, dates: list[tuple[str, date]], today: date) -> bool:
+    if status == "passed":
+        return all(d > today for _l, d in dates)
+    return all(d < today for _l, d in dates)
+
+
+def deadline_problems(text: str, records: Records, today: date) -> list[str]:
+    """A message for each identifier whose deadlines contradict the "passed" or "still ahead" said of it.
+    Where a clause names items of several tables, the status is about the kind of item it fits: "INV-1 for
+    PO-22 is overdue" is not read against the order's dates when the invoice's fit."""
+    out: list[str] = []
+    statements = cut(text)
+    for st in statements:
+        clauses = _clauses(st.text)
+        own = [_statuses(c) for c in clauses]
+        inherited = None
+        if st.head is not None and st.form == "item" and not any(own):
+            heading = _statuses(statements[st.head].text)
+            kinds = {kind for _at, kind in heading}
+            inherited = kinds.pop() if len(kinds) == 1 else None
+        for clause, statuses in zip(clauses, own):
+            kinds = [kind for _at, kind in statuses] + ([inherited] if inherited else [])
+            for which, members in _said_of(clause, statuses, inherited, records).items():
+                status = kinds[which]
+                verdicts = []
+                for key, index in members:
+                    dates = _deadlines(records, index, clause)
+                    if dates:
+                        verdicts.append((key, records.entities[index].collection, dates,
+                                         _contradicts(status, dates, today)))
+                fitting = {collection for _k, collection, _d, bad in verdicts if not bad}
+                for key, collection, dates, bad in verdicts:
+                    if not bad or (fitting and collection not in fitting):
+                        continue
+                    shown = ", ".join(f"{label} {d.isoformat()}" for label, d in dates)
+                    said = "has passed" if status == "passed" else "is still ahead"
+                    side = "after" if status == "passed" else "before"
+                    out.append(f"{clause.strip()!r} says a deadline of {key} {said}, but its {shown} "
+                               f"is {side} today ({today.isoformat()})")
+    return list(dict.fromkeys(out))
