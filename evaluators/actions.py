@@ -58,6 +58,10 @@ _NOT = re.compile(r"(?i)\b(?:not|n't|never|no|none|nothing|neither|nor|nobody|wi
                   r"when|if|unless|until|before|whether|please|need|needs|to be|ask you|asked you|let me|let us|"
                   r"let's|want|wants|hope|plan|planning|about to)\b|\?")
 
+# "Mei was chased", "the team leads were informed": a mail said sent, in the passive
+_PASSIVE_SEND = re.compile(r"(?i)(?<!\bI )(?<!\bwe )\b(?:was|were)\s+(?:also\s+|already\s+|then\s+|duly\s+)?"
+                           r"(?P<send>chased|informed|told|notified|e-?mailed|contacted|copied in|cc'?d|reminded|"
+                           r"referred|escalated|sent)\b(?!\s+by\b)")
 # "Tracker updated.", "Payroll and IT records updated.": a short line whose subject is the record
 _RECORDED_NOTE = re.compile(
     r"(?im)(?:^|(?<=[.;!]\s))[ \t]*(?:[-*•–]\s*)?(?:[\w&'’-]+\s+){1,6}?(?:(?:has|have)\s+(?:now\s+|also\s+|just\s+)?"
@@ -85,7 +89,8 @@ def _sentence(text: str, start: int, end: int) -> tuple[int, str]:
 def action_claims(text: str) -> list[ActionClaim]:
     """Every sentence of ``text`` that says its writer did something (see the module rules)."""
     out = []
-    for m in [*_CLAIM.finditer(text), *_NOTE.finditer(text), *_ENCLOSED.finditer(text), *_RECORDED_NOTE.finditer(text)]:
+    for m in [*_CLAIM.finditer(text), *_NOTE.finditer(text), *_ENCLOSED.finditer(text), *_RECORDED_NOTE.finditer(text),
+              *_PASSIVE_SEND.finditer(text)]:
         stem = next(s for s in _SHOWS if m.groupdict().get(s))
         lo, sentence = _sentence(text, m.start(), m.end())
         if stem == "outside" and re.match(r"(?i)we\s+(?!'ve|have|had)", m.group(0)):
@@ -284,6 +289,8 @@ _COUNTED_DONE = re.compile(
 _COUNTED_PASSIVE = re.compile(
     r"(?i)(?<![\w.,£$€])(?P<n>" + _NUMBER + r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\s+"
     r"(?:are now|are|were|have (?:now |all )?been|has been|now)\s+(?:all\s+)?(?P<verb>" + _DONE + r")\b")
+_HISTORY_AFTER = re.compile(r"(?i)\s+(?:after|before|late|on time|early|during|between|within|more than|less than|"
+                            r"over|under|in (?:q[1-4]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|20\d\d|the))\b")
 _UNITS = re.compile(r"(?i)days|weeks|months|years|hours|minutes|nights|times|percent|pounds|euros|dollars")
 
 
@@ -299,6 +306,10 @@ def counted_action_problems(text: str, counts: frozenset[float]) -> list[str]:
             if n < 2 or _UNITS.fullmatch(m.group("noun")) or float(n) in counts:
                 continue
             at, sentence = _sentence(text, m.start(), m.end())
+            after = _HISTORY_AFTER.match(text, m.end())
+            if pattern is _COUNTED_PASSIVE and after and (m.group("verb").lower() in ("paid", "refunded")
+                                                          or after.group(0).split()[0].lower() not in ("late", "early", "on")):
+                continue  # "31 invoices were paid after their due date in Q3": the firm's history, not this work
             if _NOT.search(sentence[:max(0, m.start() - at)]) or _EARLIER.search(sentence):
                 continue  # a plan, a negation, or what was done before the episode ("sent 2 reminders last week")
             out.append(f"{_shown(sentence)} says {m.group('n')} {m.group('noun')} {m.group('verb').lower()}, but the "

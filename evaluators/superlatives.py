@@ -27,6 +27,7 @@ _SUPERLATIVE = rf"(?P<sup>{_MOST}|{_LEAST}|{_FIRST}|{_LAST})"
 
 
 MAX_ROWS = 500  # a list a superlative is said over; a longer change (a whole ledger rewritten) is no list
+_AMOUNT = re.compile(r"(?i)\b(?:amount|value|total|cost|price|net|gross|spend|sum|£|\$|€|gbp|eur|usd)\b")
 _POSITION = re.compile(r"(?i)^\s*(?:rank(?:ing)?|no\.?|#|position|row|line)\s*$")  # a row's place, not a value
 
 
@@ -100,6 +101,12 @@ def _extremes(ranked: Ranked, sup: str) -> set[int]:
     if not columns:
         return set()
     ordered = {k: v for k, v in columns.items() if list(v) in (sorted(v), sorted(v, reverse=True)) and len(set(v)) > 1}
+    def amounts(values: tuple) -> bool:
+        return any(isinstance(v, float) and not v.is_integer() for v in values)
+
+    if ordered and not want_dates and not any(amounts(v) for v in ordered.values()):
+        # "the largest invoice" is by its amount even in a list ranked by days late
+        ordered |= {k: v for k, v in columns.items() if _AMOUNT.search(k) or amounts(v)}
     out = set()
     for values in (ordered or columns).values():
         best = max(values) if greatest else min(values)

@@ -20,10 +20,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
-from officesim.evaluators.claims import claims_in
-from officesim.evaluators.records import ANCHOR_COLUMN, Records, id_key, name_key
+from officesim.evaluators.claims import Claim, claims_in
+from officesim.evaluators.derived import Operand, one_step, total_of
+from officesim.evaluators.records import ANCHOR_COLUMN, Entity, Records, id_key, name_key
 from officesim.evaluators.text import NUMBER_WORDS
 
 MAX_ROWS = 1000  # rows of a gold sheet read for the identifiers that say which table they are of
@@ -366,4 +367,84 @@ def party_count_problems(text: str, records: Records) -> list[str]:
         if n not in sizes:
             out.append(f"{_shown(part)} counts {m.group('n')} {m.group('noun')} of {before[slice(*records.keys_in(before)[parties[0]])]}, "
                        f"but {named[0]} holds {len(rows)} of theirs")
+    return out
+
+
+def set_totals(before: dict[str, dict], gold: dict[str, dict], records: Records) -> frozenset[float]:
+    """The totals a text may give of the task's sets: the sum of each column of numbers over the rows the
+    gold writes in a sheet (all of them, and those of each value of a column of text), and over the rows of
+    the items a gold mail names by identifier ("The seven invoices come to £28,617.22 in total")."""
+    out: set[float] = set()
+
+    def add(rows: list[list], header: list[str]) -> None:
+        for j, _label in enumerate(header):
+            values = [r[j] for r in rows if j < len(r) and isinstance(r[j], (int, float)) and not isinstance(r[j], bool)]
+            if len(values) < 2:
+                continue
+            out.add(round(abs(sum(values)), 2))
+            for k, _other in enumerate(header):  # one category's part ("£12,400 of it for Freight")
+                groups: dict[str, float] = {}
+                for r in rows:
+                    if j < len(r) and k < len(r) and isinstance(r[k], str) and isinstance(r[j], (int, float)):
+                        groups[r[k].strip().casefold()] = groups.get(r[k].strip().casefold(), 0.0) + r[j]
+                if 1 < len(groups) <= 12:
+                    out.update(round(abs(v), 2) for v in groups.values())
+
+    for path, entry in gold.items():
+        old = before.get(path)
+        if old == entry:
+            continue
+        if entry.get("kind") == "xlsx":
+            for name, rows in (entry.get("sheets") or {}).items():
+                was = ((old or {}).get("sheets") or {}).get(name) or []
+                if not rows:
+                    continue
+                changed = [row for i, row in enumerate(rows) if i > 0 and (i >= len(was) or _trim(was[i]) != _trim(row))
+                           and not any(isinstance(c, str) and c.strip().casefold() == "total" for c in row)]
+                if 2 <= len(changed) <= MAX_ROWS:
+                    add(changed, [str(h or "") for h in rows[0]])
+        elif entry.get("kind") == "eml" and old is None and "/sent/" in path:
+            by_table: dict[str, list[Entity]] = {}
+            for c in claims_in(str(entry.get("body") or ""), year=None, kinds=("id",)):
+                key = id_key(str(c.value))
+                owner = _primary(records, key)
+                if owner:
+                    row = next((records.entities[i] for i in records.by_key.get(key, ())
+                                if records.entities[i].collection == owner), None)
+                    if row is not None and row not in by_table.setdefault(owner, []):
+                        by_table[owner].append(row)
+            for rows in by_table.values():
+                if len(rows) >= 2:
+                    labels = sorted({l for e in rows for l, a in e.attributes if a.kind == "number"})
+                    add([[next((float(a.value) for l, a in e.attributes if l == label and a.kind == "number"), None)
+                           for label in labels] for e in rows], labels)
+    return frozenset(out)
+
+
+_TOTAL_WORDS = re.compile(r"(?i)\b(?:in total|totals?|totalling|totaling|come to|comes to|came to|add up to|adds up to|"
+                          r"added up|altogether|combined|all told|sum of|worth)\b")
+
+
+def total_problems(text: str, totals: frozenset[float], supported: Callable[[Claim], bool], records: Records,
+                   year: int | None) -> list[str]:
+    """A total of the task's items ("the seven invoices come to £26,617.22 in total") that is none of the
+    sums over its sets (``set_totals``), no value of the office, nothing the task states (``supported``) and
+    no sum of the amounts the text itself gives."""
+    if not totals:
+        return []
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+        if not _TOTAL_WORDS.search(sentence):
+            continue
+        amounts = [c for c in claims_in(sentence, year=year, kinds=("number",)) if c.currency]
+        for c in amounts:
+            value = round(abs(float(c.value)), 2)
+            if any(abs(value - t) <= 0.011 for t in totals) or supported(c) or records.holders(c):
+                continue
+            others = [Operand(float(o.value), o.currency) for o in claims_in(text, year=year, kinds=("number",))
+                      if o.currency and abs(float(o.value)) != value][:60]
+            if total_of(value, c.text, others, c.currency) or one_step(value, c.text, others, currency=c.currency):
+                continue
+            out.append(f"{' '.join(sentence.split())[:90]!r} gives {c.text.strip()} as a total, but no sum of the "
+                       "task's items, no value of the office and no sum of the amounts the text gives is that")
     return out

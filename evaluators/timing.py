@@ -30,15 +30,22 @@ _NAMED = [(re.compile(r"(?i)\bnotice\b"), re.compile(r"(?i)\bnotice\b")),
 _AHEAD = re.compile(r"(?i)\b(?:not\s+yet\s+(?:due|passed|expired|lapsed)|(?:isn't|aren't|is\s+not|are\s+not)\s+yet\s+"
                     r"(?:due|passed|expired)|yet\s+to\s+(?:pass|expire|fall\s+due|come)|(?:can|could)\s+still\b|"
                     r"still\s+(?:in\s+time|ahead|possible|time|to\s+come|valid|be\s+(?:given|sent|served|cancell?ed))|"
-                    r"(?:there\s+is|there's|we\s+have)\s+still\s+time|in\s+good\s+time|upcoming|coming\s+up)")
-_PASSED = re.compile(r"(?i)\b(?:overdue|past\s+due|(?:has|have|had)\s+(?:already\s+)?(?:passed|expired|lapsed|gone)|"
+                    r"(?:there\s+is|there's|we\s+have)\s+still\s+time|in\s+good\s+time|upcoming|coming\s+up|"
+                    r"due\s+(?:next\s+(?:week|month)|tomorrow|later\s+this\s+(?:week|month)|in\s+(?:\d+|a|an|one|two|three|"
+                    r"four|five|six|a\s+few)\s+(?:days?|weeks?|months?)))")
+_PASSED = re.compile(r"(?i)\b(?:overdue|past\s+due|past\s+(?:its|their|the)\s+due\s+dates?|(?:has|have|had)\s+(?:already\s+)?(?:passed|expired|lapsed|gone)|"
                      r"already\s+(?:passed|expired|lapsed)|(?:deadline|date|window)\s+(?:has\s+)?(?:passed|gone)|"
                      r"missed\s+(?:the|its|their)\s+(?:\w+\s+)?(?:deadline|window|date)|too\s+late|"
-                     r"(?:can|could)\s+no\s+longer|no\s+longer\s+(?:possible|in\s+time|valid)|expired|lapsed)")
+                     r"(?:can|could)\s+no\s+longer|no\s+longer\s+(?:possible|in\s+time|valid)|expired|lapsed|"
+                     r"(?:was\s+)?due\s+(?:last\s+(?:week|month)|yesterday|(?:\d+|a|an|one|two|three|four|five|six|a\s+few)\s+"
+                     r"(?:days?|weeks?|months?)\s+ago))")
 _NOT_READ = re.compile(r"(?i)\b(?:if|unless|once|whether|will|would|should|might|may|going\s+to|soon|becom\w*|"
                        r"when|until|from\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next)|"
                        r"not\s+overdue|n't\s+overdue|never)\b|\?")
-_CLAUSE = re.compile(r"(?i);|\bbut\b|\bwhereas\b|\bwhile\b|\bhowever\b")
+_NEGATED = re.compile(r"(?i)(?:\b(?:not|no|nothing|none|never|neither|nor|without)\b|n't\b)")
+# a clause ends at a break or where a consequence or a reason begins ("is not yet due, so we will deduct ...")
+_CLAUSE = re.compile(r"(?i);|\bbut\b|\bwhereas\b|\bwhile\b|\bhowever\b|,\s*(?:so|and|as|because|since|which)\b|"
+                     r"\s(?:so|because)\s")
 
 
 def _clauses(text: str) -> list[str]:
@@ -51,7 +58,13 @@ def _statuses(clause: str) -> list[tuple[int, str]]:
         return []
     found = [(m.start(), "ahead") for m in _AHEAD.finditer(clause)]
     masked = _AHEAD.sub(lambda m: " " * len(m.group(0)), clause)
-    found += [(m.start(), "passed") for m in _PASSED.finditer(masked)]
+    for m in _PASSED.finditer(masked):
+        before = " ".join(clause[:m.start()].split()[-4:])
+        if _NEGATED.search(before):  # "aren't past due yet", "nothing open or overdue"
+            if re.match(r"(?i)\s*yet\b", clause[m.end():]) or re.search(r"(?i)\byet\b", before):
+                found.append((m.start(), "ahead"))
+            continue
+        found.append((m.start(), "passed"))
     return sorted(found)
 
 

@@ -23,7 +23,7 @@ from datetime import date
 from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
                                           counted_action_problems, mail_key)
 from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_claims, claims_in, directory_of,
-                                         gold_written, greeting_problem, office_memo, register_true_context)
+                                         gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
 from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key
@@ -31,7 +31,8 @@ from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems
 from officesim.evaluators.superlatives import ranked_lists, superlative_problems
-from officesim.evaluators.task_sets import ItemSet, party_count_problems, set_count_problems, task_sets
+from officesim.evaluators.task_sets import (ItemSet, party_count_problems, set_count_problems, set_totals, task_sets,
+                                            total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
 from officesim.evaluators.verdicts import MEASURE, Reading, Scope, read, statements_about, true_of_records
 
@@ -227,7 +228,8 @@ def scope_of(state: EvalState, place: Place) -> Scope:
         done_roles = given_roles(state.before or {}, state.files or {})
         state.memo["given_roles"] = {k: gold_roles.get(k, frozenset()) | done_roles.get(k, frozenset())
                                      for k in {*gold_roles, *done_roles}}
-    return Scope(claims=[*given, *addresses], written=written, about=about, now=state.now, year=state.year,
+    totals = [Claim("number", t, f"{t:.2f}") for t in set_totals_of(state)]
+    return Scope(claims=[*given, *addresses, *totals], written=written, about=about, now=state.now, year=state.year,
                  known=state.memo.get("known_ids"), changed=state.memo["changed_cells"],
                  done=state.memo["done_cells"], roles=state.memo["given_roles"],
                  texts=(state.instruction, *gold_written(state), str(state.gold_answer or "")))
@@ -698,6 +700,9 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in contact_count_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in set_count_problems(place.text, sets, records, given)]
         truth.false += [f"{place.where}: {w}" for w in party_count_problems(place.text, records)]
+        supported = _supported(state, place)
+        truth.false += [f"{place.where}: {w}" for w in total_problems(place.text, set_totals_of(state), supported,
+                                                                      records, state.year)]
         truth.false += [f"{place.where}: {w}" for w in superlative_problems(place.text, lists)]
         if state.now is not None:
             truth.false += [f"{place.where}: {w}" for w in deadline_problems(place.text, records, state.now.date())]
@@ -718,6 +723,21 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {v.message()}" for v in reading.false]
         truth.unread += [f"{place.where}: {u}" for u in reading.unread]
     return truth
+
+
+def _supported(state: EvalState, place: Place) -> Callable[[Claim], bool]:
+    """Whether the task states a value: the instruction, the gold's texts, its scope."""
+    scope = scope_of(state, place)
+    return lambda c: any(same_claim(c, s) for s in [*scope.claims, *scope.written])
+
+
+def set_totals_of(state: EvalState) -> frozenset[float]:
+    """``task_sets.set_totals`` of the gold, once per state."""
+    if "set_totals" not in state.memo:
+        records = records_of(state)
+        state.memo["set_totals"] = set_totals(state.before or {}, state.gold or {}, records) \
+            if state.gold is not None and records is not None else frozenset()
+    return state.memo["set_totals"]
 
 
 def task_sets_of(state: EvalState, records: Records) -> tuple[list[ItemSet], frozenset[int]]:

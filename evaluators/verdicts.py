@@ -545,6 +545,15 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
                                 f"({theirs}); it is {rival.name}'s")
     if gold_says:
         return verdict("true")
+    owners = _owners(records, entities, st.text, strict=True)
+    if holders and owners and c.kind == "date" and _checkable(c, st, scope) \
+            and _STATED.search(st.text[max(0, c.start - 40):c.start]) and [a for _l, a, i in own if i in owners] \
+            and not any(_named_in_words(records.entities[h], st.text, [records.entities[e] for e in entities])
+                        for h in holders[:50]):
+        # "A129 was due on 22 October" where A129's date is 22 September: another thing's date (a meeting's,
+        # another line's) does not make it this item's
+        theirs = ", ".join(sorted({shown(a) for _l, a, i in own if i in owners}))[:120]
+        return verdict("false", f"is not what the office says of {records.entities[owners[0]].name} ({theirs})")
     if not holders and own and _checkable(c, st, scope):
         theirs = ", ".join(sorted({shown(a) for _l, a, _i in own}))[:120]
         return verdict("false", f"is not what the office says of {records.entities[entities[0]].name} ({theirs}), "
@@ -650,15 +659,28 @@ def _of_another(c: Claim, st: Statement, records: Records, matching: list[tuple[
             f"not {st.text[start:_end]}'s")
 
 
+# "is not due until 25 December", "was due by 3 May": a due date stated, not a plan's deadline
+_DUE_ON = re.compile(r"(?i)\b(?:is|was|are|were|isn't|wasn't|aren't|weren't|not|falls?|fell|falling)\s+due\s+"
+                     r"(?:until|till|by|before|on)\b")
+_STATED = re.compile(r"(?i)\b(?:is|was|are|were|falls?|fell|due|starts?|started|ends?|ended|expires?|expired|runs?|ran|"
+                     r"renews?|renewed|dated)\b(?:\s+[\w,]+){0,3}?\s*$")
+_PROPOSED = re.compile(r"(?i)\b(?:let's|let us|how about|what about|can we|could we|shall we|propose|suggest|free|"
+                       r"available|instead|new|now|moved|extended|revised|changed|agreed|rescheduled)\b|\?")
+
+
 def _checkable(c: Claim, st: Statement, scope: Scope) -> bool:
     """Whether a value no record gives is false rather than the writer's own (a plan, a deadline it
     proposes): an amount, or a past date, in a statement that plans nothing."""
-    if _PLAN.search(st.text):
+    if _PLAN.search(_DUE_ON.sub("due on", st.text)):
         return False
     if c.kind == "number":
         return _money(c)
     if c.kind == "date" and isinstance(c.value, date) and scope.now is not None:
-        return c.value <= scope.now.date()
+        if c.value <= scope.now.date():
+            return True
+        # a later date stated as the item's ("A129 was due on 22 October", "the call is on Monday 23
+        # November"), not proposed ("let's meet on 25 November", "how about the 25th?")
+        return _STATED.search(st.text[max(0, c.start - 40):c.start]) is not None and not _PROPOSED.search(st.text)
     return c.kind == "phone"
 
 

@@ -45,3 +45,27 @@ def test_a_record_outside_the_office_passes_where_the_task_says_it_was_done():
 
 def test_a_short_line_whose_subject_is_the_record_claims_it_changed():
     assert [c.words for c in action_claims("Tracker updated.\nPayroll and IT records updated.")] == ["updated", "updated"]
+
+
+def _mail_problems(text: str, mails: tuple) -> list[str]:
+    episode = Episode(frozenset({"mail"}), mails)
+    people = {"Mei": "mei.roth@x.test", "Dmitri": "dmitri.mensah@x.test"}
+    return action_problems(text, "msg-1", episode, attachments=None,
+                           recipients_named=lambda s: {a for n, a in people.items() if n in s},
+                           allowed=set(), recorded=lambda s, v: False, this="msg-1")
+
+
+def test_a_mail_said_sent_in_the_passive_must_have_gone_to_whom_it_names():
+    to_dmitri = (("msg-1", frozenset({"dmitri.mensah@x.test"})),)
+    assert _mail_problems("Dmitri was chased this morning. Mei was chased too.", to_dmitri)
+    assert _mail_problems("Dmitri was chased this morning.", to_dmitri) == []
+    assert _mail_problems("Mei was told by HR last week.", to_dmitri) == []  # someone else did it
+    assert _mail_problems("As I was told, Mei is away.", to_dmitri) == []
+
+
+def test_a_count_of_what_the_firm_did_before_is_not_a_count_of_this_work():
+    from officesim.evaluators.actions import counted_action_problems
+
+    did = frozenset({7.0})
+    assert counted_action_problems("Going by the payment dates, 31 invoices were paid after their due date in Q3.", did) == []
+    assert counted_action_problems("8 invoices have been marked late.", did)

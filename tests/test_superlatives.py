@@ -42,3 +42,14 @@ def test_a_list_ranked_by_a_column_is_read_by_that_column():
     assert superlative_problems("Yarrow Energy is our biggest supplier this year.", lists)
     assert superlative_problems("Umber Freight is our biggest supplier this year.", lists) == []
     assert datetime  # the module reads dates written as text and as dates alike
+
+
+def test_the_largest_of_a_list_ranked_by_a_count_is_read_by_its_amounts_too():
+    gold = {"data/late.xlsx": {"kind": "xlsx", "sheet_order": ["Late"], "sheets": {"Late": [
+        ["Invoice", "Supplier", "Amount", "Days late"],
+        ["YE-2608-0256", "Yarrow Energy", 9504.84, 9],
+        ["WP-2606-0178", "Willowby Packaging", 11734.30, 8],
+        ["TF-2609-0302", "Thornbury Furniture", 1378.08, 7]]}}}
+    lists = ranked_lists({}, gold)
+    assert superlative_problems("The largest is Willowby Packaging's WP-2606-0178.", lists) == []
+    assert superlative_problems("The largest is TF-2609-0302.", lists)

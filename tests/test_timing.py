@@ -38,6 +38,9 @@ def records():
     "CTR-2402 has expired.",
     "We missed the notice deadline on CTR-2402.",
     "INV-1001 isn't yet due.",
+    "INV-1001 isn't past due yet.",
+    "Invoice INV-1001 is not yet due, so we will deduct it from the next payment run.",
+    "Past their due date:\n- INV-1001, due 1 October 2026\n- INV-1001, due 1 October (due next week, just a heads-up)",
 ])
 def test_a_deadline_said_to_have_passed_or_to_be_ahead_against_its_dates_is_false(text, records):
     assert deadline_problems(text, records, TODAY), text
@@ -55,6 +58,7 @@ def test_a_deadline_said_to_have_passed_or_to_be_ahead_against_its_dates_is_fals
     "Is INV-1002 overdue?",  # a question
     "INV-1001 for PO-3001 is overdue.",  # said of the invoice, which fits; the order's due is not read
     "INV-9999 is overdue.",  # not an item of the office
+    "Kite Co had nothing open or overdue: its invoice INV-1002 (due 1 December) isn't past due yet.",
 ])
 def test_a_true_or_unread_deadline_status_passes(text, records):
     assert deadline_problems(text, records, TODAY) == [], text
