@@ -363,11 +363,25 @@ def _text_records(records: Records, path: str, kind: str, lines: list[str], year
             first_ids += 1
         if ids and cells is None:  # a line about an identified item: "Invoice QP-2609-0317, £1,372.47, due 3 Oct"
             records.add(Entity(f"{path}, line {n + 1}", f"{path}#lines",
-                               tuple(id_key(c.value) for c in ids), tuple(("", c) for c in claims)))
+                               tuple(id_key(c.value) for c in ids), tuple((_word_label(line, c), c) for c in claims)))
         every += [("", c) for c in claims]
         pending_label = line if (not claims and len(line) <= 40 and len(line.split()) <= 5) else None
     attributes = [*own, *labelled, *(every if len(every) <= SHORT else [])]
     records.add(Entity(path, kind, tuple(dict.fromkeys(keys)), tuple(attributes)))
+
+
+_LINE_LABEL = re.compile(r"(?:^|[—–,;:(|]|\s-\s)\s*((?:[A-Za-z]+\s+){0,2}[A-Za-z]+)\s*$")
+
+
+def _word_label(line: str, claim: Claim) -> str:
+    """What a line calls a value: the one to three words right before it, after a dash, a comma or a
+    colon ("— due 13 October 2026" is its "due"); nothing where a sentence runs into it."""
+    if claim.kind not in ("date", "number", "time") or claim.start < 0:
+        return ""
+    m = _LINE_LABEL.search(line[:claim.start])
+    if not m or len(m.group(1)) > 25:
+        return ""
+    return m.group(1) if m.group(1).split()[0].casefold() not in _PRONOUNS else ""
 
 
 _PRONOUNS = {"i", "i've", "i'm", "i'll", "we", "we've", "we're", "you", "you're", "it", "it's", "he", "she", "they",

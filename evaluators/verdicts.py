@@ -261,11 +261,15 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
 # "I think I've recorded most", "a few may have slipped through", "I'm not sure about Teo's"
 _UNSURE = re.compile(r"(?i)\b(?:probably|possibly|perhaps|maybe|presumably|not (?:sure|certain)|unsure|uncertain|"
                      r"might or might not|may or may not|(?:may|might) have (?:missed|slipped|overlooked|skipped)|"
+                     r"(?:may|might) (?:well |already |even )*have (?:already )?(?:been )?(?!to\b)[a-z]+|(?:wasn't|weren't|isn't|"
+                     r"am not|'m not|not entirely|not quite) (?:sure|certain)|could be [\w.£$€-]+ or [\w.£$€-]+|"
+                     r"worth (?:double-?)?checking|(?:might|may) (?:still|really|actually) (?:be|fit|free|work|have)|"
+                     r"may not be able to|"
                      r"(?:may|might) (?:have )?slip(?:ped)? through|I (?:think|believe|guess|suppose) (?=I|we|it|they|"
                      r"the|these|this|that|most|all|some|you|he|she)|(?:(?<=, )|(?<=\())I (?:think|believe|guess)(?= *[,.;!)]| *$))\b")
 # a question, a request, a proposal or a condition: open by design, not a hedged statement
 _OPEN_BY_DESIGN = re.compile(r"(?i)\?\s*$|\b(?:could you|can you|would you|will you|please|let me know|let's|"
-                             r"we could|you could|you might|shall we|if|whether|in case)\b")
+                             r"we could|you could|you might|you may|shall we|if|whether|in case)\b")
 
 
 def prose_hedges(statements: list[Statement]) -> list[Verdict]:
@@ -275,7 +279,12 @@ def prose_hedges(statements: list[Statement]) -> list[Verdict]:
     out = []
     for st in statements:
         m = _UNSURE.search(st.text)
-        if m and not _OPEN_BY_DESIGN.search(st.text):
+        # a question, a request or a condition opens its own clause only ("We may already have paid it; if
+        # so, please refund ..." still leaves the payment open)
+        lo = max(st.text.rfind(";", 0, m.start()), st.text.rfind(".", 0, m.start())) + 1 if m else 0
+        hi = min([i for i in (st.text.find(";", m.end()), st.text.find(". ", m.end())) if i >= 0] or [len(st.text)]) \
+            if m else 0
+        if m and not _OPEN_BY_DESIGN.search(st.text[lo:hi]):
             out.append(Verdict(st.text, m.group(0), "hedge", "false",
                                "leaves what it states open: an outcome states what the office shows, or asks"))
     return out

@@ -658,3 +658,28 @@ def test_a_role_given_to_a_person_must_be_theirs():
     assert false("Stefan Moreau (Operations Director) signs it off.") == []
     assert false("Mira Iyer, Warehouse Supervisor, now leads the team.") == []  # the role the task gives
     assert false("Stefan Moreau is not the Head of Finance.") == []
+
+
+@pytest.mark.parametrize("text", [
+    "We may already have paid invoice RI-2606-0211; if so, please refund £150.78.",
+    "#5119 - Teams room display (this may already have been resolved)",
+    "I wasn't sure how to count the days, so YE-2608-0256 could be 8 or 9 days late.",
+    "I may not be able to fit the review before her six-month date, but something might still free up.",
+])
+def test_more_ways_of_leaving_a_statement_open_are_hedges(text):
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import prose_hedges
+
+    assert prose_hedges(cut(text)), text
+
+
+@pytest.mark.parametrize("text", [
+    "You may have seen the note from HR.",
+    "If it has already been paid, please refund £150.78.",
+    "Invoice RI-2606-0211 was paid on 5 July, so please refund £150.78.",
+])
+def test_a_condition_or_a_plain_statement_is_no_hedge(text):
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import prose_hedges
+
+    assert prose_hedges(cut(text)) == [], text
