@@ -23,7 +23,7 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
     ("attach", "attachment", r"attached"),
     ("send", "mail", r"sent|e-?mailed|mailed|forwarded|copied|cc'?d|circulated|shared|passed(?: it| this| them)? on|"
                      r"notified|informed|told|asked|escalated|contacted|written to|wrote to|reached out to|replied|"
-                     r"let (?:[\w-]+ ){1,3}know|(?:been|got|gotten) in touch with|checked with|confirmed with|"
+                     r"let (?:[\w-]+ ){1,5}know|passed (?:it |this |them |the [\w-]+ |these [\w-]+ ){0,1}(?:on )?to|(?:been|got|gotten) in touch with|checked with|confirmed with|"
                      r"discussed (?:[\w-]+ ){0,2}with"),
     ("book", "event", r"booked|scheduled|rescheduled|set up|arranged|organi[sz]ed|invited|moved|cancell?ed|"
                       r"blocked (?:out )?(?:the |an? |\d|some |time|tomorrow|today|your|my|our)|"
@@ -182,12 +182,19 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
         verb = verb_of(claim)
         if claim.shows == "mail" and _SPOKEN.search(claim.sentence):
             claim = ActionClaim(claim.stem, "outside", claim.words, claim.sentence, claim.start)
+        elif claim.shows == "outside" and verb in ("chased", "reminded") and recipients_named(_object(claim)):
+            claim = ActionClaim("send", "mail", claim.words, claim.sentence, claim.start)  # "I've chased Dmitri and Mei"
         if claim.shows == "attachment":
             ok = attachments if attachments is not None else "attachment" in episode.did
         elif claim.shows == "mail":
             named = recipients_named(claim.sentence)
             after = claim.sentence[claim.sentence.find(claim.words) + len(claim.words):].lstrip()
-            if named:  # sent in this episode, or before it ("Already sent to Anton yesterday")
+            # each person the claim's own words name must have had a mail ("I've chased Dmitri and Mei")
+            whom = recipients_named(_object(claim))
+            reached = {a for _w, to in episode.mails for a in to}
+            if whom and whom - reached and not _EARLIER.search(claim.sentence):
+                ok = False
+            elif named:  # sent in this episode, or before it ("Already sent to Anton yesterday")
                 ok = any(named & to for _w, to in episode.mails) or (
                     bool(named & episode.mailed_before) and _EARLIER.search(claim.sentence) is not None)
             elif re.match(r"(?i)(?:you|it to you|them to you|this|these|the attached|below)\b", after) or attachments:
@@ -269,6 +276,14 @@ def outside_record_named(sentence: str, episode: Episode) -> bool:
         if m.group(0).split()[0].lower() not in episode.record_words:
             return True
     return False
+
+
+def _object(claim: ActionClaim) -> str:
+    """The words a claim's verb governs: from the verb to the end of its clause ("chased Dmitri and Mei
+    about their actions", not "... but Asha already knew")."""
+    at = claim.sentence.find(claim.words)
+    rest = claim.sentence[at:] if at >= 0 else claim.sentence
+    return re.split(r"(?i)[;:]|,\s*(?:but|as|since|because|who|which|so)\b|\s(?:but|because|since|although|while)\s", rest)[0]
 
 
 _CALENDAR = re.compile(r"(?i)\b(?:calendars?|diary|diaries|invitations?|invites?|events?|meetings?|appointments?|"

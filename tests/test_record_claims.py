@@ -69,3 +69,11 @@ def test_a_count_of_what_the_firm_did_before_is_not_a_count_of_this_work():
     did = frozenset({7.0})
     assert counted_action_problems("Going by the payment dates, 31 invoices were paid after their due date in Q3.", did) == []
     assert counted_action_problems("8 invoices have been marked late.", did)
+
+
+def test_each_person_a_mail_claim_names_must_have_had_a_mail():
+    to_dmitri = (("msg-1", frozenset({"dmitri.mensah@x.test"})),)
+    assert _mail_problems("I've chased Dmitri and Mei about their overdue actions.", to_dmitri)
+    assert _mail_problems("I've chased Dmitri about his overdue actions.", to_dmitri) == []
+    assert _mail_problems("I've emailed Dmitri, but Mei already knew.", to_dmitri) == []
+    assert _mail_problems("I've also let the four team leads know.", (("msg-1", frozenset({"a@x.test"})),))
