@@ -1461,9 +1461,12 @@ def _decisions(words: Iterable[str]) -> set[str]:
     return {_DECISIONS[w] for w in words if w in _DECISIONS}
 
 
-# a decision word that states a nil amount decides nothing: "rejected (approved amount £0.00)"
+# a decision word that states a nil amount decides nothing: "rejected (approved amount £0.00)", "rejected
+# (nothing approved)"
 _NIL_DECISION = re.compile(r"(?i)\b(?:approved|paid|refunded|reimbursed)(?:\s+(?:amount|total|sum))?\s*(?:of\s+|[:=]\s*)?"
-                           r"[£$€]?\s?0(?:\.00)?(?![\d]|[.,]\d)|[£$€]\s?0(?:\.00)?\s+(?:approved|paid|refunded|reimbursed)\b")
+                           r"[£$€]?\s?0(?:\.00)?(?![\d]|[.,]\d)|[£$€]\s?0(?:\.00)?\s+(?:approved|paid|refunded|reimbursed)\b|"
+                           r"\b(?:nothing|none(?: of it)?|no part(?: of it)?|not a penny)\s+(?:is\s+|was\s+|has been\s+|being\s+)?"
+                           r"(?:approved|paid|refunded|reimbursed)\b")
 
 
 def _decision_words(text: str, year: int | None) -> Iterator[tuple[Claim, str, set[str]]]:

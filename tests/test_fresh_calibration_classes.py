@@ -66,6 +66,7 @@ def test_numbers_written_as_references_may_be_named_to_be_set_aside():
     ("EXP-1081 approved £0.00, rejected.", {"rejected"}),
     ("EXP-1081 is approved: £480.00.", {"approved"}),
     ("EXP-1081 approved £0.50.", {"approved"}),
+    ("Unfortunately EXP-1125 is rejected (nothing approved): it came in too late.", {"rejected"}),
 ])
 def test_a_nil_approved_amount_decides_nothing(text, words):
     assert [w for _c, _clause, w in _decision_words(text, 2026)] == [words]
