@@ -903,10 +903,40 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
                 return _wrong_label(local, st, own_attrs, matching) is None
             if c.kind == "number" and _money(c) and c.value >= 0:  # a balance or a difference worked out from
                 # the item's values (a difference is said as a gap, not as a negative amount)
+                if _PER_UNIT.match(text, c.end) and _per_unit(local, st.text, own_attrs, records, entities, year):
+                    return True
                 numbers = [n for n in claims_in(text, year=year, kinds=("number",)) if not _plain_count(n, text)]
                 return _derived(c, st, own_attrs, records, entities, numbers, [])
             return False
     return False
+
+
+_PER_UNIT = re.compile(r"(?i)\s*(?:a|an|per|each|every)\s+(?:night|day|week|month|hour|person|head|unit|item|trip|"
+                       r"delegate|seat|licen[cs]e|user)\b|\s*each\b")
+
+
+_NIGHT_OR_DAY = re.compile(r"(?i)\s*(?:a|an|per|each|every)\s+(night|day)\b")
+
+
+def _per_unit(c: Claim, text: str, own: list[tuple[str, Claim, int]], records: Records, entities: list[int],
+              year: int | None) -> bool:
+    """An amount "a night", "per day", "each" that is an amount of the statement or of its item divided by a
+    count the statement or the item gives (its nights, its days between two dates, its quantity): "£354.00
+    (£177.00 a night)" of a two-night stay."""
+    amounts = [float(a.value) for _l, a, _i in own if a.kind == "number" and _money(a)]
+    amounts += [float(n.value) for n in claims_in(text, year=year, kinds=("number",)) if _money(n) and n.start != c.start]
+    counts = {int(a.value) for _l, a, _i in own if a.kind == "number" and float(a.value).is_integer() and 1 < a.value < 400}
+    counts |= {int(n.value) for n in claims_in(text, year=year, kinds=("number",))
+               if float(n.value).is_integer() and 1 < n.value < 400 and not _money(n)}
+    counts |= {NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in NUMBER_WORDS and NUMBER_WORDS[w] > 1}
+    days = sorted({a.value for _l, a, _i in _attrs(records, entities, "date") if isinstance(a.value, date)})
+    unit = _NIGHT_OR_DAY.match(text, c.end)
+    if unit and unit.group(1).lower() == "night":  # a stay of 6 to 8 October is two nights
+        counts |= {(b - a).days for a in days for b in days if 1 < (b - a).days < 400}
+    elif unit:  # a trip of 6 to 8 October is three days
+        counts |= {(b - a).days + 1 for a in days for b in days if 0 < (b - a).days < 400}
+    tol = tolerance(c.text) * 1.0001
+    return any(abs(m / n - float(c.value)) <= tol for m in amounts[:MAX_OPERANDS] for n in counts if n)
 
 
 def _total_of_named(c: Claim, statements: list[Statement], binder: Binder, records: Records,

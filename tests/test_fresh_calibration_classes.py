@@ -219,3 +219,18 @@ def test_a_total_said_between_them_or_a_gap_behind_is_worked_out():
     assert strays(ranked + "Between them they have invoiced £347,524.98.") == []
     assert strays(ranked + "Between them they have invoiced £347,000.00.") == ["£347,000.00"]
     assert strays("Ironvale leads with £128,172.62; Redfern is second with £119,352.36, £8,820.26 behind.") == []
+
+
+def test_an_amount_a_night_is_the_items_amount_over_its_nights():
+    from officesim.evaluators.verdicts import true_of_records
+
+    records = _records([["Claim", "Employee", "Check-in", "Check-out", "Amount"],
+                        ["EXP-1121", "Keiko Sato", "2026-10-06", "2026-10-08", 354.0]])
+
+    def true(text: str, value: float) -> bool:
+        claim = next(c for c in claims_in(text, year=2026, kinds=("number",)) if c.value == value)
+        return true_of_records(claim, text, records, 2026)
+
+    assert true("EXP-1121 is approved in full: £354.00 (£177.00 a night).", 177.0)  # two nights
+    assert not true("EXP-1121 is approved in full: £354.00 (£118.00 a night).", 118.0)
+    assert true("EXP-1121 is approved in full: £354.00 (£118.00 a day).", 118.0)  # three days
