@@ -390,6 +390,22 @@ def set_totals(before: dict[str, dict], gold: dict[str, dict], records: Records)
                 if 1 < len(groups) <= 12:
                     out.update(round(abs(v), 2) for v in groups.values())
 
+    def add_items(text: str) -> None:
+        by_table: dict[str, list[Entity]] = {}
+        for c in claims_in(text, year=None, kinds=("id",)):
+            key = id_key(str(c.value))
+            owner = _primary(records, key)
+            if owner:
+                row = next((records.entities[i] for i in records.by_key.get(key, ())
+                            if records.entities[i].collection == owner), None)
+                if row is not None and row not in by_table.setdefault(owner, []):
+                    by_table[owner].append(row)
+        for rows in by_table.values():
+            if len(rows) >= 2:
+                labels = sorted({l for e in rows for l, a in e.attributes if a.kind == "number"})
+                add([[next((float(a.value) for l, a in e.attributes if l == label and a.kind == "number"), None)
+                       for label in labels] for e in rows], labels)
+
     for path, entry in gold.items():
         old = before.get(path)
         if old == entry:
@@ -403,21 +419,11 @@ def set_totals(before: dict[str, dict], gold: dict[str, dict], records: Records)
                            and not any(isinstance(c, str) and c.strip().casefold() == "total" for c in row)]
                 if 2 <= len(changed) <= MAX_ROWS:
                     add(changed, [str(h or "") for h in rows[0]])
+                    # and the office's own rows of the items listed ("the seven invoices come to £28,617.22"
+                    # of a list that gives no amounts)
+                    add_items(" ".join(str(row[0]) for row in changed if row and isinstance(row[0], str)))
         elif entry.get("kind") == "eml" and old is None and "/sent/" in path:
-            by_table: dict[str, list[Entity]] = {}
-            for c in claims_in(str(entry.get("body") or ""), year=None, kinds=("id",)):
-                key = id_key(str(c.value))
-                owner = _primary(records, key)
-                if owner:
-                    row = next((records.entities[i] for i in records.by_key.get(key, ())
-                                if records.entities[i].collection == owner), None)
-                    if row is not None and row not in by_table.setdefault(owner, []):
-                        by_table[owner].append(row)
-            for rows in by_table.values():
-                if len(rows) >= 2:
-                    labels = sorted({l for e in rows for l, a in e.attributes if a.kind == "number"})
-                    add([[next((float(a.value) for l, a in e.attributes if l == label and a.kind == "number"), None)
-                           for label in labels] for e in rows], labels)
+            add_items(str(entry.get("body") or ""))
     return frozenset(out)
 
 

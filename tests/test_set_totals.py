@@ -31,3 +31,15 @@ def test_a_total_that_no_sum_gives_is_false_and_a_true_one_passes():
     assert _problems("Willowby's £11,734.30 and Yarrow's £9,504.84 add up to £21,239.14.") == []  # the text's own sum
     assert _problems("The invoices are worth a lot.") == []
     assert _problems("I paid £26,617.22.") == []  # no total said
+
+
+def test_a_total_of_a_list_without_amounts_is_the_sum_of_its_items_own_rows():
+    office = {"data/invoices.xlsx": {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
+        ["Invoice", "Supplier", "Amount"], ["WP-2606-0178", "Willowby", 11734.30], ["YE-2608-0256", "Yarrow", 9504.84],
+        ["TF-2609-0302", "Thornbury", 7378.08], ["QP-2609-0317", "Quayside", 100.0]]}}}
+    header = ["Invoice", "Days late"]
+    before = {**office, "data/late.xlsx": {"kind": "xlsx", "sheets": {"Late": [header]}}}
+    gold = {**office, "data/late.xlsx": {"kind": "xlsx", "sheets": {"Late": [header, ["WP-2606-0178", 8], ["YE-2608-0256", 9],
+                                                                                ["TF-2609-0302", 8]]}}}
+    records = build_records(before, 2026)
+    assert round(11734.30 + 9504.84 + 7378.08, 2) in set_totals(before, gold, records)
