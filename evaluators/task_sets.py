@@ -266,7 +266,30 @@ def table_sizes(records: Records, nouns: set[str], text: str = "") -> set[int]:
         if nouns & table_nouns:
             sizes.add(size)
             sizes |= {n for word, n in categories.items() if set(word.casefold().split()) <= words}
+    for label_nouns, count in _distinct_values(records).items():  # "8 teams": the Team column's values
+        if nouns & label_nouns:
+            sizes |= count
     return sizes
+
+
+def _distinct_values(records: Records) -> dict[frozenset[str], set[int]]:
+    """How many distinct values each column of names or of few values holds in its table, by the nouns of
+    the column's label ("Team" gives "team"); once per records."""
+    found = records.__dict__.get("_distinct_values")
+    if found is None:
+        values: dict[tuple[str, str], set[str]] = {}
+        for e in records.entities:
+            if "#" not in e.collection or e.collection.endswith(("#lines", "#mail")):
+                continue
+            for label, value in (*e.words, *e.names):
+                values.setdefault((e.collection, label), set()).add(value.casefold())
+        found = {}
+        for (_collection, label), distinct in values.items():
+            nouns = frozenset(singular(w) for w in re.findall(r"[a-z]{3,}", label.casefold()))
+            if nouns and len(distinct) > 1:
+                found.setdefault(nouns, set()).add(len(distinct))
+        records.__dict__["_distinct_values"] = found
+    return found
 
 
 _COUNT = re.compile(r"(?i)(?<![\w.,£$€/:-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"

@@ -94,3 +94,16 @@ def test_a_count_of_a_partys_rows_must_be_how_many_the_table_holds(text, fails):
 
     records = build_records({"data/supplier_invoices.xlsx": INVOICES}, 2026)
     assert bool(party_count_problems(text, records)) is fails, party_count_problems(text, records)
+
+
+def test_a_count_of_a_columns_values_over_its_whole_table_is_a_size():
+    from officesim.evaluators.records import build_records
+    from officesim.evaluators.task_sets import table_sizes
+
+    rows = [["Name", "Team", "Email"]] + [[f"Person {c}{i}", team, f"p{c}{i}@x.test"]
+                                          for c, team in zip("abcdefgh", ["Finance", "Support", "Sales", "Purchasing",
+                                                                          "Marketing", "People", "Legal", "Facilities"])
+                                          for i in range(2)]
+    records = build_records({"data/staff.xlsx": {"kind": "xlsx", "sheet_order": ["Staff"], "sheets": {"Staff": rows}}},
+                            2026)
+    assert 8 in table_sizes(records, {"team"})
