@@ -454,6 +454,10 @@ _TOTAL_WORDS = re.compile(r"(?i)\b(?:in total|totals?|totalling|totaling|come to
                           r"added up|altogether|combined|all told|sum of|worth)\b")
 
 
+_GAP_WORDS = re.compile(r"(?i)\b(?:over\w*|under\w*|difference|differ\w*|extra|excess|saving\w*|short\w*|"
+                        r"discrepanc\w*|gap|variance|more than|less than|above|below|beyond)\b")
+
+
 def total_problems(text: str, totals: frozenset[float], supported: Callable[[Claim], bool], records: Records,
                    year: int | None) -> list[str]:
     """A total of the task's items ("the seven invoices come to £26,617.22 in total") that is none of the
@@ -463,8 +467,8 @@ def total_problems(text: str, totals: frozenset[float], supported: Callable[[Cla
         return []
     out = []
     for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
-        if not _TOTAL_WORDS.search(sentence):
-            continue
+        if not _TOTAL_WORDS.search(sentence) or _GAP_WORDS.search(sentence):
+            continue  # a total of differences ("overbilled by £1,271.79 in total") is not a column's sum
         amounts = [c for c in claims_in(sentence, year=year, kinds=("number",)) if c.currency]
         for c in amounts:
             value = round(abs(float(c.value)), 2)

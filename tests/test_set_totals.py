@@ -43,3 +43,7 @@ def test_a_total_of_a_list_without_amounts_is_the_sum_of_its_items_own_rows():
                                                                                 ["TF-2609-0302", 8]]}}}
     records = build_records(before, 2026)
     assert round(11734.30 + 9504.84 + 7378.08, 2) in set_totals(before, gold, records)
+
+
+def test_a_total_of_differences_is_not_read_as_a_columns_sum():
+    assert _problems("Held 3 invoices, overbilled by £1,271.79 in total.") == []
