@@ -239,13 +239,7 @@ _OUTSIDE_RECORD = re.compile(r"(?:\b(?:payroll|CRM|ERP|HRIS|SAP|Xero|Sage|QuickB
 def record_words(names: Iterable[str]) -> frozenset[str]:
     """The words that name a set of records: of their file names (not folders) and sheet names, singular
     ("ledger_2026.xlsx" gives "ledger"), without words every office uses."""
-    words = set()
-    for name in names:
-        for w in re.findall(r"[a-z]{3,}", name.lower()):
-            w = w[:-1] if w.endswith("s") and not w.endswith("ss") else w
-            if w not in _GENERIC_PATH_WORDS:
-                words.add(w)
-    return frozenset(words)
+    return frozenset(w for name in names for w in _singular(name) if w not in _GENERIC_PATH_WORDS)
 
 
 _RECORD_NOUN = re.compile(r"(?i)\b((?:[a-z&'’-]+\s+){0,2})(sheet|spreadsheet|workbook|tracker|register|ledger|log|list|"

@@ -261,10 +261,12 @@ def episode_of(state: EvalState) -> Episode:
                           and p not in before and (o := forwarded_from(e)))
     # the office's registers, trackers and documents by their own names (not a folder of PDFs, one per item)
     kept = ("xlsx", "docx", "text", "csv")
-    records_of_office = [f"{p.rpartition('/')[2]} {' '.join(e.get('sheet_order') or e.get('sheets') or [])}"
-                         for p, e in {**before, **state.files}.items() if e.get("kind") in kept]
-    changed = [f"{p.rpartition('/')[2]} {' '.join(e.get('sheet_order') or e.get('sheets') or [])}"
-               for p, e in state.files.items() if state.written(p) and e.get("kind") in kept]
+
+    def named(path: str, entry: dict) -> str:  # a file's own name and its sheets' names
+        return f"{path.rpartition('/')[2]} {' '.join(entry.get('sheet_order') or entry.get('sheets') or [])}"
+
+    records_of_office = [named(p, e) for p, e in {**before, **state.files}.items() if e.get("kind") in kept]
+    changed = [named(p, e) for p, e in state.files.items() if state.written(p) and e.get("kind") in kept]
     return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier, user.partition("@")[2], forwarded,
                    record_words(records_of_office), record_words(changed))
 
@@ -700,9 +702,10 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in contact_count_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in set_count_problems(place.text, sets, records, given)]
         truth.false += [f"{place.where}: {w}" for w in party_count_problems(place.text, records)]
-        supported = _supported(state, place)
-        truth.false += [f"{place.where}: {w}" for w in total_problems(place.text, set_totals_of(state), supported,
-                                                                      records, state.year)]
+        scope = scope_of(state, place)
+        stated = [*scope.claims, *scope.written]  # what the task states: a total may be one of them
+        truth.false += [f"{place.where}: {w}" for w in total_problems(
+            place.text, set_totals_of(state), lambda c: any(same_claim(c, s) for s in stated), records, state.year)]
         truth.false += [f"{place.where}: {w}" for w in superlative_problems(place.text, lists)]
         if state.now is not None:
             truth.false += [f"{place.where}: {w}" for w in deadline_problems(place.text, records, state.now.date())]
@@ -717,18 +720,12 @@ def written_truth(state: EvalState) -> Truth:
             truth.false += [f"{place.where}: {w}" for w in attached_counts(place.text, place.attached, place.rows)]
             truth.false += [f"{place.where}: {w}" for w in listed_rows(place.text, place.rows)]
             truth.false += other_party_items(place, records, gold_ids, (state.user or "").lower())
-        reading: Reading = read(place.text, records, scope_of(state, place), subject=place.subject,
+        reading: Reading = read(place.text, records, scope, subject=place.subject,
                                 neutral=[state.user or "", *place.neutral])
         truth.statements += reading.statements
         truth.false += [f"{place.where}: {v.message()}" for v in reading.false]
         truth.unread += [f"{place.where}: {u}" for u in reading.unread]
     return truth
-
-
-def _supported(state: EvalState, place: Place) -> Callable[[Claim], bool]:
-    """Whether the task states a value: the instruction, the gold's texts, its scope."""
-    scope = scope_of(state, place)
-    return lambda c: any(same_claim(c, s) for s in [*scope.claims, *scope.written])
 
 
 def set_totals_of(state: EvalState) -> frozenset[float]:
