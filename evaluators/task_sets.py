@@ -174,6 +174,12 @@ def _trim(row: list) -> list:
     return out
 
 
+def changed_rows(rows: list[list], was: list[list]) -> list[list]:
+    """The rows of a sheet (below its header) that the gold adds or changes, without a total row."""
+    return [row for i, row in enumerate(rows) if i > 0 and (i >= len(was) or _trim(was[i]) != _trim(row))
+            and not any(isinstance(c, str) and c.strip().casefold() == "total" for c in row)]
+
+
 def task_sets(before: dict[str, dict], gold: dict[str, dict], records: Records) -> list[ItemSet]:
     """The sets the gold solution defines (see the module rules)."""
     out: list[ItemSet] = []
@@ -188,8 +194,7 @@ def task_sets(before: dict[str, dict], gold: dict[str, dict], records: Records) 
                 if not rows:
                     continue
                 header = [str(h or "") for h in rows[0]]
-                changed = [row for i, row in enumerate(rows) if i > 0 and (i >= len(was) or _trim(was[i]) != _trim(row))
-                           and not any(isinstance(c, str) and c.strip().casefold() == "total" for c in row)]
+                changed = changed_rows(rows, was)
                 out += _rows_set(records, f"{path}#{name}", header, changed)
         elif kind == "eml" and old is None and "/sent/" in path:
             by_table: dict[str, set[str]] = {}
@@ -438,8 +443,7 @@ def set_totals(before: dict[str, dict], gold: dict[str, dict], records: Records)
                 was = ((old or {}).get("sheets") or {}).get(name) or []
                 if not rows:
                     continue
-                changed = [row for i, row in enumerate(rows) if i > 0 and (i >= len(was) or _trim(was[i]) != _trim(row))
-                           and not any(isinstance(c, str) and c.strip().casefold() == "total" for c in row)]
+                changed = changed_rows(rows, was)
                 if 2 <= len(changed) <= MAX_ROWS:
                     add(changed, [str(h or "") for h in rows[0]])
                     # and the office's own rows of the items listed ("the seven invoices come to £28,617.22"
@@ -466,6 +470,7 @@ def total_problems(text: str, totals: frozenset[float], supported: Callable[[Cla
     if not totals:
         return []
     out = []
+    given: list[Claim] | None = None  # the text's own amounts, read once where a total needs them
     for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
         if not _TOTAL_WORDS.search(sentence) or _GAP_WORDS.search(sentence):
             continue  # a total of differences ("overbilled by £1,271.79 in total") is not a column's sum
@@ -474,8 +479,9 @@ def total_problems(text: str, totals: frozenset[float], supported: Callable[[Cla
             value = round(abs(float(c.value)), 2)
             if any(abs(value - t) <= 0.011 for t in totals) or supported(c) or records.holders(c):
                 continue
-            others = [Operand(float(o.value), o.currency) for o in claims_in(text, year=year, kinds=("number",))
-                      if o.currency and abs(float(o.value)) != value][:60]
+            if given is None:
+                given = [o for o in claims_in(text, year=year, kinds=("number",)) if o.currency]
+            others = [Operand(float(o.value), o.currency) for o in given if abs(float(o.value)) != value][:60]
             if total_of(value, c.text, others, c.currency) or one_step(value, c.text, others, currency=c.currency):
                 continue
             out.append(f"{' '.join(sentence.split())[:90]!r} gives {c.text.strip()} as a total, but no sum of the "
