@@ -88,7 +88,6 @@ def _said_of(clause: str, statuses: list[tuple[int, str]], inherited: str | None
     """Which status each identifier of a clause is given: the first said after it (the predicate of its
     subject), else the last said before it, else the heading's. (status index) -> [(key, entity)]."""
     groups: dict[int, list[tuple[str, int]]] = {}
-    kinds = [kind for _at, kind in statuses] + ([inherited] if inherited else [])
     for key, (start, _end) in records.keys_in(clause).items():
         if not key.startswith("#"):
             continue
@@ -99,7 +98,7 @@ def _said_of(clause: str, statuses: list[tuple[int, str]], inherited: str | None
             continue
         for index in records.named(key)[:GENERIC]:
             groups.setdefault(which, []).append((clause[start:_end], index))
-    return {i: members for i, members in groups.items() if kinds[i]} if kinds else {}
+    return groups
 
 
 def _contradicts(status: str, dates: list[tuple[str, date]], today: date) -> bool:
