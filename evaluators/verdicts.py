@@ -537,6 +537,10 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
             label, value, i = labelled[0]
             return verdict("false", f"is given as {label!r}, but the office's {label!r} of {records.entities[i].name} "
                                     f"is {shown(value)}")
+    if entities and (c.kind == "date" or _money(c)) and (not gold_says or of_others):
+        wrong = _against_gold(c, st, entities, records, scope, of_others)
+        if wrong:
+            return verdict("false", wrong)
     if not entities:
         return verdict("true") if gold_says else None
     if _BOUNDARY.search(st.text[max(0, c.start - 30):c.start]):
@@ -568,6 +572,38 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         return verdict("false", f"is not what the office says of {records.entities[entities[0]].name} ({theirs}), "
                                 "and no record of the office, the task or a sum of them gives it")
     return None
+
+
+ALIGNED_ENTITIES = 12  # a statement bound to more items than this is about a group, not one item
+
+
+def gold_values_of(scope: Scope, entities: Iterable[int], kind: str) -> list[Claim]:
+    """The values of one kind (a date; an amount) the gold's own texts give of what ``entities`` are."""
+    ents = set(entities)
+    return [g for about, g in scope.about if about and about & ents and g.kind == kind
+            and (kind != "number" or _money(g))]
+
+
+def _against_gold(c: Claim, st: Statement, entities: list[int], records: Records, scope: Scope,
+                  of_others: bool) -> str | None:
+    """Why a date or an amount that is no attribute of the item it is said of, and no step from them,
+    contradicts what the task's solution gives that item (or None): the gold gives this item its own
+    value of that kind, and this one is either what it gives only other items ("Mei's six-month date,
+    20 December", where 20 December is Grace's and Mei's is 25 December) or, stated as a fact, what
+    nothing gives."""
+    if len(entities) > ALIGNED_ENTITIES:
+        return None
+    mine = gold_values_of(scope, entities, c.kind)
+    if not mine or any(same_claim(c, g) for g in mine):
+        return None
+    this = records.entities[entities[0]].name
+    given = ", ".join(dict.fromkeys(shown(g) for g in mine))[:120]
+    if of_others:
+        whose = sorted({records.entities[i].name for about, g in scope.about if same_claim(c, g) for i in about})
+        return f"is what the task gives of {', '.join(whose[:2])}, not of {this} (its is {given})"
+    if not _checkable(c, st, scope):
+        return None
+    return f"is not what the task gives of {this} ({given}), and no record of it or sum of them gives it"
 
 
 ROWS_SUMMED = 600  # rows of one name a sum is worked out over (a supplier's invoices of a year)

@@ -214,6 +214,23 @@ def test_what_the_gold_states_of_an_item_is_true_of_it(records):
     assert [v.verdict for v in reading.verdicts] == ["true"]
 
 
+@pytest.mark.parametrize("text,wrong", [
+    ("SO-1002 was approved for £600.00.", True),  # the gold gives SO-1002 £400.00 and £600.00 to SO-1003
+    ("SO-1002 was approved for £400.00.", False),
+    ("SO-1002 (£830.50) was approved for £400.00.", False),  # its own amount is true context
+    ("SO-1003 was approved for £600.00.", False),
+    ("SO-1002: the last chaser came on 5 October.", True),  # the gold gives it 12 October, 5 October is SO-1003's
+    ("SO-1002: the last chaser came on 12 October.", False),
+])
+def test_a_value_the_gold_gives_another_item_is_false_of_this_one(records, text, wrong):
+    from officesim.evaluators.verdicts import statements_about
+    gold = ("SO-1002: approved £400.00, last chaser 12 October 2026.\n"
+            "SO-1003: approved £600.00, last chaser 5 October 2026.")
+    scope = Scope(written=claims_in(gold, year=2026), about=statements_about(gold, records, 2026), now=NOW, year=2026)
+    reading = read(text, records, scope)
+    assert bool(reading.false) == wrong, [v.message() for v in reading.verdicts]
+
+
 # ---- counts over what the statement lists; hedges after a noun; worked-out day counts -------------------
 @pytest.mark.parametrize("text,wrong", [
     ("Acme Tools asked about four orders: SO-1001, SO-1003 and SO-1002.", True),
