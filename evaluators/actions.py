@@ -27,7 +27,8 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
                      r"discussed (?:[\w-]+ ){0,2}with"),
     ("book", "event", r"booked|scheduled|rescheduled|set up|arranged|organi[sz]ed|invited|moved|cancell?ed|"
                       r"blocked (?:out )?(?:the |an? |\d|some |time|tomorrow|today|your|my|our)|"
-                      r"put (?:it |this |them )?in (?:the |your |our )?(?:calendar|diary)"),
+                      r"(?:put|added|entered|pencil+ed) (?:it |this |them |that )?(?:in|into|on|to) (?:the |your |our |my )?(?:[\w'’-]+ ){0,2}"
+                      r"(?:calendars?|diary|diaries)\b"),
     ("record", "file", r"updated|amended|corrected|recorded|logged|entered|filled in|ticked|saved|filed|marked|flagged|"
                        r"added (?:it |this |them |the \w+ )?to (?:the |our |your )?(?:\w+ ){0,2}"
                        r"(?:sheet|spreadsheet|workbook|ledger|register|tracker|log|list|directory|file|document|record)s?"),

@@ -77,3 +77,15 @@ def test_each_person_a_mail_claim_names_must_have_had_a_mail():
     assert _mail_problems("I've chased Dmitri about his overdue actions.", to_dmitri) == []
     assert _mail_problems("I've emailed Dmitri, but Mei already knew.", to_dmitri) == []
     assert _mail_problems("I've also let the four team leads know.", (("msg-1", frozenset({"a@x.test"})),))
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("Approved — I've also put it in the team calendar.", True),
+    ("I've added it to the team's shared calendar.", True),
+    ("I'll put it in the calendar once you confirm.", False),  # a plan claims nothing
+])
+def test_an_entry_said_put_in_a_calendar_needs_an_event(text, wrong):
+    assert bool(_problems(text, ["leave_tracker.xlsx Leave"])) == wrong, text
+    episode = Episode(frozenset({"file", "event"}), (), record_words=OFFICE, changed_words=record_words([]))
+    assert action_problems(text, "answer", episode, attachments=None, recipients_named=lambda s: set(),
+                           allowed=set(), recorded=lambda s, v: False) == []
