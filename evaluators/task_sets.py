@@ -454,6 +454,31 @@ def set_totals(before: dict[str, dict], gold: dict[str, dict], records: Records)
     return frozenset(out)
 
 
+def stated_totals(texts: Iterable[str], year: int | None) -> tuple[frozenset[float], frozenset[float]]:
+    """The sums of the amounts the gold's own texts give under one label, each amount labelled by the words
+    right before it ("overspent by £8,622.34", "overspent by £15,833.88": the total overspend): (every such
+    sum, the sums of labels that name a difference). A text that states each item's gap says what the
+    gaps add up to."""
+    groups: dict[str, list[float]] = {}
+    for text in texts:
+        for line in text.splitlines():
+            cut = 0
+            for c in claims_in(line, year=year, kinds=("number",)):
+                if c.currency:
+                    gap = re.split(r"[,;:()|]", line[cut:c.start])[-1]  # the words since the last break
+                    label = " ".join(re.findall(r"[a-z]{3,}", gap.casefold())[-2:])
+                    if label:
+                        groups.setdefault(label, []).append(abs(float(c.value)))
+                cut = c.end
+    every, gaps = set(), set()
+    for label, values in groups.items():
+        if 2 <= len(values) <= MAX_ROWS:
+            every.add(round(sum(values), 2))
+            if _GAP_WORDS.search(label):
+                gaps.add(round(sum(values), 2))
+    return frozenset(every), frozenset(gaps)
+
+
 _TOTAL_WORDS = re.compile(r"(?i)\b(?:in total|totals?|totalling|totaling|come to|comes to|came to|add up to|adds up to|"
                           r"added up|altogether|combined|all told|sum of|worth)\b")
 
@@ -463,21 +488,22 @@ _GAP_WORDS = re.compile(r"(?i)\b(?:over\w*|under\w*|difference|differ\w*|extra|e
 
 
 def total_problems(text: str, totals: frozenset[float], supported: Callable[[Claim], bool], records: Records,
-                   year: int | None) -> list[str]:
+                   year: int | None, gaps: frozenset[float] = frozenset()) -> list[str]:
     """A total of the task's items ("the seven invoices come to £26,617.22 in total") that is none of the
     sums over its sets (``set_totals``), no value of the office, nothing the task states (``supported``) and
-    no sum of the amounts the text itself gives."""
-    if not totals:
+    no sum of the amounts the text itself gives. A total of differences ("overspent by £23,711.31 in
+    total") is read only where the gold states each difference (``gaps``, of ``stated_totals``)."""
+    if not totals and not gaps:
         return []
     out = []
     given: list[Claim] | None = None  # the text's own amounts, read once where a total needs them
     for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
-        if not _TOTAL_WORDS.search(sentence) or _GAP_WORDS.search(sentence):
+        if not _TOTAL_WORDS.search(sentence) or (_GAP_WORDS.search(sentence) and not gaps):
             continue  # a total of differences ("overbilled by £1,271.79 in total") is not a column's sum
         amounts = [c for c in claims_in(sentence, year=year, kinds=("number",)) if c.currency]
         for c in amounts:
             value = round(abs(float(c.value)), 2)
-            if any(abs(value - t) <= 0.011 for t in totals) or supported(c) or records.holders(c):
+            if any(abs(value - t) <= 0.011 for t in (*totals, *gaps)) or supported(c) or records.holders(c):
                 continue
             if given is None:
                 given = [o for o in claims_in(text, year=year, kinds=("number",)) if o.currency]

@@ -31,8 +31,8 @@ from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems
 from officesim.evaluators.superlatives import ranked_lists, superlative_problems
-from officesim.evaluators.task_sets import (ItemSet, party_count_problems, set_count_problems, set_totals, task_sets,
-                                            total_problems)
+from officesim.evaluators.task_sets import (ItemSet, party_count_problems, set_count_problems, set_totals, stated_totals,
+                                            task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
 from officesim.evaluators.verdicts import MEASURE, Reading, Scope, read, statements_about, true_of_records
 
@@ -704,8 +704,11 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in party_count_problems(place.text, records)]
         scope = scope_of(state, place)
         stated = [*scope.claims, *scope.written]  # what the task states: a total may be one of them
+        every, gaps = stated_totals_of(state)  # the sums of what the gold states: further totals, not a set
+        totals = set_totals_of(state)
         truth.false += [f"{place.where}: {w}" for w in total_problems(
-            place.text, set_totals_of(state), lambda c: any(same_claim(c, s) for s in stated), records, state.year)]
+            place.text, totals | every if totals else totals, lambda c: any(same_claim(c, s) for s in stated),
+            records, state.year, gaps)]
         truth.false += [f"{place.where}: {w}" for w in superlative_problems(place.text, lists)]
         if state.now is not None:
             truth.false += [f"{place.where}: {w}" for w in deadline_problems(place.text, records, state.now.date())]
@@ -735,6 +738,13 @@ def set_totals_of(state: EvalState) -> frozenset[float]:
         state.memo["set_totals"] = set_totals(state.before or {}, state.gold or {}, records) \
             if state.gold is not None and records is not None else frozenset()
     return state.memo["set_totals"]
+
+
+def stated_totals_of(state: EvalState) -> tuple[frozenset[float], frozenset[float]]:
+    """``task_sets.stated_totals`` of the gold's own texts, once per state."""
+    if "stated_totals" not in state.memo:
+        state.memo["stated_totals"] = stated_totals(gold_written(state), state.year)
+    return state.memo["stated_totals"]
 
 
 def task_sets_of(state: EvalState, records: Records) -> tuple[list[ItemSet], frozenset[int]]:

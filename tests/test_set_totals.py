@@ -47,3 +47,20 @@ def test_a_total_of_a_list_without_amounts_is_the_sum_of_its_items_own_rows():
 
 def test_a_total_of_differences_is_not_read_as_a_columns_sum():
     assert _problems("Held 3 invoices, overbilled by £1,271.79 in total.") == []
+
+
+def test_a_total_of_differences_is_read_where_the_gold_states_each_difference():
+    from officesim.evaluators.task_sets import stated_totals
+    gold = ["CC-410 (Operations): spent £72,622.34 against £64,000.00, overspent by £8,622.34\n"
+            "CC-610 (IT): spent £78,333.88 against £62,500.00, overspent by £15,833.88\n"
+            "CC-710 (Marketing): spent £46,255.09 against £38,000.00, overspent by £8,255.09"]
+    every, gaps = stated_totals(gold, 2026)
+    assert 32711.31 in gaps and 197211.31 in every
+    records = build_records({}, 2026)
+    wrong = total_problems("The three teams overspent by £23,711.31 in total.", frozenset(), lambda c: False,
+                           records, 2026, gaps)
+    right = total_problems("The three teams overspent by £32,711.31 in total.", frozenset(), lambda c: False,
+                           records, 2026, gaps)
+    assert wrong and not right
+    assert total_problems("The three teams overspent by £23,711.31 in total.", frozenset(), lambda c: False,
+                          records, 2026) == []  # no difference stated by the gold: not read
