@@ -530,7 +530,7 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     # the gold says it only of other items (another order's date in the gold's sheet): no warrant for this one
     of_others = gold_says and all(about and not about.intersection(entities)
                                   for about, g in scope.about if same_claim(c, g))
-    if (not gold_says or of_others) and (c.kind == "date" or _money(c)) and not _PLAN.search(st.text):
+    if (not gold_says or of_others) and (c.kind == "date" or _money(c)) and not _plans(st.text):
         words = _gap_words(c, st)
         labelled = [(label, a, i) for label, a, i in labelled_own if words and label and words & label_words(label)]
         if labelled:  # "CTR-2300 expires 31 January 2027" where its Expiry is 28 February: the labelled value
@@ -713,10 +713,16 @@ _PROPOSED = re.compile(r"(?i)\b(?:let's|let us|how about|what about|can we|could
                        r"available|instead|new|now|moved|extended|revised|changed|agreed|rescheduled)\b|\?")
 
 
+def _plans(text: str) -> bool:
+    """Whether a statement plans, proposes or sets a deadline ("will", "by Friday", "until"), where "is not
+    due until 25 December" states a due date rather than a plan."""
+    return _PLAN.search(_DUE_ON.sub("due on", text)) is not None
+
+
 def _checkable(c: Claim, st: Statement, scope: Scope) -> bool:
     """Whether a value no record gives is false rather than the writer's own (a plan, a deadline it
     proposes): an amount, or a past date, in a statement that plans nothing."""
-    if _PLAN.search(_DUE_ON.sub("due on", st.text)):
+    if _plans(st.text):
         return False
     if c.kind == "number":
         return _money(c)

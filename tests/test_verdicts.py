@@ -700,3 +700,19 @@ def test_a_condition_or_a_plain_statement_is_no_hedge(text):
     from officesim.evaluators.verdicts import prose_hedges
 
     assert prose_hedges(cut(text)) == [], text
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("Its unpaid invoice VS-2609-0316 isn't due until 25 December.", True),  # its Due is 25 November
+    ("Its unpaid invoice VS-2609-0316 isn't due until 25 November.", False),
+    ("Please pay VS-2609-0316 by 25 December.", False),  # a deadline set, not the invoice's due date stated
+])
+def test_a_due_date_stated_with_until_is_read_against_the_items_due(text, wrong):
+    office = {"data/invoices.xlsx": {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
+        ["Invoice", "Supplier", "Issued", "Due", "Amount"],
+        ["VS-2609-0316", "Vantage Security", datetime(2026, 9, 26), datetime(2026, 11, 25), 1352.52],
+        ["VS-2610-0350", "Vantage Security", datetime(2026, 10, 25), datetime(2026, 12, 28), 980.00],
+    ]}}}
+    records = build_records(office, 2026)
+    reading = read(text, records, Scope(now=datetime(2026, 11, 20, 9, 0), year=2026))
+    assert bool(reading.false) == wrong, [v.message() for v in reading.verdicts]
