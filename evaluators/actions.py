@@ -70,6 +70,11 @@ _RECORDED_NOTE = re.compile(
 _NOT_ENCLOSED = re.compile(r"(?i)\b(?:not|n't|never|no|will|shall|once|when|if|unless)\b|\?")
 
 
+_CLAUSE_BREAK = re.compile(r"(?i)[;:]|,\s*(?:so|and so|and then|and|but|as|since|because|which)\b")
+# what a booking verb schedules when it is a payment, not an event: "scheduled for payment this Friday"
+_PAYMENT = re.compile(r"(?i)\b(?:for|to be)\s+(?:payment|paid|refund(?:ed)?|transfer(?:red)?)\b|\bpayments?\b")
+
+
 @dataclass(frozen=True)
 class ActionClaim:
     """One claim of a done action: its words, what shows it, and the sentence it stands in."""
@@ -97,7 +102,10 @@ def action_claims(text: str) -> list[ActionClaim]:
         if stem == "outside" and re.match(r"(?i)we\s+(?!'ve|have|had)", m.group(0)):
             continue  # "we ordered 21", "we paid it on 3 May": the firm's history, which the records hold
         plan = _NOT if m.re is not _ENCLOSED else _NOT_ENCLOSED  # "please find attached" is no request
-        if plan.search(text[lo:m.start()] + m.group(0)):
+        # a plan, a condition or a negation of the claim's own clause ("nothing was open, so I emailed
+        # Pablo" claims the mail; "if it's paid, I've sent a receipt" does not)
+        clause = max((b.end() for b in _CLAUSE_BREAK.finditer(text, lo, m.start())), default=lo)
+        if plan.search(text[clause:m.start()] + m.group(0)):
             continue
         if m.re is _RECORDED_NOTE and re.search(r"(?i)\b(?:last|previously|was|were|had|by)\b", m.group(0)):
             continue  # "The register was last updated", "recorded by Anna": a state, not this writer's work
@@ -185,6 +193,8 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
             claim = ActionClaim(claim.stem, "outside", claim.words, claim.sentence, claim.start)
         elif claim.shows == "outside" and verb in ("chased", "reminded") and recipients_named(_object(claim)):
             claim = ActionClaim("send", "mail", claim.words, claim.sentence, claim.start)  # "I've chased Dmitri and Mei"
+        elif claim.shows == "event" and _PAYMENT.search(_object(claim)):  # "scheduled for payment on Friday"
+            claim = ActionClaim("outside", "outside", claim.words, claim.sentence, claim.start)
         if claim.shows == "attachment":
             ok = attachments if attachments is not None else "attachment" in episode.did
         elif claim.shows == "mail":

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 import threading
 from email.utils import parseaddr
-from typing import Callable
+from typing import Callable, Iterable
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 
 from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
                                           counted_action_problems, mail_key)
@@ -271,6 +271,16 @@ def episode_of(state: EvalState) -> Episode:
                    record_words(records_of_office), record_words(changed))
 
 
+def user_events(state: EvalState) -> list[dict]:
+    """The events of the user's calendar after the episode."""
+    if "user_events" not in state.memo:
+        user = (state.user or "").lower()
+        state.memo["user_events"] = [ev for p, e in state.files.items() if e.get("kind") == "ics"
+                                     and (not user or user.partition("@")[0] in p.lower())
+                                     for ev in e.get("events") or []]
+    return state.memo["user_events"]
+
+
 def new_event_times(state: EvalState) -> frozenset:
     """The start and end times of the events the episode made or changed (what "I've booked 9:00-10:00"
     may say)."""
@@ -338,6 +348,53 @@ def event_time_problems(text: str, events: list[tuple[str, frozenset, frozenset[
         if not any(t.value in own for t in times):
             out.append(f"{' '.join(sentence.split())[:90]!r} gives {times[0].text.strip()} for {title!r}, but the event "
                        f"the episode made is at {', '.join(sorted(t.strftime('%H:%M') for t in own))}")
+    return out
+
+
+# a date proposed, moved or asked about rather than stated as the meeting's
+_DATE_OPEN = re.compile(r"(?i)\b(?:moved?|moving|reschedul\w*|instead|new|propose\w*|suggest\w*|could|would|can|shall|"
+                        r"let's|how about|what about|free|available|until|by|before|after|since|if)\b|\?")
+
+
+def event_date_problems(text: str, people: Iterable[str], events: list[dict], records: Records,
+                        year: int | None) -> list[str]:
+    """A day said of the meeting a mail is about that is not its day ("ahead of our quarterly call on
+    Monday 23 November" in the mail to Saltmarsh's manager, where the calendar's "Quarterly call:
+    Saltmarsh Cleaning" is on 24 November). The meeting is the one event of the user's calendar that
+    shares a meeting word with the sentence and is the addressees' (one of them is invited, or its title
+    names a party whose records carry one of their addresses); a sentence that names several such events,
+    or proposes or moves a day, is left alone."""
+    people = {p.lower() for p in people}
+    if not events or not people:
+        return []
+    theirs = []
+    for ev in events:
+        title = str(ev.get("summary") or "")
+        invited = people & {str(a).lower() for a in ev.get("attendees") or []}
+        named = {k for key in records.keys_in(title) if not key.startswith("#")
+                 for i in records.by_key.get(key, ())[:50] for k in records.entities[i].keys if "@" in k}
+        start = as_datetime(ev.get("start"))
+        if (invited or people & named) and isinstance(start, datetime):
+            theirs.append((title, start.date(), bool(people & named)))
+    if any(by_party for *_x, by_party in theirs):
+        theirs = [t for t in theirs if t[2]]  # the party's own meeting before one the colleague is invited to
+    out = []
+    for sentence in _SENTENCE_BREAK.split(text):
+        dates = [c for c in claims_in(sentence, year=year, kinds=("date",)) if isinstance(c.value, date)]
+        for m in _EVENT_WORDS.finditer(sentence) if dates else ():
+            # the day written right after the meeting's word ("our quarterly call on Monday 23 November")
+            said = [c for c in dates if 0 <= c.start - m.end() <= 40]
+            if not said or _DATE_OPEN.search(sentence[max(0, m.start() - 30):said[0].end + 12]):
+                continue
+            about = [t for t in theirs if m.group(0).casefold().rstrip("s") in
+                     {w.casefold().rstrip("s") for w in _EVENT_WORDS.findall(t[0])}]
+            if not about or len({d for _t, d, _p in about}) != 1:
+                continue
+            title, day, _p = about[0]
+            if said[0].value != day:
+                out.append(f"{' '.join(sentence.split())[:90]!r} gives {said[0].text.strip()} for {title!r}, "
+                           f"which the calendar has on {day:%A %d %B %Y}")
+            break
     return out
 
 
@@ -698,6 +755,10 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state))]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
+        if place.to is not None:
+            truth.false += [f"{place.where}: {w}" for w in event_date_problems(
+                place.body, [a for a in place.neutral if a != (state.user or "").lower()], user_events(state),
+                records, state.year)]
         truth.false += [f"{place.where}: {w}" for w in policy_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in contact_count_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in set_count_problems(place.text, sets, records, given)]

@@ -89,3 +89,24 @@ def test_an_entry_said_put_in_a_calendar_needs_an_event(text, wrong):
     episode = Episode(frozenset({"file", "event"}), (), record_words=OFFICE, changed_words=record_words([]))
     assert action_problems(text, "answer", episode, attachments=None, recipients_named=lambda s: set(),
                            allowed=set(), recorded=lambda s, v: False) == []
+
+
+def test_a_negation_in_an_earlier_clause_leaves_the_claim_standing():
+    episode = Episode(frozenset({"mail"}), (("this", frozenset({"hugo@fernhill.test"})),), home="fernhill.test")
+
+    def problems(text: str) -> list[str]:
+        return action_problems(text, "answer", episode, attachments=None, this="this", allowed=set(),
+                               recipients_named=lambda s: {"pablo@vantage.test"} if "Pablo" in s else set(),
+                               recorded=lambda s, v: False)
+
+    assert problems("Vantage had nothing open, so I left its call as it was; I emailed Pablo Novak about it.")
+    assert problems("I have not emailed Pablo Novak: nothing was open.") == []
+    assert problems("If anything turns up, I'll email Pablo Novak.") == []
+
+
+def test_a_payment_said_scheduled_is_no_calendar_event():
+    episode = Episode(frozenset({"mail", "event"}), ())
+    problems = action_problems("Good news: all four have been scheduled for payment this Friday.", "mail", episode,
+                               attachments=None, recipients_named=lambda s: set(), allowed=set(),
+                               recorded=lambda s, v: False)
+    assert problems and "cannot do that" in problems[0]

@@ -716,3 +716,25 @@ def test_a_due_date_stated_with_until_is_read_against_the_items_due(text, wrong)
     records = build_records(office, 2026)
     reading = read(text, records, Scope(now=datetime(2026, 11, 20, 9, 0), year=2026))
     assert bool(reading.false) == wrong, [v.message() for v in reading.verdicts]
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("Ahead of our quarterly call on Monday 23 November, here is the agenda.", True),
+    ("Ahead of our quarterly call on Tuesday 24 November, here is the agenda.", False),
+    ("Could we move our quarterly call to Monday 23 November?", False),  # a day proposed, not stated
+    ("Invoice SC-2610-0354 was due on 14 November; see you at the call.", False),  # the date is the invoice's
+])
+def test_the_day_of_the_meeting_a_mail_is_about_is_the_calendars(text, wrong):
+    from officesim.evaluators.truth import event_date_problems
+    office = {"data/suppliers.xlsx": {"kind": "xlsx", "sheet_order": ["Suppliers"], "sheets": {"Suppliers": [
+        ["Supplier", "Account manager", "Email"],
+        ["Saltmarsh Cleaning", "Teo Brandt", "teo@saltmarshcleaning.test"],
+        ["Birchwood Stationers", "Elena Weber", "elena@birchwood.test"],
+    ]}}}
+    events = [{"summary": "Quarterly call: Saltmarsh Cleaning", "start": "2026-11-24 11:00:00",
+               "attendees": ["vera.brandt@harbourline.test"]},
+              {"summary": "Quarterly call: Birchwood Stationers", "start": "2026-11-23 11:00:00",
+               "attendees": ["vera.brandt@harbourline.test"]}]
+    records = build_records(office, 2026)
+    people = ["teo@saltmarshcleaning.test", "vera.brandt@harbourline.test"]
+    assert bool(event_date_problems(text, people, events, records, 2026)) == wrong
