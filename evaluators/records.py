@@ -335,6 +335,7 @@ def _text_records(records: Records, path: str, kind: str, lines: list[str], year
     keys = list(own_keys)
     pending_label: str | None = None
     first_ids = 0
+    heading: tuple[tuple[str, Claim], ...] | None = None  # the dates of a document's first line
     for n, raw in enumerate(lines[:MAX_LINES]):
         line = raw.strip()
         if not line:
@@ -342,6 +343,9 @@ def _text_records(records: Records, path: str, kind: str, lines: list[str], year
             continue
         cells = _split_row(line)
         claims = _value_claims(line, year)
+        if heading is None:  # "Key accounts weekly — minutes of 29 September 2026": the day each line was said
+            heading = tuple((_word_label(line, c) or "heading", c) for c in claims
+                            if c.kind == "date") if kind != "mail" else ()
         if cells is not None and not claims and len(cells) >= 2:
             header = cells  # a table's header line: its rows follow
             continue
@@ -363,7 +367,8 @@ def _text_records(records: Records, path: str, kind: str, lines: list[str], year
             first_ids += 1
         if ids and cells is None:  # a line about an identified item: "Invoice QP-2609-0317, £1,372.47, due 3 Oct"
             records.add(Entity(f"{path}, line {n + 1}", f"{path}#lines",
-                               tuple(id_key(c.value) for c in ids), tuple((_word_label(line, c), c) for c in claims)))
+                               tuple(id_key(c.value) for c in ids),
+                               tuple((_word_label(line, c), c) for c in claims) + (heading if n else ())))
         every += [("", c) for c in claims]
         pending_label = line if (not claims and len(line) <= 40 and len(line.split()) <= 5) else None
     attributes = [*own, *labelled, *(every if len(every) <= SHORT else [])]

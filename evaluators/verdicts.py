@@ -544,6 +544,13 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     if not entities:
         return verdict("true") if gold_says else None
     if _BOUNDARY.search(st.text[max(0, c.start - 30):c.start]):
+        if c.kind == "date" and isinstance(c.value, date) and _OVERDUE_SINCE.search(st.text[max(0, c.start - 30):c.start]):
+            # "A129, overdue since 22 October": the day its due date passed
+            dues = [a.value for _l, a, _i in labelled_own or own if isinstance(a.value, date) and label_words(_l) & _DUE_WORDS]
+            if dues and not any(abs((c.value - d).days) <= 1 for d in dues):
+                return verdict("false", f"is given as the day it fell overdue, but the office's due date of "
+                                        f"{records.entities[entities[0]].name} is "
+                                        f"{', '.join(sorted({d.isoformat() for d in dues}))}")
         return verdict("true") if gold_says else None  # "orders since 1 August": a range's end, not an attribute
     holders = records.holders(c)
     collections = {records.entities[i].collection for i in entities}
@@ -574,6 +581,9 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     return None
 
 
+_OVERDUE_SINCE = re.compile(r"(?i)\b(?:overdue|late|past (?:its |their )?due(?: date)?|outstanding)\s+since\s+(?:the\s+)?"
+                            r"(?:[A-Za-z]+,?\s+)?$")
+_DUE_WORDS = {"due", "deadl"}
 ALIGNED_ENTITIES = 12  # a statement bound to more items than this is about a group, not one item
 
 
@@ -593,6 +603,9 @@ def _against_gold(c: Claim, st: Statement, entities: list[int], records: Records
     nothing gives."""
     if len(entities) > ALIGNED_ENTITIES:
         return None
+    if c.kind == "date" and not (_STATED.search(st.text[max(0, c.start - 40):c.start]) or _gap_words(c, st) & {
+            w for _l, a, _i in _attrs(records, entities, "date") for w in label_words(_l)}):
+        return None  # a date of something else the sentence tells ("moved to you from Asha on 29 September")
     mine = gold_values_of(scope, entities, c.kind)
     if not mine or any(same_claim(c, g) for g in mine):
         return None

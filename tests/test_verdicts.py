@@ -219,8 +219,9 @@ def test_what_the_gold_states_of_an_item_is_true_of_it(records):
     ("SO-1002 was approved for £400.00.", False),
     ("SO-1002 (£830.50) was approved for £400.00.", False),  # its own amount is true context
     ("SO-1003 was approved for £600.00.", False),
-    ("SO-1002: the last chaser came on 5 October.", True),  # the gold gives it 12 October, 5 October is SO-1003's
-    ("SO-1002: the last chaser came on 12 October.", False),
+    ("SO-1002: the last chaser was on 5 October.", True),  # the gold gives it 12 October, 5 October is SO-1003's
+    ("SO-1002: the last chaser was on 12 October.", False),
+    ("SO-1002 moved to Dana on 5 October.", False),  # a date of another thing the sentence tells
 ])
 def test_a_value_the_gold_gives_another_item_is_false_of_this_one(records, text, wrong):
     from officesim.evaluators.verdicts import statements_about
@@ -738,3 +739,34 @@ def test_the_day_of_the_meeting_a_mail_is_about_is_the_calendars(text, wrong):
     records = build_records(office, 2026)
     people = ["teo@saltmarshcleaning.test", "vera.brandt@harbourline.test"]
     assert bool(event_date_problems(text, people, events, records, 2026)) == wrong
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("The oldest is VS-2609-0316, overdue since 25 October.", True),  # its Due is 25 November
+    ("The oldest is VS-2609-0316, overdue since 25 November.", False),
+    ("The oldest is VS-2609-0316, overdue since 26 November.", False),  # the day after its due date
+])
+def test_overdue_since_gives_the_items_due_date(text, wrong):
+    office = {"data/invoices.xlsx": {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
+        ["Invoice", "Supplier", "Issued", "Due", "Amount"],
+        ["VS-2609-0316", "Vantage Security", datetime(2026, 9, 26), datetime(2026, 11, 25), 1352.52],
+        ["VS-2610-0350", "Vantage Security", datetime(2026, 10, 25), datetime(2026, 12, 28), 980.00],
+    ]}}}
+    records = build_records(office, 2026)
+    reading = read(text, records, Scope(now=datetime(2026, 12, 2, 9, 0), year=2026))
+    assert bool(reading.false) == wrong, [v.message() for v in reading.verdicts]
+
+
+def test_a_documents_heading_date_is_the_day_of_each_of_its_lines():
+    from officesim.evaluators.verdicts import true_of_records
+    office = {"data/minutes/key_accounts_2026-09-29.docx": {"kind": "docx", "paragraphs": [
+        "Key accounts weekly — minutes of 29 September 2026", "Open actions reviewed:",
+        "A129: moves from Asha Kovac to Dmitri Mensah.",
+        "A133 Mei Roth — prepare the renewal proposal — due 20 October 2026"]}}
+    records = build_records(office, 2026)
+    text = "A129 — the renewal proposal (moved to you from Asha on 29 September)"
+    (c,) = [c for c in claims_in(text, year=2026) if c.kind == "date"]
+    assert true_of_records(c, text, records, 2026)
+    wrong = "A133 — the renewal proposal, due 29 September"  # the heading's day is no due date
+    reading = read(wrong, records, Scope(now=NOW, year=2026))
+    assert [v.value for v in reading.false] == ["29 September"], [v.message() for v in reading.verdicts]
