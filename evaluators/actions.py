@@ -107,6 +107,9 @@ def action_claims(text: str) -> list[ActionClaim]:
         clause = max((b.end() for b in _CLAUSE_BREAK.finditer(text, lo, m.start())), default=lo)
         if plan.search(text[clause:m.start()] + m.group(0)):
             continue
+        if re.match(r"(?i)\s+by\s+(?!me\b|us\b|myself\b)", text[m.end():m.end() + 16]) and re.search(
+                r"(?i)\bbeen\b", m.group(0)):
+            continue  # "14 have already been chased by the supplier": someone else's doing, not this writer's
         if m.re is _RECORDED_NOTE and re.search(r"(?i)\b(?:last|previously|was|were|had|by)\b", m.group(0)):
             continue  # "The register was last updated", "recorded by Anna": a state, not this writer's work
         if m.re is _NOTE and (not m.group(0).lstrip(" \t-*•–")[:1].isupper()

@@ -836,10 +836,13 @@ def _true_context(state: EvalState):
     if state.before is None:
         return None
     records, involved, counts = records_of(state), involved_keys(state), gold_counts(state)
+    totals = set_totals_of(state) | stated_totals_of(state)[0]
 
     def true_context(claim: Claim, text: str) -> bool:
         if claim.kind == "number" and not claim.currency and claim.value in counts and float(claim.value) > 1:
             return True
+        if claim.kind == "number" and claim.currency and any(abs(abs(float(claim.value)) - t) <= 0.011 for t in totals):
+            return True  # a total of the task's items ("the 14 chased come to £41,716.66")
         return true_of_records(claim, text, records, state.year, involved)
     return true_context
 

@@ -110,3 +110,11 @@ def test_a_payment_said_scheduled_is_no_calendar_event():
                                attachments=None, recipients_named=lambda s: set(), allowed=set(),
                                recorded=lambda s, v: False)
     assert problems and "cannot do that" in problems[0]
+
+
+def test_a_passive_done_by_someone_else_is_not_the_writers_claim():
+    episode = Episode(frozenset({"mail"}), ())
+    problems = lambda text: action_problems(text, "mail", episode, attachments=None, recipients_named=lambda s: set(),
+                                            allowed=set(), recorded=lambda s, v: False)
+    assert problems("Fourteen have already been chased by the supplier (marked Yes in the Reminder column).") == []
+    assert problems("All four have been chased.")  # by nobody named: the writer's claim

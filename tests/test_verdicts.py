@@ -770,3 +770,18 @@ def test_a_documents_heading_date_is_the_day_of_each_of_its_lines():
     wrong = "A133 — the renewal proposal, due 29 September"  # the heading's day is no due date
     reading = read(wrong, records, Scope(now=NOW, year=2026))
     assert [v.value for v in reading.false] == ["29 September"], [v.message() for v in reading.verdicts]
+
+
+def test_a_total_of_the_gold_items_is_true_context_for_the_closed_world_reading():
+    from officesim.evaluators.truth import _true_context
+    gold_mail = {**_mail("Hi Dana,\nAcme's orders: SO-1001 and SO-1003."), "subject": "Acme orders"}
+    gold = {**OFFICE, "emails/maya/sent/1.eml": gold_mail}
+    state = EvalState(files=gold, now=NOW, before=OFFICE, gold=gold, user=USER, user_name="Maya Lin",
+                      instruction="Tell Dana which orders Acme Tools has.")
+    true_context = _true_context(state)
+    said = "Acme's two orders come to £3,650.00."
+    (total,) = [c for c in claims_in(said, year=2026) if c.currency]
+    assert true_context(total, said)  # 1,250.00 + 2,400.00, the sum over the items the gold's mail names
+    wrong = "Acme's two orders come to £3,560.00."
+    (other,) = [c for c in claims_in(wrong, year=2026) if c.currency]
+    assert not true_context(other, wrong)
