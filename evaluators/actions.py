@@ -182,13 +182,15 @@ _OUTSIDE_PARTY = re.compile(r"(?i)(?:(?:each|every|all|both|some|any|one|two|thr
 def action_problems(text: str, where: str, episode: Episode, *, attachments: bool | None,
                     recipients_named: Callable[[str], set[str]], allowed: set[str],
                     recorded: Callable[[str, str], bool], this: str | None = None,
-                    parties_named: Callable[[str], set[str]] | None = None) -> list[str]:
+                    parties_named: Callable[[str], set[str]] | None = None,
+                    people_named: Callable[[str], list[frozenset[str]]] | None = None) -> list[str]:
     """The claims of ``text`` (written at ``where``) that the episode does not show. ``recipients_named``
     gives the addresses of whom a sentence names; ``allowed`` the verbs the task itself says were done;
     ``recorded(sentence, verb)`` whether the office's records of what the sentence names state the verb.
     A mail said sent to someone named must have gone to them; said sent to nobody named ("I've asked the
     warehouse"), it must be another mail than this one, unless it is sent to "you" or this message
-    carries what it sends."""
+    carries what it sends. ``people_named`` gives, per person a sentence names, the addresses that person
+    may be (a first name several people share is any of them)."""
     out = []
     for claim in action_claims(text):
         verb = verb_of(claim)
@@ -201,12 +203,14 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
         if claim.shows == "attachment":
             ok = attachments if attachments is not None else "attachment" in episode.did
         elif claim.shows == "mail":
-            named = recipients_named(claim.sentence)
+            named = recipients_named(_clause(claim))
             after = claim.sentence[claim.sentence.find(claim.words) + len(claim.words):].lstrip()
             # each person the claim's own words name must have had a mail ("I've chased Dmitri and Mei")
             whom = recipients_named(_object(claim))
             reached = {a for _w, to in episode.mails for a in to}
-            if whom and whom - reached and not _EARLIER.search(claim.sentence):
+            # one group of addresses per person named: a first name several people share is anyone of them
+            groups = people_named(_object(claim)) if people_named is not None else [frozenset({a}) for a in whom]
+            if whom and any(not (g & reached) for g in groups) and not _EARLIER.search(claim.sentence):
                 ok = False
             elif named:  # sent in this episode, or before it ("Already sent to Anton yesterday")
                 ok = any(named & to for _w, to in episode.mails) or (
@@ -222,7 +226,7 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
                 # "forwarded you Upland Outdoor's emails": a party named beside the forward, not whom it went
                 # to, must be whom a forwarded message came from
                 recipients = {a for _w, to in episode.mails for a in to}
-                sources = parties_named(claim.sentence) - recipients
+                sources = parties_named(_clause(claim)) - recipients
                 ok = not sources or bool(sources & episode.forwarded) or bool(
                     {a.partition("@")[2] for a in sources} & {a.partition("@")[2] for a in episode.forwarded})
         elif claim.shows == "outside":
@@ -246,8 +250,9 @@ _GENERIC_PATH_WORDS = frozenset({"data", "docs", "doc", "documents", "files", "f
                                  "copy", "final", "draft", "sheet", "sheets", "workbook", "xlsx", "docx", "pdf", "txt",
                                  "csv", "the", "and", "for", "of", "list", "log", "inbox", "sent", "mail", "calendar"})
 # records that stand outside any office's files: "payroll", "the HR system", "the CRM"
-_OUTSIDE_RECORD = re.compile(r"(?:\b(?:payroll|CRM|ERP|HRIS|SAP|Xero|Sage|QuickBooks|NetSuite|Salesforce)\b|\bIT\b|"
-                             r"\b(?:HR|finance|accounts|booking|ticketing|helpdesk|IT) (?:system|portal|database|platform)s?\b)", re.I)
+_OUTSIDE_RECORD = re.compile(r"(?:\b(?:payroll|CRM|ERP|HRIS|SAP|Xero|Sage|QuickBooks|NetSuite|Salesforce)\b|(?-i:\bIT\b)|"
+                             r"\b(?:HR|finance|accounts|booking|ticketing|helpdesk|(?-i:IT)) (?:system|portal|database|platform)s?\b)",
+                             re.I)  # "IT" in capitals only: "I've logged it" names no IT system
 
 
 def record_words(names: Iterable[str]) -> frozenset[str]:
@@ -286,12 +291,24 @@ def outside_record_named(sentence: str, episode: Episode) -> bool:
     return False
 
 
+def _clause(claim: ActionClaim) -> str:
+    """The claim's own clause: from the clause break before its verb to the end of what the verb governs
+    ("Both contacts were introduced, you're on the invite instead of Dmitri, and I've forwarded you the
+    messages" names no one the forward went to)."""
+    at = max(claim.sentence.find(claim.words), 0)
+    lo = max((b.end() for b in _CLAUSE_BREAK.finditer(claim.sentence, 0, at)), default=0)
+    return claim.sentence[lo:at] + _object(claim)
+
+
 def _object(claim: ActionClaim) -> str:
     """The words a claim's verb governs: from the verb to the end of its clause ("chased Dmitri and Mei
     about their actions", not "... but Asha already knew")."""
     at = claim.sentence.find(claim.words)
     rest = claim.sentence[at:] if at >= 0 else claim.sentence
-    return re.split(r"(?i)[;:]|,\s*(?:but|as|since|because|who|which|so)\b|\s(?:but|because|since|although|while)\s", rest)[0]
+    rest = re.split(r"(?i)[;:]|,\s*(?:but|as|since|because|who|which|so)\b|\s(?:but|because|since|although|while)\s|"
+                    r",\s*(?:and\s+)?(?:I|we|you|they|he|she)(?:'[a-z]+)?\s", rest)[0]  # ", you're on both invites"
+    # whom it replaces is not whom it went to ("swapped you in instead of Dmitri")
+    return re.sub(r"(?i)\b(?:instead of|rather than|in place of|on behalf of|from)\s+(?:[A-Z][\w'’-]*\s*){1,3}", " ", rest)
 
 
 _CALENDAR = re.compile(r"(?i)\b(?:calendars?|diary|diaries|invitations?|invites?|events?|meetings?|appointments?|"

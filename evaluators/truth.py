@@ -415,6 +415,7 @@ def booked_time_problems(text: str, times: frozenset) -> list[str]:
     return out
 
 
+_CONTACT_COLUMN = re.compile(r"(?i)\b(?:manager|contact|owner|rep|representative|person|name|lead|account)\b")
 _TO_WHOM = re.compile(r"\b(?i:to|with|contacted|emailed|told|informed|notified|asked|sent|given|gave|mailed|"
                       r"served|wrote)\s+(?i:the\s+)?"
                       r"(?:[A-Z][\w&'’.-]*\s+){0,5}(?:(?:and|&|,)\s+(?:[A-Z][\w&'’.-]*\s+){0,5})*$")
@@ -436,10 +437,38 @@ def _claim_checks(state: EvalState, records: Records):
     directory = directory_of(state)
     home = (state.user or "").partition("@")[2] or "\0"
 
+    def contacts(sentence: str) -> dict[str, frozenset[str]]:
+        # a contact's full name the records give beside an address ("Esme Lin", a supplier's account
+        # manager): that address, and her first name is no one else's here
+        out = {}
+        for key in records.keys_in(sentence):
+            if " " not in key or key.startswith("#") or "@" in key or len(key.split()) > 3:
+                continue
+            rows = [records.entities[i] for i in records.by_key.get(key, ())[:4]]
+            if rows and all(any(own == key and _CONTACT_COLUMN.search(label) for label, own in e.names) for e in rows):
+                addresses = frozenset(k for e in rows for k in e.keys if "@" in k)
+                if addresses:
+                    out[key] = addresses
+        return out
+
+    def people_named(sentence: str) -> list[frozenset[str]]:
+        found = contacts(sentence)
+        groups = [frozenset({address}) for _m, address in directory.persons_in(sentence)] + list(found.values())
+        covered = {w for k in found for w in k.split()} | {
+            w.casefold() for m, _a in directory.persons_in(sentence) for w in m.split()}
+        for w in dict.fromkeys(re.findall(r"\b[A-Z][a-z]{2,}\b", sentence)):
+            if w.casefold() not in covered and (people := frozenset(p.address for p in directory.named(w))):
+                groups.append(people)
+        return groups
+
     def named(sentence: str, anywhere: bool = False) -> set[str]:
         # full names first ("Mei Lovell" is not Mei Lund); a first name alone names whoever has it
+        found = contacts(sentence)
+        covered = {w for k in found for w in k.split()}
         out: set[str] = {address for _m, address in directory.persons_in(sentence)} or \
-            {p.address for w in re.findall(r"\b[A-Z][a-z]{2,}\b", sentence) for p in directory.named(w)}
+            {p.address for w in re.findall(r"\b[A-Z][a-z]{2,}\b", sentence) if w.casefold() not in covered
+             for p in directory.named(w)}
+        out |= {a for addresses in found.values() for a in addresses}
         for key, (start, _end) in records.keys_in(sentence).items():
             if key.startswith("#") or "@" in key:
                 out.add(key) if "@" in key else None
@@ -457,6 +486,13 @@ def _claim_checks(state: EvalState, records: Records):
 
     def recorded(sentence: str, verb: str) -> bool:
         stem = verb[:4]
+        # "EU-2608-0270 and UF-2608-0285 have already been paid": each item the sentence names before the
+        # verb has a value under a column of that name (a Paid date)
+        at = sentence.find(verb)
+        ids = [k for k in records.keys_in(sentence[:at] if at > 0 else sentence) if k.startswith("#")]
+        if ids and all(any(stem in label.casefold() for i in records.named(k)
+                           for label, _a in records.entities[i].attributes) for k in ids):
+            return True
         for key, (start, end) in records.keys_in(sentence).items():
             word = sentence[start:end].casefold()
             for text in (names, changed):
@@ -469,7 +505,7 @@ def _claim_checks(state: EvalState, records: Records):
                     at = text.find(word, at + 1)
         return False
 
-    return named, state.memo["action_scope"], recorded
+    return named, state.memo["action_scope"], recorded, people_named
 
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n")  # the sentences of a mail's counts and notes
@@ -739,7 +775,7 @@ def written_truth(state: EvalState) -> Truth:
     if records is None:
         return truth
     episode = episode_of(state)
-    named, allowed, recorded = _claim_checks(state, records)
+    named, allowed, recorded, people_named = _claim_checks(state, records)
     directory = directory_of(state)
     gold_ids = re.sub(r"[^0-9a-z\n ]", "", "\n".join([state.instruction, *gold_written(state),
                                                        str(state.gold_answer or "")]).lower())
@@ -750,7 +786,7 @@ def written_truth(state: EvalState) -> Truth:
     for place in places(state):
         truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
-                                       parties_named=lambda sentence: named(sentence, True))
+                                       parties_named=lambda sentence: named(sentence, True), people_named=people_named)
         truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state))]
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state))]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records)]

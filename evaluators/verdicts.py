@@ -858,6 +858,8 @@ def listed_counts(text: str, year: int | None) -> list[Verdict]:
             # parts between commas are items only when each is a name: "Olga and Grace on 8 December at
             # 14:00 and 15:00, Esme on 11 December" has two times to a person, and is not five items
             named = all(len(p.split()) <= 5 and not any(ch.isdigit() for ch in p) for p in parts)
+            if tail.group(0).rstrip().endswith("(") and not all(p.strip()[:1].isupper() for p in parts):
+                named = False  # "four duplicates (same PO and amount as an earlier invoice)" says what they are
             k = len(ids) if len(ids) >= 2 else (len(parts) if len(parts) >= 2 and not ids and named else None)
             if k is not None and k != n:
                 out.append(Verdict(st.text, line[m.start():tail.end()].strip(" :(—–-"), "count", "false",

@@ -118,3 +118,31 @@ def test_a_passive_done_by_someone_else_is_not_the_writers_claim():
                                             allowed=set(), recorded=lambda s, v: False)
     assert problems("Fourteen have already been chased by the supplier (marked Yes in the Reminder column).") == []
     assert problems("All four have been chased.")  # by nobody named: the writer's claim
+
+
+def test_it_in_lower_case_names_no_it_system():
+    assert _problems("I've logged it as Referred in the sheet.", ["orders_register.xlsx Orders"]) == []
+    assert _problems("Payroll and IT records updated.", ["orders_register.xlsx Orders"])
+
+
+def test_a_first_name_several_people_share_is_reached_when_one_of_them_was():
+    episode = Episode(frozenset({"mail"}), (("m1", frozenset({"talia@ivylane.test"})),), home="harbourline.test")
+    groups = lambda s: [frozenset({"talia@ivylane.test", "talia.nowak@harbourline.test"})] if "Talia" in s else []
+    whom = lambda s: {a for g in groups(s) for a in g}
+    said = "I've told Talia it's under review."
+    assert action_problems(said, "fwd", episode, attachments=None, recipients_named=whom, allowed=set(),
+                           recorded=lambda s, v: False, this="fwd", people_named=groups) == []
+    other = Episode(frozenset({"mail"}), (("m1", frozenset({"omar@umber.test"})),), home="harbourline.test")
+    assert action_problems(said, "fwd", other, attachments=None, recipients_named=whom, allowed=set(),
+                           recorded=lambda s, v: False, this="fwd", people_named=groups)
+
+
+def test_whom_a_mail_claim_names_is_read_in_its_own_clause():
+    episode = Episode(frozenset({"mail"}), (("m1", frozenset({"mei@fernhill.test"})),), home="fernhill.test")
+    whom = lambda s: {"dmitri@fernhill.test"} if "Dmitri" in s else set()
+    said = ("You're on both review invites instead of Dmitri, and I've forwarded you the six messages they sent "
+            "me in the last four weeks.")
+    assert action_problems(said, "mail", episode, attachments=None, recipients_named=whom, allowed=set(),
+                           recorded=lambda s, v: False, this="this") == []
+    assert action_problems("I've forwarded the six messages to Dmitri.", "mail", episode, attachments=None,
+                           recipients_named=whom, allowed=set(), recorded=lambda s, v: False, this="this")

@@ -785,3 +785,9 @@ def test_a_total_of_the_gold_items_is_true_context_for_the_closed_world_reading(
     wrong = "Acme's two orders come to £3,560.00."
     (other,) = [c for c in claims_in(wrong, year=2026) if c.currency]
     assert not true_context(other, wrong)
+
+
+def test_a_parenthesis_after_a_count_that_says_what_they_are_lists_nothing():
+    from officesim.evaluators.verdicts import listed_counts
+    assert listed_counts("I've held four duplicates (same PO and amount as an earlier invoice):", 2026) == []
+    assert listed_counts("I've held four duplicates (Elmstead and Birchwood):", 2026) != []
