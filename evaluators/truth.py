@@ -455,7 +455,7 @@ def _claim_checks(state: EvalState, records: Records):
         found = contacts(sentence)
         groups = [frozenset({address}) for _m, address in directory.persons_in(sentence)] + list(found.values())
         covered = {w for k in found for w in k.split()} | {
-            w.casefold() for m, _a in directory.persons_in(sentence) for w in m.split()}
+            w.casefold() for m, _a in directory.persons_in(sentence) for w in str(m.value).split()}
         for w in dict.fromkeys(re.findall(r"\b[A-Z][a-z]{2,}\b", sentence)):
             if w.casefold() not in covered and (people := frozenset(p.address for p in directory.named(w))):
                 groups.append(people)

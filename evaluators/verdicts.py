@@ -537,7 +537,7 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
             label, value, i = labelled[0]
             return verdict("false", f"is given as {label!r}, but the office's {label!r} of {records.entities[i].name} "
                                     f"is {shown(value)}")
-    if entities and (c.kind == "date" or _money(c)) and (not gold_says or of_others):
+    if entities and (c.kind == "date" or _money(c)) and of_others:
         wrong = _against_gold(c, st, entities, records, scope, of_others)
         if wrong:
             return verdict("false", wrong)
@@ -598,9 +598,8 @@ def _against_gold(c: Claim, st: Statement, entities: list[int], records: Records
                   of_others: bool) -> str | None:
     """Why a date or an amount that is no attribute of the item it is said of, and no step from them,
     contradicts what the task's solution gives that item (or None): the gold gives this item its own
-    value of that kind, and this one is either what it gives only other items ("Mei's six-month date,
-    20 December", where 20 December is Grace's and Mei's is 25 December) or, stated as a fact, what
-    nothing gives."""
+    value of that kind, and this one is what it gives only other items ("Mei's six-month date,
+    20 December", where 20 December is Grace's and Mei's is 25 December)."""
     if len(entities) > ALIGNED_ENTITIES:
         return None
     if c.kind == "date" and not (_STATED.search(st.text[max(0, c.start - 40):c.start]) or _gap_words(c, st) & {
@@ -611,12 +610,12 @@ def _against_gold(c: Claim, st: Statement, entities: list[int], records: Records
         return None
     this = records.entities[entities[0]].name
     given = ", ".join(dict.fromkeys(shown(g) for g in mine))[:120]
-    if of_others:
-        whose = sorted({records.entities[i].name for about, g in scope.about if same_claim(c, g) for i in about})
-        return f"is what the task gives of {', '.join(whose[:2])}, not of {this} (its is {given})"
-    if not _checkable(c, st, scope):
+    if not of_others:
+        # a value nothing states may be worked out over rows or sentences ("Of that, £7,512.66 is not yet
+        # paid"): only one the gold gives another item is read here
         return None
-    return f"is not what the task gives of {this} ({given}), and no record of it or sum of them gives it"
+    whose = sorted({records.entities[i].name for about, g in scope.about if same_claim(c, g) for i in about})
+    return f"is what the task gives of {', '.join(whose[:2])}, not of {this} (its is {given})"
 
 
 ROWS_SUMMED = 600  # rows of one name a sum is worked out over (a supplier's invoices of a year)
