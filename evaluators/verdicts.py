@@ -224,7 +224,8 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             readings.setdefault((c.start, c.end), []).append(c)
         values += len(readings)
         for same_words in readings.values():
-            verdicts = [_judge(c, st, entities, records, scope, all_numbers, all_dates) for c in same_words]
+            verdicts = [_judge(c, st, entities, records, scope, all_numbers, all_dates,
+                               _antecedent(statements, i)) for c in same_words]
             if any(v is not None and v.verdict == "true" for v in verdicts):
                 reading.verdicts.append(next(v for v in verdicts if v is not None and v.verdict == "true"))
                 continue
@@ -503,8 +504,17 @@ def _named_in_words(entity: Entity, text: str, bound: list[Entity]) -> bool:
     return False
 
 
+_ANAPHOR = re.compile(r"(?i)^\W*(?:of (?:that|this|these|those|which|them|it)|(?:that|this|these|those|it|they)\b)")
+
+
+def _antecedent(statements: list[Statement], i: int) -> str:
+    """The statement before the ``i``-th where that one opens by pointing back to it ("Invoices from
+    Saltmarsh total £134,651.76." / "Of that, £46,042.75 is not yet paid."), else ""."""
+    return statements[i - 1].text if i > 0 and _ANAPHOR.match(statements[i].text) else ""
+
+
 def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope: Scope,
-           numbers: list[Claim], dates: list[date]) -> Verdict | None:
+           numbers: list[Claim], dates: list[date], antecedent: str = "") -> Verdict | None:
     def verdict(kind: str, why: str = "") -> Verdict:
         return Verdict(st.text, shown(c), c.kind, kind, why)
 
@@ -525,7 +535,8 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         wrong = _wrong_label(c, st, labelled_own, matching, _owners(records, entities, st.text, strict=True)) \
             or _of_another(c, st, records, matching)
         return verdict("false", wrong) if wrong else verdict("true")
-    if _derived(c, st, own, records, entities, numbers, dates) or sum_of_rows(c, st.text, records):
+    if _derived(c, st, own, records, entities, numbers, dates) or sum_of_rows(c, st.text, records) \
+            or (antecedent and sum_of_rows(c, f"{antecedent} {st.text}", records)):
         return verdict("true")
     # the gold says it only of other items (another order's date in the gold's sheet): no warrant for this one
     of_others = gold_says and all(about and not about.intersection(entities)
@@ -935,7 +946,10 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     if c.kind == "number" and _money(c) and _total_of_named(c, statements, binder, records, year):
         return True
     if c.kind == "number" and _money(c) and any(
-            st.start <= c.start < st.end and sum_of_rows(c, st.text, records, involved) for st in statements):
+            st.start <= c.start < st.end and (sum_of_rows(c, st.text, records, involved) or (
+                _antecedent(statements, k) and sum_of_rows(c, f"{_antecedent(statements, k)} {st.text}", records,
+                                                           involved)))
+            for k, st in enumerate(statements)):
         return True
     if c.kind == "number" and _PERCENT.match(text, c.end) and _a_share(c, text, statements, binder, records, year):
         return True

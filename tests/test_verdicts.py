@@ -798,3 +798,20 @@ def test_a_mail_claim_naming_a_known_person_in_full_is_read_against_the_mail_sen
     assert written_truth(state).false  # no mail went to Omar Nair
     cc = {**_mail("Hi Dana,\nAcme has two orders. I've also copied Omar Nair."), "cc": ["omar.nair@northwind.test"]}
     assert written_truth(_state({"emails/maya/sent/1.eml": cc})).false == []
+
+
+def test_a_sentence_that_points_back_sums_over_what_the_one_before_names():
+    from officesim.evaluators.verdicts import true_of_records
+    office = {"data/invoices.xlsx": {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
+        ["Invoice", "Supplier", "Issued", "Amount", "Paid"],
+        ["VS-2609-0316", "Vantage Security", datetime(2026, 9, 26), 1352.52, None],
+        ["VS-2610-0350", "Vantage Security", datetime(2026, 10, 25), 980.00, datetime(2026, 11, 2)],
+        ["KP-2610-0351", "Kestrel Paper", datetime(2026, 10, 25), 410.00, None],
+    ]}}}
+    records = build_records(office, 2026)
+    text = "Invoices from Vantage Security this year total £2,332.52. Of that, £1,352.52 is not yet paid."
+    (part,) = [c for c in claims_in(text, year=2026) if c.currency and c.value == 1352.52]
+    assert true_of_records(part, text, records, 2026, frozenset({"vantage security"}))
+    wrong = "Invoices from Vantage Security this year total £2,332.52. Of that, £1,762.52 is not yet paid."
+    (other,) = [c for c in claims_in(wrong, year=2026) if c.currency and c.value == 1762.52]
+    assert not true_of_records(other, wrong, records, 2026, frozenset({"vantage security"}))
