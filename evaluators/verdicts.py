@@ -273,6 +273,11 @@ _OPEN_BY_DESIGN = re.compile(r"(?i)\?\s*$|\b(?:could you|can you|would you|will 
                              r"we could|you could|you might|you may|shall we|if|whether|in case)\b")
 
 
+# another person's doubt, reported: "Omar mentioned your number may have changed" is not the writer's hedge
+_REPORTED = re.compile(r"(?i)\b(?:mentioned|said|says|told (?:me|us)|wrote|writes|heard|suggested|reported|"
+                       r"thinks|thought|believes|according to|noted)\b")
+
+
 def prose_hedges(statements: list[Statement]) -> list[Verdict]:
     """A statement that leaves what it states open ("Probably approved - I still need to check with HR"):
     an outcome says what the office shows, or asks; a question, a request, a proposal or a condition is
@@ -285,7 +290,7 @@ def prose_hedges(statements: list[Statement]) -> list[Verdict]:
         lo = max(st.text.rfind(";", 0, m.start()), st.text.rfind(".", 0, m.start())) + 1 if m else 0
         hi = min([i for i in (st.text.find(";", m.end()), st.text.find(". ", m.end())) if i >= 0] or [len(st.text)]) \
             if m else 0
-        if m and not _OPEN_BY_DESIGN.search(st.text[lo:hi]):
+        if m and not _OPEN_BY_DESIGN.search(st.text[lo:hi]) and not _REPORTED.search(st.text[lo:m.start()]):
             out.append(Verdict(st.text, m.group(0), "hedge", "false",
                                "leaves what it states open: an outcome states what the office shows, or asks"))
     return out

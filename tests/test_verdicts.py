@@ -695,6 +695,7 @@ def test_more_ways_of_leaving_a_statement_open_are_hedges(text):
     "You may have seen the note from HR.",
     "If it has already been paid, please refund £150.78.",
     "Invoice RI-2606-0211 was paid on 5 July, so please refund £150.78.",
+    "Omar mentioned your number may have changed to +44 7700 900885.",  # another person's doubt, reported
 ])
 def test_a_condition_or_a_plain_statement_is_no_hedge(text):
     from officesim.evaluators.statements import cut
