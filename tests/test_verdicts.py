@@ -704,18 +704,22 @@ def test_a_condition_or_a_plain_statement_is_no_hedge(text):
     assert prose_hedges(cut(text)) == [], text
 
 
+def _vantage_invoices():
+    """Two invoices of one supplier, the first due 25 November 2026."""
+    return build_records({"data/invoices.xlsx": {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
+        ["Invoice", "Supplier", "Issued", "Due", "Amount"],
+        ["VS-2609-0316", "Vantage Security", datetime(2026, 9, 26), datetime(2026, 11, 25), 1352.52],
+        ["VS-2610-0350", "Vantage Security", datetime(2026, 10, 25), datetime(2026, 12, 28), 980.00],
+    ]}}}, 2026)
+
+
 @pytest.mark.parametrize("text,wrong", [
     ("Its unpaid invoice VS-2609-0316 isn't due until 25 December.", True),  # its Due is 25 November
     ("Its unpaid invoice VS-2609-0316 isn't due until 25 November.", False),
     ("Please pay VS-2609-0316 by 25 December.", False),  # a deadline set, not the invoice's due date stated
 ])
 def test_a_due_date_stated_with_until_is_read_against_the_items_due(text, wrong):
-    office = {"data/invoices.xlsx": {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
-        ["Invoice", "Supplier", "Issued", "Due", "Amount"],
-        ["VS-2609-0316", "Vantage Security", datetime(2026, 9, 26), datetime(2026, 11, 25), 1352.52],
-        ["VS-2610-0350", "Vantage Security", datetime(2026, 10, 25), datetime(2026, 12, 28), 980.00],
-    ]}}}
-    records = build_records(office, 2026)
+    records = _vantage_invoices()
     reading = read(text, records, Scope(now=datetime(2026, 11, 20, 9, 0), year=2026))
     assert bool(reading.false) == wrong, [v.message() for v in reading.verdicts]
 
@@ -748,12 +752,7 @@ def test_the_day_of_the_meeting_a_mail_is_about_is_the_calendars(text, wrong):
     ("The oldest is VS-2609-0316, overdue since 26 November.", False),  # the day after its due date
 ])
 def test_overdue_since_gives_the_items_due_date(text, wrong):
-    office = {"data/invoices.xlsx": {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
-        ["Invoice", "Supplier", "Issued", "Due", "Amount"],
-        ["VS-2609-0316", "Vantage Security", datetime(2026, 9, 26), datetime(2026, 11, 25), 1352.52],
-        ["VS-2610-0350", "Vantage Security", datetime(2026, 10, 25), datetime(2026, 12, 28), 980.00],
-    ]}}}
-    records = build_records(office, 2026)
+    records = _vantage_invoices()
     reading = read(text, records, Scope(now=datetime(2026, 12, 2, 9, 0), year=2026))
     assert bool(reading.false) == wrong, [v.message() for v in reading.verdicts]
 
