@@ -554,7 +554,7 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
             return verdict("false", f"is given as {label!r}, but the office's {label!r} of {records.entities[i].name} "
                                     f"is {shown(value)}")
     if entities and (c.kind == "date" or _money(c)) and of_others:
-        wrong = _against_gold(c, st, entities, records, scope, of_others)
+        wrong = _against_gold(c, st, entities, records, scope)
         if wrong:
             return verdict("false", wrong)
     if not entities:
@@ -610,12 +610,12 @@ def gold_values_of(scope: Scope, entities: Iterable[int], kind: str) -> list[Cla
             and (kind != "number" or _money(g))]
 
 
-def _against_gold(c: Claim, st: Statement, entities: list[int], records: Records, scope: Scope,
-                  of_others: bool) -> str | None:
+def _against_gold(c: Claim, st: Statement, entities: list[int], records: Records, scope: Scope) -> str | None:
     """Why a date or an amount that is no attribute of the item it is said of, and no step from them,
     contradicts what the task's solution gives that item (or None): the gold gives this item its own
     value of that kind, and this one is what it gives only other items ("Mei's six-month date,
-    20 December", where 20 December is Grace's and Mei's is 25 December)."""
+    20 December", where 20 December is Grace's and Mei's is 25 December). Called only for such a value: one
+    nothing states may be worked out over rows or sentences ("Of that, £7,512.66 is not yet paid")."""
     if len(entities) > ALIGNED_ENTITIES:
         return None
     if c.kind == "date" and not (_STATED.search(st.text[max(0, c.start - 40):c.start]) or _gap_words(c, st) & {
@@ -626,10 +626,6 @@ def _against_gold(c: Claim, st: Statement, entities: list[int], records: Records
         return None
     this = records.entities[entities[0]].name
     given = ", ".join(dict.fromkeys(shown(g) for g in mine))[:120]
-    if not of_others:
-        # a value nothing states may be worked out over rows or sentences ("Of that, £7,512.66 is not yet
-        # paid"): only one the gold gives another item is read here
-        return None
     whose = sorted({records.entities[i].name for about, g in scope.about if same_claim(c, g) for i in about})
     return f"is what the task gives of {', '.join(whose[:2])}, not of {this} (its is {given})"
 
