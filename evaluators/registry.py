@@ -4,7 +4,8 @@ A check is ``fn(state: EvalState, *, <args>) -> CheckResult``. Its keyword argum
 (``apps.registry.model_from_signature``), so task files are validated against the very signature
 that runs them. Running a check never raises: a missing file, bad arguments or a bug in a check all
 become a failed ``CheckRecord`` whose message says why; ``evaluate`` grades a task's checks into
-its ``EpisodeRecord``.
+its ``EpisodeRecord``. A bug in a check (or in the reading of what the agent wrote) is the grader's fault,
+not the agent's: ``evaluate`` then gives the episode no verdict (``error``), never a failure.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -156,6 +158,18 @@ def validate_check(name: str, args: dict | None) -> list[str]:
     return _validated(name, {} if args is None else args)[2]
 
 
+# The crashes of checks run under one ``evaluate`` (nested checks too, combine.py), so that it can tell a
+# failure the agent earned from one the grader's own bug made.
+_CRASHES: ContextVar[list[str] | None] = ContextVar("officesim_check_crashes", default=None)
+
+
+def _crashed(text: str) -> str:
+    crashes = _CRASHES.get()
+    if crashes is not None:
+        crashes.append(text)
+    return text
+
+
 def run_check(name: str, args: dict | None, state: EvalState) -> CheckRecord:
     """Run one check; never raises: every problem becomes a failed record with a message."""
     given = {} if args is None else args
@@ -173,7 +187,7 @@ def run_check(name: str, args: dict | None, state: EvalState) -> CheckRecord:
     except CheckError as exc:
         return record(False, exc.message)
     except Exception as exc:  # a bug in a check must not end the evaluation
-        return record(False, f"{name} crashed: {type(exc).__name__}: {exc}")
+        return record(False, _crashed(f"{name} crashed: {type(exc).__name__}: {exc}"))
     finally:
         REFERENCE_NOW.reset(token)
     if not isinstance(result, CheckResult):
@@ -202,16 +216,28 @@ def evaluate(task_checks: list[Any], state: EvalState, *, task_id: str, status: 
              asking: list[str] = ()) -> EpisodeRecord:
     """Run a task's checks on the final state and grade them into its record; pure (reads nothing
     but its arguments). ``collateral``/``missing``: the side effects split (evaluators/outcome.py);
-    ``asking``: why a needed question of the user went unasked (apps/asking.py), if one did."""
-    checks = run_checks(task_checks, state)
-    truth = written_truth_check(state)
+    ``asking``: why a needed question of the user went unasked (apps/asking.py), if one did.
+
+    A check that crashed leaves the episode without a verdict: ``failed`` holds ``error`` and ``error``
+    names the crashes (the runner records a grading error, apart from the agent's failures)."""
+    crashes: list[str] = []
+    token = _CRASHES.set(crashes)
+    try:
+        checks = run_checks(task_checks, state)
+        truth = written_truth_check(state)
+    finally:
+        _CRASHES.reset(token)
     if truth.record is not None:
         checks.append(truth.record)
-    return EpisodeRecord.graded(
+    record = EpisodeRecord.graded(
         checks, unread=truth.unread, side_effects=list(side_effects), collateral=collateral, missing=missing,
         asking=list(asking), task_id=task_id, mode=mode, status=status,
         answer=state.answer, changes=list(changes or []), steps=steps,
     )
+    if not crashes:
+        return record
+    return record.model_copy(update={"passed": False, "failed": [*record.failed, "error"],
+                                     "error": "a check of the grader crashed: " + "; ".join(crashes)})
 
 
 @dataclass
@@ -229,7 +255,8 @@ def written_truth_check(state: EvalState) -> _TruthResult:
         truth = written_truth(state)
     except Exception as exc:  # a bug in the reading must not end the evaluation, nor pass it silently
         return _TruthResult(CheckRecord(check="written_truth", args={}, passed=False,
-                                        message=f"written_truth crashed: {type(exc).__name__}: {exc}"), None)
+                                        message=_crashed(f"written_truth crashed: {type(exc).__name__}: {exc}")),
+                            None)
     finally:
         REFERENCE_NOW.reset(token)
     if truth.false:

@@ -21,10 +21,15 @@ def _explanation(evaluation: dict) -> str:
 @scorer(metrics=[accuracy(), stderr()])
 def office_scorer():
     """1.0 when officesim's verdict is ``passed`` (every check, no side effect), else 0.0; the
-    evaluation (score as the fraction of checks, side effects, checks) goes in the metadata."""
+    evaluation (score as the fraction of checks, side effects, checks) goes in the metadata. A session
+    officesim could not grade raises: a sample error, not a score."""
 
     async def score(state: TaskState, target: Target) -> Score:
         evaluation = (state.metadata or {}).get(EVALUATION_KEY)
+        if evaluation and "error" in (evaluation.get("failed") or []):
+            # officesim could not grade the session (a check crashed, grading timed out): a sample error
+            # Inspect reports apart and can retry (--retry-on-error), never a 0 the agent earned
+            raise RuntimeError(f"officesim could not grade this sample: {evaluation.get('error')}")
         if not evaluation:
             return Score(value=0.0, explanation="the session produced no evaluation",
                          metadata={"session_id": (state.metadata or {}).get(SESSION_KEY)})

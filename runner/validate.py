@@ -173,8 +173,9 @@ def play_retrying(client: OfficeClient, task: Task, actions: list[Any], answer: 
 
 
 def play_mutant(client: OfficeClient, task: Task, mutant: Mutant) -> MutantResult:
-    """Play one mutant; an API error, or a call that times out or a connection that breaks after the
-    plays ``play_retrying`` allows, leaves it ungraded (and so not as it should be). A timeout or a
+    """Play one mutant; an API error, a call that times out or a connection that breaks after the
+    plays ``play_retrying`` allows, or a grading that failed (a check crashed) leaves it ungraded (and so
+    not as it should be: a crash of the grader never counts as a kill). A timeout or a
     broken connection says nothing about the grade, and every play is a session of its own, so it is
     played again."""
     retries: list[str] = []
@@ -187,6 +188,8 @@ def play_mutant(client: OfficeClient, task: Task, mutant: Mutant) -> MutantResul
                                           f"{_call_of(exc)}", retries)
     except httpx.TransportError as exc:
         return MutantResult(mutant, None, f"connection error: {type(exc).__name__}: {exc}", retries)
+    if "error" in (evaluation.get("failed") or []):  # the grader could not grade it: not a kill, not a pass
+        return MutantResult(mutant, None, f"not graded: {evaluation.get('error')}", retries)
     return MutantResult(mutant, bool(evaluation.get("passed")), grade_said(evaluation, failures), retries)
 
 

@@ -76,6 +76,60 @@ def test_a_crashing_check_becomes_a_failure():
         CHECKS.pop("_test_crash", None)
 
 
+def test_a_crash_of_the_grader_leaves_the_episode_without_a_verdict(monkeypatch):
+    """A bug in a check (top level, or nested in any_of) or in the reading of what was written is the
+    grader's fault: the record says ``error`` and names the crash, it is not the agent's failure; the runner
+    then records a grading error, and validate never counts it as a kill."""
+    from officesim.evaluators import evaluate
+    from officesim.evaluators import registry
+
+    @check("_test_crash")
+    def _crash(state: EvalState, *, n: int) -> CheckResult:
+        """Crashes for n = 0 (test only)."""
+        return CheckResult.ok(str(1 / n))
+
+    def grade(checks):
+        return evaluate(checks, EvalState(answer="paris"), task_id="t", status="finished", side_effects=[], steps=1)
+
+    try:
+        fine = grade([{"check": "answer_equals", "args": {"value": "Paris"}}, {"check": "_test_crash", "args": {"n": 2}}])
+        assert fine.passed and fine.error is None and fine.failed == []
+        wrong = grade([{"check": "answer_equals", "args": {"value": "Rome"}}])
+        assert not wrong.passed and wrong.error is None and wrong.failed == ["checks"]
+        for checks in ([{"check": "_test_crash", "args": {"n": 0}}],
+                       [{"check": "answer_equals", "args": {"value": "Paris"}},
+                        {"check": "any_of", "args": {"readings": [[{"check": "_test_crash", "args": {"n": 0}}],
+                                                                  [{"check": "answer_equals", "args": {"value": "Rome"}}]]}}]):
+            crashed = grade(checks)
+            assert not crashed.passed and "error" in crashed.failed and crashed.failure_labels == ["error"]
+            assert crashed.error.startswith("a check of the grader crashed: _test_crash crashed: ZeroDivisionError")
+        # the collector is local to one evaluation: a crash outside it marks nothing
+        assert not run_check("_test_crash", {"n": 0}, EvalState()).passed
+        assert grade([{"check": "answer_equals", "args": {"value": "Paris"}}]).error is None
+
+        def broken_reading(state):
+            raise KeyError("no such row")
+
+        monkeypatch.setattr(registry, "written_truth", broken_reading)
+        crashed = grade([{"check": "answer_equals", "args": {"value": "Paris"}}])
+        assert not crashed.passed and "error" in crashed.failed
+        assert "written_truth crashed: KeyError" in crashed.error
+    finally:
+        CHECKS.pop("_test_crash", None)
+
+
+def test_validate_does_not_count_a_crash_as_a_kill(monkeypatch):
+    from officesim.runner import validate
+    from officesim.runner.mutants import Mutant
+
+    said = {"passed": False, "failed": ["checks", "error"], "checks": [],
+            "error": "a check of the grader crashed: x crashed: KeyError: 'a'"}
+    monkeypatch.setattr(validate, "play_retrying", lambda *a, **k: (said, []))
+    mutant = Mutant(kind="wrong", cls="value", name="wrong total", actions=[], answer=None)
+    result = validate.play_mutant(None, None, mutant)
+    assert result.passed is None and not result.ok and result.said.startswith("not graded: a check of the grader")
+
+
 def test_run_checks_shape_and_order():
     state = EvalState(files={"data/a.txt": {"kind": "text", "text": "hello"}})
     out = run_checks([{"check": "contains", "args": {"file": "data/a.txt", "text": "hello"}},

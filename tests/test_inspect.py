@@ -106,3 +106,19 @@ def test_inspect_finds_officesim_office_by_name(suite, tmp_path):
                          capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split()[-3:] == ["officesim/office", "success", "1.0"], out.stdout
+
+
+def test_a_session_officesim_could_not_grade_is_a_sample_error_not_a_zero():
+    """A crash of a check gives no verdict: the scorer raises (Inspect records a sample error it can retry)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from officesim.inspect.scorer import office_scorer
+    from officesim.inspect.solver import EVALUATION_KEY
+
+    score = office_scorer()
+    failed = {"passed": False, "failed": ["checks"], "score": 0.5, "status": "finished", "checks": []}
+    assert asyncio.run(score(SimpleNamespace(metadata={EVALUATION_KEY: failed}), None)).value == 0.0
+    crashed = {**failed, "failed": ["checks", "error"], "error": "a check of the grader crashed: x crashed: KeyError"}
+    with pytest.raises(RuntimeError, match="could not grade this sample: a check of the grader crashed"):
+        asyncio.run(score(SimpleNamespace(metadata={EVALUATION_KEY: crashed}), None))
