@@ -16,6 +16,8 @@ import threading
 from collections import OrderedDict
 from typing import Callable, TypeVar
 
+from officesim.testbed import pickles
+
 T = TypeVar("T")
 
 # Sized by bytes only: a lived-in inbox alone is 600+ entries, so a count of entries let two worlds'
@@ -36,7 +38,7 @@ def by_content(data: bytes, key: tuple, compute: Callable[[], T]) -> T:
         if blob is not None:
             _cache.move_to_end(full)
     if blob is not None:
-        return pickle.loads(blob)
+        return pickles.loads(blob)
     value = compute()
     try:
         blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)

@@ -1927,15 +1927,31 @@ def office_memo(state: EvalState) -> None:
     before, gold = state.before or {}, state.gold or {}
     state.memo["sources"] = _per_task(f"sources-{state.year}", (before,), lambda: _stored_sources(state, before))
     key = f"{state.instruction}-{state.gold_answer}"
-    office_text = _per_task(f"text-{key}", (before, gold), lambda: "\n".join(
-        [state.instruction, *(document_text(e) for e in before.values()), *gold_written(state)]))
+    office_text = _per_task(f"text-{key}", (before, gold), lambda: _stored(state, "text", lambda: "\n".join(
+        [state.instruction, *(document_text(e) for e in before.values()), *gold_written(state)])))
     state.memo["names"] = _per_task(f"names-{key}", (before, gold), office_text.casefold)
     # a scanned picture's text is read only when a check names it: with such pictures, or no office
     # to read against, no identifier is taken for invented
     scans = state.before is None or (
         state.pictures_hold_ids and any(e.get("kind") == "image" for e in before.values()))
     state.memo["known_ids"] = None if scans else _per_task(
-        f"ids-{key}", (before, gold), lambda: known_ids(f"{office_text}\n{state.gold_answer or ''}"))
+        f"ids-{key}", (before, gold),
+        lambda: _stored(state, "ids", lambda: known_ids(f"{office_text}\n{state.gold_answer or ''}")))
+
+
+def _stored(state: EvalState, kind: str, compute: Callable[[], Any]) -> Any:
+    """A value of the task's office text, from the machine's store when the state names its initial office:
+    named by that office (``reference_key``), the instruction, the gold's answer and what the gold wrote,
+    which are all it is computed from (reading a lived-in office's text for identifiers costs ~1 s)."""
+    if not state.reference_key:
+        return compute()
+    import hashlib
+
+    from officesim.testbed import refstore
+
+    parts = [state.instruction or "", str(state.gold_answer), *gold_written(state)]
+    digest = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
+    return refstore.cached(kind, f"{state.reference_key}-{digest}", compute)
 
 
 def gold_recipients(state: EvalState) -> list[str]:

@@ -190,11 +190,11 @@ WORKER_REFERENCE_BYTES = _env_int("OFFICESIM_WORKER_REFERENCE_MB", 16) << 20
 def _resolve(job: GradingJob) -> tuple[dict, GoldRun, Any]:
     if job.reference is None:
         return job.before, job.gold, job.tolerance
-    import pickle
+    from officesim.testbed import pickles
 
     token = job.reference.token
     hit = _REFERENCES.pop(token, None)
-    refs, weight = hit if hit is not None else (pickle.loads(job.reference.data), len(job.reference.data))
+    refs, weight = hit if hit is not None else (pickles.loads(job.reference.data), len(job.reference.data))
     _REFERENCES[token] = (refs, weight)  # the same objects each time: the per-task caches of claims.py hold
     total = sum(w for _r, w in _REFERENCES.values())
     while len(_REFERENCES) > 1 and (len(_REFERENCES) > KEEP_REFERENCES or total > WORKER_REFERENCE_BYTES):

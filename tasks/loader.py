@@ -21,6 +21,7 @@ import yaml
 from pydantic import ValidationError
 
 from officesim.tasks.model import Task
+from officesim.testbed import pickles
 
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
 HARD_DIR = Path(__file__).resolve().parent / "hard"  # the hard split: long tasks in lived-in offices
@@ -204,7 +205,7 @@ class TaskTable(Mapping[str, Task]):
     def __getitem__(self, task_id: str) -> Task:
         entry = self._entries[task_id]
         if isinstance(entry, bytes):  # two threads may both build it: either result is the same task
-            entry = self._entries[task_id] = pickle.loads(entry)
+            entry = self._entries[task_id] = pickles.loads(entry)
         return entry
 
     def __iter__(self) -> Iterator[str]:

@@ -28,7 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from officesim.testbed import safefs
+from officesim.testbed import pickles, safefs
 from officesim.testbed.guards import (MAX_FILE_BYTES, TooLarge, check_docx, check_pages, check_pdf_pages, check_xlsx, open_image,
                                       check_zip, compression_of, inflate, peek, read_bounded)
 
@@ -137,7 +137,7 @@ def parse_bytes(data: bytes, relpath: str, timezone: str = "UTC") -> dict:
         if cached is not None:
             _cache.move_to_end(key)
     if cached is not None:
-        entry = pickle.loads(cached)
+        entry = pickles.loads(cached)
     else:
         entry = _parse_content(data, suffix, digest, timezone)
         blob = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)

@@ -27,6 +27,8 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
+from officesim.testbed import pickles
+
 T = TypeVar("T")
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the officesim package root
@@ -94,7 +96,7 @@ def load(kind: str, digest: str) -> Any | None:
         if info.st_uid != os.geteuid() or not stat.S_ISREG(info.st_mode) or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
             return None
         with os.fdopen(os.dup(fd), "rb") as handle:
-            return pickle.load(handle)
+            return pickles.load(handle)
     except Exception:  # a truncated or stale file is computed again
         return None
     finally:

@@ -83,3 +83,28 @@ def test_a_file_another_process_prunes_meanwhile_is_skipped_not_raised(store, mo
     monkeypatch.setattr(refstore.os, "scandir", listing_then_gone)
     assert refstore.prune(store, budget=0) >= 1  # "two" removed, "one" skipped
     assert refstore.cached("before", "one", lambda: {"x": 3}) == {"x": 3}
+
+
+def test_the_office_text_and_its_identifiers_are_stored_by_what_they_are_read_from(store):
+    """A lived-in office's text and identifiers (claims.office_memo) come from the store, named by the
+    initial office, the instruction, the gold's answer and what the gold wrote: a change of any is a new name."""
+    from officesim.evaluators import EvalState
+    from officesim.evaluators import claims
+
+    before = {"data/a.txt": {"kind": "text", "text": "Invoice INV-2231 is open."}}
+
+    def memo(answer: str, key: str | None = "world1") -> EvalState:
+        state = EvalState(files=before, before=before, gold=before, instruction="Check INV-2231.",
+                          gold_answer=answer, reference_key=key)
+        claims.office_memo(state)
+        return state
+
+    first = memo("INV-2231")
+    assert "INV2231" in first.memo["known_ids"][0] and "inv-2231 is open" in first.memo["names"]
+    names = sorted(p.name.split("-")[0] for p in store.iterdir())
+    assert names.count("text") == 1 and names.count("ids") == 1
+    memo("INV-2231 and INV-9")  # another gold answer: another entry
+    assert sorted(p.name.split("-")[0] for p in store.iterdir()).count("ids") == 2
+    no_key = memo("INV-2231", key=None)  # an office not in the store is read, not stored
+    assert no_key.memo["known_ids"] == first.memo["known_ids"]
+    assert sorted(p.name.split("-")[0] for p in store.iterdir()).count("ids") == 2
