@@ -815,3 +815,28 @@ def test_a_sentence_that_points_back_sums_over_what_the_one_before_names():
     wrong = "Invoices from Vantage Security this year total £2,332.52. Of that, £1,762.52 is not yet paid."
     (other,) = [c for c in claims_in(wrong, year=2026) if c.currency and c.value == 1762.52]
     assert not true_of_records(other, wrong, records, 2026, frozenset({"vantage security"}))
+
+
+def test_a_sum_of_rows_may_be_over_one_year_of_a_date_column():
+    """"Invoiced this year ... of which £X not yet paid" where the supplier also has unpaid rows of an
+    earlier year: the sum is over this year's rows."""
+    from officesim.evaluators.verdicts import true_of_records
+    office = {"data/invoices.xlsx": {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
+        ["Invoice", "Supplier", "Issued", "Amount", "Paid"],
+        ["VS-2512-0101", "Vantage Security", datetime(2025, 12, 10), 700.00, None],
+        ["VS-2609-0316", "Vantage Security", datetime(2026, 9, 26), 1352.52, None],
+        ["VS-2610-0350", "Vantage Security", datetime(2026, 10, 25), 980.00, datetime(2026, 11, 2)],
+        ["VS-2611-0360", "Vantage Security", datetime(2026, 11, 5), 731.27, None],
+    ]}}}
+    records = build_records(office, 2026)
+    involved = frozenset({"vantage security"})
+
+    def true(text: str, value: float) -> bool:
+        (c,) = [c for c in claims_in(text, year=2026) if c.currency and c.value == value]
+        return true_of_records(c, text, records, 2026, involved)
+
+    assert true("Vantage Security invoiced £3,063.79 this year, of which £2,083.79 is not yet paid.", 2083.79)
+    assert true("Vantage Security invoiced £3,063.79 this year.", 3063.79)
+    assert true("Vantage Security has £2,783.79 unpaid in all.", 2783.79)  # every year's unpaid rows
+    assert not true("Vantage Security invoiced £3,063.79 this year, of which £2,038.79 is not yet paid.", 2038.79)
+    assert not true("Vantage Security invoiced £3,163.79 this year.", 3163.79)
