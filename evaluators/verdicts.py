@@ -637,8 +637,10 @@ def sum_of_rows(c: Claim, text: str, records: Records, involved: frozenset[str] 
     """Whether an amount is the total of one column over the rows of one table that name something the
     statement names: all of them, those with or without a value under another column ("of which
     £46,042.75 not yet paid": the rows with no Paid date), or those of one value of a column of few values
-    ("£12,400 of it for Freight"); each of these over the rows of one year of a date column too. True
-    context a careful writer works out; an amount a slip makes is not one of these sums (``involved``: only over what the task names, see ``true_of_records``)."""
+    ("£12,400 of it for Freight"); each of these over the rows of one year of a date column too ("invoiced
+    this year ... of which £2,083.79 not yet paid", where older rows are unpaid too). True context a careful
+    writer works out; an amount a slip makes is not one of these sums (``involved``: only over what the task
+    names, see ``true_of_records``)."""
     if c.kind != "number" or not _money(c):
         return False
     value, tol = abs(float(c.value)), tolerance(c.text) * 1.0001
@@ -663,32 +665,23 @@ def sum_of_rows(c: Claim, text: str, records: Records, involved: frozenset[str] 
                     if label in money and a.kind == "number":
                         amounts.setdefault(label, []).append((e, float(a.value)))
             for label, pairs in amounts.items():
-                if abs(abs(sum(v for _e, v in pairs)) - value) <= tol:
-                    return True
-                parts: dict[tuple, float] = {}
-                by_year: dict[tuple, dict[tuple, float]] = {}  # a year's rows: its whole and its parts
+                labels = {l for e, _v in pairs for l, _a in e.attributes} | {l for e, _v in pairs for l, _w in e.names}
+                # the sums over all the rows (None) and over the rows of each year of a date column: of
+                # every row ("all"), of those with a value under a column, of one word of a column
+                sums: dict[tuple | None, dict[tuple, float]] = {}
                 for e, v in pairs:
                     have = {l for l, _a in e.attributes} | {l for l, _w in e.names}
-                    marks = [("has", l) for l in have] + [("word", l, w) for l, w in e.words]
-                    for mark in marks:
-                        parts[mark] = parts.get(mark, 0.0) + v
-                    for year in {(l, a.value.year) for l, a in e.attributes if a.kind == "date" and isinstance(a.value, date)}:
-                        sums = by_year.setdefault(year, {})
-                        for mark in [("all",), *marks]:
-                            sums[mark] = sums.get(mark, 0.0) + v
-                labels = {l for e, _v in pairs for l, _a in e.attributes} | {l for e, _v in pairs for l, _w in e.names}
-                whole = sum(v for _e, v in pairs)
-                if any(abs(abs(t) - value) <= tol for t in parts.values()):
-                    return True
-                if any(abs(abs(whole - parts.get(("has", l), 0.0)) - value) <= tol for l in labels):
-                    return True  # the rows without a value under that column
-                # the same over the rows of one year of a date column ("invoiced this year ... of which
-                # £2,083.79 not yet paid", where the supplier has unpaid rows of earlier years too)
-                for sums in by_year.values():
-                    if any(abs(abs(t) - value) <= tol for t in sums.values()):
+                    marks = [("all",), *(("has", l) for l in have), *(("word", l, w) for l, w in e.words)]
+                    years = {(l, a.value.year) for l, a in e.attributes if a.kind == "date" and isinstance(a.value, date)}
+                    for scope in (None, *years):
+                        into = sums.setdefault(scope, {})
+                        for mark in marks:
+                            into[mark] = into.get(mark, 0.0) + v
+                for into in sums.values():
+                    if any(abs(abs(t) - value) <= tol for t in into.values()):
                         return True
-                    if any(abs(abs(sums["all",] - sums.get(("has", l), 0.0)) - value) <= tol for l in labels):
-                        return True
+                    if any(abs(abs(into[("all",)] - into.get(("has", l), 0.0)) - value) <= tol for l in labels):
+                        return True  # the rows without a value under that column
     return False
 
 
