@@ -194,7 +194,7 @@ def _resolve(job: GradingJob) -> tuple[dict, GoldRun, Any]:
 
     token = job.reference.token
     hit = _REFERENCES.pop(token, None)
-    refs, weight = hit if hit is not None else (pickles.loads(job.reference.data), len(job.reference.data))
+    refs, weight = hit if hit is not None else (pickles.loads(job.reference.data, kept=True), len(job.reference.data))
     _REFERENCES[token] = (refs, weight)  # the same objects each time: the per-task caches of claims.py hold
     total = sum(w for _r, w in _REFERENCES.values())
     while len(_REFERENCES) > 1 and (len(_REFERENCES) > KEEP_REFERENCES or total > WORKER_REFERENCE_BYTES):

@@ -110,6 +110,7 @@ def become_worker(env: dict[str, str], memory_bytes: int) -> None:
     from officesim.testbed.pickles import freeze_loaded
 
     freeze_loaded()  # reference states a worker loads are kept for many gradings: the collector skips them
+    # (only those: a cached file's parse for one read is not frozen)
     if memory_bytes > 0:
         _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = _vm_size() + memory_bytes

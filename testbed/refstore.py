@@ -96,7 +96,7 @@ def load(kind: str, digest: str) -> Any | None:
         if info.st_uid != os.geteuid() or not stat.S_ISREG(info.st_mode) or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
             return None
         with os.fdopen(os.dup(fd), "rb") as handle:
-            return pickles.load(handle)
+            return pickles.load(handle, kept=True)
     except Exception:  # a truncated or stale file is computed again
         return None
     finally:

@@ -71,11 +71,21 @@ def test_overlapping_loads_resume_it_once_the_last_ends():
     assert gc.isenabled()
 
 
-def test_a_worker_freezes_what_its_loads_leave():
+def test_a_worker_freezes_what_its_kept_loads_leave_and_nothing_else():
     gc.unfreeze()
     pickles._freeze = False
-    pickles.loads(pickle.dumps([[i] for i in range(100)]))
-    assert gc.get_freeze_count() == 0
+    pickles.loads(pickle.dumps([[i] for i in range(100)]), kept=True)
+    assert gc.get_freeze_count() == 0  # not a worker
     pickles.freeze_loaded()
-    kept = pickles.loads(pickle.dumps([[i] for i in range(100)]))
+    pickles.loads(pickle.dumps([[i] for i in range(100)]))
+    assert gc.get_freeze_count() == 0  # a passing value (a cached parse for one read)
+    kept = pickles.loads(pickle.dumps([[i] for i in range(100)]), kept=True)
     assert gc.get_freeze_count() >= len(kept)
+    gc.unfreeze()
+    with pickles.collector_paused():  # a kept load nested in another load freezes once both end
+        kept = pickles.load(io.BytesIO(pickle.dumps([[i] for i in range(100)])), kept=True)
+        assert gc.get_freeze_count() == 0
+    assert gc.get_freeze_count() >= len(kept)
+    gc.unfreeze()
+    pickles.loads(pickle.dumps([1]))  # the window ended: the next plain load freezes nothing
+    assert gc.get_freeze_count() == 0
