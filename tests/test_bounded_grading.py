@@ -174,21 +174,21 @@ def test_another_session_answers_at_once_while_a_pathological_mail_is_graded(ser
     done: dict = {}
     finisher = threading.Thread(target=lambda: done.update(server.post(f"/sessions/{mailer}/finish", json={}).json()))
     finisher.start()
-    slowest, during = 0.0, 0
+    during = 0
     try:
         while True:
-            start = time.monotonic()
             rows = {"start_row": 1 + during % 2}  # not the same action again and again (that ends a session)
             assert _act(server, other, "excel", "read_file", {"file_path": "data/budget.xlsx", **rows})["ok"]
-            slowest = max(slowest, time.monotonic() - start)
             if not finisher.is_alive():
                 break
             during += 1
             finisher.join(0.05)
     finally:
         finisher.join()
-    assert during >= 1  # the other session acted while the mail was graded
-    assert slowest < 1.0, f"another session's action took {slowest:.2f} s while a mail was graded"
+    # ordering, not seconds (a loaded machine is slow at everything): actions of the other session were
+    # answered one after another while the grading still ran; had grading held the server, the first
+    # action sent after the finish arrived would have been answered only once the grading was over
+    assert during >= 2, f"only {during} action(s) of another session answered while a mail was graded"
     assert done["done"] and done["evaluation"] is not None and "grading_timeout" not in done["evaluation"]["failed"]
 
 
@@ -216,12 +216,13 @@ def test_an_idle_sessions_expiry_grading_never_runs_on_another_sessions_request(
     tasks = load_tasks([write_tasks(tmp_path / "tasks", BUDGET, QUESTION)], include_suite=False)
     manager = SessionManager(tasks, ServerSettings(sessions_dir=tmp_path / "sessions", idle_timeout=0.2,
                                                    include_suite=False))
-    started, release, graded_on = threading.Event(), threading.Event(), []
+    started, release, returned, graded_on = threading.Event(), threading.Event(), threading.Event(), []
 
     def slow_grading(session: Session) -> EpisodeRecord:
         graded_on.append(threading.current_thread().name)
         started.set()
-        release.wait(60)
+        release.wait(600)
+        returned.set()
         return EpisodeRecord.ungraded(session.task.id, session.status, None)
 
     try:
@@ -231,14 +232,12 @@ def test_an_idle_sessions_expiry_grading_never_runs_on_another_sessions_request(
         busy = manager.create(tasks["api-budget-note"], "switch_app", 10)
         while not started.is_set():  # each lookup of the busy session is a request that may start a sweep
             busy.last_active = time.monotonic()
-            start = time.monotonic()
             assert manager.get(busy.id) is busy
-            assert time.monotonic() - start < 1.0
+            assert not returned.is_set()  # ordering, not seconds: no lookup waited for a grading to end
             started.wait(0.05)
         assert graded_on and graded_on[0] == "officesim-expiry"  # the sweep's own thread
-        start = time.monotonic()
         assert manager.get(busy.id) is busy  # answers while the expiry grading still runs
-        assert time.monotonic() - start < 1.0 and idle.evaluation is None
+        assert not returned.is_set() and idle.evaluation is None
     finally:
         manager.delete(busy.id)  # never expired and graded for real while the test waits
         release.set()
