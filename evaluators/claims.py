@@ -1174,6 +1174,9 @@ _IDIOMS = re.compile(r"(?:do not|don't|dont) hesitate|no later than|not later th
                      # the writer's absence, not the event's: "I can't make our meeting X at 14:00, could you rebook it"
                      r"(?:can't|can’t|cannot|can not|won't be able to|will not be able to|unable to|not be able to)\s+"
                      r"(?:make|attend|join|be at|be there for|come to|chair|host|run|lead|cover)\b|"
+                     # "our Budget check-in on 2 December can't go ahead with me": it goes on without the writer
+                     r"(?:can't|can’t|cannot|can not|won't|will not)\s+(?:go ahead|take place|happen|go on|run)\s+"
+                     r"(?:with me|without me|while I(?:'m|’m| am) (?:away|off|out))|"
                      # a search that found nothing says what is missing, not that the item is not so:
                      # "I could not find your approval for PO-4505"
                      r"(?:could not|couldn't|couldn’t|cannot|can't|can’t|did not|didn't|didn’t|unable to|not able to)\s+"

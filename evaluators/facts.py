@@ -643,21 +643,42 @@ def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool =
     body = str(text or "")
     lines = body.splitlines()
     days = {m.value for m in dates_in(body, year) if isinstance(m.value, date)}
+    headed = _days_above(lines, year)
 
-    def on_line(line: str, fact: Any) -> bool:
+    def on_line(n: int, line: str, fact: Any) -> bool:
         if states(line, fact, case_sensitive=case_sensitive, year=year):
             return True
-        kind, value = fact_of(fact)  # one day's schedule: the date said once above, each line its time
-        return kind == "datetime" and days == {value.date()} and states(line, value.time(), year=year)
+        kind, value = fact_of(fact)  # one day's schedule: the date said once above, each line its time;
+        # or a schedule of several days, each under a line that gives its date ("Monday 14 December:")
+        return kind == "datetime" and (days == {value.date()} or headed[n] == value.date()) \
+            and states(line, value.time(), year=year)
 
     out = []
     for k, group in enumerate(groups):
-        if any(all(on_line(line, f) for f in group) for line in lines):
+        if any(all(on_line(n, line, f) for f in group) for n, line in enumerate(lines)):
             continue
         others = [f for j, g in enumerate(groups) if j != k for f in g]
         if stretch and _rival_between(body, group, others, year=year) is False:
             continue
         out.append(group)
+    return out
+
+
+def _days_above(lines: list[str], year: int | None) -> list[date | None]:
+    """For each line, the day of the nearest line above it (or itself) that states one date and no time:
+    a schedule's day heading ("Monday 14 December:" over "09:30-10:00 Stefan Moreau")."""
+    out: list[date | None] = []
+    day = None
+    for line in lines:
+        if not line.strip():
+            out.append(day)
+            continue
+        dates = {m.value for m in dates_in(line, year) if isinstance(m.value, date)}
+        if len(dates) == 1 and not times_in(line):
+            day = next(iter(dates))
+        elif len(dates) > 1:
+            day = None
+        out.append(day)
     return out
 
 

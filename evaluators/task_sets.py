@@ -298,7 +298,11 @@ def _distinct_values(records: Records) -> dict[frozenset[str], set[int]]:
 
 
 _COUNT = re.compile(r"(?i)(?<![\w.,£$€/:-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"
-                    r"(?P<fill>(?:(?!of\b|out\b|in\b|from\b|for\b|to\b|with\b|at\b|on\b|by\b|and\b|or\b|per\b)"
+                    r"(?P<fill>(?:(?!of\b|out\b|in\b|from\b|for\b|to\b|with\b|at\b|on\b|by\b|and\b|or\b|per\b|"
+                    # a verb or an adverb ends the count: "All ten now show Status Delivered" counts no statuses
+                    r"(?:now|then|still|also|already|all|both|show|shows|showed|shown|are|were|is|was|be|been|have|"
+                    r"has|had|got|get|gets|need|needs|needed|went|go|goes|will|would|can|could|should|must|may|"
+                    r"might|do|does|did)\b)"
                     r"[a-z][a-z'’-]*\s+){0,2}?)(?P<noun>[a-z]{3,}s|people)\b(?!\s*(?:of|out of)\b)")
 # a part or a bound, not the size of a set: "the other two invoices", "at least 3", "only two of"
 _PART = re.compile(r"(?i)\b(?:other|remaining|rest|further|additional|more|another|extra|first|last|next|top|"

@@ -34,7 +34,8 @@ from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.task_sets import (ItemSet, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
-from officesim.evaluators.verdicts import MEASURE, Reading, Scope, read, statements_about, true_of_records
+from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, named_with_record, read, statements_about,
+                                          true_of_records)
 
 SHOWN = 4  # false statements named in a check's message
 
@@ -323,6 +324,28 @@ def new_events(state: EvalState) -> list[tuple[str, frozenset, frozenset[str]]]:
     return state.memo["new_events"]
 
 
+def event_durations(state: EvalState) -> tuple[frozenset[int], frozenset[int]]:
+    """How many minutes the events the episode made last, and the lengths in minutes the instruction and
+    the gold's texts give (what a mail may say of the meetings booked)."""
+    if "event_durations" not in state.memo:
+        before, made = state.before or {}, set()
+        for path, entry in state.files.items():
+            if entry.get("kind") != "ics" or not state.written(path):
+                continue
+            old = (before.get(path) or {}).get("events") or []
+            for ev in entry.get("events") or []:
+                start, end = as_datetime(ev.get("start")), as_datetime(ev.get("end"))
+                if ev not in old and isinstance(start, datetime) and isinstance(end, datetime) and end > start:
+                    made.add(int((end - start).total_seconds() // 60))
+        given = set()
+        for t in [state.instruction, *gold_written(state), str(state.gold_answer or "")]:
+            for m in _MINUTES.finditer(t):
+                given.add(int(m.group(1)) if m.group(1) else int(float(m.group(2)) * 60) if m.group(2)
+                          else 30 if m.group(3) else 60)
+        state.memo["event_durations"] = (frozenset(made), frozenset(given))
+    return state.memo["event_durations"]
+
+
 def event_time_problems(text: str, events: list[tuple[str, frozenset, frozenset[str]]], records: Records) -> list[str]:
     """A time said of an event the episode made that is neither its start nor its end ("His welcome
     meeting is at 09:30" where the welcome event made is 11:00-11:30). The event is the one the sentence
@@ -348,6 +371,79 @@ def event_time_problems(text: str, events: list[tuple[str, frozenset, frozenset[
         if not any(t.value in own for t in times):
             out.append(f"{' '.join(sentence.split())[:90]!r} gives {times[0].text.strip()} for {title!r}, but the event "
                        f"the episode made is at {', '.join(sorted(t.strftime('%H:%M') for t in own))}")
+    return out
+
+
+# what, between an event's title and a time, makes the time another thing's ("after Operations weekly,
+# Luca's intro at 11:30") or a change ("Operations weekly moves to 11:00")
+_NOT_ITS_TIME = re.compile(r"(?i)\b(?:after|before|then|until|till|once|following|intro\w*|welcome|slot|booked|book|"
+                           r"rebook\w*|mov\w*|instead|new|now|with|your|his|her|their|my|next|free|available|"
+                           r"reschedul\w*|could|would|shall|and|or|but)\b|[;?]")
+
+
+def office_event_time_problems(text: str, records: Records, year: int | None,
+                               made: list[tuple[str, frozenset, frozenset[str]]] = ()) -> list[str]:
+    """A time given, right after its title, to an event of the office that is at no such time
+    ("Operations weekly, 11:00-12:00 in the Harbour Room" where every Operations weekly is 10:00-11:00):
+    the event is named by its title, the time follows within a few words with nothing between that makes
+    it another thing's or a change; a range is read as a start and an end (``made``: the events the
+    episode made or moved, whose times count too)."""
+    out = []
+    for sentence in _SENTENCE_BREAK.split(text):
+        times = claims_in(sentence, year=year, kinds=("time",))
+        if not times:
+            continue
+        for key, (start, end) in records.keys_in(sentence).items():
+            events = [records.entities[i] for i in records.by_key.get(key, ()) if records.entities[i].collection == "event"]
+            starts = {a.value for e in events for label, a in e.attributes if label == "start" and a.kind == "time"}
+            ends = {a.value for e in events for label, a in e.attributes if label == "end" and a.kind == "time"}
+            if not starts:
+                continue
+            moved = {t for _title, at, keys in made if key in keys for t in at}
+            after = [t for t in times if t.start >= end]
+            if not after or after[0].start - end > 45:
+                continue
+            gap = sentence[end:after[0].start]
+            if _NOT_ITS_TIME.search(gap) or records.keys_in(gap):
+                continue
+            ranged = len(after) > 1 and re.fullmatch(r"\s*(?:-|–|—|to|until)\s*", sentence[after[0].end:after[1].start])
+            if ranged:
+                wrong = not (after[0].value in starts | moved and after[1].value in ends | moved)
+            else:
+                wrong = after[0].value not in starts | ends | moved
+            if wrong:
+                said = sentence[after[0].start:after[1].end if ranged else after[0].end]
+                out.append(f"{' '.join(sentence.split())[:90]!r} gives {said.strip()} for {sentence[start:end]!r}, but the "
+                           f"office's {sentence[start:end]!r} is at {', '.join(sorted(t.strftime('%H:%M') for t in starts)[:3])}"
+                           f"-{', '.join(sorted(t.strftime('%H:%M') for t in ends)[:3])}")
+    return out
+
+
+_MINUTES = re.compile(r"(?i)\b(?:(\d{1,3})[ -]?(?:min|mins|minutes?)|(\d(?:\.5)?)[ -]?(?:hours?|hrs?)|"
+                      r"(half[ -]an[ -]hour|half-hour)|((?:an|one)[ -]hour))\b")
+_BOOKING = re.compile(r"(?i)\b(?:book\w*|schedul\w*|set up|arranged|invit\w*|blocked|put in)\b")
+
+
+def booked_duration_problems(text: str, events: list[tuple[str, frozenset, frozenset[str]]],
+                             durations: frozenset[int], allowed: frozenset[int]) -> list[str]:
+    """A length given to the meetings the episode booked that none of them lasts ("your intro meetings,
+    45 minutes each" where each intro made is 30 minutes): said in a sentence that books or names them
+    (a word of their titles); ``allowed``: lengths the instruction and the gold's texts give."""
+    if not durations:
+        return []
+    words = {w.lower() for title, _t, _k in events for w in re.findall(r"[A-Za-z]{4,}", title)}
+    out = []
+    for sentence in _SENTENCE_BREAK.split(text):
+        for m in _MINUTES.finditer(sentence):
+            minutes = int(m.group(1)) if m.group(1) else int(float(m.group(2)) * 60) if m.group(2) \
+                else 30 if m.group(3) else 60
+            if minutes in durations or minutes in allowed:
+                continue
+            said = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", sentence)}
+            if not (_BOOKING.search(sentence) or said & words):
+                continue
+            out.append(f"{' '.join(sentence.split())[:90]!r} gives the meetings booked {m.group(0)}, but the events "
+                       f"the episode made last {', '.join(f'{d} minutes' for d in sorted(durations)[:4])}")
     return out
 
 
@@ -791,6 +887,10 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state))]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
+        truth.false += [f"{place.where}: {w}" for w in office_event_time_problems(place.text, records, state.year,
+                                                                                  new_events(state))]
+        truth.false += [f"{place.where}: {w}" for w in booked_duration_problems(place.text, new_events(state),
+                                                                                *event_durations(state))]
         if place.to is not None:
             truth.false += [f"{place.where}: {w}" for w in event_date_problems(
                 place.body, [a for a in place.neutral if a != (state.user or "").lower()], user_events(state),
@@ -879,6 +979,8 @@ def _true_context(state: EvalState):
             return True
         if claim.kind == "number" and claim.currency and any(abs(abs(float(claim.value)) - t) <= 0.011 for t in totals):
             return True  # a total of the task's items ("the 14 chased come to £41,716.66")
+        if claim.kind == "person" and named_with_record(claim, text, records, state.year):
+            return True
         return true_of_records(claim, text, records, state.year, involved)
     return true_context
 

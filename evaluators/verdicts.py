@@ -29,7 +29,7 @@ from functools import lru_cache
 from datetime import date, datetime
 from typing import Any, Iterable
 
-from officesim.evaluators.claims import MAX_CLAIMS, Claim, bounded_lines, claims_in, same_claim
+from officesim.evaluators.claims import MAX_CLAIMS, Claim, _sentence_at, bounded_lines, claims_in, same_claim
 from itertools import combinations
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
@@ -568,6 +568,10 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
                                         f"{records.entities[entities[0]].name} is "
                                         f"{', '.join(sorted({d.isoformat() for d in dues}))}")
         return verdict("true") if gold_says else None  # "orders since 1 August": a range's end, not an attribute
+    if (c.kind == "date" or _money(c)) and not _plans(st.text):
+        swapped = _same_column_of_another(c, st, records, entities)
+        if swapped:
+            return verdict("false", swapped)
     holders = records.holders(c)
     collections = {records.entities[i].collection for i in entities}
     if holders and all(records.entities[h].collection in collections for h in holders):
@@ -719,6 +723,33 @@ def _keys_of(records: Records, text: str) -> dict[str, tuple[int, int]]:
 
 
 _OF_ITEM = re.compile(r"(?i)^\s*(?:,\s*)?(?:of|dated|issued|issued on|raised on|from|\()?\s*$")
+
+
+def _same_column_of_another(c: Claim, st: Statement, records: Records, entities: list[int]) -> str | None:
+    """A value given to an item the statement names by its own identifier that is, under the same column,
+    another row's of the same table and not this item's ("PO-4658, Redfern IT Services, £10,618.24" where
+    £10,618.24 is PO-4773's Amount and PO-4658's is £11,361.66): two items' values swapped, or None. The
+    other row named in the statement too makes it a comparison, not a swap."""
+    owners = _owners(records, entities, st.text, strict=True)
+    if not owners:
+        return None
+    tables = {records.entities[o].collection for o in owners}
+    words = _gap_words(c, st)
+    mine = [records.entities[o] for o in owners]
+    for h in records.holders(c)[:50]:
+        other = records.entities[h]
+        if h in entities or other.collection not in tables or _named_in_words(other, st.text, mine):
+            continue
+        labels = [label for label, a in other.attributes if label and a.kind == c.kind and same_claim(c, a)]
+        if words:  # what the writer calls it must be that column ("ordered 16 October": its Ordered)
+            labels = [label for label in labels if words & label_words(label)]
+        for label in labels:
+            for own in mine:
+                theirs = [a for l, a in own.attributes if l == label and a.kind == c.kind]
+                if theirs and not any(same_claim(c, a) for a in theirs):
+                    return (f"is {other.name}'s {label!r}, not {own.name}'s (the office's {label!r} of "
+                            f"{own.name} is {shown(theirs[0])})")
+    return None
 
 
 def _of_another(c: Claim, st: Statement, records: Records, matching: list[tuple[str, Claim, int]]) -> str | None:
@@ -991,6 +1022,28 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     return False
 
 
+def named_with_record(c: Claim, text: str, records: Records, year: int | None) -> bool:
+    """Whether a person is named in a sentence that gives a value one of their own records holds ("Omar
+    Nair has the longer service but is on leave 18-19 November", his leave row's dates): the reason a
+    careful writer gives for setting someone aside, true of the office, not a stray name. The name
+    alone proves nothing; a value of that person's record beside it does."""
+    if c.kind != "person":
+        return False
+    at = _sentence_at(text, c.start)
+    if at is None:
+        return False
+    start, _end, sentence = at
+    rows = {i for key in records.keys_in(c.text) for i in records.named(key)}
+    if not rows:
+        return False
+    for v in claims_in(sentence, year=year, kinds=("date", "number", "time", "phone")):
+        if start + v.start < c.end and start + v.end > c.start:
+            continue
+        if any(same_claim(v, a) for i in rows for _l, a in records.entities[i].attributes if a.kind == v.kind):
+            return True
+    return False
+
+
 _PER_UNIT = re.compile(r"(?i)\s*(?:a|an|per|each|every)\s+(?:night|day|week|month|hour|person|head|unit|item|trip|"
                        r"delegate|seat|licen[cs]e|user)\b|\s*each\b")
 
@@ -1094,7 +1147,6 @@ def _shares(text: str, statements: list[Statement], binder: Binder, records: Rec
     operands are there to be read), which no two values of the text or of the items it names give, and
     which neither the office nor the task states: "by £6,403.72, about 31% over its £49,000.00 budget"
     where it is 13.1%."""
-    from officesim.evaluators.claims import _sentence_at
 
     out = []
     every = claims_in(text, year=scope.year, kinds=("number",))

@@ -917,3 +917,11 @@ def test_a_part_of_the_expected_total_summed_over_the_rows_it_covers_is_true(bod
     the expected total it is a part of; a sum no rows give, or an alternative to the total, is not."""
     out = run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["£2,450.75"]}, umber_state(body))
     assert out.passed is passes, out.message
+
+
+def test_a_meeting_that_goes_on_without_the_writer_is_not_a_negation_of_it():
+    from officesim.evaluators.claims import negated
+
+    assert not negated("so our Budget check-in on Wednesday 2 December 2026 can't go ahead with me.")
+    assert negated("the Budget check-in on Wednesday 2 December 2026 can't go ahead.")  # it is off
+    assert negated("the demo is not on 2 December")

@@ -133,3 +133,15 @@ def test_a_range_that_names_its_month_once_gives_its_first_day():
     for text in ("14-16 Dec 2026", "Mon 14 – Wed 16 Dec 2026", "from 14 to 16 December 2026"):
         assert {m.value for m in dates_in(text, 2026)} == {date(2026, 12, 14), date(2026, 12, 16)}, text
     assert {m.value for m in dates_in("14 Dec – 16 Dec 2026", 2026)} == {date(2026, 12, 14), date(2026, 12, 16)}
+
+
+def test_a_schedule_under_day_headings_states_each_lines_day_and_time():
+    from datetime import datetime
+
+    from officesim.evaluators.facts import unbound
+
+    text = "Monday 14 December:\n  09:30-10:00  Stefan Moreau\n\nTuesday 15 December:\n  09:30-10:00  Luca Iyer"
+    groups = [["Stefan Moreau", datetime(2026, 12, 14, 9, 30)], ["Luca Iyer", datetime(2026, 12, 15, 9, 30)]]
+    assert unbound(text, groups, year=2026, stretch=False) == []
+    swapped = [["Stefan Moreau", datetime(2026, 12, 15, 9, 30)]]  # Stefan stands under Monday, not Tuesday
+    assert unbound(text, swapped, year=2026, stretch=False) == swapped

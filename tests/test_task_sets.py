@@ -107,3 +107,11 @@ def test_a_count_of_a_columns_values_over_its_whole_table_is_a_size():
     records = build_records({"data/staff.xlsx": {"kind": "xlsx", "sheet_order": ["Staff"], "sheets": {"Staff": rows}}},
                             2026)
     assert 8 in table_sizes(records, {"team"})
+
+
+def test_a_number_followed_by_a_verb_counts_no_later_noun():
+    from officesim.evaluators.task_sets import _counts
+
+    assert [m.group("noun") for _p, m, _n in _counts("All ten now show Status Delivered.")] == []
+    assert [m.group("noun") for _p, m, _n in _counts("Three are now approved requests.")] == []
+    assert [m.group("noun") for _p, m, _n in _counts("I chased 14 overdue invoices.")] == ["invoices"]

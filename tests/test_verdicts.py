@@ -840,3 +840,60 @@ def test_a_sum_of_rows_may_be_over_one_year_of_a_date_column():
     assert true("Vantage Security has £2,783.79 unpaid in all.", 2783.79)  # every year's unpaid rows
     assert not true("Vantage Security invoiced £3,063.79 this year, of which £2,038.79 is not yet paid.", 2038.79)
     assert not true("Vantage Security invoiced £3,163.79 this year.", 3163.79)
+
+
+# ---- values of two items swapped, events' times and lengths, a person set aside with their record -----
+def test_an_items_value_that_is_another_rows_same_column_is_false(records):
+    false, _ = verdicts("Still open:\n- SO-1001, Acme Tools, £830.50\n- SO-1002, Birch Supplies, £1,250.00", records)
+    assert set(false) == {"£830.50", "£1,250.00"}  # each is the other order's Amount
+    false, true = verdicts("Still open:\n- SO-1001, Acme Tools, £1,250.00\n- SO-1002, Birch Supplies, £830.50", records)
+    assert false == [] and {"£1,250.00", "£830.50"} <= set(true)
+    false, _ = verdicts("SO-1001 is larger than SO-1002 (£830.50).", records)
+    assert false == []  # the other order is named: its own amount, a comparison
+
+
+CALENDAR = {"kind": "ics", "events": [
+    {"summary": "Operations weekly", "start": datetime(2026, 10, day, 10, 0), "end": datetime(2026, 10, day, 11, 0),
+     "attendees": [USER]} for day in (12, 19, 26)]}
+INTRO = {"summary": "Intro: Dana Ortiz", "start": datetime(2026, 10, 20, 11, 0), "end": datetime(2026, 10, 20, 11, 30),
+         "attendees": [USER, "dana.ortiz@northwind.test"]}
+
+
+def _calendar_state(body: str, instruction: str = "Book Dana Ortiz a 30-minute intro and tell her.") -> EvalState:
+    before = {**OFFICE, "calendar/maya.ics": CALENDAR}
+    after = {**before, "calendar/maya.ics": {"kind": "ics", "events": [*CALENDAR["events"], INTRO]},
+             "emails/maya/sent/1.eml": _mail(body)}
+    return EvalState(files=after, now=NOW, instruction=instruction, before=before, gold=before, user=USER,
+                     user_name="Maya Lin")
+
+
+@pytest.mark.parametrize("body,false", [
+    ("Hi Dana,\nYour intro is on 20 October at 11:00, after our Operations weekly, 10:00-11:00.", False),
+    ("Hi Dana,\nYour intro is on 20 October at 11:00, after our Operations weekly, 11:00-12:00.", True),
+    ("Hi Dana,\nOperations weekly is at 9:00 in the Harbour Room if you want to join.", True),
+    ("Hi Dana,\nAfter Operations weekly, your intro is at 11:00.", False),  # the time is the intro's
+    ("Hi Dana,\nI've booked your intro for 30 minutes at 11:00 on 20 October.", False),
+    ("Hi Dana,\nI've booked your intro for 45 minutes at 11:00 on 20 October.", True),
+    ("Hi Dana,\nYour intro meeting, an hour, is at 11:00 on 20 October.", True),
+])
+def test_an_office_events_time_and_a_booked_meetings_length_are_read(body, false):
+    truth = written_truth(_calendar_state(body))
+    assert bool(truth.false) == false, truth.false
+
+
+def test_a_length_the_instruction_gives_is_not_read_against_the_events_made():
+    truth = written_truth(_calendar_state("Hi Dana,\nI've booked a 45-minute slot at 11:00 on 20 October.",
+                                          "Book Dana Ortiz a 45-minute intro; a 30-minute one is fine too."))
+    assert truth.false == []
+
+
+def test_a_person_set_aside_with_a_value_of_their_own_record_is_true_context(records):
+    from officesim.evaluators.claims import Claim
+    from officesim.evaluators.verdicts import named_with_record
+
+    text = "Dana Ortiz takes it; Omar Nair is the other option, on +44 20 7946 1177."
+    omar = Claim("person", "omar.nair@northwind.test", "Omar Nair", start=text.index("Omar"),
+                 end=text.index("Omar") + len("Omar Nair"))
+    assert named_with_record(omar, text, records, 2026)
+    wrong = text.replace("1177", "5829")  # Dana's number beside Omar: no record of his gives it
+    assert not named_with_record(omar, wrong, records, 2026)
