@@ -484,7 +484,8 @@ def stated_totals(texts: Iterable[str], year: int | None) -> tuple[frozenset[flo
 
 
 _TOTAL_WORDS = re.compile(r"(?i)\b(?:in total|totals?|totalling|totaling|come to|comes to|came to|add up to|adds up to|"
-                          r"added up|altogether|combined|all told|sum of|worth)\b")
+                          r"added up|altogether|combined|all told|sum of|worth|together|between them|in all|overall|"
+                          r"account(?:s|ed)? for|accounting for|collectively|aggregate)\b")
 
 
 _GAP_WORDS = re.compile(r"(?i)\b(?:over\w*|under\w*|difference|differ\w*|extra|excess|saving\w*|short\w*|"

@@ -236,6 +236,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if unread:
             reading.unread.append(st.text)
         reading.verdicts += days_problems(st, entities, records, scope, all_dates)
+        reading.verdicts += span_count_problems(st, scope.year)
         reading.verdicts += changed_value_problems(st, records, scope)
         if own:  # only what the statement names itself: a category said under a heading may be the heading's
             reading.verdicts += category_problems(st, own, spans, records, scope)
@@ -946,6 +947,42 @@ def days_problems(st: Statement, entities: list[int], records: Records, scope: S
             continue
         out.append(Verdict(st.text, m.group(0), "number", "false",
                            f"counts {n} days, but no two dates of what it is about are {n} days apart"))
+    return out
+
+
+_RANGE_GAP = re.compile(r"(?i)\s*(?:-|–|—|to|until|till|through|thru|and)\s*(?:[A-Za-z]+,?\s+)?")
+_SPAN_COUNT = re.compile(r"(?i)\s*(?:[(,;:—–-]\s*)?(?:that's\s+|that is\s+|i\.e\.\s+|=\s*|so\s+|a total of\s+)?"
+                         r"(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?P<kind>working\s+|business\s+|"
+                         r"calendar\s+|week\s?)?days?\b")
+
+
+def span_count_problems(st: Statement, year: int | None) -> list[Verdict]:
+    """A count of days given right after the range it counts ("from Tuesday 1 to Monday 14 December (nine
+    working days)") that is none of its lengths: calendar days with or without the last, working days
+    (Monday to Friday) with or without it. The count is of that range, not of any two dates of the text."""
+    out = []
+    dates = sorted((c for c in claims_in(st.text, year=year, kinds=("date",)) if isinstance(c.value, date)),
+                   key=lambda c: c.start)
+    for a, b in zip(dates, dates[1:]):
+        if b.value <= a.value or not _RANGE_GAP.fullmatch(st.text[a.end:b.start]):
+            continue
+        m = _SPAN_COUNT.match(st.text, b.end)
+        if not m:
+            continue
+        n = _number(m.group("n"))
+        days = (b.value - a.value).days
+        weekdays = sum(1 for k in range(days + 1) if (a.value.toordinal() + k) % 7 not in (6, 0))  # Mon-Fri
+        # a leave "from 1 to 14 December" holds both ends; "until the 15th" may be the day of return
+        until = re.search(r"(?i)\b(?:until|till)\b", st.text[a.end:b.start]) is not None
+        working = {weekdays, weekdays - 1 if until and b.value.weekday() < 5 else weekdays}
+        calendar = {days, days + 1}
+        kind = (m.group("kind") or "").strip().lower()
+        allowed = working if kind in ("working", "business", "week") else calendar if kind == "calendar" \
+            else working | calendar
+        if n not in allowed:
+            out.append(Verdict(st.text, m.group(0).strip(" (,;:—–-"), "number", "false",
+                               f"counts {n} {kind + ' ' if kind else ''}days from {a.text.strip()} to {b.text.strip()}, "
+                               f"which is {days + 1} days, {weekdays} of them working days"))
     return out
 
 
