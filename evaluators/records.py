@@ -111,6 +111,8 @@ class Entity:
     words: tuple[tuple[str, str], ...] = ()
     # the names a table row holds, each with the column it stands under: (label, name key)
     names: tuple[tuple[str, str], ...] = ()
+    # its value under a column of states of few values (a leave's Status: Approved, Pending): (label, value)
+    states: tuple[tuple[str, str], ...] = ()
 
     def values(self, kind: str) -> list[tuple[str, Claim]]:
         return [(label, c) for label, c in self.attributes if c.kind == kind]
@@ -130,6 +132,8 @@ class Records:
     # (collection, name key) -> the columns a name stands under in that table ("zephyr couriers" under
     # "Supplier"): a row's own name under a column is its attribute; another row's is its rival's
     name_labels: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    # (collection, column) -> the values of a column of states ("Status": approved, pending, withdrawn)
+    states: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
 
     def add(self, entity: Entity) -> None:
         if not entity.keys and not entity.attributes:
@@ -270,14 +274,22 @@ def _sheet(records: Records, path: str, sheet: str, rows: list[list[Any]], year:
     collection = f"{path}#{sheet}"
     body = [list(row) for row in rows[h + 1:MAX_ROWS] if any(c not in (None, "") for c in row)]
     columns = _category_columns(header, body)
+    stated = _category_columns(header, body, states=True)
     for r, row in enumerate(rows[h + 1:MAX_ROWS], start=h + 2):
         if any(c not in (None, "") for c in row):
             entity = _row_entity(f"{path}, {sheet} row {r}", collection, header, list(row), year)
             words = tuple((header[c], str(row[c]).strip()) for c in columns
                           if c < len(row) and _category_word(row[c]))
-            records.add(replace(entity, words=words) if words else entity)
+            states = tuple((header[c], str(row[c]).strip()) for c in stated
+                           if c < len(row) and _category_word(row[c]))
+            if words or states:
+                entity = replace(entity, words=words, states=states)
+            records.add(entity)
     for c in columns:
         records.categories[(collection, header[c])] = frozenset(
+            fold_words(str(row[c])) for row in body if c < len(row) and _category_word(row[c]))
+    for c in stated:
+        records.states[(collection, header[c])] = frozenset(
             fold_words(str(row[c])) for row in body if c < len(row) and _category_word(row[c]))
 
 
@@ -286,6 +298,7 @@ def _sheet(records: Records, path: str, sheet: str, rows: list[list[Any]], year:
 _STATE_HEADER = re.compile(r"(?i)status|state|stage|paid|approved|priority|flag|done|active|notes?|comment|"
                            r"remark|reason|description|details|unit")
 MAX_CATEGORIES = 60  # values a column of categories holds at most
+_STATUS_HEADER = re.compile(r"(?i)(?:[a-z]+ )?(?:status|state|stage)")
 
 
 def _category_word(cell: Any) -> bool:
@@ -296,12 +309,13 @@ def _category_word(cell: Any) -> bool:
     return 4 <= len(text) <= 40 and len(text.split()) <= 3 and all(ch.isalpha() or ch in " &'-" for ch in text)
 
 
-def _category_columns(header: list[str], body: list[list[Any]]) -> list[int]:
+def _category_columns(header: list[str], body: list[list[Any]], states: bool = False) -> list[int]:
     """The columns of a table whose values are categories: at least 2 and at most ``MAX_CATEGORIES``
-    distinct words, each on at least two rows on average, under a header that is not a state."""
+    distinct words, each on at least two rows on average, under a header that is not a state (with
+    ``states``: under a header that names one, "Status", "Stage")."""
     out = []
     for c, label in enumerate(header):
-        if not label or _STATE_HEADER.search(label):
+        if not label or (_STATUS_HEADER.fullmatch(label.strip()) is None if states else _STATE_HEADER.search(label)):
             continue
         cells = [row[c] for row in body if c < len(row) and row[c] not in (None, "")]
         if len(cells) < 4 or not all(_category_word(x) for x in cells):

@@ -240,6 +240,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += changed_value_problems(st, records, scope)
         if own:  # only what the statement names itself: a category said under a heading may be the heading's
             reading.verdicts += category_problems(st, own, spans, records, scope)
+            reading.verdicts += state_problems(st, own, spans, records, scope)
             reading.verdicts += measure_problems(st, own, records, scope)
         rivals = [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
                   for name, item, ids in binder.rival_names(st.text) if not _said_together(name, ids, scope.texts)]
@@ -370,6 +371,13 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
     shredders), when the statement does not say the row's own value too, and the value is not the
     category of another row it names, a word of a name it names, or said so by the task's own words."""
     low = st.text.casefold()
+    # of the rows a name binds (a person's leave rows), those whose dates the statement gives: "Nina Lund
+    # has approved leave on 10-11 November" is about that leave row, not her others
+    dates = [c for c in claims_in(st.text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
+    if dates and len(entities) > 1:
+        fit = [i for i in entities if any(same_claim(d, a) for d in dates
+                                          for _l, a in records.entities[i].attributes if a.kind == "date")]
+        entities = fit or entities
     named = [records.entities[i] for i in entities]
     said = [low[s:e] for s, e in spans]  # what the statement names them by (an identifier, a name)
     lines = [line.casefold() for t in scope.texts for line in str(t).splitlines() if any(k in line.casefold() for k in said)]
@@ -392,6 +400,60 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
                                    f"is not what the office says of {entity.name}: its {label!r} is {own!r}"))
                 break
     return out
+
+
+_NOT_BEFORE = re.compile(r"(?i)\b(?:not|never|no longer|yet to be|isn't|wasn't|aren't|weren't|hasn't|haven't|"
+                         r"still|un|awaiting|pending)\W+(?:\w+\W+){0,2}$")
+
+
+def state_problems(st: Statement, entities: list[int], spans: list[tuple[int, int]], records: Records,
+                   scope: Scope) -> list[Verdict]:
+    """Another value of a column of states said of a row the statement names ("Nina Lund has approved
+    annual leave on 10-11 November" where that leave's Status is Pending): the row is the one every name
+    and date within a few words of the state word names, in a statement that plans nothing and does not
+    deny it. Rows the task or the episode changes are left to the workbook's checks; a state the task's
+    own words say there is no rival; short states ("open", "paid", "held") are said of too much in
+    passing to be read."""
+    if _plans(st.text) or not entities:
+        return []
+    rows = {i for i in entities if records.entities[i].states}
+    changed = {k for k in records.keys_in(st.text) if k in scope.changed or k in scope.done}
+    rows = {i for i in rows if not changed.intersection(records.entities[i].keys)}
+    if not rows:
+        return []
+    anchors: list[tuple[int, int, set[int]]] = []
+    for key, (a, b) in records.keys_in(st.text).items():
+        named = rows.intersection(records.named(key))
+        if named:
+            anchors.append((a, b, named))
+    for d in claims_in(st.text, year=scope.year, kinds=("date",)):
+        dated = {i for i in rows if any(same_claim(d, v) for _l, v in records.entities[i].attributes if v.kind == "date")}
+        if dated:
+            anchors.append((d.start, d.end, dated))
+    low = st.text.casefold()
+    lines = [line.casefold() for t in scope.texts for line in str(t).splitlines()
+             if any(low[a:b] and low[a:b] in line.casefold() for a, b, _r in anchors)]
+    values = {v for i in rows for label, _own in records.entities[i].states
+              for v in records.states.get((records.entities[i].collection, label), ()) if len(v) >= 6}
+    for value in sorted(values):
+        at = _category_at(low, value)
+        if at is None or any(a <= at.start() < b for a, b in spans) or \
+                _NOT_BEFORE.search(low[max(0, at.start() - 30):at.start()]):
+            continue
+        near = [r for a, b, r in anchors if abs(at.start() - b) <= 40 or abs(a - at.end()) <= 40]
+        if not near:
+            continue
+        target = set.intersection(*near) or min(((min(abs(at.start() - b), abs(a - at.end())), r) for a, b, r in anchors
+                                                 if abs(at.start() - b) <= 40 or abs(a - at.end()) <= 40),
+                                                key=lambda x: x[0])[1]
+        held = [(label, own) for i in target for label, own in records.entities[i].states]
+        if not held or any(fold_words(own) == value for _l, own in held) or any(_category_at(line, value) for line in lines):
+            continue
+        entity = records.entities[min(target)]
+        label, own = held[0]
+        return [Verdict(st.text, st.text[at.start():at.end()], "state", "false",
+                        f"is not what the office says of {entity.name}: its {label!r} is {own!r}")]
+    return []
 
 
 _MEASURED = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3})(?:\s*-\s*|\s+)(?P<unit>days?|weeks?|months?|hours?|minutes?|"

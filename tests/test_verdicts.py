@@ -897,3 +897,30 @@ def test_a_person_set_aside_with_a_value_of_their_own_record_is_true_context(rec
     assert named_with_record(omar, text, records, 2026)
     wrong = text.replace("1177", "5829")  # Dana's number beside Omar: no record of his gives it
     assert not named_with_record(omar, wrong, records, 2026)
+
+
+LEAVE = {"kind": "xlsx", "sheet_order": ["Leave"], "sheets": {"Leave": [
+    ["Name", "From", "To", "Type", "Status"],
+    ["Nina Lund", datetime(2026, 11, 3), datetime(2026, 11, 6), "Annual leave", "Approved"],
+    ["Nina Lund", datetime(2026, 11, 10), datetime(2026, 11, 11), "Annual leave", "Pending"],
+    ["Omar Nair", datetime(2026, 11, 9), datetime(2026, 11, 10), "Training", "Approved"],
+    ["Omar Nair", datetime(2026, 12, 1), datetime(2026, 12, 2), "Annual leave", "Withdrawn"],
+    ["Dana Ortiz", datetime(2026, 12, 7), datetime(2026, 12, 8), "Annual leave", "Pending"],
+    ["Dana Ortiz", datetime(2026, 8, 3), datetime(2026, 8, 14), "Annual leave", "Approved"],
+    ["Omar Nair", datetime(2026, 7, 6), datetime(2026, 7, 10), "Annual leave", "Approved"],
+]}}
+
+
+@pytest.mark.parametrize("text,false", [
+    ("Nina Lund has approved annual leave on 10-11 November.", True),  # that leave is Pending
+    ("Nina Lund has pending annual leave on 10-11 November.", False),
+    ("Nina Lund's leave on 3-6 November is approved.", False),
+    ("Nina Lund's leave on 10-11 November is not approved yet.", False),  # denied: true
+    ("Omar Nair, who covers Dana Ortiz, has approved training on 9-10 November.", False),
+    ("Omar Nair's leave on 1-2 December is approved, so he cannot cover.", True),  # Withdrawn
+    ("Nina Lund's leave on 10-11 November will be approved by Friday.", False),  # a plan
+])
+def test_a_rows_state_said_near_its_name_or_date_is_read(text, false):
+    records = build_records({"data/leave.xlsx": LEAVE}, 2026)
+    reading = read(text, records, Scope(now=NOW, year=2026))
+    assert bool([v for v in reading.false if v.kind == "state"]) == false, reading.false
