@@ -500,7 +500,9 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
             nearest = min(beside, key=lambda w: min(abs(w.start - c.end), abs(c.start - w.end)))
             return not _part_of(nearest, c, text)
 
-        out = [c for c in out if beside_fact(c) or not true_context(c, text)]
+        # a person beside the fact is read by what the sentence says of them (a value of their own record,
+        # "Omar Nair ... is on leave 18-19 November"), not set down as an alternative to it
+        out = [c for c in out if (beside_fact(c) and c.kind != "person") or not true_context(c, text)]
     unique: dict[tuple, Claim] = {}
     for c in out:
         unique.setdefault((c.kind, c.text), c)

@@ -34,8 +34,8 @@ from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.task_sets import (ItemSet, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
-from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, named_with_record, read, statements_about,
-                                          true_of_records)
+from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, event_date_of_named, named_with_record, read,
+                                          statements_about, true_of_records)
 
 SHOWN = 4  # false statements named in a check's message
 
@@ -980,6 +980,8 @@ def _true_context(state: EvalState):
         if claim.kind == "number" and claim.currency and any(abs(abs(float(claim.value)) - t) <= 0.011 for t in totals):
             return True  # a total of the task's items ("the 14 chased come to £41,716.66")
         if claim.kind == "person" and named_with_record(claim, text, records, state.year):
+            return True
+        if claim.kind == "date" and event_date_of_named(claim, text, records):
             return True
         return true_of_records(claim, text, records, state.year, involved)
     return true_context

@@ -1121,6 +1121,23 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     return False
 
 
+PERSON_ROWS = 2_000  # rows of one person read for a value beside their name
+
+
+def event_date_of_named(c: Claim, text: str, records: Records) -> bool:
+    """Whether a date is one of the days of an event of the office that ``text`` names by its title
+    ("Operations weekly ... I'll chair again from Monday 21 December", a day that meeting is held)."""
+    if c.kind != "date" or not isinstance(c.value, date):
+        return False
+    for key in records.keys_in(text):
+        for i in records.by_key.get(key, ())[:PERSON_ROWS]:
+            e = records.entities[i]
+            if e.collection == "event" and any(label == "start" and a.kind == "date" and same_claim(c, a)
+                                               for label, a in e.attributes):
+                return True
+    return False
+
+
 def named_with_record(c: Claim, text: str, records: Records, year: int | None) -> bool:
     """Whether a person is named in a sentence that gives a value one of their own records holds ("Omar
     Nair has the longer service but is on leave 18-19 November", his leave row's dates): the reason a
@@ -1132,7 +1149,8 @@ def named_with_record(c: Claim, text: str, records: Records, year: int | None) -
     if at is None:
         return False
     start, _end, sentence = at
-    rows = {i for key in records.keys_in(c.text) for i in records.named(key)}
+    # all of that person's rows: a colleague's name stands on more rows than ``GENERIC`` (their claims, leave)
+    rows = {i for key in records.keys_in(c.text) for i in records.by_key.get(key, ())[:PERSON_ROWS]}
     if not rows:
         return False
     for v in claims_in(sentence, year=year, kinds=("date", "number", "time", "phone")):

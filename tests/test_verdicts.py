@@ -924,3 +924,16 @@ def test_a_rows_state_said_near_its_name_or_date_is_read(text, false):
     records = build_records({"data/leave.xlsx": LEAVE}, 2026)
     reading = read(text, records, Scope(now=NOW, year=2026))
     assert bool([v for v in reading.false if v.kind == "state"]) == false, reading.false
+
+
+def test_a_day_an_event_the_text_names_is_held_is_true_context():
+    from officesim.evaluators.claims import Claim
+    from officesim.evaluators.verdicts import event_date_of_named
+
+    records = build_records({**OFFICE, "calendar/maya.ics": CALENDAR}, 2026)
+    text = "Operations weekly goes ahead without me; I'll chair again from Monday 26 October."
+    day = Claim("date", date(2026, 10, 26), "Monday 26 October", start=text.index("Monday"), end=len(text) - 1)
+    assert event_date_of_named(day, text, records)
+    other = Claim("date", date(2026, 10, 27), "27 October")  # no Operations weekly that day
+    assert not event_date_of_named(other, text, records)
+    assert not event_date_of_named(day, "I'll be back on Monday 26 October.", records)  # no event named
