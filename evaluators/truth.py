@@ -282,20 +282,29 @@ def user_events(state: EvalState) -> list[dict]:
     return state.memo["user_events"]
 
 
-def new_event_times(state: EvalState) -> frozenset:
-    """The start and end times of the events the episode made or changed (what "I've booked 9:00-10:00"
-    may say)."""
-    if "event_times" not in state.memo:
-        before, times = state.before or {}, set()
+def made_events(state: EvalState) -> list[dict]:
+    """The events the episode made or changed (in a calendar it wrote, not among the initial office's)."""
+    if "made_events" not in state.memo:
+        before, out = state.before or {}, []
         for path, entry in state.files.items():
             if entry.get("kind") != "ics" or not state.written(path):
                 continue
             old = (before.get(path) or {}).get("events") or []
-            for ev in entry.get("events") or []:
-                if ev not in old:
-                    times |= {c.value for c in claims_in(f"{ev.get('start') or ''} {ev.get('end') or ''}",
-                                                         year=state.year, kinds=("time",))}
-        state.memo["event_times"] = frozenset(times)
+            out += [ev for ev in entry.get("events") or [] if ev not in old]
+        state.memo["made_events"] = out
+    return state.memo["made_events"]
+
+
+def _times_of(ev: dict, year: int | None) -> frozenset:
+    return frozenset(c.value for c in claims_in(f"{ev.get('start') or ''} {ev.get('end') or ''}", year=year,
+                                                 kinds=("time",)))
+
+
+def new_event_times(state: EvalState) -> frozenset:
+    """The start and end times of the events the episode made or changed (what "I've booked 9:00-10:00"
+    may say)."""
+    if "event_times" not in state.memo:
+        state.memo["event_times"] = frozenset(t for ev in made_events(state) for t in _times_of(ev, state.year))
     return state.memo["event_times"]
 
 
@@ -307,19 +316,11 @@ def new_events(state: EvalState) -> list[tuple[str, frozenset, frozenset[str]]]:
     """The events the episode made or changed: (title, its start and end times, the keys its title names)."""
     if "new_events" not in state.memo:
         records = records_of(state)
-        before, out = state.before or {}, []
-        for path, entry in state.files.items():
-            if entry.get("kind") != "ics" or not state.written(path):
-                continue
-            old = (before.get(path) or {}).get("events") or []
-            for ev in entry.get("events") or []:
-                if ev in old:
-                    continue
-                title = str(ev.get("summary") or "")
-                times = frozenset(c.value for c in claims_in(f"{ev.get('start') or ''} {ev.get('end') or ''}",
-                                                             year=state.year, kinds=("time",)))
-                keys = frozenset(k for k in (records.keys_in(title) if records is not None else ()) if "@" not in k)
-                out.append((title, times, keys))
+        out = []
+        for ev in made_events(state):
+            title = str(ev.get("summary") or "")
+            keys = frozenset(k for k in (records.keys_in(title) if records is not None else ()) if "@" not in k)
+            out.append((title, _times_of(ev, state.year), keys))
         state.memo["new_events"] = out
     return state.memo["new_events"]
 
@@ -328,20 +329,13 @@ def event_durations(state: EvalState) -> tuple[frozenset[int], frozenset[int]]:
     """How many minutes the events the episode made last, and the lengths in minutes the instruction and
     the gold's texts give (what a mail may say of the meetings booked)."""
     if "event_durations" not in state.memo:
-        before, made = state.before or {}, set()
-        for path, entry in state.files.items():
-            if entry.get("kind") != "ics" or not state.written(path):
-                continue
-            old = (before.get(path) or {}).get("events") or []
-            for ev in entry.get("events") or []:
-                start, end = as_datetime(ev.get("start")), as_datetime(ev.get("end"))
-                if ev not in old and isinstance(start, datetime) and isinstance(end, datetime) and end > start:
-                    made.add(int((end - start).total_seconds() // 60))
-        given = set()
-        for t in [state.instruction, *gold_written(state), str(state.gold_answer or "")]:
-            for m in _MINUTES.finditer(t):
-                given.add(int(m.group(1)) if m.group(1) else int(float(m.group(2)) * 60) if m.group(2)
-                          else 30 if m.group(3) else 60)
+        made = set()
+        for ev in made_events(state):
+            start, end = as_datetime(ev.get("start")), as_datetime(ev.get("end"))
+            if isinstance(start, datetime) and isinstance(end, datetime) and end > start:
+                made.add(int((end - start).total_seconds() // 60))
+        given = {_minutes(m) for t in [state.instruction, *gold_written(state), str(state.gold_answer or "")]
+                 for m in _MINUTES.finditer(t)}
         state.memo["event_durations"] = (frozenset(made), frozenset(given))
     return state.memo["event_durations"]
 
@@ -421,6 +415,13 @@ def office_event_time_problems(text: str, records: Records, year: int | None,
 
 _MINUTES = re.compile(r"(?i)\b(?:(\d{1,3})[ -]?(?:min|mins|minutes?)|(\d(?:\.5)?)[ -]?(?:hours?|hrs?)|"
                       r"(half[ -]an[ -]hour|half-hour)|((?:an|one)[ -]hour))\b")
+
+
+def _minutes(m: re.Match) -> int:
+    """The minutes a ``_MINUTES`` match says: "45 minutes", "1.5 hours", "half an hour", "an hour"."""
+    return int(m.group(1)) if m.group(1) else int(float(m.group(2)) * 60) if m.group(2) else 30 if m.group(3) else 60
+
+
 _BOOKING = re.compile(r"(?i)\b(?:book\w*|schedul\w*|set up|arranged|invit\w*|blocked|put in)\b")
 
 
@@ -435,8 +436,7 @@ def booked_duration_problems(text: str, events: list[tuple[str, frozenset, froze
     out = []
     for sentence in _SENTENCE_BREAK.split(text):
         for m in _MINUTES.finditer(sentence):
-            minutes = int(m.group(1)) if m.group(1) else int(float(m.group(2)) * 60) if m.group(2) \
-                else 30 if m.group(3) else 60
+            minutes = _minutes(m)
             if minutes in durations or minutes in allowed:
                 continue
             said = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", sentence)}
