@@ -38,9 +38,11 @@ class Change:
 
 # ---- comparison ignoring what legitimately varies ------------------------------------------------
 def _event_key(ev: dict) -> tuple:
-    return (ev.get("summary") or "", ev.get("start"), ev.get("end"), bool(ev.get("all_day")),
-            ev.get("location"), ev.get("description"),
-            tuple(sorted(a.lower() for a in ev.get("attendees") or [])))
+    """An event as it is compared and sorted: every field as text, so that two events of one title and
+    time, one with a place and one without, sort (None beside a string did not: the grading crashed)."""
+    return (str(ev.get("summary") or ""), str(ev.get("start") or ""), str(ev.get("end") or ""),
+            bool(ev.get("all_day")), str(ev.get("location") or ""), str(ev.get("description") or ""),
+            tuple(sorted(str(a).lower() for a in ev.get("attendees") or [])))
 
 
 def comparable(entry: dict | None) -> Any:

@@ -77,3 +77,17 @@ def test_long_paragraph_change_shows_where_it_differs():
     (change,) = diff_states(before, after)
     assert "Logistics" in change.detail and "Freight" in change.detail
     assert change.detail.startswith("'...")
+
+
+def test_two_events_of_one_title_and_time_one_without_a_place_compare_and_sort():
+    from datetime import datetime
+
+    from officesim.testbed.diff import same
+
+    start, end = datetime(2026, 12, 1, 10, 0), datetime(2026, 12, 1, 10, 30)
+    old = {"kind": "ics", "user": "a@x.test", "events": [
+        {"summary": "Supplier call", "start": start, "end": end, "location": "Room 2", "attendees": []}]}
+    new = {"kind": "ics", "user": "a@x.test", "events": [
+        *old["events"], {"summary": "Supplier call", "start": start, "end": end, "location": None, "attendees": []}]}
+    assert not same(old, new)  # the new event beside the old one is a change, not a crash
+    assert same(new, {**new, "events": list(reversed(new["events"]))})
