@@ -364,6 +364,11 @@ def _category_at(text: str, value: str) -> re.Match | None:
     return re.search(r"(?<![\w-])" + re.escape(value).replace(r"\ ", r"\s+") + r"(?:e?s)?(?![\w-])", text)
 
 
+def _rows_dated(records: Records, rows: Iterable[int], d: Claim) -> set[int]:
+    """The rows of ``rows`` one of whose dates is ``d``: what a statement giving that date is about."""
+    return {i for i in rows if any(same_claim(d, a) for _l, a in records.entities[i].attributes if a.kind == "date")}
+
+
 def category_problems(st: Statement, entities: list[int], spans: list[tuple[int, int]], records: Records,
                       scope: Scope) -> list[Verdict]:
     """Another value of a column of categories said of a row that the statement names ("Upland Outdoor
@@ -375,9 +380,8 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
     # has approved leave on 10-11 November" is about that leave row, not her others
     dates = [c for c in claims_in(st.text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
     if dates and len(entities) > 1:
-        fit = [i for i in entities if any(same_claim(d, a) for d in dates
-                                          for _l, a in records.entities[i].attributes if a.kind == "date")]
-        entities = fit or entities
+        dated = set().union(*(_rows_dated(records, entities, d) for d in dates))
+        entities = [i for i in entities if i in dated] or entities
     named = [records.entities[i] for i in entities]
     said = [low[s:e] for s, e in spans]  # what the statement names them by (an identifier, a name)
     lines = [line.casefold() for t in scope.texts for line in str(t).splitlines() if any(k in line.casefold() for k in said)]
@@ -427,7 +431,7 @@ def state_problems(st: Statement, entities: list[int], spans: list[tuple[int, in
         if named:
             anchors.append((a, b, named))
     for d in claims_in(st.text, year=scope.year, kinds=("date",)):
-        dated = {i for i in rows if any(same_claim(d, v) for _l, v in records.entities[i].attributes if v.kind == "date")}
+        dated = _rows_dated(records, rows, d)
         if dated:
             anchors.append((d.start, d.end, dated))
     low = st.text.casefold()
