@@ -104,6 +104,10 @@ def test_private_server_dies_with_its_parent_on_kill_9(tasks, tmp_path):
         "from officesim.runner.localserver import LocalServer\n"
         "server = LocalServer([Path(sys.argv[1])], include_suite=False).start()\n"
         "server.wait_healthy()\n"
+        "from officesim.server.client import OfficeClient\n"
+        "with OfficeClient(server.url, token=server.token, timeout=600) as client:\n"
+        f"    sid = client.create_session({TASK_IDS[0]!r}, mode='all_operations')['session_id']\n"
+        "    assert client.act(sid, 'system', 'list_files', {})['ok']  # a worker is up\n"
         "print(server.proc.pid, flush=True)\n"
         "time.sleep(600)\n")
     parent = subprocess.Popen([sys.executable, str(script), str(tasks)], stdout=subprocess.PIPE, text=True, cwd=REPO)
