@@ -315,19 +315,27 @@ _PLAN_OR_NOT = re.compile(r"(?i)\b(?:will|would|could|should|shall|if|unless|not
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
 
 
-def _counts(text: str) -> Iterator[tuple[str, re.Match, int]]:
-    """Each count of two or more things ``text`` writes: (its sentence, the match, the number)."""
-    for part in _SENTENCE.split(text):
-        for m in _COUNT.finditer(part):
-            word = m.group("n").lower()
-            n = int(word) if word.isdigit() else NUMBER_WORDS[word]
-            if n >= 2:
-                yield part, m, n
+def _counts(text: str) -> Iterator[tuple[str, re.Match, int, str]]:
+    """Each count of two or more things ``text`` writes: (its sentence, the match, the number, the text of
+    its line before the sentence: "- Umber Freight: £16,388.15 (2 invoices)" counts Umber Freight's)."""
+    for line in text.split("\n"):
+        at = 0
+        for part in _SENTENCE.split(line):
+            at = line.find(part, at)
+            for m in _COUNT.finditer(part):
+                word = m.group("n").lower()
+                n = int(word) if word.isdigit() else NUMBER_WORDS[word]
+                if n >= 2:
+                    yield part, m, n, line[:max(at, 0)]
+            at = max(at, 0) + len(part)
 
 
 def _shown(part: str) -> str:
     words = " ".join(part.split())
     return repr(words if len(words) <= 90 else words[:87] + "…")
+
+
+_ITEM_HEAD = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)])\s")  # a list item's mark: its label is the item it is about
 
 
 def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed: Iterable[int] = ()) -> list[str]:
@@ -337,7 +345,7 @@ def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed
         return []
     given = set(allowed)
     out = []
-    for part, m, n in _counts(text):
+    for part, m, n, line_before in _counts(text):
         noun = singular(m.group("noun"))
         if n in given:
             continue
@@ -347,7 +355,8 @@ def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed
         before = part[:m.start()]
         if _PART.search(before) or _PART_FILL.search(m.group("fill") or "") or _PLAN_OR_NOT.search(before):
             continue
-        if any(k for k in records.keys_in(before)):
+        if any(k for k in records.keys_in(before)) or \
+                (line_before.endswith(": ") and _ITEM_HEAD.match(line_before) and any(records.keys_in(line_before))):
             continue  # a count of a named item's things ("Umber Freight has 7 invoices")
         sizes = set().union(*(s.sizes for s in naming)) | table_sizes(records, {noun}, part)
         if n in sizes:
@@ -372,7 +381,7 @@ def party_count_problems(text: str, records: Records) -> list[str]:
     or of one value of a column of few values."""
     tables = _tables(records)
     out = []
-    for part, m, n in _counts(text):
+    for part, m, n, line_before in _counts(text):
         if (m.group("fill") or "").strip() or _WINDOW.search(part) or _PLAN_OR_NOT.search(part):
             continue
         before = part[:m.start()]

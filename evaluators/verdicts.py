@@ -918,6 +918,22 @@ def _derived(c: Claim, st: Statement, own: list[tuple[str, Claim, int]], records
 _IN_ALL = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?:in all|in total|altogether)\b")
 
 
+# a number standing alone before a verb at a clause's start, the count a heading gives its list after a whole
+# it was taken from: "Of the 13 deliveries you made, 7 arrived late:"
+_BARE = re.compile(r"(?i)(?:^|[,;—–]\s*|\b(?:and|but)\s+)(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"
+                   r"(?:of (?:them|these|those) )?(?:were|are|was|is|arrived|came|went|remain|remained|need|needs|"
+                   r"have|had|fell|ran|missed|show|showed|did|got)\b")
+_ITEM_COUNT = re.compile(r"(?:[:—–]\s*|\()(\d{1,3})\)?\s*\.?\s*$")
+
+
+def _breakdown_total(items: list[Statement]) -> int | None:
+    """The sum of the counts every item ends with ("- Nadia Lin: 2", "- Umber Freight (3)"), or None."""
+    found = [_ITEM_COUNT.search(s.text.strip()) for s in items]
+    if len(found) < 2 or not all(found):
+        return None
+    return sum(int(m.group(1)) for m in found)
+
+
 def _count_problem(st: Statement, statements: list[Statement], index: int) -> Verdict | None:
     """A heading that counts what it heads ("Three invoices are still open:") over another number of items."""
     counts = [m for m in _COUNT.finditer(st.text)
@@ -930,8 +946,10 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
         return None
     # a heading may count several things ("nine in all; three deadlines already passed and are left
     # out:"): it is false only when none of its counts is the number of items under it
-    if any(_number(m.group(1)) == len(items) for m in [*counts, *_IN_ALL.finditer(st.text)]):
+    if any(_number(m.group(1)) == len(items) for m in [*counts, *_IN_ALL.finditer(st.text), *_BARE.finditer(st.text)]):
         return None
+    if _breakdown_total(items) == _number(counts[0].group(1)):
+        return None  # "6 open actions:" over "- Aiko Amari: 1", "- Nadia Lin: 2", …: a breakdown of the six
     m = counts[0]
     return Verdict(st.text, m.group(0), "count", "false",
                    f"counts {_number(m.group(1))} {m.group(2)}, but {len(items)} are listed under it")

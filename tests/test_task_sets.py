@@ -46,6 +46,7 @@ def setup():
     "Of those, the other two suppliers are well under.",  # a part
     "Umber Freight has 7 invoices open.",  # said of a named item
     "I sent one mail to Luca.",
+    "By supplier:\n- Umber Freight: £16,388.15 (2 contracts)\n- Kestrel Paper: £675.67 (1)",  # a party's own
 ])
 def test_a_count_that_is_a_size_the_task_or_the_office_gives_passes(setup, text):
     records, sets = setup
@@ -56,6 +57,7 @@ def test_a_count_that_is_a_size_the_task_or_the_office_gives_passes(setup, text)
     "Four suppliers are over one and a half times their annual value.",
     "The two contracts over the line are listed in the mail.",
     "The three contracts over the line have four owners between them.",
+    "Totals: £16,388.15 (2 contracts)",  # a label that is no item: the set's count
 ])
 def test_a_count_that_no_set_of_the_task_has_fails(setup, text):
     records, sets = setup
@@ -112,6 +114,6 @@ def test_a_count_of_a_columns_values_over_its_whole_table_is_a_size():
 def test_a_number_followed_by_a_verb_counts_no_later_noun():
     from officesim.evaluators.task_sets import _counts
 
-    assert [m.group("noun") for _p, m, _n in _counts("All ten now show Status Delivered.")] == []
-    assert [m.group("noun") for _p, m, _n in _counts("Three are now approved requests.")] == []
-    assert [m.group("noun") for _p, m, _n in _counts("I chased 14 overdue invoices.")] == ["invoices"]
+    assert [m.group("noun") for _p, m, _n, _l in _counts("All ten now show Status Delivered.")] == []
+    assert [m.group("noun") for _p, m, _n, _l in _counts("Three are now approved requests.")] == []
+    assert [m.group("noun") for _p, m, _n, _l in _counts("I chased 14 overdue invoices.")] == ["invoices"]

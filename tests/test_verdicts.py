@@ -124,6 +124,17 @@ def test_a_count_is_compared_with_the_items_it_heads(records, heading, wrong):
     assert bool(false) == wrong
 
 
+@pytest.mark.parametrize("heading,items,wrong", [
+    ("Of the 5 orders Acme placed, 2 arrived late:", "- SO-1001\n- SO-1003", False),  # a part of a whole
+    ("Of the 5 orders Acme placed, 3 arrived late:", "- SO-1001\n- SO-1003", True),
+    ("There are 5 open orders:", "- Dana Ortiz: 2\n- Omar Nair: 3", False),  # a breakdown that sums to five
+    ("There are 6 open orders:", "- Dana Ortiz: 2\n- Omar Nair: 3", True),
+])
+def test_a_heading_counts_a_part_of_a_whole_or_a_breakdown_of_itself(records, heading, items, wrong):
+    false, _ = verdicts(f"{heading}\n{items}\n", records)
+    assert bool(false) == wrong, false
+
+
 # ---- every written place is read, and what is not read is counted -------------------------------------
 def _state(files: dict, answer: str | None = None) -> EvalState:
     return EvalState(files=files, answer=answer, now=NOW, instruction="Tell Dana Ortiz which orders Acme Tools has.",
