@@ -595,14 +595,18 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     if scope.now is not None and c.kind == "date" and _same_date(c, scope.now.date()):
         return verdict("true")
     gold_says = any(same_claim(c, s) for s in scope.written)
-    if gold_says and any(same_claim(c, g) and (not about or about.intersection(entities)) for about, g in scope.about):
-        return verdict("true")  # the gold states this value of this item (a figure it worked out, a correction)
     own = _attrs(records, entities, c.kind)
     matching = [(label, a, i) for label, a, i in own if same_claim(c, a)]
     # the labels that say what a value is are those of the items the statement names by their own
     # identifier: "PO-4851 was due on 23 November" is the order's due (its Promised), not the Due of
     # the invoice that refers to the order
     labelled_own = _attrs(records, _owners(records, entities, st.text), c.kind)
+    if gold_says and any(same_claim(c, g) and (not about or about.intersection(entities)) for about, g in scope.about):
+        # the gold states this value of this item (a figure it worked out, a correction); but not under
+        # the name of another of its columns: "promised 15 July, delivered 11 July", dates swapped
+        wrong = matching and _wrong_label(c, st, labelled_own, matching,
+                                          _owners(records, entities, st.text, strict=True))
+        return verdict("false", wrong) if wrong else verdict("true")
     if matching:
         wrong = _wrong_label(c, st, labelled_own, matching, _owners(records, entities, st.text, strict=True)) \
             or _of_another(c, st, records, matching)

@@ -226,6 +226,18 @@ def test_what_the_gold_states_of_an_item_is_true_of_it(records):
 
 
 @pytest.mark.parametrize("text,wrong", [
+    ("- SO-1002: ordered 3 September 2026, delivered 12 September 2026", False),
+    ("- SO-1002: ordered 12 September 2026, delivered 3 September 2026", True),  # the two dates swapped
+])
+def test_a_value_the_gold_gives_an_item_is_false_under_the_name_of_its_other_column(records, text, wrong):
+    from officesim.evaluators.verdicts import statements_about
+    gold = "- SO-1002: ordered 3 September 2026, delivered 12 September 2026"
+    scope = Scope(written=claims_in(gold, year=2026), about=statements_about(gold, records, 2026), now=NOW, year=2026)
+    reading = read(text, records, scope)
+    assert bool(reading.false) == wrong, [v.message() for v in reading.verdicts]
+
+
+@pytest.mark.parametrize("text,wrong", [
     ("SO-1002 was approved for £600.00.", True),  # the gold gives SO-1002 £400.00 and £600.00 to SO-1003
     ("SO-1002 was approved for £400.00.", False),
     ("SO-1002 (£830.50) was approved for £400.00.", False),  # its own amount is true context
