@@ -26,13 +26,13 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
                      r"let (?:[\w-]+ ){1,5}know|passed (?:it |this |them |the [\w-]+ |these [\w-]+ ){0,1}(?:on )?to|(?:been|got|gotten) in touch with|checked with|confirmed with|"
                      r"discussed (?:[\w-]+ ){0,2}with"),
     ("book", "event", r"booked|scheduled|rescheduled|set up|arranged|organi[sz]ed|invited|moved|cancell?ed|"
-                      r"blocked (?:out )?(?:the |an? |\d|some |time|tomorrow|today|your|my|our)|"
+                      r"blocked (?:out )?(?:the |an? |\d{1,2}\b|some |time|tomorrow|today|your|my|our)|"
                       r"(?:put|added|entered|pencil+ed) (?:it |this |them |that )?(?:in|into|on|to) (?:the |your |our |my )?(?:[\w'’-]+ ){0,2}"
                       r"(?:calendars?|diary|diaries)\b"),
     ("record", "file", r"updated|amended|corrected|recorded|logged|entered|filled in|ticked|saved|filed|marked|flagged|"
                        r"added (?:it |this |them |the \w+ )?to (?:the |our |your )?(?:\w+ ){0,2}"
                        r"(?:sheet|spreadsheet|workbook|ledger|register|tracker|log|list|directory|file|document|record)s?"),
-    ("outside", "outside", r"put (?:[\w-]+ ){0,4}on hold|placed (?:[\w-]+ ){0,4}on hold|held|expedited|upgraded|"
+    ("outside", "outside", r"put (?:[\w-]+ ){0,4}on hold|placed (?:[\w-]+ ){0,4}on hold|held(?! (?:[\w'’-]+ ){0,3}back\b)|expedited|upgraded|"
                            r"refunded|deducted|credited|reimbursed|paid|transferred|dispatched|shipped|ordered|"
                            r"reordered|raised|issued|processed|cancelled (?:the |your )?(?:order|invoice|payment)s?|"
                            r"blocked|suspended|closed|reopened|called|phoned|rang|spoken to|spoke to|chased|fixed|resolved|"

@@ -517,6 +517,11 @@ _TO_WHOM = re.compile(r"\b(?i:to|with|contacted|emailed|told|informed|notified|a
                       r"(?:[A-Z][\w&'’.-]*\s+){0,5}(?:(?:and|&|,)\s+(?:[A-Z][\w&'’.-]*\s+){0,5})*$")
 
 
+# a sentence's first word that names no one: "All owners have been emailed" is not the All-staff list
+_DETERMINERS = frozenset({"all", "every", "each", "both", "the", "this", "these", "those", "our", "your", "any", "some",
+                          "most", "everyone", "everybody"})
+
+
 def _claim_checks(state: EvalState, records: Records):
     """What an action claim is read against: whom a sentence names (their addresses in the records),
     the verbs the task says were done, and whether the office's text about what a sentence names
@@ -563,7 +568,7 @@ def _claim_checks(state: EvalState, records: Records):
         covered = {w for k in found for w in k.split()}
         out: set[str] = {address for _m, address in directory.persons_in(sentence)} or \
             {p.address for w in re.findall(r"\b[A-Z][a-z]{2,}\b", sentence) if w.casefold() not in covered
-             for p in directory.named(w)}
+             and w.casefold() not in _DETERMINERS for p in directory.named(w)}
         out |= {a for addresses in found.values() for a in addresses}
         for key, (start, _end) in records.keys_in(sentence).items():
             if key.startswith("#") or "@" in key:

@@ -96,6 +96,14 @@ def test_attachments_events_and_files_are_what_the_episode_made():
     assert problems("I have updated the tracker.")
 
 
+def test_a_block_at_a_time_is_a_booking_and_an_item_held_back_is_no_outside_action():
+    assert [c.stem for c in action_claims("I have blocked 10:00–11:00 tomorrow to work through them.")] == ["book"]
+    assert not problems("I have blocked 10:00–11:00 tomorrow to work through them.", BOOKED)
+    assert problems("I have blocked 10:00–11:00 tomorrow to work through them.")  # no event was made
+    assert problems("I've held the order until then.")
+    assert not problems("The amounts differ, so I've held it back until the amount is confirmed.")
+
+
 def test_note_lines_claim_actions_but_labels_do_not():
     assert [c.stem for c in action_claims("Callback booked with the customer for 18 June 2026.")] == ["book"]
     assert [c.stem for c in action_claims("Circulated to the budget meeting attendees.")] == ["send"]
