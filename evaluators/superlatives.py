@@ -128,7 +128,8 @@ _SAID = [
     re.compile(_NAME + r"\s*(?:,|\()?\s*(?:(?:is|was|remains|being|as)\s+)?(?:(?:our|the|their|its|by far the)\s+)+"
                + _SUPERLATIVE + r"\b"),
     # "the largest of them was PO-4653", "the oldest is BS-2603-0101", "biggest supplier: Umber Freight"
-    re.compile(r"(?i:the\s+)?" + _SUPERLATIVE + r"(?:\s+[a-z]+){0,3}?\s*(?:(?:(?:is|was)(?:\s+(?:for|from|of))?|:|-|–|—)\s*|,\s+)"
+    # ("earliest first: CTR-2426, …" says how a list is ordered, not which item is the earliest)
+    re.compile(r"(?i:the\s+)?" + _SUPERLATIVE + r"(?!\s+(?:first|last|at the top|on top)\b)(?:\s+[a-z]+){0,3}?\s*(?:(?:(?:is|was)(?:\s+(?:for|from|of))?|:|-|–|—)\s*|,\s+)"
                + _NAME),
 ]
 

@@ -26,6 +26,8 @@ GOLD = {"data/reports/overdue.xlsx": {"kind": "xlsx", "sheet_order": ["Sheet1"],
     ("Pinecrest Catering is the latest to fall due.", False),
     ("The most recent was for BS-2603-0101.", True),
     ("The biggest order this year was SO-1234.", False),  # not an item of the list: not judged
+    ("Below are the open invoices, latest first: BS-2603-0101, ZC-2602-0033.", False),  # an order, not a claim
+    ("Below are the open invoices, the latest: BS-2603-0101.", True),
 ])
 def test_a_superlative_must_hold_over_the_list_the_task_writes(text, fails):
     lists = ranked_lists(BEFORE, GOLD)
