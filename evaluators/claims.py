@@ -1248,10 +1248,21 @@ def _clauses(sentence: str, start: int, end: int) -> list[str]:
     return [sentence[a:b] for a, b in zip(bounds, bounds[1:]) if a <= start < b or a < end <= b] or [sentence]
 
 
+# what the gold says of an item it leaves out: a statement that does not include it agrees
+_EXCLUDED = re.compile(r"(?i)\b(?:left (?:[\w-]+ ){0,3}out|excluded|omitted|held (?:[\w-]+ ){0,3}back|"
+                       r"kept (?:[\w-]+ ){0,3}out|dropped|skipped|removed)\b")
+# a sentence that opens with a reason or a condition: its first comma ends it ("As that invoice has not
+# been paid yet, we will deduct £33.17" negates the payment, not the deduction)
+_OPENING_CLAUSE = re.compile(r"(?i)\s*(?:as|since|because|although|though|while|whereas|given that|now that|once|if|"
+                             r"when|unless|until)\b[^,;:\n]{3,120}?,\s*")
+
+
 @lru_cache(maxsize=1024)
 def _clause_bounds(sentence: str) -> tuple[int, ...]:
     """Where the clauses of a sentence start and end, once per sentence (each of its values asks)."""
-    return (0, *(m.end() for m in _CLAUSE_BREAK.finditer(sentence)), len(sentence))
+    opening = _OPENING_CLAUSE.match(sentence)
+    inner = [opening.end()] if opening else []
+    return tuple(sorted({0, *inner, *(m.end() for m in _CLAUSE_BREAK.finditer(sentence)), len(sentence)}))
 
 
 def _masked(text: str, fact: Any, year: int | None, limit: int = 20) -> tuple[list[Mention], str]:
@@ -1424,8 +1435,8 @@ def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[st
         group = next((g for g in as_list(expected) if isinstance(g, (list, tuple)) and fact in _flat(g)), None)
         if group is not None and plain & {str(f) for f in _flat(group)}:
             continue  # one of a choice of wordings is stated plainly ("held ... not been delivered")
-        if any(negated(c) for c in _clauses_stating(support_texts, fact, year)):
-            continue
+        if any(negated(c) or _EXCLUDED.search(c) for c in _clauses_stating(support_texts, fact, year)):
+            continue  # the gold negates it too, or leaves it out: "I didn't include X" where it "left out X"
         about = {w for c in around for w in content_words(_without(c, fact, year))} - content_words(str(fact)) - _NOT_ABOUT
         if about and office and any(negated(c) and about & content_words(c)
                                     for c in _clauses_stating(_lines_stating(_negated_lines(office), fact, year),

@@ -382,6 +382,18 @@ def test_a_group_stated_over_lines_with_nothing_between_is_bound():
     assert unbound(listing, groups, year=2026) == [groups[1]]
 
 
+def test_a_negation_in_an_opening_reason_or_of_what_the_gold_leaves_out_denies_nothing_expected():
+    from officesim.evaluators.claims import polarity_problems
+
+    assert polarity_problems("As that invoice has not been paid yet, we will deduct £33.17 when we next pay you.",
+                             ["£33.17"], [], year=2026) == []
+    assert polarity_problems("We will not deduct £33.17 from your next payment.", ["£33.17"], [], year=2026) != []
+    gold = "Payment run ready. I left out invoice INV-2041 from Yarrow Energy: its PDF disagrees."
+    assert polarity_problems("I didn't include INV-2041 from Yarrow Energy.", ["INV-2041"], [gold], year=2026) == []
+    assert polarity_problems("I didn't include INV-2041 from Yarrow Energy.", ["INV-2041"],
+                             ["Payment run ready, with INV-2041 from Yarrow Energy."], year=2026) != []
+
+
 def test_a_report_of_what_was_not_done_to_someone_names_them():
     """"I did not send Beacon Hill Schools a letter" reports on Beacon Hill Schools; "not Dana" denies her."""
     from officesim.evaluators.claims import polarity_problems
