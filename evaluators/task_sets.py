@@ -309,7 +309,9 @@ _PART = re.compile(r"(?i)\b(?:other|remaining|rest|further|additional|more|anoth
                    r"least|most|than|about|around|nearly|almost|over|under|up to|within|each|every|per|just|only|"
                    r"some|few|those|these)\s*$")
 _PART_FILL = re.compile(r"(?i)\b(?:other|remaining|more|further|additional|extra|new|first|last|next|top|"
-                        r"largest|biggest|oldest|newest|smallest|earliest|latest)\b")
+                        r"largest|biggest|oldest|newest|smallest|earliest|latest|"
+                        # a comparative picks a part too: "the ten older invoices in the run have no PDF"
+                        r"older|newer|earlier|later|larger|bigger|smaller|higher|lower)\b")
 _PLAN_OR_NOT = re.compile(r"(?i)\b(?:will|would|could|should|shall|if|unless|not|no|never|plan|planned|each|"
                           r"every|per|up to|at least|at most|maximum|minimum|limit)\b")
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")

@@ -44,6 +44,7 @@ def setup():
     "We buy from 6 suppliers.",  # the whole suppliers table
     "Four supplier contracts are in the register.",  # a category of the table
     "Of those, the other two suppliers are well under.",  # a part
+    "The two older contracts over the line are Umber Freight's and Kestrel Paper's.",  # a part by a comparative
     "Umber Freight has 7 invoices open.",  # said of a named item
     "I sent one mail to Luca.",
     "By supplier:\n- Umber Freight: £16,388.15 (2 contracts)\n- Kestrel Paper: £675.67 (1)",  # a party's own
