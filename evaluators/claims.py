@@ -416,7 +416,7 @@ def supported_claims(support: Support, *, year: int | None, now: datetime | None
 
 def stray_claims(text: str, support: Support, *, year: int | None, now: datetime | None,
                  directory: Directory | None, sources: list[tuple[Claim, set[str], int]] | None = None,
-                 names: str = "", true_context: Callable[[Claim, str], bool] | None = None) -> list[Claim]:
+                 names: str = "", true_context: Callable[[Claim, str, bool], bool] | None = None) -> list[Claim]:
     """Claims of ``text`` of an expected fact's kind that nothing supports (``names``: the instruction's
     and the office's text, lower case, where "Midterm 1" is a name)."""
     kinds = expected_kinds(support.expected, year=year, directory=directory)
@@ -500,9 +500,10 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
             nearest = min(beside, key=lambda w: min(abs(w.start - c.end), abs(c.start - w.end)))
             return not _part_of(nearest, c, text)
 
-        # a person beside the fact is read by what the sentence says of them (a value of their own record,
-        # "Omar Nair ... is on leave 18-19 November"), not set down as an alternative to it
-        out = [c for c in out if (beside_fact(c) and c.kind != "person") or not true_context(c, text)]
+        # a value beside the fact is an alternative to it, unless the reader explains it as something else
+        # (``beside=True``): a person with a value of their own record ("Omar Nair ... is on leave 18-19
+        # November"), a date some span after a date of their record ("six months with us on 1 November")
+        out = [c for c in out if not true_context(c, text, beside_fact(c))]
     unique: dict[tuple, Claim] = {}
     for c in out:
         unique.setdefault((c.kind, c.text), c)
@@ -1723,7 +1724,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
                           sources: list[tuple[Claim, set[str], int]] | None = None, body: str | None = None,
                           names: str = "", decided: dict[Any, set[str]] | None = None,
                           known: tuple[frozenset[str], frozenset[str]] | None = None,
-                          true_context: Callable[[Claim, str], bool] | None = None,
+                          true_context: Callable[[Claim, str, bool], bool] | None = None,
                           greeted: Iterable[str] | None = None) -> list[str]:
     """Everything false or unsupported in a written ``text`` (see the module rules), as messages
     (``known``: the identifiers of the office, the instruction and the gold, ``known_ids``)."""
@@ -1928,10 +1929,10 @@ def _added_lines(old: dict | None, entry: dict) -> str:
 
 # The reader of true context (evaluators/truth.py registers it, so that this module imports nothing above
 # it): for a state, whether a value written in a text is true of what its statement is about.
-_TRUE_CONTEXT: list[Callable[[EvalState], Callable[[Claim, str], bool] | None]] = []
+_TRUE_CONTEXT: list[Callable[[EvalState], Callable[[Claim, str, bool], bool] | None]] = []
 
 
-def register_true_context(reader: Callable[[EvalState], Callable[[Claim, str], bool] | None]) -> None:
+def register_true_context(reader: Callable[[EvalState], Callable[[Claim, str, bool], bool] | None]) -> None:
     _TRUE_CONTEXT[:] = [reader]
 
 

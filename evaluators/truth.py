@@ -34,7 +34,7 @@ from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.task_sets import (ItemSet, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
-from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, event_date_of_named, named_with_record, read,
+from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, event_date_of_named, named_with_record, read,
                                           statements_about, true_of_records)
 
 SHOWN = 4  # false statements named in a check's message
@@ -978,8 +978,18 @@ def _true_context(state: EvalState):
         return None
     records, involved, counts = records_of(state), involved_keys(state), gold_counts(state)
     totals = set_totals_of(state) | stated_totals_of(state)[0]
+    directory = directory_of(state)
 
-    def true_context(claim: Claim, text: str) -> bool:
+    def _addressed(text: str) -> list[str]:
+        # whom a greeting names by a first name only ("Hi Aiko,"): the few people of that name
+        greeting = re.search(r"(?im)^\s*(?:hi|hello|dear|hey|good (?:morning|afternoon))\s+([A-Z][a-z]+)\b", text[:400])
+        people = directory.named(greeting.group(1)) if greeting else []
+        return [p.address for p in people] if len(people) <= 3 else []
+
+    def true_context(claim: Claim, text: str, beside: bool = False) -> bool:
+        if beside and claim.kind != "person":  # beside an expected fact: an alternative to it, unless a
+            # reading makes it something else (a person is read by what the sentence says of them)
+            return claim.kind == "date" and date_after_span(claim, text, records, _addressed(text))
         if claim.kind == "number" and not claim.currency and claim.value in counts and float(claim.value) > 1:
             return True
         if claim.kind == "number" and claim.currency and any(abs(abs(float(claim.value)) - t) <= 0.011 for t in totals):
@@ -988,6 +998,8 @@ def _true_context(state: EvalState):
             return True
         if claim.kind == "date" and event_date_of_named(claim, text, records):
             return True
+        if claim.kind == "date" and date_after_span(claim, text, records, _addressed(text)):
+            return True  # "coming up to six months with us on 1 November": their start date, six months on
         return true_of_records(claim, text, records, state.year, involved)
     return true_context
 

@@ -32,6 +32,8 @@ from typing import Any, Iterable
 from officesim.evaluators.claims import MAX_CLAIMS, Claim, _sentence_at, bounded_lines, claims_in, same_claim
 from itertools import combinations
 
+from dateutil.relativedelta import relativedelta
+
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
 from officesim.evaluators.records import ANCHOR_COLUMN, GENERIC, Change, fold_words, Entity, Records, id_key, label_words, shown
 from officesim.evaluators.roles import role_problems
@@ -1161,6 +1163,34 @@ def event_date_of_named(c: Claim, text: str, records: Records) -> bool:
             if e.collection == "event" and any(label == "start" and a.kind == "date" and same_claim(c, a)
                                                for label, a in e.attributes):
                 return True
+    return False
+
+
+_SPAN_OF = re.compile(r"(?i)\b(?P<n>\d{1,2}|" + "|".join(NUMBER_WORDS) + r")[ -](?P<unit>day|week|month|year)s?\b")
+
+
+def date_after_span(c: Claim, text: str, records: Records, keys: Iterable[str] = ()) -> bool:
+    """Whether a date is a date of what the text names (or of ``keys``: whom it is addressed to), moved by
+    a span its sentence gives: "You're coming up to six months with us on 1 November", six months after
+    the start date of the staff row of the person the mail goes to."""
+    if c.kind != "date" or not isinstance(c.value, date):
+        return False
+    at = _sentence_at(text, c.start)
+    if at is None:
+        return False
+    spans = [(_number(m.group("n")), m.group("unit").lower()) for m in _SPAN_OF.finditer(at[2])]
+    spans = [(n, unit) for n, unit in spans if n]
+    if not spans:
+        return False
+    rows = {i for key in [*records.keys_in(at[2]), *keys] for i in records.by_key.get(key, ())[:PERSON_ROWS]}
+    for i in list(rows)[:PERSON_ROWS]:
+        for _label, a in records.entities[i].attributes:
+            if a.kind != "date" or not isinstance(a.value, date):
+                continue
+            for n, unit in spans:
+                step = relativedelta(**{f"{unit}s": n})
+                if c.value in (a.value + step, a.value - step):
+                    return True
     return False
 
 

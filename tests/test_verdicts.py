@@ -976,3 +976,21 @@ def test_a_day_an_event_the_text_names_is_held_is_true_context():
     other = Claim("date", date(2026, 10, 27), "27 October")  # no Operations weekly that day
     assert not event_date_of_named(other, text, records)
     assert not event_date_of_named(day, "I'll be back on Monday 26 October.", records)  # no event named
+
+
+def test_a_date_some_span_after_a_date_of_its_record_is_true_context():
+    from officesim.evaluators.verdicts import date_after_span
+
+    staff = {"kind": "xlsx", "sheet_order": ["Staff"], "sheets": {"Staff": [
+        ["Name", "Email", "Start date"], ["Aiko Dubois", "aiko.dubois@northwind.test", datetime(2026, 5, 1)]]}}
+    records = build_records({"data/staff.xlsx": staff}, 2026)
+
+    def true(text: str, keys: tuple[str, ...] = ()) -> bool:
+        claim = next(c for c in claims_in(text, year=2026) if c.kind == "date" and "review" not in text[c.start - 20:c.start])
+        return date_after_span(claim, text, records, keys)
+
+    assert true("Hi Aiko,\nYou're coming up to six months with us on 1 November.", ("aiko.dubois@northwind.test",))
+    assert true("Aiko Dubois reaches six months on 1 November.")
+    assert not true("Aiko Dubois reaches six months on 8 November.")  # not six months after her start
+    assert not true("You're coming up to six months with us on 1 November.")  # no one whose record it is
+    assert not true("Aiko Dubois is in on 1 November.")  # no span: nothing to work it out with
