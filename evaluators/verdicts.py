@@ -641,6 +641,9 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
                                         f"{records.entities[entities[0]].name} is "
                                         f"{', '.join(sorted({d.isoformat() for d in dues}))}")
         return verdict("true") if gold_says else None  # "orders since 1 August": a range's end, not an attribute
+    if c.kind == "date" and _MAIL_VERB.search(st.text[max(0, c.start - 60):c.start]) \
+            and mail_between_on(c, entities, records):
+        return verdict("true")  # "I answered the second message (SO-72071) on 30 November": that reply's day
     if (c.kind == "date" or _money(c)) and not _plans(st.text):
         swapped = _same_column_of_another(c, st, records, entities)
         if swapped:
@@ -672,6 +675,33 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         return verdict("false", f"is not what the office says of {records.entities[entities[0]].name} ({theirs}), "
                                 "and no record of the office, the task or a sum of them gives it")
     return None
+
+
+# a verb of writing before a date: the date is a mail's, not the item's
+_MAIL_VERB = re.compile(r"(?i)\b(?:answered|replied|responded|wrote|written|e-?mailed|sent|forwarded|chased|"
+                        r"received|got back|heard back|reminded)\b(?:(?!\b(?:due|ordered|paid|delivered|invoiced)\b)[^.;\n])*$")
+
+
+def mail_between_on(c: Claim, entities: list[int], records: Records) -> bool:
+    """Whether a mail between the parties of the mails a statement is about (their senders and
+    recipients) was sent on the claimed day."""
+    parties = {str(a.value) for i in entities if records.entities[i].collection == "mail"
+               for label, a in records.entities[i].attributes if label in ("from", "to") and a.kind == "email"}
+    if not parties or not isinstance(c.value, date):
+        return False
+    index = records.__dict__.get("_mail_days")
+    if index is None:  # each address: the days a mail from or to it was sent; once per records
+        index = {}
+        for e in records.entities:
+            if e.collection != "mail":
+                continue
+            days = {a.value for label, a in e.attributes if label == "sent" and isinstance(a.value, date)}
+            for label, a in e.attributes:
+                if label in ("from", "to", "cc") and a.kind == "email":
+                    index.setdefault(str(a.value), set()).update(days)
+        records.__dict__["_mail_days"] = index
+    outside = {p for p in parties if not any(p.partition("@")[2] == q.partition("@")[2] for q in parties if q != p)}
+    return any(c.value in index.get(p, ()) for p in (outside or parties))
 
 
 _OVERDUE_SINCE = re.compile(r"(?i)\b(?:overdue|late|past (?:its |their )?due(?: date)?|outstanding)\s+since\s+(?:the\s+)?"

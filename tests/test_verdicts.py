@@ -994,3 +994,24 @@ def test_a_date_some_span_after_a_date_of_its_record_is_true_context():
     assert not true("Aiko Dubois reaches six months on 8 November.")  # not six months after her start
     assert not true("You're coming up to six months with us on 1 November.")  # no one whose record it is
     assert not true("Aiko Dubois is in on 1 November.")  # no span: nothing to work it out with
+
+
+def test_a_date_a_writing_verb_gives_is_a_day_a_mail_went_between_the_parties():
+    customer = "ops@birch.test"
+    office = {**OFFICE,
+              "emails/maya/inbox/7.eml": {"kind": "eml", "mailbox": USER, "folder": "inbox", "from": customer,
+                                          "to": [USER], "cc": [], "subject": "Where is SO-1002?",
+                                          "date": "2026-09-14 09:00:00", "body": "Hello, SO-1002 has not come.",
+                                          "attachments": []},
+              "emails/maya/sent/8.eml": {"kind": "eml", "mailbox": USER, "folder": "sent", "from": USER,
+                                         "to": [customer], "cc": [], "subject": "Re: your order",
+                                         "date": "2026-09-15 10:00:00", "body": "It is on its way.",
+                                         "attachments": []}}
+    records = build_records(office, 2026)
+
+    def false(text: str) -> list[str]:
+        return [v.value for v in read(text, records, Scope(now=NOW, year=2026)).false]
+
+    # the day of the reply, which is also SO-1003's order date
+    assert false("I answered their message about SO-1002 on 15 September.") == []
+    assert false("I answered their message about SO-1002 on 8 September.")  # SO-1001's delivery, no mail that day
