@@ -211,6 +211,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
     values = 0
     about_subject = binder.bind(subject)[0] if subject else []
     bound: list[list[int]] = []
+    owned: list[list[int]] = []  # what each statement names itself, or points back to
     all_numbers = [c for c in claims_in(text, year=scope.year, kinds=("number",)) if not _plain_count(c, text)]
     all_dates = [c.value for c in claims_in(text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
     for i, st in enumerate(statements):
@@ -218,8 +219,11 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             reading.unread += [s.text[:200] for s in statements[i:]]
             break
         own, spans = binder.bind(st.text)
-        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or about_subject
+        pointed = [] if own else _pointed_back(st, statements, i, owned)
+        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) \
+            or pointed or about_subject
         bound.append(entities)
+        owned.append(own or pointed)
         unread = False
         readings: dict[tuple[int, int], list[Claim]] = {}
         for c in _values(st, spans, scope.year):  # "01/10/2026" is read both ways: true if one reading is
@@ -527,11 +531,16 @@ def statements_about(text: str, records: Records, year: int | None, neutral: Ite
     binder = Binder(records, neutral)
     about_subject = binder.bind(subject)[0] if subject else []
     bound: list[list[int]] = []
+    owned: list[list[int]] = []
     out = []
-    for st in cut(text):
+    statements = cut(text)
+    for i, st in enumerate(statements):
         own, spans = binder.bind(st.text)
-        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or about_subject
+        pointed = [] if own else _pointed_back(st, statements, i, owned)
+        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) \
+            or pointed or about_subject
         bound.append(entities)
+        owned.append(own or pointed)
         out += [(frozenset(entities), c) for c in _values(st, spans, year)]
     return out
 
@@ -579,6 +588,18 @@ def _named_in_words(entity: Entity, text: str, bound: list[Entity]) -> bool:
 
 
 _ANAPHOR = re.compile(r"(?i)^\W*(?:of (?:that|this|these|those|which|them|it)|(?:that|this|these|those|it|they)\b)")
+
+
+_POINTS_BACK = re.compile(r"(?i)\b(?:this|that|it|its|they|their|them)\b(?!\s+(?:week|month|year|morning|afternoon|quarter|time)\b)")
+
+
+def _pointed_back(st: Statement, statements: list[Statement], i: int, owned: list[list[int]]) -> list[int]:
+    """What a statement that names nothing points back to ("this is one of our largest contracts"): the
+    one item the statement before it names, if it names one (a few records of one key), else nothing."""
+    if i == 0 or not _POINTS_BACK.search(st.text) or not owned[i - 1]:
+        return []
+    before = owned[i - 1]
+    return before if len(before) <= 4 else []
 
 
 def _antecedent(statements: list[Statement], i: int) -> str:
@@ -886,10 +907,16 @@ def _plans(text: str) -> bool:
     return _PLAN.search(_DUE_ON.sub("due on", text)) is not None
 
 
+_COARSE_CLAUSE = re.compile(r"(?i);|,\s*(?:so|and so|but|which|because)\b|\.\s")
+
+
 def _checkable(c: Claim, st: Statement, scope: Scope) -> bool:
     """Whether a value no record gives is false rather than the writer's own (a plan, a deadline it
-    proposes): an amount, or a past date, in a statement that plans nothing."""
-    if _plans(st.text):
+    proposes): an amount, or a past date, in a clause that plans nothing ("At £130,500 a year this is
+    one of our largest contracts, so please decide in time" states the amount; the plan is the next clause)."""
+    lo = max((m.end() for m in _COARSE_CLAUSE.finditer(st.text, 0, c.start)), default=0)
+    hi = next((m.start() for m in _COARSE_CLAUSE.finditer(st.text, c.end)), len(st.text))
+    if _plans(st.text[lo:hi]):
         return False
     if c.kind == "number":
         return _money(c)

@@ -1015,3 +1015,13 @@ def test_a_date_a_writing_verb_gives_is_a_day_a_mail_went_between_the_parties():
     # the day of the reply, which is also SO-1003's order date
     assert false("I answered their message about SO-1002 on 15 September.") == []
     assert false("I answered their message about SO-1002 on 8 September.")  # SO-1001's delivery, no mail that day
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("- SO-1002: delivered 12 September 2026\n\nIt came to £830.50, so please check the invoice.", False),
+    ("- SO-1002: delivered 12 September 2026\n\nIt came to £900.00, so please check the invoice.", True),
+    ("- SO-1002: delivered 12 September 2026\n\nPlease pay £900.00 if you agree.", False),  # a plan, not a value of it
+])
+def test_a_statement_that_points_back_is_about_the_item_before_it(records, text, wrong):
+    false, _ = verdicts(text, records)
+    assert bool(false) == wrong, false
