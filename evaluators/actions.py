@@ -21,14 +21,14 @@ from officesim.evaluators.text import NUMBER_WORDS
 # (the stem that names the claim, what in the office shows it, its past forms)
 _VERBS: tuple[tuple[str, str, str], ...] = (
     ("attach", "attachment", r"attached"),
-    ("send", "mail", r"sent|e-?mailed|mailed|forwarded|copied|cc'?d|circulated|shared|passed(?: it| this| them)? on|"
+    ("send", "mail", r"sent|dropped (?:[\w'’-]+ ){1,5}?(?:a |an )?(?:short |quick |brief )?(?:note|line|message|e-?mail|mail)\b|e-?mailed|mailed|forwarded|copied|cc'?d|circulated|shared|passed(?: it| this| them)? on|"
                      r"notified|informed|told|asked|escalated|contacted|written to|wrote to|reached out to|replied|"
                      r"let (?:[\w-]+ ){1,5}know|passed (?:it |this |them |the [\w-]+ |these [\w-]+ ){0,1}(?:on )?to|(?:been|got|gotten) in touch with|checked with|confirmed with|"
                      r"discussed (?:[\w-]+ ){0,2}with"),
     ("book", "event", r"booked|scheduled|rescheduled|set up|arranged|organi[sz]ed|invited|moved|cancell?ed|"
                       r"blocked (?:out )?(?:the |an? |\d{1,2}\b|some |time|tomorrow|today|your|my|our)|"
                       r"(?:put|added|entered|pencil+ed) (?:it |this |them |that )?(?:in|into|on|to) (?:the |your |our |my )?(?:[\w'’-]+ ){0,2}"
-                      r"(?:calendars?|diary|diaries)\b"),
+                      r"(?:calendars?|diary|diaries)\b|pencil+ed in"),
     ("record", "file", r"updated|amended|corrected|recorded|logged|entered|filled in|ticked|saved|filed|marked|flagged|"
                        r"added (?:it |this |them |the \w+ )?to (?:the |our |your )?(?:\w+ ){0,2}"
                        r"(?:sheet|spreadsheet|workbook|ledger|register|tracker|log|list|directory|file|document|record)s?"),

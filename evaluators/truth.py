@@ -300,6 +300,16 @@ def _times_of(ev: dict, year: int | None) -> frozenset:
                                                  kinds=("time",)))
 
 
+def new_event_days(state: EvalState) -> frozenset:
+    """The days the events the episode made or changed start or end on."""
+    if "event_days" not in state.memo:
+        state.memo["event_days"] = frozenset(
+            c.value for ev in made_events(state)
+            for c in claims_in(f"{ev.get('start') or ''} {ev.get('end') or ''}", year=state.year, kinds=("date",))
+            if isinstance(c.value, date))
+    return state.memo["event_days"]
+
+
 def new_event_times(state: EvalState) -> frozenset:
     """The start and end times of the events the episode made or changed (what "I've booked 9:00-10:00"
     may say)."""
@@ -494,9 +504,10 @@ def event_date_problems(text: str, people: Iterable[str], events: list[dict], re
     return out
 
 
-def booked_time_problems(text: str, times: frozenset) -> list[str]:
-    """A booking claimed at a time none of the episode's new events starts or ends at ("I've blocked
-    tomorrow 14:00-15:00" where the event made is 9:00-10:00)."""
+def booked_time_problems(text: str, times: frozenset, days: frozenset = frozenset(), year: int | None = None) -> list[str]:
+    """A booking claimed at a time (or on a day) none of the episode's new events starts or ends at ("I've
+    blocked tomorrow 14:00-15:00" where the event made is 9:00-10:00; "I've pencilled in a review for
+    Monday 9 November" where none was made that day)."""
     if not times:
         return []
     out = []
@@ -504,10 +515,16 @@ def booked_time_problems(text: str, times: frozenset) -> list[str]:
         if claim.shows != "event":
             continue
         at = claim.sentence.find(claim.words)
-        said = claims_in(claim.sentence[at + len(claim.words):], year=None, kinds=("time",)) if at >= 0 else []
+        after = claim.sentence[at + len(claim.words):] if at >= 0 else ""
+        said = claims_in(after, year=None, kinds=("time",))
         if said and not any(c.value in times for c in said):  # "moved the 14:00 call to 9:00" names both
             out.append(f"{claim.sentence.strip()[:90]!r} claims a booking at {said[0].text.strip()}, but no event "
                        "the episode made starts or ends then")
+            continue
+        on = [c for c in claims_in(after, year=year, kinds=("date",)) if isinstance(c.value, date)]
+        if days and on and not any(c.value in days for c in on):
+            out.append(f"{claim.sentence.strip()[:90]!r} claims a booking on {on[0].text.strip()}, but no event "
+                       "the episode made is on that day")
     return out
 
 
@@ -889,7 +906,8 @@ def written_truth(state: EvalState) -> Truth:
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
                                        parties_named=lambda sentence: named(sentence, True), people_named=people_named)
         truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state))]
-        truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state))]
+        truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state),
+                                                                                  new_event_days(state), state.year)]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
         truth.false += [f"{place.where}: {w}" for w in office_event_time_problems(place.text, records, state.year,

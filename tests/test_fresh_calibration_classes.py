@@ -234,3 +234,23 @@ def test_an_amount_a_night_is_the_items_amount_over_its_nights():
     assert true("EXP-1121 is approved in full: £354.00 (£177.00 a night).", 177.0)  # two nights
     assert not true("EXP-1121 is approved in full: £354.00 (£118.00 a night).", 118.0)
     assert true("EXP-1121 is approved in full: £354.00 (£118.00 a day).", 118.0)  # three days
+
+
+def test_a_booking_claimed_on_a_day_no_new_event_is_on_is_false():
+    from datetime import date, time
+
+    from officesim.evaluators.truth import booked_time_problems
+
+    made, days = frozenset({time(14, 0), time(15, 0)}), frozenset({date(2026, 10, 20), date(2026, 10, 28)})
+    said = "I've pencilled in a provisional review for Monday 9 November at 14:00, just after he's back."
+    assert booked_time_problems(said, made, days, 2026)
+    assert booked_time_problems(said.replace("Monday 9 November", "Tuesday 20 October"), made, days, 2026) == []
+    # a day that is not the booking's, beside the booking's own
+    assert booked_time_problems("I've booked your review for Tuesday 20 October, before your six-month date "
+                                "of 23 October.", made, days, 2026) == []
+
+
+def test_a_note_dropped_to_someone_is_a_mail():
+    from officesim.evaluators.actions import action_claims
+
+    assert [c.shows for c in action_claims("I've dropped Chloe Silva in accounts payable a short note.")] == ["mail"]
