@@ -12,7 +12,7 @@ judged. Pure functions of the parsed offices.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
@@ -39,6 +39,7 @@ class Ranked:
     where: str
     keys: tuple[frozenset[str], ...]
     columns: dict[str, tuple[Any, ...]]
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # each column of names: each row's name key
 
 
 def _value(cell: Any) -> Any:
@@ -81,6 +82,12 @@ def ranked_lists(before: dict[str, dict], gold: dict[str, dict]) -> list[Ranked]
                         ids = claims_in(cell, year=None, kinds=("id",))
                         found |= {id_key(str(c.value)) for c in ids} or {name_key(cell)}
                 keys.append(frozenset(found))
+            names = {}
+            for j, label in enumerate(header):
+                cells = [r[j] if j < len(r) else None for r in body]
+                if label and all(isinstance(c, str) and c.strip() and not claims_in(c, year=None, kinds=("id", "date"))
+                                 for c in cells) and len(set(cells)) < len(cells):
+                    names[label] = tuple(name_key(c) for c in cells)  # a party several rows share
             columns = {}
             for j, label in enumerate(header):
                 values = tuple(_value(r[j]) if j < len(r) else None for r in body)
@@ -88,7 +95,7 @@ def ranked_lists(before: dict[str, dict], gold: dict[str, dict]) -> list[Ranked]
                         and len({type(v) for v in values}) == 1:
                     columns[label] = values
             if columns:
-                out.append(Ranked(f"{path}#{sheet}", tuple(keys), columns))
+                out.append(Ranked(f"{path}#{sheet}", tuple(keys), columns, names))
     return out
 
 
@@ -114,6 +121,35 @@ def _extremes(ranked: Ranked, sup: str) -> set[int]:
     return out
 
 
+def _amount_label(ranked: Ranked) -> str:
+    return next((k for k, v in ranked.columns.items() if isinstance(v[0], float) and _AMOUNT.search(k)), "amount")
+
+
+def _party_problem(ranked: Ranked, text: str, sup: str) -> str | None:
+    """A greatest or least said of a party several rows of the list share ("the biggest payee this time is
+    Thornbury Furniture"): the party whose rows' amounts sum greatest (least) must be it. The name of the
+    party that is, or None."""
+    sup = sup.lower()
+    if not re.fullmatch(f"{_MOST}|{_LEAST}|most|least", sup):
+        return None
+    key = name_key(text)
+    column = next((c for c, keys in ranked.names.items() if key in keys), None)
+    label = next((k for k, v in ranked.columns.items() if isinstance(v[0], float) and _AMOUNT.search(k)), None)
+    if column is None or label is None:
+        return None
+    sums: dict[str, float] = {}
+    for party, value in zip(ranked.names[column], ranked.columns[label]):
+        sums[party] = sums.get(party, 0.0) + value
+    best = (max if re.fullmatch(f"{_MOST}|most", sup) else min)(sums.values())
+    if abs(sums[key] - best) <= 0.005:
+        return None
+    # or it holds the greatest (least) row: "the largest invoice is from Yarrow Energy" is said of one row
+    if any(ranked.names[column][i] == key for i in _extremes(ranked, sup if sup not in ("most", "least") else
+                                                            ("largest" if sup == "most" else "smallest"))):
+        return None
+    return ", ".join(sorted(p for p, v in sums.items() if abs(v - best) <= 0.005))
+
+
 def _row_of(ranked: Ranked, text: str) -> int | None:
     """The row of the list ``text`` (a name or an identifier as written) names, if one."""
     ids = claims_in(text, year=None, kinds=("id",))
@@ -124,6 +160,9 @@ def _row_of(ranked: Ranked, text: str) -> int | None:
 
 _NAME = r"(?P<item>[A-Z]{1,5}-\d[\w-]*|[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&))*)"
 _SAID = [
+    # "Thornbury Furniture is the supplier we owe most", "Umber Freight is owed the most"
+    re.compile(_NAME + r"\s+(?:is|was)\s+(?:the\s+(?:[a-z]+\s+){0,2}?(?:(?:that\s+)?we|I)\s+(?:owe|owed|pay|paid|spend|spent)"
+               r"|owed|paid|due)\s+(?:the\s+)?(?P<sup>most|least)\b"),
     # "Yarrow Energy is our biggest supplier", "PO-4844 (the largest)"
     re.compile(_NAME + r"\s*(?:,|\()?\s*(?:(?:is|was|remains|being|as)\s+)?(?:(?:our|the|their|its|by far the)\s+)+"
                + _SUPERLATIVE + r"\b"),
@@ -146,7 +185,12 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
             for ranked in lists:
                 row = _row_of(ranked, item)
                 if row is None:
-                    continue
+                    wrong = _party_problem(ranked, item, re.sub(r"(?i)^(?:the|our)\s+", "", sup))
+                    if wrong is None:
+                        continue
+                    out.append(f"{' '.join(m.group(0).split())!r}: {item} is not the {sup.lower()} of the list the "
+                               f"task writes in {ranked.where} ({wrong} is, by {_amount_label(ranked)})")
+                    break
                 extremes = _extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))
                 if extremes and row not in extremes:
                     names = ", ".join(sorted({k.lstrip("#") for i in extremes for k in ranked.keys[i]

@@ -55,3 +55,19 @@ def test_the_largest_of_a_list_ranked_by_a_count_is_read_by_its_amounts_too():
     lists = ranked_lists({}, gold)
     assert superlative_problems("The largest is Willowby Packaging's WP-2606-0178.", lists) == []
     assert superlative_problems("The largest is TF-2609-0302.", lists)
+
+
+def test_a_superlative_said_of_a_party_is_read_over_the_sums_of_its_rows():
+    gold = {"data/run.xlsx": {"kind": "xlsx", "sheet_order": ["Run"], "sheets": {"Run": [
+        ["Invoice", "Supplier", "Amount"],
+        ["UF-1", "Umber Freight", 6000.0], ["UF-2", "Umber Freight", 7388.15],
+        ["TF-1", "Thornbury Furniture", 2000.0], ["TF-2", "Thornbury Furniture", 2000.0],
+        ["YE-1", "Yarrow Energy", 9504.84], ["YE-2", "Yarrow Energy", 100.0]]}}}
+    lists = ranked_lists({}, gold)
+    assert superlative_problems("The biggest payee this time is Thornbury Furniture.", lists)
+    assert superlative_problems("The biggest payee this time is Umber Freight at £13,388.15.", lists) == []
+    assert superlative_problems("Thornbury Furniture is the supplier we owe most.", lists)
+    assert superlative_problems("Umber Freight is owed the most.", lists) == []
+    assert superlative_problems("Thornbury Furniture is owed the least.", lists) == []
+    # said of one row: Yarrow Energy holds the largest single invoice
+    assert superlative_problems("The largest invoice is from Yarrow Energy.", lists) == []
