@@ -243,6 +243,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             reading.unread.append(st.text)
         reading.verdicts += days_problems(st, entities, records, scope, all_dates)
         reading.verdicts += span_count_problems(st, scope.year)
+        reading.verdicts += span_date_problems(st, records, scope.year)
         reading.verdicts += changed_value_problems(st, records, scope)
         if own:  # only what the statement names itself: a category said under a heading may be the heading's
             reading.verdicts += category_problems(st, own, spans, records, scope)
@@ -634,6 +635,8 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         wrong = _wrong_label(c, st, labelled_own, matching, _owners(records, entities, st.text, strict=True)) \
             or _of_another(c, st, records, matching)
         return verdict("false", wrong) if wrong else verdict("true")
+    if c.kind == "date" and date_after_span(c, st.text, records):
+        return verdict("true")  # "six months on is 6 November": a date of its record, a span the statement gives on
     if _derived(c, st, own, records, entities, numbers, dates) or sum_of_rows(c, st.text, records) \
             or (antecedent and sum_of_rows(c, f"{antecedent} {st.text}", records)):
         return verdict("true")
@@ -1101,6 +1104,39 @@ _RANGE_GAP = re.compile(r"(?i)\s*(?:-|–|—|to|until|till|through|thru|and)\s*
 _SPAN_COUNT = re.compile(r"(?i)\s*(?:[(,;:—–-]\s*)?(?:that's\s+|that is\s+|i\.e\.\s+|=\s*|so\s+|a total of\s+)?"
                          r"(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?P<kind>working\s+|business\s+|"
                          r"calendar\s+|week\s?)?days?\b")
+
+
+_NEAR_SPAN = 45  # days: a record date this near a span's end is the one the statement works out
+
+
+def span_date_problems(st: Statement, records: Records, year: int | None) -> list[Verdict]:
+    """A date given right after a span of months or years ("his six-month date on Sunday 1 November") of
+    what the statement names, which is not that span after (or before) any date of its records, where
+    one of them is near it: Felix Weber started on 6 May, so his six-month date is 6 November."""
+    out = []
+    for m in _SPAN_OF.finditer(st.text):
+        n, unit = _number(m.group("n")), m.group("unit").lower()
+        if not n or unit not in ("month", "year"):
+            continue
+        after = st.text[m.end():m.end() + 40]
+        c = next((c for c in claims_in(after, year=year, kinds=("date",)) if isinstance(c.value, date)), None)
+        if c is None or re.search(r"[;:.]", after[:c.start]):
+            continue
+        rows = {i for k in records.keys_in(st.text) for i in records.by_key.get(k, ())[:PERSON_ROWS]}
+        days = {a.value for i in rows for _l, a in records.entities[i].attributes
+                if a.kind == "date" and isinstance(a.value, date)}
+        if not days or c.value in days:
+            continue
+        step = relativedelta(**{f"{unit}s": n})
+        worked = {d + step for d in days} | {d - step for d in days}
+        if c.value in worked:
+            continue
+        near = sorted(w for w in worked if abs((w - c.value).days) <= _NEAR_SPAN)
+        if near:
+            out.append(Verdict(st.text, c.text, "date", "false",
+                               f"is given as {n} {unit}s on from a date of what the statement names, but by the office's "
+                               f"records that falls on {near[0].isoformat()}"))
+    return out
 
 
 def span_count_problems(st: Statement, year: int | None) -> list[Verdict]:

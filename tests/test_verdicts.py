@@ -1025,3 +1025,17 @@ def test_a_date_a_writing_verb_gives_is_a_day_a_mail_went_between_the_parties():
 def test_a_statement_that_points_back_is_about_the_item_before_it(records, text, wrong):
     false, _ = verdicts(text, records)
     assert bool(false) == wrong, false
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("Felix Weber's six-month date is 6 November, and he is on leave until 7 November.", False),
+    ("Felix Weber's six-month date is 1 November, and he is on leave until 7 November.", True),
+    ("Felix Weber reaches six months on Friday 6 November.", False),
+    ("Felix Weber started on 6 May; six months on is 6 November.", False),
+])
+def test_a_date_a_span_after_a_date_of_its_record_must_be_that_span_after(text, wrong):
+    staff = {"kind": "xlsx", "sheet_order": ["Staff"], "sheets": {"Staff": [
+        ["Name", "Email", "Start date"], ["Felix Weber", "felix.weber@northwind.test", datetime(2026, 5, 6)]]}}
+    records = build_records({"data/staff.xlsx": staff}, 2026)
+    false = [v.value for v in read(text, records, Scope(now=NOW, year=2026)).false]
+    assert bool(false) == wrong, false
