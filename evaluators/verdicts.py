@@ -936,9 +936,17 @@ def _gap_words(c: Claim, st: Statement) -> set[str]:
     """The words between ``c`` and the value or clause break before it: what the writer says it is."""
     before = st.text[:c.start]
     cut_at = max((m.end() for m in _CLAUSE.finditer(before)), default=0)
+    last = None
     for d in claims_in(before, year=None, kinds=READ_KINDS):
-        cut_at = max(cut_at, d.end)
-    return label_words(before[cut_at:])
+        if d.end > cut_at:
+            cut_at, last = d.end, d
+    words = label_words(before[cut_at:])
+    if not words and last is not None and last.kind == "id":
+        # the verb stands before the item it is about: "We paid invoice RI-2606-0189 on 15 July"
+        start = max((m.end() for m in _CLAUSE.finditer(before, 0, last.start)), default=0)
+        start = max([start, *(d.end for d in claims_in(before[:last.start], year=None, kinds=READ_KINDS))])
+        words = label_words(before[start:last.start])
+    return words
 
 
 def _wrong_label(c: Claim, st: Statement, own: list[tuple[str, Claim, int]],

@@ -1039,3 +1039,13 @@ def test_a_date_a_span_after_a_date_of_its_record_must_be_that_span_after(text, 
     records = build_records({"data/staff.xlsx": staff}, 2026)
     false = [v.value for v in read(text, records, Scope(now=NOW, year=2026)).false]
     assert bool(false) == wrong, false
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("We ordered SO-1001 on 8 September 2026.", True),  # its Delivered: the verb stands before the item
+    ("We ordered SO-1001 on 1 September 2026.", False),
+    ("We received SO-1001 on 8 September 2026.", False),  # no column of that name: not read as one
+])
+def test_a_verb_before_the_item_names_the_column_of_the_date_after_it(records, text, wrong):
+    false, _ = verdicts(text, records)
+    assert bool(false) == wrong, false
