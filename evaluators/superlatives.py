@@ -99,9 +99,22 @@ def ranked_lists(before: dict[str, dict], gold: dict[str, dict]) -> list[Ranked]
     return out
 
 
-def _extremes(ranked: Ranked, sup: str) -> set[int]:
-    """The rows a superlative may name in a list (see the module rules)."""
+_CHANGE = re.compile(r"(?i)\b(?:increase|rise|growth|gain|jump|drop|decrease|fall|decline|change|improvement)s?\b")
+
+
+def _extremes(ranked: Ranked, sup: str, every_column: bool = False) -> set[int]:
+    """The rows a superlative may name in a list (see the module rules); ``every_column``: the extremes of
+    each column of its kind, for a superlative of a change that names no column."""
     sup = sup.lower()
+    if every_column:
+        want_dates = bool(re.fullmatch(f"{_FIRST}|{_LAST}", sup))
+        greatest = bool(re.fullmatch(f"{_MOST}|{_LAST}", sup))
+        out: set[int] = set()
+        for values in ranked.columns.values():
+            if isinstance(values[0], date) == want_dates:
+                best = max(values) if greatest else min(values)
+                out |= {i for i, v in enumerate(values) if v == best}
+        return out
     want_dates = bool(re.fullmatch(f"{_FIRST}|{_LAST}", sup))
     greatest = bool(re.fullmatch(f"{_MOST}|{_LAST}", sup))
     columns = {k: v for k, v in ranked.columns.items() if isinstance(v[0], date) == want_dates}
@@ -192,6 +205,8 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
                                f"task writes in {ranked.where} ({wrong} is, by {_amount_label(ranked)})")
                     break
                 extremes = _extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))
+                if _CHANGE.search(m.group(0)):  # "the largest increase": a change, by whichever column holds it
+                    extremes |= _extremes(ranked, sup, every_column=True)
                 if extremes and row not in extremes:
                     names = ", ".join(sorted({k.lstrip("#") for i in extremes for k in ranked.keys[i]
                                               if k.startswith("#")} or {k for i in extremes for k in ranked.keys[i]}))[:80]

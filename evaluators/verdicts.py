@@ -994,9 +994,12 @@ _IN_ALL = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(NUMBER_WORDS) 
 
 # a number standing alone before a verb at a clause's start, the count a heading gives its list after a whole
 # it was taken from: "Of the 13 deliveries you made, 7 arrived late:"
-_BARE = re.compile(r"(?i)(?:^|[,;—–]\s*|\b(?:and|but)\s+)(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"
+_BARE = re.compile(r"(?i)(?:(?:^|[,;—–.]\s*|\b(?:and|but)\s+)(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"
                    r"(?:of (?:them|these|those) )?(?:were|are|was|is|arrived|came|went|remain|remained|need|needs|"
-                   r"have|had|fell|ran|missed|show|showed|did|got)\b")
+                   r"have|had|fell|ran|missed|show|showed|did|got)\b"
+                   # "Of the six such orders, I found no approval mail for these two:"
+                   r"|\b(?:these|those|the following|following|the other|the remaining)\s+(\d{1,3}|"
+                   + "|".join(NUMBER_WORDS) + r")\b(?!\s*(?:%|per\b)))")
 _ITEM_COUNT = re.compile(r"(?:[:—–]\s*|\()(\d{1,3})\)?\s*\.?\s*$")
 
 
@@ -1020,7 +1023,8 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
         return None
     # a heading may count several things ("nine in all; three deadlines already passed and are left
     # out:"): it is false only when none of its counts is the number of items under it
-    if any(_number(m.group(1)) == len(items) for m in [*counts, *_IN_ALL.finditer(st.text), *_BARE.finditer(st.text)]):
+    if any(_number(m.group(1)) == len(items) for m in [*counts, *_IN_ALL.finditer(st.text)]) \
+            or any(_number(m.group(1) or m.group(2)) == len(items) for m in _BARE.finditer(st.text)):
         return None
     if _breakdown_total(items) == _number(counts[0].group(1)):
         return None  # "6 open actions:" over "- Aiko Amari: 1", "- Nadia Lin: 2", …: a breakdown of the six

@@ -71,3 +71,14 @@ def test_a_superlative_said_of_a_party_is_read_over_the_sums_of_its_rows():
     assert superlative_problems("Thornbury Furniture is owed the least.", lists) == []
     # said of one row: Yarrow Energy holds the largest single invoice
     assert superlative_problems("The largest invoice is from Yarrow Energy.", lists) == []
+
+
+def test_a_superlative_of_a_change_is_read_by_any_column_of_the_list():
+    gold = {"data/q3.xlsx": {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": [
+        ["Product", "Q3 2026", "Q3 2025", "Change"],
+        ["Desk Organiser", 647.0, 319.0, 328.0], ["Filing Cabinet", 571.0, 201.0, 370.0],
+        ["Desk Lamp", 355.0, 300.0, 55.0]]}}}
+    lists = ranked_lists({}, gold)
+    assert superlative_problems("The largest increase was Filing Cabinet, up 370 units.", lists) == []
+    assert superlative_problems("The largest increase was Desk Lamp.", lists)
+    assert superlative_problems("The best seller was Filing Cabinet.", lists)  # by the column the list is ranked by

@@ -127,6 +127,8 @@ def test_a_count_is_compared_with_the_items_it_heads(records, heading, wrong):
 @pytest.mark.parametrize("heading,items,wrong", [
     ("Of the 5 orders Acme placed, 2 arrived late:", "- SO-1001\n- SO-1003", False),  # a part of a whole
     ("Of the 5 orders Acme placed, 3 arrived late:", "- SO-1001\n- SO-1003", True),
+    ("Of the five orders Acme placed, I found no delivery note for these two:", "- SO-1001\n- SO-1003", False),
+    ("Of the five orders Acme placed, I found no delivery note for these three:", "- SO-1001\n- SO-1003", True),
     ("There are 5 open orders:", "- Dana Ortiz: 2\n- Omar Nair: 3", False),  # a breakdown that sums to five
     ("There are 6 open orders:", "- Dana Ortiz: 2\n- Omar Nair: 3", True),
 ])
