@@ -1227,13 +1227,16 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     if c.kind == "number" and _PERCENT.match(text, c.end) and _a_share(c, text, statements, binder, records, year):
         return True
     bound: list[list[int]] = []
+    owned: list[list[int]] = []
     candidates = sorted({i for k in involved or () if not k.startswith("#") for i in records.named(k)})[:200]
-    for st in statements:
+    for k, st in enumerate(statements):
         own, _spans = binder.bind(st.text)
         if st.start <= c.start < st.end:  # what the task involves, named in other words (word order)
             own = sorted(set(own) | {i for i in candidates if _named_in_words(records.entities[i], st.text, [])})
-        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else [])
+        pointed = [] if own else _pointed_back(st, statements, k, owned)  # "this one … was submitted on 17 October"
+        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or pointed
         bound.append(entities)
+        owned.append(own or pointed)
         if involved is not None:
             entities = [e for e in entities if involved.intersection(records.entities[e].keys)]
         by_id = st.form == "item" and own and any(k.startswith("#") for k in records.keys_in(st.text))

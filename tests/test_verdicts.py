@@ -1051,3 +1051,14 @@ def test_a_date_a_span_after_a_date_of_its_record_must_be_that_span_after(text, 
 def test_a_verb_before_the_item_names_the_column_of_the_date_after_it(records, text, wrong):
     false, _ = verdicts(text, records)
     assert bool(false) == wrong, false
+
+
+def test_true_context_in_a_sentence_that_points_back_is_of_the_item_before_it(records):
+    from officesim.evaluators.verdicts import true_of_records
+
+    text = "SO-1002 is on time. It was delivered on 12 September 2026."
+    said = next(c for c in claims_in(text, year=2026) if c.kind == "date")
+    assert true_of_records(said, text, records, 2026)
+    other = "SO-1002 is on time. The weather was fine on 12 September 2026."  # points back to nothing
+    said = next(c for c in claims_in(other, year=2026) if c.kind == "date")
+    assert not true_of_records(said, other, records, 2026)
