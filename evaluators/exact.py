@@ -420,6 +420,23 @@ def set_aside_as(text: str, fact: Any, words: list[str], required: list[Any], *,
                               and not any(find(s, r, year=year) is not None for r in required) for s in said)
 
 
+_DENIED_FILLER = r"(?:been|be|being|yet|put|placed|treated|considered|counted|marked|as|a|an|the|it|this|one|on|really|actually|also)"
+
+
+def denied_as(text: str, fact: Any, words: list[str], *, year: int | None) -> bool:
+    """Whether every sentence of ``text`` that states ``fact`` denies it is one of the task's ``words``: a
+    negative report of a look-alike the agent checked ("YE-2611-0396 has the same amount but is for a
+    different order, so I haven't held it"; "TF-2611-0399 is not a duplicate"). The denial stands right
+    before the word ("has not been put on hold"), not anywhere in the sentence ("not paid, so I held it")."""
+    if not words:
+        return False
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    denial = re.compile(rf"(?i)(?:(?<![\w-])(?:not|never|no)|n't|n’t)\s+(?:{_DENIED_FILLER}\s+){{0,3}}?(?:{alternatives})"
+                        rf"(?![\w-])")
+    said = [s for _a, _b, s in sentences(text) if find(s, fact, year=year) is not None]
+    return bool(said) and all(denial.search(s) for s in said)
+
+
 def attachment_names(entry: dict) -> set[str]:
     return {str(a.get("filename", "")).strip().lower() for a in entry.get("attachments") or [] if isinstance(a, dict)}
 
@@ -439,6 +456,7 @@ def mail_mismatches(
     in_message: bool = False,
     lines: list[list[Any]] | None = None,
     excludes_unless: list[str] | None = None,
+    excludes_denied: list[str] | None = None,
     people: Any = None,
 ) -> list[str]:
     """How a parsed message differs from what is wanted (None = not checked; ``people``: who a line
@@ -473,7 +491,8 @@ def mail_mismatches(
         out.append(f"{show(str(twice[0][0][0]))} is answered twice: another line pairs it otherwise: "
                    f"{show(twice[0][1], 90)}")
     stated = [t for t in as_list(body_excludes) if stated_plainly(f"{got_subject}\n{own}", t, year=year)
-              and not (excludes_unless and set_aside_as(own, t, excludes_unless, as_list(body_contains), year=year))]
+              and not (excludes_unless and set_aside_as(own, t, excludes_unless, as_list(body_contains), year=year))
+              and not (excludes_denied and denied_as(own, t, excludes_denied, year=year))]
     if stated:
         out.append(f"body states {', '.join(show(str(t)) for t in stated)}, which it must not")
     have = attachment_names(entry)
@@ -511,6 +530,7 @@ def email_sent(
     attachments: list[str] | None = None,
     lines: list[list[Fact]] | None = None,
     excludes_unless: list[str] | None = None,
+    excludes_denied: list[str] | None = None,
     earlier: bool = False,
 ) -> CheckResult:
     """A message ``sender`` sent during the episode (not one the office already held; with ``earlier``,
@@ -519,13 +539,14 @@ def email_sent(
     subject equal / stating ``subject_contains``, the sender's own text (a quoted original aside)
     stating every ``body_contains`` fact and none of ``body_excludes`` (evaluators/facts.py; an excluded
     fact said only in sentences with one of ``excludes_unless``, no denial and no required fact is set
-    aside: "the other orders have your approval"), every
+    aside: "the other orders have your approval"; one said only as denied one of ``excludes_denied``, a
+    negative report: "so I haven't held it"), every
     group of ``lines`` within one line (an event and its time), carrying every listed attachment (by
     file name), and nothing false beside (evaluators/claims.py).
     """
     wanted = dict(to=to, cc=cc, subject=subject, subject_contains=subject_contains,
                   body_contains=body_contains, body_excludes=body_excludes, attachments=attachments, lines=lines,
-                  excludes_unless=excludes_unless)
+                  excludes_unless=excludes_unless, excludes_denied=excludes_denied)
     sent = mailbox(state, sender, "sent") if earlier else sent_now(state, sender)
     who = sender.strip().lower()
     if not sent:

@@ -658,9 +658,29 @@ def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool =
         if any(all(on_line(n, line, f) for f in group) for n, line in enumerate(lines)):
             continue
         others = [f for j, g in enumerate(groups) if j != k for f in g]
-        if stretch and _rival_between(body, group, others, year=year) is False:
+        if stretch and any(_rival_between(chunk, group, others, year=year) is False
+                           for chunk in _stretches(lines, len(group),
+                                                   lambda line: any(find(line, f, year=year) for f in group))):
             continue
         out.append(group)
+    return out
+
+
+def _stretches(lines: list[str], size: int, starts: Callable[[str], bool]) -> list[str]:
+    """Each run of ``size`` written lines (blank lines between them kept) from each line on: where a group may
+    stand as a stretch, whatever another line above says of one of its facts (a subject naming the order
+    above "Order number: SO-71029" and "Order date: 1 May 2026")."""
+    out = []
+    for i, line in enumerate(lines):
+        if not line.strip() or not starts(line):
+            continue
+        run, written = [], 0
+        for later in lines[i:]:
+            run.append(later)
+            written += bool(later.strip())
+            if written == size:
+                break
+        out.append("\n".join(run))
     return out
 
 

@@ -545,3 +545,39 @@ _LABEL_STOP = {"date", "the", "and", "for", "num", "number", "ref", "value", "co
 
 def shown(claim: Claim) -> str:
     return collapse(claim.text)
+
+
+TABLE_ROWS = 20_000  # rows of all tables a whole-table total is worked out over
+_TOTALS_SEEN: dict[int, tuple[Records, list[float]]] = {}
+
+
+def table_totals(records: Records) -> list[float]:
+    """The totals of each column of amounts over a whole table (every row; the rows of each year of a
+    date column; each of these with or without a value under another column): what "£1,019,015.19 billed
+    by all our suppliers in 2026" works out. Once per records."""
+    hit = _TOTALS_SEEN.get(id(records))
+    if hit is not None and hit[0] is records:
+        return hit[1]
+    rows = [e for e in records.entities[:TABLE_ROWS]
+            if "#" in e.collection and not e.collection.endswith(("#lines", "#mail"))]
+    # a column of amounts: one with a value in a currency or in pence; its round values (980.00) count too
+    money = {(e.collection, label) for e in rows for label, a in e.attributes
+             if label and a.kind == "number" and (a.currency or not float(a.value).is_integer())}
+    sums: dict[tuple, float] = {}
+    for e in rows:
+        have = {l for l, _a in e.attributes} | {l for l, _w in e.names}
+        years = [None, *{(l, a.value.year) for l, a in e.attributes if a.kind == "date" and isinstance(a.value, date)}]
+        for label, a in e.attributes:
+            if a.kind != "number" or (e.collection, label) not in money:
+                continue
+            for scope in years:
+                for mark in ("all", *(("has", l) for l in have if l != label)):
+                    k = (e.collection, label, scope, mark)
+                    sums[k] = sums.get(k, 0.0) + float(a.value)
+    totals = set(sums.values())
+    totals |= {sums[(col, label, scope, "all")] - v for (col, label, scope, mark), v in sums.items() if mark != "all"}
+    out = sorted(abs(t) for t in totals if abs(t) > 0.005)
+    if len(_TOTALS_SEEN) > 8:
+        _TOTALS_SEEN.clear()
+    _TOTALS_SEEN[id(records)] = (records, out)
+    return out

@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Iterator
 
 from officesim.evaluators.claims import Claim, claims_in
 from officesim.evaluators.derived import Operand, one_step, total_of
-from officesim.evaluators.records import ANCHOR_COLUMN, Entity, Records, id_key, name_key
+from officesim.evaluators.records import ANCHOR_COLUMN, Entity, Records, id_key, name_key, table_totals
 from officesim.evaluators.text import NUMBER_WORDS
 
 MAX_ROWS = 1000  # rows of a gold sheet read for the identifiers that say which table they are of
@@ -506,8 +506,8 @@ _GAP_WORDS = re.compile(r"(?i)\b(?:over\w*|under\w*|difference|differ\w*|extra|e
 def total_problems(text: str, totals: frozenset[float], supported: Callable[[Claim], bool], records: Records,
                    year: int | None, gaps: frozenset[float] = frozenset()) -> list[str]:
     """A total of the task's items ("the seven invoices come to £26,617.22 in total") that is none of the
-    sums over its sets (``set_totals``), no value of the office, nothing the task states (``supported``) and
-    no sum of the amounts the text itself gives. A total of differences ("overspent by £23,711.31 in
+    sums over its sets (``set_totals``), no value of the office, no total of a column over a whole table,
+    nothing the task states (``supported``) and no sum of the amounts the text itself gives. A total of differences ("overspent by £23,711.31 in
     total") is read only where the gold states each difference (``gaps``, of ``stated_totals``)."""
     if not totals and not gaps:
         return []
@@ -521,6 +521,8 @@ def total_problems(text: str, totals: frozenset[float], supported: Callable[[Cla
             value = round(abs(float(c.value)), 2)
             if any(abs(value - t) <= 0.011 for t in (*totals, *gaps)) or supported(c) or records.holders(c):
                 continue
+            if any(abs(value - t) <= 0.011 for t in table_totals(records)):
+                continue  # a column's total over a whole table ("the £1,019,015.19 billed by all our suppliers")
             if given is None:
                 given = [o for o in claims_in(text, year=year, kinds=("number",)) if o.currency]
             others = [Operand(float(o.value), o.currency) for o in given if abs(float(o.value)) != value][:60]

@@ -34,7 +34,7 @@ from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.task_sets import (ItemSet, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
-from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, event_date_of_named, named_with_record, read,
+from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, day_count_of_records, event_date_of_named, named_with_record, read,
                                           statements_about, true_of_records)
 
 SHOWN = 4  # false statements named in a check's message
@@ -1007,7 +1007,8 @@ def _true_context(state: EvalState):
     def true_context(claim: Claim, text: str, beside: bool = False) -> bool:
         if beside and claim.kind != "person":  # beside an expected fact: an alternative to it, unless a
             # reading makes it something else (a person is read by what the sentence says of them)
-            return claim.kind == "date" and date_after_span(claim, text, records, _addressed(text))
+            return (claim.kind == "date" and date_after_span(claim, text, records, _addressed(text))) or (
+                claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year))
         if claim.kind == "number" and not claim.currency and claim.value in counts and float(claim.value) > 1:
             return True
         if claim.kind == "number" and claim.currency and any(abs(abs(float(claim.value)) - t) <= 0.011 for t in totals):
@@ -1018,6 +1019,8 @@ def _true_context(state: EvalState):
             return True
         if claim.kind == "date" and date_after_span(claim, text, records, _addressed(text)):
             return True  # "coming up to six months with us on 1 November": their start date, six months on
+        if claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year):
+            return True  # "only 8 days before": the request's arrival and the leave's first day
         return true_of_records(claim, text, records, state.year, involved)
     return true_context
 

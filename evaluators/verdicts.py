@@ -24,6 +24,7 @@ items it heads, in digits or words. Everything here is a pure function of its ar
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from datetime import date, datetime
@@ -35,7 +36,8 @@ from itertools import combinations
 from dateutil.relativedelta import relativedelta
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
-from officesim.evaluators.records import ANCHOR_COLUMN, GENERIC, Change, fold_words, Entity, Records, id_key, label_words, shown
+from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold_words, Entity, Records, id_key, label_words,
+                                          shown, table_totals)
 from officesim.evaluators.roles import role_problems
 from officesim.evaluators.statements import Statement, cut, items_under
 from officesim.evaluators.text import NUMBER_WORDS
@@ -835,6 +837,41 @@ def _same_date(c: Claim, day: date) -> bool:
     return same_claim(c, Claim("date", day, day.isoformat()))
 
 
+_WHOLE = re.compile(r"(?i)\b(?:all|every|total|overall|whole|altogether|combined|in all|across)\b")
+def whole_table_total(c: Claim, text: str, records: Records) -> bool:
+    """Whether an amount its sentence says is of everything ("all", "total", "overall") is the total of a
+    column over a whole table of the office (``table_totals``)."""
+    if c.kind != "number" or not _money(c):
+        return False
+    at = _sentence_at(text, c.start)
+    if at is None or not _WHOLE.search(at[2]):
+        return False
+    value, tol = abs(float(c.value)), tolerance(c.text) * 1.0001
+    totals = table_totals(records)
+    k = bisect_left(totals, value - tol)
+    return k < len(totals) and totals[k] <= value + tol
+
+
+def short_names(text: str, records: Records) -> dict[str, str]:
+    """The first words a text uses alone for names it has written in full ("Elmstead Uniforms 27, … Elmstead
+    has the largest unpaid balance"): first word -> the full name, where no other name it writes shares
+    that word."""
+    firsts: dict[str, set[str]] = {}
+    for key, (lo, hi) in _keys_of(records, text).items():
+        written = text[lo:hi].split()
+        if len(written) >= 2 and len(written[0]) >= 4 and written[0][:1].isupper() and "@" not in key:
+            firsts.setdefault(written[0], set()).add(text[lo:hi])
+    return {w: next(iter(names)) for w, names in firsts.items() if len(names) == 1}
+
+
+def full_names(text: str, short: dict[str, str]) -> str:
+    """``text`` with each name written by its first word alone (``short_names``) written in full."""
+    for word, name in short.items():
+        rest = name[len(word):]
+        text = re.sub(rf"(?<![\w-]){re.escape(word)}(?!{re.escape(rest)})(?![\w-])", name, text)
+    return text
+
+
 _KEYS_SEEN: dict[tuple[int, str], tuple[Records, dict[str, tuple[int, int]]]] = {}
 
 
@@ -1221,10 +1258,14 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     if c.kind == "number" and _money(c) and any(
             st.start <= c.start < st.end and (sum_of_rows(c, st.text, records, involved) or (
                 _antecedent(statements, k) and sum_of_rows(c, f"{_antecedent(statements, k)} {st.text}", records,
-                                                           involved)))
+                                                           involved)) or (
+                short_names(text, records) and sum_of_rows(c, full_names(st.text, short_names(text, records)),
+                                                           records, involved)))
             for k, st in enumerate(statements)):
         return True
     if c.kind == "number" and _PERCENT.match(text, c.end) and _a_share(c, text, statements, binder, records, year):
+        return True
+    if c.kind == "number" and _money(c) and whole_table_total(c, text, records):
         return True
     bound: list[list[int]] = []
     owned: list[list[int]] = []
@@ -1300,6 +1341,36 @@ def date_after_span(c: Claim, text: str, records: Records, keys: Iterable[str] =
                 if c.value in (a.value + step, a.value - step):
                     return True
     return False
+
+
+_DAY_COUNT = re.compile(r"(?i)\s+(?:calendar\s+|working\s+|business\s+)?days?(?:'|’)?\s+(?:ahead|before|beforehand|"
+                        r"in advance|after|late|early|earlier|later|overdue|ago|past)\b")
+
+
+def day_count_of_records(c: Claim, text: str, records: Records, keys: Iterable[str] = (),
+                         year: int | None = None) -> bool:
+    """Whether a day count ("your request came in on 18 October, only 8 days before"; "this request came
+    8 days ahead") is the span between a date the text gives and another date of the text near it (its
+    sentence and the two before) or of a record of what the sentence names or whom the text is addressed
+    to (``keys``): the day the request mail arrived, eight days before the leave it asks for."""
+    if c.kind != "number" or c.currency or not float(c.value).is_integer() or not _DAY_COUNT.match(text, c.end):
+        return False
+    at = _sentence_at(text, c.start)
+    if at is None:
+        return False
+    lo = at[0]
+    for _ in range(2):  # the sentence and the two before it in its paragraph
+        before = _sentence_at(text, lo - 2) if lo > 1 else None
+        if before is None or text[before[1]:lo].count("\n") >= 2:
+            break
+        lo = before[0]
+    near = {d.value for d in claims_in(text[lo:at[1]], year=year, kinds=("date",)) if isinstance(d.value, date)}
+    written = {d.value for d in claims_in(text, year=year, kinds=("date",))[:MAX_CLAIMS] if isinstance(d.value, date)}
+    rows = {i for key in [*records.keys_in(at[2]), *keys] for i in records.by_key.get(key, ())[:PERSON_ROWS]}
+    known = {a.value for i in list(rows)[:PERSON_ROWS] for _l, a in records.entities[i].attributes
+             if a.kind == "date" and isinstance(a.value, date)}
+    n = int(c.value)
+    return any(abs((a - b).days) in (n, n - 1) for a in written for b in near | known if a != b)
 
 
 def named_with_record(c: Claim, text: str, records: Records, year: int | None) -> bool:

@@ -380,6 +380,11 @@ def test_a_group_stated_over_lines_with_nothing_between_is_bound():
                "- Oakmere Libraries: review Friday 6 November 2026 at 15:00")
     groups = [["Kite Field Sports", "2026-10-29", "14:00"], ["Oakmere Libraries", "2026-11-06", "14:00"]]
     assert unbound(listing, groups, year=2026) == [groups[1]]
+    # a subject naming the order above the details does not pull the stretch up to it
+    assert unbound(f"Re: Question about order SO-71029\nHello Bruno,\n\n{order}", [["SO-71029", "2026-05-01"]],
+                   year=2026) == []
+    assert unbound(f"Re: SO-71029\nOrder number: SO-71029\nOrder number: SO-70000\nOrder date: 1 May 2026",
+                   [["SO-71029", "2026-05-01"]], year=2026) == [["SO-71029", "2026-05-01"]]
 
 
 def test_a_negation_in_an_opening_reason_or_of_what_the_gold_leaves_out_denies_nothing_expected():

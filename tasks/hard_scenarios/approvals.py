@@ -10,7 +10,8 @@ from officesim.tasks.hard_scenarios._base import (act, at, check, iso, list_mail
                                                   working_days_back)
 from officesim.testbed.worlds.model import PurchaseOrder, Supplier, World
 
-_HOLD = ["held", "on hold", "hold"]
+_HOLD = ["held", "on hold", "hold", "holding", "withheld", "withholding", "not approving", "not approved",
+         "can't approve", "cannot approve", "won't approve"]
 
 
 

@@ -51,6 +51,11 @@ def _invoice_mail(w: World, inv: Invoice, mail_id: str, when: datetime) -> dict:
 
 
 # ---- duplicate invoices ----------------------------------------------------------------------------
+# the look-alike (same supplier and amount, another order) may be reported as checked and not held
+_NOT_A_DUPLICATE = ["held", "hold", "holding", "on hold", "a duplicate", "duplicate", "a repeat", "repeat",
+                    "a second bill", "the same order", "the same PO", "the same purchase order"]
+
+
 @scenario("duplicate-invoices-hold", ["excel", "pdf", "email"])
 def duplicate_invoices_hold(w: World) -> dict:
     """Some suppliers billed one delivery twice (a second invoice, new number, same order and amount): hold
@@ -134,7 +139,8 @@ def duplicate_invoices_hold(w: World) -> dict:
                 f"please cancel it.\n\nKind regards,\n{w.user.name}\n{w.company}")
         gold.append(send(w, [s.email], f"Duplicate invoice {d.number}", body, cc=[clerk.email]))
         checks.append(check("email_sent", f"wrote to {s.name}", sender=w.user.email, to=[s.email], cc=[clerk.email],
-                            body_contains=[d.number, o.number, d.po], body_excludes=[repeat.number]))
+                            body_contains=[d.number, o.number, d.po], body_excludes=[repeat.number],
+                            excludes_denied=_NOT_A_DUPLICATE))
     lines = [f"- {d.number} ({d.supplier}), a duplicate of {o.number}" for d, o in sorted(dups, key=lambda x: x[0].row)]
     gold.append(send(w, [fin.email], "Duplicate supplier invoices held",
                      f"Hi {fin.first},\n\nI have held these invoices, each a second bill for a delivery already "
@@ -142,6 +148,7 @@ def duplicate_invoices_hold(w: World) -> dict:
                      f"Best,\n{w.user.first}"))
     checks.append(check("email_sent", "list to the head of finance", sender=w.user.email, to=[fin.email],
                         body_contains=[d.number for d, _o in dups], body_excludes=[repeat.number],
+                        excludes_denied=_NOT_A_DUPLICATE,
                         lines=[[d.number, d.supplier, o.number] for d, o in dups]))
     return {"instruction": instruction, "office": office, "gold": gold, "checks": checks}
 
@@ -208,8 +215,8 @@ def bank_statement_reconcile(w: World) -> dict:
                         body_contains=[i.number for i in in_transit] + [money(a) for _d, _desc, a in bank_only],
                         body_excludes=[i.number for i in cleared]
                         + [f"Direct debit {x.name}" for x in w.suppliers if x is not dd_supplier],
-                        lines=[[i.number, i.supplier] for i in in_transit] + [["service charge", money(charge)],
-                                                                   [dd_supplier.name, money(dd)]]))
+                        # "by invoice number": a supplier named beside one is read against the ledger
+                        lines=[["service charge", money(charge)], [dd_supplier.name, money(dd)]]))
     return {"instruction": instruction, "office": office, "gold": gold, "checks": checks}
 
 
