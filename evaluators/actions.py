@@ -30,7 +30,7 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
                       r"(?:put|added|entered|pencil+ed) (?:it |this |them |that )?(?:in|into|on|to) (?:the |your |our |my )?(?:[\w'’-]+ ){0,2}"
                       r"(?:calendars?|diary|diaries)\b|pencil+ed in"),
     ("record", "file", r"updated|amended|corrected|recorded|logged|entered|filled in|ticked|saved|filed|marked|flagged|"
-                       r"added (?:it |this |them |the \w+ )?to (?:the |our |your )?(?:\w+ ){0,2}"
+                       r"added (?:[\w'’-]+ ){0,4}?to (?:the |our |your )?(?:\w+ ){0,2}"
                        r"(?:sheet|spreadsheet|workbook|ledger|register|tracker|log|list|directory|file|document|record)s?"),
     ("outside", "outside", r"put (?:[\w-]+ ){0,4}on hold|placed (?:[\w-]+ ){0,4}on hold|held(?! (?:[\w'’-]+ ){0,3}back\b)|expedited|upgraded|"
                            r"refunded|deducted|credited|reimbursed|paid|transferred|dispatched|shipped|ordered|"
@@ -135,6 +135,9 @@ class Episode:
     forwarded: frozenset[str] = frozenset()  # the senders of the messages the episode forwarded
     record_words: frozenset[str] = frozenset()  # the words of the office's file and sheet names ("ledger")
     changed_words: frozenset[str] = frozenset()  # those of the files the episode changed
+    # each register, tracker or document of the office by the words of its name, and whether it changed
+    records: tuple[tuple[frozenset[str], bool], ...] = ()
+    copied: bool = False  # whether any mail of the episode copied someone in
 
 
 def mail_key(entry: dict) -> str:
@@ -170,6 +173,9 @@ _SPOKEN = re.compile(r"(?i)\b(?:by (?:tele)?phone|on the (?:tele)?phone|over the
 
 # when a sentence says a mail was sent before the episode ("Already sent to Anton yesterday"); "already"
 # alone is no date: a user's earlier mail to a party does not show what this sentence says was sent
+# "copied HR", "copied in Joel", "cc'd your manager": someone copied in (not "copied the figures into")
+_COPY = re.compile(r"(?i)\b(?:copied|cc'?e?d)$")
+_COPIED_IN = re.compile(r"\s+(?:in\b|[A-Z]|(?i:(?:your|our|my|his|her|their)\s+(?:manager|line manager|boss|colleague|team|head)))")
 _EARLIER = re.compile(r"(?i)\b(?:yesterday|earlier|previously|ago|last (?:week|month|\w+day)|"
                       r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|"
                       r"jun|jul|aug|sep|oct|nov|dec)\w*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2})\b")
@@ -202,6 +208,9 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
             claim = ActionClaim("outside", "outside", claim.words, claim.sentence, claim.start)
         if claim.shows == "attachment":
             ok = attachments if attachments is not None else "attachment" in episode.did
+        elif claim.shows == "mail" and not episode.copied and _COPIED_IN.match(
+                claim.sentence, max(claim.sentence.find(claim.words), 0) + len(claim.words)) and _COPY.search(claim.words):
+            ok = False  # "I've copied HR so they can update your balance", and no mail copied anyone in
         elif claim.shows == "mail":
             named = recipients_named(_clause(claim))
             after = claim.sentence[claim.sentence.find(claim.words) + len(claim.words):].lstrip()
@@ -278,6 +287,11 @@ def record_named_unchanged(sentence: str, episode: Episode) -> bool:
     found = list(_RECORD_NOUN.finditer(sentence))
     named = _singular(" ".join(m.group(1) + (m.group(2) if m.group(2).lower() in ("ledger", "rota") else "")
                                for m in found)) & episode.record_words
+    # the records whose names hold every word it names ("the supplier review log": supplier_review_log.xlsx,
+    # whatever other file shares one of its words, like supplier_spend_ranking.xlsx)
+    holders = [changed for words, changed in episode.records if named and named <= words]
+    if holders:
+        return not any(holders)
     said = named | _singular(" ".join(m.group(2) for m in found))
     return bool(named) and not (said & episode.changed_words)
 

@@ -268,8 +268,12 @@ def episode_of(state: EvalState) -> Episode:
 
     records_of_office = [named(p, e) for p, e in {**before, **state.files}.items() if e.get("kind") in kept]
     changed = [named(p, e) for p, e in state.files.items() if state.written(p) and e.get("kind") in kept]
+    files = {p: record_words([named(p, e)]) for p, e in {**before, **state.files}.items() if e.get("kind") in kept}
+    copied = any(set(str(a).lower() for a in e.get("cc") or []) - {user} for p, e in state.files.items()
+                 if state.written(p) and e.get("kind") == "eml" and p not in before)
     return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier, user.partition("@")[2], forwarded,
-                   record_words(records_of_office), record_words(changed))
+                   record_words(records_of_office), record_words(changed),
+                   tuple((words, state.written(p) and p in state.files) for p, words in files.items()), copied)
 
 
 def user_events(state: EvalState) -> list[dict]:

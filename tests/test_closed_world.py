@@ -352,6 +352,26 @@ def test_an_excluded_fact_said_as_what_it_is_is_set_aside():
         assert not bad.passed and "PO-4551" in bad.message, body
 
 
+def test_an_excluded_look_alike_reported_as_not_held_is_set_aside():
+    """A mail listing the held duplicates may say the look-alike was checked and not held; it may not
+    list it among them, nor deny something else beside it."""
+    def graded(body: str) -> object:
+        s = state(body, instruction="Of TF-2611-0393 and YE-2611-0396, hold the duplicates and mail Dana the list.")
+        return run_check("email_sent", {"sender": ME, "to": DANA, "body_contains": ["TF-2611-0393"],
+                                        "body_excludes": ["YE-2611-0396"],
+                                        "excludes_denied": ["held", "hold", "duplicate", "a duplicate"]}, s)
+
+    for body in ["Hi Dana,\nI held TF-2611-0393.\nYE-2611-0396 has the same amount but another order, so I haven't "
+                 "held it.",
+                 "Hi Dana,\nI held TF-2611-0393.\nYE-2611-0396 is not a duplicate."]:
+        ok = graded(body)
+        assert ok.passed, (body, ok.message)
+    for body in ["Hi Dana,\nI held TF-2611-0393 and YE-2611-0396.",
+                 "Hi Dana,\nI held TF-2611-0393.\nYE-2611-0396 was also billed twice, so I held it too."]:
+        bad = graded(body)
+        assert not bad.passed and "YE-2611-0396" in bad.message, body
+
+
 def test_a_search_that_found_nothing_does_not_negate_the_item():
     """"I could not find your approval for PO-4505" reports PO-4505; "PO-4505 was not ordered" negates it."""
     s = state("Hi Dana,\nI could not find your approval for PO-4505.", instruction="Mail Dana the orders without approval.")

@@ -146,3 +146,33 @@ def test_whom_a_mail_claim_names_is_read_in_its_own_clause():
                            recorded=lambda s, v: False, this="this") == []
     assert action_problems("I've forwarded the six messages to Dmitri.", "mail", episode, attachments=None,
                            recipients_named=whom, allowed=set(), recorded=lambda s, v: False, this="this")
+
+
+def test_a_record_named_by_all_its_words_must_itself_have_changed():
+    """"the supplier review log" is supplier_review_log.xlsx, however many words another changed file shares
+    with it (supplier_spend_ranking.xlsx)."""
+    files = ["supplier_review_log.xlsx Log", "supplier_spend_ranking.xlsx Ranking", "budget_2026.xlsx Budget"]
+    changed = {"supplier_spend_ranking.xlsx Ranking"}
+    episode = Episode(frozenset({"file"}), (), record_words=record_words(files), changed_words=record_words(changed),
+                      records=tuple((record_words([f]), f in changed) for f in files))
+
+    def problems(text: str) -> list[str]:
+        return action_problems(text, "answer", episode, attachments=None, recipients_named=lambda s: set(),
+                               allowed=set(), recorded=lambda s, v: False)
+
+    assert problems("I've also added all five to the supplier review log so they're queued for the review.")
+    assert problems("I've updated the supplier review log.")
+    assert problems("I've updated the spend ranking.") == []
+
+
+def test_a_claim_of_copying_someone_in_needs_a_mail_that_copied_someone():
+    reply = (("msg-1", frozenset({"omar.nair@x.test"})),)
+    text = "Your leave is approved. I've copied HR so they can update your balance."
+    assert _mail_problems(text, reply)
+    copying = (("msg-1", frozenset({"omar.nair@x.test", "joel.fischer@x.test"})),)
+    for copied in (True, False):  # the rule that it copied anyone comes before whom the mail went to
+        episode = Episode(frozenset({"mail"}), copying, copied=copied)
+        assert bool(action_problems("I've copied in Joel as it is over £5,000.", "msg-1", episode, attachments=None,
+                                    recipients_named=lambda s: {"joel.fischer@x.test"} if "Joel" in s else set(),
+                                    allowed=set(), recorded=lambda s, v: False, this="msg-1")) is not copied
+    assert [c.words for c in action_claims("I've copied the figures into the sheet.")] == ["copied"]

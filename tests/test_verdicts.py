@@ -1062,3 +1062,72 @@ def test_true_context_in_a_sentence_that_points_back_is_of_the_item_before_it(re
     other = "SO-1002 is on time. The weather was fine on 12 September 2026."  # points back to nothing
     said = next(c for c in claims_in(other, year=2026) if c.kind == "date")
     assert not true_of_records(said, other, records, 2026)
+
+
+def test_a_day_count_is_true_between_a_written_date_and_one_near_it_or_of_the_addressees_records():
+    from officesim.evaluators.verdicts import day_count_of_records
+
+    leave = {"kind": "xlsx", "sheet_order": ["Leave"], "sheets": {"Leave": [
+        ["Name", "Email", "Requested", "From"],
+        ["Nina Lund", "nina.lund@northwind.test", datetime(2026, 10, 18), datetime(2026, 10, 26)]]}}
+    records = build_records({"data/leave.xlsx": leave}, 2026)
+
+    def true(text: str, keys: tuple[str, ...] = ()) -> bool:
+        claim = next(c for c in claims_in(text, year=2026) if c.kind == "number" and c.value == 8)
+        return day_count_of_records(claim, text, records, keys, 2026)
+
+    # both dates written, in the sentence before it
+    assert true("I can't approve 26-28 October. Your request came in on 18 October, only 8 days before.")
+    # one written, the other the addressee's own record
+    assert true("Hi Nina,\nDates: 26-28 October\nThis request came 8 days ahead.", ("nina.lund@northwind.test",))
+    assert not true("Hi Nina,\nDates: 26-28 October\nThis request came 8 days ahead.")  # whose record: nobody's
+    assert not true("I can't approve 27-28 October. Your request came in on 18 October, only 8 days before.")
+    assert not true("The policy asks for 8 days' notice from 26 October and 18 October.")  # a rule, not a count
+
+
+def test_a_total_over_a_whole_table_is_true_where_the_sentence_says_all():
+    from officesim.evaluators.verdicts import full_names, short_names, whole_table_total
+
+    invoices = {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": [
+        ["Invoice", "Supplier", "Issued", "Amount", "Paid on"],
+        ["EU-2601-0001", "Elmstead Uniforms", datetime(2026, 1, 5), 1200.50, datetime(2026, 2, 1)],
+        ["EU-2602-0002", "Elmstead Uniforms", datetime(2026, 2, 5), 300.00, None],
+        ["YE-2601-0003", "Yarrow Energy", datetime(2026, 1, 9), 99.25, None],
+        ["YE-2512-0004", "Yarrow Energy", datetime(2025, 12, 9), 10.00, None]]}}
+    records = build_records({"data/invoices.xlsx": invoices}, 2026)
+
+    def total(text: str) -> bool:
+        return whole_table_total(next(c for c in claims_in(text, year=2026) if c.currency), text, records)
+
+    assert total("That is out of £1,609.75 billed by all our suppliers.")
+    assert total("All suppliers billed us £1,599.75 in 2026.")  # the rows of one year
+    assert total("Of everything billed, £409.25 is unpaid overall.")  # the rows with no Paid on date
+    assert not total("All suppliers billed us £1,599.76 in 2026.")
+    assert not total("Elmstead billed us £1,599.75 in 2026.")  # nothing says it is everything
+    text = "Elmstead Uniforms billed 2 invoices. Elmstead still owes nothing."
+    assert full_names("Elmstead has £300.00 unpaid.", short_names(text, records)) == \
+        "Elmstead Uniforms has £300.00 unpaid."
+
+
+def test_a_count_of_a_partys_rows_is_read_against_the_table_its_noun_names():
+    from officesim.evaluators.verdicts import Scope, read
+
+    rows = [["Invoice", "Supplier", "Issued", "Amount", "Paid on"]]
+    rows += [[f"PC-26{m:02d}-{m:04d}", "Pinecrest Catering", datetime(2026, m, 3), 100.0 + m,
+              datetime(2026, m, 20) if m < 5 else None] for m in range(1, 7)]
+    rows += [["EU-2612-0099", "Elmstead Uniforms", datetime(2025, 12, 3), 50.0, None],
+             ["EU-2601-0100", "Elmstead Uniforms", datetime(2026, 1, 3), 50.0, None]]
+    invoices = {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": rows}}
+    records = build_records({"data/finance/supplier_invoices_2026.xlsx": invoices}, 2026)
+
+    def false(text: str) -> list[str]:
+        return [v.value for v in read(text, records, Scope(now=datetime(2026, 11, 30), year=2026)).false]
+
+    assert false("Pinecrest Catering sent us 5 invoices this year.") == ["5 invoices"]
+    assert false("Pinecrest Catering is third with 3 invoices.") == ["3 invoices"]
+    for true in ["Pinecrest Catering sent us 6 invoices this year.",
+                 "Pinecrest Catering has 2 invoices with no payment yet.",  # qualified: not read
+                 "Of Pinecrest Catering's 4 paid invoices, none was late.",
+                 "Elmstead Uniforms sent 1 invoice in 2026.",  # one row: the singular is not read
+                 "Pinecrest Catering has more than 5 invoices."]:  # a bound
+        assert false(true) == [], true
