@@ -236,8 +236,11 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
                 # to, must be whom a forwarded message came from
                 recipients = {a for _w, to in episode.mails for a in to}
                 sources = parties_named(_clause(claim)) - recipients
+                # a first name alone ("forwarded Anton's two delivery questions") is any sender of that name
+                firsts = {w.casefold() for w in re.findall(r"\b[A-Z][a-z]{2,}\b", _clause(claim))}
                 ok = not sources or bool(sources & episode.forwarded) or bool(
-                    {a.partition("@")[2] for a in sources} & {a.partition("@")[2] for a in episode.forwarded})
+                    {a.partition("@")[2] for a in sources} & {a.partition("@")[2] for a in episode.forwarded}) or any(
+                    re.split(r"[._-]", a.partition("@")[0])[0] in firsts for a in episode.forwarded)
         elif claim.shows == "outside":
             ok = verb in allowed or recorded(claim.sentence, verb)
         elif claim.shows == "file" and _CALENDAR.search(claim.sentence):  # "I've updated the calendar entry"

@@ -376,8 +376,11 @@ _WINDOW = re.compile(r"(?i)\b(?:since|last|past|recent\w*|before|after|until|til
                      r"approved|rejected|held)\b")
 
 
+_JOINED = re.compile(r"(?i)\b(?:and|both|together|combined|between|total|in all|altogether|plus)\b|&")
+
+
 def party_count_problems(text: str, records: Records) -> list[str]:
-    """A count of a table's items said of one party the sentence names before it, with nothing that picks
+    """A count of a table's items said of the party the sentence names nearest before it, with nothing that picks
     a part of them ("Umber Freight is the biggest supplier with 28 invoices this year"), that is not how
     many rows of that table name the party: in all, or with or without a value under one of its columns,
     or of one value of a column of few values."""
@@ -387,14 +390,20 @@ def party_count_problems(text: str, records: Records) -> list[str]:
         if (m.group("fill") or "").strip() or _WINDOW.search(part) or _PLAN_OR_NOT.search(part):
             continue
         before = part[:m.start()]
-        if _PART.search(before):
-            continue
+        if _PART.search(re.sub(r"(?i)\b(?:with )?(?:only|just)\s*$", "", before)):  # "with only 25 invoices": all
+            continue  # of them, stressed; "only 3 of them" picks a part, which _COUNT does not read as a count
         noun = singular(m.group("noun"))
         named = [t for t, (nouns, _size, _c) in tables.items() if noun in nouns]
         if len(named) != 1:
             continue
-        parties = [k for k in records.keys_in(before) if not k.startswith("#") and "@" not in k]
-        if len(parties) != 1:
+        found = {k: span for k, span in records.keys_in(before).items() if not k.startswith("#") and "@" not in k}
+        if not found:
+            continue
+        # several parties: the count is of the one written nearest before it ("Elmstead Uniforms (27
+        # invoices), while Pinecrest Catering reached third place with only 25 invoices"), unless what stands
+        # between them joins it to another ("Elmstead Uniforms and Pinecrest Catering, 62 invoices")
+        parties = [max(found, key=lambda k: found[k][1])]
+        if len(found) > 1 and _JOINED.search(before[found[parties[0]][1]:] + " " + before[:found[parties[0]][0]][-40:]):
             continue
         rows = [records.entities[i] for i in records.by_key.get(parties[0], ())[:5000]
                 if records.entities[i].collection == named[0]]

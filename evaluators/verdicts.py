@@ -36,8 +36,8 @@ from itertools import combinations
 from dateutil.relativedelta import relativedelta
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
-from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, TABLE_ROWS, Change, fold_words, Entity, Records, id_key,
-                                          label_words, shown, table_totals)
+from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold_words, Entity, Records, id_key, label_words,
+                                          shown, table_totals)
 from officesim.evaluators.roles import role_problems
 from officesim.evaluators.statements import Statement, cut, items_under
 from officesim.evaluators.text import NUMBER_WORDS
@@ -251,7 +251,6 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             reading.verdicts += category_problems(st, own, spans, records, scope)
             reading.verdicts += state_problems(st, own, spans, records, scope)
             reading.verdicts += measure_problems(st, own, records, scope)
-        reading.verdicts += row_count_problems(st, records, scope)  # a party's rows, however many it has
         rivals = [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
                   for name, item, ids in binder.rival_names(st.text) if not _said_together(name, ids, scope.texts)]
         reading.verdicts += rivals
@@ -418,90 +417,6 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
 
 _NOT_BEFORE = re.compile(r"(?i)\b(?:not|never|no longer|yet to be|isn't|wasn't|aren't|weren't|hasn't|haven't|"
                          r"still|un|awaiting|pending)\W+(?:\w+\W+){0,2}$")
-
-
-_ROW_COUNT = re.compile(r"(?i)(?<![\w.,£$€/-])(?P<n>\d{1,4}|" + "|".join(NUMBER_WORDS) + r")\s+(?P<noun>[a-z]{3,}s)\b")
-ROWS_COUNTED = 2_000  # rows of one name counted (a supplier's invoices, a customer's orders)
-
-
-def _rows_of_noun(records: Records, noun: str) -> set[str]:
-    """The tables whose rows the plural ``noun`` names: a sheet or file named by it ("Invoices",
-    supplier_invoices_2026.xlsx for "invoices")."""
-    singular = noun.casefold().rstrip("s")
-    hit = _TABLES_SEEN.get(id(records))
-    if hit is None or hit[0] is not records:
-        tables = {e.collection for e in records.entities[:TABLE_ROWS]
-                  if "#" in e.collection and not e.collection.endswith(("#lines", "#mail"))}
-        if len(_TABLES_SEEN) > 8:
-            _TABLES_SEEN.clear()
-        hit = _TABLES_SEEN[id(records)] = (records, {t: {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", t.casefold())}
-                                                      for t in tables})
-    return {t for t, words in hit[1].items() if singular in words}
-
-
-_TABLES_SEEN: dict[int, tuple[Records, dict[str, set[str]]]] = {}
-
-
-def _counts_of_rows(rows: list[Entity]) -> set[int]:
-    """How many of ``rows`` there are: all of them, those of one year or one month of a date column, those
-    with or without a value under a column, those of one state: every count a careful writer may give."""
-    counts: dict[tuple, int] = {}
-    for e in rows:
-        marks: list[tuple] = [("all",)]
-        marks += [("has", l) for l, _a in e.attributes] + [("state", l, v) for l, v in e.states]
-        marks += [("word", l, w) for l, w in e.words]
-        for l, a in e.attributes:
-            if a.kind == "date" and isinstance(a.value, date):
-                marks += [("year", l, a.value.year), ("month", l, a.value.year, a.value.month)]
-        for m in set(marks):
-            counts[m] = counts.get(m, 0) + 1
-    total = counts.get(("all",), 0)
-    return set(counts.values()) | {total - n for m, n in counts.items() if m[0] == "has"}
-
-
-def row_count_problems(st: Statement, records: Records, scope: Scope) -> list[Verdict]:
-    """A count of one party's rows of a table ("Pinecrest Catering sent us 25 invoices this year") that no
-    selection of that party's rows of the table the noun names has: not all of them, not those of a year
-    or a month, not those with or without a value of a column. The party is the name written nearest
-    before the count (else after it); a bound ("more than 20 invoices"), a plan or a count the task's own
-    words give is not read."""
-    if _plans(st.text):
-        return []
-    names = [(a, b, key) for key, (a, b) in _keys_of(records, st.text).items() if not key.startswith("#")]
-    out = []
-    for m in _ROW_COUNT.finditer(st.text):
-        if _BOUND.search(st.text[max(0, m.start() - 24):m.start()]):
-            continue
-        n = _number(m.group("n"))
-        if not n or any(c.kind == "number" and float(c.value) == n for c in [*scope.claims, *scope.written]):
-            continue
-        before = [x for x in names if x[1] <= m.start()]
-        after = [x for x in names if x[0] >= m.end()]
-        party = max(before, key=lambda x: x[1]) if before else min(after, key=lambda x: x[0]) if after else None
-        if party is None:
-            continue
-        if _QUALIFIED.match(st.text, m.end()):
-            continue  # "12 invoices paid late", "3 orders still open": a selection this does not work out
-        tables = _rows_of_noun(records, m.group("noun"))
-        rows = [records.entities[i] for i in records.by_key.get(party[2], ())[:ROWS_COUNTED]
-                if records.entities[i].collection in tables]
-        if len(rows) < 2:
-            continue  # a party with no rows of such a table: not a count this reads
-        by_table: dict[str, list[Entity]] = {}
-        for e in rows:
-            by_table.setdefault(e.collection, []).append(e)
-        counts = _counts_of_rows(rows).union(*(_counts_of_rows(r) for r in by_table.values()))
-        if n not in counts:
-            biggest = max(by_table.values(), key=len)
-            out.append(Verdict(st.text, m.group(0), "number", "false",
-                               f"counts {n} {m.group('noun')} of {st.text[party[0]:party[1]]}, but the office's "
-                               f"{biggest[0].collection.rpartition('#')[2] or 'table'} has {len(biggest)} of them"))
-    return out
-
-
-_QUALIFIED = re.compile(r"(?i)[\s,]+(?:[\w'’-]+\s+){0,2}?(?:paid|unpaid|late|overdue|outstanding|open|pending|still|not|"
-                        r"over|under|above|below|worth|totall?ing|of which|that|which|where|with|without|awaiting|due|"
-                        r"disputed|cancell?ed|returned|delayed|on hold|held|approved|rejected)\b")
 
 
 def state_problems(st: Statement, entities: list[int], spans: list[tuple[int, int]], records: Records,

@@ -176,3 +176,17 @@ def test_a_claim_of_copying_someone_in_needs_a_mail_that_copied_someone():
                                     recipients_named=lambda s: {"joel.fischer@x.test"} if "Joel" in s else set(),
                                     allowed=set(), recorded=lambda s, v: False, this="msg-1")) is not copied
     assert [c.words for c in action_claims("I've copied the figures into the sheet.")] == ["copied"]
+
+
+def test_a_forward_of_someones_messages_by_first_name_is_of_any_sender_of_that_name():
+    def problems(forwarded: set[str]) -> list[str]:
+        episode = Episode(frozenset({"mail"}), (("m1", frozenset({"keiko.roth@stonegate.test"})),
+                                                 ("this", frozenset({"keiko.roth@stonegate.test"}))),
+                          home="stonegate.test", forwarded=frozenset(forwarded))
+        return action_problems("I've also forwarded Anton's two delivery questions from 13 and 29 November.", "this",
+                               episode, attachments=None, recipients_named=lambda s: set(), allowed=set(),
+                               recorded=lambda s, v: False, this="this",
+                               parties_named=lambda s: {"anton.hart@stonegate.test"} if "Anton" in s else set())
+
+    assert problems({"anton.nakamura@gullpoint.test"}) == []  # the customer's Anton, not the colleague
+    assert problems({"amara.nakamura@uplandoutdoor.test"})

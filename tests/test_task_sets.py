@@ -91,6 +91,9 @@ INVOICES = {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": 
     ("Umber Freight has 2 invoices without a payment date.", False),  # the rows without a Paid on
     ("Umber Freight has 5 unpaid invoices.", False),  # a part the words pick: not read
     ("Umber Freight and Kestrel Paper have 4 invoices between them.", False),  # two parties: not read
+    # several parties: the count is of the nearest before it; "only" stresses all of them, picks no part
+    ("Kestrel Paper billed least (1 invoice), while Umber Freight leads with only 4 invoices.", True),
+    ("Kestrel Paper billed least (1 invoice), while Umber Freight leads with only 3 invoices.", False),
 ])
 def test_a_count_of_a_partys_rows_must_be_how_many_the_table_holds(text, fails):
     from officesim.evaluators.task_sets import party_count_problems

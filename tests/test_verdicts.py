@@ -1108,26 +1108,3 @@ def test_a_total_over_a_whole_table_is_true_where_the_sentence_says_all():
     assert full_names("Elmstead has £300.00 unpaid.", short_names(text, records)) == \
         "Elmstead Uniforms has £300.00 unpaid."
 
-
-def test_a_count_of_a_partys_rows_is_read_against_the_table_its_noun_names():
-    from officesim.evaluators.verdicts import Scope, read
-
-    rows = [["Invoice", "Supplier", "Issued", "Amount", "Paid on"]]
-    rows += [[f"PC-26{m:02d}-{m:04d}", "Pinecrest Catering", datetime(2026, m, 3), 100.0 + m,
-              datetime(2026, m, 20) if m < 5 else None] for m in range(1, 7)]
-    rows += [["EU-2612-0099", "Elmstead Uniforms", datetime(2025, 12, 3), 50.0, None],
-             ["EU-2601-0100", "Elmstead Uniforms", datetime(2026, 1, 3), 50.0, None]]
-    invoices = {"kind": "xlsx", "sheet_order": ["Invoices"], "sheets": {"Invoices": rows}}
-    records = build_records({"data/finance/supplier_invoices_2026.xlsx": invoices}, 2026)
-
-    def false(text: str) -> list[str]:
-        return [v.value for v in read(text, records, Scope(now=datetime(2026, 11, 30), year=2026)).false]
-
-    assert false("Pinecrest Catering sent us 5 invoices this year.") == ["5 invoices"]
-    assert false("Pinecrest Catering is third with 3 invoices.") == ["3 invoices"]
-    for true in ["Pinecrest Catering sent us 6 invoices this year.",
-                 "Pinecrest Catering has 2 invoices with no payment yet.",  # qualified: not read
-                 "Of Pinecrest Catering's 4 paid invoices, none was late.",
-                 "Elmstead Uniforms sent 1 invoice in 2026.",  # one row: the singular is not read
-                 "Pinecrest Catering has more than 5 invoices."]:  # a bound
-        assert false(true) == [], true
