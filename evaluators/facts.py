@@ -800,7 +800,7 @@ def other_candidates(text: Any, expected: Any, *, year: int | None = None, ignor
 
 
 # ---- a message's own words -----------------------------------------------------------------------
-_QUOTE_HEADER = re.compile(r"^\s*(?:On .{0,200}wrote:|-{2,}\s*(?:Original|Forwarded) [Mm]essage\s*-{2,}|From:\s.+)\s*$")
+QUOTE_HEADER = re.compile(r"^\s*(?:On .{0,200}wrote:|-{2,}\s*(?:Original|Forwarded) [Mm]essage\s*-{2,}|From:\s.+)\s*$")
 
 
 def own_text(body: Any) -> str:
@@ -808,7 +808,7 @@ def own_text(body: Any) -> str:
     everything after an "On ... wrote:" or "---------- Forwarded message ----------" line."""
     lines = []
     for line in str(body or "").splitlines():
-        if _QUOTE_HEADER.match(line):
+        if QUOTE_HEADER.match(line):
             break
         if line.lstrip().startswith(">"):
             continue

@@ -30,6 +30,7 @@ from officesim.evaluators.records import Records, as_datetime, build_records, ch
 from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems
+from officesim.evaluators.replies import quoted_text, restated_range_problems
 from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.task_sets import (ItemSet, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
@@ -55,6 +56,7 @@ class Place:
     key: str | None = None  # a mail: ``mail_key``, the same for every mailbox's copy
     rows: int | None = None  # a mail carrying one workbook: the rows under its first sheet's header
     origin: str | None = None  # a forward: the sender of the message it carries
+    quoted: str = ""  # a reply: the message it answers, as it quotes it
 
 
 @dataclass
@@ -120,6 +122,7 @@ def involved_keys(state: EvalState) -> frozenset[str]:
 
 
 _FORWARD = re.compile(r"(?i)\s*(?:fwd?|fw)\s*:")
+_REPLY = re.compile(r"(?i)\s*re\s*:")
 
 
 def _forwardable(state: EvalState) -> frozenset[str]:
@@ -186,7 +189,8 @@ def places(state: EvalState) -> list[Place]:
             out.append(Place(path, f"{subject}\n{own}", subject, people,
                              bool(entry.get("attachments")), tuple(str(a).lower() for a in entry.get("to") or []),
                              own, len(entry.get("attachments") or []), mail_key(entry),
-                             _attached_rows(state, entry.get("attachments") or []), forwarded_from(entry)))
+                             _attached_rows(state, entry.get("attachments") or []), forwarded_from(entry),
+                             quoted_text(entry.get("body")) if _REPLY.match(subject) else ""))
         elif kind in ("docx", "text"):
             out.append(Place(path, added_text(state, path)))
         elif kind == "ics":
@@ -938,6 +942,8 @@ def written_truth(state: EvalState) -> Truth:
             truth.false += [f"{place.where}: {w}" for w in deadline_problems(place.text, records, state.now.date())]
         if place.origin:
             truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]
+        if place.quoted:
+            truth.false += [f"{place.where}: {w}" for w in restated_range_problems(place.body, place.quoted, state.year)]
         if place.to is not None:
             greeting = greeting_problem(place.body, place.to, directory)
             if greeting:

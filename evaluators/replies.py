@@ -1,0 +1,61 @@
+"""What a reply restates of the message it answers.
+
+A reply that gives back the dates of a request ("your annual leave from 10 to 12 November is approved")
+gives them as the request does: the request stands in the quoted mail, not in any sheet, so the records
+cannot say it. A range that keeps one end of a range of the quoted message and moves the other is a false
+restatement; a range of other days entirely is about something else, and is left to the other readings.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from officesim.evaluators.claims import claims_in
+from officesim.evaluators.facts import QUOTE_HEADER
+
+# what stands between the two ends of a range: "10-11 November", "from 10 to 12 November", "until"
+_GAP = re.compile(r"(?i)\s*(?:-|–|—|to|until|till|through|thru)\s*(?:[A-Za-z]+,?\s+)?")
+_ADDRESSED = re.compile(r"(?i)\b(?:you|your|yours)\b")
+_PART = re.compile(r"(?i)\b(?:only|instead|rather|part|partly|but not|except|apart from|first|last|remaining|rest)\b")
+
+
+def quoted_text(body: Any) -> str:
+    """The message a reply quotes: the lines after its "On ... wrote:" header, without their ``>``."""
+    lines = str(body or "").splitlines()
+    for n, line in enumerate(lines):
+        if QUOTE_HEADER.match(line):
+            return "\n".join(re.sub(r"^\s*>\s?", "", rest) for rest in lines[n + 1:])
+    return ""
+
+
+def date_ranges(text: str, year: int | None) -> list[tuple[date, date, int, int]]:
+    """Each range of days ``text`` writes (first day, last day, where it starts and ends)."""
+    dates = sorted((c for c in claims_in(text, year=year, kinds=("date",)) if isinstance(c.value, date)),
+                   key=lambda c: c.start)
+    return [(a.value, b.value, a.start, b.end) for a, b in zip(dates, dates[1:])
+            if a.value < b.value and _GAP.fullmatch(text[a.end:b.start])]
+
+
+def restated_range_problems(own: str, quoted: str, year: int | None) -> list[str]:
+    """Ranges a reply gives of its reader's own request ("your leave from 10 to 12 November") that keep one
+    end of a range the quoted message gives and move the other."""
+    asked = date_ranges(quoted, year)
+    if not asked:
+        return []
+    given = date_ranges(own, year)
+    out = []
+    for first, last, lo, hi in given:
+        start = max(own.rfind("\n", 0, lo), max(own.rfind(". ", 0, lo), 0))
+        end = min(x for x in (own.find("\n", hi), own.find(". ", hi), len(own)) if x >= 0)
+        if not _ADDRESSED.search(own[start:end]) or _PART.search(own[start:end]):
+            continue  # not of the reader's own request, or a part of it said as a part ("only 10-11 November")
+        if any((first, last) == (a, b) for a, b, _l, _h in asked):
+            continue
+        for a, b, _l, _h in asked:
+            if (first == a) != (last == b) and not any((x, y) == (a, b) for x, y, _l, _h in given):
+                out.append(f"{own[lo:hi]!r} restates the range of the message it answers as {first:%d %B}–{last:%d %B}, "
+                           f"but that message gives {a:%d %B}–{b:%d %B}")
+                break
+    return out
