@@ -26,7 +26,7 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
                      r"let (?:[\w-]+ ){1,5}know|passed (?:it |this |them |the [\w-]+ |these [\w-]+ ){0,1}(?:on )?to|(?:been|got|gotten) in touch with|checked with|confirmed with|"
                      r"discussed (?:[\w-]+ ){0,2}with"),
     ("book", "event", r"booked|scheduled|rescheduled|set up|arranged|organi[sz]ed|invited|moved|cancell?ed|"
-                      r"blocked (?:out )?(?:the |an? |\d{1,2}\b|some |time|tomorrow|today|your|my|our)|"
+                      r"blocked (?:out )?(?:the |an? |\d{1,2}\b|some |time|tomorrow|today|your|my|our|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)|"
                       r"(?:put|added|entered|pencil+ed) (?:it |this |them |that )?(?:in|into|on|to) (?:the |your |our |my )?(?:[\w'’-]+ ){0,2}"
                       r"(?:calendars?|diary|diaries)\b|pencil+ed in"),
     ("record", "file", r"updated|amended|corrected|recorded|logged|entered|filled in|ticked|saved|filed|marked|flagged|"

@@ -518,7 +518,18 @@ def _part_of(fact: Claim, other: Claim, text: str) -> bool:
     whole the other is a part of ("£134,651.76 (of which £46,042.75 not yet paid)"):
     the whole it is a part of, not an alternative answer."""
     return fact.end <= other.start and (_OF.fullmatch(text, fact.end, other.start) is not None
-                                        or _OF_WHICH.fullmatch(text, fact.end, other.start) is not None)
+                                        or _OF_WHICH.fullmatch(text, fact.end, other.start) is not None
+                                        or _PART_AFTER.match(text, other.end) is not None
+                                        or (text[:other.start].rstrip().endswith("(")
+                                            and _STATE_AFTER.match(text, other.end) is not None))
+
+
+# the other said as a part of what comes before it: "invoiced £128,172.62 across 37 invoices (£32,314.27 of
+# it still unpaid)"
+_PART_AFTER = re.compile(r"(?i)\s+of (?:it|that|this|which|them|these|those|the total|the amount)\b")
+# ... or in a parenthesis saying which part: "invoiced £112,467.86 across 38 invoices (£8,487.25 unpaid)"
+_STATE_AFTER = re.compile(r"(?i)\s+(?:(?:is|are)\s+)?(?:still\s+|not yet\s+)?(?:unpaid|outstanding|paid|overdue|open|due|"
+                          r"owed|owing|pending|disputed|on hold|held)\b")
 
 
 # the expected value as the whole of which the other is a part: "£134,651.76 (of which £46,042.75 not yet
@@ -745,6 +756,60 @@ def _totals(value: float, written: str, listed: list[Claim], currency: str | Non
     return False
 
 
+# multiples and fractions a task writes in words ("one and a half times their annual value")
+WORD_FACTORS = {"one and a half": 1.5, "two and a half": 2.5, "a half": 0.5, "half": 0.5, "a quarter": 0.25,
+                "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3, "double": 2.0, "twice": 2.0,
+                "triple": 3.0, "three times": 3.0}
+
+
+def word_factors(text: str) -> set[float]:
+    """The multiples and fractions ``text`` writes in words."""
+    low = (text or "").casefold()
+    return {v for w, v in WORD_FACTORS.items() if re.search(rf"\b{re.escape(w)}\b", low)}
+
+
+def scaled_by_words(claim: Claim, text: str, task: str, year: int | None) -> bool:
+    """Whether a number is a multiple or fraction the task writes in words (1.5 for "one and a half
+    times"), or an amount of its sentence scaled by one ("its £87,750.00 line": 1.5 x £58,500.00)."""
+    factors = word_factors(task)
+    if claim.kind != "number" or not factors:
+        return False
+    tol = tolerance(claim.text) * 1.0001
+    if not claim.currency and any(abs(float(claim.value) - f) <= tol for f in factors):
+        return True
+    at = _sentence_at(text, claim.start)
+    if at is None or not claim.currency:
+        return False
+    amounts = [float(c.value) for c in claims_in(at[2], year=year, kinds=("number",)) if c.currency == claim.currency]
+    return any(abs(abs(float(claim.value)) - abs(a) * f) <= tol for a in amounts[:20] for f in factors)
+
+
+def column_totals(text: str, year: int | None) -> list[float]:
+    """The sums of each column of amounts of the tables and lists a text writes: lines next to each other
+    that give as many amounts each, the k-th amount of every line summed ("Bramble | CTR-2307 | £45,500.00
+    | £78,932.01" and the lines under it give "Between them that is £319,572.49 invoiced against
+    £181,500.00")."""
+    rows: list[list[float]] = []
+    out: list[float] = []
+
+    def close() -> None:
+        for block in (rows, rows[:-1]):  # a "Total" line under the rows is not one of them
+            if len(block) >= 2:
+                out.extend(sum(r[k] for r in block) for k in range(len(block[0])))
+        rows.clear()
+
+    for line in text.splitlines()[:MAX_CLAIMS]:
+        amounts = [abs(float(c.value)) for c in claims_in(line, year=year, kinds=("number",)) if c.currency]
+        if not amounts:
+            close()
+            continue
+        if rows and len(amounts) != len(rows[0]):
+            close()
+        rows.append(amounts)
+    close()
+    return out
+
+
 def derived(claim: Claim, text: str, written: list[Claim], strays: list[Claim], *, year: int | None,
             now: datetime | None, stated: Stated | None = None) -> bool:
     """Whether an unsupported number is worked out, in one step, from supported values the same sentence
@@ -757,7 +822,8 @@ def derived(claim: Claim, text: str, written: list[Claim], strays: list[Claim], 
         return False
     lo, hi = found[0], found[1]
     window = text[max(lo, claim.start - 40):min(hi, claim.end + 40)]
-    factor = _FACTOR_AFTER.match(text, claim.end) or _factor_before(text, lo, claim.start)
+    factor = _FACTOR_AFTER.match(text, claim.end) or _factor_before(text, lo, claim.start) or \
+        _RATIO_AFTER.match(text, claim.end)  # "about 1.73 times the contract value": a quotient
     if not factor and not _CUE.search(window.replace(claim.text, " ")):
         return False  # ("3 x £289.00" beside "£867.00" is a product's factor)
     stated = stated or Stated(written, strays)
@@ -780,7 +846,8 @@ def derived(claim: Claim, text: str, written: list[Claim], strays: list[Claim], 
         if days_between(claim.value, days + ([now.date()] if now is not None else [])):
             return True
     if claim.currency and _TOTAL.search(window):
-        return _totals(claim.value, claim.text, stated.listed_before(claim), claim.currency)
+        return _totals(claim.value, claim.text, stated.listed_before(claim), claim.currency) or any(
+            abs(abs(float(claim.value)) - t) <= tolerance(claim.text) * 1.0001 for t in column_totals(text, year))
     return False
 
 
@@ -1027,6 +1094,7 @@ def context_value(claim: Claim, text: str, context: list[str], year: int | None)
 
 
 _FACTOR_AFTER = re.compile(r"\s*[x×*]\s*[$€£]?\d")
+_RATIO_AFTER = re.compile(r"(?i)\s*(?:x|×|times)(?![\w-])")
 _FACTOR_BEFORE = re.compile(r"\d\s*[x×*]\s*$")
 
 

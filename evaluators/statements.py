@@ -95,3 +95,19 @@ def items_under(statements: list[Statement], heading: int) -> list[Statement]:
         return []
     indent = items[0].indent
     return [s for s in items if s.indent == indent]
+
+
+_ITEM_LINE = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)])\s+\S")
+
+
+def items_above(text: str, pos: int) -> int:
+    """How many items the list nearest above ``pos`` holds (its lines starting "-", "•" or "1."), with at
+    most one blank line between it and the line of ``pos``: what "for all three" after the list counts."""
+    lines = text[:pos].splitlines()[:-1]  # the lines before the one ``pos`` stands on
+    while lines and not lines[-1].strip():
+        lines.pop()
+    n = 0
+    while lines and _ITEM_LINE.match(lines[-1]):
+        n += 1
+        lines.pop()
+    return n

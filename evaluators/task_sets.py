@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
-from officesim.evaluators.claims import Claim, claims_in
+from officesim.evaluators.claims import Claim, claims_in, column_totals
 from officesim.evaluators.derived import Operand, one_step, total_of
 from officesim.evaluators.records import ANCHOR_COLUMN, Entity, Records, id_key, name_key, table_totals
 from officesim.evaluators.text import NUMBER_WORDS
@@ -522,6 +522,7 @@ def total_problems(text: str, totals: frozenset[float], supported: Callable[[Cla
         return []
     out = []
     given: list[Claim] | None = None  # the text's own amounts, read once where a total needs them
+    columns: list[float] | None = None  # the sums of its tables' columns, likewise
     for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
         if not _TOTAL_WORDS.search(sentence) or (_GAP_WORDS.search(sentence) and not gaps):
             continue  # a total of differences ("overbilled by £1,271.79 in total") is not a column's sum
@@ -532,6 +533,10 @@ def total_problems(text: str, totals: frozenset[float], supported: Callable[[Cla
                 continue
             if any(abs(value - t) <= 0.011 for t in table_totals(records)):
                 continue  # a column's total over a whole table ("the £1,019,015.19 billed by all our suppliers")
+            if columns is None:
+                columns = column_totals(text, year)
+            if any(abs(value - t) <= 0.011 for t in columns):
+                continue  # a column's total of the text's own table ("Between them that is £319,572.49")
             if given is None:
                 given = [o for o in claims_in(text, year=year, kinds=("number",)) if o.currency]
             others = [Operand(float(o.value), o.currency) for o in given if abs(float(o.value)) != value][:60]

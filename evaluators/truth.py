@@ -18,11 +18,11 @@ from email.utils import parseaddr
 from typing import Callable, Iterable
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
                                           counted_action_problems, mail_key)
-from officesim.evaluators.claims import (Claim, _per_task, added_text, calendar_claims, claims_in, directory_of,
+from officesim.evaluators.claims import (Claim, _per_task, _sentence_at, scaled_by_words, added_text, calendar_claims, claims_in, directory_of,
                                          gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
@@ -31,6 +31,7 @@ from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems
 from officesim.evaluators.replies import quoted_text, restated_range_problems
+from officesim.evaluators.statements import items_above
 from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.task_sets import (ItemSet, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
@@ -1031,8 +1032,43 @@ def _true_context(state: EvalState):
             return True  # "coming up to six months with us on 1 November": their start date, six months on
         if claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year):
             return True  # "only 8 days before": the request's arrival and the leave's first day
+        if claim.kind == "number" and not claim.currency and _ALL_OF.search(text, max(0, claim.start - 16), claim.start) \
+                and items_above(text, claim.start) == claim.value:
+            return True  # "... for all three", after a list of three
+        if claim.kind == "number" and scaled_by_words(claim, text, state.instruction, state.year):
+            return True  # "1.5x the annual value", "just under its £87,750.00 line" (1.5 x £58,500.00) where
+            # the instruction says "one and a half times"
+        if claim.kind == "date" and state.now is not None and period_bound(claim, text, state.now.date()):
+            return True  # "the current quarter (1 October – 31 December 2026)"
         return true_of_records(claim, text, records, state.year, involved)
     return true_context
+
+
+_ALL_OF = re.compile(r"(?i)\b(?:all|each of the|each of these|both|the|these|those)\s+$")
+_PERIOD = re.compile(r"(?i)\b(?:(?P<quarter>quarter|Q[1-4])|(?P<month>month)|(?P<year>year|YTD))\b")
+
+
+def period_bound(claim: Claim, text: str, today: date) -> bool:
+    """Whether a date is the first or last day of the quarter, month or year its sentence names, around
+    today ("in the current quarter (1 October – 31 December 2026)", "since the start of the year, 1 January")."""
+    if not isinstance(claim.value, date) or isinstance(claim.value, datetime):
+        return False
+    at = _sentence_at(text, claim.start)
+    if at is None:
+        return False
+    for m in _PERIOD.finditer(at[2]):
+        for year in (today.year - 1, today.year, today.year + 1):
+            if m.group("year"):
+                bounds = {date(year, 1, 1), date(year, 12, 31)}
+            elif m.group("month"):
+                bounds = {date(year, mo, 1) for mo in range(1, 13)} | {
+                    date(year + mo // 12, mo % 12 + 1, 1) - timedelta(days=1) for mo in range(1, 13)}
+            else:
+                bounds = {date(year, mo, 1) for mo in (1, 4, 7, 10)} | {
+                    date(year + (mo + 2) // 12, (mo + 2) % 12 + 1, 1) - timedelta(days=1) for mo in (1, 4, 7, 10)}
+            if claim.value in bounds and abs((claim.value - today).days) <= 400:
+                return True
+    return False
 
 
 def gold_counts(state: EvalState) -> frozenset[float]:

@@ -30,7 +30,8 @@ from functools import lru_cache
 from datetime import date, datetime
 from typing import Any, Iterable
 
-from officesim.evaluators.claims import MAX_CLAIMS, Claim, _sentence_at, bounded_lines, claims_in, same_claim
+from officesim.evaluators.claims import (MAX_CLAIMS, Claim, _sentence_at, bounded_lines, claims_in, column_totals,
+                                         same_claim, scaled_by_words)
 from itertools import combinations
 
 from dateutil.relativedelta import relativedelta
@@ -216,6 +217,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
     owned: list[list[int]] = []  # what each statement names itself, or points back to
     all_numbers = [c for c in claims_in(text, year=scope.year, kinds=("number",)) if not _plain_count(c, text)]
     all_dates = [c.value for c in claims_in(text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
+    columns = column_totals(text, scope.year)
     for i, st in enumerate(statements):
         if values > MAX_CLAIMS:  # past what any person writes: the rest is left unread, in linear time
             reading.unread += [s.text[:200] for s in statements[i:]]
@@ -233,7 +235,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         values += len(readings)
         for same_words in readings.values():
             verdicts = [_judge(c, st, entities, records, scope, all_numbers, all_dates,
-                               _antecedent(statements, i)) for c in same_words]
+                               _antecedent(statements, i), columns) for c in same_words]
             if any(v is not None and v.verdict == "true" for v in verdicts):
                 reading.verdicts.append(next(v for v in verdicts if v is not None and v.verdict == "true"))
                 continue
@@ -556,8 +558,16 @@ def _values(st: Statement, key_spans: list[tuple[int, int]], year: int | None) -
             continue
         if _plain_count(c, st.text) or (c.kind == "number" and _MEASURE.match(st.text, c.end)):
             continue
+        if _OTHERS_CLAUSE.search(st.text, 0, c.start):
+            continue  # "A180 and A181 are overdue; the rest are due between 8 and 15 December": of others
         out.append(c)
     return out
+
+
+# a clause about the items the statement does not name: from its opening words to the value
+_OTHERS_CLAUSE = re.compile(r"(?i)(?:^|[;:,.(—–-]\s*(?:and |but |while |whereas )?|\b(?:and|but|while|whereas)\s+)"
+                            r"(?:all )?the (?:rest|others|other (?:\w+ )?(?:ones|items|actions|invoices|orders|"
+                            r"customers|suppliers)|remaining (?:\w+ )?(?:ones|items|actions|invoices|orders))\b[^;:.()]*$")
 
 
 def _attrs(records: Records, entities: list[int], kind: str) -> list[tuple[str, Claim, int]]:
@@ -607,12 +617,20 @@ def _pointed_back(st: Statement, statements: list[Statement], i: int, owned: lis
 
 def _antecedent(statements: list[Statement], i: int) -> str:
     """The statement before the ``i``-th where that one opens by pointing back to it ("Invoices from
-    Saltmarsh total £134,651.76." / "Of that, £46,042.75 is not yet paid."), else ""."""
-    return statements[i - 1].text if i > 0 and _ANAPHOR.match(statements[i].text) else ""
+    Saltmarsh total £134,651.76." / "Of that, £46,042.75 is not yet paid."), else "". A short remark
+    between them is passed over ("Bramble has invoiced £78,932.01 under CTR-2307. You may want to look at
+    it. That is 28 invoices, £7,146.61 of which is still unpaid"): the two before, in one paragraph."""
+    if i == 0 or not _ANAPHOR.match(statements[i].text):
+        return ""
+    before = statements[i - 1]
+    if i > 1 and len(before.text) <= 60 and not any(ch.isdigit() for ch in before.text) \
+            and "\n\n" not in before.text and statements[i - 2].form == before.form == "sentence":
+        return f"{statements[i - 2].text} {before.text}"
+    return before.text
 
 
 def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope: Scope,
-           numbers: list[Claim], dates: list[date], antecedent: str = "") -> Verdict | None:
+           numbers: list[Claim], dates: list[date], antecedent: str = "", columns: Iterable[float] = ()) -> Verdict | None:
     def verdict(kind: str, why: str = "") -> Verdict:
         return Verdict(st.text, shown(c), c.kind, kind, why)
 
@@ -642,6 +660,11 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     if _derived(c, st, own, records, entities, numbers, dates) or sum_of_rows(c, st.text, records) \
             or (antecedent and sum_of_rows(c, f"{antecedent} {st.text}", records)):
         return verdict("true")
+    if c.kind == "number" and _money(c) and any(abs(abs(float(c.value)) - t) <= tolerance(c.text) * 1.0001
+                                                for t in columns):
+        return verdict("true")  # the total of a column of the text's own table
+    if c.kind == "number" and _money(c) and scaled_by_words(c, st.text, " ".join(scope.texts[:1]), scope.year):
+        return verdict("true")  # "its £87,750.00 line": an amount of it times the task's "one and a half"
     # the gold says it only of other items (another order's date in the gold's sheet): no warrant for this one
     of_others = gold_says and all(about and not about.intersection(entities)
                                   for about, g in scope.about if same_claim(c, g))
@@ -1082,6 +1105,9 @@ def _number(word: str) -> int:
     return NUMBER_WORDS[word] if word in NUMBER_WORDS else int(word)
 
 
+_ID_RANGE = re.compile(r"(?i)\s*(?:-|–|—|to|through|thru|until)\s*")
+
+
 def listed_counts(text: str, year: int | None) -> list[Verdict]:
     """A count followed in its own sentence by the list it counts ("four orders: SO-1, SO-2 and SO-3",
     "Ticket ids (three): T-1, T-2, T-3, T-4", "in all three places: the directory and the phone list")
@@ -1103,7 +1129,10 @@ def listed_counts(text: str, year: int | None) -> list[Verdict]:
             rest = line[tail.end():]
             stop = re.search(r"[.;](?:\s|$)|\)", rest)
             rest = rest[:stop.start()] if stop else rest
-            ids = {str(c.value) for c in claims_in(rest, year=year, kinds=("id",))}
+            found = claims_in(rest, year=year, kinds=("id",))
+            if len(found) == 2 and _ID_RANGE.fullmatch(rest[found[0].end:found[1].start]):
+                continue  # "15 more deliveries (PO-4587 to PO-4632)": the first and last of a range
+            ids = {str(c.value) for c in found}
             parts = [p for p in _CONJUNCT.split(rest.strip()) if p.strip()]
             n = _number(word)
             # parts between commas are items only when each is a name: "Olga and Grace on 8 December at

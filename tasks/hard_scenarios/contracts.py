@@ -24,6 +24,10 @@ def _pdf(c: Contract) -> str:
     return f"data/legal/contracts/{c.ref}.pdf"
 
 
+# a contract checked and left out may be reported as such ("just under its line, so I haven't flagged it")
+_NOT_LISTED = ["flagged", "flag", "included", "include", "listed", "on the list", "affected"]
+
+
 @scenario("contract-notice-deadlines", ["excel", "calendar", "email"])
 def contract_notice_deadlines(w: World) -> dict:
     """Find every contract whose notice deadline (expiry less the notice period) falls in the next 120-180 days;
@@ -87,6 +91,7 @@ def contract_notice_deadlines(w: World) -> dict:
     checks.append(check("email_sent", "list for the General Counsel", sender=w.user.email, to=[gc.email],
                         body_contains=[c.ref for c in due],
                         body_excludes=[c.ref for c in w.contracts if c not in due],
+                        excludes_denied=_NOT_LISTED + ["due", "yet due", "close", "near"],
                         lines=[[c.ref, name[c.owner], iso(c.end), iso(notice_deadline(c))] for c in due]))
     others = [c for c in w.contracts if c not in due]
     checks.append(check("mailbox_not_contains", "no other contract", user=gc.email, text=[c.ref for c in others]))
@@ -203,6 +208,8 @@ def contract_spend_check(w: World) -> dict:
     checks.append(check("email_sent", "list to purchasing", sender=w.user.email, to=[head.email],
                         body_contains=[c.ref for c in over],
                         body_excludes=[c.ref for c in sup if c not in over],
+                        excludes_denied=_NOT_LISTED + ["over", "above", "beyond", "exceed", "exceeded", "exceeding",
+                                                       "more than", "past"],
                         lines=[[c.ref, money(c.annual_value), money(totals[c.ref])] for c in over]))
     for c in over:
         owner = w.person(c.owner)
