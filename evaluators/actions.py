@@ -61,7 +61,7 @@ _NOT = re.compile(r"(?i)\b(?:not|n't|never|no|none|nothing|neither|nor|nobody|wi
 
 # "Mei was chased", "the team leads were informed": a mail said sent, in the passive
 _PASSIVE_SEND = re.compile(r"(?i)(?<!\bI )(?<!\bwe )\b(?:was|were)\s+(?:also\s+|already\s+|then\s+|duly\s+)?"
-                           r"(?P<send>chased|informed|told|notified|e-?mailed|contacted|copied in|cc'?d|reminded|"
+                           r"(?P<send>chased|informed|told|notified|e-?mailed|contacted|copied in|cc'?d|reminded|asked|"
                            r"referred|escalated|sent)\b(?!\s+by\b)")
 # "Tracker updated.", "Payroll and IT records updated.": a short line whose subject is the record
 _RECORDED_NOTE = re.compile(

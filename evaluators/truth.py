@@ -538,6 +538,11 @@ def booked_time_problems(text: str, times: frozenset, days: frozenset = frozense
 
 
 _CONTACT_COLUMN = re.compile(r"(?i)\b(?:manager|contact|owner|rep|representative|person|name|lead|account)\b")
+_TEAM_COLUMN = re.compile(r"(?i)^(?:team|department|dept)$")
+# whom a passive claim of a mail names before its verb: "Finance was asked to hold the unpaid invoices"
+_PASSIVE_WHOM = re.compile(r"(?i)\s+(?:team\s+)?(?:was|were|has been|have been)\s+(?:also\s+|already\s+|then\s+)?"
+                           r"(?:asked|told|informed|notified|e-?mailed|contacted|copied|cc'?e?d|chased|reminded|sent)\b")
+_COPIED_BEFORE = re.compile(r"(?i)\b(?:copied|cc'?e?d)\s+(?:in\s+)?(?:the\s+)?$")
 _TO_WHOM = re.compile(r"\b(?i:to|with|contacted|emailed|told|informed|notified|asked|sent|given|gave|mailed|"
                       r"served|wrote)\s+(?i:the\s+)?"
                       r"(?:[A-Z][\w&'’.-]*\s+){0,5}(?:(?:and|&|,)\s+(?:[A-Z][\w&'’.-]*\s+){0,5})*$")
@@ -609,6 +614,10 @@ def _claim_checks(state: EvalState, records: Records):
             if to_it:  # a party named in many mails: the addresses its rows carry (its contacts)
                 out |= {k for i in records.by_key.get(key, [])[:500] for k in records.entities[i].keys
                         if "@" in k and not k.endswith("@" + home) and records.entities[i].collection != "mail"}
+            if to_it or _PASSIVE_WHOM.match(sentence, _end) or _COPIED_BEFORE.search(sentence[max(0, start - 30):start]):
+                # a team of the office ("Finance was asked to hold them", "I've copied HR"): its people
+                out |= {k for i in records.by_key.get(key, [])[:500] for k in records.entities[i].keys if "@" in k
+                        and any(_TEAM_COLUMN.search(label) and own == key for label, own in records.entities[i].names)}
         return out
 
     def recorded(sentence: str, verb: str) -> bool:

@@ -1108,3 +1108,18 @@ def test_a_total_over_a_whole_table_is_true_where_the_sentence_says_all():
     assert full_names("Elmstead has £300.00 unpaid.", short_names(text, records)) == \
         "Elmstead Uniforms has £300.00 unpaid."
 
+
+
+@pytest.mark.parametrize("body, to, false", [
+    ("Hi Dana,\nSO-1003 was delivered on 22 September 2026. Finance was asked to hold the invoice.", [], True),
+    ("Hi Dana,\nSO-1003 was delivered on 22 September 2026. I've copied Finance.", [], True),
+    ("Hi Dana,\nSO-1003 was delivered on 22 September 2026. I've copied Finance.", ["omar.nair@northwind.test"], False),
+    ("Hi Dana,\nSO-1003 was delivered on 22 September 2026. Finance was asked to hold the invoice.",
+     ["omar.nair@northwind.test"], False),
+])
+def test_a_team_said_asked_or_copied_must_have_had_a_mail(body, to, false):
+    """A team of the directory ("Finance") named as whom a mail went to is its people: one of them must have
+    had a mail of the episode."""
+    mail = {**_mail(body), "subject": "Your order", "cc": to}
+    truth = written_truth(_state({**OFFICE, "emails/maya/sent/1.eml": mail}))
+    assert bool(truth.false) == false, truth.false
