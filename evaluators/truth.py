@@ -30,6 +30,7 @@ from officesim.evaluators.records import Records, as_datetime, build_records, ch
 from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems
+from officesim.evaluators.consistency import day_total_problems, kind_count_problems
 from officesim.evaluators.replies import quoted_text, restated_range_problems
 from officesim.evaluators.statements import items_above
 from officesim.evaluators.superlatives import ranked_lists, superlative_problems
@@ -940,6 +941,8 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in contact_count_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in set_count_problems(place.text, sets, records, given)]
         truth.false += [f"{place.where}: {w}" for w in party_count_problems(place.text, records)]
+        truth.false += [f"{place.where}: {w}" for w in kind_count_problems(place.text)]
+        truth.false += [f"{place.where}: {w}" for w in day_total_problems(place.text, state.year)]
         scope = scope_of(state, place)
         stated = [*scope.claims, *scope.written]  # what the task states: a total may be one of them
         every, gaps = stated_totals_of(state)  # the sums of what the gold states: further totals, not a set
