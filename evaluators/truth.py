@@ -1031,7 +1031,8 @@ def _true_context(state: EvalState):
         if beside and claim.kind != "person":  # beside an expected fact: an alternative to it, unless a
             # reading makes it something else (a person is read by what the sentence says of them)
             return (claim.kind == "date" and date_after_span(claim, text, records, _addressed(text))) or (
-                claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year))
+                claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year)) or (
+                claim.kind == "date" and state.now is not None and period_bound(claim, text, state.now.date()))
         if claim.kind == "number" and not claim.currency and claim.value in counts and float(claim.value) > 1:
             return True
         if claim.kind == "number" and claim.currency and any(abs(abs(float(claim.value)) - t) <= 0.011 for t in totals):
