@@ -917,6 +917,7 @@ def written_truth(state: EvalState) -> Truth:
     gold_ids = re.sub(r"[^0-9a-z\n ]", "", "\n".join([state.instruction, *gold_written(state),
                                                        str(state.gold_answer or "")]).lower())
     sets, given = task_sets_of(state, records)
+    given = given | state_counts(state)
     if "ranked_lists" not in state.memo:
         state.memo["ranked_lists"] = ranked_lists(state.before or {}, state.gold or {}) if state.gold is not None else []
     lists = state.memo["ranked_lists"]
@@ -988,6 +989,27 @@ def stated_totals_of(state: EvalState) -> tuple[frozenset[float], frozenset[floa
     if "stated_totals" not in state.memo:
         state.memo["stated_totals"] = stated_totals(gold_written(state), state.year)
     return state.memo["stated_totals"]
+
+
+def state_counts(state: EvalState) -> frozenset[int]:
+    """How many rows of each sheet the episode wrote hold each value of a column of few values, as the
+    episode left it: what "42 orders remain Open" counts after the agent marked the delivered ones."""
+    if "state_counts" not in state.memo:
+        counts: set[int] = set()
+        for path, entry in state.files.items():
+            if entry.get("kind") != "xlsx" or not state.written(path):
+                continue
+            for rows in (entry.get("sheets") or {}).values():
+                body = [r for r in rows[1:MAX_ROWS_COUNTED] if any(v not in (None, "") for v in r)]
+                for j in range(max((len(r) for r in body), default=0)):
+                    values = Counter(str(r[j]).strip().casefold() for r in body if j < len(r) and r[j] not in (None, ""))
+                    if 2 <= len(body) and 1 <= len(values) <= 12:
+                        counts |= set(values.values())
+        state.memo["state_counts"] = frozenset(counts)
+    return state.memo["state_counts"]
+
+
+MAX_ROWS_COUNTED = 20_000  # rows of one sheet whose values are counted
 
 
 def task_sets_of(state: EvalState, records: Records) -> tuple[list[ItemSet], frozenset[int]]:

@@ -1123,3 +1123,18 @@ def test_a_team_said_asked_or_copied_must_have_had_a_mail(body, to, false):
     mail = {**_mail(body), "subject": "Your order", "cc": to}
     truth = written_truth(_state({**OFFICE, "emails/maya/sent/1.eml": mail}))
     assert bool(truth.false) == false, truth.false
+
+
+def test_the_counts_of_a_column_of_few_values_in_a_sheet_the_episode_wrote_are_counts_it_may_give():
+    from officesim.evaluators.truth import state_counts
+
+    orders = {"kind": "xlsx", "sheet_order": ["Orders"], "sheets": {"Orders": [
+        ["PO", "Status"], ["PO-1", "Open"], ["PO-2", "Delivered"], ["PO-3", "Open"], ["PO-4", "Open"]]}}
+    before = {**OFFICE, "data/po.xlsx": {**orders, "sheets": {"Orders": [
+        ["PO", "Status"], ["PO-1", "Open"], ["PO-2", "Open"], ["PO-3", "Open"], ["PO-4", "Open"]]}}}
+    state = EvalState(files={**before, "data/po.xlsx": orders}, now=NOW, instruction="Mark PO-2 delivered.",
+                      before=before, gold=before, user=USER, user_name="Maya Lin")
+    assert {1, 3} <= state_counts(state)  # one delivered, three still open, as the episode left them
+    untouched = EvalState(files=before, now=NOW, instruction="Mark PO-2 delivered.", before=before, gold=before,
+                          user=USER, user_name="Maya Lin")
+    assert 4 not in state_counts(untouched)  # a sheet the episode did not write counts nothing
