@@ -545,3 +545,52 @@ def total_problems(text: str, totals: frozenset[float], supported: Callable[[Cla
             out.append(f"{' '.join(sentence.split())[:90]!r} gives {c.text.strip()} as a total, but no sum of the "
                        "task's items, no value of the office and no sum of the amounts the text gives is that")
     return out
+
+
+_UNITS = re.compile(r"\s+(?:[a-z-]+\s+)?(?P<noun>[a-z]{3,}s)\b", re.I)
+
+
+def named_total_problems(text: str, records: Records, year: int | None) -> list[str]:
+    """A total of a column of whole numbers over the rows a sentence names by identifier ("SO-71188,
+    SO-71249, SO-71724 — 50 units in all across the three orders") that no such column of those rows sums
+    to: the rows of one table that holds every one of them (their Qty, 60)."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", text):
+        if not _TOTAL_WORDS.search(sentence):
+            continue
+        values = claims_in(sentence, year=year, kinds=("number", "id"))
+        ids = {id_key(c.value) for c in values if c.kind == "id"}
+        if len(ids) < 2:
+            continue
+        tables: dict[str, list[Entity]] = {}
+        for key in ids:
+            for i in records.by_key.get(key, ())[:50]:
+                e = records.entities[i]
+                if "#" in e.collection and not e.collection.endswith(("#lines", "#mail")):
+                    tables.setdefault(e.collection, []).append(e)
+        whole = [rows for rows in tables.values() if {k for e in rows for k in e.keys} >= ids and len(rows) == len(ids)]
+        if not whole:
+            continue
+        sums: set[float] = set()
+        for rows in whole:
+            labels = {label for e in rows for label, a in e.attributes if a.kind == "number" and label}
+            for label in labels:
+                column = [float(a.value) for e in rows for l, a in e.attributes if l == label and a.kind == "number"]
+                if len(column) == len(rows) and all(v.is_integer() for v in column):
+                    sums.add(sum(column))
+        if not sums:
+            continue
+        for c in values:
+            if c.kind != "number" or c.currency or not float(c.value).is_integer() or float(c.value) == len(ids):
+                continue
+            unit = _UNITS.match(sentence, c.end)
+            if not unit or float(c.value) in sums:
+                continue
+            if singular(unit.group("noun")) in {singular(w) for t in tables for w in re.findall(r"[a-z]{3,}", t.casefold())}:
+                continue  # "3 orders in all": a count of the table's rows, some perhaps not named
+            if singular(unit.group("noun")) in ("day", "week", "month", "year", "hour", "minute", "night"):
+                continue
+            named = ", ".join(dict.fromkeys(v.text for v in values if v.kind == "id"))[:60]
+            out.append(f"{' '.join(sentence.split())[:90]!r} totals {c.text} over {named}, but "
+                       f"their rows sum to {', '.join(f'{s:g}' for s in sorted(sums))}")
+    return out

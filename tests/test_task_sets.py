@@ -121,3 +121,19 @@ def test_a_number_followed_by_a_verb_counts_no_later_noun():
     assert [m.group("noun") for _p, m, _n, _l in _counts("All ten now show Status Delivered.")] == []
     assert [m.group("noun") for _p, m, _n, _l in _counts("Three are now approved requests.")] == []
     assert [m.group("noun") for _p, m, _n, _l in _counts("I chased 14 overdue invoices.")] == ["invoices"]
+
+
+def test_a_total_of_a_count_column_over_the_rows_a_sentence_names_must_be_their_sum():
+    from officesim.evaluators.task_sets import named_total_problems
+
+    orders = {"kind": "xlsx", "sheet_order": ["Orders"], "sheets": {"Orders": [
+        ["Order", "Customer", "Qty", "Total"], ["SO-1001", "Gull Point", 19, 1425.0],
+        ["SO-1002", "Gull Point", 18, 990.0], ["SO-1003", "Gull Point", 23, 4600.0], ["SO-1004", "Birch", 5, 90.0]]}}
+    records = build_records({"data/orders.xlsx": orders}, 2026)
+    said = "They asked about SO-1001, SO-1002 and SO-1003 — {} units in all across the three orders."
+    assert named_total_problems(said.format(60), records, 2026) == []
+    assert named_total_problems(said.format(50), records, 2026)
+    assert named_total_problems("SO-1001 and SO-1004 are 24 units in all.", records, 2026) == []
+    assert named_total_problems("SO-1001 and SO-1002: 3 orders in all.", records, 2026) == []  # rows, not a column
+    assert named_total_problems("SO-1001 and SO-1002: 40 boxes in total.", records, 2026)
+    assert named_total_problems("SO-1001 and SO-1002 were ordered 2 days apart.", records, 2026) == []  # no total
