@@ -18,6 +18,7 @@ functions of the parsed offices and the records.
 from __future__ import annotations
 
 import re
+from datetime import date
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
@@ -594,3 +595,57 @@ def named_total_problems(text: str, records: Records, year: int | None) -> list[
             out.append(f"{' '.join(sentence.split())[:90]!r} totals {c.text} over {named}, but "
                        f"their rows sum to {', '.join(f'{s:g}' for s in sorted(sums))}")
     return out
+
+
+_ALL_PAID = re.compile(r"(?i)\b(?:all|every|each|both)\b[^.;:]{0,80}?\b(?:(?:fully|already|been|now|all)\s+)*"
+                       r"(?:paid(?:\s+up|\s+in\s+full)?|settled)\b|\bnothing (?:is |remains )?(?:outstanding|unpaid|owed)\b")
+_PAID_LABEL = re.compile(r"(?i)\bpaid\b")
+_NOT_SAID = re.compile(r"(?i)\b(?:not|n't|no longer|will|would|once|if|until|unless|when|should|must|yet to)\b|\?")
+
+
+def paid_claim_problems(text: str, records: Records, year: int | None) -> list[str]:
+    """A sentence that says everything of some parties or invoices is paid ("All of these invoices have
+    already been paid", "nothing outstanding on any of their invoices") where a row of theirs has no
+    value under the table's Paid column. What it is about: the identifiers and parties it names, else
+    those of the list right above it; invoices of that year, where the table dates them."""
+    from officesim.evaluators.statements import items_above
+
+    out = []
+    for m in _ALL_PAID.finditer(text):
+        lo = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+        hi = min(x for x in (text.find(".", m.end()), text.find("\n", m.end()), len(text)) if x >= 0)
+        sentence = text[lo:hi]
+        if _NOT_SAID.search(sentence):
+            continue
+        keys = [k for k in records.keys_in(sentence) if "@" not in k]
+        if not keys:
+            lines = text[:lo].rstrip("\n").splitlines()
+            above = lines[len(lines) - items_above(text, lo + 1):] if items_above(text, lo + 1) else []
+            keys = [k for line in above for k in records.keys_in(line) if "@" not in k]
+        unpaid = []
+        for key in dict.fromkeys(keys):
+            tables: dict[str, list[Entity]] = {}
+            for i in records.by_key.get(key, ())[:2000]:
+                e = records.entities[i]
+                if "#" in e.collection and not e.collection.endswith(("#lines", "#mail")):
+                    tables.setdefault(e.collection, []).append(e)
+            for rows in tables.values():
+                labels = {l for e in rows for l, _a in e.attributes}
+                paid = {l for l in labels if _PAID_LABEL.search(l)}
+                if not paid:
+                    continue
+                unpaid += [e for e in rows if (key.startswith("#") or _of_year(e, year))
+                           and not paid & {l for l, _a in e.attributes}]
+            if unpaid:
+                break
+        if unpaid:
+            row = unpaid[0]
+            ident = next((shown_id for l, a in row.attributes if a.kind == "id" for shown_id in [a.text]), row.collection)
+            out.append(f"{' '.join(sentence.split())[:90]!r} says it is all paid, but {ident} has no payment date")
+    return out
+
+
+def _of_year(e: Entity, year: int | None) -> bool:
+    """Whether a row is of ``year`` by its first date (an invoice's issue date), or has no date."""
+    dates = [a.value for _l, a in e.attributes if a.kind == "date" and isinstance(a.value, date)]
+    return year is None or not dates or dates[0].year == year

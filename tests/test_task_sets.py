@@ -137,3 +137,15 @@ def test_a_total_of_a_count_column_over_the_rows_a_sentence_names_must_be_their_
     assert named_total_problems("SO-1001 and SO-1002: 3 orders in all.", records, 2026) == []  # rows, not a column
     assert named_total_problems("SO-1001 and SO-1002: 40 boxes in total.", records, 2026)
     assert named_total_problems("SO-1001 and SO-1002 were ordered 2 days apart.", records, 2026) == []  # no total
+
+
+def test_a_sentence_saying_all_is_paid_is_read_against_the_paid_column():
+    from officesim.evaluators.task_sets import paid_claim_problems
+
+    records = build_records({"data/supplier_invoices.xlsx": INVOICES}, 2026)
+    listed = "Over the line:\n- Umber Freight: £2,450.75\n- Kestrel Paper: £99.00\n\n{}"
+    assert paid_claim_problems(listed.format("All of these invoices have already been paid."), records, None)
+    assert paid_claim_problems("All invoices from Umber Freight are paid.", records, None)
+    assert paid_claim_problems("UF-2601-0001 is paid; all of UF-2601-0001's lines are settled.", records, None) == []
+    assert paid_claim_problems("Umber Freight is not fully paid.", records, None) == []
+    assert paid_claim_problems("Once all of Umber Freight's invoices are paid, we close it.", records, None) == []
