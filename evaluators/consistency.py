@@ -22,6 +22,10 @@ _DAYS_TOTAL = re.compile(r"(?i)(?<![\w.,£$€/-])" + _NUMBER + r"\s+(?P<kind>ca
 _TOTAL_WORDS = re.compile(r"(?i)\b(?:in total|total|totalling|together|combined|altogether|in all|between them|all told)\b")
 
 
+_STATE = re.compile(r"(?:(?:already|still|now|currently|all|both|also)\s+)*(?:done|open|closed|late|overdue|due|paid|unpaid|"
+                    r"new|pending|approved|rejected|held|on hold|resolved|outstanding|cleared|waiting)(?:\s+\w+)?")
+
+
 def _number(word: str) -> int:
     low = word.lower()
     return NUMBER_WORDS[low] if low in NUMBER_WORDS else int(low)
@@ -40,12 +44,12 @@ def kind_count_problems(text: str) -> list[str]:
     out = []
     for m in _KIND_COUNT.finditer(text):
         phrase = " ".join(m.group("phrase").casefold().split())
-        if len(phrase) < 4 or phrase in ("done", "open", "late", "overdue", "paid", "unpaid", "new"):
-            continue  # states every line may carry without saying them
+        if len(phrase) < 4 or _STATE.fullmatch(phrase):
+            continue  # a state every line may carry without saying it ("15 of them are already overdue")
         having = sum(1 for line in items if phrase in line and not re.search(
             rf"(?:\bnot|n't|\bno)\s+(?:\w+\s+)?{re.escape(phrase)}", line))  # "not approved" is not "approved"
         n = _number(m.group("n"))
-        if having >= 1 and having != n:
+        if having >= 2 and having != n:  # a kind its lines carry, at least two of them
             out.append(f"{m.group(0).strip()!r} counts {n} of its list as {phrase!r}, but {having} of its lines say so")
     return out
 

@@ -21,3 +21,11 @@ def test_a_total_of_days_late_over_the_texts_own_lines_is_the_sum_of_their_diffe
     assert day_total_problems(LATE.format("Together they arrived 15 days late."), 2026) == []  # 6 + 9
     assert day_total_problems(LATE.format("Together they arrived 17 days late."), 2026)  # both ends counted
     assert day_total_problems(LATE.format("They arrived 9 days late at worst."), 2026) == []  # no total
+
+
+def test_a_state_or_a_kind_only_one_line_says_is_not_a_kind_of_the_list():
+    run = ("Payment run:\n- ZC-2602-0033: £120.00, due 16 February (already overdue)\n- PC-2609-0336: £5,843.61\n"
+           "- YE-2611-0389: £300.00\n\n{}")
+    assert kind_count_problems(run.format("15 of them are already overdue.")) == []
+    assert kind_count_problems(TICKETS.format("Two of them are new laptop ready.")) == []  # no line says it twice
+
