@@ -26,13 +26,17 @@ _STATE = re.compile(r"(?:(?:already|still|now|currently|all|both|also)\s+)*(?:do
                     r"new|pending|approved|rejected|held|on hold|resolved|outstanding|cleared|waiting)(?:\s+\w+)?")
 
 
+# a line that opens with an identifier and a dash ("#5102 — Password expiry"), bounded: linear in the line
+_ID_LINE = re.compile(r"\s{0,8}#?[A-Za-z]{0,8}-?\d{1,10}\s{1,4}[—–-]\s")
+
+
 def _number(word: str) -> int:
     low = word.lower()
     return NUMBER_WORDS[low] if low in NUMBER_WORDS else int(low)
 
 
 def _item_lines(text: str) -> list[str]:
-    return [line for line in text.splitlines() if _ITEM.match(line) or re.match(r"^\s*#?\w+-?\d+\s+[—–-]\s", line)]
+    return [line for line in text.splitlines() if _ITEM.match(line) or _ID_LINE.match(line)]
 
 
 def kind_count_problems(text: str) -> list[str]:
