@@ -166,6 +166,20 @@ class Records:
         hits = self.by_key.get(key, [])
         return hits if len(hits) <= GENERIC else []
 
+    def masters(self, key: str) -> list[int]:
+        """The rows of the tables that list a party once under a column of names (a customer's row of the
+        customer list, a supplier's of the supplier list): what a name that many rows mention (a customer
+        with 100 orders) is about when a statement says what kind of party it is ("Gull Point (West)")."""
+        found = self.__dict__.setdefault("_masters", {})
+        if key not in found:
+            by_table: dict[str, list[int]] = {}
+            for i in self.by_key.get(key, ()):
+                e = self.entities[i]
+                if any(own == key and ANCHOR_COLUMN.search(label) for label, own in e.names):
+                    by_table.setdefault(e.collection, []).append(i)
+            found[key] = sorted(rows[0] for rows in by_table.values() if len(rows) == 1)
+        return found[key]
+
     def holders(self, claim: Claim) -> list[int]:
         """The entities one of whose attributes is ``claim``'s value."""
         vk = value_key(claim)

@@ -168,6 +168,8 @@ def _row_of(ranked: Ranked, text: str) -> int | None:
     ids = claims_in(text, year=None, kinds=("id",))
     key = id_key(str(ids[0].value)) if ids else name_key(text)
     rows = [i for i, keys in enumerate(ranked.keys) if key in keys]
+    if not rows and not ids and len(key.split()) >= 2:  # the first words of a longer name: "Archive Box" of
+        rows = [i for i, keys in enumerate(ranked.keys) if any(k.startswith(key + " ") for k in keys)]  # "(10)"
     return rows[0] if len(rows) == 1 else None
 
 

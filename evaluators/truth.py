@@ -34,6 +34,7 @@ from officesim.evaluators.consistency import day_total_problems, kind_count_prob
 from officesim.evaluators.replies import quoted_text, restated_range_problems
 from officesim.evaluators.statements import items_above
 from officesim.evaluators.superlatives import ranked_lists, superlative_problems
+from officesim.evaluators.written_tables import direction_problems, moved_figure_problems
 from officesim.evaluators.task_sets import (ItemSet, named_total_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
@@ -954,6 +955,8 @@ def written_truth(state: EvalState) -> Truth:
             place.text, totals | every if totals else totals, lambda c: any(same_claim(c, s) for s in stated),
             records, state.year, gaps)]
         truth.false += [f"{place.where}: {w}" for w in superlative_problems(place.text, lists)]
+        truth.false += [f"{place.where}: {w}" for w in moved_figure_problems(place.text, lists)]
+        truth.false += [f"{place.where}: {w}" for w in direction_problems(place.text, lists)]
         if state.now is not None:
             truth.false += [f"{place.where}: {w}" for w in deadline_problems(place.text, records, state.now.date())]
         if place.origin:

@@ -182,8 +182,14 @@ class Binder:
                            for label, own in records.entities[i].names):
                         rival = i  # the row whose column names another
                         break
-            if rival is not None and _DENIED.search(text[max(0, start - 40):end + 40]):
-                rival = None  # "SO-72664 is not Heron Bay Resorts' order", "| Heron Bay | SO-72664 | Not their order"
+            if rival is not None and not by_id and any(records.entities[m].collection in collections
+                                                       for m in records.masters(key)):
+                rival = None  # another party of the same list, named beside it ("Gull Point and Upland Outdoor")
+            if rival is not None and (_DENIED.search(text[max(0, start - 40):start])
+                                      or _DENIED_AFTER.match(text[end:end + 40])):
+                # "SO-72664 is not Heron Bay Resorts' order", "| Heron Bay | SO-72664 | Not their order"; a
+                # denial further on is of something else ("one of Umber Freight's invoices rather than yours")
+                rival = None
             if rival is not None:
                 out.append((text[start:end], records.entities[rival].name,
                             [text[a:b] for k, (a, b) in found.items() if k in anchors]))
@@ -194,6 +200,8 @@ class Binder:
 
 
 _DENIED = re.compile(r"(?i)\b(?:not|never|no longer|rather than|instead of|neither|nor)\b|n't\b")
+# a denial right after a name, before its clause ends: "Heron Bay | SO-72664 | Not their order", "Zephyr isn't"
+_DENIED_AFTER = re.compile(r"(?i)[^.;,!?\n]{0,25}?(?:\b(?:not|never|no longer|neither|nor)\b|n't\b)")
 _ANCHOR_COLUMN = ANCHOR_COLUMN
 
 
@@ -249,8 +257,9 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += span_count_problems(st, scope.year)
         reading.verdicts += span_date_problems(st, records, scope.year)
         reading.verdicts += changed_value_problems(st, records, scope)
-        if own:  # only what the statement names itself: a category said under a heading may be the heading's
-            reading.verdicts += category_problems(st, own, spans, records, scope)
+        # only what the statement names itself: a category said under a heading may be the heading's
+        reading.verdicts += category_problems(st, own, spans, records, scope)
+        if own:
             reading.verdicts += state_problems(st, own, spans, records, scope)
             reading.verdicts += measure_problems(st, own, records, scope)
         rivals = [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
@@ -380,40 +389,77 @@ def _rows_dated(records: Records, rows: Iterable[int], d: Claim) -> set[int]:
     return {i for i in rows if any(same_claim(d, a) for _l, a in records.entities[i].attributes if a.kind == "date")}
 
 
+def _category_anchors(st: Statement, entities: list[int], records: Records, year: int | None
+                      ) -> list[tuple[int, int, str, list[int]]]:
+    """What a statement names and where: (start, end, key, rows). An identifier or a name names its rows;
+    a name that many rows mention (a customer with 100 orders) names its row of the table that lists it
+    once (``Records.masters``). Of the rows a name binds (a person's leave rows), those whose dates the
+    statement gives: "Nina Lund has approved leave on 10-11 November" is about that leave row."""
+    dates = [c for c in claims_in(st.text, year=year, kinds=("date",)) if isinstance(c.value, date)]
+    out = []
+    chosen = set(entities)
+    for key, (a, b) in records.keys_in(st.text).items():
+        rows = [i for i in records.named(key) if i in chosen] or \
+            ([] if key.startswith("#") or "@" in key else records.masters(key))
+        if dates and len(rows) > 1:
+            dated = set().union(*(_rows_dated(records, rows, d) for d in dates))
+            rows = [i for i in rows if i in dated] or rows
+        if rows:
+            out.append((a, b, key, rows))
+    return out
+
+
+CATEGORY_REACH = 40  # characters between a category word and the name it is said of, at most
+
+
+def _distance(at: tuple[int, int], span: tuple[int, int]) -> int:
+    return max(span[0] - at[1], at[0] - span[1], 0)
+
+
 def category_problems(st: Statement, entities: list[int], spans: list[tuple[int, int]], records: Records,
                       scope: Scope) -> list[Verdict]:
     """Another value of a column of categories said of a row that the statement names ("Upland Outdoor
     (South region)" where Upland's Region is North; "SO-72551 (21 standing desks)" for an order of
-    shredders), when the statement does not say the row's own value too, and the value is not the
-    category of another row it names, a word of a name it names, or said so by the task's own words."""
+    shredders; "Gull Point Marinas (West)" where the customer list says South). A category word is said of
+    the name or identifier nearest it (within ``CATEGORY_REACH`` characters), so two rows' categories
+    swapped in one sentence are read; it is not read where the row's own value is said nearer that name,
+    where the word is part of a name, where a denial stands right before it, or where the task's own
+    words say it on a line naming that row."""
     low = st.text.casefold()
-    # of the rows a name binds (a person's leave rows), those whose dates the statement gives: "Nina Lund
-    # has approved leave on 10-11 November" is about that leave row, not her others
-    dates = [c for c in claims_in(st.text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
-    if dates and len(entities) > 1:
-        dated = set().union(*(_rows_dated(records, entities, d) for d in dates))
-        entities = [i for i in entities if i in dated] or entities
-    named = [records.entities[i] for i in entities]
-    said = [low[s:e] for s, e in spans]  # what the statement names them by (an identifier, a name)
-    lines = [line.casefold() for t in scope.texts for line in str(t).splitlines() if any(k in line.casefold() for k in said)]
+    anchors = _category_anchors(st, entities, records, scope.year)
+    if not anchors:
+        return []
     out = []
-    for entity in named:
-        for label, own in entity.words:
-            values = records.categories.get((entity.collection, label))
-            own_key = fold_words(own)
-            if not values or own_key not in values or _category_at(low, own_key):
-                continue
-            for value in sorted(values - {own_key}):
-                at = _category_at(low, value)
-                if at is None or any(s <= at.start() < e for s, e in spans):
+    for a, b, key, rows in anchors:
+        others = [(x, y) for x, y, k, _r in anchors if k != key]
+        lines = None
+        for entity in (records.entities[i] for i in rows):
+            for label, own in entity.words:
+                values = records.categories.get((entity.collection, label))
+                own_key = fold_words(own)
+                if not values or own_key not in values:
                     continue
-                if any(fold_words(v) == value for e in named for lab, v in e.words if lab == label):
-                    continue  # the category of another row the statement names
-                if any(_category_at(line, value) for line in lines):
-                    continue  # the task's own words say it on a line naming what the statement names
-                out.append(Verdict(st.text, st.text[at.start():at.end()], "category", "false",
-                                   f"is not what the office says of {entity.name}: its {label!r} is {own!r}"))
-                break
+                held = {fold_words(v) for i in rows for lab, v in records.entities[i].words if lab == label}
+                owns = [m.span() for m in re.finditer(re.escape(own_key).replace(r"\ ", r"\s+"), low)]
+                for value in sorted(values - held):
+                    at = _category_at(low, value)
+                    if at is None or any(s <= at.start() < e for s, e in spans):
+                        continue
+                    near = _distance(at.span(), (a, b))
+                    if near > CATEGORY_REACH or any(_distance(at.span(), o) < near for o in others) or \
+                            _NOT_BEFORE.search(low[max(0, at.start() - 30):at.start()]):
+                        continue
+                    if any(_distance(o, (a, b)) <= near and not any(_distance(o, x) < _distance(o, (a, b))
+                                                                    for x in others) for o in owns):
+                        continue  # the row's own value is said of it, nearer than this one
+                    if lines is None:
+                        lines = [line.casefold() for t in scope.texts for line in str(t).splitlines()
+                                 if low[a:b] in line.casefold()]
+                    if any(_category_at(line, value) for line in lines):
+                        continue  # the task's own words say it on a line naming the row
+                    out.append(Verdict(st.text, st.text[at.start():at.end()], "category", "false",
+                                       f"is not what the office says of {entity.name}: its {label!r} is {own!r}"))
+                    return out
     return out
 
 

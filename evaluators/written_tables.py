@@ -1,0 +1,227 @@
+"""Figures said of a row of a table the task writes: "Filing Cabinet sold 597 units, up from 234 in Q3 2025"
+where the gold's sheet gives Filing Cabinet 172 for Q3 2025 and 234 is the Label Printer's; "South sold
+most with £91,865.50" where that is North's revenue in the gold's region sheet.
+
+The tables are the gold's written lists (``superlatives.ranked_lists``): the rows it adds or changes,
+each with its keys (identifiers, names) and its values by column. A figure belongs to the row named
+nearest it in its statement (within ``REACH`` characters). It is false when it is not a value of that
+row, nor a difference, sum or ratio of two of its values, and it is another row's value of a column in
+which this row's value differs: a figure moved between rows. Figures that are no row's value (a count of
+something else, a total the text works out) are left to the other readers, and so are small whole
+numbers (below ``SMALLEST``), years and percentages, which collide between rows by chance. Pure
+functions of the text and the lists.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from officesim.evaluators.claims import Claim, claims_in
+from officesim.evaluators.records import fold, name_key
+from officesim.evaluators.statements import cut
+from officesim.evaluators.superlatives import Ranked
+
+REACH = 60  # characters between a figure and the row name it is said of, at most
+SMALLEST = 10  # whole numbers below this are said of too many things to be read as a row's
+MAX_TEXT = 20_000  # characters of one text read (past what a person writes about a table)
+_WORD = re.compile(r"[A-Za-z]+|\d+")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _words(text: str) -> list[tuple[str, int, int]]:
+    return [(fold(m.group(0)), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def _names(ranked: Ranked) -> dict[tuple[str, ...], int]:
+    """Each row's names as word sequences, and the unique first two or more words of a longer name
+    ("paper a 4" of "Paper A4 (5 reams)"), each naming one row."""
+    full: dict[tuple[str, ...], set[int]] = {}
+    for row, keys in enumerate(ranked.keys):
+        for key in keys:
+            if key.startswith("#"):
+                words = tuple(w for w, _s, _e in _words(key[1:]))
+            else:
+                words = tuple(key.split())
+            if words:
+                full.setdefault(words, set()).add(row)
+                for n in range(2, len(words)):
+                    full.setdefault(words[:n], set()).add(row)
+    return {words: next(iter(rows)) for words, rows in full.items() if len(rows) == 1}
+
+
+def _mentions(text: str, names: dict[tuple[str, ...], int]) -> list[tuple[int, int, int]]:
+    """Where ``text`` names a row: (start, end, row), longest names first, none inside another."""
+    words = _words(text)
+    longest = max((len(n) for n in names), default=0)
+    out = []
+    i = 0
+    while i < len(words):
+        for n in range(min(longest, len(words) - i), 0, -1):
+            row = names.get(tuple(w for w, _s, _e in words[i:i + n]))
+            if row is not None:
+                out.append((words[i][1], words[i + n - 1][2], row))
+                i += n
+                break
+        else:
+            i += 1
+    return out
+
+
+def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(b[0] - a[1], a[0] - b[1], 0)
+
+
+def _same(x: float, y: float) -> bool:
+    return abs(x - y) <= 0.005 + 1e-9 * abs(y)
+
+
+def _of_row(value: float, ranked: Ranked, row: int) -> bool:
+    """A value of the row, or worked out in one step from two of its values (a change, a sum, a ratio)."""
+    own = [v[row] for v in ranked.columns.values() if isinstance(v[row], float)]
+    if any(_same(value, v) for v in own):
+        return True
+    for i, a in enumerate(own):
+        for b in own[i + 1:]:
+            if _same(value, abs(a - b)) or _same(value, a + b):
+                return True
+            for x, y in ((a, b), (b, a)):
+                if y and abs(value - x / y) <= 0.05:
+                    return True
+    return False
+
+
+def _figures(text: str) -> Iterator[Claim]:
+    for c in claims_in(text, year=None, kinds=("number",)):
+        v = float(c.value)
+        after = text[c.end:c.end + 2]
+        if "%" in c.text or after.lstrip().startswith("%") or (_YEAR.fullmatch(c.text) and not c.currency):
+            continue
+        if v.is_integer() and abs(v) < SMALLEST and not c.currency:
+            continue
+        yield c
+
+
+def moved_figure_problems(text: str, lists: list[Ranked]) -> list[str]:
+    """Figures said of a row of the gold's written tables that are another row's (see the module rules)."""
+    if not lists or not text:
+        return []
+    text = text[:MAX_TEXT]
+    out = []
+    for ranked in lists:
+        names = _names(ranked)
+        if not names:
+            continue
+        labels = {w for label in ranked.columns for w, _s, _e in _words(label)}
+        for st in cut(text):
+            mentions = _mentions(st.text, names)
+            if not mentions:
+                continue
+            for c in _figures(st.text):
+                if any(a <= c.start < b for a, b, _r in mentions):
+                    continue  # a figure in a row's name ("Archive Box (10)")
+                near = min(mentions, key=lambda m: _distance((c.start, c.end), m[:2]))
+                if _distance((c.start, c.end), near[:2]) > REACH or _apart(st.text, (c.start, c.end), near[:2]) \
+                        or _counts_else(st.text[c.end:], labels):
+                    continue
+                row = near[2]
+                value = abs(float(c.value))
+                if _of_row(value, ranked, row):
+                    continue
+                moved = [(label, other) for label, values in ranked.columns.items() if isinstance(values[row], float)
+                         for other, v in enumerate(values) if other != row and _same(value, v)
+                         and not _same(value, values[row])]
+                if not moved:
+                    continue
+                label, other = moved[0]
+                theirs = _row_name(ranked, other)
+                out.append(f"{st.text.strip()[:120]!r}: {c.text} is {theirs}'s {label!r} in the table the task writes "
+                           f"({ranked.where}), not {_row_name(ranked, row)}'s ({_shown(ranked.columns[label][row])})")
+    return list(dict.fromkeys(out))
+
+
+def _apart(text: str, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether a clause boundary stands between two places of a statement (a semicolon, a dash)."""
+    between = text[min(a[1], b[1]):max(a[0], b[0])]
+    return bool(re.search(r";| [-–—] |\. ", between))
+
+
+# words after a figure that leave it a value of the row's column ("up from 234 in Q3 2025", "£91,865.50 of")
+_AFTER_OK = frozenset("in on at from to for with and or vs versus than this last the a an of each per this that "
+                      "year years a quarter month now then so but while against compared which up down".split())
+
+
+def _counts_else(after: str, labels: set[str]) -> bool:
+    """Whether the word right after a figure names something its table's columns do not ("234 orders"
+    beside a table of units): a figure of another thing."""
+    m = re.match(r"\s*([A-Za-z]+)", after)
+    if m is None:
+        return False
+    word = fold(m.group(1))
+    stem = word[:-1] if word.endswith("s") else word
+    return word not in _AFTER_OK and not ({word, stem} & labels) and not any(l.startswith(stem[:4]) for l in labels)
+
+
+def _row_name(ranked: Ranked, row: int) -> str:
+    keys = sorted(ranked.keys[row], key=lambda k: (not k.startswith("#"), k))
+    return keys[0].lstrip("#") if keys else f"row {row + 1}"
+
+
+def _shown(value: float) -> str:
+    return f"{value:,.2f}".rstrip("0").rstrip(".") if not float(value).is_integer() else f"{value:,.0f}"
+
+
+_RISE = r"rose|risen|grew|grown|increased|climbed|gained|went up"
+_FALL = r"fell|fallen|dropped|declined|decreased|shrank|slipped|went down"
+# a change said of a row: a verb of change, or a comparative against the earlier period
+_DIRECTION = re.compile(
+    rf"(?i)\b(?:(?P<verb_up>{_RISE})|(?P<verb_down>{_FALL})|"
+    r"(?P<cmp>more|higher|fewer|less|lower)\b(?:\s+[a-z]+){0,2}?\s+than\s+(?:in\s+|during\s+|for\s+)?"
+    r"(?:a\s+year\s+(?:ago|before|earlier)|last\s+year|the\s+(?:previous|prior|same)\b|(?:19|20)\d\d|q[1-4]\s+(?:19|20)\d\d))")
+_NEGATED = re.compile(r"(?i)\b(?:not|never|no|nor|neither)\b[^.;,]{0,20}$|n't\s*$|n't\s+\w+\s*$")
+_YEAR_IN = re.compile(r"(?:19|20)\d\d")
+
+
+def _periods(ranked: Ranked) -> tuple[str, str] | None:
+    """The table's two columns of one figure for two years ("Units Q3 2025", "Units Q3 2026"): (earlier,
+    later), or None when it has no such pair."""
+    by_rest: dict[str, list[tuple[int, str]]] = {}
+    for label, values in ranked.columns.items():
+        years = _YEAR_IN.findall(label)
+        if len(years) == 1 and all(isinstance(v, float) for v in values):
+            by_rest.setdefault(_YEAR_IN.sub("", label).strip().casefold(), []).append((int(years[0]), label))
+    pairs = [sorted(cols) for cols in by_rest.values() if len(cols) == 2 and cols[0][0] != cols[1][0]]
+    if len(pairs) != 1:
+        return None
+    (_y1, earlier), (_y2, later) = pairs[0]
+    return earlier, later
+
+
+def direction_problems(text: str, lists: list[Ranked]) -> list[str]:
+    """A rise said of a row of the gold's table of two years whose figure fell, or a fall of one that
+    rose ("Paper A4 sold fewer units than a year ago" where it went from 339 to 447): the change is of
+    the row named nearest it, unless the statement denies it."""
+    if not lists or not text:
+        return []
+    text = text[:MAX_TEXT]
+    out = []
+    for ranked in lists:
+        periods = _periods(ranked)
+        names = _names(ranked) if periods else {}
+        if not names:
+            continue
+        earlier, later = periods
+        for st in cut(text):
+            mentions = _mentions(st.text, names)
+            for m in _DIRECTION.finditer(st.text) if mentions else ():
+                near = min(mentions, key=lambda x: _distance(m.span(), x[:2]))
+                if _distance(m.span(), near[:2]) > REACH or _NEGATED.search(st.text[max(0, m.start() - 30):m.start()]):
+                    continue
+                row = near[2]
+                change = ranked.columns[later][row] - ranked.columns[earlier][row]
+                up = bool(m.group("verb_up")) or (m.group("cmp") or "").lower() in ("more", "higher")
+                if (up and change < 0) or (not up and change > 0):
+                    out.append(f"{st.text.strip()[:120]!r}: {_row_name(ranked, row)} went from "
+                               f"{_shown(ranked.columns[earlier][row])} ({earlier}) to "
+                               f"{_shown(ranked.columns[later][row])} ({later}) in the table the task writes")
+    return list(dict.fromkeys(out))
