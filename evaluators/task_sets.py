@@ -380,7 +380,7 @@ _WINDOW = re.compile(r"(?i)\b(?:since|last|past|recent\w*|before|after|until|til
 _JOINED = re.compile(r"(?i)\b(?:and|both|together|combined|between|total|in all|altogether|plus)\b|&")
 
 
-def party_count_problems(text: str, records: Records) -> list[str]:
+def party_count_problems(text: str, records: Records, now_year: int | None = None) -> list[str]:
     """A count of a table's items said of the party the sentence names nearest before it, with nothing that picks
     a part of them ("Umber Freight is the biggest supplier with 28 invoices this year"), that is not how
     many rows of that table name the party: in all, or with or without a value under one of its columns,
@@ -388,16 +388,26 @@ def party_count_problems(text: str, records: Records) -> list[str]:
     tables = _tables(records)
     out = []
     for part, m, n, line_before in _counts(text):
-        if (m.group("fill") or "").strip() or _WINDOW.search(part) or _PLAN_OR_NOT.search(part):
+        # the count's own clause: what a dash sets apart before it is another remark ("last order SO-72660 —
+        # they have placed only 3 orders all year")
+        clause = _DASHED.split(part[:m.start()])[-1] + part[m.start():]
+        if (m.group("fill") or "").strip() or _WINDOW.search(clause) or _PLAN_OR_NOT.search(clause):
             continue
         before = part[:m.start()]
         if _PART.search(re.sub(r"(?i)\b(?:with )?(?:only|just)\s*$", "", before)):  # "with only 25 invoices": all
             continue  # of them, stressed; "only 3 of them" picks a part, which _COUNT does not read as a count
         noun = singular(m.group("noun"))
         named = [t for t, (nouns, _size, _c) in tables.items() if noun in nouns]
-        if len(named) != 1:
+        if not named:
             continue
         found = {k: span for k, span in records.keys_in(before).items() if not k.startswith("#") and "@" not in k}
+        if not found and _LIST_LABEL.search(line_before) and _THEY.search(before):
+            # "- Heron Bay Resorts: … they have placed 3 orders": the party of the item's label
+            label = line_before
+            found = {k: (span[0] - len(label), span[1] - len(label))
+                     for k, span in records.keys_in(label).items() if not k.startswith("#") and "@" not in k}
+            if len(found) != 1:
+                continue
         if not found:
             continue
         # several parties: the count is of the one written nearest before it ("Elmstead Uniforms (27
@@ -406,21 +416,42 @@ def party_count_problems(text: str, records: Records) -> list[str]:
         parties = [max(found, key=lambda k: found[k][1])]
         if len(found) > 1 and _JOINED.search(before[found[parties[0]][1]:] + " " + before[:found[parties[0]][0]][-40:]):
             continue
-        rows = [records.entities[i] for i in records.by_key.get(parties[0], ())[:5000]
-                if records.entities[i].collection == named[0]]
-        if len(rows) < 2:
+        held = {t: [records.entities[i] for i in records.by_key.get(parties[0], ())[:5000]
+                    if records.entities[i].collection == t] for t in named}
+        held = {t: rows for t, rows in held.items() if len(rows) >= 2}  # "orders": of the tables that hold its
+        year = _YEAR_SAID.search(part)  # ("this year", "in 2026": of that year's table, where tables are by year)
+        if year and len(held) > 1:
+            said = year.group(1) or (str(now_year) if now_year else "")
+            held = {t: rows for t, rows in held.items() if said and said in t} or held
+        if not held:
             continue
-        sizes = {len(rows)}
-        labels = {label for e in rows for label, _c in e.attributes} | {label for e in rows for label, _k in e.names}
-        for label in labels:
-            having = sum(1 for e in rows if any(l == label for l, _c in e.attributes)
-                         or any(l == label for l, _k in e.names))
-            sizes |= {having, len(rows) - having}
-        sizes |= set(Counter(w for e in rows for w in e.words).values())
+        sizes: set[int] = set()
+        for rows in held.values():
+            sizes |= _row_counts(rows)
         if n not in sizes:
-            out.append(f"{_shown(part)} counts {m.group('n')} {m.group('noun')} of {before[slice(*records.keys_in(before)[parties[0]])]}, "
-                       f"but {named[0]} holds {len(rows)} of theirs")
+            table = min(held, key=lambda t: abs(len(held[t]) - n))
+            out.append(f"{_shown(part)} counts {m.group('n')} {m.group('noun')} of {parties[0]}, "
+                       f"but {table} holds {len(held[table])} of theirs")
     return out
+
+
+def _row_counts(rows: list[Entity]) -> set[int]:
+    """How many of a party's rows a count of them may give: all, those with or without a value under one
+    of the columns, those of one value of a column of few values."""
+    sizes = {len(rows)}
+    labels = {label for e in rows for label, _c in e.attributes} | {label for e in rows for label, _k in e.names}
+    for label in labels:
+        having = sum(1 for e in rows if any(l == label for l, _c in e.attributes)
+                     or any(l == label for l, _k in e.names))
+        sizes |= {having, len(rows) - having}
+    sizes |= set(Counter(w for e in rows for w in (*e.words, *e.states)).values())
+    return sizes
+
+
+_DASHED = re.compile(r"\s[—–-]\s")
+_LIST_LABEL = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+\S.*:\s*$")
+_THEY = re.compile(r"(?i)\b(?:they|their|it|its)\b")
+_YEAR_SAID = re.compile(r"(?i)\b(?:in|during|for|of)\s+((?:19|20)\d\d)\b|\b(?:this|all|the whole)\s+year\b")
 
 
 def set_totals(before: dict[str, dict], gold: dict[str, dict], records: Records) -> frozenset[float]:

@@ -942,7 +942,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in policy_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in contact_count_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in set_count_problems(place.text, sets, records, given)]
-        truth.false += [f"{place.where}: {w}" for w in party_count_problems(place.text, records)]
+        truth.false += [f"{place.where}: {w}" for w in party_count_problems(place.text, records, state.year)]
         truth.false += [f"{place.where}: {w}" for w in kind_count_problems(place.text)]
         truth.false += [f"{place.where}: {w}" for w in named_total_problems(place.text, records, state.year)]
         truth.false += [f"{place.where}: {w}" for w in paid_claim_problems(place.text, records, state.year)]

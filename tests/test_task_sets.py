@@ -149,3 +149,22 @@ def test_a_sentence_saying_all_is_paid_is_read_against_the_paid_column():
     assert paid_claim_problems("UF-2601-0001 is paid; all of UF-2601-0001's lines are settled.", records, None) == []
     assert paid_claim_problems("Umber Freight is not fully paid.", records, None) == []
     assert paid_claim_problems("Once all of Umber Freight's invoices are paid, we close it.", records, None) == []
+
+
+def test_a_partys_count_in_a_list_item_is_read_across_the_tables_of_its_noun():
+    from officesim.evaluators.task_sets import party_count_problems
+
+    def sheet(rows):
+        return {"kind": "xlsx", "sheet_order": ["Orders"], "sheets": {"Orders": rows}}
+
+    now = [["Order", "Customer", "Total"]] + [[f"SO-{7000 + i}", "Heron Bay Resorts", 10.0] for i in range(6)] + \
+        [[f"SO-{8000 + i}", "Kite Co", 5.0] for i in range(3)]
+    old = [["Order", "Customer", "Total"]] + [[f"SO-{6000 + i}", "Heron Bay Resorts", 10.0] for i in range(4)]
+    records = build_records({"data/orders_2026.xlsx": sheet(now), "data/archive/orders_2025.xlsx": sheet(old)}, 2026)
+    assert party_count_problems("- Heron Bay Resorts: last order SO-7005 — they have placed only 3 orders all year",
+                                records, 2026)
+    assert party_count_problems("- Heron Bay Resorts: last order SO-7005 — they have placed 6 orders all year",
+                                records, 2026) == []
+    assert party_count_problems("Heron Bay Resorts placed 4 orders in 2025.", records, 2026) == []
+    assert party_count_problems("Heron Bay Resorts placed 5 orders in 2025.", records, 2026)
+    assert party_count_problems("Since August, Heron Bay Resorts has placed 3 orders.", records, 2026) == []
