@@ -27,8 +27,13 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
                      r"discussed (?:[\w-]+ ){0,2}with"),
     ("book", "event", r"booked|scheduled|rescheduled|set up|arranged|organi[sz]ed|invited|moved|cancell?ed|"
                       r"blocked (?:out )?(?:the |an? |\d{1,2}\b|some |time|tomorrow|today|your|my|our|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)|"
-                      r"(?:put|added|entered|pencil+ed) (?:it |this |them |that )?(?:in|into|on|to) (?:the |your |our |my )?(?:[\w'’-]+ ){0,2}"
-                      r"(?:calendars?|diary|diaries)\b|pencil+ed in"),
+                      r"(?:put|added|entered|pencil+ed|set|placed|created) (?:it |this |them |that |(?:an? |the )?(?:[\w-]+ ){0,2}?"
+                      r"(?:reminders?|holds?|placeholders?|entr(?:y|ies)|events?|blocks?|invites?) )?(?:in|into|on|to) "
+                      r"(?:the |your |our |my |each |every |their |his |her )?(?:[\w'’-]+ ){0,2}"
+                      r"(?:calendars?|diary|diaries)\b|pencil+ed in|"
+                      r"added (?:you|him|her|them|[\w-]+(?: [\w-]+)?) (?:to|into) (?:the |our |your |their |his |her |this |that )?"
+                      r"(?:[\w'’-]+ ){0,3}?(?:meetings?|weekly|call|invites?|invitations?|events?|sessions?|stand-?ups?|"
+                      r"briefings?|catch-?ups?|intros?)\b(?! (?:log|sheet|list|file|tracker|register|notes?|document|folder)\b)"),
     ("record", "file", r"updated|amended|corrected|recorded|logged|entered|filled in|ticked|saved|filed|marked|flagged|"
                        r"added (?:[\w'’-]+ ){0,4}?to (?:the |our |your )?(?:\w+ ){0,2}"
                        r"(?:sheet|spreadsheet|workbook|ledger|register|tracker|log|list|directory|file|document|record)s?"),

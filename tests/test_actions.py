@@ -139,3 +139,12 @@ def test_a_word_with_someone_named_is_a_mail_to_them(text):
     """Talking to a colleague in this office is mailing them: true when the episode mailed that person."""
     assert problems(text) and "sent no such mail" in problems(text)[0]
     assert not problems(text.replace("Milan", "Rosa"))
+
+
+def test_a_reminder_put_in_a_calendar_and_someone_added_to_a_meeting_are_bookings():
+    for text in ("The owners are copied, and I've put a reminder in each owner's calendar a week before.",
+                 "I've set a reminder in my calendar.", "I've also added you to our Operations weekly at 10:00."):
+        assert [c.stem for c in action_claims(text)] == ["book"], text
+        assert problems(text), text  # no event was made
+        assert not problems(text, BOOKED), text
+    assert [c.stem for c in action_claims("I've added it to the review log.")] == ["record"]
