@@ -18,7 +18,7 @@ from email.utils import parseaddr
 from typing import Callable, Iterable
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
 
 from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
                                           counted_action_problems, mail_key)
@@ -475,44 +475,66 @@ _DATE_OPEN = re.compile(r"(?i)\b(?:moved?|moving|reschedul\w*|instead|new|propos
 
 def event_date_problems(text: str, people: Iterable[str], events: list[dict], records: Records,
                         year: int | None) -> list[str]:
-    """A day said of the meeting a mail is about that is not its day ("ahead of our quarterly call on
+    """A day (or a start time) said of a meeting that is not its own ("ahead of our quarterly call on
     Monday 23 November" in the mail to Saltmarsh's manager, where the calendar's "Quarterly call:
-    Saltmarsh Cleaning" is on 24 November). The meeting is the one event of the user's calendar that
-    shares a meeting word with the sentence and is the addressees' (one of them is invited, or its title
-    names a party whose records carry one of their addresses); a sentence that names several such events,
-    or proposes or moves a day, is left alone."""
+    Saltmarsh Cleaning" is on 24 November; "- Upland Outdoor: account review Wednesday 23 December at
+    14:00" where it starts at 15:30). The meeting is the one event of the user's calendar that shares a
+    meeting word with the sentence and whose title names a party the sentence names, else is the
+    addressees' (one of them is invited, or its title names a party whose records carry one of their
+    addresses); a sentence that names several such events, or proposes or moves a day, is left alone."""
     people = {p.lower() for p in people}
-    if not events or not people:
+    if not events:
         return []
-    theirs = []
+    theirs, titled = [], []
     for ev in events:
         title = str(ev.get("summary") or "")
-        invited = people & {str(a).lower() for a in ev.get("attendees") or []}
-        named = {k for key in records.keys_in(title) if not key.startswith("#")
-                 for i in records.by_key.get(key, ())[:50] for k in records.entities[i].keys if "@" in k}
         start = as_datetime(ev.get("start"))
-        if (invited or people & named) and isinstance(start, datetime):
-            theirs.append((title, start.date(), bool(people & named)))
+        if not isinstance(start, datetime):
+            continue
+        parts = {**records.keys_in(title), **records.keys_in(title.rpartition(":")[2])}  # "Account review: Upland"
+        parties = {key for key in parts if not key.startswith("#") and "@" not in key}
+        if parties:
+            titled.append((title, start, parties))
+        if not people:
+            continue
+        invited = people & {str(a).lower() for a in ev.get("attendees") or []}
+        named = {k for key in parties for i in [*records.by_key.get(key, ())[:50], *records.masters(key)]
+                 for k in records.entities[i].keys if "@" in k}
+        if invited or people & named:
+            theirs.append((title, start, bool(people & named)))
     if any(by_party for *_x, by_party in theirs):
         theirs = [t for t in theirs if t[2]]  # the party's own meeting before one the colleague is invited to
     out = []
     for sentence in _SENTENCE_BREAK.split(text):
         dates = [c for c in claims_in(sentence, year=year, kinds=("date",)) if isinstance(c.value, date)]
-        for m in _EVENT_WORDS.finditer(sentence) if dates else ():
+        if not dates:
+            continue
+        here = {k for k in records.keys_in(sentence) if not k.startswith("#") and "@" not in k} if titled else set()
+        by_name = [(t, d, True) for t, d, parties in titled if parties & here]
+        for m in _EVENT_WORDS.finditer(sentence):
             # the day written right after the meeting's word ("our quarterly call on Monday 23 November")
             said = [c for c in dates if 0 <= c.start - m.end() <= 40]
             if not said or _DATE_OPEN.search(sentence[max(0, m.start() - 30):said[0].end + 12]):
                 continue
-            about = [t for t in theirs if m.group(0).casefold().rstrip("s") in
-                     {w.casefold().rstrip("s") for w in _EVENT_WORDS.findall(t[0])}]
-            if not about or len({d for _t, d, _p in about}) != 1:
+            word = m.group(0).casefold().rstrip("s")
+            about = [t for t in (by_name or theirs) if word in {w.casefold().rstrip("s") for w in _EVENT_WORDS.findall(t[0])}]
+            if not about or len({d.date() for _t, d, _p in about}) != 1:
                 continue
-            title, day, _p = about[0]
-            if said[0].value != day:
+            title, start, _p = about[0]
+            if said[0].value != start.date():
                 out.append(f"{' '.join(sentence.split())[:90]!r} gives {said[0].text.strip()} for {title!r}, "
-                           f"which the calendar has on {day:%A %d %B %Y}")
+                           f"which the calendar has on {start:%A %d %B %Y}")
+            elif len(about) == 1:
+                at = _TIME_AT.match(sentence, said[0].end)
+                told = claims_in(at.group(1), year=year, kinds=("time",)) if at else []
+                if told and isinstance(told[0].value, time) and told[0].value != start.time().replace(second=0):
+                    out.append(f"{' '.join(sentence.split())[:90]!r} gives {told[0].text.strip()} for {title!r}, "
+                               f"which the calendar has at {start:%H:%M}")
             break
     return out
+
+
+_TIME_AT = re.compile(r"(?i),?\s*(?:at|from)\s+(\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)?)")
 
 
 def booked_time_problems(text: str, times: frozenset, days: frozenset = frozenset(), year: int | None = None) -> list[str]:

@@ -770,6 +770,10 @@ def test_a_due_date_stated_with_until_is_read_against_the_items_due(text, wrong)
     ("Ahead of our quarterly call on Tuesday 24 November, here is the agenda.", False),
     ("Could we move our quarterly call to Monday 23 November?", False),  # a day proposed, not stated
     ("Invoice SC-2610-0354 was due on 14 November; see you at the call.", False),  # the date is the invoice's
+    # a meeting named by its party: that party's meeting, whoever the mail goes to
+    ("- Birchwood Stationers: quarterly call Monday 23 November at 11:00", False),
+    ("- Birchwood Stationers: quarterly call Monday 23 November at 14:00", True),  # it starts at 11:00
+    ("- Birchwood Stationers: quarterly call Tuesday 24 November at 11:00", True),  # Saltmarsh's day
 ])
 def test_the_day_of_the_meeting_a_mail_is_about_is_the_calendars(text, wrong):
     from officesim.evaluators.truth import event_date_problems
