@@ -448,7 +448,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
             if not any(_money(c) or c.kind == "date" for c in readings):
                 continue  # a count beside the facts is read only against the gold's count in its place
         if sources is not None and any(_unbound(c, text, [*sources, *support.elsewhere], support.expected, year)
-                                       for c in readings):
+                                       and not (c.kind == "number" and derived(c, text, written, [], year=year, now=now))
+                                       for c in readings):  # a rate worked out beside its item is not another's
             out.append(readings[0])
             continue
         if any(same_claim(c, a) for c in readings for a in allowed):
@@ -885,9 +886,10 @@ def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim
     out: list[tuple[Claim, set[str], int]] = []
     units = iter(range(1 << 62))
 
-    def unit(line: str, context: str = "", values: str | None = None) -> None:
+    def unit(line: str, context: str = "", values: str | None = None, own: list[Claim] | None = None) -> None:
         words, number = _content_words(line + " " + context), next(units)
         out.extend((c, words, number) for c in _value_claims(values or line, year))
+        out.extend((c, words, number) for c in own or ())  # the document's own identifiers: its lines are of it
 
     for entry in files.values():
         kind = entry.get("kind")
@@ -908,12 +910,21 @@ def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim
             lines = [str(entry.get("subject") or ""), *str(entry.get("body") or "").splitlines()]
         elif kind in ("docx", "text", "pdf"):
             lines = document_text(entry).splitlines()
+            if len(lines) <= SHORT_DOCUMENT:  # a credit note's "Amount credited: £463.04" is CN-SC-2611-045's
+                own = [c for c in claims_in("\n".join(lines[:6]), year=year, kinds=("id",))]
+                for line in lines:
+                    if any(ch.isdigit() or ch == "@" for ch in line):
+                        unit(line, own=[c for c in own if c.text not in line])
+                continue
         else:
             continue
         for line in lines[:5000]:
             if any(ch.isdigit() or ch == "@" for ch in line):
                 unit(line)
     return out
+
+
+SHORT_DOCUMENT = 60  # lines of a document whose every line is about the identifiers it opens with
 
 
 def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], int]], expected: list[Any],

@@ -39,7 +39,7 @@ from officesim.evaluators.task_sets import (ItemSet, named_total_problems, paid_
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
 from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, day_count_of_records, event_date_of_named, named_with_record, read,
-                                          statements_about, true_of_records)
+                                          said_as_rate, statements_about, true_of_records, worked_out)
 
 SHOWN = 4  # false statements named in a check's message
 
@@ -1080,6 +1080,11 @@ def _true_context(state: EvalState):
         if beside and claim.kind != "person":  # beside an expected fact: an alternative to it, unless a
             # reading makes it something else (a person is read by what the sentence says of them)
             return (claim.kind == "date" and date_after_span(claim, text, records, _addressed(text))) or (
+                claim.kind == "number" and bool(claim.currency) and worked_out(claim, text, state.year)) or (
+                claim.kind == "number" and bool(claim.currency) and said_as_rate(text, claim)
+                and true_of_records(claim, text, records, state.year, None)) or (
+                claim.kind == "number" and bool(claim.currency) and _a_limit(claim, text)
+                and true_of_records(claim, text, records, state.year, None)) or (
                 claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year)) or (
                 claim.kind == "date" and state.now is not None and period_bound(claim, text, state.now.date()))
         if claim.kind == "number" and not claim.currency and claim.value in counts and float(claim.value) > 1:
@@ -1104,6 +1109,16 @@ def _true_context(state: EvalState):
             return True  # "the current quarter (1 October – 31 December 2026)"
         return true_of_records(claim, text, records, state.year, involved)
     return true_context
+
+
+# an amount named as a limit ("under the £60.00 daily meals limit", "above the £160.00 Lisbon cap"): a rule
+# the decision is measured by, not an alternative to the decided amount
+_LIMIT = re.compile(r"(?i)(?:\s+(?!limit|cap)[\w'’-]+){0,3}?\s+(?:limit|cap|allowance|maximum|ceiling|threshold)s?\b")
+
+
+def _a_limit(claim: Claim, text: str) -> bool:
+    return bool(_LIMIT.match(text, claim.end)) or bool(
+        re.search(r"(?i)\b(?:limit|cap|allowance|maximum|ceiling|threshold)\s+(?:of|is|was|at)\s+$", text[max(0, claim.start - 30):claim.start]))
 
 
 _ALL_OF = re.compile(r"(?i)\b(?:all|each of the|each of these|both|the|these|those)\s+$")

@@ -226,6 +226,8 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
     all_numbers = [c for c in claims_in(text, year=scope.year, kinds=("number",)) if not _plain_count(c, text)]
     all_dates = [c.value for c in claims_in(text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
     columns = column_totals(text, scope.year)
+    ids = {key for key in records.keys_in(text) if key.startswith("#")}  # the one item a text names, if one
+    sole = records.named(next(iter(ids))) if len(ids) == 1 else []
     for i, st in enumerate(statements):
         if values > MAX_CLAIMS:  # past what any person writes: the rest is left unread, in linear time
             reading.unread += [s.text[:200] for s in statements[i:]]
@@ -243,7 +245,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         values += len(readings)
         for same_words in readings.values():
             verdicts = [_judge(c, st, entities, records, scope, all_numbers, all_dates,
-                               _antecedent(statements, i), columns) for c in same_words]
+                               _antecedent(statements, i), columns, sole) for c in same_words]
             if any(v is not None and v.verdict == "true" for v in verdicts):
                 reading.verdicts.append(next(v for v in verdicts if v is not None and v.verdict == "true"))
                 continue
@@ -676,7 +678,8 @@ def _antecedent(statements: list[Statement], i: int) -> str:
 
 
 def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope: Scope,
-           numbers: list[Claim], dates: list[date], antecedent: str = "", columns: Iterable[float] = ()) -> Verdict | None:
+           numbers: list[Claim], dates: list[date], antecedent: str = "", columns: Iterable[float] = (),
+           sole: list[int] = ()) -> Verdict | None:
     def verdict(kind: str, why: str = "") -> Verdict:
         return Verdict(st.text, shown(c), c.kind, kind, why)
 
@@ -703,6 +706,10 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         return verdict("false", wrong) if wrong else verdict("true")
     if c.kind == "date" and date_after_span(c, st.text, records):
         return verdict("true")  # "six months on is 6 November": a date of its record, a span the statement gives on
+    if c.kind == "number" and _money(c) and said_as_rate(st.text, c) and any(
+            _per_unit(c, st.text, _attrs(records, about, "number"), records, about, scope.year)
+            for about in (entities, sole) if about):
+        return verdict("true")  # "yours was £182.00 a night": the item's amount over its nights
     if _derived(c, st, own, records, entities, numbers, dates) or sum_of_rows(c, st.text, records) \
             or (antecedent and sum_of_rows(c, f"{antecedent} {st.text}", records)):
         return verdict("true")
@@ -1345,12 +1352,17 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     bound: list[list[int]] = []
     owned: list[list[int]] = []
     candidates = sorted({i for k in involved or () if not k.startswith("#") for i in records.named(k)})[:200]
+    # a text that names one item by its identifier is about it where a statement names nothing itself
+    # ("Thanks for EXP-1133. … yours was £182.00 a night")
+    ids = {key for key in records.keys_in(text) if key.startswith("#")}
+    sole = records.named(next(iter(ids))) if len(ids) == 1 else []
     for k, st in enumerate(statements):
         own, _spans = binder.bind(st.text)
         if st.start <= c.start < st.end:  # what the task involves, named in other words (word order)
             own = sorted(set(own) | {i for i in candidates if _named_in_words(records.entities[i], st.text, [])})
         pointed = [] if own else _pointed_back(st, statements, k, owned)  # "this one … was submitted on 17 October"
-        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or pointed
+        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or pointed \
+            or (sole if st.start <= c.start < st.end and said_as_rate(text, c) else [])
         bound.append(entities)
         owned.append(own or pointed)
         if involved is not None:
@@ -1365,7 +1377,8 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
                 return _wrong_label(local, st, own_attrs, matching) is None
             if c.kind == "number" and _money(c) and c.value >= 0:  # a balance or a difference worked out from
                 # the item's values (a difference is said as a gap, not as a negative amount)
-                if _PER_UNIT.match(text, c.end) and _per_unit(local, st.text, own_attrs, records, entities, year):
+                if said_as_rate(text, c) and (_per_unit(local, st.text, own_attrs, records, entities, year) or (
+                        sole and _per_unit(local, st.text, _attrs(records, sole, "number"), records, sole, year))):
                     return True
                 numbers = [n for n in claims_in(text, year=year, kinds=("number",)) if not _plain_count(n, text)]
                 return _derived(c, st, own_attrs, records, entities, numbers, [])
@@ -1475,6 +1488,15 @@ _PER_UNIT = re.compile(r"(?i)\s*(?:a|an|per|each|every)\s+(?:night|day|week|mont
                        r"delegate|seat|licen[cs]e|user)\b|\s*each\b")
 
 
+_AMOUNT_LABEL = re.compile(r"(?i)\b(?:amount|total|cost|price|value|spend|paid|claimed|gross|net)\b")
+_AVERAGED = re.compile(r"(?i)\baverag(?:ed|es|ing|e)(?:\s+(?:out\s+)?(?:at|of|to))?\s*$")
+
+
+def said_as_rate(text: str, c: Claim) -> bool:
+    """Whether an amount is said as a rate: "£182.00 a night", "averaged £182.00"."""
+    return bool(_PER_UNIT.match(text, c.end) or _AVERAGED.search(text[max(0, c.start - 30):c.start]))
+
+
 _NIGHT_OR_DAY = re.compile(r"(?i)\s*(?:a|an|per|each|every)\s+(night|day)\b")
 
 
@@ -1483,7 +1505,7 @@ def _per_unit(c: Claim, text: str, own: list[tuple[str, Claim, int]], records: R
     """An amount "a night", "per day", "each" that is an amount of the statement or of its item divided by a
     count the statement or the item gives (its nights, its days between two dates, its quantity): "£354.00
     (£177.00 a night)" of a two-night stay."""
-    amounts = [float(a.value) for _l, a, _i in own if a.kind == "number" and _money(a)]
+    amounts = [float(a.value) for label, a, _i in own if a.kind == "number" and (_money(a) or _AMOUNT_LABEL.search(label))]
     amounts += [float(n.value) for n in claims_in(text, year=year, kinds=("number",)) if _money(n) and n.start != c.start]
     counts = {int(a.value) for _l, a, _i in own if a.kind == "number" and float(a.value).is_integer() and 1 < a.value < 400}
     counts |= {int(n.value) for n in claims_in(text, year=year, kinds=("number",))
@@ -1604,7 +1626,17 @@ def _worked_out(c: Claim, text: str, year: int | None) -> bool:
     v, tol = float(c.value), tolerance(c.text)
     values = [float(n.value) for n in numbers if float(n.value) != v and float(n.value) != 0
               and (not c.currency or not n.currency or n.currency == c.currency)]
-    return any(abs(x + y - v) <= tol or abs(abs(x - y) - v) <= tol for x, y in combinations(values, 2))
+    if any(abs(x + y - v) <= tol or abs(abs(x - y) - v) <= tol for x, y in combinations(values, 2)):
+        return True
+    # a rate or a share of an amount over a count the text gives ("£546.00 for 3 nights ... £182.00 a night")
+    counts = {float(n.value) for n in numbers if not n.currency and float(n.value).is_integer() and 2 <= float(n.value) <= 366}
+    amounts = [float(n.value) for n in numbers if n.currency and (not c.currency or n.currency == c.currency)]
+    return bool(c.currency) and any(abs(v * k - x) <= tol * k for k in counts for x in amounts if x != v)
+
+
+def worked_out(c: Claim, text: str, year: int | None) -> bool:
+    """Whether ``c`` is a sum, a difference or a rate of figures ``text`` states (see ``_worked_out``)."""
+    return _worked_out(c, text, year)
 
 
 def _counts_what_it_lists(c: Claim, statements: list[Statement], year: int | None) -> bool:

@@ -332,3 +332,39 @@ def test_a_name_given_to_an_item_is_read_though_a_denial_follows_of_something_el
     assert binder.rival_names("Invoice TF-100 is one of Umber Freight's invoices rather than yours.")
     assert binder.rival_names("Invoice TF-100 is not one of Umber Freight's invoices.") == []
     assert binder.rival_names("| Umber Freight | TF-100 | Not theirs |") == []
+
+
+def test_a_rate_of_the_one_item_a_text_names_is_its_amount_over_its_count():
+    records = _records([["Claim", "City", "Nights", "Amount"], ["EXP-1133", "Milan", 3, 546.0],
+                        ["EXP-1134", "Milan", 2, 300.0], ["EXP-1135", "Lisbon", 2, 394.0]])
+    text = "Thanks for EXP-1133. I've partly approved it: Milan is capped at £170.00 a night and yours was £182.00 a night."
+    assert "£182.00" not in _false(text, records)
+    from officesim.evaluators.claims import claims_in
+    from officesim.evaluators.verdicts import worked_out
+
+    t = "EXP-1133: £546.00 for 3 nights. Your rate was £182.00 a night; £36.00 over."
+    rate = [c for c in claims_in(t, year=2026, kinds=("number",)) if c.value == 182][0]
+    assert worked_out(rate, t, 2026)
+    wrong = [c for c in claims_in(t.replace("182.00", "192.00"), year=2026, kinds=("number",)) if c.value == 192][0]
+    assert not worked_out(wrong, t.replace("182.00", "192.00"), 2026)
+
+
+def test_an_amount_named_as_a_limit_is_a_rule_not_an_alternative():
+    from officesim.evaluators.claims import claims_in
+    from officesim.evaluators.truth import _a_limit
+
+    for text, limit in (("approved in full, £41.80 — under the £60.00 daily meals limit.", True),
+                        ("It's above the £160.00 Lisbon cap, so ...", True),
+                        ("the meals limit of £60.00 applies", True),
+                        ("approved £41.80 or £60.00 in full", False)):
+        c = [c for c in claims_in(text, year=2026, kinds=("number",)) if c.value == 60 or c.value == 160][0]
+        assert _a_limit(c, text) is limit, text
+
+
+def test_a_short_documents_lines_are_about_the_identifiers_it_opens_with():
+    from officesim.evaluators.claims import office_sources
+
+    pdf = {"kind": "pdf", "pages": ["Credit note: CN-SC-2611-045\nSupplier: Saltmarsh Cleaning\nAmount credited: £463.04"]}
+    sources = office_sources({"data/cn.pdf": pdf}, 2026)
+    units = {u for v, _w, u in sources if v.kind == "number" and v.value == 463.04}
+    assert any(v.kind == "id" and u in units for v, _w, u in sources)
