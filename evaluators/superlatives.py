@@ -40,6 +40,7 @@ class Ranked:
     keys: tuple[frozenset[str], ...]
     columns: dict[str, tuple[Any, ...]]
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # each column of names: each row's name key
+    figures: tuple[frozenset[float], ...] = ()  # every number of each row, whichever column holds it
 
 
 def _value(cell: Any) -> Any:
@@ -95,10 +96,14 @@ def ranked_lists(before: dict[str, dict], gold: dict[str, dict]) -> list[Ranked]
                         and len({type(v) for v in values}) == 1:
                     columns[label] = values
             if columns:
-                out.append(Ranked(f"{path}#{sheet}", tuple(keys), columns, names))
+                figures = tuple(frozenset(float(c) for c in r if isinstance(c, (int, float)) and not isinstance(c, bool))
+                                for r in body)
+                out.append(Ranked(f"{path}#{sheet}", tuple(keys), columns, names, figures))
     return out
 
 
+_PERIOD_SAID = re.compile(r"(?i)\b(?:last|previous|prior|this|next)\s+(?:year|quarter|month)|\ba year (?:ago|earlier|before)|"
+                          r"\b(?:19|20)\d\d\b|\bQ[1-4]\b")
 _CHANGE = re.compile(r"(?i)\b(?:increase|rise|growth|gain|jump|drop|decrease|fall|decline|change|improvement)s?\b")
 
 
@@ -207,7 +212,9 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
                                f"task writes in {ranked.where} ({wrong} is, by {_amount_label(ranked)})")
                     break
                 extremes = _extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))
-                if _CHANGE.search(m.group(0)):  # "the largest increase": a change, by whichever column holds it
+                if _CHANGE.search(m.group(0)) or _PERIOD_SAID.search(text[max(0, m.start() - 30):m.end()]):
+                    # "the largest increase": a change, by whichever column holds it; "last year's best
+                    # seller": by the column of that period
                     extremes |= _extremes(ranked, sup, every_column=True)
                 if extremes and row not in extremes:
                     names = ", ".join(sorted({k.lstrip("#") for i in extremes for k in ranked.keys[i]

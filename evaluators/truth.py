@@ -23,7 +23,7 @@ from datetime import date, datetime, time, timedelta
 from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
                                           counted_action_problems, mail_key)
 from officesim.evaluators.claims import (Claim, _per_task, _sentence_at, scaled_by_words, added_text, calendar_claims, claims_in, directory_of,
-                                         gold_written, greeting_problem, office_memo, register_true_context, same_claim)
+                                         content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
 from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key
@@ -1084,7 +1084,7 @@ def _true_context(state: EvalState):
                 claim.kind == "number" and bool(claim.currency) and said_as_rate(text, claim)
                 and true_of_records(claim, text, records, state.year, None)) or (
                 claim.kind == "number" and bool(claim.currency) and _a_limit(claim, text)
-                and true_of_records(claim, text, records, state.year, None)) or (
+                and _stated_with_words(claim, text, state)) or (
                 claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year)) or (
                 claim.kind == "date" and state.now is not None and period_bound(claim, text, state.now.date()))
         if claim.kind == "number" and not claim.currency and claim.value in counts and float(claim.value) > 1:
@@ -1114,6 +1114,18 @@ def _true_context(state: EvalState):
 # an amount named as a limit ("under the £60.00 daily meals limit", "above the £160.00 Lisbon cap"): a rule
 # the decision is measured by, not an alternative to the decided amount
 _LIMIT = re.compile(r"(?i)(?:\s+(?!limit|cap)[\w'’-]+){0,3}?\s+(?:limit|cap|allowance|maximum|ceiling|threshold)s?\b")
+
+
+def _stated_with_words(claim: Claim, text: str, state: EvalState) -> bool:
+    """Whether a line of the office states the value with a word said beside it ("the £60.00 daily meals
+    limit" and the policy's "Meals: £60.00 per day")."""
+    office_memo(state)
+    words = content_words(text[max(0, claim.start - 40):claim.end + 40].replace(claim.text, " ")) - _LIMIT_WORDS
+    return any(same_claim(claim, v) and words & around for v, around, _u in state.memo["sources"])
+
+
+_LIMIT_WORDS = frozenset({"limit", "cap", "allowance", "maximum", "ceiling", "threshold", "under", "within", "above",
+                          "over", "below", "approved", "full", "daily"})
 
 
 def _a_limit(claim: Claim, text: str) -> bool:

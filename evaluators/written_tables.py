@@ -79,7 +79,7 @@ def _same(x: float, y: float) -> bool:
 def _of_row(value: float, ranked: Ranked, row: int) -> bool:
     """A value of the row, or worked out in one step from two of its values (a change, a sum, a ratio)."""
     own = [v[row] for v in ranked.columns.values() if isinstance(v[row], float)]
-    if any(_same(value, v) for v in own):
+    if any(_same(value, v) for v in [*own, *(ranked.figures[row] if row < len(ranked.figures) else ())]):
         return True
     for i, a in enumerate(own):
         for b in own[i + 1:]:
@@ -120,7 +120,7 @@ def moved_figure_problems(text: str, lists: list[Ranked]) -> list[str]:
             for c in _figures(st.text):
                 if any(a <= c.start < b for a, b, _r in mentions):
                     continue  # a figure in a row's name ("Archive Box (10)")
-                near = min(mentions, key=lambda m: _distance((c.start, c.end), m[:2]))
+                near = _said_of(st.text, c, mentions)
                 if _distance((c.start, c.end), near[:2]) > REACH or _apart(st.text, (c.start, c.end), near[:2]) \
                         or _counts_else(st.text[c.end:], labels):
                     continue
@@ -138,6 +138,24 @@ def moved_figure_problems(text: str, lists: list[Ranked]) -> list[str]:
                 out.append(f"{st.text.strip()[:120]!r}: {c.text} is {theirs}'s {label!r} in the table the task writes "
                            f"({ranked.where}), not {_row_name(ranked, row)}'s ({_shown(ranked.columns[label][row])})")
     return list(dict.fromkeys(out))
+
+
+_LINKED = re.compile(r"(?i)\s*(?:\(|for|from|by|at|in|of|to)\s*$")
+
+
+def _said_of(text: str, c: Claim, mentions: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+    """The row a figure is said of: a name right after it joined by a word ("£143,570.50 from South",
+    "£91,865.50 (North)"), else the nearest name before it ("Filing Cabinet rose most (+425) and Paper A4
+    least"), else the nearest after."""
+    after = [m for m in mentions if m[0] >= c.end]
+    if after:
+        first = min(after, key=lambda m: m[0])
+        if first[0] - c.end <= 8 and _LINKED.match(text[c.end:first[0]]):
+            return first
+    before = [m for m in mentions if m[1] <= c.start]
+    if before:
+        return max(before, key=lambda m: m[1])
+    return min(mentions, key=lambda m: _distance((c.start, c.end), m[:2]))
 
 
 def _apart(text: str, a: tuple[int, int], b: tuple[int, int]) -> bool:

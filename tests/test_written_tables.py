@@ -37,3 +37,10 @@ def test_a_figure_far_from_any_row_name_is_not_read():
     lists = _lists()
     text = "Filing Cabinet is this year's best seller, which the whole sales team will be glad to hear: 234."
     assert moved_figure_problems(text, lists) == []
+
+
+def test_a_figure_is_said_of_the_name_before_it_unless_a_name_right_after_takes_it():
+    lists = _lists()
+    assert moved_figure_problems("Filing Cabinet rose most (+425) and Paper A4 least (+108).", lists) == []
+    assert moved_figure_problems("172 units for Label Printer last year.", lists)  # 172 is Filing Cabinet's
+    assert moved_figure_problems("234 units for Label Printer last year.", lists) == []
