@@ -168,15 +168,18 @@ class Records:
 
     def masters(self, key: str) -> list[int]:
         """The rows of the tables that list a party once under a column of names (a customer's row of the
-        customer list, a supplier's of the supplier list): what a name that many rows mention (a customer
-        with 100 orders) is about when a statement says what kind of party it is ("Gull Point (West)")."""
+        customer list, a supplier's of the supplier list), or an identifier once (a cost centre's row of the
+        budget): what a key that many rows mention (a customer with 100 orders, a cost centre of 300 ledger
+        lines) is about when a statement says what kind of thing it is ("Gull Point (West)")."""
         found = self.__dict__.setdefault("_masters", {})
         if key not in found:
             by_table: dict[str, list[int]] = {}
             for i in self.by_key.get(key, ()):
                 e = self.entities[i]
-                if any(own == key and ANCHOR_COLUMN.search(label) for label, own in e.names):
-                    by_table.setdefault(e.collection, []).append(i)
+                if "#" not in e.collection or e.collection.endswith(("#lines", "#mail")):
+                    continue  # a sheet's or a table's row, not a line that mentions it
+                if key.startswith("#") or any(own == key and ANCHOR_COLUMN.search(label) for label, own in e.names):
+                    by_table.setdefault(e.collection, []).append(i)  # an identifier: the table listing it once
             found[key] = sorted(rows[0] for rows in by_table.values() if len(rows) == 1)
         return found[key]
 

@@ -151,7 +151,7 @@ class Binder:
         anchors = [k for k in found if k.startswith("#")]
         by_id = bool(anchors)
         if by_id:
-            items = {i for k in anchors for i in records.named(k)}
+            items = {i for k in anchors for i in (records.named(k) or records.masters(k))}
         else:  # names of one row each under a column of names ("Name", "Supplier")
             items = set()
             for k in found:
@@ -402,7 +402,7 @@ def _category_anchors(st: Statement, entities: list[int], records: Records, year
     chosen = set(entities)
     for key, (a, b) in records.keys_in(st.text).items():
         rows = [i for i in records.named(key) if i in chosen] or \
-            ([] if key.startswith("#") or "@" in key else records.masters(key))
+            ([] if "@" in key else records.masters(key))
         if dates and len(rows) > 1:
             dated = set().union(*(_rows_dated(records, rows, d) for d in dates))
             rows = [i for i in rows if i in dated] or rows

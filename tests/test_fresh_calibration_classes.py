@@ -368,3 +368,17 @@ def test_a_short_documents_lines_are_about_the_identifiers_it_opens_with():
     sources = office_sources({"data/cn.pdf": pdf}, 2026)
     units = {u for v, _w, u in sources if v.kind == "number" and v.value == 463.04}
     assert any(v.kind == "id" and u in units for v, _w, u in sources)
+
+
+def test_an_identifier_many_lines_mention_has_the_row_of_the_table_that_lists_it_once():
+    from officesim.evaluators.records import build_records
+    from officesim.evaluators.verdicts import Binder
+
+    budget = [["Cost centre", "Name", "Budget"], ["CC-310", "Purchasing", 50000.0], ["CC-410", "Operations", 84000.0]]
+    ledger = [["Date", "Cost centre", "Amount"]] + [[f"2026-07-{1 + i % 28:02d}", "CC-410", 100.0 + i] for i in range(60)]
+    records = build_records({"data/budget.xlsx": {"kind": "xlsx", "sheet_order": ["B"], "sheets": {"B": budget}},
+                             "data/ledger.xlsx": {"kind": "xlsx", "sheet_order": ["L"], "sheets": {"L": ledger}}}, 2026)
+    assert records.named("#CC410") == []  # 61 rows: too many to bind
+    binder = Binder(records)
+    assert binder.rival_names("CC-410 (Purchasing): spent £88,654.97 against a budget of £84,000.00")
+    assert binder.rival_names("CC-410 (Operations): spent £88,654.97 against a budget of £84,000.00") == []
