@@ -1117,11 +1117,16 @@ _LIMIT = re.compile(r"(?i)(?:\s+(?!limit|cap)[\w'’-]+){0,3}?\s+(?:limit|cap|al
 
 
 def _stated_with_words(claim: Claim, text: str, state: EvalState) -> bool:
-    """Whether a line of the office states the value with a word said beside it ("the £60.00 daily meals
-    limit" and the policy's "Meals: £60.00 per day")."""
+    """Whether a line of the office states the value with the words that say what the limit is of ("the
+    £60.00 daily meals limit" and the policy's "Meals: £60.00 per day"; not "the £185.00 Hamburg cap"
+    where £185.00 is Dublin's line)."""
     office_memo(state)
-    words = content_words(text[max(0, claim.start - 40):claim.end + 40].replace(claim.text, " ")) - _LIMIT_WORDS
-    return any(same_claim(claim, v) and words & around for v, around, _u in state.memo["sources"])
+    after = _LIMIT.match(text, claim.end)
+    said = text[claim.end:after.end()] if after else text[max(0, claim.start - 40):claim.start]
+    words = content_words(said) - _LIMIT_WORDS  # what the limit is of: "daily meals", "Hamburg"
+    if not words:
+        return False
+    return any(same_claim(claim, v) and words <= around for v, around, _u in state.memo["sources"])
 
 
 _LIMIT_WORDS = frozenset({"limit", "cap", "allowance", "maximum", "ceiling", "threshold", "under", "within", "above",

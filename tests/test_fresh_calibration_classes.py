@@ -382,3 +382,19 @@ def test_an_identifier_many_lines_mention_has_the_row_of_the_table_that_lists_it
     binder = Binder(records)
     assert binder.rival_names("CC-410 (Purchasing): spent £88,654.97 against a budget of £84,000.00")
     assert binder.rival_names("CC-410 (Operations): spent £88,654.97 against a budget of £84,000.00") == []
+
+
+def test_a_limit_is_true_only_where_a_line_states_it_with_what_it_is_of():
+    from types import SimpleNamespace
+
+    from officesim.evaluators.claims import claims_in, office_sources
+    from officesim.evaluators.truth import _stated_with_words
+
+    policy = {"kind": "docx", "paragraphs": ["Meals: £60.00 per day", "Hotel, Hamburg: £175.00 a night",
+                                             "Hotel, Dublin: £185.00 a night"]}
+    state = SimpleNamespace(memo={"sources": office_sources({"data/policy.docx": policy}, 2026)})
+    for text, true in (("approved in full, £41.80 — under the £60.00 daily meals limit.", True),
+                       ("£167.00 a night, inside the policy's £175.00 Hamburg cap.", True),
+                       ("£167.00 a night, inside the policy's £185.00 Hamburg cap.", False)):
+        c = [c for c in claims_in(text, year=2026, kinds=("number",)) if c.value in (60, 175, 185)][0]
+        assert _stated_with_words(c, text, state) is true, text
