@@ -168,9 +168,15 @@ class Binder:
         collections = {records.entities[i].collection for i in items}
         keys = set().union(*[records.entities[i].keys for i in items])
         out = []
+        named_at = [span for k, span in found.items() if not k.startswith("#") and "@" not in k and k not in self.neutral]
+        id_at = [found[k] for k in anchors if k.startswith("#")]
         for key, (start, end) in found.items():
             if key.startswith("#") or "@" in key or key in self.neutral or key in keys:
                 continue
+            if by_id and not any(_nearest_to(anchor, (start, end), named_at)
+                                 and not _LIST_BREAK.search(text[min(anchor[1], end):max(anchor[0], start)])
+                                 for anchor in id_at):
+                continue  # a name nearer another name than the identifier is another item's, listed beside it
             rival = None
             if by_id:
                 others = records.named(key)
@@ -197,6 +203,17 @@ class Binder:
 
     def _person(self, key: str) -> bool:
         return any(self.records.entities[i].collection == "person" for i in self.records.by_key.get(key, ())[:GENERIC])
+
+
+_LIST_BREAK = re.compile(r"(?i);|\)\s*,?\s*(?:and|or)\b|,\s+(?:and|or)\b")  # "…SO-71029'), and Nettle Cross"
+
+
+def _nearest_to(anchor: tuple[int, int], span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    """Whether ``span`` is the name nearest the identifier at ``anchor`` ("IL-2606-0199 from Kestrel Paper
+    Co."), not one of several items listed beside it ("Teasel Vets (24 Sep) and Dovetail Joinery (SO-71029)")."""
+    def gap(s: tuple[int, int]) -> int:
+        return max(s[0] - anchor[1], anchor[0] - s[1], 0)
+    return all(gap(span) <= gap(other) for other in spans if other != span)
 
 
 _DENIED = re.compile(r"(?i)\b(?:not|never|no longer|rather than|instead of|neither|nor)\b|n't\b")

@@ -398,3 +398,17 @@ def test_a_limit_is_true_only_where_a_line_states_it_with_what_it_is_of():
                        ("£167.00 a night, inside the policy's £185.00 Hamburg cap.", False)):
         c = [c for c in claims_in(text, year=2026, kinds=("number",)) if c.value in (60, 175, 185)][0]
         assert _stated_with_words(c, text, state) is true, text
+
+
+def test_names_listed_beside_an_identifier_are_other_items_not_rival_names():
+    from officesim.evaluators.records import build_records
+    from officesim.evaluators.verdicts import Binder
+
+    orders = [["Order", "Customer", "Product"], ["SO-71029", "Dovetail Joinery", "Desk Lamp"],
+              ["SO-71030", "Teasel Vets", "Chair"], ["SO-71031", "Nettle Cross Garages", "Desk"]]
+    records = build_records({"data/orders.xlsx": {"kind": "xlsx", "sheet_order": ["O"], "sheets": {"O": orders}}}, 2026)
+    binder = Binder(records)
+    listed = ("No reply yet: Teasel Vets (24 Sep) and Dovetail Joinery (28 Sep, 'Question about order SO-71029'), "
+              "and Nettle Cross Garages (1 Oct).")
+    assert binder.rival_names(listed) == []
+    assert binder.rival_names("Order SO-71029 from Teasel Vets is late.")
