@@ -19,7 +19,7 @@ from typing import Iterator
 
 from officesim.evaluators.claims import Claim, claims_in
 from officesim.evaluators.records import fold, name_key
-from officesim.evaluators.statements import cut
+from officesim.evaluators.statements import Statement, cut
 from officesim.evaluators.superlatives import Ranked
 
 REACH = 60  # characters between a figure and the row name it is said of, at most
@@ -68,6 +68,15 @@ def _mentions(text: str, names: dict[tuple[str, ...], int]) -> list[tuple[int, i
     return out
 
 
+def _naming(statements: list[Statement], names: dict[tuple[str, ...], int]
+            ) -> Iterator[tuple[Statement, list[tuple[int, int, int]]]]:
+    """The statements that name a row of a table, each with where it names them."""
+    for st in statements if names else ():
+        mentions = _mentions(st.text, names)
+        if mentions:
+            yield st, mentions
+
+
 def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(b[0] - a[1], a[0] - b[1], 0)
 
@@ -106,17 +115,12 @@ def moved_figure_problems(text: str, lists: list[Ranked]) -> list[str]:
     """Figures said of a row of the gold's written tables that are another row's (see the module rules)."""
     if not lists or not text:
         return []
-    text = text[:MAX_TEXT]
+    statements = cut(text[:MAX_TEXT])
     out = []
     for ranked in lists:
         names = _names(ranked)
-        if not names:
-            continue
         labels = {w for label in ranked.columns for w, _s, _e in _words(label)}
-        for st in cut(text):
-            mentions = _mentions(st.text, names)
-            if not mentions:
-                continue
+        for st, mentions in _naming(statements, names):
             for c in _figures(st.text):
                 if any(a <= c.start < b for a, b, _r in mentions):
                     continue  # a figure in a row's name ("Archive Box (10)")
@@ -221,17 +225,15 @@ def direction_problems(text: str, lists: list[Ranked]) -> list[str]:
     the row named nearest it, unless the statement denies it."""
     if not lists or not text:
         return []
-    text = text[:MAX_TEXT]
+    statements = cut(text[:MAX_TEXT])
     out = []
     for ranked in lists:
         periods = _periods(ranked)
-        names = _names(ranked) if periods else {}
-        if not names:
+        if periods is None:
             continue
         earlier, later = periods
-        for st in cut(text):
-            mentions = _mentions(st.text, names)
-            for m in _DIRECTION.finditer(st.text) if mentions else ():
+        for st, mentions in _naming(statements, _names(ranked)):
+            for m in _DIRECTION.finditer(st.text):
                 near = min(mentions, key=lambda x: _distance(m.span(), x[:2]))
                 if _distance(m.span(), near[:2]) > REACH or _NEGATED.search(st.text[max(0, m.start() - 30):m.start()]):
                     continue
