@@ -243,8 +243,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
     all_numbers = [c for c in claims_in(text, year=scope.year, kinds=("number",)) if not _plain_count(c, text)]
     all_dates = [c.value for c in claims_in(text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
     columns = column_totals(text, scope.year)
-    ids = {key for key in records.keys_in(text) if key.startswith("#")}  # the one item a text names, if one
-    sole = records.named(next(iter(ids))) if len(ids) == 1 else []
+    sole = sole_item(text, records)
     for i, st in enumerate(statements):
         if values > MAX_CLAIMS:  # past what any person writes: the rest is left unread, in linear time
             reading.unread += [s.text[:200] for s in statements[i:]]
@@ -1339,6 +1338,13 @@ def _invented(text: str, records: Records, scope: Scope) -> list[Verdict]:
             for c in invented_ids(text, scope.known, scope.year) if str(c.value) not in given]
 
 
+def sole_item(text: str, records: Records) -> list[int]:
+    """The entities of the one identifier a text names, if it names exactly one: what a statement naming
+    nothing itself is about ("Thanks for EXP-1133. … yours was £182.00 a night")."""
+    ids = {key for key in records.keys_in(text) if key.startswith("#")}
+    return records.named(next(iter(ids))) if len(ids) == 1 else []
+
+
 def true_of_records(c: Claim, text: str, records: Records, year: int | None,
                     involved: frozenset[str] | None = None) -> bool:
     """Whether ``c``, written in ``text``, is an attribute of what its statement (or the heading it stands
@@ -1369,10 +1375,7 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     bound: list[list[int]] = []
     owned: list[list[int]] = []
     candidates = sorted({i for k in involved or () if not k.startswith("#") for i in records.named(k)})[:200]
-    # a text that names one item by its identifier is about it where a statement names nothing itself
-    # ("Thanks for EXP-1133. … yours was £182.00 a night")
-    ids = {key for key in records.keys_in(text) if key.startswith("#")}
-    sole = records.named(next(iter(ids))) if len(ids) == 1 else []
+    sole = sole_item(text, records)
     for k, st in enumerate(statements):
         own, _spans = binder.bind(st.text)
         if st.start <= c.start < st.end:  # what the task involves, named in other words (word order)
