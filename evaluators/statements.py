@@ -111,3 +111,9 @@ def items_above(text: str, pos: int) -> int:
         n += 1
         lines.pop()
     return n
+
+
+def span_gap(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Characters between two spans of one text (0 when they touch or overlap): how near a value stands to
+    the name it may be said of."""
+    return max(b[0] - a[1], a[0] - b[1], 0)

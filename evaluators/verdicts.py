@@ -40,7 +40,7 @@ from officesim.evaluators.derived import Operand, days_between, one_step, tolera
 from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold_words, Entity, Records, id_key, label_words,
                                           shown, table_totals)
 from officesim.evaluators.roles import role_problems
-from officesim.evaluators.statements import Statement, cut, items_under
+from officesim.evaluators.statements import Statement, cut, items_under, span_gap
 from officesim.evaluators.text import NUMBER_WORDS
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
@@ -430,10 +430,6 @@ def _category_anchors(st: Statement, entities: list[int], records: Records, year
 CATEGORY_REACH = 40  # characters between a category word and the name it is said of, at most
 
 
-def _distance(at: tuple[int, int], span: tuple[int, int]) -> int:
-    return max(span[0] - at[1], at[0] - span[1], 0)
-
-
 def category_problems(st: Statement, entities: list[int], spans: list[tuple[int, int]], records: Records,
                       scope: Scope) -> list[Verdict]:
     """Another value of a column of categories said of a row that the statement names ("Upland Outdoor
@@ -463,11 +459,11 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
                     at = _category_at(low, value)
                     if at is None or any(s <= at.start() < e for s, e in spans):
                         continue
-                    near = _distance(at.span(), (a, b))
-                    if near > CATEGORY_REACH or any(_distance(at.span(), o) < near for o in others) or \
+                    near = span_gap(at.span(), (a, b))
+                    if near > CATEGORY_REACH or any(span_gap(at.span(), o) < near for o in others) or \
                             _NOT_BEFORE.search(low[max(0, at.start() - 30):at.start()]):
                         continue
-                    if any(_distance(o, (a, b)) <= near and not any(_distance(o, x) < _distance(o, (a, b))
+                    if any(span_gap(o, (a, b)) <= near and not any(span_gap(o, x) < span_gap(o, (a, b))
                                                                     for x in others) for o in owns):
                         continue  # the row's own value is said of it, nearer than this one
                     if lines is None:

@@ -19,7 +19,7 @@ from typing import Iterator
 
 from officesim.evaluators.claims import Claim, claims_in
 from officesim.evaluators.records import fold, name_key
-from officesim.evaluators.statements import Statement, cut
+from officesim.evaluators.statements import Statement, cut, span_gap
 from officesim.evaluators.superlatives import Ranked
 
 REACH = 60  # characters between a figure and the row name it is said of, at most
@@ -77,10 +77,6 @@ def _naming(statements: list[Statement], names: dict[tuple[str, ...], int]
             yield st, mentions
 
 
-def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    return max(b[0] - a[1], a[0] - b[1], 0)
-
-
 def _same(x: float, y: float) -> bool:
     return abs(x - y) <= 0.005 + 1e-9 * abs(y)
 
@@ -125,7 +121,7 @@ def moved_figure_problems(text: str, lists: list[Ranked]) -> list[str]:
                 if any(a <= c.start < b for a, b, _r in mentions):
                     continue  # a figure in a row's name ("Archive Box (10)")
                 near = _said_of(st.text, c, mentions)
-                if _distance((c.start, c.end), near[:2]) > REACH or _apart(st.text, (c.start, c.end), near[:2]) \
+                if span_gap((c.start, c.end), near[:2]) > REACH or _apart(st.text, (c.start, c.end), near[:2]) \
                         or _counts_else(st.text[c.end:], labels):
                     continue
                 row = near[2]
@@ -159,7 +155,7 @@ def _said_of(text: str, c: Claim, mentions: list[tuple[int, int, int]]) -> tuple
     before = [m for m in mentions if m[1] <= c.start]
     if before:
         return max(before, key=lambda m: m[1])
-    return min(mentions, key=lambda m: _distance((c.start, c.end), m[:2]))
+    return min(mentions, key=lambda m: span_gap((c.start, c.end), m[:2]))
 
 
 def _apart(text: str, a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -234,8 +230,8 @@ def direction_problems(text: str, lists: list[Ranked]) -> list[str]:
         earlier, later = periods
         for st, mentions in _naming(statements, _names(ranked)):
             for m in _DIRECTION.finditer(st.text):
-                near = min(mentions, key=lambda x: _distance(m.span(), x[:2]))
-                if _distance(m.span(), near[:2]) > REACH or _NEGATED.search(st.text[max(0, m.start() - 30):m.start()]):
+                near = min(mentions, key=lambda x: span_gap(m.span(), x[:2]))
+                if span_gap(m.span(), near[:2]) > REACH or _NEGATED.search(st.text[max(0, m.start() - 30):m.start()]):
                     continue
                 row = near[2]
                 change = ranked.columns[later][row] - ranked.columns[earlier][row]
