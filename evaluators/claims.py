@@ -447,6 +447,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
                 continue
             if not any(_money(c) or c.kind == "date" for c in readings):
                 continue  # a count beside the facts is read only against the gold's count in its place
+        if support.texts and any(_task_limit(c, text, str(support.texts[0]), year) for c in readings):
+            continue  # "with the lower £30,000 threshold": the limit the task itself sets
         if sources is not None and any(_unbound(c, text, [*sources, *support.elsewhere], support.expected, year)
                                        and not (c.kind == "number" and derived(c, text, written, [], year=year, now=now))
                                        for c in readings):  # a rate worked out beside its item is not another's
@@ -570,6 +572,18 @@ def _beside_read(claim: Claim, text: str, expected: list[Any], year: int | None)
         return True
     # beside another item's identifier ("your other order SO-70454 shipped on 3 February") it is that item's
     return "id" in _item_values(line, expected, year) and _beside_id(claim, text)
+
+
+LIMIT_WORD = re.compile(r"(?i)\b(?:limit|cap|allowance|maximum|ceiling|threshold|cut-?off)s?\b")
+
+
+def _task_limit(claim: Claim, text: str, instruction: str, year: int | None) -> bool:
+    """Whether an amount is the limit the instruction sets, named as a limit where it is written ("the
+    lower £30,000 threshold", "under the £5,000 approval limit") and where the instruction gives it."""
+    if not _money(claim) or not LIMIT_WORD.search(text, max(0, claim.start - 30), claim.end + 30):
+        return False
+    return any(same_claim(claim, c) and LIMIT_WORD.search(instruction, max(0, c.start - 40), c.end + 40)
+               for c in claims_in(instruction, year=year, kinds=("number",)))
 
 
 def _unbound(claim: Claim, text: str, units: list[tuple[Claim, set[str], int]], expected: list[Any],
@@ -1314,7 +1328,7 @@ def negated(sentence: str) -> bool:
 
 # (the runs of spaces are tried where they start only, "(?<!\s)": from each space of a long run the pattern
 # read to its end, quadratic; a run that does not break from its start breaks from none of its spaces)
-_CLAUSE_BREAK = re.compile(r";|:(?=\s)|,\s*(?=(?:but|and|while|although|though|whereas|so|yet)\b)"
+_CLAUSE_BREAK = re.compile(r";|:(?=\s)|,\s*(?=(?:but|and|while|although|though|whereas|so|yet|not)\b)"
                            r"|(?<!\s)\s+(?:but|while|although|whereas)\s+|\s(?=(?:rather than|instead of)\b)"
                            # a second verb of the same subject: "placed X on hold and will not pay it"
                            r"|(?<!\s)\s+and\s+(?=(?:will|would|shall|won't|wont|cannot|can't|do|does|did|don't|doesn't|"
@@ -1418,12 +1432,12 @@ def _clauses_stating(texts: Iterable[str], fact: Any, year: int | None) -> Itera
         for a, _b, sentence in sentences(str(text or "")):
             if (m := find(sentence, fact, year=year)) is not None:
                 yield from _clauses(sentence, m.start, m.end)
-                heading = _heading_over(str(text or ""), a + m.start)
+                heading = heading_over(str(text or ""), a + m.start)
                 if heading:
                     yield heading
 
 
-def _heading_over(text: str, at: int) -> str | None:
+def heading_over(text: str, at: int) -> str | None:
     """The line ending in a colon that the list item at ``at`` stands under, if it is one."""
     lines = text[:at].split("\n")
     if not _BULLET.match(lines[-1]):
@@ -1481,6 +1495,13 @@ def hedge_problems(text: str, expected: Iterable[Any], *, year: int | None,
     return out
 
 
+# a decision refused, with the refused item right after it: "I can't approve 30-31 December", "we are
+# unable to accept the return of SO-71834" (the date or item is what is refused, not denied)
+_REFUSAL = re.compile(r"(?i)\b(?:can ?not|can't|can’t|unable to|won't be able to|will not be able to|not able to|"
+                      r"won't|will not|couldn't|could not)\s+(?:\w+\s+){0,2}?(?:approve|accept|grant|allow|authori[sz]e|"
+                      r"agree to|sign off|sign|refund|take back)\b[^.;:\n]{0,40}$")
+
+
 def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[str], *, year: int | None,
                       office: str = "") -> list[str]:
     """Expected facts stated only in a negated sentence, where the gold states them plainly. A negation
@@ -1495,16 +1516,23 @@ def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[st
         if negated(str(fact)):
             plain.add(str(fact))  # the fact is itself a negation ("not delivered"): its sentence is too
             continue
-        around = []
-        for found in _occurrences(text, fact, year):  # one negated statement is enough: "opens 13 May" in
+        around: list[str] = []
+        refused: list[str] = []  # "I can't approve 30-31 December": what is refused, not a denial of the date
+        found_all = _occurrences(text, fact, year)
+        for found in found_all:  # one negated statement is enough: "opens 13 May" in
             here = [_without_asides(clause, text[found.start:found.end])  # the subject, "not 13 May" below
                     for s in spans if s[0] <= found.start < s[1] or s[0] < found.end <= s[1]
                     for clause in _clauses(s[2], found.start - s[0], found.end - s[0])]
             if here and all(negated(c) for c in here) and (not _is_name(fact) or negated(_words_before(text, found.start))):
+                if _REFUSAL.search(text[max(0, found.start - 60):found.start]):
+                    refused = refused or here
+                    continue
                 around = here
                 break
+        if not around and refused and len(found_all) == 1:
+            around = refused  # the refusal is the only place the fact stands: it is not stated as a fact
         if not around:
-            if _occurrences(text, fact, year):
+            if found_all:
                 plain.add(str(fact))
             continue
         negative[str(fact)] = around

@@ -12,7 +12,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from officesim.evaluators.claims import SET_ASIDE, directory_of, gold_mail, mail_said, sentences, written_problems
+from officesim.evaluators.claims import SET_ASIDE, directory_of, gold_mail, heading_over, mail_said, sentences, written_problems
 from officesim.evaluators.facts import Fact, find, other_candidates, own_text, rebound, states, unbound
 from officesim.evaluators.registry import CellRef, CheckResult, TimeStr, check
 from officesim.evaluators.state import (
@@ -415,9 +415,11 @@ def set_aside_as(text: str, fact: Any, words: list[str], required: list[Any], *,
     ``words`` ("the other orders, PO-4551 and PO-4577, have your approval"): a sentence with one of them,
     no denial ("no", "without", "awaiting", "unapproved"...) and none of the ``required`` facts, which
     would make it part of the answer ("no approval for PO-4505 or PO-4551")."""
-    said = [s for _a, _b, s in sentences(text) if find(s, fact, year=year) is not None]
-    return bool(said) and all(any(w.casefold() in s.casefold() for w in words) and not _DENIAL.search(s)
-                              and not any(find(s, r, year=year) is not None for r in required) for s in said)
+    said = [(s, heading_over(text, a + m.end) or "") for a, _b, s in sentences(text)
+            if (m := find(s, fact, year=year)) is not None]  # a list item says it with the line it stands under
+    return bool(said) and all(any(w.casefold() in f"{s} {h}".casefold() for w in words)
+                              and not _DENIAL.search(s) and not _DENIAL.search(h)
+                              and not any(find(s, r, year=year) is not None for r in required) for s, h in said)
 
 
 _DENIED_FILLER = r"(?:been|be|being|yet|put|placed|treated|considered|counted|marked|as|a|an|the|it|this|one|on|really|actually|also)"

@@ -593,6 +593,9 @@ def _words_pattern(needle: str, case_sensitive: bool, plural: bool = True) -> re
     return re.compile(left + r"[\s\-‐]+".join(parts) + right, 0 if case_sensitive else re.I)
 
 
+_RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|until|till)\s*", re.I)
+
+
 def _rival_between(text: str, group: list[Any], others: list[Any], *, year: int | None) -> bool | None:
     """Whether the lines of ``text`` from the first to the last of ``group``'s facts hold a line
     stating none of them, a value of one of their kinds (a number, date, time or identifier) that is
@@ -611,6 +614,12 @@ def _rival_between(text: str, group: list[Any], others: list[Any], *, year: int 
     chars = list(text)
     for m in found:
         chars[m.start:m.end] = " " * (m.end - m.start)
+        joined = _RANGE_JOIN.match(text, m.end)  # "14:00 to 15:00": the range's end is the same thing's
+        if joined:
+            end = next(iter([*times_in(text[joined.end():joined.end() + 12]),
+                             *dates_in(text[joined.end():joined.end() + 30], year)]), None)
+            if end is not None and end.start == 0:
+                chars[joined.end():joined.end() + end.end] = " " * end.end
     between = "".join(chars[lo:hi])
     own = [fact_of(f) for f in group]
     if any(find(between, f, year=year) is not None for f in others if f not in group):

@@ -134,6 +134,8 @@ class Records:
     name_labels: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     # (collection, column) -> the values of a column of states ("Status": approved, pending, withdrawn)
     states: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
+    # the organisations mail comes from (a mail's ``names`` holds its sender's: ("from", key))
+    senders: set[str] = field(default_factory=set)
 
     def add(self, entity: Entity) -> None:
         if not entity.keys and not entity.attributes:
@@ -152,6 +154,8 @@ class Records:
                 self.ids.add(id_key(claim.value))
         for label, key in entity.names:
             self.name_labels.setdefault((entity.collection, key), set()).add(label)
+            if entity.collection == "mail":
+                self.senders.add(key)
 
     # -- lookups -----------------------------------------------------------------------------------
     def size(self, collection: str) -> int:
@@ -357,7 +361,8 @@ def _split_row(line: str) -> list[str] | None:
 
 
 def _text_records(records: Records, path: str, kind: str, lines: list[str], year: int | None,
-                  own_keys: Iterable[str] = (), own: Iterable[tuple[str, Claim]] = ()) -> None:
+                  own_keys: Iterable[str] = (), own: Iterable[tuple[str, Claim]] = (),
+                  names: tuple[tuple[str, str], ...] = ()) -> None:
     """A document's (or mail body's) entities: its table rows, its lines that name identifiers, and
     the document itself with its labelled values."""
     header: list[str] | None = None
@@ -403,7 +408,7 @@ def _text_records(records: Records, path: str, kind: str, lines: list[str], year
         every += [("", c) for c in claims]
         pending_label = line if (not claims and len(line) <= 40 and len(line.split()) <= 5) else None
     attributes = [*own, *labelled, *(every if len(every) <= SHORT else [])]
-    records.add(Entity(path, kind, tuple(dict.fromkeys(keys)), tuple(attributes)))
+    records.add(Entity(path, kind, tuple(dict.fromkeys(keys)), tuple(attributes), names=names))
 
 
 _LINE_LABEL = re.compile(r"(?:^|[—–,;:(|]|\s-\s)\s*((?:[A-Za-z]+\s+){0,2}[A-Za-z]+)\s*$")
@@ -435,7 +440,7 @@ def _subject_key(subject: str) -> list[str]:
     return [key] if len(key.split()) >= 3 and len(key) <= 120 else []
 
 
-def _mail(records: Records, path: str, entry: dict, year: int | None) -> None:
+def _mail(records: Records, path: str, entry: dict, year: int | None, parties: dict[str, str] | None = None) -> None:
     subject = str(entry.get("subject") or "")
     own: list[tuple[str, Claim]] = []
     when = entry.get("date")
@@ -446,8 +451,12 @@ def _mail(records: Records, path: str, entry: dict, year: int | None) -> None:
             if a:
                 own.append((role, Claim("email", str(a).lower(), str(a))))
     keys = [id_key(c.value) for c in _value_claims(subject, year) if c.kind == "id"] + _subject_key(subject)
+    party = (parties or {}).get(str(entry.get("from") or "").lower().partition("@")[2].split(".")[0])
+    if party:
+        keys.append(party)  # the organisation it comes from: "Quayside sent new details on 19 June"
     body = str(entry.get("body") or "").splitlines()
-    _text_records(records, path, "mail", [subject, *body], year, own_keys=keys, own=own)
+    _text_records(records, path, "mail", [subject, *body], year, own_keys=keys, own=own,
+                  names=(("from", party),) if party else ())
 
 
 def as_datetime(value: Any) -> Any:
@@ -492,13 +501,14 @@ def build_records(files: dict[str, dict], year: int | None, people: dict[str, st
     """The records of a parsed office (the initial office: the agent's own writing is not a record)."""
     records = Records()
     addresses: set[str] = set()
+    mails = []
     for path, entry in sorted(files.items()):
         kind = entry.get("kind")
         if kind == "xlsx":
             for sheet, rows in (entry.get("sheets") or {}).items():
                 _sheet(records, path, sheet, rows, year)
         elif kind == "eml":
-            _mail(records, path, entry, year)
+            mails.append((path, entry))
             addresses |= {str(a).lower() for a in [entry.get("from"), *(entry.get("to") or []),
                                                    *(entry.get("cc") or [])] if a}
         elif kind == "ics":
@@ -507,8 +517,25 @@ def build_records(files: dict[str, dict], year: int | None, people: dict[str, st
                 addresses |= {str(a).lower() for a in ev.get("attendees") or []}
         elif kind in ("docx", "text", "pdf"):
             _text_records(records, path, "document", document_text(entry).splitlines(), year)
+    parties = _parties_by_domain(records)
+    for path, entry in mails:
+        _mail(records, path, entry, year, parties)
     _people(records, dict(people or {}), addresses)
     return records
+
+
+def _parties_by_domain(records: Records) -> dict[str, str]:
+    """The organisations the sheets and documents name, by the mail domain their name spells
+    ("quaysideprintworks" -> "quayside print works"): a mail from that domain is that party's."""
+    out: dict[str, str] = {}
+    for key in records.by_key:
+        if " " in key and not key.startswith("#") and "@" not in key:
+            out.setdefault(key.replace(" ", ""), key)
+            out.setdefault(_LEGAL_FORM.sub("", key).replace(" ", ""), key)  # "cobalt software ltd": cobaltsoftware
+    return out
+
+
+_LEGAL_FORM = re.compile(r"\s+(?:ltd|limited|plc|inc|llc|llp|co|gmbh|sa|ag|bv)$")
 
 
 # a row's cell that an outcome set: (column label, the new cell's values, the old cell's values)
@@ -552,8 +579,13 @@ def iter_values(entity: Entity, kinds: Iterable[str] = VALUE_KINDS) -> Iterator[
 def label_words(label: str) -> set[str]:
     """The words that tell one attribute of an entity from another ("Order date" → {"order"}): five-letter
     stems of its words, less those every date or amount column shares."""
-    return {w[:5] for w in (x.casefold() for x in _WORD.findall(label))
-            if len(w) >= 3 and not w.isdigit() and w not in _LABEL_STOP}
+    words = {w[:5] for w in (x.casefold() for x in _WORD.findall(label))
+             if len(w) >= 3 and not w.isdigit() and w not in _LABEL_STOP}
+    return words | _SAID_AS["promi"] if words & {"promi", "expec"} else words
+
+
+# what a column of expected days is also called: "PO-4858 was due for delivery on 2 November" is its Promised
+_SAID_AS = {"promi": {"promi", "expec", "due"}}
 
 
 _LABEL_STOP = {"date", "the", "and", "for", "num", "number", "ref", "value", "col", "column", "of", "in", "on",

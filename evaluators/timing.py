@@ -15,7 +15,7 @@ of the records.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from officesim.evaluators.records import GENERIC, Records
 from officesim.evaluators.statements import cut
@@ -23,7 +23,7 @@ from officesim.evaluators.statements import cut
 DEADLINE_LABEL = re.compile(r"(?i)\b(?:due|deadline|notice|expir\w*|expiry|renew\w*|end|ends|until|cut-?off|"
                             r"last day|valid|reply by|respond by)\b")
 # the deadline a clause names -> the label words that say it
-_NAMED = [(re.compile(r"(?i)\bnotice\b"), re.compile(r"(?i)\bnotice\b")),
+_NAMED = [(re.compile(r"(?i)\bnotice\b"), re.compile(r"(?i)\bnotice\b")),  # (the second: _NOTICE)
           (re.compile(r"(?i)\brenew\w*"), re.compile(r"(?i)\brenew\w*")),
           (re.compile(r"(?i)\b(?:overdue|payment|pay|paid|due)\b"), re.compile(r"(?i)\bdue\b")),
           (re.compile(r"(?i)\b(?:expir\w*|expiry|lapsed?)\b"), re.compile(r"(?i)\b(?:expir\w*|expiry|end|ends|until)\b"))]
@@ -33,7 +33,8 @@ _AHEAD = re.compile(r"(?i)\b(?:not\s+yet\s+(?:due|passed|expired|lapsed)|(?:isn'
                     r"(?:there\s+is|there's|we\s+have)\s+still\s+time|in\s+good\s+time|upcoming|coming\s+up|"
                     r"due\s+(?:next\s+(?:week|month)|tomorrow|later\s+this\s+(?:week|month)|in\s+(?:\d+|a|an|one|two|three|"
                     r"four|five|six|a\s+few)\s+(?:days?|weeks?|months?)))")
-_PASSED = re.compile(r"(?i)\b(?:overdue|past\s+due|past\s+(?:its|their|the)\s+due\s+dates?|(?:has|have|had)\s+(?:already\s+)?(?:passed|expired|lapsed|gone)|"
+_PASSED = re.compile(r"(?i)\b(?:overdue|past\s+due|past\s+(?:its|their|the)\s+due\s+dates?|(?:has|have|had)\s+(?:already\s+)?(?:passed|expired|lapsed|gone(?!\s+(?:out|through|ahead|to|over|into|live|well|off|"
+                     r"smoothly|fine|up|down|in|on|back)\b))|"
                      r"already\s+(?:passed|expired|lapsed)|(?:deadline|date|window)\s+(?:has\s+)?(?:passed|gone)|"
                      r"missed\s+(?:the|its|their)\s+(?:\w+\s+)?(?:deadline|window|date)|too\s+late|"
                      r"(?:can|could)\s+no\s+longer|no\s+longer\s+(?:possible|in\s+time|valid)|expired|lapsed|"
@@ -80,7 +81,21 @@ def _deadlines(records: Records, index: int, clause: str) -> list[tuple[str, dat
             named = [(label, value) for label, value in found if labels.search(label)]
             if named:
                 return named
+            if labels.pattern == _NOTICE.pattern:  # no notice date: the end less the notice period, else unknown
+                return _notice_deadlines(records, index, found)
     return found
+
+
+_NOTICE = re.compile(r"(?i)\bnotice\b")
+_ENDING = re.compile(r"(?i)\b(?:expir\w*|expiry|end|ends|until|renew\w*)\b")
+
+
+def _notice_deadlines(records: Records, index: int, found: list[tuple[str, date]]) -> list[tuple[str, date]]:
+    """The last day to give notice on an item that states a notice period in days and an end date."""
+    periods = [int(c.value) for label, c in records.entities[index].values("number")
+               if _NOTICE.search(label) and float(c.value).is_integer() and 0 < c.value <= 731]
+    ends = sorted({d for label, d in found if _ENDING.search(label)})
+    return [("notice deadline", end - timedelta(days=n)) for n in periods[:1] for end in ends]
 
 
 def _said_of(clause: str, statuses: list[tuple[int, str]], inherited: str | None, records: Records

@@ -22,7 +22,7 @@ from datetime import date, datetime, time, timedelta
 
 from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
                                           counted_action_problems, mail_key)
-from officesim.evaluators.claims import (Claim, _per_task, _sentence_at, scaled_by_words, added_text, calendar_claims, claims_in, directory_of,
+from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentence_at, scaled_by_words, added_text, calendar_claims, claims_in, directory_of,
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
@@ -857,6 +857,11 @@ _POLICY_WORD = re.compile(r"(?i)\b(?:polic(?:y|ies)|handbook|guidelines?|guidanc
 _DURATION = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) +
                        r")(?:\s*-\s*|\s+)(?P<unit>(?:working |business |calendar )?(?:days?|weeks?|months?))\b")
 _IN_DAYS = {"d": 1, "w": 7, "m": 30}
+# a duration measured between two moments, not a rule: "33 days later", "12 days ago", "45 days old"
+_MEASURED_SPAN = re.compile(r"(?i)[\s,]*(?:later|ago|since|old|late|overdue|earlier|"
+                            r"away|left|remaining|to go|in arrears|off|of (?:\w+ )?leave)\b")
+# another clause between a duration and the policy it would be said of: "that is three days, and the policy asks..."
+_CLAUSE_BETWEEN = re.compile(r"(?i)[;:]|,\s*(?:and|but|so|while|whereas|which)\b|\.\s")
 
 
 def _durations(text: str, near: list[int] | None = None) -> set[tuple[int, bool]]:
@@ -864,7 +869,11 @@ def _durations(text: str, near: list[int] | None = None) -> set[tuple[int, bool]
     within ``POLICY_REACH`` characters of one of the positions ``near``, when given)."""
     out = set()
     for m in _DURATION.finditer(text):
-        if near is not None and not any(m.start() - POLICY_REACH <= at <= m.end() + POLICY_REACH for at in near):
+        if near is not None and not any(m.start() - POLICY_REACH <= at <= m.end() + POLICY_REACH
+                                        and not _CLAUSE_BETWEEN.search(text, min(at, m.end()), max(at, m.start()))
+                                        for at in near):
+            continue
+        if near is not None and _MEASURED_SPAN.match(text, m.end()):
             continue
         word = m.group("n").lower()
         n = int(word) if word.isdigit() else NUMBER_WORDS[word]
@@ -1124,8 +1133,9 @@ def _stated_with_words(claim: Claim, text: str, state: EvalState) -> bool:
     after = _LIMIT.match(text, claim.end)
     said = text[claim.end:after.end()] if after else text[max(0, claim.start - 40):claim.start]
     words = content_words(said) - _LIMIT_WORDS  # what the limit is of: "daily meals", "Hamburg"
-    if not words:
-        return False
+    if not words:  # "the lower £30,000 threshold": the one limit the task itself sets ("make the threshold £30,000")
+        brief = state.instruction or ""
+        return _task_limit(claim, text, brief, state.year)
     return any(same_claim(claim, v) and words <= around for v, around, _u in state.memo["sources"])
 
 

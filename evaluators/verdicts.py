@@ -136,7 +136,15 @@ class Binder:
         entities: list[int] = []
         for key in chosen:
             entities += self.records.named(key)
+        if not ids:  # a mail met by its subject's words, from another party than the one the text names
+            entities = [i for i in entities if not self._other_party(i, found)]
         return sorted(set(entities)), list(found.values())
+
+    def _other_party(self, i: int, found: dict[str, tuple[int, int]]) -> bool:
+        e = self.records.entities[i]
+        if e.collection != "mail" or not e.names:
+            return False
+        return e.names[0][1] not in found and any(k in self.records.senders for k in found)
 
 
     def rival_names(self, text: str) -> list[tuple[str, str, list[str]]]:
@@ -845,9 +853,13 @@ def _against_gold(c: Claim, st: Statement, entities: list[int], records: Records
     mine = gold_values_of(scope, entities, c.kind)
     if not mine or any(same_claim(c, g) for g in mine):
         return None
+    theirs = {i for about, g in scope.about if same_claim(c, g) for i in about}
+    bound = [records.entities[e] for e in entities]
+    if any(_named_in_words(records.entities[i], st.text, bound) for i in sorted(theirs)[:20]):
+        return None  # the sentence names that other item too: "a Willowby direct debit of £245.01 and the charge"
     this = records.entities[entities[0]].name
     given = ", ".join(dict.fromkeys(shown(g) for g in mine))[:120]
-    whose = sorted({records.entities[i].name for about, g in scope.about if same_claim(c, g) for i in about})
+    whose = sorted({records.entities[i].name for i in theirs})
     return f"is what the task gives of {', '.join(whose[:2])}, not of {this} (its is {given})"
 
 

@@ -1,0 +1,113 @@
+"""Classes a blind calibration round found (issue 44, round M, 8 hard tasks no audit had touched): each
+true statement below failed, and each false one beside it still fails. Pure functions, no office on disk."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from officesim.evaluators.claims import Support, polarity_problems, stray_claims
+from officesim.evaluators.exact import set_aside_as
+from officesim.evaluators.facts import unbound
+from officesim.evaluators.records import build_records, label_words
+from officesim.evaluators.timing import deadline_problems
+from officesim.evaluators.truth import _durations
+from officesim.evaluators.verdicts import Binder
+
+
+def test_a_refused_date_beside_the_same_date_stated_plainly_is_stated():
+    refusal = ("I'm sorry, I can't approve 30-31 December: Luca Iyer and Lucia Nair are already booked on annual "
+               "leave on 30 December 2026.")
+    assert polarity_problems(refusal, ["2026-12-30"], [], year=2026) == []
+    # the refusal alone names what is refused, not the full day the check wants said
+    assert polarity_problems("I can't approve 30 December.", ["2026-12-30"], [], year=2026)
+    assert polarity_problems("We are not open on 30 December 2026.", ["2026-12-30"], [], year=2026)
+
+
+def test_a_correction_clause_negates_only_what_follows_it():
+    assert polarity_problems("We open on 30 December 2026, not 31 December.", ["2026-12-30"], [], year=2026) == []
+    assert polarity_problems("We open on 31 December 2026, not 30 December.", ["2026-12-30"], [], year=2026)
+
+
+def _policy_days(sentence: str) -> set[int]:
+    return {n for n, _w in _durations(sentence, [i for i in range(len(sentence)) if sentence.startswith("policy", i)])}
+
+
+def test_a_measured_span_beside_a_policy_is_not_the_policys():
+    assert _policy_days("your request reached us on 12 October, 33 days later, while our returns policy allows "
+                        "returns within 30 days of the order date.") == {30}
+    assert _policy_days("I can't approve 14-16 December: that is three days, and the leave policy asks for two "
+                        "weeks' notice.") == {14}
+    assert _policy_days("for three days off the leave policy asks for two weeks' notice") == {14}
+    assert _policy_days("the policy asks for 33 days notice") == {33}
+
+
+def test_a_list_item_is_set_aside_by_the_line_it_stands_under():
+    mail = ("I've booked the probation reviews for my team:\n- Viktor Moss: Tue 17 Nov, 14:00-15:00\n\n"
+            "Omar Kaur's review can't fit before his six-month date.")
+    assert set_aside_as(mail, "Viktor Moss", ["booked", "scheduled"], ["Omar Kaur"], year=2026)
+    unbooked = "Reviews still to arrange:\n- Viktor Moss: Tue 17 Nov\n"
+    assert not set_aside_as(unbooked, "Viktor Moss", ["booked", "scheduled"], ["Omar Kaur"], year=2026)
+
+
+def test_a_time_range_end_is_not_a_rival_of_its_start():
+    bullets = "Your review:\n- Day: Tuesday 17 November 2026\n- Time: 14:00 to 15:00\n"
+    assert unbound(bullets, [["2026-11-17", "14:00"]], year=2026) == []
+    assert unbound(bullets.replace("14:00 to 15:00", "13:00 to 14:00"), [["2026-11-17", "14:00"]], year=2026)
+    assert unbound(bullets.replace("14:00 to 15:00", "15:00 to 16:00"), [["2026-11-17", "14:00"]], year=2026)
+
+
+def _register():
+    rows = [["Ref", "Party", "Expires", "Notice period (days)"], ["CTR-2314", "Vantage Security", "2027-01-31", 60],
+            ["CTR-2461", "Alder Street Clinics", "2027-10-31", 60]]
+    return build_records({"data/register.xlsx": {"kind": "xlsx", "sheet_order": ["R"], "sheets": {"R": rows}}}, 2026)
+
+
+def test_a_passed_notice_deadline_is_the_end_less_the_notice_period():
+    records, today = _register(), date(2026, 12, 7)
+    passed = "Notice on Vantage Security (CTR-2314) was due by 2026-12-02 and is no longer possible."
+    assert deadline_problems(passed, records, today) == []
+    ahead = "Notice on CTR-2314 can still be given."
+    assert deadline_problems(ahead, records, today)
+    assert deadline_problems("Notice on CTR-2461 is no longer possible.", records, today)
+
+
+def test_letters_that_have_gone_out_are_no_passed_deadline():
+    records, today = _register(), date(2026, 12, 7)
+    mail = ("The letters have gone out to 9 customers. These have fixed-term agreements:\n\n"
+            "- Alder Street Clinics: agreement CTR-2461 ends 31 October 2027 (notice 60 days)\n")
+    assert deadline_problems(mail, records, today) == []
+    assert deadline_problems("CTR-2461 has gone past its deadline; it has expired.", records, today)
+
+
+def test_a_mail_is_its_senders_organisation_and_not_another_named_partys():
+    rows = [["Supplier", "Contact"], ["Quayside Print Works", "ines@quaysideprintworks.test"],
+            ["Cobalt Software Ltd", "pablo@cobaltsoftware.test"]]
+    files = {"data/suppliers.xlsx": {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": rows}},
+             "emails/u/msg-1.eml": {"kind": "eml", "from": "ines@quaysideprintworks.test", "to": ["u@x.test"],
+                                    "date": "2026-06-19 10:20:00", "subject": "New bank details",
+                                    "body": "New sort code 40-46-12, account 81252327."},
+             "emails/u/msg-2.eml": {"kind": "eml", "from": "pablo@cobaltsoftware.test", "to": ["u@x.test"],
+                                    "date": "2026-10-26 11:05:00", "subject": "Change of bank details",
+                                    "body": "New sort code 20-35-41, account 29060046."}}
+    records = build_records(files, 2026)
+    mails = {records.entities[i].name: records.entities[i] for i in range(len(records.entities))
+             if records.entities[i].collection == "mail"}
+    assert "quayside print works" in mails["emails/u/msg-1.eml"].keys
+    assert "cobalt software ltd" in mails["emails/u/msg-2.eml"].keys  # its domain spells the name less "Ltd"
+    binder = Binder(records)
+    own, _spans = binder.bind("Cobalt Software Ltd wrote giving new bank details (account 29060046).")
+    assert "emails/u/msg-1.eml" not in {records.entities[i].name for i in own}  # Quayside's subject words
+
+
+def test_a_column_of_promised_days_is_what_is_due_for_delivery():
+    assert "due" in label_words("Promised")
+    assert "due" not in label_words("Delivered")
+
+
+def test_the_limit_the_task_sets_is_supported_where_it_is_named_as_a_limit():
+    instruction = "Amara: make the threshold £30,000 instead, I'd rather see too many."
+    support = Support(expected=["£46,500"], texts=[instruction])
+    text = "With the lower £30,000 threshold, Vantage Security (CTR-2314, £46,500 a year) is now on the list."
+    assert stray_claims(text, support, year=2026, now=None, directory=None, sources=[]) == []
+    wrong = "Vantage Security (CTR-2314, £46,500 a year) is listed; Kite Field is worth £31,000."
+    assert [c.text for c in stray_claims(wrong, support, year=2026, now=None, directory=None, sources=[])] == ["£31,000"]
