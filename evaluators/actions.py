@@ -40,7 +40,7 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
     ("outside", "outside", r"put (?:[\w-]+ ){0,4}on hold|placed (?:[\w-]+ ){0,4}on hold|held(?! (?:[\w'’-]+ ){0,3}back\b)|expedited|upgraded|"
                            r"refunded|deducted|credited|reimbursed|paid|transferred|dispatched|shipped|ordered|"
                            r"reordered|raised|issued|processed|cancelled (?:the |your )?(?:order|invoice|payment)s?|"
-                           r"blocked|suspended|closed|reopened|called|phoned|rang|spoken to|spoke to|chased|fixed|resolved|"
+                           r"blocked|suspended|closed|reopened|called|phoned|rang|rung|spoken to|spoke to|chased|fixed|resolved|"
                            r"spoken with|spoke with|talked (?:to|with)|briefed|met with|consulted|"
                            r"had a (?:quick )?(?:word|chat|call|meeting|conversation) with|"
                            r"walked (?:[\w'’-]+ ){1,4}through|gone through (?:[\w'’-]+ ){0,4}with|went through (?:[\w'’-]+ ){0,4}with"),
@@ -143,6 +143,7 @@ class Episode:
     # each register, tracker or document of the office by the words of its name, and whether it changed
     records: tuple[tuple[frozenset[str], bool], ...] = ()
     copied: bool = False  # whether any mail of the episode copied someone in
+    addressed: frozenset[str] | None = None  # whom a new mail was addressed to (its To); None: not known
 
 
 def mail_key(entry: dict) -> str:
@@ -181,6 +182,9 @@ _SPOKEN = re.compile(r"(?i)\b(?:by (?:tele)?phone|on the (?:tele)?phone|over the
 # "copied HR", "copied in Joel", "cc'd your manager": someone copied in (not "copied the figures into")
 _COPY = re.compile(r"(?i)\b(?:copied|cc'?e?d)$")
 _COPIED_IN = re.compile(r"\s+(?:in\b|[A-Z]|(?i:(?:your|our|my|his|her|their)\s+(?:manager|line manager|boss|colleague|team|head)))")
+# a mail verb that says whom the mail was written to, not whom it was copied to
+_WRITTEN_TO = re.compile(r"(?i)(?:e-?mailed|mailed|written to|wrote to|reached out to|contacted|asked|told|informed|"
+                         r"notified|replied)$")
 _EARLIER = re.compile(r"(?i)\b(?:yesterday|earlier|previously|ago|last (?:week|month|\w+day)|"
                       r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|"
                       r"jun|jul|aug|sep|oct|nov|dec)\w*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2})\b")
@@ -192,12 +196,13 @@ _OUTSIDE_PARTY = re.compile(r"(?i)(?:(?:each|every|all|both|some|any|one|two|thr
 
 def action_problems(text: str, where: str, episode: Episode, *, attachments: bool | None,
                     recipients_named: Callable[[str], set[str]], allowed: set[str],
-                    recorded: Callable[[str, str], bool], this: str | None = None,
+                    recorded: Callable[[str, str], bool | None], this: str | None = None,
                     parties_named: Callable[[str], set[str]] | None = None,
                     people_named: Callable[[str], list[frozenset[str]]] | None = None) -> list[str]:
     """The claims of ``text`` (written at ``where``) that the episode does not show. ``recipients_named``
     gives the addresses of whom a sentence names; ``allowed`` the verbs the task itself says were done;
-    ``recorded(sentence, verb)`` whether the office's records of what the sentence names state the verb.
+    ``recorded(sentence, verb)`` whether the office's records of what the sentence names state the verb
+(False where they leave its column empty, None where they say nothing of it).
     A mail said sent to someone named must have gone to them; said sent to nobody named ("I've asked the
     warehouse"), it must be another mail than this one, unless it is sent to "you" or this message
     carries what it sends. ``people_named`` gives, per person a sentence names, the addresses that person
@@ -222,6 +227,8 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
             # each person the claim's own words name must have had a mail ("I've chased Dmitri and Mei")
             whom = recipients_named(_object(claim))
             reached = {a for _w, to in episode.mails for a in to}
+            if episode.addressed is not None and _WRITTEN_TO.match(verb):  # "I've emailed Maya": to her, not a
+                reached = set(episode.addressed)  # copy of a letter to one of her customers
             # one group of addresses per person named: a first name several people share is anyone of them
             groups = people_named(_object(claim)) if people_named is not None else [frozenset({a}) for a in whom]
             if whom and any(not (g & reached) for g in groups) and not _EARLIER.search(claim.sentence):
@@ -246,8 +253,9 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
                 ok = not sources or bool(sources & episode.forwarded) or bool(
                     {a.partition("@")[2] for a in sources} & {a.partition("@")[2] for a in episode.forwarded}) or any(
                     re.split(r"[._-]", a.partition("@")[0])[0] in firsts for a in episode.forwarded)
-        elif claim.shows == "outside":
-            ok = verb in allowed or recorded(claim.sentence, verb)
+        elif claim.shows == "outside":  # what the records of the item say wins; else what the task says was done
+            said = recorded(claim.sentence, verb)
+            ok = said if said is not None else verb in allowed
         elif claim.shows == "file" and _CALENDAR.search(claim.sentence):  # "I've updated the calendar entry"
             ok = "event" in episode.did or "file" in episode.did
         else:

@@ -187,6 +187,17 @@ class Records:
             found[key] = sorted(rows[0] for rows in by_table.values() if len(rows) == 1)
         return found[key]
 
+    def labels(self, collection: str) -> frozenset[str]:
+        """The column labels the rows of a table hold values under (any row): a row without a value under
+        one of them leaves that column empty."""
+        found = self.__dict__.setdefault("_labels", {})
+        if not found:
+            for e in self.entities:
+                if "#" in e.collection and not e.collection.endswith(("#lines", "#mail")):
+                    found.setdefault(e.collection, set()).update(label for label, _a in e.attributes if label)
+            found.setdefault("", set())
+        return frozenset(found.get(collection, ()))
+
     def holders(self, claim: Claim) -> list[int]:
         """The entities one of whose attributes is ``claim``'s value."""
         vk = value_key(claim)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
 from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
-                                          counted_action_problems, mail_key)
+                                          counted_action_problems, mail_key, verb_of)
 from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentence_at, scaled_by_words, added_text, calendar_claims, claims_in, directory_of,
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
@@ -278,9 +278,12 @@ def episode_of(state: EvalState) -> Episode:
     files = {p: record_words([named(p, e)]) for p, e in {**before, **state.files}.items() if e.get("kind") in kept}
     copied = any(set(str(a).lower() for a in e.get("cc") or []) - {user} for p, e in state.files.items()
                  if state.written(p) and e.get("kind") == "eml" and p not in before)
+    addressed = frozenset(str(a).lower() for p, e in state.files.items()
+                          if state.written(p) and e.get("kind") == "eml" and p not in before for a in e.get("to") or [])
     return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier, user.partition("@")[2], forwarded,
                    record_words(records_of_office), record_words(changed),
-                   tuple((words, state.written(p) and p in state.files) for p, words in files.items()), copied)
+                   tuple((words, state.written(p) and p in state.files) for p, words in files.items()), copied,
+                   addressed)
 
 
 def user_events(state: EvalState) -> list[dict]:
@@ -644,26 +647,53 @@ def _claim_checks(state: EvalState, records: Records):
                         and any(_TEAM_COLUMN.search(label) and own == key for label, own in records.entities[i].names)}
         return out
 
-    def recorded(sentence: str, verb: str) -> bool:
+    # the gold's claims of actions done, each with the identifiers its sentence (else its message) names
+    gold_claims = [(c, {k for k in records.keys_in(c.sentence) if k.startswith("#")}
+                    or {k for k in records.keys_in(t) if k.startswith("#")})
+                   for t in [*gold_written(state), str(state.gold_answer or "")] for c in action_claims(t)]
+
+    def recorded(sentence: str, verb: str) -> bool | None:
         stem = verb[:4]
         # "EU-2608-0270 and UF-2608-0285 have already been paid": each item the sentence names before the
         # verb has a value under a column of that name (a Paid date)
         at = sentence.find(verb)
-        ids = [k for k in records.keys_in(sentence[:at] if at > 0 else sentence) if k.startswith("#")]
+        ids = [k for k in records.keys_in(sentence[:at] if at > 0 else sentence) if k.startswith("#")] or \
+            [k for k in records.keys_in(sentence) if k.startswith("#")]
         if ids and all(any(stem in label.casefold() for i in records.named(k)
                            for label, _a in records.entities[i].attributes) for k in ids):
             return True
+        # the task says it was done of other items only ("we refunded £150.00 on 6 October" of SO-71904), not
+        # of the one this sentence names
+        elsewhere = [named_ids for c, named_ids in gold_claims if verb_of(c)[:4] == stem]
+        if ids and elsewhere and all(e and not e & set(ids) for e in elsewhere):
+            return False
+        # the row of an item it names has that column empty: its record says it is not done ("I have already
+        # refunded £867.00" on a return whose "Refunded on" is blank)
+        if any(stem in label.casefold() for k in ids for i in records.named(k)
+               for label in records.labels(records.entities[i].collection)):
+            return False
         for key, (start, end) in records.keys_in(sentence).items():
             word = sentence[start:end].casefold()
+            # a name ("ergonomic chair") stands in too many places; an item's identifier on a line of the
+            # office's text, or of a file the episode wrote, that says the verb ("SO-71904 ... refunded")
+            reach = 200 if key.startswith("#") else 0
+            done = re.compile(rf"(?i)\b{re.escape(verb.split()[0].casefold())}\b")
             for text in (names, changed):
                 at = text.find(word)
                 for _ in range(20):
                     if at < 0:
                         break
-                    if stem in text[max(0, at - 200):at + 200]:
+                    if reach:  # within its own paragraph: the next message's "we have refunded" is another's
+                        lo = max(0, at - reach, text.rfind("\n\n", 0, at))
+                        hi = text.find("\n\n", at)
+                        hi = at + reach if hi < 0 else min(hi, at + reach)
+                    else:
+                        lo, hi = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+                        hi = len(text) if hi < 0 else hi
+                    if done.search(text, lo, hi):  # "refunded", not a customer's "could you refund it"
                         return True
                     at = text.find(word, at + 1)
-        return False
+        return None  # the records say nothing of it
 
     return named, state.memo["action_scope"], recorded, people_named
 
@@ -782,18 +812,46 @@ def recorded_row_problems(text: str, state: EvalState, records: Records) -> list
         after = claim.sentence[at + len(claim.words):] if at >= 0 else ""
         turn = _CONTRAST.search(after)
         after = after[:turn.start()] if turn else after
-        for key, (start, end) in records.keys_in(after).items():
-            if not key.startswith("#"):
-                continue
-            rows = [i for i in records.named(key) if records.entities[i].collection.rpartition("#")[0].endswith((".xlsx", ".xlsm"))]
-            if not rows:
-                continue
-            changed = changed_row_ids(state) if changed is None else changed
+        said = [(key, after[start:end]) for key, (start, end) in records.keys_in(after).items()]
+        if not said and _THEIR.match(after):  # "I've marked his probation as extended": whom it points back to
+            at_text = text.find(claim.sentence)
+            earlier = text[max(0, at_text - 300):at_text] if at_text > 0 else ""
+            said = [(key, earlier[start:end]) for key, (start, end) in records.keys_in(earlier).items()
+                    if not key.startswith("#") and records.named(key)
+                    and all(records.entities[i].collection != "person" for i in records.named(key))][-1:]
+        for key, shown in said:
+            rows = [i for i in records.named(key) if records.entities[i].collection.rpartition("#")[0].endswith((".xlsx", ".xlsm"))
+                    and (key.startswith("#") or any(own == key for _l, own in records.entities[i].names))]
+            if not rows or (not key.startswith("#") and not _RECORD_OF.search(after)):
+                continue  # a name is read only where the sentence names the record ("in the probation tracker")
+            changed = changed_row_keys(state, records) if changed is None else changed
             if key not in changed:
                 row = next((i for i in rows if state.written(records.entities[i].collection.rpartition("#")[0])), rows[0])
-                out.append(f"{claim.sentence.strip()[:90]!r} says {after[start:end]} was {claim.words.lower()}, but "
+                out.append(f"{claim.sentence.strip()[:90]!r} says {shown} was {claim.words.lower()}, but "
                            f"the episode changed no row of it ({records.entities[row].name})")
     return out
+
+
+_THEIR = re.compile(r"(?i)\s*(?:his|her|their|them|him)\b")
+_RECORD_OF = re.compile(r"(?i)\b(?:tracker|register|sheet|spreadsheet|workbook|log|list|rota|ledger|directory|records?)\b")
+
+
+def changed_row_keys(state: EvalState, records: Records) -> frozenset[str]:
+    """The identifiers of ``changed_row_ids`` and the names (record keys) in the sheet rows the episode
+    added or changed: "I've marked Omar Kaur's probation as extended in the tracker" must change his row."""
+    if "changed_row_keys" not in state.memo:
+        found: set[str] = set(changed_row_ids(state))
+        before = state.before or {}
+        for path, entry in state.files.items():
+            if entry.get("kind") != "xlsx" or not state.written(path):
+                continue
+            for name, rows in (entry.get("sheets") or {}).items():
+                old = {tuple(r) for r in (((before.get(path) or {}).get("sheets") or {}).get(name) or [])}
+                for row in rows[:20_000]:
+                    if tuple(row) not in old:
+                        found |= set(records.keys_in(" | ".join(str(c) for c in row if c is not None)))
+        state.memo["changed_row_keys"] = frozenset(found)
+    return state.memo["changed_row_keys"]
 
 
 # "they have written to us twice", "has been chasing us - five times now", "sent us 3 reminders"

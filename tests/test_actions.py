@@ -12,7 +12,7 @@ PEOPLE = {"milan": {"milan@x.test"}, "rosa": {"rosa@x.test"}}
 
 
 def problems(text: str, episode: Episode = SENT, *, attachments: bool | None = False, allowed: set[str] = frozenset(),
-             recorded: bool = False) -> list[str]:
+             recorded: bool | None = None) -> list[str]:
     def named(sentence: str) -> set[str]:
         return set().union(*[a for n, a in PEOPLE.items() if n in sentence.lower()])
 
@@ -71,7 +71,7 @@ def test_a_claim_of_talking_is_judged_by_its_verb_not_its_preposition():
 
     verbs = [verb_of(c) for c in action_claims("I've spoken to Ann. I had a quick call with Bo. I put it on hold.")]
     assert verbs == ["spoken", "call", "hold"]
-    assert problems("I've spoken to the supplier.", recorded=False)
+    assert problems("I've spoken to the supplier.", recorded=None)
     assert not problems("I've spoken to the supplier.", allowed={"spoken"})
     assert problems("I've already told Rosa by phone that it ships on Friday.")  # Rosa was mailed: but no call
     assert not problems("I've already told Rosa that it ships on Friday.")
@@ -127,7 +127,7 @@ def test_every_mailbox_copy_of_one_mail_is_one_mail():
     copies = Episode(frozenset({"mail"}), ((mail_key(mail), frozenset({"rosa@x.test"})),))
     text = "I have already sent notices of non-renewal to Yarrow Energy."
     assert action_problems(text, "inbox/1.eml", copies, attachments=False, recipients_named=lambda _s: set(),
-                           allowed=set(), recorded=lambda _s, _v: False, this=mail_key(mail))
+                           allowed=set(), recorded=lambda _s, _v: None, this=mail_key(mail))
 
 
 @pytest.mark.parametrize("text", [
@@ -148,3 +148,26 @@ def test_a_reminder_put_in_a_calendar_and_someone_added_to_a_meeting_are_booking
         assert problems(text), text  # no event was made
         assert not problems(text, BOOKED), text
     assert [c.stem for c in action_claims("I've added it to the review log.")] == ["record"]
+
+
+def test_the_items_own_record_outweighs_what_the_task_says_was_done():
+    # the task speaks of refunds, but the return's "Refunded on" is empty: its record says it is not done
+    assert problems("I have already refunded £867.00 to your account.", allowed={"refunded"}, recorded=False)
+    assert not problems("I have already refunded £867.00 to your account.", allowed={"refunded"}, recorded=None)
+    assert problems("I have already rung them on the number we hold.")
+
+
+def test_emailing_someone_is_a_mail_addressed_to_them_not_a_copy():
+    def named(sentence: str) -> set[str]:
+        return {"maya@x.test"} if "Maya" in sentence else set()
+
+    copied = Episode(frozenset({"mail"}), (("sent/1.eml", frozenset({"felix@c.test", "maya@x.test"})),),
+                     copied=True, addressed=frozenset({"felix@c.test"}))
+    text = "I have already emailed Maya to check what she agreed with them."
+    assert action_problems(text, "answer", copied, attachments=None, recipients_named=named, allowed=set(),
+                           recorded=lambda _s, _v: None)
+    assert not action_problems("I have copied Maya in.", "answer", copied, attachments=None, recipients_named=named,
+                               allowed=set(), recorded=lambda _s, _v: None)
+    to_her = Episode(frozenset({"mail"}), (("sent/2.eml", frozenset({"maya@x.test"})),), addressed=frozenset({"maya@x.test"}))
+    assert not action_problems(text, "answer", to_her, attachments=None, recipients_named=named, allowed=set(),
+                               recorded=lambda _s, _v: None)

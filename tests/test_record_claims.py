@@ -14,7 +14,7 @@ OFFICE = record_words(["budget_2026.xlsx Budget", "orders_register.xlsx Orders",
 def _problems(text: str, changed: list[str], allowed: frozenset[str] = frozenset()) -> list[str]:
     episode = Episode(frozenset({"file"}), (), record_words=OFFICE, changed_words=record_words(changed))
     return action_problems(text, "answer", episode, attachments=None, recipients_named=lambda s: set(),
-                           allowed=set(allowed), recorded=lambda s, v: False)
+                           allowed=set(allowed), recorded=lambda s, v: None)
 
 
 @pytest.mark.parametrize("text", [
@@ -52,7 +52,7 @@ def _mail_problems(text: str, mails: tuple) -> list[str]:
     people = {"Mei": "mei.roth@x.test", "Dmitri": "dmitri.mensah@x.test"}
     return action_problems(text, "msg-1", episode, attachments=None,
                            recipients_named=lambda s: {a for n, a in people.items() if n in s},
-                           allowed=set(), recorded=lambda s, v: False, this="msg-1")
+                           allowed=set(), recorded=lambda s, v: None, this="msg-1")
 
 
 def test_a_mail_said_sent_in_the_passive_must_have_gone_to_whom_it_names():
@@ -88,7 +88,7 @@ def test_an_entry_said_put_in_a_calendar_needs_an_event(text, wrong):
     assert bool(_problems(text, ["leave_tracker.xlsx Leave"])) == wrong, text
     episode = Episode(frozenset({"file", "event"}), (), record_words=OFFICE, changed_words=record_words([]))
     assert action_problems(text, "answer", episode, attachments=None, recipients_named=lambda s: set(),
-                           allowed=set(), recorded=lambda s, v: False) == []
+                           allowed=set(), recorded=lambda s, v: None) == []
 
 
 def test_a_negation_in_an_earlier_clause_leaves_the_claim_standing():
@@ -97,7 +97,7 @@ def test_a_negation_in_an_earlier_clause_leaves_the_claim_standing():
     def problems(text: str) -> list[str]:
         return action_problems(text, "answer", episode, attachments=None, this="this", allowed=set(),
                                recipients_named=lambda s: {"pablo@vantage.test"} if "Pablo" in s else set(),
-                               recorded=lambda s, v: False)
+                               recorded=lambda s, v: None)
 
     assert problems("Vantage had nothing open, so I left its call as it was; I emailed Pablo Novak about it.")
     assert problems("I have not emailed Pablo Novak: nothing was open.") == []
@@ -108,14 +108,14 @@ def test_a_payment_said_scheduled_is_no_calendar_event():
     episode = Episode(frozenset({"mail", "event"}), ())
     problems = action_problems("Good news: all four have been scheduled for payment this Friday.", "mail", episode,
                                attachments=None, recipients_named=lambda s: set(), allowed=set(),
-                               recorded=lambda s, v: False)
+                               recorded=lambda s, v: None)
     assert problems and "cannot do that" in problems[0]
 
 
 def test_a_passive_done_by_someone_else_is_not_the_writers_claim():
     episode = Episode(frozenset({"mail"}), ())
     problems = lambda text: action_problems(text, "mail", episode, attachments=None, recipients_named=lambda s: set(),
-                                            allowed=set(), recorded=lambda s, v: False)
+                                            allowed=set(), recorded=lambda s, v: None)
     assert problems("Fourteen have already been chased by the supplier (marked Yes in the Reminder column).") == []
     assert problems("All four have been chased.")  # by nobody named: the writer's claim
 
@@ -131,10 +131,10 @@ def test_a_first_name_several_people_share_is_reached_when_one_of_them_was():
     whom = lambda s: {a for g in groups(s) for a in g}
     said = "I've told Talia it's under review."
     assert action_problems(said, "fwd", episode, attachments=None, recipients_named=whom, allowed=set(),
-                           recorded=lambda s, v: False, this="fwd", people_named=groups) == []
+                           recorded=lambda s, v: None, this="fwd", people_named=groups) == []
     other = Episode(frozenset({"mail"}), (("m1", frozenset({"omar@umber.test"})),), home="harbourline.test")
     assert action_problems(said, "fwd", other, attachments=None, recipients_named=whom, allowed=set(),
-                           recorded=lambda s, v: False, this="fwd", people_named=groups)
+                           recorded=lambda s, v: None, this="fwd", people_named=groups)
 
 
 def test_whom_a_mail_claim_names_is_read_in_its_own_clause():
@@ -143,9 +143,9 @@ def test_whom_a_mail_claim_names_is_read_in_its_own_clause():
     said = ("You're on both review invites instead of Dmitri, and I've forwarded you the six messages they sent "
             "me in the last four weeks.")
     assert action_problems(said, "mail", episode, attachments=None, recipients_named=whom, allowed=set(),
-                           recorded=lambda s, v: False, this="this") == []
+                           recorded=lambda s, v: None, this="this") == []
     assert action_problems("I've forwarded the six messages to Dmitri.", "mail", episode, attachments=None,
-                           recipients_named=whom, allowed=set(), recorded=lambda s, v: False, this="this")
+                           recipients_named=whom, allowed=set(), recorded=lambda s, v: None, this="this")
 
 
 def test_a_record_named_by_all_its_words_must_itself_have_changed():
@@ -158,7 +158,7 @@ def test_a_record_named_by_all_its_words_must_itself_have_changed():
 
     def problems(text: str) -> list[str]:
         return action_problems(text, "answer", episode, attachments=None, recipients_named=lambda s: set(),
-                               allowed=set(), recorded=lambda s, v: False)
+                               allowed=set(), recorded=lambda s, v: None)
 
     assert problems("I've also added all five to the supplier review log so they're queued for the review.")
     assert problems("I've updated the supplier review log.")
@@ -174,7 +174,7 @@ def test_a_claim_of_copying_someone_in_needs_a_mail_that_copied_someone():
         episode = Episode(frozenset({"mail"}), copying, copied=copied)
         assert bool(action_problems("I've copied in Joel as it is over £5,000.", "msg-1", episode, attachments=None,
                                     recipients_named=lambda s: {"joel.fischer@x.test"} if "Joel" in s else set(),
-                                    allowed=set(), recorded=lambda s, v: False, this="msg-1")) is not copied
+                                    allowed=set(), recorded=lambda s, v: None, this="msg-1")) is not copied
     assert [c.words for c in action_claims("I've copied the figures into the sheet.")] == ["copied"]
 
 
@@ -185,7 +185,7 @@ def test_a_forward_of_someones_messages_by_first_name_is_of_any_sender_of_that_n
                           home="stonegate.test", forwarded=frozenset(forwarded))
         return action_problems("I've also forwarded Anton's two delivery questions from 13 and 29 November.", "this",
                                episode, attachments=None, recipients_named=lambda s: set(), allowed=set(),
-                               recorded=lambda s, v: False, this="this",
+                               recorded=lambda s, v: None, this="this",
                                parties_named=lambda s: {"anton.hart@stonegate.test"} if "Anton" in s else set())
 
     assert problems({"anton.nakamura@gullpoint.test"}) == []  # the customer's Anton, not the colleague
