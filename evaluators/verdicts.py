@@ -312,10 +312,17 @@ _UNSURE = re.compile(r"(?i)\b(?:probably|possibly|perhaps|maybe|presumably|not (
                      r"might or might not|may or may not|(?:may|might) have (?:missed|slipped|overlooked|skipped)|"
                      r"(?:may|might) (?:well |already |even )*have (?:already )?(?:been )?(?!to\b)[a-z]+|(?:wasn't|weren't|isn't|"
                      r"am not|'m not|not entirely|not quite) (?:sure|certain)|could be [\w.£$€-]+ or [\w.£$€-]+|"
-                     r"worth (?:double-?)?checking|(?:might|may) (?:still|really|actually) (?:be|fit|free|work|have)|"
+                     r"worth (?:double-?)?checking|unclear (?:whether|if)|(?:it is|it's) (?:not clear|unclear)|(?:could|can)(?:n't| ?not) tell|"
+                     r"hard to (?:say|tell)|(?:might|may) (?:still|really|actually) (?:be|fit|free|work|have)|"
                      r"may not be able to|"
                      r"(?:may|might) (?:have )?slip(?:ped)? through|I (?:think|believe|guess|suppose) (?=I|we|it|they|"
                      r"the|these|this|that|most|all|some|you|he|she)|(?:(?<=, )|(?<=\())I (?:think|believe|guess)(?= *[,.;!)]| *$))\b")
+# where a clause turns to another statement: a proposal after it does not make the doubt before it a question
+_TURN = re.compile(r"(?i),\s*(?:though|although|but|so|and so)\b|\s[-–—]\s")
+# a doubt phrased with "whether": "I am not sure whether notice is still possible", "it depends on whether"
+_UNSURE_WHETHER = re.compile(r"(?i)\b(?:not (?:sure|certain|clear)|unsure|uncertain|unclear|depends on|(?:don't|do not|"
+                             r"didn't|did not) know|(?:can't|cannot|couldn't|could not) (?:tell|say))\s+(?:whether|if)\b"
+                             r"(?!\s+(?:you|we|I)\b)")  # "not sure whether you want it": a question to the reader
 # a question, a request, a proposal or a condition: open by design, not a hedged statement
 _OPEN_BY_DESIGN = re.compile(r"(?i)\?\s*$|\b(?:could you|can you|would you|will you|please|let me know|let's|"
                              r"we could|you could|you might|you may|shall we|if|whether|in case)\b")
@@ -334,11 +341,14 @@ def prose_hedges(statements: list[Statement]) -> list[Verdict]:
     for st in statements:
         m = _UNSURE.search(st.text)
         # a question, a request or a condition opens its own clause only ("We may already have paid it; if
-        # so, please refund ..." still leaves the payment open)
+        # so, please refund ..." still leaves the payment open; "probably fine to pay, though you may want to
+        # hold it" leaves the decision open whatever the proposal after it)
         lo = max(st.text.rfind(";", 0, m.start()), st.text.rfind(".", 0, m.start())) + 1 if m else 0
-        hi = min([i for i in (st.text.find(";", m.end()), st.text.find(". ", m.end())) if i >= 0] or [len(st.text)]) \
-            if m else 0
-        if m and not _OPEN_BY_DESIGN.search(st.text[lo:hi]) and not _REPORTED.search(st.text[lo:m.start()]):
+        hi = min([i for i in (st.text.find(";", m.end()), st.text.find(". ", m.end()),
+                              *(b.start() for b in [_TURN.search(st.text, m.end())] if b)) if i >= 0]
+                 or [len(st.text)]) if m else 0
+        clause = _UNSURE_WHETHER.sub(" ", st.text[lo:hi])  # "not sure whether" doubts, it does not ask
+        if m and not _OPEN_BY_DESIGN.search(clause) and not _REPORTED.search(st.text[lo:m.start()]):
             out.append(Verdict(st.text, m.group(0), "hedge", "false",
                                "leaves what it states open: an outcome states what the office shows, or asks"))
     return out

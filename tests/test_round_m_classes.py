@@ -111,3 +111,19 @@ def test_the_limit_the_task_sets_is_supported_where_it_is_named_as_a_limit():
     assert stray_claims(text, support, year=2026, now=None, directory=None, sources=[]) == []
     wrong = "Vantage Security (CTR-2314, £46,500 a year) is listed; Kite Field is worth £31,000."
     assert [c.text for c in stray_claims(wrong, support, year=2026, now=None, directory=None, sources=[])] == ["£31,000"]
+
+
+def test_a_doubt_phrased_with_whether_or_before_a_proposal_is_a_hedge():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import prose_hedges
+
+    def hedged(text: str) -> bool:
+        return bool(prose_hedges(cut(text)))
+
+    assert hedged("I am not sure whether notice on Vantage Security is still possible.")
+    assert hedged("Operations may or may not be over budget: it depends on whether PO-4628 counts.")
+    assert hedged("CS-2611-0396 is probably fine to pay, though you may want to hold it for now.")
+    assert hedged("Wren House Hostels: ends 31 January 2027 (though it may renew automatically, I could not tell)")
+    assert not hedged("I am not sure whether you also want the memo as a PDF; let me know.")
+    assert not hedged("Could you check whether PO-4628 is still open?")
+    assert not hedged("Let me know whether you want it held.")
