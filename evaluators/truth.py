@@ -1015,7 +1015,8 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
                                        parties_named=lambda sentence: named(sentence, True), people_named=people_named)
-        truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state))]
+        truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state),
+                                                                               *episode_reach(state))]
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state),
                                                                                   new_event_days(state), state.year)]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records)]
@@ -1246,6 +1247,19 @@ def episode_counts(state: EvalState) -> frozenset[float]:
     if "episode_counts" not in state.memo:
         state.memo["episode_counts"] = change_counts(state.before or {}, state.files or {})
     return state.memo["episode_counts"]
+
+
+def episode_reach(state: EvalState) -> tuple[int, tuple[int, int]]:
+    """How many events the episode made and how many people outside the user's domain its new mails were
+    addressed to (their To): what "booked for the other three" and "gone out to 10 customers" count."""
+    before, user = state.before or {}, (state.user or "").lower()
+    home = user.partition("@")[2]
+    events = sum(1 for p, e in state.files.items() if e.get("kind") == "ics" and state.written(p)
+                 for ev in e.get("events") or [] if ev not in ((before.get(p) or {}).get("events") or []))
+    addressed = {str(a).lower() for p, e in state.files.items() if e.get("kind") == "eml" and p not in before
+                 and state.written(p) for a in e.get("to") or []}
+    outside = {a for a in addressed if home and not a.endswith("@" + home)}
+    return events, (len(addressed), len(outside))
 
 
 def change_counts(before: dict[str, dict], after: dict[str, dict]) -> frozenset[float]:

@@ -171,3 +171,15 @@ def test_emailing_someone_is_a_mail_addressed_to_them_not_a_copy():
     to_her = Episode(frozenset({"mail"}), (("sent/2.eml", frozenset({"maya@x.test"})),), addressed=frozenset({"maya@x.test"}))
     assert not action_problems(text, "answer", to_her, attachments=None, recipients_named=named, allowed=set(),
                                recorded=lambda _s, _v: None)
+
+
+def test_a_count_of_whom_a_booking_or_a_mail_was_for_is_what_the_episode_did():
+    from officesim.evaluators.actions import counted_action_problems
+
+    assert counted_action_problems("I have booked reviews for 5 people.", frozenset({5.0}), 4, (3, 0))
+    assert not counted_action_problems("I have booked reviews for 4 people.", frozenset(), 4, (3, 0))
+    # customers are written to outside the user's domain: 9 letters and one internal summary
+    assert counted_action_problems("The letters have gone out to 10 customers.", frozenset({10.0}), 0, (10, 9))
+    assert not counted_action_problems("The letters have gone out to 9 customers.", frozenset({10.0}), 0, (10, 9))
+    assert not counted_action_problems("I sent it to the 3 team leads.", frozenset(), 0, (3, 0))
+    assert not counted_action_problems("I have not sent it to the 4 team leads.", frozenset(), 0, (3, 0))
