@@ -98,12 +98,17 @@ def _notice_deadlines(records: Records, index: int, found: list[tuple[str, date]
     return [("notice deadline", end - timedelta(days=n)) for n in periods[:1] for end in ends]
 
 
-def _said_of(clause: str, statuses: list[tuple[int, str]], inherited: str | None, records: Records
-             ) -> dict[int, list[tuple[str, int]]]:
+def _said_of(clause: str, statuses: list[tuple[int, str]], inherited: str | None, records: Records,
+             listed: dict[str, str] | None = None) -> dict[int, list[tuple[str, int]]]:
     """Which status each identifier of a clause is given: the first said after it (the predicate of its
-    subject), else the last said before it, else the heading's. (status index) -> [(key, entity)]."""
+    subject), else the last said before it, else the heading's. (status index) -> [(key, entity)]. A
+    clause that names none but says it of all the items listed right above it ("notice can still be
+    given on all three") gives it to each of ``listed``."""
     groups: dict[int, list[tuple[str, int]]] = {}
-    for key, (start, _end) in records.keys_in(clause).items():
+    found = {k: (a, b, clause[a:b]) for k, (a, b) in records.keys_in(clause).items()}
+    if not any(k.startswith("#") for k in found) and listed and statuses and _ALL_OF_THEM.search(clause):
+        found = {k: (statuses[0][0], statuses[0][0], shown) for k, shown in listed.items()}  # each takes its status
+    for key, (start, _end, shown) in found.items():
         if not key.startswith("#"):
             continue
         after = [i for i, (at, _k) in enumerate(statuses) if at >= start]
@@ -112,8 +117,28 @@ def _said_of(clause: str, statuses: list[tuple[int, str]], inherited: str | None
         if which is None:
             continue
         for index in records.named(key)[:GENERIC]:
-            groups.setdefault(which, []).append((clause[start:_end], index))
+            groups.setdefault(which, []).append((shown, index))
     return groups
+
+
+# a clause that says its status of every item listed above it: "on all three", "none of them", "each of these"
+_ALL_OF_THEM = re.compile(r"(?i)\b(?:all (?:three|four|five|six|seven|eight|nine|ten|\d{1,2}|of them|of these|of those)|"
+                          r"both|each of (?:them|these|those)|every one of (?:them|these|those))\b")
+
+
+def _listed_above(statements: list, st, records: Records) -> dict[str, str] | None:
+    """The identifiers of the list items right before a sentence, one per item, as written (None: no such
+    list)."""
+    i = statements.index(st)
+    keys: dict[str, str] = {}
+    j = i - 1
+    while j >= 0 and statements[j].form == "item":
+        ids = [(k, span) for k, span in records.keys_in(statements[j].text).items() if k.startswith("#")]
+        if len(ids) != 1:
+            return None
+        keys[ids[0][0]] = statements[j].text[ids[0][1][0]:ids[0][1][1]]
+        j -= 1
+    return keys if len(keys) >= 2 else None
 
 
 def _contradicts(status: str, dates: list[tuple[str, date]], today: date) -> bool:
@@ -136,9 +161,12 @@ def deadline_problems(text: str, records: Records, today: date) -> list[str]:
             heading = _statuses(statements[st.head].text)
             kinds = {kind for _at, kind in heading}
             inherited = kinds.pop() if len(kinds) == 1 else None
+        listed = _listed_above(statements, st, records) if st.form in ("sentence", "label") else None
         for clause, statuses in zip(clauses, own):
             kinds = [kind for _at, kind in statuses] + ([inherited] if inherited else [])
-            for which, members in _said_of(clause, statuses, inherited, records).items():
+            if listed and len({kind for _at, kind in statuses}) != 1:
+                listed = None  # "all three" with two statuses: which is said of them is not read
+            for which, members in _said_of(clause, statuses, inherited, records, listed).items():
                 status = kinds[which]
                 verdicts = []
                 for key, index in members:

@@ -127,3 +127,12 @@ def test_a_doubt_phrased_with_whether_or_before_a_proposal_is_a_hedge():
     assert not hedged("I am not sure whether you also want the memo as a PDF; let me know.")
     assert not hedged("Could you check whether PO-4628 is still open?")
     assert not hedged("Let me know whether you want it held.")
+
+
+def test_a_status_said_of_all_the_items_listed_above_is_read_of_each():
+    records, today = _register(), date(2026, 12, 7)
+    listed = ("Here they are:\n\n- CTR-2314 Vantage Security: notice by 2026-12-02\n"
+              "- CTR-2461 Alder Street Clinics: notice by 2027-09-01\n\n")
+    problems = deadline_problems(listed + "Good news: notice can still be given on both.", records, today)
+    assert problems and "CTR-2314" in problems[0]
+    assert deadline_problems(listed + "Notice can still be given on CTR-2461.", records, today) == []
