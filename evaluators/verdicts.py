@@ -1453,7 +1453,11 @@ def date_after_span(c: Claim, text: str, records: Records, keys: Iterable[str] =
     at = _sentence_at(text, c.start)
     if at is None:
         return False
-    spans = [(_number(m.group("n")), m.group("unit").lower()) for m in _SPAN_OF.finditer(at[2])]
+    here = c.start - at[0]  # the span must be said of this date: in its clause, near it ("placed on 12 September:
+    # the policy allows returns within 30 days" gives the policy's span, not the order date's)
+    spans = [(_number(m.group("n")), m.group("unit").lower()) for m in _SPAN_OF.finditer(at[2])
+             if abs((m.start() if m.start() > here else m.end()) - here) <= 60
+             and not re.search(r"[:;]", at[2][min(m.end(), here):max(m.start(), here)])]
     spans = [(n, unit) for n, unit in spans if n]
     if not spans:
         return False

@@ -136,3 +136,24 @@ def test_a_status_said_of_all_the_items_listed_above_is_read_of_each():
     problems = deadline_problems(listed + "Good news: notice can still be given on both.", records, today)
     assert problems and "CTR-2314" in problems[0]
     assert deadline_problems(listed + "Notice can still be given on CTR-2461.", records, today) == []
+
+
+def test_a_span_moves_only_the_date_it_is_said_of():
+    from officesim.evaluators.claims import claims_in
+    from officesim.evaluators.verdicts import date_after_span
+
+    rows = [["Order", "Date", "Customer"], ["SO-71834", "2026-09-09", "Teasel Vets"]]
+    files = {"data/orders.xlsx": {"kind": "xlsx", "sheet_order": ["O"], "sheets": {"O": rows}},
+             "emails/u/msg-1.eml": {"kind": "eml", "from": "amara@teaselvets.test", "to": ["u@x.test"],
+                                    "date": "2026-10-12 10:00:00", "subject": "Return from order SO-71834", "body": "Hello"}}
+    records = build_records(files, 2026)
+
+    def moved(text: str) -> bool:
+        date_claim = next(c for c in claims_in(text, year=2026, kinds=("date",)))
+        return date_after_span(date_claim, text, records)
+
+    # 12 September is the request's day less 30 days, but the 30 days are the policy's, not this date's
+    assert not moved("We can't accept the return from order SO-71834, placed on 12 September 2026: our policy "
+                     "allows returns within 30 days.")
+    assert moved("Your return of SO-71834 had to reach us within 30 days of the order, by 9 October 2026.")
+    assert moved("Order SO-71834 plus 30 days is 9 October 2026.")
