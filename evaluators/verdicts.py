@@ -911,7 +911,9 @@ def sum_of_rows(c: Claim, text: str, records: Records, involved: frozenset[str] 
                 labels = {l for e, _v in pairs for l, _a in e.attributes} | {l for e, _v in pairs for l, _w in e.names}
                 # the sums over all the rows (None) and over the rows of each year of a date column: of
                 # every row ("all"), of those with a value under a column, of one word of a column
-                sums: dict[tuple | None, dict[tuple, float]] = {}
+                # each sum with how many rows it adds: a "sum" of one row is that row's own amount, which
+                # another item's figure beside this one must not pass for ("WP-2609-0313, £2,340.47")
+                sums: dict[tuple | None, dict[tuple, tuple[float, int]]] = {}
                 for e, v in pairs:
                     have = {l for l, _a in e.attributes} | {l for l, _w in e.names}
                     marks = [("all",), *(("has", l) for l in have), *(("word", l, w) for l, w in e.words)]
@@ -919,11 +921,14 @@ def sum_of_rows(c: Claim, text: str, records: Records, involved: frozenset[str] 
                     for scope in (None, *years):
                         into = sums.setdefault(scope, {})
                         for mark in marks:
-                            into[mark] = into.get(mark, 0.0) + v
+                            total, n = into.get(mark, (0.0, 0))
+                            into[mark] = (total + v, n + 1)
                 for into in sums.values():
-                    if any(abs(abs(t) - value) <= tol for t in into.values()):
+                    if any(n >= 2 and abs(abs(t) - value) <= tol for t, n in into.values()):
                         return True
-                    if any(abs(abs(into[("all",)] - into.get(("has", l), 0.0)) - value) <= tol for l in labels):
+                    every, rows_in = into[("all",)]
+                    if any(rows_in - into.get(("has", l), (0.0, 0))[1] >= 2
+                           and abs(abs(every - into.get(("has", l), (0.0, 0))[0]) - value) <= tol for l in labels):
                         return True  # the rows without a value under that column
     return False
 

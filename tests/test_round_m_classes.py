@@ -157,3 +157,18 @@ def test_a_span_moves_only_the_date_it_is_said_of():
                      "allows returns within 30 days.")
     assert moved("Your return of SO-71834 had to reach us within 30 days of the order, by 9 October 2026.")
     assert moved("Order SO-71834 plus 30 days is 9 October 2026.")
+
+
+def test_a_sum_of_one_row_is_that_rows_own_amount_not_a_worked_out_figure():
+    from officesim.evaluators.claims import claims_in
+    from officesim.evaluators.verdicts import sum_of_rows
+
+    rows = [["Invoice", "Supplier", "Amount", "Paid"], ["WP-2609-0313", "Willowby Packaging", "£2,183.44", None],
+            ["WP-2610-0327", "Willowby Packaging", "£2,340.47", "2026-10-20"]]
+    records = build_records({"data/inv.xlsx": {"kind": "xlsx", "sheet_order": ["I"], "sheets": {"I": rows}}}, 2026)
+
+    def summed(text: str) -> bool:
+        return sum_of_rows(next(c for c in claims_in(text, year=2026, kinds=("number",)) if c.currency), text, records)
+
+    assert not summed("- WP-2609-0313 (Willowby Packaging, £2,340.47)")  # the other invoice's amount
+    assert summed("Willowby Packaging billed £4,523.91 in all.")
