@@ -90,7 +90,11 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
                 continue
             if not joined.match(gap):
                 continue
-            around = text[max(0, min(ps, rs) - 40):max(pe, re_) + 25]
+            # the apposition's own words: after it only up to the comma or bracket that closes it ("Grace Sato,
+            # as Head of Finance, will decide" gives the role plainly, whatever the sentence goes on to plan)
+            tail = text[max(pe, re_):max(pe, re_) + 25]
+            closed = re.match(r"[^,)\n;]*", tail)
+            around = text[max(0, min(ps, rs) - 40):max(pe, re_)] + (closed.group(0) if closed else tail)
             if _NOT_PLAIN.search(around):
                 continue
             held = {k for i in rows for label, k in records.entities[i].names

@@ -943,21 +943,50 @@ def _durations(text: str, near: list[int] | None = None) -> set[tuple[int, bool]
 POLICY_REACH = 30  # characters between a duration and the word "policy" for the one to be the other's
 
 
+_HEADCOUNT = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+(?:[a-z'’-]+\s+){0,2}?"
+                        r"(?:people|persons?|members?|colleagues?|employees?|staff)\b")
+
+
+# what a policy is said to allow, up to the number of people: "the leave policy allows only one person"
+_POLICY_ALLOWS = re.compile(r"(?i)\bpolic(?:y|ies)\s+(?:only\s+)?(?:allows?|permits?|lets|sets|limits?|caps?|says|"
+                            r"requires?)\b[^,;:.\n]{0,40}?\b(?:\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+"
+                            r"(?:[a-z'’-]+\s+){0,2}?(?:people|persons?|members?|colleagues?|employees?|staff)\b")
+
+
+def _headcounts(text: str) -> set[int]:
+    """The numbers of people a text states ("no more than two members of one team", "only one person")."""
+    out = set()
+    for m in _HEADCOUNT.finditer(text):
+        word = m.group("n").lower()
+        out.add(int(word) if word.isdigit() else NUMBER_WORDS[word])
+    return out
+
+
 def policy_problems(text: str, state: EvalState) -> list[str]:
     """A duration a sentence says a policy sets ("the three weeks' notice the policy asks for") that no
-    policy of the office states (in days, weeks or months; 5 working days are a week)."""
+    policy of the office states (in days, weeks or months; 5 working days are a week); likewise a number
+    of people it says a policy allows ("the policy allows only one person off on any day")."""
     if "policy_durations" not in state.memo:
         said: set[tuple[int, bool]] = set()
+        heads: set[int] = set()
         for path, entry in (state.before or {}).items():
             if entry.get("kind") in ("docx", "pdf", "text") and _POLICY_FILE.search(path.rsplit("/", 1)[-1]):
                 said |= _durations(document_text(entry)[:500_000])
+                heads |= _headcounts(document_text(entry)[:500_000])
         state.memo["policy_durations"] = said
-    said = state.memo["policy_durations"]
+        state.memo["policy_headcounts"] = heads
+    said, heads = state.memo["policy_durations"], state.memo["policy_headcounts"]
+    out = []
+    if heads:
+        for sentence in _SENTENCE_BREAK.split(text):
+            wrong = sorted({n for m in _POLICY_ALLOWS.finditer(sentence) for n in _headcounts(m.group(0))} - heads)
+            if wrong:
+                out.append(f"{' '.join(sentence.split())[:90]!r} says a policy allows {wrong[0]} people, which no "
+                           "policy of the office states")
     if not said:
-        return []
+        return out
     days = {d for d, _w in said} | {d // 5 * 7 for d, working in said if working and d % 5 == 0} | \
         {d // 7 * 5 for d, _w in said if d % 7 == 0}
-    out = []
     for sentence in _SENTENCE_BREAK.split(text):
         near = [m.start() for m in _POLICY_WORD.finditer(sentence)]
         if not near:

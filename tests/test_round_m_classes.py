@@ -172,3 +172,24 @@ def test_a_sum_of_one_row_is_that_rows_own_amount_not_a_worked_out_figure():
 
     assert not summed("- WP-2609-0313 (Willowby Packaging, £2,340.47)")  # the other invoice's amount
     assert summed("Willowby Packaging billed £4,523.91 in all.")
+
+
+def test_a_number_of_people_said_to_be_what_a_policy_allows_is_the_policys():
+    from officesim.evaluators.truth import _POLICY_ALLOWS, _headcounts
+
+    def allowed(sentence: str) -> set[int]:
+        return {n for m in _POLICY_ALLOWS.finditer(sentence) for n in _headcounts(m.group(0))}
+
+    assert _headcounts("2. No more than two members of one team may be on annual leave on the same day.") == {2}
+    assert allowed("the leave policy allows only one person from the team on annual leave on any day") == {1}
+    assert allowed("Under the leave policy, with Luca and Lucia off, that makes three people on the 30th") == set()
+
+
+def test_a_role_in_apposition_is_read_whatever_the_sentence_plans_after_it():
+    from officesim.evaluators.roles import role_problems
+
+    rows = [["Name", "Role"], ["Grace Sato", "Accounts Payable Clerk"], ["Hugo Rahman", "Head of Finance"]]
+    records = build_records({"data/staff.xlsx": {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": rows}}}, 2026)
+    assert role_problems("Grace Sato, as Head of Finance, will decide how to treat them.", records)
+    assert role_problems("Hugo Rahman, as Head of Finance, will decide how to treat them.", records) == []
+    assert role_problems("Grace Sato will become Head of Finance.", records) == []
