@@ -20,6 +20,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
+from officesim.evaluators.periods import period_problems
 from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
                                           counted_action_problems, mail_key, verb_of)
 from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentence_at, scaled_by_words, added_text, calendar_claims, claims_in, directory_of,
@@ -1040,10 +1041,12 @@ def written_truth(state: EvalState) -> Truth:
     if "ranked_lists" not in state.memo:
         state.memo["ranked_lists"] = ranked_lists(state.before or {}, state.gold or {}) if state.gold is not None else []
     lists = state.memo["ranked_lists"]
+    task_texts = (state.instruction, *gold_written(state), str(state.gold_answer or ""))
     for place in places(state):
         truth.false += action_problems(place.text, place.where, episode, attachments=place.attachments,
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
                                        parties_named=lambda sentence: named(sentence, True), people_named=people_named)
+        truth.false += [f"{place.where}: {w}" for w in period_problems(place.text, task_texts)]
         truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state),
                                                                                *episode_reach(state))]
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state),
