@@ -82,7 +82,7 @@ def _deadlines(records: Records, index: int, clause: str) -> list[tuple[str, dat
             if named:
                 return named
             if labels.pattern == _NOTICE.pattern:  # no notice date: the end less the notice period, else unknown
-                return _notice_deadlines(records, index, found)
+                return notice_deadlines(records, index, found)
     return found
 
 
@@ -90,7 +90,7 @@ _NOTICE = re.compile(r"(?i)\bnotice\b")
 _ENDING = re.compile(r"(?i)\b(?:expir\w*|expiry|end|ends|until|renew\w*)\b")
 
 
-def _notice_deadlines(records: Records, index: int, found: list[tuple[str, date]]) -> list[tuple[str, date]]:
+def notice_deadlines(records: Records, index: int, found: list[tuple[str, date]]) -> list[tuple[str, date]]:
     """The last day to give notice on an item that states a notice period in days and an end date."""
     periods = [int(c.value) for label, c in records.entities[index].values("number")
                if _NOTICE.search(label) and float(c.value).is_integer() and 0 < c.value <= 731]

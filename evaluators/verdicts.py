@@ -27,7 +27,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Iterable
 
 from officesim.evaluators.claims import (MAX_CLAIMS, Claim, _sentence_at, bounded_lines, claims_in, column_totals,
@@ -181,7 +181,7 @@ class Binder:
         for key, (start, end) in found.items():
             if key.startswith("#") or "@" in key or key in self.neutral or key in keys:
                 continue
-            if by_id and not any(_nearest_to(anchor, (start, end), named_at)
+            if by_id and not any((_nearest_to(anchor, (start, end), named_at) or _bracketed_after(text, anchor, start))
                                  and not _LIST_BREAK.search(text[min(anchor[1], end):max(anchor[0], start)])
                                  for anchor in id_at):
                 continue  # a name nearer another name than the identifier is another item's, listed beside it
@@ -214,6 +214,15 @@ class Binder:
 
 
 _LIST_BREAK = re.compile(r"(?i);|\)\s*,?\s*(?:and|or)\b|,\s+(?:and|or)\b")  # "…SO-71029'), and Nettle Cross"
+
+
+def _bracketed_after(text: str, anchor: tuple[int, int], start: int) -> bool:
+    """Whether a name stands in the bracket that follows the identifier's own words: "- CTR-2468 Kite Field
+    Sports (Asha Rahman): ..." gives the contract its owner, not another item listed beside it."""
+    if start <= anchor[1] or start - anchor[1] > 60 or not text[max(0, start - 2):start].strip() == "(":
+        return False
+    between = text[anchor[1]:start - 1]
+    return not re.search(r"[(),;:]|\band\b|\bor\b", between)
 
 
 def _nearest_to(anchor: tuple[int, int], span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
@@ -285,7 +294,10 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += changed_value_problems(st, records, scope)
         # only what the statement names itself: a category said under a heading may be the heading's
         reading.verdicts += category_problems(st, own, spans, records, scope)
+        if not own and st.form in ("sentence", "label"):
+            reading.verdicts += listed_category_problems(statements, i, records)
         if own:
+            reading.verdicts += comparison_problems(st, own, records, scope)
             reading.verdicts += state_problems(st, own, spans, records, scope)
             reading.verdicts += measure_problems(st, own, records, scope)
         rivals = [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
@@ -499,6 +511,43 @@ _NOT_BEFORE = re.compile(r"(?i)\b(?:not|never|no longer|yet to be|isn't|wasn't|a
                          r"still|un|awaiting|pending)\W+(?:\w+\W+){0,2}$")
 
 
+_ALL_LISTED = re.compile(r"(?i)\b(?:all (?:three|four|five|six|seven|eight|nine|ten|\d{1,2}|of them|of these|of those)|"
+                         r"both(?: of them)?|each of (?:them|these|those)|every one of (?:them|these|those)|"
+                         r"they (?:are|were) all|these are all|all are)\b")
+
+
+def listed_category_problems(statements: list[Statement], i: int, records: Records) -> list[Verdict]:
+    """A category said of all the items listed right above a statement that names none ("All three are
+    supplier contracts" under three contracts, one of them a customer's): each item's row, named by its one
+    identifier, must hold that category."""
+    st = statements[i]
+    low = st.text.casefold()
+    if not _ALL_LISTED.search(st.text) or _NOT_BEFORE.search(low):
+        return []
+    rows: list[int] = []
+    j = i - 1
+    while j >= 0 and statements[j].form == "item":
+        ids = [k for k in records.keys_in(statements[j].text) if k.startswith("#")]
+        if len(ids) != 1:
+            return []
+        rows += records.masters(ids[0])[:1]
+        j -= 1
+    if len(rows) < 2:
+        return []
+    out = []
+    for r in rows:
+        entity = records.entities[r]
+        for label, own in entity.words:
+            values = records.categories.get((entity.collection, label))
+            if not values or fold_words(own) not in values:
+                continue
+            said = [v for v in sorted(values) if _category_at(low, v)]
+            if said and fold_words(own) not in said:
+                out.append(Verdict(st.text, said[0], "category", "false",
+                                   f"is said of every item listed above, but {entity.name}'s {label!r} is {own!r}"))
+    return out[:1]
+
+
 def state_problems(st: Statement, entities: list[int], spans: list[tuple[int, int]], records: Records,
                    scope: Scope) -> list[Verdict]:
     """Another value of a column of states said of a row the statement names ("Nina Lund has approved
@@ -547,6 +596,42 @@ def state_problems(st: Statement, entities: list[int], spans: list[tuple[int, in
         return [Verdict(st.text, st.text[at.start():at.end()], "state", "false",
                         f"is not what the office says of {entity.name}: its {label!r} is {own!r}")]
     return []
+
+
+# an amount compared with a limit: "its annual value is under the £30,000 threshold", "over £5,000"
+_COMPARED = re.compile(r"(?i)\b(?P<op>under|below|less than|lower than|over|above|more than|greater than|exceeds?|"
+                       r"exceeding)\s+(?:the\s+|our\s+|its\s+|their\s+|a\s+)?(?:[a-z'’-]+\s+){0,2}?(?=[£$€]\s?\d)")
+
+
+_MONEY_LABEL = re.compile(r"(?i)\b(?:value|amount|total|price|cost|spend|budget|fee|salary|revenue)\b")
+
+
+def comparison_problems(st: Statement, entities: list[int], records: Records, scope: Scope) -> list[Verdict]:
+    """An item said to be under or over an amount ("CTR-2447 was left out because its annual value is under
+    the £30,000 threshold") where none of its amounts is: the statement names one identifier, and the
+    amounts compared are the item's own (those whose label a word of the statement says, where one does)."""
+    ids = [k for k in records.keys_in(st.text) if k.startswith("#")]
+    if len(ids) != 1 or not entities or _plans(st.text) or _NOT_BEFORE.search(st.text):
+        return []
+    rows = [i for i in entities if records.entities[i].collection != "mail"
+            and not records.entities[i].collection.endswith(("#lines", "#mail"))]
+    amounts = [(label, float(a.value)) for i in rows for label, a in records.entities[i].values("number")
+               if label and (a.currency or not float(a.value).is_integer() or _MONEY_LABEL.search(label))]
+    if not amounts:
+        return []
+    words = _word_set(st.text)
+    named = [(l, v) for l, v in amounts if label_words(l) & {w[:5] for w in words}] or amounts
+    out = []
+    for m in _COMPARED.finditer(st.text):
+        limit = next(iter(claims_in(st.text[m.end():m.end() + 20], year=scope.year, kinds=("number",))), None)
+        if limit is None or not limit.currency:
+            continue
+        below = m.group("op").lower() in ("under", "below", "less than", "lower than")
+        if not any((v < float(limit.value)) if below else (v > float(limit.value)) for _l, v in named):
+            label, v = named[0]
+            out.append(Verdict(st.text, st.text[m.start():m.end()] + limit.text, "comparison", "false",
+                               f"is not true of {records.entities[rows[0]].name}: its {label!r} is {v:,.2f}"))
+    return out
 
 
 _MEASURED = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3})(?:\s*-\s*|\s+)(?P<unit>days?|weeks?|months?|hours?|minutes?|"
@@ -724,6 +809,11 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     # identifier: "PO-4851 was due on 23 November" is the order's due (its Promised), not the Due of
     # the invoice that refers to the order
     labelled_own = _attrs(records, _owners(records, entities, st.text), c.kind)
+    if c.kind == "date" and isinstance(c.value, date) and "notic" in _gap_words(c, st) and not (
+            gold_says and any(same_claim(c, g) and about.intersection(entities) for about, g in scope.about)):
+        wrong = _notice_date_problem(c, _owners(records, entities, st.text, strict=True), records)
+        if wrong:  # "notice by 2027-04-30", the contract's expiry, where notice is due 30 days before it
+            return verdict("false", wrong)
     if gold_says and any(same_claim(c, g) and (not about or about.intersection(entities)) for about, g in scope.about):
         # the gold states this value of this item (a figure it worked out, a correction); but not under
         # the name of another of its columns: "promised 15 July, delivered 11 July", dates swapped
@@ -840,6 +930,25 @@ _OVERDUE_SINCE = re.compile(r"(?i)\b(?:overdue|late|past (?:its |their )?due(?: 
                             r"(?:[A-Za-z]+,?\s+)?$")
 _DUE_WORDS = {"due", "deadl"}
 ALIGNED_ENTITIES = 12  # a statement bound to more items than this is about a group, not one item
+
+
+def _notice_date_problem(c: Claim, owners: list[int], records: Records) -> str | None:
+    """Why a date said to be an item's notice date is not (or None): the item states no notice date but
+    a notice period and an end, and the date is not the end less the period."""
+    from officesim.evaluators.timing import DEADLINE_LABEL, notice_deadlines
+
+    for i in owners[:3]:
+        e = records.entities[i]
+        if any(label_words(l) & {"notic"} for l, _a in e.values("date")):
+            continue  # a notice date of its own: read as any labelled value
+        found = [(l, a.value) for l, a in e.values("date") if isinstance(a.value, date) and DEADLINE_LABEL.search(l)]
+        due = notice_deadlines(records, i, found)
+        # a deadline on a weekend may be given as the Friday before it or the Monday after
+        near = {d + timedelta(days=k) for _l, d in due for k in range(-2, 3) if d.weekday() >= 5} | {d for _l, d in due}
+        if due and not any(_same_date(c, d) for d in near):
+            return (f"is given as the notice date, but {e.name} ends {', '.join(sorted({d.isoformat() for _l, d in found}))} "
+                    f"and notice is due by {', '.join(sorted({d.isoformat() for _l, d in due}))}")
+    return None
 
 
 def gold_values_of(scope: Scope, entities: Iterable[int], kind: str) -> list[Claim]:

@@ -193,3 +193,50 @@ def test_a_role_in_apposition_is_read_whatever_the_sentence_plans_after_it():
     assert role_problems("Grace Sato, as Head of Finance, will decide how to treat them.", records)
     assert role_problems("Hugo Rahman, as Head of Finance, will decide how to treat them.", records) == []
     assert role_problems("Grace Sato will become Head of Finance.", records) == []
+
+
+def test_an_item_said_under_or_over_an_amount_is_compared_with_its_own_amounts():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import Scope, comparison_problems
+
+    rows = [["Ref", "Party", "Annual value"], ["CTR-2447", "Cedar Row Hotels", "£92,500.00"],
+            ["CTR-2314", "Vantage Security", "£26,500.00"]]
+    records = build_records({"data/reg.xlsx": {"kind": "xlsx", "sheet_order": ["R"], "sheets": {"R": rows}}}, 2026)
+    binder, scope = Binder(records), Scope(year=2026)
+
+    def compared(text: str) -> list:
+        st = cut(text)[0]
+        return comparison_problems(st, binder.bind(st.text)[0], records, scope)
+
+    assert compared("Cedar Row Hotels (CTR-2447) was left out because its annual value is under the £30,000 threshold.")
+    assert compared("CTR-2314 was left out because its annual value is under the £30,000 threshold.") == []
+    assert compared("CTR-2447 is over the £30,000 threshold.") == []
+
+
+def test_a_notice_date_is_the_end_less_the_notice_period():
+    from officesim.evaluators.claims import Claim
+    from officesim.evaluators.verdicts import _notice_date_problem
+
+    records = _register()
+    row = [i for i in records.named("#CTR2314") if "#" in records.entities[i].collection]
+    expiry = Claim("date", date(2027, 1, 31), "2027-01-31")
+    assert _notice_date_problem(expiry, row, records)  # the expiry given as the notice date
+    assert _notice_date_problem(Claim("date", date(2026, 12, 2), "2026-12-02"), row, records) is None
+
+
+def test_a_category_said_of_all_the_items_listed_above_is_read_of_each():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import listed_category_problems
+
+    rows = [["Ref", "Party", "Type"], ["CTR-2314", "Vantage Security", "Supplier"],
+            ["CTR-2377", "Pinecrest Catering", "Supplier"], ["CTR-2468", "Kite Field Sports", "Customer"],
+            ["CTR-2500", "Umber Freight", "Supplier"]]
+    records = build_records({"data/reg.xlsx": {"kind": "xlsx", "sheet_order": ["R"], "sheets": {"R": rows}}}, 2026)
+    listed = "- CTR-2314 Vantage Security\n- CTR-2377 Pinecrest Catering\n- CTR-2468 Kite Field Sports\n\n"
+
+    def problems(text: str) -> list:
+        statements = cut(text)
+        return listed_category_problems(statements, len(statements) - 1, records)
+
+    assert problems(listed + "All three are supplier contracts.")
+    assert problems(listed.replace("- CTR-2468 Kite Field Sports\n", "") + "Both are supplier contracts.") == []
