@@ -68,6 +68,9 @@ _NOT = re.compile(r"(?i)\b(?:not|n't|never|no|none|nothing|neither|nor|nobody|wi
 _PASSIVE_SEND = re.compile(r"(?i)(?<!\bI )(?<!\bwe )\b(?:was|were)\s+(?:also\s+|already\s+|then\s+|duly\s+)?"
                            r"(?P<send>chased|informed|told|notified|e-?mailed|contacted|copied in|cc'?d|reminded|asked|"
                            r"referred|escalated|sent)\b(?!\s+by\b)")
+# "it is being reviewed by our Sales Director, Ines Nair": the writer referred it to them, so a mail went to them
+_REFERRED = re.compile(r"(?i)\b(?:is|are)\s+(?:now\s+)?being\s+(?P<send>reviewed|looked at|considered|handled|assessed|"
+                       r"decided|checked)(?=\s+by\s+(?!me\b|us\b|myself\b))")
 # "Tracker updated.", "Payroll and IT records updated.": a short line whose subject is the record
 _RECORDED_NOTE = re.compile(
     r"(?im)(?:^|(?<=[.;!]\s))[ \t]*(?:[-*•–]\s*)?(?:[\w&'’-]+\s+){1,6}?(?:(?:has|have)\s+(?:now\s+|also\s+|just\s+)?"
@@ -101,7 +104,7 @@ def action_claims(text: str) -> list[ActionClaim]:
     """Every sentence of ``text`` that says its writer did something (see the module rules)."""
     out = []
     for m in [*_CLAIM.finditer(text), *_NOTE.finditer(text), *_ENCLOSED.finditer(text), *_RECORDED_NOTE.finditer(text),
-              *_PASSIVE_SEND.finditer(text)]:
+              *_PASSIVE_SEND.finditer(text), *_REFERRED.finditer(text)]:
         stem = next(s for s in _SHOWS if m.groupdict().get(s))
         lo, sentence = _sentence(text, m.start(), m.end())
         if stem == "outside" and re.match(r"(?i)we\s+(?!'ve|have|had)", m.group(0)):

@@ -296,6 +296,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += category_problems(st, own, spans, records, scope)
         if not own and st.form in ("sentence", "label"):
             reading.verdicts += listed_category_problems(statements, i, records)
+        reading.verdicts += party_mail_day_problems(st, records, scope.year)
         if own:
             reading.verdicts += comparison_problems(st, own, records, scope)
             reading.verdicts += state_problems(st, own, spans, records, scope)
@@ -546,6 +547,35 @@ def listed_category_problems(statements: list[Statement], i: int, records: Recor
                 out.append(Verdict(st.text, said[0], "category", "false",
                                    f"is said of every item listed above, but {entity.name}'s {label!r} is {own!r}"))
     return out[:1]
+
+
+# a party's message and its day: "Cobalt Software Ltd told us on 26 September that ...", "Quayside wrote on 19 June"
+_WROTE_ON = re.compile(r"(?i)\b(?:wrote(?: to us| in)?|e-?mailed(?: us)?|told us|informed us|notified us|let us know|"
+                       r"sent (?:us )?(?:their|its|the|new|a|an)?\s*(?:[a-z]+\s+){0,3}?|got in touch|contacted us|"
+                       r"gave (?:us )?notice(?: of [a-z ]{0,30}?)?)\s+on\s+$")
+
+
+def party_mail_day_problems(st: Statement, records: Records, year: int | None) -> list[Verdict]:
+    """A day a party is said to have written on ("Cobalt Software Ltd told us on 26 September") where no
+    message from that party (the organisation whose domain it mails from) is of that day, though it wrote."""
+    out = []
+    for c in claims_in(st.text, year=year, kinds=("date",)):
+        if not isinstance(c.value, date) or not _WROTE_ON.search(st.text[max(0, c.start - 60):c.start]):
+            continue
+        before = st.text[:c.start]
+        parties = [(a, k) for k, (a, _b) in records.keys_in(before).items() if k in records.senders]
+        if not parties:
+            continue
+        party = max(parties)[1]  # the party named last before the verb
+        days = records.__dict__.setdefault("_party_days", {})
+        if party not in days:
+            days[party] = {a.value for e in records.entities if e.collection == "mail" and ("from", party) in e.names
+                           for label, a in e.attributes if label == "sent" and isinstance(a.value, date)}
+        if days[party] and not any(_same_date(c, d) for d in days[party]):
+            out.append(Verdict(st.text, shown(c), "date", "false",
+                               f"is not a day {party.title()} wrote on: its messages are of "
+                               f"{', '.join(sorted(d.isoformat() for d in days[party]))[:80]}"))
+    return out
 
 
 def state_problems(st: Statement, entities: list[int], spans: list[tuple[int, int]], records: Records,

@@ -183,3 +183,10 @@ def test_a_count_of_whom_a_booking_or_a_mail_was_for_is_what_the_episode_did():
     assert not counted_action_problems("The letters have gone out to 9 customers.", frozenset({10.0}), 0, (10, 9))
     assert not counted_action_problems("I sent it to the 3 team leads.", frozenset(), 0, (3, 0))
     assert not counted_action_problems("I have not sent it to the 4 team leads.", frozenset(), 0, (3, 0))
+
+
+def test_a_request_said_to_be_reviewed_by_someone_was_sent_to_them():
+    text = "As the refund is over £1,000.00 it is being reviewed by Milan, and we will come back to you."
+    assert problems(text)  # the mail went to Rosa only
+    assert not problems(text.replace("Milan", "Rosa"))
+    assert not problems("The invoice is being checked by me.")

@@ -240,3 +240,21 @@ def test_a_category_said_of_all_the_items_listed_above_is_read_of_each():
 
     assert problems(listed + "All three are supplier contracts.")
     assert problems(listed.replace("- CTR-2468 Kite Field Sports\n", "") + "Both are supplier contracts.") == []
+
+
+def test_a_day_a_party_is_said_to_have_written_on_is_one_of_its_messages_days():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import party_mail_day_problems
+
+    rows = [["Supplier", "Contact"], ["Cobalt Software Ltd", "pablo@cobaltsoftware.test"]]
+    files = {"data/suppliers.xlsx": {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": rows}},
+             "emails/u/msg-2.eml": {"kind": "eml", "from": "pablo@cobaltsoftware.test", "to": ["u@x.test"],
+                                    "date": "2026-10-26 11:05:00", "subject": "Change of bank details", "body": "New."}}
+    records = build_records(files, 2026)
+
+    def problems(text: str) -> list:
+        return [v for st in cut(text) for v in party_mail_day_problems(st, records, 2026)]
+
+    assert problems("CS-2611-0396 is held: Cobalt Software Ltd told us on 26 September that its bank details changed.")
+    assert problems("Cobalt Software Ltd told us on 26 October that its bank details changed.") == []
+    assert problems("Cobalt Software Ltd's invoice is due on 26 September.") == []
