@@ -297,6 +297,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if not own and st.form in ("sentence", "label"):
             reading.verdicts += listed_category_problems(statements, i, records)
         reading.verdicts += party_mail_day_problems(st, records, scope.year)
+        reading.verdicts += party_never_problems(st, records)
         if own:
             reading.verdicts += comparison_problems(st, own, records, scope)
             reading.verdicts += state_problems(st, own, spans, records, scope)
@@ -576,6 +577,38 @@ def party_mail_day_problems(st: Statement, records: Records, year: int | None) -
                                f"is not a day {party.title()} wrote on: its messages are of "
                                f"{', '.join(sorted(d.isoformat() for d in days[party]))[:80]}"))
     return out
+
+
+# a party said never to have done what one of its messages does: "Quayside has never changed its bank details"
+_NEVER = re.compile(r"(?i)\b(?:has|have|had)\s+(?:never|not)\s+(?:once\s+)?(?:[a-z]+ed|sent|written|asked|told)\b"
+                    r"|\bnever\s+(?:[a-z]+ed|sent|wrote|asked|told)\b")
+
+
+_SINCE = re.compile(r"(?i)\b(?:since|after|recently|lately|in the (?:last|past)|within|this (?:year|month|quarter|week)|"
+                    r"yet|again)\b")
+
+
+def party_never_problems(st: Statement, records: Records) -> list[Verdict]:
+    """A party said never to have done a thing (a denial of what it did) where a message from that party
+    says it in its subject: at least two words of the subject (not the party's) follow the denial."""
+    m = _NEVER.search(st.text)
+    if m is None or _SINCE.search(st.text, m.end()):
+        return []  # "has not changed its bank details since June": a denial of a later change only
+    parties = [(a, k) for k, (a, _b) in records.keys_in(st.text[:m.start()]).items() if k in records.senders]
+    if not parties:
+        return []
+    party = max(parties)[1]
+    said = _word_set(st.text[m.start():]) - _word_set(party)
+    subjects = records.__dict__.setdefault("_party_subjects", {})
+    if party not in subjects:
+        subjects[party] = [e for e in records.entities if e.collection == "mail" and ("from", party) in e.names]
+    for mail in subjects[party]:
+        for key in mail.keys:
+            words = _word_set(key) - _word_set(party)
+            if not key.startswith("#") and "@" not in key and len(words & said) >= 2 and len(words) <= 6:
+                return [Verdict(st.text, st.text[m.start():m.end()], "state", "false",
+                                f"is denied of {party.title()}, but its message {mail.name} is about {key!r}")]
+    return []
 
 
 def state_problems(st: Statement, entities: list[int], spans: list[tuple[int, int]], records: Records,

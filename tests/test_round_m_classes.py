@@ -258,3 +258,21 @@ def test_a_day_a_party_is_said_to_have_written_on_is_one_of_its_messages_days():
     assert problems("CS-2611-0396 is held: Cobalt Software Ltd told us on 26 September that its bank details changed.")
     assert problems("Cobalt Software Ltd told us on 26 October that its bank details changed.") == []
     assert problems("Cobalt Software Ltd's invoice is due on 26 September.") == []
+
+
+def test_a_party_said_never_to_have_done_what_its_message_says_is_false():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import party_never_problems
+
+    rows = [["Supplier", "Contact"], ["Quayside Print Works", "ines@quaysideprintworks.test"]]
+    files = {"data/suppliers.xlsx": {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": rows}},
+             "emails/u/msg-1.eml": {"kind": "eml", "from": "ines@quaysideprintworks.test", "to": ["u@x.test"],
+                                    "date": "2026-06-19 10:20:00", "subject": "New bank details", "body": "New."}}
+    records = build_records(files, 2026)
+
+    def problems(text: str) -> list:
+        return [v for st in cut(text) for v in party_never_problems(st, records)]
+
+    assert problems("Quayside Print Works has never changed its bank details with us, so it can be paid.")
+    assert problems("Quayside Print Works has never missed a delivery date.") == []
+    assert problems("Quayside Print Works has not changed its bank details since June.") == []
