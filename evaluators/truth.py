@@ -310,6 +310,42 @@ def made_events(state: EvalState) -> list[dict]:
     return state.memo["made_events"]
 
 
+# who a booked meeting is said to be with: "booked for Tuesday at 14:00, with me and Amara Wolff from HR",
+# "Sven Rahman will join us"
+_WITH = re.compile(r"(?i)\bwith\s+(?:me|us|you)?\s*(?:and\s+)?$")
+_WILL_JOIN = re.compile(r"(?i)^\s*(?:\([^)]{0,30}\)\s*|from [A-Z]{2,5}\s+|of [A-Za-z ]{2,20}\s+)?(?:will|is going to)\s+"
+                        r"(?:also\s+)?(?:join|attend|be there|sit in)\b")
+
+
+def attendee_problems(text: str, state: EvalState) -> list[str]:
+    """A person a sentence says a meeting the episode booked is with ("with me and Amara Wolff") who is
+    not among that meeting's attendees: the meeting is the one of the day or time the sentence gives."""
+    events = made_events(state)
+    if not events:
+        return []
+    directory = directory_of(state)
+    user = (state.user or "").lower()
+    out = []
+    for sentence in _SENTENCE_BREAK.split(text):
+        people = directory.persons_in(sentence)
+        if not people:
+            continue
+        said = {c.value for c in claims_in(sentence, year=state.year, kinds=("date", "time"))}
+        if not said:
+            continue
+        meetings = [ev for ev in events if said & {c.value for c in claims_in(
+            f"{ev.get('start') or ''}", year=state.year, kinds=("date", "time"))}]
+        if not meetings:
+            continue
+        invited = {str(a).lower() for ev in meetings for a in ev.get("attendees") or []} | {user}
+        for m, address in people:
+            with_them = _WITH.search(sentence[max(0, m.start - 20):m.start]) or _WILL_JOIN.match(sentence, m.end)
+            if with_them and address.lower() not in invited:
+                out.append(f"{' '.join(sentence.split())[:90]!r} says the meeting is with {m.value}, who is not "
+                           "invited to it")
+    return out
+
+
 def _times_of(ev: dict, year: int | None) -> frozenset:
     return frozenset(c.value for c in claims_in(f"{ev.get('start') or ''} {ev.get('end') or ''}", year=year,
                                                  kinds=("time",)))
@@ -1047,6 +1083,7 @@ def written_truth(state: EvalState) -> Truth:
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
                                        parties_named=lambda sentence: named(sentence, True), people_named=people_named)
         truth.false += [f"{place.where}: {w}" for w in period_problems(place.text, task_texts)]
+        truth.false += [f"{place.where}: {w}" for w in attendee_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state),
                                                                                *episode_reach(state))]
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state),

@@ -276,3 +276,26 @@ def test_a_party_said_never_to_have_done_what_its_message_says_is_false():
     assert problems("Quayside Print Works has never changed its bank details with us, so it can be paid.")
     assert problems("Quayside Print Works has never missed a delivery date.") == []
     assert problems("Quayside Print Works has not changed its bank details since June.") == []
+
+
+def test_a_booked_meeting_said_to_be_with_someone_not_invited_is_false():
+    from datetime import datetime
+
+    from officesim.evaluators.state import EvalState
+    from officesim.evaluators.truth import attendee_problems
+
+    mail = {"kind": "eml", "from": "hana@h.test", "to": ["viktor.moss@h.test"], "date": "2026-11-10 09:00:00",
+            "subject": "Review", "body": "Hi"}
+    staff = {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": [["Name", "Email"], ["Amara Wolff", "amara.wolff@h.test"],
+                                                                    ["Sven Rahman", "sven.rahman@h.test"]]}}
+    calendar = {"kind": "ics", "events": [{"summary": "Probation review: Viktor Moss", "start": "2026-11-17 14:00:00",
+                                           "end": "2026-11-17 15:00:00", "attendees": ["viktor.moss@h.test",
+                                                                                       "sven.rahman@h.test"]}]}
+    before = {"data/staff.xlsx": staff, "emails/hana@h.test/inbox/msg-1.eml": mail,
+              "calendar/hana@h.test.ics": {"kind": "ics", "events": []}}
+    state = EvalState(files={**before, "calendar/hana@h.test.ics": calendar}, before=before, user="hana@h.test",
+                      now=datetime(2026, 11, 10, 9), people={"Amara Wolff": "amara.wolff@h.test",
+                                                            "Sven Rahman": "sven.rahman@h.test"})
+    wrong = "Your review is booked for Tuesday 17 November 2026 at 14:00, with me and Amara Wolff from HR."
+    assert attendee_problems(wrong, state)
+    assert attendee_problems(wrong.replace("Amara Wolff", "Sven Rahman"), state) == []
