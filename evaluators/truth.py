@@ -317,6 +317,9 @@ _WILL_JOIN = re.compile(r"(?i)^\s*(?:\([^)]{0,30}\)\s*|from [A-Z]{2,5}\s+|of [A-
                         r"(?:also\s+)?(?:join|attend|be there|sit in)\b")
 
 
+_WITH_SOMEONE = re.compile(r"(?i)\bwith\b|\b(?:will|is going to)\s+(?:also\s+)?(?:join|attend|be there|sit in)\b")
+
+
 def attendee_problems(text: str, state: EvalState) -> list[str]:
     """A person a sentence says a meeting the episode booked is with ("with me and Amara Wolff") who is
     not among that meeting's attendees: the meeting is the one of the day or time the sentence gives."""
@@ -326,7 +329,9 @@ def attendee_problems(text: str, state: EvalState) -> list[str]:
     directory = directory_of(state)
     user = (state.user or "").lower()
     out = []
-    for sentence in _SENTENCE_BREAK.split(text):
+    for sentence in _SENTENCE_BREAK.split(text)[:2_000]:
+        if not _WITH_SOMEONE.search(sentence):
+            continue  # only a sentence that says whom a meeting is with is read for names
         people = directory.persons_in(sentence)
         if not people:
             continue
