@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 import threading
 from email.utils import parseaddr
-from typing import Callable, Iterable
+from itertools import islice
+from typing import Callable, Iterable, Iterator
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -819,21 +820,25 @@ _CONTRAST = re.compile(r"(?i)\b(?:but|except|while|whereas|left|leaving|kept|apa
                        r"unchanged|untouched|still|instead)\b|;")
 
 
+def _changed_sheet_rows(state: EvalState) -> Iterator[list]:
+    """The rows the episode added or changed in the workbooks it wrote."""
+    before = state.before or {}
+    for path, entry in state.files.items():
+        if entry.get("kind") != "xlsx" or not state.written(path):
+            continue
+        for name, rows in (entry.get("sheets") or {}).items():
+            old = {tuple(r) for r in (((before.get(path) or {}).get("sheets") or {}).get(name) or [])}
+            yield from (row for row in rows if tuple(row) not in old)
+
+
 def changed_row_ids(state: EvalState) -> frozenset[str]:
     """The identifiers (``id_key``) in the sheet rows the episode added or changed, and in the lines it
     added to documents."""
     if "changed_row_ids" not in state.memo:
         found: set[str] = set()
-        before = state.before or {}
-        for path, entry in state.files.items():
-            if entry.get("kind") != "xlsx" or not state.written(path):
-                continue
-            for name, rows in (entry.get("sheets") or {}).items():
-                old = {tuple(r) for r in (((before.get(path) or {}).get("sheets") or {}).get(name) or [])}
-                for row in rows:
-                    if tuple(row) not in old:
-                        found |= {id_key(c.value) for cell in row if isinstance(cell, str)
-                                  for c in claims_in(cell, year=None, kinds=("id",))}
+        for row in _changed_sheet_rows(state):
+            found |= {id_key(c.value) for cell in row if isinstance(cell, str)
+                      for c in claims_in(cell, year=None, kinds=("id",))}
         for path, entry in state.files.items():  # a register kept as a document or a text file
             if entry.get("kind") not in ("xlsx", "eml", "ics", "image") and state.written(path):
                 found |= {id_key(c.value) for c in claims_in(added_text(state, path)[:200_000], year=None, kinds=("id",))}
@@ -883,15 +888,8 @@ def changed_row_keys(state: EvalState, records: Records) -> frozenset[str]:
     added or changed: "I've marked Omar Kaur's probation as extended in the tracker" must change his row."""
     if "changed_row_keys" not in state.memo:
         found: set[str] = set(changed_row_ids(state))
-        before = state.before or {}
-        for path, entry in state.files.items():
-            if entry.get("kind") != "xlsx" or not state.written(path):
-                continue
-            for name, rows in (entry.get("sheets") or {}).items():
-                old = {tuple(r) for r in (((before.get(path) or {}).get("sheets") or {}).get(name) or [])}
-                for row in rows[:20_000]:
-                    if tuple(row) not in old:
-                        found |= set(records.keys_in(" | ".join(str(c) for c in row if c is not None)))
+        for row in islice(_changed_sheet_rows(state), 20_000):
+            found |= set(records.keys_in(" | ".join(str(c) for c in row if c is not None)))
         state.memo["changed_row_keys"] = frozenset(found)
     return state.memo["changed_row_keys"]
 
