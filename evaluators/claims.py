@@ -1437,12 +1437,22 @@ def _clauses_stating(texts: Iterable[str], fact: Any, year: int | None) -> Itera
                     yield heading
 
 
+HEADED_ITEMS = 200  # list lines walked back over to find their heading: bounded work per item
+
+
 def heading_over(text: str, at: int) -> str | None:
-    """The line ending in a colon that the list item at ``at`` stands under, if it is one."""
-    lines = text[:at].split("\n")
-    if not _BULLET.match(lines[-1]):
+    """The line ending in a colon that the list item at ``at`` stands under, if it is one (within
+    ``HEADED_ITEMS`` lines above it)."""
+    end = at
+    start = text.rfind("\n", 0, end) + 1
+    if not _BULLET.match(text, start, end):
         return None
-    for line in reversed(lines[:-1]):
+    for _ in range(HEADED_ITEMS):
+        if start == 0:
+            return None
+        end = start - 1
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end]
         if not line.strip():
             return None
         if not _BULLET.match(line):

@@ -126,13 +126,17 @@ _ALL_OF_THEM = re.compile(r"(?i)\b(?:all (?:three|four|five|six|seven|eight|nine
                           r"both|each of (?:them|these|those)|every one of (?:them|these|those))\b")
 
 
-def _listed_above(statements: list, st, records: Records) -> dict[str, str] | None:
-    """The identifiers of the list items right before a sentence, one per item, as written (None: no such
-    list)."""
-    i = statements.index(st)
+LISTED_ITEMS = 50  # list items a sentence about "all of them" is read of, at most
+
+
+def _listed_above(statements: list, i: int, records: Records) -> dict[str, str] | None:
+    """The identifiers of the list items right before statement ``i``, one per item, as written (None: no
+    such list, or one longer than ``LISTED_ITEMS``)."""
     keys: dict[str, str] = {}
     j = i - 1
     while j >= 0 and statements[j].form == "item":
+        if i - j > LISTED_ITEMS:
+            return None
         ids = [(k, span) for k, span in records.keys_in(statements[j].text).items() if k.startswith("#")]
         if len(ids) != 1:
             return None
@@ -153,7 +157,7 @@ def deadline_problems(text: str, records: Records, today: date) -> list[str]:
     PO-22 is overdue" is not read against the order's dates when the invoice's fit."""
     out: list[str] = []
     statements = cut(text)
-    for st in statements:
+    for index, st in enumerate(statements):
         clauses = _clauses(st.text)
         own = [_statuses(c) for c in clauses]
         inherited = None
@@ -161,7 +165,8 @@ def deadline_problems(text: str, records: Records, today: date) -> list[str]:
             heading = _statuses(statements[st.head].text)
             kinds = {kind for _at, kind in heading}
             inherited = kinds.pop() if len(kinds) == 1 else None
-        listed = _listed_above(statements, st, records) if st.form in ("sentence", "label") else None
+        listed = _listed_above(statements, index, records) \
+            if st.form in ("sentence", "label") and _ALL_OF_THEM.search(st.text) else None
         for clause, statuses in zip(clauses, own):
             kinds = [kind for _at, kind in statuses] + ([inherited] if inherited else [])
             if listed and len({kind for _at, kind in statuses}) != 1:

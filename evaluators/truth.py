@@ -727,12 +727,12 @@ def _claim_checks(state: EvalState, records: Records):
                     if at < 0:
                         break
                     if reach:  # within its own paragraph: the next message's "we have refunded" is another's
-                        lo = max(0, at - reach, text.rfind("\n\n", 0, at))
-                        hi = text.find("\n\n", at)
-                        hi = at + reach if hi < 0 else min(hi, at + reach)
-                    else:
-                        lo, hi = text.rfind("\n", 0, at) + 1, text.find("\n", at)
-                        hi = len(text) if hi < 0 else hi
+                        lo = max(0, at - reach, text.rfind("\n\n", max(0, at - reach), at))
+                        hi = text.find("\n\n", at, at + reach)
+                        hi = at + reach if hi < 0 else hi
+                    else:  # its own line, at most 400 characters around it
+                        lo, hi = text.rfind("\n", max(0, at - 400), at) + 1, text.find("\n", at, at + 400)
+                        lo, hi = max(lo, at - 400), at + 400 if hi < 0 else hi
                     if done.search(text, lo, hi):  # "refunded", not a customer's "could you refund it"
                         return True
                     at = text.find(word, at + 1)

@@ -528,7 +528,7 @@ def listed_category_problems(statements: list[Statement], i: int, records: Recor
         return []
     rows: list[int] = []
     j = i - 1
-    while j >= 0 and statements[j].form == "item":
+    while j >= 0 and statements[j].form == "item" and i - j <= 50:  # a list of 50 items at most: bounded work
         ids = [k for k in records.keys_in(statements[j].text) if k.startswith("#")]
         if len(ids) != 1:
             return []
