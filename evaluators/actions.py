@@ -185,6 +185,7 @@ _SPOKEN = re.compile(r"(?i)\b(?:by (?:tele)?phone|on the (?:tele)?phone|over the
 # "copied HR", "copied in Joel", "cc'd your manager": someone copied in (not "copied the figures into")
 _COPY = re.compile(r"(?i)\b(?:copied|cc'?e?d)$")
 _COPIED_IN = re.compile(r"\s+(?:in\b|[A-Z]|(?i:(?:your|our|my|his|her|their)\s+(?:manager|line manager|boss|colleague|team|head)))")
+_COPY_PART = re.compile(r"(?i)\b(?:with\b.{0,40}?\bin (?:copy|cc)|in copy|cc'?d?|copying|copied)\b")
 # a mail verb that says whom the mail was written to, not whom it was copied to
 _WRITTEN_TO = re.compile(r"(?i)(?:e-?mailed|mailed|written to|wrote to|reached out to|contacted|asked|told|informed|"
                          r"notified|replied)$")
@@ -230,11 +231,15 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
             # each person the claim's own words name must have had a mail ("I've chased Dmitri and Mei")
             whom = recipients_named(_object(claim))
             reached = {a for _w, to in episode.mails for a in to}
-            if episode.addressed is not None and _WRITTEN_TO.match(verb):  # "I've emailed Maya": to her, not a
-                reached = set(episode.addressed)  # copy of a letter to one of her customers
             # one group of addresses per person named: a first name several people share is anyone of them
             groups = people_named(_object(claim)) if people_named is not None else [frozenset({a}) for a in whom]
+            # "I've emailed Maya": a mail addressed to her, not a copy of a letter to one of her customers;
+            # whom the object names as copied in ("asked to cancel it, with Chloe in copy") may be a copy
+            direct = people_named(_COPY_PART.split(_object(claim))[0]) \
+                if people_named is not None and episode.addressed is not None and _WRITTEN_TO.match(verb) else []
             if whom and any(not (g & reached) for g in groups) and not _EARLIER.search(claim.sentence):
+                ok = False
+            elif direct and any(not (g & episode.addressed) for g in direct) and not _EARLIER.search(claim.sentence):
                 ok = False
             elif named:  # sent in this episode, or before it ("Already sent to Anton yesterday")
                 ok = any(named & to for _w, to in episode.mails) or (
@@ -373,21 +378,22 @@ _HISTORY_AFTER = re.compile(r"(?i)\s+(?:after|before|late|on time|early|during|b
 _UNITS = re.compile(r"(?i)days|weeks|months|years|hours|minutes|nights|times|percent|pounds|euros|dollars")
 
 
-def counted_action_problems(text: str, counts: frozenset[float], booked: int | None = None,
+def counted_action_problems(text: str, counts: frozenset[float], booked: frozenset[int] | None = None,
                             addressed: tuple[int, int] | None = None) -> list[str]:
     """A count of what the writer says was done ("I held 5 invoices", "Booked four reviews") that is not
     how many of anything the episode did (``counts``: the rows it changed, the cells it set to each
     value, the mails it sent and whom to, the events it made); a plan or a negation claims nothing.
     A count of whom or what a booking or a mail was for ("booked the reviews for the other three
-    people", "gone out to 10 customers") is the events made (``booked``; "the other three": one less
-    is said too) or how many people mails were addressed to (``addressed``: all of them, and those
+    people", "gone out to 10 customers", "a meeting booked for the four newcomers") is one of ``booked``
+    (the events made, the people they invite, those one event invites; "the other three": one less is said
+    too) or how many people mails were addressed to (``addressed``: all of them, and those
     outside the user's domain, which customers and suppliers are)."""
     out = []
     for m in _COUNTED_FOR.finditer(text):
         word = m.group("n").lower()
         n = int(word) if word.isdigit() else _WORDS[word]
         if m.group("book"):
-            done = {booked} if booked else set()
+            done = set(booked or ())
         else:
             done = {addressed[1]} if addressed and _OUTSIDE_NOUN.match(m.group("noun")) else set(addressed or ())
             done -= {0}

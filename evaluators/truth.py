@@ -1321,13 +1321,17 @@ def episode_counts(state: EvalState) -> frozenset[float]:
     return state.memo["episode_counts"]
 
 
-def episode_reach(state: EvalState) -> tuple[int, tuple[int, int]]:
-    """How many events the episode made and how many people outside the user's domain its new mails were
-    addressed to (their To): what "booked for the other three" and "gone out to 10 customers" count."""
+def episode_reach(state: EvalState) -> tuple[frozenset[int], tuple[int, int]]:
+    """How many events the episode made (and how many people they invite, all and each), and how many
+    people its new mails were addressed to (their To), all and those outside the user's domain: what
+    "booked for the other three", "a meeting booked for the four newcomers" and "gone out to 10 customers"
+    count."""
     before, user = state.before or {}, (state.user or "").lower()
     home = user.partition("@")[2]
-    events = sum(1 for p, e in state.files.items() if e.get("kind") == "ics" and state.written(p)
-                 for ev in e.get("events") or [] if ev not in ((before.get(p) or {}).get("events") or []))
+    made = [ev for p, e in state.files.items() if e.get("kind") == "ics" and state.written(p)
+            for ev in e.get("events") or [] if ev not in ((before.get(p) or {}).get("events") or [])]
+    invited = [{str(a).lower() for a in ev.get("attendees") or []} - {user} for ev in made]
+    events = frozenset({len(made), len(set().union(*invited)) if invited else 0, *map(len, invited)}) - {0}
     addressed = {str(a).lower() for p, e in state.files.items() if e.get("kind") == "eml" and p not in before
                  and state.written(p) for a in e.get("to") or []}
     outside = {a for a in addressed if home and not a.endswith("@" + home)}

@@ -159,25 +159,33 @@ def test_the_items_own_record_outweighs_what_the_task_says_was_done():
 
 def test_emailing_someone_is_a_mail_addressed_to_them_not_a_copy():
     def named(sentence: str) -> set[str]:
-        return {"maya@x.test"} if "Maya" in sentence else set()
+        return {a for n, a in (("Maya", "maya@x.test"), ("Felix", "felix@c.test")) if n in sentence}
+
+    def people(sentence: str) -> list[frozenset[str]]:
+        return [frozenset({a}) for a in sorted(named(sentence))]
+
+    def problems_of(text: str, episode: Episode) -> list[str]:
+        return action_problems(text, "answer", episode, attachments=None, recipients_named=named, allowed=set(),
+                               recorded=lambda _s, _v: None, people_named=people)
 
     copied = Episode(frozenset({"mail"}), (("sent/1.eml", frozenset({"felix@c.test", "maya@x.test"})),),
                      copied=True, addressed=frozenset({"felix@c.test"}))
     text = "I have already emailed Maya to check what she agreed with them."
-    assert action_problems(text, "answer", copied, attachments=None, recipients_named=named, allowed=set(),
-                           recorded=lambda _s, _v: None)
-    assert not action_problems("I have copied Maya in.", "answer", copied, attachments=None, recipients_named=named,
-                               allowed=set(), recorded=lambda _s, _v: None)
+    assert problems_of(text, copied)  # Maya had only a copy of the letter to Felix
+    assert not problems_of("I have copied Maya in.", copied)
+    assert not problems_of("Felix has been asked to cancel the duplicate, with Maya in copy.", copied)
     to_her = Episode(frozenset({"mail"}), (("sent/2.eml", frozenset({"maya@x.test"})),), addressed=frozenset({"maya@x.test"}))
-    assert not action_problems(text, "answer", to_her, attachments=None, recipients_named=named, allowed=set(),
-                               recorded=lambda _s, _v: None)
+    assert not problems_of(text, to_her)
 
 
 def test_a_count_of_whom_a_booking_or_a_mail_was_for_is_what_the_episode_did():
     from officesim.evaluators.actions import counted_action_problems
 
-    assert counted_action_problems("I have booked reviews for 5 people.", frozenset({5.0}), 4, (3, 0))
-    assert not counted_action_problems("I have booked reviews for 4 people.", frozenset(), 4, (3, 0))
+    assert counted_action_problems("I have booked reviews for 5 people.", frozenset({5.0}), frozenset({4}), (3, 0))
+    assert not counted_action_problems("I have booked reviews for 4 people.", frozenset(), frozenset({4}), (3, 0))
+    # one meeting for four newcomers: the people it invites
+    assert not counted_action_problems("A welcome meeting is booked for the four newcomers.", frozenset(),
+                                       frozenset({1, 4}), (3, 0))
     # customers are written to outside the user's domain: 9 letters and one internal summary
     assert counted_action_problems("The letters have gone out to 10 customers.", frozenset({10.0}), 0, (10, 9))
     assert not counted_action_problems("The letters have gone out to 9 customers.", frozenset({10.0}), 0, (10, 9))
