@@ -111,8 +111,10 @@ class Entity:
     words: tuple[tuple[str, str], ...] = ()
     # the names a table row holds, each with the column it stands under: (label, name key)
     names: tuple[tuple[str, str], ...] = ()
-    # its value under a column of states of few values (a leave's Status: Approved, Pending): (label, value)
+    # its value under a column of state values (a leave's Status: Approved, Pending): (label, value)
     states: tuple[tuple[str, str], ...] = ()
+    # its value under a column of yes and no (a contract's "Auto-renew": No): (label, value)
+    flags: tuple[tuple[str, bool], ...] = ()
 
     def values(self, kind: str) -> list[tuple[str, Claim]]:
         return [(label, c) for label, c in self.attributes if c.kind == kind]
@@ -289,6 +291,14 @@ def _row_entity(name: str, collection: str, header: list[str], row: list[Any], y
     return Entity(name, collection, tuple(dict.fromkeys(keys)), tuple(attributes), names=tuple(names))
 
 
+def _flag(cell: Any) -> bool | None:
+    """A cell's yes or no (True, "Yes", "y", "No"...), else None."""
+    if isinstance(cell, bool):
+        return cell
+    word = str(cell).strip().casefold() if isinstance(cell, str) else ""
+    return True if word in ("yes", "y", "true") else False if word in ("no", "n", "false") else None
+
+
 def _header_index(rows: list[list[Any]]) -> int:
     """The header row of a sheet: the first of its first five rows whose cells are all text."""
     for i, row in enumerate(rows[:5]):
@@ -307,6 +317,8 @@ def _sheet(records: Records, path: str, sheet: str, rows: list[list[Any]], year:
     body = [list(row) for row in rows[h + 1:MAX_ROWS] if any(c not in (None, "") for c in row)]
     columns = _category_columns(header, body)
     stated = _category_columns(header, body, states=True)
+    flagged = [c for c in range(len(header)) if header[c].strip() and any(_flag(r[c]) is not None for r in body if c < len(r))
+               and all(_flag(r[c]) is not None for r in body if c < len(r) and r[c] not in (None, ""))]
     for r, row in enumerate(rows[h + 1:MAX_ROWS], start=h + 2):
         if any(c not in (None, "") for c in row):
             entity = _row_entity(f"{path}, {sheet} row {r}", collection, header, list(row), year)
@@ -314,8 +326,9 @@ def _sheet(records: Records, path: str, sheet: str, rows: list[list[Any]], year:
                           if c < len(row) and _category_word(row[c]))
             states = tuple((header[c], str(row[c]).strip()) for c in stated
                            if c < len(row) and _category_word(row[c]))
-            if words or states:
-                entity = replace(entity, words=words, states=states)
+            flags = tuple((header[c], flag) for c in flagged if c < len(row) and (flag := _flag(row[c])) is not None)
+            if words or states or flags:
+                entity = replace(entity, words=words, states=states, flags=flags)
             records.add(entity)
     for c in columns:
         records.categories[(collection, header[c])] = frozenset(

@@ -296,10 +296,12 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += category_problems(st, own, spans, records, scope)
         if not own and st.form in ("sentence", "label"):
             reading.verdicts += listed_category_problems(statements, i, records)
+        reading.verdicts += flag_problems(st, own or pointed, records)  # "As it renews automatically, …"
         reading.verdicts += party_mail_day_problems(st, records, scope.year)
         reading.verdicts += party_never_problems(st, records)
         if own:
             reading.verdicts += comparison_problems(st, own, records, scope)
+
             reading.verdicts += state_problems(st, own, spans, records, scope)
             reading.verdicts += measure_problems(st, own, records, scope)
         rivals = [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
@@ -608,6 +610,41 @@ def party_never_problems(st: Statement, records: Records) -> list[Verdict]:
             if not key.startswith("#") and "@" not in key and len(words & said) >= 2 and len(words) <= 6:
                 return [Verdict(st.text, st.text[m.start():m.end()], "state", "false",
                                 f"is denied of {party.title()}, but its message {mail.name} is about {key!r}")]
+    return []
+
+
+_FLAG_DENIED = re.compile(r"(?i)\b(?:not|n't|no|never|none|neither|nor|without|rather than|instead of)\b|n't\b")
+_FLAG_CLAUSE = re.compile(r"(?i)[,;:()]|\b(?:but|while|whereas|although|though)\b")
+
+
+def flag_problems(st: Statement, entities: list[int], records: Records) -> list[Verdict]:
+    """A yes or no said of a row the statement names where the row holds the other ("CTR-2381 renews
+    automatically" where its Auto-renew is No): every word of the column's name (four letters or more, as
+    the start of a written word) stands in one clause, which a denial before them makes a no."""
+    rows = [i for i in entities if records.entities[i].flags][:ALIGNED_ENTITIES]
+    if not rows:
+        return []
+    bounds = [0, *(m.end() for m in _FLAG_CLAUSE.finditer(st.text)), len(st.text)]
+    # a clause that plans or supposes says nothing of the row ("if it renews automatically, …")
+    clauses = [st.text[a:b] for a, b in zip(bounds, bounds[1:]) if not _plans(st.text[a:b])]
+    for i in rows:
+        for label, value in records.entities[i].flags:
+            stems = [w.casefold() for w in re.findall(r"[A-Za-z]{4,}", label)]
+            if not stems:
+                continue
+            for clause in clauses:
+                words = [w.casefold() for w in re.findall(r"[A-Za-z]+", clause)]
+                at = [next((k for k, w in enumerate(words) if w.startswith(stem)), None) for stem in stems]
+                if any(a is None for a in at):
+                    continue
+                given = words[max(at) + 1] if max(at) + 1 < len(words) else ""
+                said = given in ("yes", "y", "true") if given in ("yes", "y", "true", "no", "n", "false") \
+                    else not _FLAG_DENIED.search(" ".join(words[:max(at)]))  # "auto-renew: no" gives its value
+                if said != value:
+                    return [Verdict(st.text, clause.strip()[:60], "state", "false",
+                                    f"is not what the office says of {records.entities[i].name}: its {label!r} is "
+                                    f"{'Yes' if value else 'No'}")]
+                break
     return []
 
 

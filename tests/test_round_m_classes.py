@@ -299,3 +299,25 @@ def test_a_booked_meeting_said_to_be_with_someone_not_invited_is_false():
     wrong = "Your review is booked for Tuesday 17 November 2026 at 14:00, with me and Amara Wolff from HR."
     assert attendee_problems(wrong, state)
     assert attendee_problems(wrong.replace("Amara Wolff", "Sven Rahman"), state) == []
+
+
+def test_a_yes_or_no_said_of_a_row_is_its_own():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import flag_problems
+
+    rows = [["Ref", "Party", "Auto-renew"], ["CTR-2381", "Elmstead Uniforms", "No"], ["CTR-2447", "Dovetail Joinery", "Yes"]]
+    records = build_records({"data/reg.xlsx": {"kind": "xlsx", "sheet_order": ["R"], "sheets": {"R": rows}}}, 2026)
+    binder = Binder(records)
+
+    def problems(text: str) -> list:
+        st = cut(text)[0]
+        return flag_problems(st, binder.bind(st.text)[0], records)
+
+    assert problems("CTR-2381 renews automatically, so notice is needed.")
+    assert problems("CTR-2447 does not renew automatically.")
+    assert problems("CTR-2381 does not renew automatically.") == []
+    assert problems("CTR-2447 renews automatically unless notice is given.") == []
+    assert problems("CTR-2381 ends on expiry rather than renewing automatically.") == []
+    assert problems("CTR-2381's renewal date is 31 January 2027.") == []  # not the yes-or-no column
+    assert problems("CTR-2381 - Elmstead Uniforms - auto-renew no; notice 60 days") == []
+    assert problems("CTR-2381 - Elmstead Uniforms - auto-renew: yes") 
