@@ -189,6 +189,13 @@ class Records:
             found[key] = sorted(rows[0] for rows in by_table.values() if len(rows) == 1)
         return found[key]
 
+    def mails_from(self, party: str) -> list[Entity]:
+        """The messages of the initial office that ``party`` (one of ``senders``) sent, once per records."""
+        found = self.__dict__.setdefault("_mails_from", {})
+        if party not in found:
+            found[party] = [e for e in self.entities if e.collection == "mail" and ("from", party) in e.names]
+        return found[party]
+
     def labels(self, collection: str) -> frozenset[str]:
         """The column labels the rows of a table hold values under (any row): a row without a value under
         one of them leaves that column empty."""

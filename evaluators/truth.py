@@ -1088,7 +1088,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in period_problems(place.text, task_texts)]
         truth.false += [f"{place.where}: {w}" for w in attendee_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state),
-                                                                               *episode_reach(state))]
+                                                                               *episode_reach(state, episode))]
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state),
                                                                                   new_event_days(state), state.year)]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records)]
@@ -1321,19 +1321,16 @@ def episode_counts(state: EvalState) -> frozenset[float]:
     return state.memo["episode_counts"]
 
 
-def episode_reach(state: EvalState) -> tuple[frozenset[int], tuple[int, int]]:
+def episode_reach(state: EvalState, episode: Episode) -> tuple[frozenset[int], tuple[int, int]]:
     """How many events the episode made (and how many people they invite, all and each), and how many
     people its new mails were addressed to (their To), all and those outside the user's domain: what
     "booked for the other three", "a meeting booked for the four newcomers" and "gone out to 10 customers"
     count."""
-    before, user = state.before or {}, (state.user or "").lower()
+    user = (state.user or "").lower()
     home = user.partition("@")[2]
-    made = [ev for p, e in state.files.items() if e.get("kind") == "ics" and state.written(p)
-            for ev in e.get("events") or [] if ev not in ((before.get(p) or {}).get("events") or [])]
-    invited = [{str(a).lower() for a in ev.get("attendees") or []} - {user} for ev in made]
-    events = frozenset({len(made), len(set().union(*invited)) if invited else 0, *map(len, invited)}) - {0}
-    addressed = {str(a).lower() for p, e in state.files.items() if e.get("kind") == "eml" and p not in before
-                 and state.written(p) for a in e.get("to") or []}
+    invited = [{str(a).lower() for a in ev.get("attendees") or []} - {user} for ev in made_events(state)]
+    events = frozenset({len(invited), len(set().union(*invited)) if invited else 0, *map(len, invited)}) - {0}
+    addressed = episode.addressed or frozenset()
     outside = {a for a in addressed if home and not a.endswith("@" + home)}
     return events, (len(addressed), len(outside))
 

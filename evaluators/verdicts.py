@@ -301,7 +301,6 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += party_never_problems(st, records)
         if own:
             reading.verdicts += comparison_problems(st, own, records, scope)
-
             reading.verdicts += state_problems(st, own, spans, records, scope)
             reading.verdicts += measure_problems(st, own, records, scope)
         rivals = [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
@@ -565,20 +564,22 @@ def party_mail_day_problems(st: Statement, records: Records, year: int | None) -
     for c in claims_in(st.text, year=year, kinds=("date",)):
         if not isinstance(c.value, date) or not _WROTE_ON.search(st.text[max(0, c.start - 60):c.start]):
             continue
-        before = st.text[:c.start]
-        parties = [(a, k) for k, (a, _b) in records.keys_in(before).items() if k in records.senders]
-        if not parties:
+        party = _sender_named_before(st.text, c.start, records)
+        if party is None:
             continue
-        party = max(parties)[1]  # the party named last before the verb
-        days = records.__dict__.setdefault("_party_days", {})
-        if party not in days:
-            days[party] = {a.value for e in records.entities if e.collection == "mail" and ("from", party) in e.names
-                           for label, a in e.attributes if label == "sent" and isinstance(a.value, date)}
-        if days[party] and not any(_same_date(c, d) for d in days[party]):
+        days = {a.value for e in records.mails_from(party) for label, a in e.attributes
+                if label == "sent" and isinstance(a.value, date)}
+        if days and not any(_same_date(c, d) for d in days):
             out.append(Verdict(st.text, shown(c), "date", "false",
                                f"is not a day {party.title()} wrote on: its messages are of "
-                               f"{', '.join(sorted(d.isoformat() for d in days[party]))[:80]}"))
+                               f"{', '.join(sorted(d.isoformat() for d in days))[:80]}"))
     return out
+
+
+def _sender_named_before(text: str, at: int, records: Records) -> str | None:
+    """The organisation that sends mail (``Records.senders``) named last before ``at``, if any."""
+    parties = [(a, k) for k, (a, _b) in records.keys_in(text[:at]).items() if k in records.senders]
+    return max(parties)[1] if parties else None
 
 
 # a party said never to have done what one of its messages does: "Quayside has never changed its bank details"
@@ -596,15 +597,11 @@ def party_never_problems(st: Statement, records: Records) -> list[Verdict]:
     m = _NEVER.search(st.text)
     if m is None or _SINCE.search(st.text, m.end()):
         return []  # "has not changed its bank details since June": a denial of a later change only
-    parties = [(a, k) for k, (a, _b) in records.keys_in(st.text[:m.start()]).items() if k in records.senders]
-    if not parties:
+    party = _sender_named_before(st.text, m.start(), records)
+    if party is None:
         return []
-    party = max(parties)[1]
     said = _word_set(st.text[m.start():]) - _word_set(party)
-    subjects = records.__dict__.setdefault("_party_subjects", {})
-    if party not in subjects:
-        subjects[party] = [e for e in records.entities if e.collection == "mail" and ("from", party) in e.names]
-    for mail in subjects[party]:
+    for mail in records.mails_from(party):
         for key in mail.keys:
             words = _word_set(key) - _word_set(party)
             if not key.startswith("#") and "@" not in key and len(words & said) >= 2 and len(words) <= 6:
