@@ -653,18 +653,29 @@ def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool =
     lines = body.splitlines()
     days = {m.value for m in dates_in(body, year) if isinstance(m.value, date)}
     headed = _days_above(lines, year)
+    heads = _date_headings(lines, year)
 
-    def on_line(n: int, line: str, fact: Any) -> bool:
+    def on_line(n: int, line: str, fact: Any, group: list[Any]) -> bool:
         if states(line, fact, case_sensitive=case_sensitive, year=year):
             return True
         kind, value = fact_of(fact)  # one day's schedule: the date said once above, each line its time;
         # or a schedule of several days, each under a line that gives its date ("Monday 14 December:")
+        if kind == "date" and heads[n] is not None and _same_date(heads[n], value) and all(
+                any(fact_of(f)[0] == "date" and _same_date(m.value, fact_of(f)[1]) for f in group)
+                for m in dates_in(line, year) if isinstance(m.value, date)):
+            return True  # a list grouped under date headings ("2 December 2026" over "- CTR-2447 ..."), where
+            # the line gives no day of its own that the group does not ("Safety walk - Tuesday 21 July")
         return kind == "datetime" and (days == {value.date()} or headed[n] == value.date()) \
             and states(line, value.time(), year=year)
 
+    cards = _cards(lines) if stretch else []
     out = []
     for k, group in enumerate(groups):
-        if any(all(on_line(n, line, f) for f in group) for n, line in enumerate(lines)):
+        if any(all(on_line(n, line, f, group) for f in group) for n, line in enumerate(lines)):
+            continue
+        if any(_card_states(card, group, case_sensitive=case_sensitive, year=year) for card in cards):
+            continue
+        if stretch and _sole_item_states(body, group, case_sensitive=case_sensitive, year=year):
             continue
         others = [f for j, g in enumerate(groups) if j != k for f in g]
         if stretch and any(_rival_between(chunk, group, others, year=year) is False
@@ -672,6 +683,73 @@ def unbound(text: Any, groups: list[list[Any]] | None, *, case_sensitive: bool =
                                                    lambda line: any(find(line, f, year=year) for f in group))):
             continue
         out.append(group)
+    return out
+
+
+_LABEL_LINE = re.compile(r"^\s*(?:[-*•]\s*)?(?P<label>[A-Za-z][\w ()/&'’.-]{0,40}?)\s*:\s+\S")
+_LIST_MARK = re.compile(r"^\s*(?:[-*•–]|\d{1,3}[.)])\s")
+_HEADING_FILL = re.compile(r"(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|[^\w]+")
+CARD_LINES = 12  # a card longer than this is a table or a document, not one thing's fields
+
+
+def _cards(lines: list[str]) -> list[list[str]]:
+    """Each run of two or more consecutive "Label: value" lines ("Invoice number: KP-2608-0297" above
+    "Amount invoiced: GBP 2,436.95"): one thing's fields, which its labels tell apart."""
+    out, run = [], []
+    for line in [*lines, ""]:
+        m = _LABEL_LINE.match(line)
+        if m and len(m.group("label").split()) <= 5:
+            run.append(line)
+            continue
+        if 2 <= len(run) <= CARD_LINES:
+            out.append(run)
+        run = []
+    return out
+
+
+def _sole_item_states(text: str, group: list[Any], *, case_sensitive: bool, year: int | None) -> bool:
+    """Whether a text about one item alone states every fact of ``group``: its identifier is the only one
+    of its series the text names ("Thank you for your email about order SO-72604." then "The order was
+    placed on 13 November 2026."), so what it says of an order is that order's."""
+    return _card_states(text.splitlines(), group, case_sensitive=case_sensitive, year=year)
+
+
+def _card_states(card: list[str], group: list[Any], *, case_sensitive: bool, year: int | None) -> bool:
+    """Whether one card states every fact of ``group`` and is about the group's identifier alone: the
+    card names no other identifier of its series (letters before the digits), so each labelled value is
+    that thing's."""
+    idents = [collapse(v) for k, v in map(fact_of, group) if k == "text" and IDENTIFIER.fullmatch(collapse(v))]
+    if len(idents) != 1:
+        return False
+    series = re.match(r"[A-Za-z]*", idents[0]).group(0).lower()
+    own = re.sub(r"\W", "", idents[0]).lower()
+    text = "\n".join(card)
+    if any(re.sub(r"\W", "", m.group(0)).lower() != own and re.match(r"[A-Za-z]*", m.group(0)).group(0).lower() == series
+           for m in IDENTIFIER.finditer(text)):
+        return False
+    return all(states(text, f, case_sensitive=case_sensitive, year=year) for f in group)
+
+
+def _date_headings(lines: list[str], year: int | None) -> list[date | None]:
+    """For each line, the date of the heading it stands under: a line that gives one date and at most
+    three other words ("2 December 2026", "Deadline 1 April 2027:"), over the block of lines right
+    below it (one blank line after the heading allowed), as a list grouped by date writes it."""
+    out: list[date | None] = [None] * len(lines)
+    for n, line in enumerate(lines):
+        if not line.strip() or _LIST_MARK.match(line) or line.rstrip().endswith(".") or times_in(line):
+            continue  # a sentence ("Today is 19 October 2026.") is not a heading
+        found = [m for m in dates_in(line, year) if isinstance(m.value, date)]
+        if len(found) != 1:
+            continue
+        rest = line[:found[0].start] + " " + line[found[0].end:]
+        if len(_HEADING_FILL.sub(" ", rest).split()) > 3:
+            continue
+        k = n + 1
+        if k < len(lines) and not lines[k].strip():
+            k += 1
+        while k < len(lines) and lines[k].strip():
+            out[k] = found[0].value
+            k += 1
     return out
 
 
@@ -739,6 +817,8 @@ def rebound(text: Any, groups: list[list[Any]] | None, *, year: int | None = Non
     named = {re.sub(r"\D", "", str(f)) for group in groups or [] for f in group
              if fact_of(f)[0] == "text" and IDENTIFIER.fullmatch(str(f).strip())}
     named_people = {p for group in groups or [] for f in group[1:] for p in (people(str(f)) if people else ())}
+    # the items themselves ("I've moved Ines Wolff's start date") pair nobody with another item
+    named_people |= {p for group in groups or [] if group for p in (people(str(group[0])) if people else ())}
     for group in groups or []:
         if len(group) < 2:
             continue

@@ -138,6 +138,9 @@ class Records:
     states: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     # the organisations mail comes from (a mail's ``names`` holds its sender's: ("from", key))
     senders: set[str] = field(default_factory=set)
+    # (collection, column) -> how many distinct short words a column of few values holds, short ones
+    # ("IT") included: "eight teams" where the Team column names eight
+    distinct: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def add(self, entity: Entity) -> None:
         if not entity.keys and not entity.attributes:
@@ -337,6 +340,11 @@ def _sheet(records: Records, path: str, sheet: str, rows: list[list[Any]], year:
             if words or states or flags:
                 entity = replace(entity, words=words, states=states, flags=flags)
             records.add(entity)
+    for c, label in enumerate(header):
+        cells = {str(row[c]).strip().casefold() for row in body if c < len(row) and isinstance(row[c], str) and row[c].strip()}
+        if label.strip() and 2 <= len(cells) <= MAX_CATEGORIES and all(len(x.split()) <= 3 for x in cells) \
+                and all(isinstance(row[c], str) for row in body if c < len(row) and row[c] not in (None, "")):
+            records.distinct[(collection, label)] = len(cells)
     for c in columns:
         records.categories[(collection, header[c])] = frozenset(
             fold_words(str(row[c])) for row in body if c < len(row) and _category_word(row[c]))

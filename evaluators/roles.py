@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 
-from officesim.evaluators.records import GENERIC, Records, name_key
+from officesim.evaluators.records import GENERIC, Entity, Records, name_key
 
 ROLE_COLUMN = re.compile(r"(?i)\b(?:role|job title|title|position|job)\b")
 NAME_COLUMN = re.compile(r"(?i)^(?:name|full name|employee|staff|person|colleague)$")
 # what may stand between a person and the role said of them
-_AFTER_PERSON = re.compile(r"(?i)^\s*(?:,|\(|-|–|—|:)?\s*(?:(?:is|as|our|the|their|his|her|who is|who's|acting as|"
+_AFTER_PERSON = re.compile(r"(?i)^\s*(?:,|\(|-|–|—|:)?\s*(?:(?:is|as|our|your|the|their|his|her|who is|who's|acting as|"
                            r"in (?:his|her|their) role as)\s+){0,3}$")
 _BEFORE_PERSON = re.compile(r"(?i)^\s*(?:,|:|-|–|—)?\s*$")
 _NOT_PLAIN = re.compile(r"(?i)\b(?:becom\w*|became|new|now|promot\w*|appoint\w*|mov\w*|will|was|were|formerly|"
@@ -42,6 +42,16 @@ def _role_columns(records: Records, key: str) -> set[tuple[str, str]]:
     """(table, column) pairs where ``key`` stands as a role."""
     return {(records.entities[i].collection, label) for i in records.by_key.get(key, ())[:GENERIC * 10]
             for label, k in records.entities[i].names if k == key and ROLE_COLUMN.search(label)}
+
+
+RELATION_ROWS = 2000  # the rows read for the columns a person is named under (a rep of many orders)
+
+
+def _relations(records: Records, person: str) -> set[str]:
+    """The columns (as name keys) under which a table names ``person``: "Account executive" of an order,
+    "Owner" of a contract. A role said of them in those words is what they are to an item."""
+    return {name_key(label) for i in records.by_key.get(person, ())[:RELATION_ROWS]
+            for label, k in records.entities[i].names if k == person and label}
 
 
 def given_roles(before: dict[str, dict], after: dict[str, dict]) -> dict[str, frozenset[str]]:
@@ -69,8 +79,8 @@ def given_roles(before: dict[str, dict], after: dict[str, dict]) -> dict[str, fr
     return {k: frozenset(v) for k, v in out.items()}
 
 
-def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] | None = None
-                  ) -> list[tuple[str, str, str]]:
+def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] | None = None,
+                  items: list[Entity] | None = None) -> list[tuple[str, str, str]]:
     """(role as written, person as written, the person's role) for each role given to a person in
     apposition that their row does not hold, nor the task gives them (``given_roles``; see the module
     rules)."""
@@ -96,6 +106,16 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
             closed = re.match(r"[^,)\n;]*", tail)
             around = text[max(0, min(ps, rs) - 40):max(pe, re_)] + (closed.group(0) if closed else tail)
             if _NOT_PLAIN.search(around):
+                continue
+            relation = name_key(text[rs:re_])
+            if relation in _relations(records, name_key(text[ps:pe])):
+                # "your account executive, Aiko Amari": what she is to the item (its column), not her job;
+                # false where the item the statement is about names someone else there (``items``)
+                for item in items or []:
+                    holders = {k for label, k in item.names if name_key(label) == relation}
+                    if holders and name_key(text[ps:pe]) not in holders:
+                        out.append((text[rs:re_], text[ps:pe], f"{', '.join(sorted(holders))} as {item.name}'s {relation}"))
+                        break
                 continue
             held = {k for i in rows for label, k in records.entities[i].names
                     if (records.entities[i].collection, label) in cols}

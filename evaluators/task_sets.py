@@ -290,10 +290,11 @@ def _distinct_values(records: Records) -> dict[frozenset[str], set[int]]:
             for label, value in (*e.words, *e.names):
                 values.setdefault((e.collection, label), set()).add(value.casefold())
         found = {}
-        for (_collection, label), distinct in values.items():
+        counted = {place: len(distinct) for place, distinct in values.items()} | records.distinct
+        for (_collection, label), n in counted.items():
             nouns = frozenset(singular(w) for w in re.findall(r"[a-z]{3,}", label.casefold()))
-            if nouns and len(distinct) > 1:
-                found.setdefault(nouns, set()).add(len(distinct))
+            if nouns and n > 1:
+                found.setdefault(nouns, set()).add(n)
         records.__dict__["_distinct_values"] = found
     return found
 
@@ -648,32 +649,41 @@ def paid_claim_problems(text: str, records: Records, year: int | None) -> list[s
         sentence = text[lo:hi]
         if _NOT_SAID.search(sentence):
             continue
-        keys = [k for k in records.keys_in(sentence) if "@" not in k]
-        if not keys:
+        units = [[k] for k in records.keys_in(sentence) if "@" not in k]
+        if not units:  # the items listed right above, one per line: a line naming several ("IL-2610-0444:
+            # repeats IL-2609-0354") may be said paid of any of them ("the originals were all paid")
             lines = text[:lo].rstrip("\n").splitlines()
             above = lines[len(lines) - items_above(text, lo + 1):] if items_above(text, lo + 1) else []
-            keys = [k for line in above for k in records.keys_in(line) if "@" not in k]
+            units = [keys for line in above if (keys := [k for k in records.keys_in(line) if "@" not in k])]
         unpaid = []
-        for key in dict.fromkeys(keys):
-            tables: dict[str, list[Entity]] = {}
-            for i in records.by_key.get(key, ())[:2000]:
-                e = records.entities[i]
-                if "#" in e.collection and not e.collection.endswith(("#lines", "#mail")):
-                    tables.setdefault(e.collection, []).append(e)
-            for rows in tables.values():
-                labels = {l for e in rows for l, _a in e.attributes}
-                paid = {l for l in labels if _PAID_LABEL.search(l)}
-                if not paid:
-                    continue
-                unpaid += [e for e in rows if (key.startswith("#") or _of_year(e, year))
-                           and not paid & {l for l, _a in e.attributes}]
-            if unpaid:
+        for unit in units:
+            found = [_unpaid_rows(records, key, year) for key in dict.fromkeys(unit)]
+            if found and all(found):
+                unpaid = found[0]
                 break
         if unpaid:
             row = unpaid[0]
             ident = next((shown_id for l, a in row.attributes if a.kind == "id" for shown_id in [a.text]), row.collection)
             out.append(f"{' '.join(sentence.split())[:90]!r} says it is all paid, but {ident} has no payment date")
     return out
+
+
+def _unpaid_rows(records: Records, key: str, year: int | None) -> list[Entity]:
+    """The rows of the tables with a Paid column that name ``key`` and leave that column empty."""
+    unpaid: list[Entity] = []
+    tables: dict[str, list[Entity]] = {}
+    for i in records.by_key.get(key, ())[:2000]:
+        e = records.entities[i]
+        if "#" in e.collection and not e.collection.endswith(("#lines", "#mail")):
+            tables.setdefault(e.collection, []).append(e)
+    for rows in tables.values():
+        labels = {l for e in rows for l, _a in e.attributes}
+        paid = {l for l in labels if _PAID_LABEL.search(l)}
+        if not paid:
+            continue
+        unpaid += [e for e in rows if (key.startswith("#") or _of_year(e, year))
+                   and not paid & {l for l, _a in e.attributes}]
+    return unpaid
 
 
 def _of_year(e: Entity, year: int | None) -> bool:

@@ -98,6 +98,20 @@ def notice_deadlines(records: Records, index: int, found: list[tuple[str, date]]
     return [("notice deadline", end - timedelta(days=n)) for n in periods[:1] for end in ends]
 
 
+def office_notice_deadlines(records: Records) -> frozenset[date]:
+    """Every item's last day to give notice (its end date less its notice period), once per records: a
+    true date to say of items set aside ("three more had deadlines that passed on 1 September")."""
+    found = records.__dict__.get("_notice_deadlines")
+    if found is None:
+        days = set()
+        for i, e in enumerate(records.entities):
+            if any(_NOTICE.search(label) for label, _c in e.values("number")):
+                dates = [(label, c.value) for label, c in e.values("date") if isinstance(c.value, date)]
+                days |= {d for _w, d in notice_deadlines(records, i, dates)}
+        found = records.__dict__["_notice_deadlines"] = frozenset(days)
+    return found
+
+
 def _said_of(clause: str, statuses: list[tuple[int, str]], inherited: str | None, records: Records,
              listed: dict[str, str] | None = None) -> dict[int, list[tuple[str, int]]]:
     """Which status each identifier of a clause is given: the first said after it (the predicate of its

@@ -31,7 +31,7 @@ from officesim.evaluators.text import document_text
 from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key
 from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
-from officesim.evaluators.timing import deadline_problems
+from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
 from officesim.evaluators.consistency import day_total_problems, kind_count_problems
 from officesim.evaluators.replies import quoted_text, restated_range_problems
 from officesim.evaluators.statements import items_above
@@ -40,7 +40,7 @@ from officesim.evaluators.written_tables import direction_problems, moved_figure
 from officesim.evaluators.task_sets import (ItemSet, named_total_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
-from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, day_count_of_records, event_date_of_named, named_with_record, read,
+from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, day_count_of_records, event_date_of_named, named_in_event, named_with_record, read,
                                           said_as_rate, statements_about, true_of_records, worked_out)
 
 SHOWN = 4  # false statements named in a check's message
@@ -926,7 +926,9 @@ def contact_count_problems(text: str, state: EvalState, records: Records) -> lis
         if not n:
             continue
         parties: set[str] = set()
-        for key in records.keys_in(sentence):
+        named = records.keys_in(sentence)
+        before_count = {k: at for k, at in named.items() if at[1] <= m.start()}
+        for key in before_count or named:  # who wrote: the parties named before the count, if any
             if key.startswith("#") or key in {(state.user or "").lower()}:
                 continue
             for i in records.by_key.get(key, ())[:200]:
@@ -940,11 +942,20 @@ def contact_count_problems(text: str, state: EvalState, records: Records) -> lis
                 sent[(entry.get("from"), entry.get("subject"), str(entry.get("date")))] = _sent_on(entry)
         if not sent:
             continue
-        days = [d for d in sent.values() if isinstance(d, date)]
         since = [c.value for t in (sentence, state.instruction)
                  for c in claims_in(str(t), year=state.year, kinds=("date",)) if isinstance(c.value, date)]
-        fits = {len(sent)} | {sum(1 for d in days if d >= s) for s in since} | {sum(1 for d in days if d > s) for s in since}
-        if n not in fits:
+        if not since:  # a log the text itself dates ("26 October 2026: Oakmere Libraries ..."): since its first day
+            since = [min(dated)] if (dated := [c.value for c in claims_in(text[:20000], year=state.year, kinds=("date",))
+                                               if isinstance(c.value, date) and not isinstance(c.value, datetime)]) else []
+
+        def fits(days: list) -> set[int]:
+            return {len(days)} | {sum(1 for d in days if isinstance(d, date) and d >= s) for s in since} \
+                | {sum(1 for d in days if isinstance(d, date) and d > s) for s in since}
+
+        each = [[d for (sender, _s, _d), d in sent.items() if str(sender).lower().partition("@")[2] == p] for p in parties]
+        if len(each) > 1 and all(n in fits(days) for days in each):
+            continue  # "Oakmere and Gull Point wrote three times each"
+        if n not in fits(list(sent.values())):
             out.append(f"{' '.join(sentence.split())[:90]!r} counts {m.group(0)}, but the office holds "
                        f"{len(sent)} message(s) from them")
     return out
@@ -1076,7 +1087,7 @@ def written_truth(state: EvalState) -> Truth:
     gold_ids = re.sub(r"[^0-9a-z\n ]", "", "\n".join([state.instruction, *gold_written(state),
                                                        str(state.gold_answer or "")]).lower())
     sets, given = task_sets_of(state, records)
-    given = given | state_counts(state)
+    given = given | state_counts(state) | added_rows(state)
     if "ranked_lists" not in state.memo:
         state.memo["ranked_lists"] = ranked_lists(state.before or {}, state.gold or {}) if state.gold is not None else []
     lists = state.memo["ranked_lists"]
@@ -1158,6 +1169,22 @@ def stated_totals_of(state: EvalState) -> tuple[frozenset[float], frozenset[floa
     return state.memo["stated_totals"]
 
 
+def added_rows(state: EvalState) -> frozenset[int]:
+    """How many rows the gold added to each sheet it changed (rows inserted among the others included):
+    "the ledger was missing a month for four teams", where the task's answer is four new lines."""
+    if "added_rows" not in state.memo:
+        counts: set[int] = set()
+        for path, entry in (state.gold or {}).items():
+            old = (state.before or {}).get(path)
+            if entry.get("kind") != "xlsx" or old is None or old == entry:
+                continue
+            for name, rows in (entry.get("sheets") or {}).items():
+                held = Counter(tuple(map(str, r)) for r in ((old.get("sheets") or {}).get(name) or [])[1:])
+                counts.add(sum((Counter(tuple(map(str, r)) for r in rows[1:]) - held).values()))
+        state.memo["added_rows"] = frozenset(counts - {0})
+    return state.memo["added_rows"]
+
+
 def state_counts(state: EvalState) -> frozenset[int]:
     """How many rows of each sheet the episode wrote hold each value of a column of few values, as the
     episode left it: what "42 orders remain Open" counts after the agent marked the delivered ones."""
@@ -1235,6 +1262,11 @@ def _true_context(state: EvalState):
             return True
         if claim.kind == "date" and event_date_of_named(claim, text, records):
             return True
+        if claim.kind in ("org", "person") and named_in_event(claim, text, records, state.year):
+            return True  # "the 9:00 slot was taken by the Kestrel Paper Co call"
+        if claim.kind == "date" and _NOTICE_WORD.search((_sentence_at(text, claim.start) or (0, 0, ""))[2]) \
+                and claim.value in office_notice_deadlines(records):
+            return True  # "three more had notice deadlines that passed on 1 September": their end less notice
         if claim.kind == "date" and date_after_span(claim, text, records, _addressed(text)):
             return True  # "coming up to six months with us on 1 November": their start date, six months on
         if claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year):
@@ -1270,6 +1302,7 @@ def _stated_with_words(claim: Claim, text: str, state: EvalState) -> bool:
     return any(same_claim(claim, v) and words <= around for v, around, _u in state.memo["sources"])
 
 
+_NOTICE_WORD = re.compile(r"(?i)\b(?:notice|deadlines?)\b")
 _LIMIT_WORDS = frozenset({"limit", "cap", "allowance", "maximum", "ceiling", "threshold", "under", "within", "above",
                           "over", "below", "approved", "full", "daily"})
 

@@ -307,7 +307,10 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
                   for name, item, ids in binder.rival_names(st.text) if not _said_together(name, ids, scope.texts)]
         reading.verdicts += rivals
         reading.verdicts += [Verdict(st.text, role, "role", "false", f"is not {person}'s role: the office gives {held}")
-                             for role, person, held in role_problems(st.text, records, scope.roles)
+                             for role, person, held in role_problems(st.text, records, scope.roles,
+                                                                     [records.entities[k] for k in
+                                                                      [*entities, *(bound[i - 1] if i else []),
+                                                                       *about_subject][:GENERIC * 3]])
                              if role not in {v.value for v in rivals}]
         if st.form == "heading":
             wrong = _count_problem(st, statements, i)
@@ -492,6 +495,8 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
                     at = _category_at(low, value)
                     if at is None or any(s <= at.start() < e for s, e in spans):
                         continue
+                    if _bracketed_before(low, at.span(), a):
+                        continue  # "Omar Nair, 29 Oct (training): Amara Jensen": the bracket is said of Omar
                     near = span_gap(at.span(), (a, b))
                     if near > CATEGORY_REACH or any(span_gap(at.span(), o) < near for o in others) or \
                             _NOT_BEFORE.search(low[max(0, at.start() - 30):at.start()]):
@@ -508,6 +513,14 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
                                        f"is not what the office says of {entity.name}: its {label!r} is {own!r}"))
                     return out
     return out
+
+
+def _bracketed_before(text: str, span: tuple[int, int], anchor: int) -> bool:
+    """Whether the words at ``span`` stand in brackets that close before ``anchor``: a bracket is said of
+    what stands before it, not of a name after it."""
+    opened, closed = text.rfind("(", 0, span[0]), text.find(")", span[1])
+    return opened >= 0 and closed >= 0 and closed < anchor and ")" not in text[opened:span[0]] \
+        and "(" not in text[span[1]:closed] and "\n" not in text[opened:closed]
 
 
 _NOT_BEFORE = re.compile(r"(?i)\b(?:not|never|no longer|yet to be|isn't|wasn't|aren't|weren't|hasn't|haven't|"
@@ -1358,6 +1371,8 @@ _BARE = re.compile(r"(?i)(?:(?:^|[,;—–.]\s*|\b(?:and|but)\s+)(\d{1,3}|" + "|
                    # "Of the six such orders, I found no approval mail for these two:"
                    r"|\b(?:these|those|the following|following|the other|the remaining)\s+(\d{1,3}|"
                    + "|".join(NUMBER_WORDS) + r")\b(?!\s*(?:%|per\b)))")
+# a part of a whole: "7 of the 13 Pinecrest deliveries arrived late. The late orders were:" lists the seven
+_PART_OF = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?:out\s+)?of\s+(?:the|these|those|its|their|our|your|his|her)\s+")
 _ITEM_COUNT = re.compile(r"(?:[:—–]\s*|\()(\d{1,3})\)?\s*\.?\s*$")
 
 
@@ -1381,7 +1396,7 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
         return None
     # a heading may count several things ("nine in all; three deadlines already passed and are left
     # out:"): it is false only when none of its counts is the number of items under it
-    if any(_number(m.group(1)) == len(items) for m in [*counts, *_IN_ALL.finditer(st.text)]) \
+    if any(_number(m.group(1)) == len(items) for m in [*counts, *_IN_ALL.finditer(st.text), *_PART_OF.finditer(st.text)]) \
             or any(_number(m.group(1) or m.group(2)) == len(items) for m in _BARE.finditer(st.text)):
         return None
     if _breakdown_total(items) == _number(counts[0].group(1)):
@@ -1649,6 +1664,32 @@ def event_date_of_named(c: Claim, text: str, records: Records) -> bool:
             if e.collection == "event" and any(label == "start" and a.kind == "date" and same_claim(c, a)
                                                for label, a in e.attributes):
                 return True
+    return False
+
+
+def named_in_event(c: Claim, text: str, records: Records, year: int | None) -> bool:
+    """Whether an organisation or person is named in the title of an event of the office whose start
+    (its time or its day) the same sentence states: "the 9:00 slot was taken by the Kestrel Paper Co
+    call" where the calendar holds "Call: Kestrel Paper Co" at 09:00."""
+    if c.kind not in ("org", "person"):
+        return False
+    at = _sentence_at(text, c.start)
+    want = fold_words(c.text)  # as written: an organisation's value is its key ("kestrelpaper")
+    if at is None or len(want) < 4:
+        return False
+    titled = records.__dict__.get("_event_titles")
+    if titled is None:
+        titled = records.__dict__["_event_titles"] = [
+            (fold_words(e.name.partition(", event ")[2]), [a for label, a in e.attributes if label == "start"])
+            for e in records.entities if e.collection == "event"]
+    said = claims_in(at[2], year=year, kinds=("date", "time"))
+    if not said:
+        return False
+    for title, starts in titled:
+        if re.search(rf"(?<!\w){re.escape(want)}(?!\w)", title) and any(
+                same_claim(x, a) or (x.kind == "time" and a.kind == "datetime" and x.value == a.value.time().replace(second=0))
+                for x in said for a in starts):
+            return True
     return False
 
 
