@@ -162,6 +162,30 @@ class Records:
             if entity.collection == "mail":
                 self.senders.add(key)
 
+    def extended(self, entities: Iterable[Entity]) -> "Records":
+        """These records and ``entities`` (the rows an episode wrote), as a new records object: this one,
+        shared by every task of its office, is left untouched (the indexes a new entity reaches are copied)."""
+        out = Records(list(self.entities), dict(self.by_key), dict(self.by_value), set(self.ids), self.categories,
+                      dict(self.name_labels), self.states, set(self.senders), self.distinct)
+        copied: set[int] = set()
+        for entity in entities:
+            for key in set(entity.keys):
+                if key in out.by_key and id(out.by_key[key]) not in copied:
+                    out.by_key[key] = list(out.by_key[key])
+                    copied.add(id(out.by_key[key]))
+            for _label, claim in entity.attributes:
+                vk = value_key(claim)
+                if vk is not None and vk in out.by_value and id(out.by_value[vk]) not in copied:
+                    out.by_value[vk] = list(out.by_value[vk])
+                    copied.add(id(out.by_value[vk]))
+            for label, key in entity.names:
+                place = (entity.collection, key)
+                if place in out.name_labels and id(out.name_labels[place]) not in copied:
+                    out.name_labels[place] = set(out.name_labels[place])
+                    copied.add(id(out.name_labels[place]))
+            out.add(entity)
+        return out
+
     # -- lookups -----------------------------------------------------------------------------------
     def size(self, collection: str) -> int:
         """How many items a table or kind holds."""
@@ -561,6 +585,41 @@ def build_records(files: dict[str, dict], year: int | None, people: dict[str, st
         _mail(records, path, entry, year, parties)
     _people(records, dict(people or {}), addresses)
     return records
+
+
+MAX_WRITTEN_ROWS = 2_000  # rows of an episode's sheets read as records (a sheet it wrote, rows it added)
+
+
+def written_rows(records: Records, before: dict[str, dict], after: dict[str, dict], year: int | None) -> list[Entity]:
+    """The sheet rows an outcome wrote that the office did not hold: every row of a workbook it made, and
+    the rows it added to one that name no item the office knew (a ledger line "RENT-07-810"). What the
+    agent's text says of them is read against them ("the Legal recharge RENT-07-810 of 1 June" where its
+    own row says 1 July; "Sorrel Bay Cafes (revenue 262,487.00)" where its own schedule says 226,487.00).
+    Rows it changed are left to the checks of its cells."""
+    out: list[Entity] = []
+    for path, entry in sorted(after.items()):
+        old = before.get(path)
+        if entry.get("kind") != "xlsx" or old == entry:
+            continue
+        for sheet, rows in (entry.get("sheets") or {}).items():
+            rows = [list(r) for r in rows[:MAX_WRITTEN_ROWS]]
+            was = ((old or {}).get("sheets") or {}).get(sheet) or []
+            if not rows:
+                continue
+            h = _header_index(rows)
+            header = ["" if c is None else str(c) for c in rows[h]]
+            held = Counter(tuple(map(str, r)) for r in was[:MAX_WRITTEN_ROWS])
+            for r, row in enumerate(rows[h + 1:], start=h + 2):
+                if not any(c not in (None, "") for c in row):
+                    continue
+                if held[tuple(map(str, row))] > 0:
+                    held[tuple(map(str, row))] -= 1
+                    continue
+                entity = _row_entity(f"{path}, {sheet} row {r} (as the episode wrote it)", f"{path}#{sheet}",
+                                     header, row, year)
+                if old is None or any(k.startswith("#") and k not in records.by_key for k in entity.keys):
+                    out.append(entity)
+    return out
 
 
 def _parties_by_domain(records: Records) -> dict[str, str]:

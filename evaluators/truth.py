@@ -28,7 +28,7 @@ from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentenc
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
-from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key
+from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key, written_rows
 from officesim.evaluators.roles import given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
@@ -102,14 +102,21 @@ def stored_records(files: dict[str, dict], year: int | None, people: dict[str, s
 
 
 def records_of(state: EvalState) -> Records | None:
-    """The initial office's records (see ``stored_records``); None for a state without an office."""
+    """The initial office's records (see ``stored_records``) with the sheet rows the episode wrote that
+    the office did not hold (``written_rows``); None for a state without an office."""
     if state.before is None:
         return None
+    if "records" in state.memo:
+        return state.memo["records"]
     before = state.before
     if state.reference_key:
-        return stored_records(before, state.year, None, state.reference_key)
-    return _per_task(f"records-{state.year}-{sorted(state.people.items())}", (before,),
-                     lambda: build_records(before, state.year, state.people))
+        office = stored_records(before, state.year, None, state.reference_key)
+    else:
+        office = _per_task(f"records-{state.year}-{sorted(state.people.items())}", (before,),
+                           lambda: build_records(before, state.year, state.people))
+    written = written_rows(office, before, state.files, state.year)
+    state.memo["records"] = office.extended(written) if written else office
+    return state.memo["records"]
 
 
 def involved_keys(state: EvalState) -> frozenset[str]:
@@ -879,6 +886,44 @@ def recorded_row_problems(text: str, state: EvalState, records: Records) -> list
     return out
 
 
+# a line that heads a list of what the writer changed: "These recharges ... are now added:", "Updated rows:"
+_DONE_HEADING = re.compile(r"(?i)\b(?:added|updated|amended|corrected|recorded|logged|entered|marked|flagged|changed|"
+                           r"fixed|held|put on hold|placed on hold|inserted|booked in)\b[^\n]*:\s*$")
+_NOT_DONE = re.compile(r"(?i)\b(?:not|n't|never|will|would|should|need|needs|to be|yet to|left|still|already (?:in|there|had))\b")
+_LIST_LINE = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)])\s+\S")
+LISTED_DONE = 50  # items read under one heading: bounded work
+
+
+def listed_done_problems(text: str, state: EvalState, records: Records) -> list[str]:
+    """An item listed under a heading that says the writer changed what it lists ("These recharges were
+    missing and are now added:" over "- RENT-11-110") where the episode changed or added no row naming it,
+    though it did change rows of other items of that list."""
+    out: list[str] = []
+    lines = text.splitlines()
+    for n, line in enumerate(lines):
+        if not _DONE_HEADING.search(line) or _NOT_DONE.search(line):
+            continue
+        items = []
+        for item in lines[n + 1:n + 1 + LISTED_DONE]:
+            if not _LIST_LINE.match(item):
+                break
+            ids = [k for k in records.keys_in(item) if k.startswith("#")]
+            if ids:
+                items.append((ids[0], item.strip()))
+        if len(items) < 2:
+            continue
+        changed = changed_row_keys(state, records)
+        if not any(key in changed for key, _i in items):
+            continue
+        for key, item in items:
+            rows = [i for i in records.named(key) if records.entities[i].collection.rpartition("#")[0].endswith((".xlsx", ".xlsm"))]
+            if rows and key not in changed:
+                out.append(f"{item[:90]!r} is listed under {line.strip()[:60]!r}, but the episode changed no row "
+                           f"of it ({records.entities[rows[0]].name})")
+                break
+    return out
+
+
 _THEIR = re.compile(r"(?i)\s*(?:his|her|their|them|him)\b")
 _RECORD_OF = re.compile(r"(?i)\b(?:tracker|register|sheet|spreadsheet|workbook|log|list|rota|ledger|directory|records?)\b")
 
@@ -1103,6 +1148,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state),
                                                                                   new_event_days(state), state.year)]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records)]
+        truth.false += [f"{place.where}: {w}" for w in listed_done_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
         truth.false += [f"{place.where}: {w}" for w in office_event_time_problems(place.text, records, state.year,
                                                                                   new_events(state))]

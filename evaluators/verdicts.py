@@ -134,8 +134,8 @@ class Binder:
         ids = {k: span for k, span in found.items() if k.startswith("#")}
         chosen = ids or {k: span for k, span in found.items() if k not in self.neutral}
         entities: list[int] = []
-        for key in chosen:
-            entities += self.records.named(key)
+        for key in chosen:  # a key of many rows (a customer of 100 orders) is about its rows of the tables
+            entities += self.records.named(key) or self.records.masters(key)  # that list it once
         if not ids:  # a mail met by its subject's words, from another party than the one the text names
             entities = [i for i in entities if not self._other_party(i, found)]
         return sorted(set(entities)), list(found.values())
@@ -276,6 +276,20 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         for c in _values(st, spans, scope.year):  # "01/10/2026" is read both ways: true if one reading is
             readings.setdefault((c.start, c.end), []).append(c)
         values += len(readings)
+        listed = _listed_items(st, statements, i, owned) if not (own or pointed) else []
+        summed = _listed_items(st, statements, i, owned, _TOTAL_OF_LISTED) if not (own or listed) else []
+        if summed:  # "Together that is GBP 4,500." under four ledger lines of -1,250: their sum
+            for same_words in readings.values():
+                wrong = _not_their_sum(same_words, st, summed, records)
+                if wrong is not None:
+                    reading.verdicts.append(wrong)
+                    break
+        if listed:  # "Each one is a standard recharge of GBP 1,500." under four ledger lines: said of each
+            for same_words in readings.values():
+                wrong = _not_of_each(same_words, st, listed, records, scope, all_numbers, all_dates, columns, sole)
+                if wrong is not None:
+                    reading.verdicts.append(wrong)
+            readings = {}
         for same_words in readings.values():
             verdicts = [_judge(c, st, entities, records, scope, all_numbers, all_dates,
                                _antecedent(statements, i), columns, sole) for c in same_words]
@@ -530,6 +544,77 @@ _NOT_BEFORE = re.compile(r"(?i)\b(?:not|never|no longer|yet to be|isn't|wasn't|a
 _ALL_LISTED = re.compile(r"(?i)\b(?:all (?:three|four|five|six|seven|eight|nine|ten|\d{1,2}|of them|of these|of those)|"
                          r"both(?: of them)?|each of (?:them|these|those)|every one of (?:them|these|those)|"
                          r"they (?:are|were) all|these are all|all are)\b")
+
+
+_EACH_LISTED = re.compile(r"(?i)\b(?:each(?: one| of them| of these| of those)?|every one(?: of them)?|all (?:of them|of these|"
+                          r"of those|three|four|five|six|seven|eight|nine|ten|\d{1,2})|both(?: of them)?|they (?:are|were) all)\b")
+
+
+_TOTAL_OF_LISTED = re.compile(r"(?i)\b(?:together|in total|altogether|in all|combined|between them|all told|"
+                              r"(?:that|this|these|they) (?:is|are|come to|comes to|add up to|total)|totals?|totalling)\b")
+_AMOUNT_LABEL = re.compile(r"(?i)amount|total|value|net|gross|sum|balance|due")
+
+
+def _not_their_sum(same_words: list[Claim], st: Statement, listed: list[list[int]], records: Records) -> Verdict | None:
+    """A false verdict where an amount said of the listed items together is not the sum of their amounts
+    (each item's one amount: its one figure, or its one under a column of amounts)."""
+    amounts = []
+    for items in listed:
+        figures = [(label, abs(float(a.value))) for i in items for label, a in records.entities[i].values("number")]
+        named = {v for label, v in figures if _AMOUNT_LABEL.search(label or "")}
+        found = named if named else {v for _l, v in figures}
+        if len(found) != 1:
+            return None
+        amounts.append(next(iter(found)))
+    total = sum(amounts)
+    for c in same_words:
+        if c.kind != "number" or not _money(c):
+            continue
+        said = abs(float(c.value))
+        if abs(said - total) > 0.011 and not any(abs(said - a) <= 0.011 for a in amounts):
+            return Verdict(st.text, shown(c), c.kind, "false",
+                           f"is said of the {len(listed)} items listed above together, but their amounts add up to {total:,.2f}")
+    return None
+
+
+def _listed_items(st: Statement, statements: list[Statement], i: int, owned: list[list[int]],
+                  words: re.Pattern | None = None) -> list[list[int]]:
+    """What each item of the list right above a statement that names nothing stands for, where the
+    statement says something of each of them ("Each one is a standard recharge of GBP 1,500."): at least
+    two items, each naming a few records, the list read back at most 50 items (bounded work)."""
+    if not (words or _EACH_LISTED).search(st.text) or st.form == "item":
+        return []
+    out = []
+    j = i - 1
+    while j >= 0 and statements[j].form == "item" and i - j <= 50:
+        if not owned[j] or len(owned[j]) > 4:
+            return []
+        out.append(owned[j])
+        j -= 1
+    return out if len(out) >= 2 else []
+
+
+def _not_of_each(same_words: list[Claim], st: Statement, listed: list[list[int]], records: Records, scope: Scope,
+                 numbers: list[Claim], dates: list[date], columns: Iterable[float], sole: list[int]) -> Verdict | None:
+    """A false verdict where a value said of each listed item (an amount, a date) is not one of an item's
+    own values of its kind, nor found true of it by the reading, though that item has values of that kind."""
+    for items in listed:
+        judged = [_judge(c, st, items, records, scope, numbers, dates, "", columns, sole) for c in same_words]
+        if any(v is not None and v.verdict == "true" for v in judged):
+            continue
+        false = next((v for v in judged if v is not None and v.verdict == "false"), None)
+        if false is not None:
+            return false
+        for c in same_words:
+            if c.kind not in ("number", "date") or (c.kind == "number" and not _money(c)):
+                continue
+            own = [a for i in items for _l, a in records.entities[i].values(c.kind)]
+            if own and not any(same_claim(c, a) or (c.kind == "number" and abs(abs(float(a.value)) - abs(float(c.value))) < 0.005)
+                               for a in own):
+                return Verdict(st.text, shown(c), c.kind, "false",
+                               f"is said of each item listed above, but {records.entities[items[0]].name} gives "
+                               f"{', '.join(sorted({shown(a) for a in own})[:3])}")
+    return None
 
 
 def listed_category_problems(statements: list[Statement], i: int, records: Records) -> list[Verdict]:
@@ -908,7 +993,10 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     def verdict(kind: str, why: str = "") -> Verdict:
         return Verdict(st.text, shown(c), c.kind, kind, why)
 
-    if any(same_claim(c, s) for s in scope.claims):
+    # a day of the month the task names ("recharged on the 1st of each month") allows the day, not any date
+    # of an item: "RENT-07-810 (Legal, 1 June 2026)" is read against that line's own date
+    by_rule = any(same_claim(c, s) for s in scope.claims if isinstance(s.value, tuple))
+    if any(same_claim(c, s) for s in scope.claims if not isinstance(s.value, tuple)) or (by_rule and not entities):
         return verdict("true")
     if scope.now is not None and c.kind == "date" and _same_date(c, scope.now.date()):
         return verdict("true")
