@@ -367,6 +367,10 @@ _COUNTED_DONE = re.compile(
 _COUNTED_PASSIVE = re.compile(
     r"(?i)(?<![\w.,£$€])(?P<n>" + _NUMBER + r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\s+"
     r"(?:are now|are|were|have (?:now |all )?been|has been|now)\s+(?:all\s+)?(?P<verb>" + _DONE + r")\b")
+# "one of nine reviews I've booked", "the 6 invoices we held"
+_COUNTED_RELATIVE = re.compile(
+    r"(?i)(?<![\w.,£$€])(?P<n>" + _NUMBER + r")\s+(?:(?!of\b)[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\s+(?:that\s+|which\s+)?"
+    r"(?:I|we)(?:'ve|’ve| have| had)?\s+(?:just\s+|now\s+|already\s+|also\s+)?(?P<verb>" + _DONE + r")\b")
 # a count of whom or what for, after the verb: "I have booked the probation reviews for the other three people",
 # "The letters have gone out to 10 customers"
 _COUNTED_FOR = re.compile(
@@ -406,11 +410,14 @@ def counted_action_problems(text: str, counts: frozenset[float], booked: frozens
         if n not in done and not (m.group("other") and n + 1 in done):
             out.append(f"{_shown(sentence)} counts {m.group('n')} {m.group('noun')}, but the episode "
                        f"{'booked' if m.group('book') else 'wrote to'} {' or '.join(map(str, sorted(done)))}")
-    for pattern in (_COUNTED_DONE, _COUNTED_PASSIVE):
+    for pattern in (_COUNTED_DONE, _COUNTED_PASSIVE, _COUNTED_RELATIVE):
         for m in pattern.finditer(text):
             word = m.group("n").lower()
             n = int(word) if word.isdigit() else _WORDS[word]
-            if n < 2 or _UNITS.fullmatch(m.group("noun")) or float(n) in counts:
+            # what was booked is counted by the events made ("one of nine reviews I've booked" of ten)
+            made = set(booked or ()) if m.group("verb").lower() in _BOOKED and booked \
+                and not re.search(r"(?i)\b(?:other|remaining|more|further|additional|first|last|next)\b", m.group(0)) else None
+            if n < 2 or _UNITS.fullmatch(m.group("noun")) or (n in made if made is not None else float(n) in counts):
                 continue
             at, sentence = _sentence(text, m.start(), m.end())
             after = _HISTORY_AFTER.match(text, m.end())
@@ -424,6 +431,7 @@ def counted_action_problems(text: str, counts: frozenset[float], booked: frozens
     return out
 
 
+_BOOKED = frozenset({"booked", "scheduled", "arranged", "set up"})
 _OUTSIDE_NOUN = re.compile(r"(?i)(?:customers|suppliers|clients|vendors|companies|contacts|partners)$")
 _NOT_SAID_HERE = re.compile(r"(?i)\b(?:not|n't|never|no)\b")
 

@@ -1453,8 +1453,9 @@ def heading_over(text: str, at: int) -> str | None:
         end = start - 1
         start = text.rfind("\n", 0, end) + 1
         line = text[start:end]
-        if not line.strip():
-            return None
+        if not line.strip():  # one blank line may stand between a heading and its list
+            above = text[text.rfind("\n", 0, max(start - 1, 0)) + 1:max(start - 1, 0)] if start else ""
+            return above if above.rstrip().endswith(":") and not _BULLET.match(above) else None
         if not _BULLET.match(line):
             return line if line.rstrip().endswith(":") else None
     return None

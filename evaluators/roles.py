@@ -123,3 +123,35 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
             if held and role not in held:
                 out.append((text[rs:re_], text[ps:pe], ", ".join(sorted(held))))
     return out
+
+
+# a role said of the one a message is written to: "As the other Warehouse Lead on the team, could you ...",
+# "you're our Head of Finance"
+_YOU_AS = re.compile(r"(?i)(?:^|[.!?]\s+|\n)\s*as\s+(?:the|our|a|an|my)\s+(?:other\s+|only\s+|new\s+|senior\s+|team'?s?\s+)?"
+                     r"|\byou(?:'re|’re| are)\s+(?:the|our|a|an|my)\s+(?:other\s+|only\s+|new\s+|senior\s+)?")
+ROLE_REACH = 40  # characters after those words where the role stands
+
+
+def addressee_role_problems(text: str, addressees: list[str], records: Records,
+                            given: dict[str, frozenset[str]] | None = None) -> list[tuple[str, str, str]]:
+    """(role as written, person, the person's roles) for a role given to the one person a message is
+    written to ("As the other Warehouse Lead on the team, could you cover ...") that their row does not
+    hold, nor the task gives them."""
+    people = {k for a in addressees[:1] for i in records.by_key.get(a.lower(), ())[:GENERIC]
+              for label, k in records.entities[i].names if NAME_COLUMN.match(label)}
+    if len(addressees) != 1 or len(people) != 1:
+        return []
+    person = next(iter(people))
+    rows = _rows_named(records, person)
+    out = []
+    for m in _YOU_AS.finditer(text):
+        after = text[m.end():m.end() + ROLE_REACH]
+        for key, (start, _end) in records.keys_in(after).items():
+            cols = _role_columns(records, key) if start == 0 else set()
+            if not cols:
+                continue
+            held = {k for i in rows for label, k in records.entities[i].names if (records.entities[i].collection, label) in cols}
+            held |= (given or {}).get(person, frozenset())
+            if held and key not in held and not _NOT_PLAIN.search(text[max(0, m.start() - 30):m.end()]):
+                out.append((after[start:_end], person, ", ".join(sorted(held))))
+    return out

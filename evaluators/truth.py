@@ -24,12 +24,12 @@ from datetime import date, datetime, time, timedelta
 from officesim.evaluators.periods import period_problems
 from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
                                           counted_action_problems, mail_key, verb_of)
-from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentence_at, scaled_by_words, added_text, calendar_claims, claims_in, directory_of,
+from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentence_at, heading_over, scaled_by_words, added_text, calendar_claims, claims_in, directory_of,
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
-from officesim.evaluators.records import Records, as_datetime, build_records, changed_cells, id_key, written_rows
-from officesim.evaluators.roles import given_roles
+from officesim.evaluators.records import GENERIC, Records, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
+from officesim.evaluators.roles import addressee_role_problems, given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
 from officesim.evaluators.consistency import day_total_problems, kind_count_problems
@@ -399,6 +399,10 @@ def new_events(state: EvalState) -> list[tuple[str, frozenset, frozenset[str]]]:
     return state.memo["new_events"]
 
 
+# a length the instruction replaces: "make them all 45 minutes rather than an hour"
+_SUPERSEDED = re.compile(r"(?i)\b(?:rather than|instead of|not|no longer|no more than|rather than the)\s+$")
+
+
 def event_durations(state: EvalState) -> tuple[frozenset[int], frozenset[int]]:
     """How many minutes the events the episode made last, and the lengths in minutes the instruction and
     the gold's texts give (what a mail may say of the meetings booked)."""
@@ -408,8 +412,12 @@ def event_durations(state: EvalState) -> tuple[frozenset[int], frozenset[int]]:
             start, end = as_datetime(ev.get("start")), as_datetime(ev.get("end"))
             if isinstance(start, datetime) and isinstance(end, datetime) and end > start:
                 made.add(int((end - start).total_seconds() // 60))
-        given = {_minutes(m) for t in [state.instruction, *gold_written(state), str(state.gold_answer or "")]
-                 for m in _MINUTES.finditer(t)}
+        texts = [state.instruction, *gold_written(state), str(state.gold_answer or "")]
+        said = [(t, m) for t in texts for m in _MINUTES.finditer(t)]
+        # a length the instruction later replaces ("make them all 45 minutes rather than an hour") is no
+        # longer one the meetings have, wherever else it was said
+        replaced = {_minutes(m) for t, m in said if _SUPERSEDED.search(t[max(0, m.start() - 20):m.start()])}
+        given = {_minutes(m) for _t, m in said} - replaced
         state.memo["event_durations"] = (frozenset(made), frozenset(given))
     return state.memo["event_durations"]
 
@@ -423,9 +431,14 @@ def event_time_problems(text: str, events: list[tuple[str, frozenset, frozenset[
         return []
     mentioned = [ev for ev in events if ev[2] and ev[2] & set(records.keys_in(text))]
     out = []
+    at = 0
     for sentence in _SENTENCE_BREAK.split(text):
+        at = max(text.find(sentence, at), 0)
         times = claims_in(sentence, year=None, kinds=("time",))
-        if not times or not _EVENT_WORDS.search(sentence):
+        # a list item under "The five reviews are booked:" speaks of meetings through its heading
+        line_end = text.find("\n", at)
+        if not times or not (_EVENT_WORDS.search(sentence) or _EVENT_WORDS.search(
+                heading_over(text, len(text) if line_end < 0 else line_end) or "")):
             continue
         keys = set(records.keys_in(sentence))
         named = [ev for ev in events if ev[2] and ev[2] & keys]
@@ -924,6 +937,30 @@ def listed_done_problems(text: str, state: EvalState, records: Records) -> list[
     return out
 
 
+# a number to reach the writer on: "ring me on +44 20 7946 2953", "my number is ...", "my direct line: ..."
+_MY_NUMBER = re.compile(r"(?i)\b(?:(?:call|ring|phone|reach|text|contact|get me)\s+(?:me|us)|my\s+(?:direct\s+|mobile\s+|phone\s+|work\s+)?"
+                        r"(?:number|line|phone|mobile|extension))\b[^.\n]{0,25}$")
+
+
+def own_phone_problems(text: str, user: str, records: Records) -> list[str]:
+    """A phone number given as the writer's own ("ring me on ...") that is not the one the office lists
+    for the user (when it lists one)."""
+    own = {value_key_of(c) for i in records.by_key.get(user.lower(), ())[:GENERIC] for _l, c in records.entities[i].values("phone")}
+    if not own:
+        return []
+    out = []
+    for c in claims_in(text, year=None, kinds=("phone",)):
+        if _MY_NUMBER.search(text[max(0, c.start - 60):c.start]) and value_key_of(c) not in own:
+            out.append(f"{_sentence_of(text, c.start)!r} gives {c.text} as the writer's number, but the office lists "
+                       f"{user}'s as another")
+    return out
+
+
+def _sentence_of(text: str, at: int) -> str:
+    found = _sentence_at(text, at)
+    return " ".join((found[2] if found else text[max(0, at - 60):at + 30]).split())[:90]
+
+
 _THEIR = re.compile(r"(?i)\s*(?:his|her|their|them|him)\b")
 _RECORD_OF = re.compile(r"(?i)\b(?:tracker|register|sheet|spreadsheet|workbook|log|list|rota|ledger|directory|records?)\b")
 
@@ -1149,6 +1186,8 @@ def written_truth(state: EvalState) -> Truth:
                                                                                   new_event_days(state), state.year)]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in listed_done_problems(place.text, state, records)]
+        if state.user:
+            truth.false += [f"{place.where}: {w}" for w in own_phone_problems(place.text, state.user, records)]
         truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
         truth.false += [f"{place.where}: {w}" for w in office_event_time_problems(place.text, records, state.year,
                                                                                   new_events(state))]
@@ -1183,6 +1222,9 @@ def written_truth(state: EvalState) -> Truth:
         if place.quoted:
             truth.false += [f"{place.where}: {w}" for w in restated_range_problems(place.body, place.quoted, state.year)]
         if place.to is not None:
+            truth.false += [f"{place.where}: {role!r} is said of {person}, whose role the office gives as {held}"
+                            for role, person, held in addressee_role_problems(place.body, list(place.to), records,
+                                                                              state.memo.get("given_roles"))]
             greeting = greeting_problem(place.body, place.to, directory)
             if greeting:
                 truth.false.append(f"{place.where}: {greeting}")

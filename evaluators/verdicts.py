@@ -37,6 +37,7 @@ from itertools import combinations
 from dateutil.relativedelta import relativedelta
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
+from officesim.evaluators.facts import dates_in
 from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold_words, Entity, Records, id_key, label_words,
                                           shown, table_totals)
 from officesim.evaluators.roles import role_problems
@@ -304,6 +305,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             reading.unread.append(st.text)
         reading.verdicts += days_problems(st, entities, records, scope, all_dates)
         reading.verdicts += span_count_problems(st, scope.year)
+        reading.verdicts += bracket_range_problems(st, records, scope.year)
         reading.verdicts += span_date_problems(st, records, scope.year)
         reading.verdicts += changed_value_problems(st, records, scope)
         # only what the statement names itself: a category said under a heading may be the heading's
@@ -552,7 +554,7 @@ _EACH_LISTED = re.compile(r"(?i)\b(?:each(?: one| of them| of these| of those)?|
 
 _TOTAL_OF_LISTED = re.compile(r"(?i)\b(?:together|in total|altogether|in all|combined|between them|all told|"
                               r"(?:that|this|these|they) (?:is|are|come to|comes to|add up to|total)|totals?|totalling)\b")
-_AMOUNT_LABEL = re.compile(r"(?i)amount|total|value|net|gross|sum|balance|due")
+_AMOUNT_LABEL = re.compile(r"(?i)amount|total|value|net|gross|sum|balance|due|revenue|spend|cost|price|invoiced|paid")
 
 
 def _not_their_sum(same_words: list[Claim], st: Statement, listed: list[list[int]], records: Records) -> Verdict | None:
@@ -587,11 +589,45 @@ def _listed_items(st: Statement, statements: list[Statement], i: int, owned: lis
     out = []
     j = i - 1
     while j >= 0 and statements[j].form == "item" and i - j <= 50:
-        if not owned[j] or len(owned[j]) > 4:
+        if not owned[j] or len(owned[j]) > 8:
             return []
         out.append(owned[j])
         j -= 1
     return out if len(out) >= 2 else []
+
+
+BRACKET_REACH = 30  # characters between a name and the bracket that gives its value
+
+
+_BRACKET = re.compile(r"\(([^()\n]{4,60})\)")
+
+
+def bracket_range_problems(st: Statement, records: Records, year: int | None) -> list[Verdict]:
+    """A period in brackets right after a name ("Amara Jensen's leave (9 to 11 November 2026)") that is
+    not the first and last day of one of that one's rows, though a row of theirs starts or ends there: a
+    period said of a person or an item is one its records give whole."""
+    out = []
+    for m in _BRACKET.finditer(st.text):
+        days = sorted({d.value for d in dates_in(m.group(1), year) if isinstance(d.value, date)
+                       and not isinstance(d.value, datetime)})
+        if len(days) != 2:
+            continue
+        before = [(span, k) for k, span in records.keys_in(st.text[:m.start()]).items()]
+        if not before:
+            continue
+        (_start, end), key = max(before, key=lambda x: x[0][1])
+        if m.start() - end > BRACKET_REACH or _CLAUSE.search(st.text[end:m.start()]):
+            continue
+        rows = [records.entities[i] for i in (records.named(key) or records.masters(key))]
+        spans = [{a.value for _l, a in e.values("date") if isinstance(a.value, date)} for e in rows]
+        if any(set(days) <= own for own in spans):
+            continue
+        near = [own for own in spans if len(own) >= 2 and own & set(days)]
+        if near:
+            out.append(Verdict(st.text, m.group(1), "date", "false",
+                               f"is the period given to {st.text[_start:end]}, but its records give "
+                               f"{' to '.join(d.isoformat() for d in sorted(near[0])[:2])}"))
+    return out
 
 
 def _not_of_each(same_words: list[Claim], st: Statement, listed: list[list[int]], records: Records, scope: Scope,
