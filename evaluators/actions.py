@@ -34,7 +34,9 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
                       r"added (?:you|him|her|them|[\w-]+(?: [\w-]+)?) (?:to|into) (?:the |our |your |their |his |her |this |that )?"
                       r"(?:[\w'’-]+ ){0,3}?(?:meetings?|weekly|call|invites?|invitations?|events?|sessions?|stand-?ups?|"
                       r"briefings?|catch-?ups?|intros?)\b(?! (?:log|sheet|list|file|tracker|register|notes?|document|folder)\b)"),
-    ("record", "file", r"updated|amended|corrected|recorded|logged|entered|filled in|ticked|saved|filed|marked|flagged|"
+    ("record", "file", r"updated|amended|corrected|changed|recorded|logged|entered|filled in|ticked|saved|filed|marked|flagged|"
+                       r"put (?:[\w'’-]+ ){0,4}?in(?:to)? (?:the |our |your )?(?:\w+ ){0,2}"
+                       r"(?:sheet|spreadsheet|workbook|ledger|register|tracker|directory|record)s?\b|"
                        r"added (?:[\w'’-]+ ){0,4}?to (?:the |our |your )?(?:\w+ ){0,2}"
                        r"(?:sheet|spreadsheet|workbook|ledger|register|tracker|log|list|directory|file|document|record)s?"),
     ("outside", "outside", r"put (?:[\w-]+ ){0,4}on hold|placed (?:[\w-]+ ){0,4}on hold|held(?! (?:[\w'’-]+ ){0,3}back\b)|expedited|upgraded|"

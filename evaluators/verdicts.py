@@ -251,6 +251,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
          neutral: Iterable[str] = ()) -> Reading:
     """The verdicts on every value of ``text`` (see the module rules)."""
     binder = Binder(records, neutral)
+    home = next((n.partition("@")[2].rpartition(".")[0] for n in neutral if "@" in n), "")  # the user's comes first
     text = bounded_lines(text)  # each statement is read against its line: no line of 256 KB
     statements = cut(text)
     reading = Reading(statements=len(statements))
@@ -306,6 +307,8 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += days_problems(st, entities, records, scope, all_dates)
         reading.verdicts += span_count_problems(st, scope.year)
         reading.verdicts += bracket_range_problems(st, records, scope.year)
+        reading.verdicts += quantity_problems(st, records)
+        reading.verdicts += affiliation_problems(st, records, home)
         reading.verdicts += span_date_problems(st, records, scope.year)
         reading.verdicts += changed_value_problems(st, records, scope)
         # only what the statement names itself: a category said under a heading may be the heading's
@@ -599,7 +602,71 @@ def _listed_items(st: Statement, statements: list[Statement], i: int, owned: lis
 BRACKET_REACH = 30  # characters between a name and the bracket that gives its value
 
 
+_RANGE_WORD = re.compile(r"(?i)\s*(?:-|–|—|to|until|till|through|and)\s*")
 _BRACKET = re.compile(r"\(([^()\n]{4,60})\)")
+
+
+_AT_PARTY = re.compile(r"(?i)^\s*(?:,\s*)?(?:at|from|of)\s+(?:the\s+)?$")
+
+
+def affiliation_problems(st: Statement, records: Records, home: str = "") -> list[Verdict]:
+    """A person said to be at an organisation ("Leila Duarte at Juniper Dental") whose mail address is
+    another organisation's (her address is at oakmerelibraries.test), or named in a list item about one
+    outside party alone while they work for another outside party ("Marigold Care Homes ... with Sofia
+    Wolff", who is at Rowan Park Gyms): where a person works is the party whose name their mail domain
+    spells (``home``: the user's own mail domain, whose people work with every party)."""
+    found = records.keys_in(st.text)
+    if len(found) < 2:
+        return []
+    parties = records.__dict__.get("_domain_party")
+    if parties is None:  # the parties people mail from: the organisations whose name an address's domain spells
+        from officesim.evaluators.records import _parties_by_domain
+        spelled = _parties_by_domain(records)
+        domains = {k.partition("@")[2].rpartition(".")[0] for e in records.entities if e.collection == "person"
+                   for k in e.keys if "@" in k}
+        parties = records.__dict__["_domain_party"] = {d: spelled[d] for d in domains if d in spelled}
+    known = set(parties.values())
+    out = []
+    for person, (ps, pe) in found.items():
+        domains = {k.partition("@")[2].rpartition(".")[0] for i in records.by_key.get(person, ())[:GENERIC]
+                   if records.entities[i].collection == "person" for k in records.entities[i].keys if "@" in k}
+        works = {parties[d] for d in domains if d in parties}
+        if not works:
+            continue
+        for org, (os_, _oe) in found.items():
+            if org in known and os_ > pe and _AT_PARTY.match(st.text[pe:os_]) and org not in works:
+                out.append(Verdict(st.text, st.text[os_:_oe], "org", "false",
+                                   f"is not where {st.text[ps:pe]} works: their mail is at {', '.join(sorted(works))}"))
+        named_orgs = [k for k in found if k in known]
+        if st.form == "item" and len(named_orgs) == 1 and home and home not in domains \
+                and not works & set(named_orgs) and found[named_orgs[0]][0] < ps:
+            out.append(Verdict(st.text, st.text[ps:pe], "person", "false",
+                               f"is named in a line about {named_orgs[0]}, but works at {', '.join(sorted(works))}"))
+    return out[:1]
+
+
+_TIMES_OF = re.compile(r"(?i)(?<![\w.,])(\d{1,5})\s*[x×]\s+(?=[A-Za-z])")
+_QUANTITY_LABEL = re.compile(r"(?i)\b(?:qty|quantity|units|pieces|pcs)\b")
+
+
+def quantity_problems(st: Statement, records: Records) -> list[Verdict]:
+    """A quantity written "N x Product" right after an item's identifier ("SO-72521 (42 x Desk Lamp)")
+    that is not the quantity its row gives."""
+    out = []
+    for m in _TIMES_OF.finditer(st.text):
+        window = st.text[max(0, m.start() - 40):m.start()]
+        before = [(span, k) for k, span in records.keys_in(window).items() if k.startswith("#")]
+        if not before:
+            continue
+        (_s, _e), key = max(before, key=lambda x: x[0][1])
+        shown_id = window[_s:_e]
+        said = int(m.group(1))
+        held = {int(a.value) for i in records.named(key) for label, a in records.entities[i].values("number")
+                if _QUANTITY_LABEL.search(label or "") and float(a.value).is_integer()}
+        if held and said not in held:
+            out.append(Verdict(st.text, m.group(0).strip(), "number", "false",
+                               f"is the quantity given to {shown_id}, but its row gives {', '.join(map(str, sorted(held)))}"))
+    return out
 
 
 def bracket_range_problems(st: Statement, records: Records, year: int | None) -> list[Verdict]:
@@ -608,8 +675,11 @@ def bracket_range_problems(st: Statement, records: Records, year: int | None) ->
     period said of a person or an item is one its records give whole."""
     out = []
     for m in _BRACKET.finditer(st.text):
-        days = sorted({d.value for d in dates_in(m.group(1), year) if isinstance(d.value, date)
-                       and not isinstance(d.value, datetime)})
+        found = [d for d in dates_in(m.group(1), year) if isinstance(d.value, date) and not isinstance(d.value, datetime)]
+        spans = sorted({(d.start, d.end) for d in found})
+        if len(spans) != 2 or not _RANGE_WORD.fullmatch(m.group(1)[spans[0][1]:spans[1][0]]):
+            continue  # a period: two days joined as a range ("9 to 11 November"), not "issued 06/11/2026"
+        days = sorted({d.value for d in found})
         if len(days) != 2:
             continue
         before = [(span, k) for k, span in records.keys_in(st.text[:m.start()]).items()]
@@ -619,10 +689,10 @@ def bracket_range_problems(st: Statement, records: Records, year: int | None) ->
         if m.start() - end > BRACKET_REACH or _CLAUSE.search(st.text[end:m.start()]):
             continue
         rows = [records.entities[i] for i in (records.named(key) or records.masters(key))]
-        spans = [{a.value for _l, a in e.values("date") if isinstance(a.value, date)} for e in rows]
-        if any(set(days) <= own for own in spans):
+        held = [{a.value for _l, a in e.values("date") if isinstance(a.value, date)} for e in rows]
+        if any(set(days) <= own for own in held):
             continue
-        near = [own for own in spans if len(own) >= 2 and own & set(days)]
+        near = [own for own in held if len(own) >= 2 and own & set(days)]
         if near:
             out.append(Verdict(st.text, m.group(1), "date", "false",
                                f"is the period given to {st.text[_start:end]}, but its records give "
