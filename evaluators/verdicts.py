@@ -587,8 +587,8 @@ def _listed_items(st: Statement, statements: list[Statement], i: int, owned: lis
     """What each item of the list right above a statement that names nothing stands for, where the
     statement says something of each of them ("Each one is a standard recharge of GBP 1,500."): at least
     two items, each naming a few records, the list read back at most 50 items (bounded work)."""
-    if not (words or _EACH_LISTED).search(st.text) or st.form == "item":
-        return []
+    if not (words or _EACH_LISTED).search(st.text) or st.form in ("item", "heading") or st.text.rstrip().endswith(":"):
+        return []  # a heading speaks of the items below it, not of those above
     out = []
     j = i - 1
     while j >= 0 and statements[j].form == "item" and i - j <= 50:
