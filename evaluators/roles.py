@@ -128,7 +128,9 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
 # a role said of the one a message is written to: "As the other Warehouse Lead on the team, could you ...",
 # "you're our Head of Finance"
 _YOU_AS = re.compile(r"(?i)(?:^|[.!?]\s+|\n)\s*as\s+(?:the|our|a|an|my)\s+(?:other\s+|only\s+|new\s+|senior\s+|team'?s?\s+)?"
-                     r"|\byou(?:'re|’re| are)\s+(?:the|our|a|an|my)\s+(?:other\s+|only\s+|new\s+|senior\s+)?")
+                     r"|\byou(?:'re|’re| are)\s+(?:the|our|a|an|my)\s+(?:other\s+|only\s+|new\s+|senior\s+)?"
+                     # "We'll look back at your year as Logistics Coordinator"
+                     r"|\byour\s+(?:first\s+|last\s+)?(?:year|years|time|work|role|months?)\s+as\s+(?:the\s+|our\s+|a\s+|an\s+)?")
 ROLE_REACH = 40  # characters after those words where the role stands
 
 

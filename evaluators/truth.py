@@ -1009,6 +1009,58 @@ def _by_first_name(records: Records) -> dict[str, str]:
     return found
 
 
+_YOU_AWAY = re.compile(r"(?i)\byou(?:'re|’re| are| were| will be|'ll be|’ll be)\s+(?:still\s+|also\s+)?(?:on\s+(?:annual\s+|sick\s+)?leave|away|off|"
+                       r"out of (?:the )?office|on holiday)\b")
+_PERIOD_END = re.compile(r"(?i)^(?:from|to|start|end|first day|last day|until|begins?|ends?)\b|\b(?:from|to|start|end)$")
+_MONTH_WORD = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d{1,2}[/.-]\d{1,2}|\d{4}-\d\d")
+
+
+def addressee_away_problems(body: str, to: tuple[str, ...], records: Records, year: int | None) -> list[str]:
+    """A day the one written to is said to be away ("I couldn't do Monday the 14th as you're on leave that
+    day") that none of their periods in the office's sheets covers (a withdrawn or rejected request is
+    none), though the sheets hold periods of theirs. A day written without its month ("Monday the 14th")
+    is in the month the mail's other dates give."""
+    if len(to) != 1 or not _YOU_AWAY.search(body):
+        return []
+    names = {key for i in records.by_key.get(to[0], ())[:GENERIC] for label, key in records.entities[i].names
+             if label.casefold() in ("name", "full name", "employee")}
+    if len(names) != 1:
+        return []
+    periods = []
+    for i in records.by_key.get(next(iter(names)), ())[:GENERIC * 5]:
+        e = records.entities[i]
+        days = sorted({a.value for label, a in e.values("date") if isinstance(a.value, date) and not isinstance(a.value, datetime)
+                       and _PERIOD_END.search(label or "")})  # a period's ends: "From" and "To", "Start" and "End"
+        if len(days) == 2 and e.states and not any(re.search(r"(?i)withdrawn|rejected|declined|cancel", v) for _l, v in e.states):
+            periods.append((days[0], days[1]))
+    if not periods:
+        return []
+    full = [c.value for c in claims_in(body, year=year, kinds=("date",)) if isinstance(c.value, date)
+            and _MONTH_WORD.search(c.text)]
+    out = []
+    for m in _YOU_AWAY.finditer(body):
+        found = _sentence_at(body, m.start())
+        if found is None:
+            continue
+        for c in claims_in(found[2], year=year, kinds=("date",)):
+            if not isinstance(c.value, date):
+                continue
+            day = c.value
+            if not _MONTH_WORD.search(c.text):  # "Monday the 14th": the month of the mail's own dates
+                months = {(d.year, d.month) for d in full}
+                if len(months) != 1:
+                    continue
+                y, mo = next(iter(months))
+                try:
+                    day = date(y, mo, c.value.day)
+                except ValueError:
+                    continue
+            if not any(a <= day <= b for a, b in periods):
+                out.append(f"{_sentence_of(body, m.start())!r} says {to[0]} is away on {day.isoformat()}, but none of "
+                           f"their periods covers it ({', '.join(f'{a.isoformat()} to {b.isoformat()}' for a, b in periods[:3])})")
+    return out
+
+
 _THEIR = re.compile(r"(?i)\s*(?:his|her|their|them|him)\b")
 _RECORD_OF = re.compile(r"(?i)\b(?:tracker|register|sheet|spreadsheet|workbook|log|list|rota|ledger|directory|records?)\b")
 
@@ -1271,6 +1323,7 @@ def written_truth(state: EvalState) -> Truth:
             truth.false += [f"{place.where}: {w}" for w in restated_range_problems(place.body, place.quoted, state.year)]
         if place.to is not None:
             truth.false += [f"{place.where}: {w}" for w in your_message_day_problems(place.body, place.to, state)]
+            truth.false += [f"{place.where}: {w}" for w in addressee_away_problems(place.body, place.to, records, state.year)]
             truth.false += [f"{place.where}: {role!r} is said of {person}, whose role the office gives as {held}"
                             for role, person, held in addressee_role_problems(place.body, list(place.to), records,
                                                                               state.memo.get("given_roles"))]

@@ -669,15 +669,25 @@ def quantity_problems(st: Statement, records: Records) -> list[Verdict]:
     return out
 
 
+_PERIOD_AFTER = re.compile(r"(?i)\b(?:is|are|was|were|will be|'s)\s+(?:(?:also|still|both|then)\s+)?(?:on\s+(?:annual\s+|sick\s+)?leave|away|off|"
+                           r"out of (?:the )?office|on holiday|on a course|on training)\s+(?:from\s+|between\s+)?"
+                           r"(?P<period>[^.;:\n()]{4,60}?)(?=[.;,:\n]|$)")
+_AWAY = re.compile(r"(?i)\b(?:on (?:annual |sick )?leave|away|off work|out of (?:the )?office|on holiday)\b")
+_NOT_COUNTED = re.compile(r"(?i)withdrawn|rejected|declined|cancell?ed|refused")
+
+
 def bracket_range_problems(st: Statement, records: Records, year: int | None) -> list[Verdict]:
-    """A period in brackets right after a name ("Amara Jensen's leave (9 to 11 November 2026)") that is
-    not the first and last day of one of that one's rows, though a row of theirs starts or ends there: a
-    period said of a person or an item is one its records give whole."""
+    """A period said of a name — in brackets right after it ("Amara Jensen's leave (9 to 11 November
+    2026)") or as when they are away ("Clara Chen is on annual leave from 29 October to 3 November") —
+    that is not the first and last day of one of that one's rows, though a row of theirs starts or ends
+    there; a row withdrawn or rejected gives no period of absence."""
     out = []
-    for m in _BRACKET.finditer(st.text):
-        found = [d for d in dates_in(m.group(1), year) if isinstance(d.value, date) and not isinstance(d.value, datetime)]
+    periods = [(m, m.group(1)) for m in _BRACKET.finditer(st.text)]
+    periods += [(m, m.group("period")) for m in _PERIOD_AFTER.finditer(st.text)]
+    for m, said in periods:
+        found = [d for d in dates_in(said, year) if isinstance(d.value, date) and not isinstance(d.value, datetime)]
         spans = sorted({(d.start, d.end) for d in found})
-        if len(spans) != 2 or not _RANGE_WORD.fullmatch(m.group(1)[spans[0][1]:spans[1][0]]):
+        if len(spans) != 2 or not _RANGE_WORD.fullmatch(said[spans[0][1]:spans[1][0]]):
             continue  # a period: two days joined as a range ("9 to 11 November"), not "issued 06/11/2026"
         days = sorted({d.value for d in found})
         if len(days) != 2:
@@ -689,12 +699,23 @@ def bracket_range_problems(st: Statement, records: Records, year: int | None) ->
         if m.start() - end > BRACKET_REACH or _CLAUSE.search(st.text[end:m.start()]):
             continue
         rows = [records.entities[i] for i in (records.named(key) or records.masters(key))]
+        # said as an absence ("is on leave from", "(29 to 30 October) ... are both on annual leave"): a
+        # withdrawn or rejected request is none
+        away = m.re is _PERIOD_AFTER or _AWAY.search(st.text[m.end():]) is not None
+        dropped = [e for e in rows if away and any(_NOT_COUNTED.search(v) for _l, v in e.states)]
+        rows = [e for e in rows if e not in dropped]
         held = [{a.value for _l, a in e.values("date") if isinstance(a.value, date)} for e in rows]
         if any(set(days) <= own for own in held):
             continue
-        near = [own for own in held if len(own) >= 2 and own & set(days)]
+        gone = next((e for e in dropped if set(days) <= {a.value for _l, a in e.values("date")}), None)
+        if gone is not None:
+            out.append(Verdict(st.text, said, "date", "false", f"is a period {st.text[_start:end]} is said to be away, "
+                               f"but that request is {', '.join(v for _l, v in gone.states)} ({gone.name})"))
+            continue
+        near = [own for own in held if len(own) >= 2 and (own & set(days) or (  # a row of theirs the period overlaps
+            min(own) <= days[1] and days[0] <= max(own) and (max(own) - min(own)).days <= 60))]
         if near:
-            out.append(Verdict(st.text, m.group(1), "date", "false",
+            out.append(Verdict(st.text, said, "date", "false",
                                f"is the period given to {st.text[_start:end]}, but its records give "
                                f"{' to '.join(d.isoformat() for d in sorted(near[0])[:2])}"))
     return out
@@ -1724,6 +1745,10 @@ def span_date_problems(st: Statement, records: Records, year: int | None) -> lis
     return out
 
 
+_SPAN_COUNT_BEFORE = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"
+                                r"(?P<kind>working |business |calendar )?days?\s*[,:(—–-]?\s*(?:from\s+|between\s+)?$")
+
+
 def span_count_problems(st: Statement, year: int | None) -> list[Verdict]:
     """A count of days given right after the range it counts ("from Tuesday 1 to Monday 14 December (nine
     working days)") that is none of its lengths: calendar days with or without the last, working days
@@ -1734,8 +1759,8 @@ def span_count_problems(st: Statement, year: int | None) -> list[Verdict]:
     for a, b in zip(dates, dates[1:]):
         if b.value <= a.value or not _RANGE_GAP.fullmatch(st.text[a.end:b.start]):
             continue
-        m = _SPAN_COUNT.match(st.text, b.end)
-        if not m:
+        m = _SPAN_COUNT.match(st.text, b.end) or _SPAN_COUNT_BEFORE.search(st.text[max(0, a.start - 40):a.start])
+        if not m:  # "(nine working days)" after the range, or "for five working days, 3 to 6 November" before it
             continue
         n = _number(m.group("n"))
         days = (b.value - a.value).days
