@@ -615,9 +615,14 @@ def written_rows(records: Records, before: dict[str, dict], after: dict[str, dic
                 if held[tuple(map(str, row))] > 0:
                     held[tuple(map(str, row))] -= 1
                     continue
-                entity = _row_entity(f"{path}, {sheet} row {r} (as the episode wrote it)", f"{path}#{sheet}",
-                                     header, row, year)
-                if old is None or any(k.startswith("#") and k not in records.by_key for k in entity.keys):
+                collection = f"{path}#{sheet}"
+                entity = _row_entity(f"{path}, {sheet} row {r} (as the episode wrote it)", collection, header, row, year)
+                words = tuple((header[c], str(row[c]).strip()) for c in range(min(len(header), len(row)))
+                              if (collection, header[c]) in records.categories and _category_word(row[c]))
+                if words:  # its values under the office's columns of few values ("Location": Warehouse)
+                    entity = replace(entity, words=words)
+                if old is None or any(k.startswith("#") and k not in records.by_key for k in entity.keys) or any(
+                        k not in records.by_key for label, k in entity.names if _NAME_HEADER.search(label)):  # a new person
                     out.append(entity)
     return out
 

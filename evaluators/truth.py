@@ -28,7 +28,7 @@ from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentenc
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
-from officesim.evaluators.records import GENERIC, Records, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
+from officesim.evaluators.records import GENERIC, Records, fold_words, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
@@ -1061,6 +1061,67 @@ def addressee_away_problems(body: str, to: tuple[str, ...], records: Records, ye
     return out
 
 
+# "I've also added you to our Operations weekly", "added all four of them to the Operations weekly meeting"
+_ADDED_TO = re.compile(r"(?i)\badded\s+(?:[\w'’-]+\s+){0,4}?(?:to|into)\s+(?:the\s+|our\s+|your\s+|my\s+)?"
+                       r"(?P<title>[A-Z0-9][\w'’&-]*(?:\s+[A-Za-z0-9][\w'’&-]*){0,4})")
+_NOT_ADDED = re.compile(r"(?i)\b(?:not|n't|will|would|could|should|shall|can|if|please|may)\b")
+
+
+def added_to_event_problems(text: str, state: EvalState) -> list[str]:
+    """A claim that people were added to a meeting the office already holds ("added you to our Operations
+    weekly") where the episode changed no event of that title: a new event of its own is no invitation
+    to the existing one."""
+    before = [ev for p, e in (state.before or {}).items() if e.get("kind") == "ics" for ev in e.get("events") or []]
+    if not before:
+        return []
+    out = []
+    for m in _ADDED_TO.finditer(text):
+        found = _sentence_at(text, m.start())
+        clause = text[found[0]:m.start()] if found else ""
+        if _NOT_ADDED.search(clause + m.group(0)[:m.group(0).find(m.group("title"))]):
+            continue
+        words = [w.casefold() for w in re.findall(r"[A-Za-z0-9]+", m.group("title"))]
+        titled = [ev for ev in before if _title_starts(str(ev.get("summary") or ""), words)]
+        if not titled:
+            continue  # not a meeting of the office: the sheet, a list, a new event
+        summaries = {str(ev.get("summary") or "").casefold() for ev in titled}
+        if not any(str(ev.get("summary") or "").casefold() in summaries for ev in made_events(state)):
+            out.append(f"{_sentence_of(text, m.start())!r} says people were added to {titled[0].get('summary')!r}, but the "
+                       "episode changed no event of that title")
+    return out
+
+
+def _title_starts(summary: str, words: list[str]) -> bool:
+    """Whether a meeting's title is the words a sentence gives it (all of its words, in order, at the
+    start of what follows "added ... to"): "Operations weekly" in "our Operations weekly (Mondays 10:00)"."""
+    own = [w.casefold() for w in re.findall(r"[A-Za-z0-9]+", summary)]
+    return bool(own) and len(own) >= 2 and words[:len(own)] == own
+
+
+# where the one written to is said to be: "You'll be based at our head office", "you're in the Warehouse team"
+_YOU_BASED = re.compile(r"(?i)\byou(?:'ll|’ll| will| are|'re|’re)\s+(?:be\s+)?(?:based|located|working|sitting|in)\s+"
+                        r"(?:at|in|from|with)?\s*(?:the\s+|our\s+)?(?P<what>[A-Za-z][A-Za-z &'-]{2,30})")
+
+
+def addressee_category_problems(body: str, to: tuple[str, ...], records: Records) -> list[str]:
+    """A value of a column of few values (a location, a team) said of the one written to ("You'll be based
+    at our head office") where their row holds another value of that column ("Location": Warehouse)."""
+    if len(to) != 1:
+        return []
+    rows = [records.entities[i] for i in records.by_key.get(to[0], ())[:GENERIC] if records.entities[i].words]
+    out = []
+    for m in _YOU_BASED.finditer(body):
+        said = fold_words(m.group("what"))
+        for e in rows:
+            for label, own in e.words:
+                values = records.categories.get((e.collection, label)) or frozenset()
+                hit = next((v for v in values if said == v or said.startswith(v + " ")), None)
+                if hit and hit != fold_words(own):
+                    out.append(f"{_sentence_of(body, m.start())!r} says {to[0]} is {hit}, but their {label!r} is {own!r}")
+                    return out
+    return out
+
+
 _THEIR = re.compile(r"(?i)\s*(?:his|her|their|them|him)\b")
 _RECORD_OF = re.compile(r"(?i)\b(?:tracker|register|sheet|spreadsheet|workbook|log|list|rota|ledger|directory|records?)\b")
 
@@ -1286,6 +1347,7 @@ def written_truth(state: EvalState) -> Truth:
                                                                                   new_event_days(state), state.year)]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records, place.to)]
         truth.false += [f"{place.where}: {w}" for w in listed_done_problems(place.text, state, records)]
+        truth.false += [f"{place.where}: {w}" for w in added_to_event_problems(place.text, state)]
         if state.user:
             truth.false += [f"{place.where}: {w}" for w in own_phone_problems(place.text, state.user, records)]
         truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
@@ -1324,6 +1386,7 @@ def written_truth(state: EvalState) -> Truth:
         if place.to is not None:
             truth.false += [f"{place.where}: {w}" for w in your_message_day_problems(place.body, place.to, state)]
             truth.false += [f"{place.where}: {w}" for w in addressee_away_problems(place.body, place.to, records, state.year)]
+            truth.false += [f"{place.where}: {w}" for w in addressee_category_problems(place.body, place.to, records)]
             truth.false += [f"{place.where}: {role!r} is said of {person}, whose role the office gives as {held}"
                             for role, person, held in addressee_role_problems(place.body, list(place.to), records,
                                                                               state.memo.get("given_roles"))]

@@ -309,6 +309,9 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += bracket_range_problems(st, records, scope.year)
         reading.verdicts += quantity_problems(st, records)
         reading.verdicts += affiliation_problems(st, records, home)
+        reading.verdicts += first_day_problems(st, entities, records, scope.year)
+        if own:
+            reading.verdicts += not_yet_problems(st, own, records)
         reading.verdicts += span_date_problems(st, records, scope.year)
         reading.verdicts += changed_value_problems(st, records, scope)
         # only what the statement names itself: a category said under a heading may be the heading's
@@ -643,6 +646,53 @@ def affiliation_problems(st: Statement, records: Records, home: str = "") -> lis
             out.append(Verdict(st.text, st.text[ps:pe], "person", "false",
                                f"is named in a line about {named_orgs[0]}, but works at {', '.join(sorted(works))}"))
     return out[:1]
+
+
+_NOT_YET = re.compile(r"(?i)\b(?:not|never)\s+(?:yet\s+|been\s+|yet been\s+|actually\s+)*(?P<verb>delivered|paid|approved|received|shipped|arrived)\b"
+                      r"|\b(?:is|are|was|were)\s+(?:still\s+)?(?P<un>undelivered|unpaid|unapproved)\b")
+_DONE_LABEL = {"delivered": r"deliver|received|arriv", "received": r"deliver|received|arriv", "arrived": r"deliver|received|arriv",
+               "shipped": r"ship|dispatch", "paid": r"paid|payment", "approved": r"approv"}
+
+
+def not_yet_problems(st: Statement, own: list[int], records: Records) -> list[Verdict]:
+    """A thing said not to have happened to an item the statement names ("the goods on PO-4554 have not
+    been delivered yet") where the item's row records it: a date under a column of that event
+    ("Delivered": 2026-08-21) or that state ("Status": Delivered)."""
+    out = []
+    for m in _NOT_YET.finditer(st.text):
+        verb = (m.group("verb") or m.group("un")[2:]).lower()
+        label = re.compile(rf"(?i){_DONE_LABEL.get(verb, re.escape(verb))}")
+        for i in own[:GENERIC]:
+            e = records.entities[i]
+            if "#" not in e.collection or e.collection.endswith(("#lines", "#mail")):
+                continue
+            dated = [a for l, a in e.values("date") if label.search(l or "")]
+            stated = [v for _l, v in e.states if label.search(v) and not re.match(r"(?i)\s*(?:un|not|non|awaiting|pending)", v)]
+            if dated or stated:
+                out.append(Verdict(st.text, m.group(0), "state", "false",
+                                   f"is said of {e.name}, which records it ({(dated[0].text if dated else stated[0])})"))
+                return out
+    return out
+
+
+_FIRST_DAY = re.compile(r"(?i)\b(?:his|her|their|your|the|my)\s+first\s+day\b(?:\s+(?:here|with us|at \w+))?\s*(?:is|will be|was|on|,|:|-|–)?\s*$")
+_START_LABEL = re.compile(r"(?i)\bstart|\bjoin|first day")
+
+
+def first_day_problems(st: Statement, entities: list[int], records: Records, year: int | None) -> list[Verdict]:
+    """A date given as someone's first day ("their intro meetings are booked for his first day, Tuesday 27
+    October") that is not the start date of the person the statement is about."""
+    out = []
+    for c in claims_in(st.text, year=year, kinds=("date",)):
+        if not isinstance(c.value, date) or not _FIRST_DAY.search(st.text[max(0, c.start - 40):c.start]):
+            continue
+        starts = {a.value for i in entities[:GENERIC] for label, a in records.entities[i].values("date")
+                  if _START_LABEL.search(label or "") and isinstance(a.value, date)}
+        if starts and c.value not in starts:
+            out.append(Verdict(st.text, c.text, "date", "false",
+                               f"is given as a first day, but the start date the office gives is "
+                               f"{', '.join(d.isoformat() for d in sorted(starts)[:2])}"))
+    return out
 
 
 _TIMES_OF = re.compile(r"(?i)(?<![\w.,])(\d{1,5})\s*[x×]\s+(?=[A-Za-z])")
