@@ -659,6 +659,8 @@ def not_yet_problems(st: Statement, own: list[int], records: Records) -> list[Ve
     been delivered yet") where the item's row records it: a date under a column of that event
     ("Delivered": 2026-08-21) or that state ("Status": Delivered)."""
     out = []
+    # the rows of the identifiers it names (a person has many rows: their leave of another week may be approved)
+    own = [i for k in records.keys_in(st.text) if k.startswith("#") for i in records.named(k)]
     for m in _NOT_YET.finditer(st.text):
         verb = (m.group("verb") or m.group("un")[2:]).lower()
         label = re.compile(rf"(?i){_DONE_LABEL.get(verb, re.escape(verb))}")
