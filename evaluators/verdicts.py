@@ -281,11 +281,13 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         listed = _listed_items(st, statements, i, owned) if not (own or pointed) else []
         summed = _listed_items(st, statements, i, owned, _TOTAL_OF_LISTED) if not (own or listed) else []
         if summed:  # "Together that is GBP 4,500." under four ledger lines of -1,250: their sum
-            for same_words in readings.values():
+            for place, same_words in list(readings.items()):
                 wrong = _not_their_sum(same_words, st, summed, records)
                 if wrong is not None:
                     reading.verdicts.append(wrong)
                     break
+                if _is_their_sum(same_words, summed, records):
+                    del readings[place]  # the sum itself: true, whatever the line it points back to says
         if listed:  # "Each one is a standard recharge of GBP 1,500." under four ledger lines: said of each
             for same_words in readings.values():
                 wrong = _not_of_each(same_words, st, listed, records, scope, all_numbers, all_dates, columns, sole)
@@ -563,6 +565,24 @@ _TOTAL_OF_LISTED = re.compile(r"(?i)\b(?:together|in total|altogether|in all|com
 _AMOUNT_LABEL = re.compile(r"(?i)amount|total|value|net|gross|sum|balance|due|revenue|spend|cost|price|invoiced|paid")
 
 
+def _is_their_sum(same_words: list[Claim], listed: list[list[int]], records: Records) -> bool:
+    total = _sum_of_listed(listed, records)
+    return total is not None and any(c.kind == "number" and abs(abs(float(c.value)) - total) <= 0.011 for c in same_words)
+
+
+def _sum_of_listed(listed: list[list[int]], records: Records) -> float | None:
+    """The sum of the listed items' amounts (each item's one amount), or None where an item has none or several."""
+    amounts = []
+    for items in listed:
+        figures = [(label, abs(float(a.value))) for i in items for label, a in records.entities[i].values("number")]
+        named = {v for label, v in figures if _AMOUNT_LABEL.search(label or "")}
+        found = named if named else {v for _l, v in figures}
+        if len(found) != 1:
+            return None
+        amounts.append(next(iter(found)))
+    return sum(amounts)
+
+
 def _not_their_sum(same_words: list[Claim], st: Statement, listed: list[list[int]], records: Records) -> Verdict | None:
     """A false verdict where an amount said of the listed items together is not the sum of their amounts
     (each item's one amount: its one figure, or its one under a column of amounts)."""
@@ -778,6 +798,9 @@ def _not_of_each(same_words: list[Claim], st: Statement, listed: list[list[int]]
     """A false verdict where a value said of each listed item (an amount, a date) is not one of an item's
     own values of its kind, nor found true of it by the reading, though that item has values of that kind."""
     for items in listed:
+        own_numbers = [abs(float(a.value)) for i in items for _l, a in records.entities[i].values("number")]
+        if any(c.kind == "number" and any(abs(abs(float(c.value)) - n) < 0.005 for n in own_numbers) for c in same_words):
+            continue  # "a standard recharge of GBP 1,250" of lines of -1,250: the amount, whatever its sign
         judged = [_judge(c, st, items, records, scope, numbers, dates, "", columns, sole) for c in same_words]
         if any(v is not None and v.verdict == "true" for v in judged):
             continue
