@@ -1122,6 +1122,53 @@ def addressee_category_problems(body: str, to: tuple[str, ...], records: Records
     return out
 
 
+# "the calendar was completely free that week", "My afternoon is otherwise free", "Hugo's calendar was free"
+_FREE = re.compile(r"(?i)\b(?P<what>calendar|diary|afternoon|morning|day|week|schedule)\b[^.;\n]{0,30}?\b(?:is|was|were|are)\s+"
+                   r"(?:completely\s+|otherwise\s+|entirely\s+|totally\s+|fully\s+|still\s+|all\s+)?(?:free|clear|empty)\b")
+_EXCEPT = re.compile(r"(?i)\s*(?:,\s*)?(?:apart from|except|other than|besides|but for|save for|bar)\b")
+_NOT_FREE = re.compile(r"(?i)\b(?:not|n't|never|if|whether|apart from|except|but for|besides)\b")
+
+
+def free_calendar_problems(text: str, state: EvalState) -> list[str]:
+    """A day, morning, afternoon or week of the user's calendar said to be free where the office's calendar
+    holds a meeting then (the day: of the sentence, else of the one before it)."""
+    events = [ev for p, e in (state.before or {}).items() if e.get("kind") == "ics"
+              and (not state.user or state.user.partition("@")[0].lower() in p.lower()) for ev in e.get("events") or []]
+    if not events:
+        return []
+    out = []
+    for m in _FREE.finditer(text):
+        found = _sentence_at(text, m.start())
+        if found is None or _NOT_FREE.search(found[2][:m.end() - found[0]]) or _EXCEPT.match(found[2][m.end() - found[0]:]):
+            continue  # "not free", "if it is free"; "free apart from the Operations weekly"
+        days = [c.value for c in claims_in(found[2], year=state.year, kinds=("date",)) if isinstance(c.value, date)]
+        what = m.group("what").lower()
+        span_word = re.search(r"(?i)\b(week|afternoon|morning)\b", found[2][m.end() - found[0]:][:30])
+        if what in ("calendar", "diary", "schedule") and span_word:  # "My calendar was completely free that week"
+            what = span_word.group(1).lower()
+        if not days:  # "My afternoon is otherwise free": the day the sentence before gives
+            before = text[max(0, found[0] - 300):found[0]].split("\n\n")[-1]
+            days = [c.value for c in claims_in(before, year=state.year, kinds=("date",)) if isinstance(c.value, date)][-1:]
+        if not days:  # "My diary was clear that day, so they run back to back": the day of what the episode booked
+            made = {d.date() for ev in made_events(state) for d in [as_datetime(ev.get("start"))] if isinstance(d, datetime)}
+            weeks = {d - timedelta(days=d.weekday()) for d in made}
+            days = sorted(made)[:1] if len(made) == 1 or (what == "week" and len(weeks) == 1) else []
+        if len(days) != 1:
+            continue
+        day = days[0]
+        first, last = (day - timedelta(days=day.weekday()), day + timedelta(days=6 - day.weekday())) if what == "week" else (day, day)
+        for ev in events:
+            start = as_datetime(ev.get("start"))
+            if not isinstance(start, datetime) or not first <= start.date() <= last:
+                continue
+            if (what == "afternoon" and start.hour < 12) or (what == "morning" and start.hour >= 12):
+                continue
+            out.append(f"{_sentence_of(text, m.start())!r} says the {what} is free, but the calendar holds "
+                       f"{ev.get('summary')!r} on {start:%Y-%m-%d %H:%M}")
+            break
+    return out
+
+
 _THEIR = re.compile(r"(?i)\s*(?:his|her|their|them|him)\b")
 _RECORD_OF = re.compile(r"(?i)\b(?:tracker|register|sheet|spreadsheet|workbook|log|list|rota|ledger|directory|records?)\b")
 
@@ -1348,6 +1395,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records, place.to)]
         truth.false += [f"{place.where}: {w}" for w in listed_done_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in added_to_event_problems(place.text, state)]
+        truth.false += [f"{place.where}: {w}" for w in free_calendar_problems(place.text, state)]
         if state.user:
             truth.false += [f"{place.where}: {w}" for w in own_phone_problems(place.text, state.user, records)]
         truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]

@@ -356,13 +356,15 @@ _UNSURE = re.compile(r"(?i)\b(?:probably|possibly|perhaps|maybe|presumably|not (
                      r"am not|'m not|not entirely|not quite) (?:sure|certain)|could be [\w.£$€-]+ or [\w.£$€-]+|"
                      r"worth (?:double-?)?checking|unclear (?:whether|if)|(?:it is|it's) (?:not clear|unclear)|(?:could|can)(?:n't| ?not) tell|"
                      r"hard to (?:say|tell)|(?:might|may) (?:still|really|actually) (?:be|fit|free|work|have)|"
-                     r"may not be able to|"
+                     r"may not be able to|pencil+ed in|provisional(?:ly)?|tentative(?:ly)?|(?:may|might) have to (?:move|change|shift)|"
+                     r"not (?:completely|fully|totally|entirely|100%) (?:sure|certain)|(?:have|has|had) not (?:yet )?decided|"
+                     r"haven't (?:yet )?decided|(?:may|might) belong|"
                      r"(?:may|might) (?:have )?slip(?:ped)? through|I (?:think|believe|guess|suppose) (?=I|we|it|they|"
                      r"the|these|this|that|most|all|some|you|he|she)|(?:(?<=, )|(?<=\())I (?:think|believe|guess)(?= *[,.;!)]| *$))\b")
 # where a clause turns to another statement: a proposal after it does not make the doubt before it a question
 _TURN = re.compile(r"(?i),\s*(?:though|although|but|so|and so)\b|\s[-–—]\s")
 # a doubt phrased with "whether": "I am not sure whether notice is still possible", "it depends on whether"
-_UNSURE_WHETHER = re.compile(r"(?i)\b(?:not (?:sure|certain|clear)|unsure|uncertain|unclear|depends on|(?:don't|do not|"
+_UNSURE_WHETHER = re.compile(r"(?i)\b(?:not (?:sure|certain|clear)|unsure|uncertain|unclear|depends on|(?:have|has|had) not (?:yet )?decided(?: yet)?|(?:don't|do not|"
                              r"didn't|did not) know|(?:can't|cannot|couldn't|could not) (?:tell|say))\s+(?:whether|if)\b"
                              r"(?!\s+(?:you|we|I)\b)")  # "not sure whether you want it": a question to the reader
 # a question, a request, a proposal or a condition: open by design, not a hedged statement
@@ -735,7 +737,11 @@ def quantity_problems(st: Statement, records: Records) -> list[Verdict]:
         said = int(m.group(1))
         held = {int(a.value) for i in records.named(key) for label, a in records.entities[i].values("number")
                 if _QUANTITY_LABEL.search(label or "") and float(a.value).is_integer()}
-        if held and said not in held:
+        # a quantity a message or document of the office gives with it ("return 2 of the 20 desks on SO-71910")
+        told = {int(a.value) for i in records.named(key) if "#" not in records.entities[i].collection
+                or records.entities[i].collection.endswith(("#lines", "#mail"))
+                for _l, a in records.entities[i].values("number") if float(a.value).is_integer()}
+        if held and said not in held and said not in told:
             out.append(Verdict(st.text, m.group(0).strip(), "number", "false",
                                f"is the quantity given to {shown_id}, but its row gives {', '.join(map(str, sorted(held)))}"))
     return out
