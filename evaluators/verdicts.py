@@ -321,6 +321,10 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if not own and st.form in ("sentence", "label"):
             reading.verdicts += listed_category_problems(statements, i, records)
         reading.verdicts += flag_problems(st, own or pointed, records)  # "As it renews automatically, …"
+        if not (own or pointed):  # "None of the nine renews automatically." under the nine: said of each
+            over = _listed_items(st, statements, i, owned, _OVER_LISTED)
+            if over:
+                reading.verdicts += flag_problems(st, [k for items in over for k in items], records)
         reading.verdicts += party_mail_day_problems(st, records, scope.year)
         reading.verdicts += party_never_problems(st, records)
         if own:
@@ -562,6 +566,8 @@ _EACH_LISTED = re.compile(r"(?i)\b(?:each(?: one| of them| of these| of those)?|
                           r"of those|three|four|five|six|seven|eight|nine|ten|\d{1,2})|both(?: of them)?|they (?:are|were) all)\b")
 
 
+_OVER_LISTED = re.compile(r"(?i)\b(?:none of|neither of|not one of|all of|each of|every one of|both of|all (?:three|four|five|six|seven|"
+                          r"eight|nine|ten|\d{1,2})|both|they all|all are|none)\b")
 _TOTAL_OF_LISTED = re.compile(r"(?i)\b(?:together|in total|altogether|in all|combined|between them|all told|"
                               r"(?:that|this|these|they) (?:is|are|come to|comes to|add up to|total)|totals?|totalling)\b")
 _AMOUNT_LABEL = re.compile(r"(?i)amount|total|value|net|gross|sum|balance|due|revenue|spend|cost|price|invoiced|paid")
