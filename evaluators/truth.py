@@ -28,7 +28,7 @@ from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentenc
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
-from officesim.evaluators.records import GENERIC, Records, fold_words, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
+from officesim.evaluators.records import GENERIC, Records, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
@@ -1125,7 +1125,7 @@ def addressee_category_problems(body: str, to: tuple[str, ...], records: Records
 # "the calendar was completely free that week", "My afternoon is otherwise free", "Hugo's calendar was free"
 _FREE = re.compile(r"(?i)\b(?P<what>calendar|diary|afternoon|morning|day|week|schedule)\b[^.;\n]{0,30}?\b(?:is|was|were|are)\s+"
                    r"(?:completely\s+|otherwise\s+|entirely\s+|totally\s+|fully\s+|still\s+|all\s+)?(?:free|clear|empty)\b")
-_EXCEPT = re.compile(r"(?i)\s*(?:,\s*)?(?:apart from|except|other than|besides|but for|save for|bar)\b")
+_EXCEPT = re.compile(r"(?i)\b(?:apart from|except|other than|besides|but for|save for)\b")
 _NOT_FREE = re.compile(r"(?i)\b(?:not|n't|never|if|whether|apart from|except|but for|besides)\b")
 
 
@@ -1139,7 +1139,7 @@ def free_calendar_problems(text: str, state: EvalState) -> list[str]:
     out = []
     for m in _FREE.finditer(text):
         found = _sentence_at(text, m.start())
-        if found is None or _NOT_FREE.search(found[2][:m.end() - found[0]]) or _EXCEPT.match(found[2][m.end() - found[0]:]):
+        if found is None or _NOT_FREE.search(found[2][:m.end() - found[0]]) or _EXCEPT.search(found[2][m.end() - found[0]:]):
             continue  # "not free", "if it is free"; "free apart from the Operations weekly"
         days = [c.value for c in claims_in(found[2], year=state.year, kinds=("date",)) if isinstance(c.value, date)]
         what = m.group("what").lower()
@@ -1166,6 +1166,42 @@ def free_calendar_problems(text: str, state: EvalState) -> list[str]:
             out.append(f"{_sentence_of(text, m.start())!r} says the {what} is free, but the calendar holds "
                        f"{ev.get('summary')!r} on {start:%Y-%m-%d %H:%M}")
             break
+    return out
+
+
+# "I have also invited you to the 9:00 reminder in the calendar on 2 December", "added Omar Nair to it"
+_INVITED = re.compile(r"(?i)\b(?:invited|added|included)\s+(?P<who>you|[A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:to|into|on|in)\b")
+
+
+def invited_problems(body: str, to: tuple[str, ...], state: EvalState, records: Records) -> list[str]:
+    """A person said to be invited to a meeting of a day (and time) the sentence gives, where the events of
+    that day and time in the calendars after the episode invite nobody by their address."""
+    out = []
+    events = [ev for p, e in state.files.items() if e.get("kind") == "ics" for ev in e.get("events") or []]
+    for m in _INVITED.finditer(body):
+        found = _sentence_at(body, m.start())
+        if found is None or _NOT_ADDED.search(found[2][:m.start() - found[0]]):
+            continue
+        who = m.group("who")
+        if who.lower() == "you":
+            addresses = set(to[:1]) if len(to) == 1 else set()
+        else:
+            addresses = {k for i in records.by_key.get(name_key(who), ())[:GENERIC] for k in records.entities[i].keys if "@" in k}
+        if not addresses:
+            continue
+        days = [c.value for c in claims_in(found[2], year=state.year, kinds=("date",)) if isinstance(c.value, date)]
+        times = [c.value for c in claims_in(found[2], year=state.year, kinds=("time",)) if isinstance(c.value, time)]
+        if len(days) != 1:
+            continue
+        then = []
+        for ev in events:
+            start = as_datetime(ev.get("start"))
+            if isinstance(start, datetime) and start.date() == days[0] and (not times or start.time().replace(second=0) in times):
+                then.append(ev)
+        if then and not any(addresses & {str(a).lower() for a in ev.get("attendees") or []} for ev in then):
+            out.append(f"{_sentence_of(body, m.start())!r} says {to[0] if who.lower() == 'you' else who} was invited, "
+                       f"but no event then invites them "
+                       f"({then[0].get('summary')!r})")
     return out
 
 
@@ -1435,6 +1471,7 @@ def written_truth(state: EvalState) -> Truth:
             truth.false += [f"{place.where}: {w}" for w in your_message_day_problems(place.body, place.to, state)]
             truth.false += [f"{place.where}: {w}" for w in addressee_away_problems(place.body, place.to, records, state.year)]
             truth.false += [f"{place.where}: {w}" for w in addressee_category_problems(place.body, place.to, records)]
+            truth.false += [f"{place.where}: {w}" for w in invited_problems(place.body, place.to, state, records)]
             truth.false += [f"{place.where}: {role!r} is said of {person}, whose role the office gives as {held}"
                             for role, person, held in addressee_role_problems(place.body, list(place.to), records,
                                                                               state.memo.get("given_roles"))]

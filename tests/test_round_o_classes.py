@@ -11,8 +11,8 @@ from officesim.evaluators.records import build_records, written_rows
 from officesim.evaluators.roles import addressee_role_problems, role_problems
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.truth import (added_to_event_problems, addressee_away_problems, addressee_category_problems,
-                                        listed_done_problems, own_phone_problems, records_of,
-                                        your_message_day_problems)
+                                        free_calendar_problems, invited_problems, listed_done_problems,
+                                        own_phone_problems, records_of, your_message_day_problems)
 from officesim.evaluators.verdicts import Scope, read
 
 NOW = datetime(2026, 11, 20, 9, 0)
@@ -251,3 +251,40 @@ def test_added_to_a_meeting_the_office_holds_needs_that_meeting_changed():
     changed = _state(before, {"calendar/hana.ics": {"kind": "ics", "events": [invited, intro]}})
     assert added_to_event_problems(text, changed) == []
     assert added_to_event_problems("I will add you to our Operations weekly next week.", made) == []
+
+
+def test_a_calendar_said_free_where_it_holds_a_meeting():
+    budget = {"summary": "Budget check-in", "start": "2026-12-11T14:00:00", "end": "2026-12-11T14:45:00", "attendees": []}
+    state = _state({"calendar/hana.costa@harbourline.test.ics": {"kind": "ics", "events": [budget]}})
+    booked = "I've booked your review for Friday 11 December 2026 at 15:00. My {part} is otherwise free, so no rush."
+    assert free_calendar_problems(booked.format(part="afternoon"), state)
+    assert free_calendar_problems(booked.format(part="morning"), state) == []
+    assert free_calendar_problems("My calendar is free on Friday 11 December 2026 apart from the budget check-in.", state) == []
+
+
+def test_someone_said_invited_to_a_meeting_that_invites_nobody():
+    reminder = {"summary": "Notice deadline: Marigold", "start": "2026-12-02T09:00:00", "end": "2026-12-02T09:15:00",
+                "attendees": []}
+    state = _state({}, {"calendar/hana.costa@harbourline.test.ics": {"kind": "ics", "events": [reminder]}})
+    records = build_records({}, 2026)
+    to = ("samir.banerjee@harbourline.test",)
+    said = "I have also invited you to the 9:00 reminder in the calendar on 2 December."
+    assert invited_problems(said, to, state, records)
+    invited = dict(reminder, attendees=["samir.banerjee@harbourline.test"])
+    assert invited_problems(said, to, _state({}, {"calendar/h.ics": {"kind": "ics", "events": [invited]}}), records) == []
+
+
+def test_a_yes_or_no_said_of_none_of_the_items_listed_above():
+    rows = [["Ref", "Party", "Auto-renew"], *[[f"CTR-24{k}0", f"Party {k}", "Yes" if k == 3 else "No"] for k in range(1, 7)]]
+    records = build_records({"data/register.xlsx": _book(("R", rows))}, 2026)
+    listing = "".join(f"- CTR-24{k}0, Party {k}\n" for k in range(1, 5))
+    assert _false(f"Deadlines:\n{listing}\nNone of these renews automatically.\n", records)
+    assert _false("Deadlines:\n- CTR-2410\n- CTR-2420\n\nNone of these renews automatically.\n", records) == []
+
+
+def test_more_ways_of_leaving_a_date_open():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import prose_hedges
+    assert prose_hedges(cut("I've pencilled in your review for Friday 18 December, but it may have to move."))
+    assert prose_hedges(cut("The Wednesday review is provisional for now."))
+    assert prose_hedges(cut("I've booked your review for Friday 18 December at 14:00.")) == []
