@@ -345,6 +345,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             if wrong:
                 reading.verdicts.append(wrong)
     reading.verdicts += listed_counts(text, scope.year)
+    reading.verdicts += odd_item_problems(text, statements, records)
     reading.verdicts += _shares(text, statements, binder, records, scope)
     reading.verdicts += _invented(text, records, scope)
     reading.verdicts += _hedges(text, scope.year)
@@ -571,6 +572,41 @@ _OVER_LISTED = re.compile(r"(?i)\b(?:none of|neither of|not one of|all of|each o
 _TOTAL_OF_LISTED = re.compile(r"(?i)\b(?:together|in total|altogether|in all|combined|between them|all told|"
                               r"(?:that|this|these|they) (?:is|are|come to|comes to|add up to|total)|totals?|totalling)\b")
 _AMOUNT_LABEL = re.compile(r"(?i)amount|total|value|net|gross|sum|balance|due|revenue|spend|cost|price|invoiced|paid")
+
+
+def odd_item_problems(text: str, statements: list[Statement], records: Records) -> list[Verdict]:
+    """An item of a list about one party that belongs to another ("The late orders were:" over seven
+    Pinecrest orders and PO-4463, a Yarrow Energy order): in a list of three items or more, each naming one
+    identifier, where every other item's row holds the same name under a column and the text names it, an
+    item whose row holds another name there, which its own line does not give, is not of that list."""
+    out = []
+    low = text.casefold()
+    for k, st in enumerate(statements):
+        if st.form != "heading":
+            continue
+        items = items_under(statements, k)[:50]
+        rows = []
+        for item in items:
+            ids = [key for key in records.keys_in(item.text) if key.startswith("#")]
+            found = records.masters(ids[0]) if len(ids) == 1 else []
+            rows.append((item, records.entities[found[0]] if found else None))
+        if len(rows) < 3 or any(e is None for _i, e in rows):
+            continue
+        labels = {label for _i, e in rows for label, _k in e.names}
+        for label in labels:
+            values = [next((v for l, v in e.names if l == label), None) for _i, e in rows]
+            common = {v for v in values if v and values.count(v) >= len(values) - 1}
+            if len(common) != 1:
+                continue
+            party = next(iter(common))
+            if values.count(party) < 2 or party not in low:
+                continue
+            for (item, e), value in zip(rows, values):
+                if value and value != party and value not in item.text.casefold():
+                    out.append(Verdict(item.text, item.text.strip()[:40], "name", "false",
+                                       f"is listed with {party}'s, but its {label!r} is {value} ({e.name})"))
+                    return out
+    return out
 
 
 def _is_their_sum(same_words: list[Claim], listed: list[list[int]], records: Records) -> bool:

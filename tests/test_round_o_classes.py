@@ -288,3 +288,15 @@ def test_more_ways_of_leaving_a_date_open():
     assert prose_hedges(cut("I've pencilled in your review for Friday 18 December, but it may have to move."))
     assert prose_hedges(cut("The Wednesday review is provisional for now."))
     assert prose_hedges(cut("I've booked your review for Friday 18 December at 14:00.")) == []
+
+
+def test_an_item_of_another_party_in_a_list_about_one():
+    rows = [["PO", "Supplier", "Promised", "Delivered"],
+            *[[f"PO-45{k}0", "Pinecrest Catering", "2026-07-01", "2026-07-09"] for k in range(1, 5)],
+            ["PO-4463", "Yarrow Energy", "2026-06-27", "2026-07-06"]]
+    records = build_records({"data/po.xlsx": _book(("Orders", rows))}, 2026)
+    listing = "Pinecrest Catering delivered late four times. The late orders were:\n" + "".join(
+        f"- PO-45{k}0: promised 1 July 2026\n" for k in range(1, 4))
+    assert _false(listing + "- PO-4463: promised 27 June 2026\n", records)
+    assert _false(listing + "- PO-4540: promised 1 July 2026\n", records) == []
+    assert _false(listing + "- PO-4463 (Yarrow Energy): promised 27 June 2026\n", records) == []
