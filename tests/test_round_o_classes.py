@@ -10,7 +10,7 @@ from officesim.evaluators.facts import rebound, unbound
 from officesim.evaluators.records import build_records, written_rows
 from officesim.evaluators.roles import addressee_role_problems, role_problems
 from officesim.evaluators.state import EvalState
-from officesim.evaluators.truth import (added_to_event_problems, addressee_away_problems, addressee_category_problems,
+from officesim.evaluators.truth import (added_to_event_problems, addressee_away_problems, booking_detail_problems, addressee_category_problems,
                                         free_calendar_problems, invited_problems, listed_done_problems,
                                         own_phone_problems, records_of, your_message_day_problems)
 from officesim.evaluators.verdicts import Scope, read
@@ -300,3 +300,20 @@ def test_an_item_of_another_party_in_a_list_about_one():
     assert _false(listing + "- PO-4463: promised 27 June 2026\n", records)
     assert _false(listing + "- PO-4540: promised 1 July 2026\n", records) == []
     assert _false(listing + "- PO-4463 (Yarrow Energy): promised 27 June 2026\n", records) == []
+
+
+def test_details_of_what_was_booked_against_the_events_made():
+    before = {"calendar/hana.costa@harbourline.test.ics": {"kind": "ics", "events": []},
+              "data/staff.xlsx": _book(("Staff", [["Name", "Email", "Start date"],
+                                                 ["Rafael Lindqvist", "rafael.lindqvist@harbourline.test", "2016-04-15"]]))}
+    review = {"summary": "Review: Viktor", "start": "2026-12-10T14:00:00", "end": "2026-12-10T14:30:00", "attendees": []}
+    state = _state(before, {**before, "calendar/hana.costa@harbourline.test.ics": {"kind": "ics", "events": [review]}})
+    records = records_of(state)
+    assert booking_detail_problems("I've booked the Anchor Room for us.", None, state, records)
+    assert booking_detail_problems("I've invited each cover person to their event.", None, state, records)
+    roomed = dict(review, location="Anchor Room", attendees=["viktor.kaur@harbourline.test"])
+    booked = _state(before, {**before, "calendar/hana.costa@harbourline.test.ics": {"kind": "ics", "events": [roomed]}})
+    assert booking_detail_problems("I've booked the Anchor Room and invited Viktor.", None, booked, records) == []
+    to = ("rafael.lindqvist@harbourline.test",)
+    assert booking_detail_problems("With your twelve years here, you're ideal.", to, state, records)
+    assert booking_detail_problems("With your ten years here, you're ideal.", to, state, records) == []
