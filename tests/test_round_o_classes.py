@@ -317,3 +317,11 @@ def test_details_of_what_was_booked_against_the_events_made():
     to = ("rafael.lindqvist@harbourline.test",)
     assert booking_detail_problems("With your twelve years here, you're ideal.", to, state, records)
     assert booking_detail_problems("With your ten years here, you're ideal.", to, state, records) == []
+
+
+def test_a_file_named_as_updated_that_the_episode_left_alone():
+    from officesim.evaluators.actions import Episode, record_named_unchanged
+    episode = Episode(frozenset({"mail", "file"}), (), records=((frozenset({"ledger"}), True), (frozenset({"budget"}), False)))
+    assert record_named_unchanged("I have also updated budget_2026.xlsx to reflect them.", episode)
+    assert record_named_unchanged("I have also updated budget_2026", episode)
+    assert not record_named_unchanged("I have added them to ledger_2026.xlsx.", episode)
