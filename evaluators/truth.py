@@ -1249,6 +1249,47 @@ def booking_detail_problems(text: str, to: tuple[str, ...] | None, state: EvalSt
     return out
 
 
+# "you join the Operations team as Logistics Assistant, reporting to Noor Tanaka", "you'll report to me"
+_REPORTS_TO = re.compile(r"(?i)\b(?:you(?:'ll|’ll| will)?\s+(?:now\s+|also\s+)?report|reporting)\s+(?:directly\s+)?to\s+"
+                         r"(?P<who>me\b|[A-Z][a-z]+\s+[A-Z][a-z]+)")
+_MANAGER_COLUMN = re.compile(r"(?i)^(?:manager|line manager|reports? to|supervisor)$")
+
+
+def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> list[str]:
+    """Whom the one written to is said to report to ("..., reporting to Noor Tanaka") against the manager
+    their row gives once the episode is done (a reorganisation changes it)."""
+    if len(to) != 1 or not _REPORTS_TO.search(body):
+        return []
+    managers = set()
+    for entry in state.files.values():
+        if entry.get("kind") != "xlsx":
+            continue
+        for rows in (entry.get("sheets") or {}).values():
+            header = [str(c or "").strip() for c in (rows[0] if rows else [])]
+            column = next((k for k, h in enumerate(header) if _MANAGER_COLUMN.match(h)), None)
+            if column is None:
+                continue
+            for row in rows[1:MAX_WRITTEN]:
+                if any(isinstance(c, str) and c.strip().lower() == to[0] for c in row) and column < len(row) and row[column]:
+                    managers.add(name_key(str(row[column])))
+    if len(managers) != 1:
+        return []
+    out = []
+    for m in _REPORTS_TO.finditer(body):
+        found = _sentence_at(body, m.start())
+        if found is None or not re.search(r"(?i)\byou\b", found[2][:m.start() - found[0]] + m.group(0)):
+            continue  # "the four assistants, now reporting to me": said of others
+        who = m.group("who")
+        key = name_key(state.user_name or "") if who.lower() == "me" else name_key(who)
+        if key and key not in managers:
+            out.append(f"{_sentence_of(body, m.start())!r} says {to[0]} reports to {who}, but their row gives "
+                       f"{next(iter(managers)).title()}")
+    return out
+
+
+MAX_WRITTEN = 5_000  # rows of a sheet read for one person's manager
+
+
 _THEIR = re.compile(r"(?i)\s*(?:his|her|their|them|him)\b")
 _RECORD_OF = re.compile(r"(?i)\b(?:tracker|register|sheet|spreadsheet|workbook|log|list|rota|ledger|directory|records?)\b")
 
@@ -1517,6 +1558,7 @@ def written_truth(state: EvalState) -> Truth:
             truth.false += [f"{place.where}: {w}" for w in addressee_away_problems(place.body, place.to, records, state.year)]
             truth.false += [f"{place.where}: {w}" for w in addressee_category_problems(place.body, place.to, records)]
             truth.false += [f"{place.where}: {w}" for w in invited_problems(place.body, place.to, state, records)]
+            truth.false += [f"{place.where}: {w}" for w in reports_to_problems(place.body, place.to, state)]
             truth.false += [f"{place.where}: {role!r} is said of {person}, whose role the office gives as {held}"
                             for role, person, held in addressee_role_problems(place.body, list(place.to), records,
                                                                               state.memo.get("given_roles"))]

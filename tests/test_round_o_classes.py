@@ -12,7 +12,7 @@ from officesim.evaluators.roles import addressee_role_problems, role_problems
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.truth import (added_to_event_problems, addressee_away_problems, booking_detail_problems, addressee_category_problems,
                                         free_calendar_problems, invited_problems, listed_done_problems,
-                                        own_phone_problems, records_of, your_message_day_problems)
+                                        own_phone_problems, records_of, reports_to_problems, your_message_day_problems)
 from officesim.evaluators.verdicts import Scope, read
 
 NOW = datetime(2026, 11, 20, 9, 0)
@@ -325,3 +325,14 @@ def test_a_file_named_as_updated_that_the_episode_left_alone():
     assert record_named_unchanged("I have also updated budget_2026.xlsx to reflect them.", episode)
     assert record_named_unchanged("I have also updated budget_2026", episode)
     assert not record_named_unchanged("I have added them to ledger_2026.xlsx.", episode)
+
+
+def test_whom_the_one_written_to_reports_to_once_the_episode_is_done():
+    staff = [["Name", "Email", "Manager"], ["Nina Kovac", "nina.kovac@harbourline.test", "Luca Iyer"]]
+    moved = [["Name", "Email", "Manager"], ["Nina Kovac", "nina.kovac@harbourline.test", "Hana Costa"]]
+    state = _state({"data/staff.xlsx": _book(("Staff", staff))}, {"data/staff.xlsx": _book(("Staff", moved))},
+                   user_name="Hana Costa")
+    to = ("nina.kovac@harbourline.test",)
+    assert reports_to_problems("From Monday you join Operations, reporting to Noor Tanaka.", to, state)
+    assert reports_to_problems("From Monday you join Operations, reporting to me.", to, state) == []
+    assert reports_to_problems("The four assistants are now reporting to Noor Tanaka.", to, state) == []
