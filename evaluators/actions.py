@@ -96,10 +96,15 @@ class ActionClaim:
     start: int
 
 
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")  # not the dot of "£10,382.84" or "budget_2026.xlsx"
+SENTENCE_REACH = 2_000  # characters read back for a sentence's start: bounded work on a long line
+
+
 def _sentence(text: str, start: int, end: int) -> tuple[int, str]:
-    lo = max(text.rfind(".", 0, start), text.rfind("\n", 0, start), text.rfind("!", 0, start)) + 1
-    ends = [i for i in (text.find(".", end), text.find("\n", end), text.find("!", end)) if i >= 0]
-    return lo, text[lo:min(ends) if ends else len(text)]
+    back = max(0, start - SENTENCE_REACH)
+    lo = max([back, *(m.end() for m in _SENTENCE_END.finditer(text, back, start))]) if start else 0
+    after = _SENTENCE_END.search(text, end)
+    return lo, text[lo:after.start() if after else len(text)]
 
 
 def action_claims(text: str) -> list[ActionClaim]:
@@ -381,7 +386,8 @@ _COUNTED_PASSIVE = re.compile(
 # "one of nine reviews I've booked", "the 6 invoices we held"
 _COUNTED_RELATIVE = re.compile(
     r"(?i)(?<![\w.,£$€])(?P<n>" + _NUMBER + r")\s+(?:(?!of\b)[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\s+(?:that\s+|which\s+)?"
-    r"(?:I|we)(?:'ve|’ve| have| had)?\s+(?:just\s+|now\s+|already\s+|also\s+)?(?P<verb>" + _DONE + r")\b")
+    r"(?:I|we)(?:'ve|’ve| have| had)?\s+(?:just\s+|now\s+|already\s+|also\s+)?(?P<verb>" + _DONE + r")\b"
+    r"(?<!paid)(?<!refunded)(?<!approved)(?<!rejected)(?<!declined)")  # "the 114 invoices we paid in Q3": the firm's history
 # a count of whom or what for, after the verb: "I have booked the probation reviews for the other three people",
 # "The letters have gone out to 10 customers"
 _COUNTED_FOR = re.compile(

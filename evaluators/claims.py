@@ -1803,6 +1803,7 @@ SET_ASIDE = re.compile(r"(?i)\b(?:not included|excluded|left (?:it |them )?(?:ou
                         r"not (?:yet )?due|(?:is|are|was|were)(?: not|n't)|isn't|aren't|wasn't|weren't|"
                         r"out of scope|do(?:es)? not (?:need|qualify|count|apply)|do(?:es)?n't (?:need|qualify|count|apply)|"
                         r"(?:was|were|been) resolved|not a (?:duplicate|match)|(?:did|have|has|had)(?: both| all| each| also)? ordered|did order|ordered recently|"
+                        r"(?:both|all|each|also) ordered (?:on|in|this|last|since|recently)|(?:are|is) (?:all )?(?:active|fine)|"
                         r"so (?:I have|I've|we have|we've) (?:left|not|skipped)|"
                         r"(?:stays?|staying|is|are|falls?|remains?|sits?) (?:just |still |well )?(?:under|below|within) "
                         r"(?:the |our |that )?(?:line|threshold|limit|cut-?off|cap|bar)|"

@@ -725,6 +725,12 @@ def _claim_checks(state: EvalState, records: Records):
         if ids and all(any(stem in label.casefold() for i in records.named(k)
                            for label, _a in records.entities[i].attributes) for k in ids):
             return True
+        # "(I raised this one myself)": the item's row names the user under a column of that verb ("Raised by")
+        me = name_key(state.user_name or "")
+        if me and ids and re.search(r"\bI\b", sentence) and _BY_WHOM_VERB.search(verb) and all(
+                any(own == me and _BY_WHOM.search(label) for i in records.named(k) for label, own in records.entities[i].names)
+                for k in ids):
+            return True
         # the task says it was done of other items only ("we refunded £150.00 on 6 October" of SO-71904), not
         # of the one this sentence names
         elsewhere = [named_ids for c, named_ids in gold_claims if verb_of(c)[:4] == stem]
@@ -864,6 +870,11 @@ def changed_row_ids(state: EvalState) -> frozenset[str]:
                 found |= {id_key(c.value) for c in claims_in(added_text(state, path)[:200_000], year=None, kinds=("id",))}
         state.memo["changed_row_ids"] = frozenset(found)
     return state.memo["changed_row_ids"]
+
+
+# who did an item's first step, by its row ("Requested by": the user): "I raised this one myself"
+_BY_WHOM_VERB = re.compile(r"(?i)^(?:raised|requested|placed|ordered|submitted|created|issued)$")
+_BY_WHOM = re.compile(r"(?i)\b(?:by|owner|requester|raised|placed|created)\b")
 
 
 def recorded_row_problems(text: str, state: EvalState, records: Records, to: tuple[str, ...] | None = None) -> list[str]:

@@ -1722,6 +1722,15 @@ def _breakdown_total(items: list[Statement]) -> int | None:
     return sum(int(m.group(1)) for m in found)
 
 
+def _noun_breakdown(items: list[Statement], noun: str) -> int | None:
+    """The sum of the counts of ``noun`` every item gives ("- Umber Freight: 2 invoices, £16,388.15"), or None."""
+    stem = noun.lower().rstrip("s")
+    found = [re.search(rf"(?i)(?<![\w.,£$€])(\d{{1,3}})\s+{re.escape(stem)}s?\b", s.text) for s in items]
+    if len(found) < 2 or not all(found):
+        return None
+    return sum(int(m.group(1)) for m in found)
+
+
 def _count_problem(st: Statement, statements: list[Statement], index: int) -> Verdict | None:
     """A heading that counts what it heads ("Three invoices are still open:") over another number of items."""
     counts = [m for m in _COUNT.finditer(st.text)
@@ -1739,6 +1748,8 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
         return None
     if _breakdown_total(items) == _number(counts[0].group(1)):
         return None  # "6 open actions:" over "- Aiko Amari: 1", "- Nadia Lin: 2", …: a breakdown of the six
+    if _noun_breakdown(items, counts[0].group(2)) == _number(counts[0].group(1)):
+        return None  # "19 unpaid invoices ... By supplier:" over "- Umber Freight: 2 invoices, £16,388.15", …
     m = counts[0]
     return Verdict(st.text, m.group(0), "count", "false",
                    f"counts {_number(m.group(1))} {m.group(2)}, but {len(items)} are listed under it")

@@ -336,3 +336,28 @@ def test_whom_the_one_written_to_reports_to_once_the_episode_is_done():
     assert reports_to_problems("From Monday you join Operations, reporting to Noor Tanaka.", to, state)
     assert reports_to_problems("From Monday you join Operations, reporting to me.", to, state) == []
     assert reports_to_problems("The four assistants are now reporting to Noor Tanaka.", to, state) == []
+
+
+# ---- round P (read after its blind replay) -----------------------------------------------------------------
+def test_a_heading_count_broken_down_by_party_in_its_noun():
+    records = build_records({}, 2026)
+    listing = "19 unpaid invoices are overdue. By supplier:\n- Umber Freight: 2 invoices\n- Kestrel Paper: {n} invoices\n"
+    assert _false(listing.format(n=17), records) == []
+    assert _false(listing.format(n=16), records)
+
+
+def test_a_count_of_the_firms_history_is_no_count_of_the_episode():
+    from officesim.evaluators.actions import counted_action_problems
+    done = frozenset({3.0})
+    assert counted_action_problems("Of the 114 invoices we paid in Q3, four were late.", done) == []
+    assert counted_action_problems("The 5 invoices I held are listed below.", done)
+    assert counted_action_problems("The 3 invoices I held are listed below.", done) == []
+
+
+def test_a_sentence_runs_past_the_dot_of_an_amount_or_a_file_name():
+    from officesim.evaluators.actions import _sentence
+    text = "I have not held the £10,382.84 invoice from budget_2026.xlsx. Then I held 5 more."
+    at, sentence = _sentence(text, text.index("held"), text.index("held") + 4)
+    assert sentence.startswith("I have not held the £10,382.84 invoice from budget_2026.xlsx")
+    at, sentence = _sentence(text, text.index("Then"), text.index("Then") + 4)
+    assert sentence.strip() == "Then I held 5 more"
