@@ -1332,7 +1332,9 @@ _CLAUSE_BREAK = re.compile(r";|:(?=\s)|,\s*(?=(?:but|and|while|although|though|w
                            r"|(?<!\s)\s+(?:but|while|although|whereas)\s+|\s(?=(?:rather than|instead of)\b)"
                            # a second verb of the same subject: "placed X on hold and will not pay it"
                            r"|(?<!\s)\s+and\s+(?=(?:will|would|shall|won't|wont|cannot|can't|do|does|did|don't|doesn't|"
-                           r"didn't|have|has|had|is|are|was|were|we|i|they|he|she|it)\b)", re.I)
+                           r"didn't|have|has|had|is|are|was|were|we|i|they|he|she|it)\b)"
+                           # a second amount as a new subject: "£480.00 is reimbursed and the £36.00 above the cap is not"
+                           r"|(?<!\s)\s+and\s+(?=the\s+[£$€]\s?\d)", re.I)
 
 
 def _clauses(sentence: str, start: int, end: int) -> list[str]:

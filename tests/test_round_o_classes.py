@@ -361,3 +361,13 @@ def test_a_sentence_runs_past_the_dot_of_an_amount_or_a_file_name():
     assert sentence.startswith("I have not held the £10,382.84 invoice from budget_2026.xlsx")
     at, sentence = _sentence(text, text.index("Then"), text.index("Then") + 4)
     assert sentence.strip() == "Then I held 5 more"
+
+
+def test_a_second_amount_after_and_is_a_clause_of_its_own():
+    from officesim.evaluators.claims import _clauses, negated
+    s = "so 3 x £160.00 = £480.00 is reimbursed and the £36.00 above the cap is not"
+    paid, capped = s.index("£480.00"), s.index("£36.00")
+    assert not negated(_clauses(s, paid, paid + 7)[0])
+    assert negated(_clauses(s, capped, capped + 6)[0])
+    joined = "the £480.00 and £36.00 are not reimbursed"
+    assert negated(_clauses(joined, 4, 11)[0])
