@@ -1606,6 +1606,12 @@ _NIL_DECISION = re.compile(r"(?i)\b(?:approved|paid|refunded|reimbursed)(?:\s+(?
                            r"(?:approved|paid|refunded|reimbursed)\b")
 
 
+# a decision left to someone or to come decides nothing yet: "whose line manager Zoe Farah should approve it",
+# "not mine to approve"
+_OPEN_DECISION = re.compile(r"(?i)\b(?:should|must|will|would|can|could|may|might|shall|needs? to|has to|have to|"
+                            r"ought to|to|asked to|able to)\s+(?:\w+\s+)?(?:approve|reject|decline|refuse|hold|pay|accept)\b")
+
+
 def _decision_words(text: str, year: int | None) -> Iterator[tuple[Claim, str, set[str]]]:
     """Each identifier of ``text`` with its clause and the decisions said of it: the words of its clause
     between the identifiers around it ("X repeats Y; we put X on hold" holds X, not Y)."""
@@ -1617,7 +1623,7 @@ def _decision_words(text: str, year: int | None) -> Iterator[tuple[Claim, str, s
         at = text.rfind(clause, 0, claim.start + len(clause))
         if at >= 0:
             lo, hi = max(lo, at), min(hi, at + len(clause))
-        yield claim, clause, _decisions(content_words(_NIL_DECISION.sub(" ", text[lo:hi])))
+        yield claim, clause, _decisions(content_words(_OPEN_DECISION.sub(" ", _NIL_DECISION.sub(" ", text[lo:hi]))))
 
 
 def decided_items(texts: Iterable[str], year: int | None) -> dict[Any, set[str]]:
@@ -1683,8 +1689,10 @@ def rebound_problems(text: str, support: Support, sources: list[tuple[Claim, set
     return out
 
 
-def greeting_problem(body: str, recipients: Iterable[str], directory: Directory | None) -> str | None:
-    """A message that greets a known person other than its recipients ("Dear Omar" to Dana)."""
+def greeting_problem(body: str, recipients: Iterable[str], directory: Directory | None,
+                     copied: Iterable[str] = ()) -> str | None:
+    """A message that greets a known person other than its recipients ("Dear Omar" to Dana); a greeting of
+    several people that names one it is to may name those ``copied`` in too ("Hi Anton, Rafael and Aiko")."""
     if directory is None:
         return None
     first = next((line for line in str(body or "").splitlines() if line.strip()), "")
@@ -1700,8 +1708,15 @@ def greeting_problem(body: str, recipients: Iterable[str], directory: Directory 
         p = directory.people.get(a)
         local = a.partition("@")[0]
         theirs |= {x.casefold() for x in [p and p.first, p and p.last] if x} | {x for x in re.split(r"[._\-+]", local) if x}
+    parts = re.split(r"\s*(?:,|&|\band\b)\s*", m["name"])
+    if len(parts) >= 2 and any(w.casefold() in theirs for part in parts for w in re.split(r"[\s\-]+", part) if w):
+        addressed |= {a.strip().lower() for a in copied}
+        for a in addressed:
+            p = directory.people.get(a)
+            theirs |= {x.casefold() for x in [p and p.first, p and p.last] if x} | \
+                {x for x in re.split(r"[._\-+]", a.partition("@")[0]) if x}
     # each person greeted ("Hi Joel and Mei") must be one of its recipients
-    for part in re.split(r"\s*(?:,|&|\band\b)\s*", m["name"]):
+    for part in parts:
         words = [w for w in re.split(r"[\s\-]+", part) if w]
         if not words or any(w.casefold() in theirs for w in words):
             continue
@@ -1885,7 +1900,8 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
         problems.append(f"says everything twice (from {show(twice, 60)} on)")
     if recipients is not None:
         # the greeting names whom the message is to (``greeted``), not someone only copied in
-        greeting = greeting_problem(text if body is None else body, greeted or recipients, directory)
+        greeting = greeting_problem(text if body is None else body, greeted or recipients, directory,
+                                    copied=recipients or ())
         if greeting:
             problems.append(greeting)
     return problems

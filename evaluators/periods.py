@@ -17,8 +17,9 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
            "november", "december")
 # a month or a quarter (with its year, if any), then what it qualifies: "October's supplier payments",
 # "Q4 2026 reforecast", "the September reconciliation"
-_PERIOD_OF = re.compile(r"(?i)\b(?P<period>(?:" + "|".join(_MONTHS) + r")|q[1-4])(?:\s+(?:19|20)\d\d)?(?:['’]s)?"
-                        r"\s+(?P<thing>[a-z][a-z-]{3,})(?:\s+(?P<more>[a-z][a-z-]{3,}))?")
+_PERIOD_OF = re.compile(r"(?i)\b(?P<period>(?:" + "|".join(_MONTHS) + r")|q[1-4])(?:[ \t]+(?:19|20)\d\d)?(?:['’]s)?"
+                        # on one line: "… from July 2028\n\nBest," qualifies nothing
+                        r"[ \t]+(?P<thing>[a-z][a-z-]{3,})(?:[ \t]+(?P<more>[a-z][a-z-]{3,}))?")
 _COMPARED = re.compile(r"(?i)\b(?:than|from|since|versus|vs\.?|after|before|compared (?:with|to)|unlike|last|previous|"
                        r"next|until|till|to|up on|down on|against|over|with|and|or)\s+$")
 _NOT_A_THING = {"2026", "from", "with", "than", "and", "the", "this", "that", "were", "was", "is", "are", "will", "have",

@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Iterator
 from officesim.evaluators.claims import Claim, claims_in, column_totals
 from officesim.evaluators.derived import Operand, one_step, total_of
 from officesim.evaluators.records import ANCHOR_COLUMN, Entity, Records, id_key, name_key, table_totals
-from officesim.evaluators.text import NUMBER_WORDS
+from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS
 
 MAX_ROWS = 1000  # rows of a gold sheet read for the identifiers that say which table they are of
 # words of a table's name that say nothing of its items
@@ -299,7 +299,7 @@ def _distinct_values(records: Records) -> dict[frozenset[str], set[int]]:
     return found
 
 
-_COUNT = re.compile(r"(?i)(?<![\w.,£$€/:-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"
+_COUNT = re.compile(r"(?i)(?<![\w.,£$€/:-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")" + NOT_A_DAY + r"\s+"
                     r"(?P<fill>(?:(?!of\b|out\b|in\b|from\b|for\b|to\b|with\b|at\b|on\b|by\b|and\b|or\b|per\b|"
                     # a verb or an adverb ends the count: "All ten now show Status Delivered" counts no statuses
                     r"(?:now|then|still|also|already|all|both|show|shows|showed|shown|are|were|is|was|be|been|have|"
@@ -676,9 +676,17 @@ def _unpaid_rows(records: Records, key: str, year: int | None) -> list[Entity]:
         e = records.entities[i]
         if "#" in e.collection and not e.collection.endswith(("#lines", "#mail")):
             tables.setdefault(e.collection, []).append(e)
-    for rows in tables.values():
-        labels = {l for e in rows for l, _a in e.attributes}
-        paid = {l for l in labels if _PAID_LABEL.search(l)}
+    columns = records.__dict__.get("_paid_columns")
+    if columns is None:  # each table's Paid columns, from every row: a table whose rows named here are all unpaid
+        columns = {}
+        for e in records.entities:
+            if "#" in e.collection and not e.collection.endswith(("#lines", "#mail")):
+                for l, _a in e.attributes:
+                    if l and _PAID_LABEL.search(l):
+                        columns.setdefault(e.collection, set()).add(l)
+        records.__dict__["_paid_columns"] = columns
+    for collection, rows in tables.items():
+        paid = columns.get(collection, set())
         if not paid:
             continue
         unpaid += [e for e in rows if (key.startswith("#") or _of_year(e, year))

@@ -27,6 +27,9 @@ import re
 NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty".split())}
+# after a number, a month makes it a day of a date, not a count: "the 13 October key accounts weekly"
+NOT_A_DAY = (r"(?!\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)(?:uary|ruary|ch|il|e|y|ust|tember|ober|ember)?"
+             r"\b)")
 from datetime import date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError

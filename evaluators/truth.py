@@ -539,6 +539,10 @@ _DATE_OPEN = re.compile(r"(?i)\b(?:moved?|moving|reschedul\w*|instead|new|propos
                         r"let's|how about|what about|free|available|until|by|before|after|since|if)\b|\?")
 
 
+_OTHER_CLAUSE = re.compile(r"(?i),\s*(?:and|but|then|so)\b|;")
+_MESSAGE_DATED = re.compile(r"(?i)\s*(?:e-?mails?|mails?|messages?|notes?|letters?|replies|reply|reminders?)\b")
+
+
 def event_date_problems(text: str, people: Iterable[str], events: list[dict], records: Records,
                         year: int | None) -> list[str]:
     """A day (or a start time) said of a meeting that is not its own ("ahead of our quarterly call on
@@ -582,6 +586,8 @@ def event_date_problems(text: str, people: Iterable[str], events: list[dict], re
             said = [c for c in dates if 0 <= c.start - m.end() <= 40]
             if not said or _DATE_OPEN.search(sentence[max(0, m.start() - 30):said[0].end + 12]):
                 continue
+            if _OTHER_CLAUSE.search(sentence, m.end(), said[0].start) or _MESSAGE_DATED.match(sentence, said[0].end):
+                continue  # "swapped you in on the review invite, and forwarded Aiko Roth's 4 November email"
             word = m.group(0).casefold().rstrip("s")
             about = [t for t in (by_name or theirs) if word in {w.casefold().rstrip("s") for w in _EVENT_WORDS.findall(t[0])}]
             if not about or len({d.date() for _t, d, _p in about}) != 1:
@@ -920,7 +926,8 @@ def recorded_row_problems(text: str, state: EvalState, records: Records, to: tup
 
 # a line that heads a list of what the writer changed: "These recharges ... are now added:", "Updated rows:"
 _DONE_HEADING = re.compile(r"(?i)\b(?:added|updated|amended|corrected|recorded|logged|entered|marked|flagged|changed|"
-                           r"fixed|held|put on hold|placed on hold|inserted|booked in)\b[^\n]*:\s*$")
+                           r"fixed|held|put on hold|placed on hold|inserted|booked in|transferred|reassigned|moved|"
+                           r"handed over|now yours|are yours|taking over|take over|passed to|picking up|pick up)\b[^\n]*:\s*$")
 _NOT_DONE = re.compile(r"(?i)\b(?:not|n't|never|will|would|should|need|needs|to be|yet to|left|still|already (?:in|there|had))\b")
 _LIST_LINE = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)])\s+\S")
 LISTED_DONE = 50  # items read under one heading: bounded work
@@ -936,10 +943,22 @@ def listed_done_problems(text: str, state: EvalState, records: Records) -> list[
         if not _DONE_HEADING.search(line) or _NOT_DONE.search(line):
             continue
         items = []
-        for item in lines[n + 1:n + 1 + LISTED_DONE]:
-            if not _LIST_LINE.match(item):
+        body = lines[n + 1:n + 1 + LISTED_DONE]
+        while body and not body[0].strip():
+            body = body[1:]
+        table = bool(body) and body[0].count("|") >= 1 and not _LIST_LINE.match(body[0])
+        for k, item in enumerate(body):
+            if table:  # a table under the heading: its rows after the header line
+                if item.count("|") < 1:
+                    break
+                if k == 0:
+                    continue
+            elif not _LIST_LINE.match(item):
                 break
-            ids = [k for k in records.keys_in(item) if k.startswith("#")]
+            keys = list(records.keys_in(item))
+            # an item named by its identifier, else by the first name of a sheet row it gives
+            ids = [k for k in keys if k.startswith("#")] or [k for k in keys if "@" not in k and any(
+                records.entities[i].collection.rpartition("#")[0].endswith((".xlsx", ".xlsm")) for i in records.named(k))][:1]
             if ids:
                 items.append((ids[0], item.strip()))
         if len(items) < 2:
@@ -1301,6 +1320,113 @@ def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> lis
 MAX_WRITTEN = 5_000  # rows of a sheet read for one person's manager
 
 
+# one item said paid: "Note it was already paid on 5 December", "ZC-2611-0444 has been paid"
+_ONE_PAID = re.compile(r"(?i)\b(?:was|is|has been|have been|were|got|already)\s+(?:already\s+|been\s+|fully\s+|now\s+)*"
+                       r"(?:paid|settled)\b(?!\s+(?:for|by|to|out|in advance of|before))")
+
+
+def one_paid_problems(text: str, state: EvalState, records: Records) -> list[str]:
+    """An invoice said to have been paid ("Note it was already paid on 5 December") whose row in a table
+    with a Paid column leaves that column empty, where the episode did not change that row: the item is the
+    identifier nearest before the words in their sentence."""
+    from officesim.evaluators.task_sets import _unpaid_rows
+
+    out = []
+    changed = None
+    for m in _ONE_PAID.finditer(text):
+        found = _sentence_at(text, m.start())
+        if found is None:
+            continue
+        lo, _hi, sentence = found
+        before = sentence[:m.start() - lo]
+        if re.search(r"(?i)\b(?:not|n't|never|no longer|will|would|once|if|until|unless|when|should|must|yet to|"
+                     r"before|after|so that|can|could|may|might|to be)\b|\?", before[-60:] + m.group(0)):
+            continue
+        ids = [(at, key) for key, (at, _e) in records.keys_in(before).items() if key.startswith("#")]
+        if ids:
+            key = max(ids)[1]
+        elif re.search(r"(?i)\bit\b", before):  # "Note it was already paid": the subject of the sentence before
+            previous = _sentence_at(text, lo - 2) if lo >= 2 else None
+            ids = [(at, key) for key, (at, _e) in records.keys_in(previous[2]).items() if key.startswith("#")] \
+                if previous is not None else []
+            if not ids:
+                continue
+            key = min(ids)[1]
+        else:
+            continue
+        if changed is None:
+            changed = changed_row_keys(state, records)
+        if key in changed:
+            continue
+        unpaid = _unpaid_rows(records, key, state.year)
+        if unpaid:
+            out.append(f"{' '.join(sentence.split())[:90]!r} says {key.lstrip('#')} was paid, but its row "
+                       f"({unpaid[0].name}) has no payment date")
+    return out
+
+
+def _teams(files: dict[str, dict]) -> dict[str, str]:
+    """Each person's team by the sheets of ``files`` that have a name and a team column: name key -> team."""
+    out: dict[str, str] = {}
+    for entry in files.values():
+        if entry.get("kind") != "xlsx":
+            continue
+        for rows in (entry.get("sheets") or {}).values():
+            header = [str(c or "").strip() for c in (rows[0] if rows else [])]
+            team = next((k for k, h in enumerate(header) if _TEAM_COLUMN.search(h)), None)
+            name = next((k for k, h in enumerate(header) if h.lower() in ("name", "employee", "full name")), None)
+            if team is None or name is None:
+                continue
+            for row in rows[1:MAX_WRITTEN]:
+                if max(team, name) < len(row) and row[name] and row[team]:
+                    out.setdefault(name_key(str(row[name])), str(row[team]).strip())
+    return out
+
+
+# a person's team said after their name: "Aiko Amari has moved across to our Purchasing team", "Elena moves
+# from the Finance team", "Nina, who is in the Sales team"
+_IN_TEAM = re.compile(r"(?i)\b(?:in|to|from|of|into|joins?|joined|joining|with)\s+(?:the\s+|our\s+|your\s+|their\s+)?"
+                      r"(?P<team>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)?)\s+(?:team|department|dept)\b|"
+                      # "who sits in Marketing under Zoe", "works in Finance"
+                      r"\b(?:sits?|sitting|works?|working|is|are|was|were)\s+in\s+(?:the\s+)?(?P<team2>[A-Z][\w&-]*)\b"
+                      r"(?!\s+(?:team|department|dept|office|building|room)\b)")
+TEAM_REACH = 60  # characters after a name that its team may stand in
+
+
+def team_problems(text: str, state: EvalState, records: Records) -> list[str]:
+    """A team said of a person ("Aiko Amari has moved across to our Purchasing team") that is neither
+    their team in the office's directory nor the one the episode gave them (a reorganisation)."""
+    if "teams" not in state.memo:
+        state.memo["teams"] = (_teams(state.before or {}), _teams(state.files))
+    before, after = state.memo["teams"]
+    if not before:
+        return []
+    known = {fold_words(t) for t in [*before.values(), *after.values()]}
+    out = []
+    found = records.keys_in(text)
+    spans = sorted((lo, hi, key) for key, (lo, hi) in found.items() if key in before)
+    for n, (lo, hi, key) in enumerate(spans):
+        stop = min([hi + TEAM_REACH, *(l for l, _h, _k in spans[n + 1:])])
+        for m in _IN_TEAM.finditer(text, hi, stop):
+            said = fold_words(m.group("team") or m.group("team2"))
+            if said not in known or _CLAUSE_STOP.search(text, hi, m.start()) or ")" in text[hi:m.start()] \
+                    or re.search(r"(?i)\b(?:except|excluding|apart from|other than|but not|not|besides|unlike)\W*$",
+                                 text[max(0, lo - 20):lo]):
+                continue  # "the four assistants (excluding Joel Ito) now sit in Operations": said of others
+            if said in {fold_words(before.get(key, "")), fold_words(after.get(key, ""))}:
+                continue
+            if re.search(r"(?i)\b(?:not|never|n't|no longer|instead of|rather than)\b", text[max(hi, m.start() - 25):m.start()]):
+                continue
+            out.append(f"{_sentence_of(text, m.start())!r} puts {text[lo:hi]} in the {m.group('team') or m.group('team2')} team, but the "
+                       f"office's directory gives {before.get(key)}" + (f" (and the episode {after.get(key)})"
+                                                                        if after.get(key) not in (None, before.get(key)) else ""))
+            break
+    return out
+
+
+_CLAUSE_STOP = re.compile(r"[.;!?\n]|,\s*(?:and|but|while|whereas)\b")
+
+
 _THEIR = re.compile(r"(?i)\s*(?:his|her|their|them|him)\b")
 _RECORD_OF = re.compile(r"(?i)\b(?:tracker|register|sheet|spreadsheet|workbook|log|list|rota|ledger|directory|records?)\b")
 
@@ -1573,9 +1699,11 @@ def written_truth(state: EvalState) -> Truth:
             truth.false += [f"{place.where}: {role!r} is said of {person}, whose role the office gives as {held}"
                             for role, person, held in addressee_role_problems(place.body, list(place.to), records,
                                                                               state.memo.get("given_roles"))]
-            greeting = greeting_problem(place.body, place.to, directory)
+            greeting = greeting_problem(place.body, place.to, directory, copied=place.neutral)
             if greeting:
                 truth.false.append(f"{place.where}: {greeting}")
+        truth.false += [f"{place.where}: {w}" for w in team_problems(place.text, state, records)]
+        truth.false += [f"{place.where}: {w}" for w in one_paid_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in weekday_conflicts(place.text, state.year)]
         if place.to is not None:
             truth.false += [f"{place.where}: {w}" for w in attached_counts(place.text, place.attached, place.rows)]

@@ -42,7 +42,7 @@ from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold_w
                                           shown, table_totals)
 from officesim.evaluators.roles import role_problems
 from officesim.evaluators.statements import Statement, cut, items_under, span_gap
-from officesim.evaluators.text import NUMBER_WORDS
+from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
 MAX_OPERANDS = 60
@@ -54,8 +54,11 @@ _PLAN = re.compile(r"(?i)\b(?:will|shall|by|until|till|before|next|plan|planned|
 _BOUNDARY = re.compile(r"(?i)\b(?:since|from|until|till|after|before|between|as of|through|up to|starting|ending|"
                        r"and)\s+(?:the\s+)?(?:[A-Za-z]+,?\s+)?$")
 _SPAN = re.compile(r"(?i)\b(?:next|last|past|within|over|in|for|every|per|each|after|before)\s*$")
+# "taking over three of Aiko's customers": over is the verb's, no bound
+_HANDED_OVER = re.compile(r"(?i)\b(?:tak(?:e|es|ing|en)|took|hand(?:s|ed|ing)?|mov(?:e|es|ed|ing)|pass(?:es|ed|ing)?|"
+                          r"c[oa]m(?:e|es|ing)|go(?:es|ing)?|went|gone|turn(?:s|ed|ing)?|sign(?:s|ed|ing)?)\s+over\s*$")
 _COUNT = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(NUMBER_WORDS) +
-                    r")\s+(?:[a-z'’-]+\s+){0,3}?([a-z]{3,}s)\b")
+                    r")" + NOT_A_DAY + r"\s+(?:[a-z'’-]+\s+){0,3}?([a-z]{3,}s)\b")
 
 
 @dataclass(frozen=True)
@@ -698,6 +701,14 @@ def affiliation_problems(st: Statement, records: Records, home: str = "") -> lis
         domains = {k.partition("@")[2].rpartition(".")[0] for i in records.by_key.get(person, ())[:GENERIC]
                    if records.entities[i].collection == "person" for k in records.entities[i].keys if "@" in k}
         works = {parties[d] for d in domains if d in parties}
+        if not works and person not in known and "@" not in person and not person.startswith("#"):
+            # a contact in a sheet row beside the party they are the contact of ("Driftwood Facilities |
+            # Mira Holm | mira@driftwoodfacilities.test"): where every row naming them names one party
+            rows = [records.entities[i] for i in records.by_key.get(person, ())[:GENERIC]
+                    if records.entities[i].collection.rpartition("#")[0].endswith((".xlsx", ".xlsm"))]
+            beside = [{k for k in e.keys if k in known} for e in rows]
+            if beside and all(len(b) == 1 for b in beside):
+                works = set().union(*beside)
         if not works:
             continue
         for org, (os_, _oe) in found.items():
@@ -1083,6 +1094,10 @@ _MEASURED = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3})(?:\s*-\s*|\s+)(?P<u
                        r"mins?|nights?)\b(?P<after>(?:[\s'’-]+[a-z]+){0,3})")
 
 
+_RELATIVE_SPAN = re.compile(r"(?i)[\s'’-]+(?:ago|left|remaining|away|to go|from now|later|earlier|before|after|"
+                            r"overdue|late|early|since|until|till|past|beyond|ahead|out)\b")
+
+
 def measure_problems(st: Statement, entities: list[int], records: Records, scope: Scope) -> list[Verdict]:
     """A duration said of a row that the statement names ("a 30-day notice period", "45 minutes") where
     the row states that duration under a label the words around it name ("Notice period (days)": 90):
@@ -1091,8 +1106,10 @@ def measure_problems(st: Statement, entities: list[int], records: Records, scope
     for m in _MEASURED.finditer(st.text):
         n = float(m.group("n"))
         unit = m.group("unit").casefold()[:3]
-        before = st.text[max(0, m.start() - 30):m.start()]
-        words = label_words(before.rsplit(",", 1)[-1] + " " + m.group("after"))
+        before = re.split(r"[,|;]", st.text[max(0, m.start() - 30):m.start()])[-1]  # its own cell or clause
+        if _RELATIVE_SPAN.match(m.group("after")):
+            continue  # "passed 14 days ago", "75 days left": a span from today, not the row's duration
+        words = label_words(before + " " + m.group("after"))
         if not words:
             continue
         labelled = [(label, a, i) for label, a, i in _attrs(records, entities, "number")
@@ -1237,6 +1254,15 @@ def _antecedent(statements: list[Statement], i: int) -> str:
     return before.text
 
 
+_OTHERS_CLAUSE = re.compile(r"(?i)\b(?:everything|anything|all|everyone|anyone) else\b|\bthe (?:rest|others)\b|"
+                            r"\b(?:all )?the (?:other|remaining) (?:ones|actions|items|invoices|orders|contracts|rows)\b")
+
+
+# the day a change takes effect, not the day notice is due: "formal notice: from 1 March 2027, our prices rise"
+_TAKES_EFFECT = re.compile(r"(?i)\b(?:from|effective(?: from| on)?|starting(?: on| from)?|as of|beginning|"
+                           r"with effect from)\s*$")
+
+
 def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope: Scope,
            numbers: list[Claim], dates: list[date], antecedent: str = "", columns: Iterable[float] = (),
            sole: list[int] = ()) -> Verdict | None:
@@ -1251,13 +1277,19 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     if scope.now is not None and c.kind == "date" and _same_date(c, scope.now.date()):
         return verdict("true")
     gold_says = any(same_claim(c, s) for s in scope.written)
+    clause_at = max((m.end() for m in _CLAUSE.finditer(st.text, 0, c.start)), default=0)
+    if entities and _OTHERS_CLAUSE.search(st.text, clause_at, c.start):
+        # "A133 is due tomorrow, and everything else falls due between 27 October and 3 November": the
+        # items it names are not what this clause is about
+        return verdict("true") if gold_says else None
     own = _attrs(records, entities, c.kind)
     matching = [(label, a, i) for label, a, i in own if same_claim(c, a)]
     # the labels that say what a value is are those of the items the statement names by their own
     # identifier: "PO-4851 was due on 23 November" is the order's due (its Promised), not the Due of
     # the invoice that refers to the order
     labelled_own = _attrs(records, _owners(records, entities, st.text), c.kind)
-    if c.kind == "date" and isinstance(c.value, date) and "notic" in _gap_words(c, st) and not (
+    if c.kind == "date" and isinstance(c.value, date) and "notic" in _gap_words(c, st) and not _TAKES_EFFECT.search(
+            st.text[max(0, c.start - 30):c.start]) and not (
             gold_says and any(same_claim(c, g) and about.intersection(entities) for about, g in scope.about)):
         wrong = _notice_date_problem(c, _owners(records, entities, st.text, strict=True), records)
         if wrong:  # "notice by 2027-04-30", the contract's expiry, where notice is due 30 days before it
@@ -1444,7 +1476,8 @@ def sum_of_rows(c: Claim, text: str, records: Records, involved: frozenset[str] 
     if c.kind != "number" or not _money(c):
         return False
     value, tol = abs(float(c.value)), tolerance(c.text) * 1.0001
-    for key in _keys_of(records, text):
+    text_keys = _keys_of(records, text)
+    for key in text_keys:
         if involved is not None and key not in involved:
             continue  # only of what the task is about (see ``true_of_records``)
         groups: dict[str, list[Entity]] = {}
@@ -1473,8 +1506,17 @@ def sum_of_rows(c: Claim, text: str, records: Records, involved: frozenset[str] 
                 sums: dict[tuple | None, dict[tuple, tuple[float, int]]] = {}
                 for e, v in pairs:
                     have = {l for l, _a in e.attributes} | {l for l, _w in e.names}
-                    marks = [("all",), *(("has", l) for l in have), *(("word", l, w) for l, w in e.words)]
-                    years = {(l, a.value.year) for l, a in e.attributes if a.kind == "date" and isinstance(a.value, date)}
+                    marks = [("all",), *(("has", l) for l in have), *(("word", l, w) for l, w in e.words),
+                             # the rows that also name another thing the text names ("Saltmarsh Cleaning" of CC-310)
+                             *(("key", k) for k in e.keys if k != key and k in text_keys),
+                             # the rows of one kind of reference: supplier invoices (YE-2607-0224), not the
+                             # recharges (RENT-07-410) or the payroll (PAY-07-410) of the same ledger
+                             *(("form", _REFERENCE_FORM.sub("9", a.text)) for _l, a in e.attributes[:3] if a.kind == "id")]
+                    marks = list(dict.fromkeys(marks))  # a row counts once under each mark
+                    dated = [(l, a.value) for l, a in e.attributes if a.kind == "date" and isinstance(a.value, date)]
+                    # a year, a quarter or a month of a date column: "£55,403.72 in Q3", "£27,497.86 in July"
+                    years = {(l, d.year) for l, d in dated} | {(l, d.year, "q", (d.month - 1) // 3) for l, d in dated} \
+                        | {(l, d.year, "m", d.month) for l, d in dated}
                     for scope in (None, *years):
                         into = sums.setdefault(scope, {})
                         for mark in marks:
@@ -1488,6 +1530,9 @@ def sum_of_rows(c: Claim, text: str, records: Records, involved: frozenset[str] 
                            and abs(abs(every - into.get(("has", l), (0.0, 0))[0]) - value) <= tol for l in labels):
                         return True  # the rows without a value under that column
     return False
+
+
+_REFERENCE_FORM = re.compile(r"[A-Za-z]+(?=-\d)|\d")  # "YE-2607-0224" -> "9-9999-9999": a reference's shape
 
 
 def _owners(records: Records, entities: list[int], text: str, strict: bool = False) -> list[int]:
@@ -1711,12 +1756,17 @@ _BARE = re.compile(r"(?i)(?:(?:^|[,;—–.]\s*|\b(?:and|but)\s+)(\d{1,3}|" + "|
                    + "|".join(NUMBER_WORDS) + r")\b(?!\s*(?:%|per\b)))")
 # a part of a whole: "7 of the 13 Pinecrest deliveries arrived late. The late orders were:" lists the seven
 _PART_OF = re.compile(r"(?i)(?<![\w.,£$€])(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?:out\s+)?of\s+(?:the|these|those|its|their|our|your|his|her)\s+")
-_ITEM_COUNT = re.compile(r"(?:[:—–]\s*|\()(\d{1,3})\)?\s*\.?\s*$")
+# "- Nadia Lin: 2", "- Umber Freight (3)", "- Asha Kovac: 1 (A140)": the count an item of a breakdown ends with
+_ITEM_COUNT = re.compile(r"(?:[:—–]\s*|\()(\d{1,3})\)?(?:\s*\([^()]{1,120}\))?\s*\.?\s*$")
+
+
+# "- Asha Kovac: 1 - A140, Larch Mill Breweries, due 27 October": the count right after the item's label
+_ITEM_LEAD_COUNT = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)])?\s*[^:\d\n]{2,60}:\s*(\d{1,3})(?=\s*(?:$|[-–—(,;]))")
 
 
 def _breakdown_total(items: list[Statement]) -> int | None:
     """The sum of the counts every item ends with ("- Nadia Lin: 2", "- Umber Freight (3)"), or None."""
-    found = [_ITEM_COUNT.search(s.text.strip()) for s in items]
+    found = [_ITEM_COUNT.search(s.text.strip()) or _ITEM_LEAD_COUNT.match(s.text) for s in items]
     if len(found) < 2 or not all(found):
         return None
     return sum(int(m.group(1)) for m in found)
@@ -1734,8 +1784,10 @@ def _noun_breakdown(items: list[Statement], noun: str) -> int | None:
 def _count_problem(st: Statement, statements: list[Statement], index: int) -> Verdict | None:
     """A heading that counts what it heads ("Three invoices are still open:") over another number of items."""
     counts = [m for m in _COUNT.finditer(st.text)
-              # "Due in the next 7 days:" is a span of time, not a count of what follows
-              if not (_MEASURE.match(" " + m.group(2)) or _SPAN.search(st.text[:m.start()]))]
+              # "Due in the next 7 days:" is a span of time, not a count of what follows; "one" is a pronoun
+              # as often as a count ("the North one goes to Nadia")
+              if not (_MEASURE.match(" " + m.group(2)) or _number(m.group(1)) < 2
+                      or (_SPAN.search(st.text[:m.start()]) and not _HANDED_OVER.search(st.text[:m.start()])))]
     if not counts:
         return None
     items = items_under(statements, index)
@@ -1746,9 +1798,9 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
     if any(_number(m.group(1)) == len(items) for m in [*counts, *_IN_ALL.finditer(st.text), *_PART_OF.finditer(st.text)]) \
             or any(_number(m.group(1) or m.group(2)) == len(items) for m in _BARE.finditer(st.text)):
         return None
-    if _breakdown_total(items) == _number(counts[0].group(1)):
+    if any(_breakdown_total(items) == _number(m.group(1)) for m in counts):
         return None  # "6 open actions:" over "- Aiko Amari: 1", "- Nadia Lin: 2", …: a breakdown of the six
-    if _noun_breakdown(items, counts[0].group(2)) == _number(counts[0].group(1)):
+    if any(_noun_breakdown(items, m.group(2)) == _number(m.group(1)) for m in counts):
         return None  # "19 unpaid invoices ... By supplier:" over "- Umber Freight: 2 invoices, £16,388.15", …
     m = counts[0]
     return Verdict(st.text, m.group(0), "count", "false",
@@ -1809,9 +1861,12 @@ def listed_counts(text: str, year: int | None) -> list[Verdict]:
     return out
 
 
-_DAYS = re.compile(r"(?i)(?<![\w.,£$€-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) +
-                   r")\s+(?:calendar\s+|working\s+|business\s+)?days?\s+(?:late|early|overdue|after|before|ago|"
-                   r"from (?:now|today)|later|earlier|past (?:the |its |their )?due)\b")
+_DAYS = re.compile(r"(?i)(?:\b(?P<in>in)\s+)?(?<![\w.,£$€-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) +
+                   r")\s+(?:calendar\s+|working\s+|business\s+)?days?\s+(?:late|early|overdue|after|before|"
+                   r"(?P<rel>ago|from (?:now|today)|away|left|to go|remaining|(?:from|after|before) today)|"
+                   r"later|earlier|past (?:the |its |their )?due)\b|"
+                   # "the review is in 10 days", "(in 10 days)": from today
+                   r"\b(?P<in2>in)\s+(?P<n2>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?:calendar\s+)?days?\b(?!\s+(?:of|from|after|before))")
 _BOUND = re.compile(r"(?i)\b(?:more than|over|under|less than|fewer than|within|up to|at least|at most|about|"
                     r"around|nearly|almost|no later than|no more than|approximately|roughly|policy|rule|limit|allow|"
                     r"allowed|must|may|can|should|terms|notice|deadline|every|each|per)\b")
@@ -1828,11 +1883,21 @@ def days_problems(st: Statement, entities: list[int], records: Records, scope: S
         # not anywhere in a long sentence ("Notice must be given by 2 June, which is 170 days from today")
         if _BOUND.search(st.text[max(0, m.start() - 24):m.start()]) or _BOUND.search(st.text[m.end():m.end() + 20]):
             continue
-        n = _number(m.group("n"))
+        n = _number(m.group("n") or m.group("n2"))
         if any(c.kind == "number" and float(c.value) == n for c in [*scope.claims, *scope.written]):
             continue
         known = [c.value for _l, c, _i in _attrs(records, entities, "date") if isinstance(c.value, date)]
-        known += dates + ([scope.now.date()] if scope.now is not None else [])
+        known += dates
+        today = scope.now.date() if scope.now is not None else None
+        if today is not None and (m.group("rel") or m.group("n2")) and not re.search(r"(?i)working|business", m.group(0)):
+            # a span from today ("8 days away", "passed 14 days ago", "in 10 days"): today and one of its dates
+            if not known or any(abs((d - today).days) in (n, n - 1, n + 1) for d in set(known)):
+                continue
+            out.append(Verdict(st.text, m.group(0), "number", "false",
+                               f"counts {n} days from today ({today:%d %B %Y}), but no date of what it is about is "
+                               f"{n} days away"))
+            continue
+        known += [today] if today is not None else []
         if len(set(known)) < 2 or days_between(n, sorted(set(known))) or _business_days(n, sorted(set(known))):
             continue
         out.append(Verdict(st.text, m.group(0), "number", "false",

@@ -161,7 +161,7 @@ def invoice_approvals(w: World) -> dict:
                 "not received", "not been received", "not yet received"]]),
         "e": (f"{e_sup.name} told us three weeks ago that its bank details have "
               f"changed. Could you confirm the new details with them by phone, on the number we already hold, "
-              f"before it is paid?", [["bank"]]),
+              f"before it is paid?", [["bank", "sort code", "account number", "account details", "payment details"]]),
     }
     texts = {}
     for r in invoices:
