@@ -79,6 +79,30 @@ def given_roles(before: dict[str, dict], after: dict[str, dict]) -> dict[str, fr
     return {k: frozenset(v) for k, v in out.items()}
 
 
+_HEADS = re.compile(r"(?i)(?:who\s+)?\bheads?\s+(?:up\s+)?(?:the\s+|our\s+)?(?P<team>[A-Z][\w&-]+)(?:\s+team)?\b")
+
+
+def _short_roles(records: Records) -> dict[str, set[tuple[str, str]]]:
+    """The one-word values of the office's role columns ("buyer", "paralegal"), which are no record keys,
+    each with the (table, column) pairs it stands in; once per records."""
+    cached = records.__dict__.get("_short_roles")
+    if cached is None:
+        cached = {}
+        for e in records.entities:
+            for label, w in e.words:
+                k = name_key(w)
+                if ROLE_COLUMN.search(label) and " " not in k and len(k) >= 4:
+                    cached.setdefault(k, set()).add((e.collection, label))
+        records.__dict__["_short_roles"] = cached
+    return cached
+
+
+def _held(records: Records, rows: list[int], cols: set[tuple[str, str]]) -> set[str]:
+    """The roles a person's rows hold under those columns: names, and one-word values ("Buyer")."""
+    return {k for i in rows for label, k in records.entities[i].names if (records.entities[i].collection, label) in cols} | \
+        {name_key(w) for i in rows for label, w in records.entities[i].words if (records.entities[i].collection, label) in cols}
+
+
 def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] | None = None,
                   items: list[Entity] | None = None) -> list[tuple[str, str, str]]:
     """(role as written, person as written, the person's role) for each role given to a person in
@@ -86,6 +110,16 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
     rules)."""
     found = [k for k in records.keys_in(text) if not k.startswith("#") and "@" not in k]
     roles = [(k, span, cols) for k in found for cols in [_role_columns(records, k)] if cols for span in _spans(text, k)]
+    # a role of one word the keys leave out ("Rafael Kovac, our Buyer in Purchasing")
+    short = _short_roles(records)
+    roles += [(k, span, cols) for k, cols in short.items() if k not in found and re.search(
+        rf"(?<![\w-]){re.escape(k)}(?![\w-])", text, re.I) for span in _spans(text, k)]
+    # "Tariq Greco, who heads up Purchasing": the role Head of Purchasing
+    for m in _HEADS.finditer(text):
+        key = name_key(f"head of {m.group('team')}")
+        cols = _role_columns(records, key)
+        if cols:
+            roles.append((key, (m.start(), m.end()), cols))
     if not roles:
         return []
     people = [(k, span, rows) for k in found for rows in [_rows_named(records, k)] if rows for span in _spans(text, k)]
@@ -108,7 +142,12 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
             if _NOT_PLAIN.search(around):
                 continue
             relation = name_key(text[rs:re_])
-            if relation in _relations(records, name_key(text[ps:pe])):
+            # "Asha Kovac (Account Executive): 1" names no item and no one's: her job, though she is also
+            # the account executive of customers; "your account executive, Aiko Amari" is what she is to yours
+            possessed = re.search(r"(?i)\b(?:your|their|his|her|its|our|my)\s+(?:\w+\s+){0,2}$", text[max(0, rs - 30):rs])
+            as_job = not possessed and \
+                len([k for k in found if k not in (person, role)]) == 0
+            if relation in _relations(records, name_key(text[ps:pe])) and not as_job:
                 # "your account executive, Aiko Amari": what she is to the item (its column), not her job;
                 # false where the item the statement is about names someone else there (``items``)
                 for item in items or []:
@@ -117,8 +156,7 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
                         out.append((text[rs:re_], text[ps:pe], f"{', '.join(sorted(holders))} as {item.name}'s {relation}"))
                         break
                 continue
-            held = {k for i in rows for label, k in records.entities[i].names
-                    if (records.entities[i].collection, label) in cols}
+            held = _held(records, rows, cols)
             held |= (given or {}).get(person, frozenset())
             if held and role not in held:
                 out.append((text[rs:re_], text[ps:pe], ", ".join(sorted(held))))
@@ -127,7 +165,7 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
 
 # a role said of the one a message is written to: "As the other Warehouse Lead on the team, could you ...",
 # "you're our Head of Finance"
-_YOU_AS = re.compile(r"(?i)(?:^|[.!?]\s+|\n)\s*as\s+(?:the|our|a|an|my)\s+(?:other\s+|only\s+|new\s+|senior\s+|team'?s?\s+)?"
+_YOU_AS = re.compile(r"(?i)(?:^|[.!?]\s+|\n|,\s*)\s*as\s+(?:(?:the|our|a|an|my)\s+)?(?:other\s+|only\s+|new\s+|senior\s+|team'?s?\s+)?"
                      r"|\byou(?:'re|’re| are)\s+(?:the|our|a|an|my)\s+(?:other\s+|only\s+|new\s+|senior\s+)?"
                      # "We'll look back at your year as Logistics Coordinator"
                      r"|\byour\s+(?:first\s+|last\s+)?(?:year|years|time|work|role|months?)\s+as\s+(?:the\s+|our\s+|a\s+|an\s+)?")
@@ -139,20 +177,26 @@ def addressee_role_problems(text: str, addressees: list[str], records: Records,
     """(role as written, person, the person's roles) for a role given to the one person a message is
     written to ("As the other Warehouse Lead on the team, could you cover ...") that their row does not
     hold, nor the task gives them."""
-    people = {k for a in addressees[:1] for i in records.by_key.get(a.lower(), ())[:GENERIC]
-              for label, k in records.entities[i].names if NAME_COLUMN.match(label)}
-    if len(addressees) != 1 or len(people) != 1:
-        return []
-    person = next(iter(people))
-    rows = _rows_named(records, person)
+    named = [{k for i in records.by_key.get(a.lower(), ())[:GENERIC]
+              for label, k in records.entities[i].names if NAME_COLUMN.match(label)} for a in addressees[:20]]
     out = []
     for m in _YOU_AS.finditer(text):
+        if len(named) == 1:
+            people = named[0]
+        else:  # several addressees: the one called by first name right before ("Anton, as Head of Purchasing")
+            called = re.search(r"([A-Z][a-z]+)\s*,?\s*$", text[max(0, m.start() - 30):m.start() + 1].rstrip(", "))
+            people = set().union(*[p for p in named if called and any(k.split()[0] == called.group(1).lower() for k in p)]) \
+                if called else set()
+        if len(people) != 1:
+            continue
+        person = next(iter(people))
+        rows = _rows_named(records, person)
         after = text[m.end():m.end() + ROLE_REACH]
         for key, (start, _end) in records.keys_in(after).items():
             cols = _role_columns(records, key) if start == 0 else set()
             if not cols:
                 continue
-            held = {k for i in rows for label, k in records.entities[i].names if (records.entities[i].collection, label) in cols}
+            held = _held(records, rows, cols)
             held |= (given or {}).get(person, frozenset())
             if held and key not in held and not _NOT_PLAIN.search(text[max(0, m.start() - 30):m.end()]):
                 out.append((after[start:_end], person, ", ".join(sorted(held))))

@@ -1792,6 +1792,11 @@ def message(truth: Truth) -> str:
 
 
 
+_OTHER_EVENT = re.compile(r"(?i)\b(?:raised|moved|reassigned|assigned|opened|created|added|logged|sent|received|placed|"
+                          r"ordered|started|joined|agreed|signed|issued|dated|submitted|discussed|minuted|handed)\b"
+                          r"[^,;.\n]{0,25}$")
+
+
 def _true_context(state: EvalState):
     """The closed-world reading's test of true context (evaluators/claims.py): a value true of what its
     statement is about, among what the task involves."""
@@ -1817,7 +1822,11 @@ def _true_context(state: EvalState):
                 claim.kind == "number" and bool(claim.currency) and _a_limit(claim, text)
                 and _stated_with_words(claim, text, state)) or (
                 claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year)) or (
-                claim.kind == "date" and state.now is not None and period_bound(claim, text, state.now.date()))
+                claim.kind == "date" and state.now is not None and period_bound(claim, text, state.now.date())) or (
+                # a date of another event of the item, said as such: "Raised on 15 September, moved to you on
+                # 29 September, due 22 September": the minutes it was raised in, not another due date
+                claim.kind == "date" and _OTHER_EVENT.search(text, max(0, claim.start - 40), claim.start) is not None
+                and true_of_records(claim, text, records, state.year, involved))
         if claim.kind == "number" and not claim.currency and claim.value in counts and float(claim.value) > 1:
             return True
         if claim.kind == "number" and claim.currency and any(abs(abs(float(claim.value)) - t) <= 0.011 for t in totals):

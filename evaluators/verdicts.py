@@ -331,6 +331,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += party_mail_day_problems(st, records, scope.year)
         reading.verdicts += party_never_problems(st, records)
         if own:
+            reading.verdicts += relative_day_problems(st, own, records, scope)
             reading.verdicts += comparison_problems(st, own, records, scope)
             reading.verdicts += state_problems(st, own, spans, records, scope)
             reading.verdicts += measure_problems(st, own, records, scope)
@@ -1096,6 +1097,30 @@ _MEASURED = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3})(?:\s*-\s*|\s+)(?P<u
 
 _RELATIVE_SPAN = re.compile(r"(?i)[\s'’-]+(?:ago|left|remaining|away|to go|from now|later|earlier|before|after|"
                             r"overdue|late|early|since|until|till|past|beyond|ahead|out)\b")
+
+
+_DUE_RELATIVE = re.compile(r"(?i)\b(?P<label>due|expires?|expiring|ends?|ending)\s+(?:on\s+)?(?P<rel>today|tomorrow|yesterday)\b")
+_OFFSET = {"today": 0, "tomorrow": 1, "yesterday": -1}
+
+
+def relative_day_problems(st: Statement, entities: list[int], records: Records, scope: Scope) -> list[Verdict]:
+    """A day said as today, tomorrow or yesterday of what the statement names ("Mei's A133 falls due
+    today") where its row's date of that kind is another day."""
+    if scope.now is None:
+        return []
+    out = []
+    for m in _DUE_RELATIVE.finditer(st.text):
+        stem = m.group("label").lower()[:3]
+        dates = {c.value for label, c, _i in _attrs(records, _owners(records, entities, st.text), "date")
+                 if isinstance(c.value, date) and stem in (label or "").lower()}
+        if not dates or re.search(r"(?i)\b(?:not|n't|no longer|if|until)\b", st.text[max(0, m.start() - 25):m.start()]):
+            continue
+        day = scope.now.date() + timedelta(days=_OFFSET[m.group("rel").lower()])
+        if day not in dates:
+            out.append(Verdict(st.text, m.group(0), "date", "false",
+                               f"gives {m.group('rel')} ({day:%d %B %Y}), but its {m.group('label')} date is "
+                               f"{', '.join(sorted(f'{d:%d %B %Y}' for d in dates))}"))
+    return out
 
 
 def measure_problems(st: Statement, entities: list[int], records: Records, scope: Scope) -> list[Verdict]:
@@ -1889,8 +1914,17 @@ def days_problems(st: Statement, entities: list[int], records: Records, scope: S
         known = [c.value for _l, c, _i in _attrs(records, entities, "date") if isinstance(c.value, date)]
         known += dates
         today = scope.now.date() if scope.now is not None else None
-        if today is not None and (m.group("rel") or m.group("n2")) and not re.search(r"(?i)working|business", m.group(0)):
-            # a span from today ("8 days away", "passed 14 days ago", "in 10 days"): today and one of its dates
+        # "A129 is 34 days late" (now): today's distance from its due date
+        now_late = re.search(r"(?i)\b(?:late|overdue|past)\b", m.group(0)) and re.search(
+            r"(?i)\b(?:is|are|now|currently|already|stands?)\s+(?:now\s+|already\s+|currently\s+)?$", st.text[max(0, m.start() - 25):m.start()])
+        if today is not None and (m.group("rel") or m.group("n2") or now_late) and not re.search(r"(?i)working|business", m.group(0)):
+            # a span from today ("8 days away", "passed 14 days ago", "in 10 days"): today and one of its dates;
+            # being late is counted from a due date ("A129 is 34 days late": not from the minutes it was raised in)
+            if now_late:
+                dues = [c.value for label, c, _i in _attrs(records, entities, "date")
+                        if isinstance(c.value, date) and re.search(r"(?i)due|deadline|promised|expir|by", label or "")]
+                said = [c.value for c in claims_in(st.text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
+                known = dues + said or known
             if not known or any(abs((d - today).days) in (n, n - 1, n + 1) for d in set(known)):
                 continue
             out.append(Verdict(st.text, m.group(0), "number", "false",
