@@ -37,6 +37,9 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
     ("record", "file", r"updated|amended|corrected|changed|recorded|logged|entered|filled in|ticked|saved|filed|marked|flagged|"
                        r"put (?:[\w'’-]+ ){0,4}?in(?:to)? (?:the |our |your )?(?:\w+ ){0,2}"
                        r"(?:sheet|spreadsheet|workbook|ledger|register|tracker|directory|record)s?\b|"
+                       # "I've also noted Joel Ito's departure date in his directory entry"
+                       r"noted (?:[\w'’-]+ ){0,5}?in(?:to)? (?:the |our |your |his |her |their )?(?:\w+ ){0,2}"
+                       r"(?:sheet|spreadsheet|workbook|ledger|register|tracker|directory|record|entry|row)s?\b|"
                        r"added (?:[\w'’-]+ ){0,4}?to (?:the |our |your )?(?:\w+ ){0,2}"
                        r"(?:sheet|spreadsheet|workbook|ledger|register|tracker|log|list|directory|file|document|record)s?"),
     ("outside", "outside", r"put (?:[\w-]+ ){0,4}on hold|placed (?:[\w-]+ ){0,4}on hold|held(?! (?:[\w'’-]+ ){0,3}back\b)|expedited|upgraded|"

@@ -897,6 +897,8 @@ def recorded_row_problems(text: str, state: EvalState, records: Records, to: tup
         turn = _CONTRAST.search(after)
         after = after[:turn.start()] if turn else after
         said = [(key, after[start:end]) for key, (start, end) in records.keys_in(after).items()]
+        if not said and " in " in claim.words:  # "noted Joel Ito's departure date in his directory entry"
+            said = [(key, claim.words[start:end]) for key, (start, end) in records.keys_in(claim.words).items()]
         if not said:  # "I've updated Ada's number": the one person of the sheets with that first name
             said = [(key, m.group(1)) for m in _FIRST_NAME_OF.finditer(after[:60])
                     for key in [_by_first_name(records).get(m.group(1).casefold())] if key][:1]
@@ -1235,6 +1237,56 @@ def invited_problems(body: str, to: tuple[str, ...], state: EvalState, records: 
     return out
 
 
+_PERSON = r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?"
+_PEOPLE = rf"{_PERSON}(?:\s*,\s*{_PERSON})*(?:,?\s+and\s+{_PERSON})?"
+# a list of invitees: "with Asha, Aiko, Elena, Nina and Rosa invited", "Invitees: Asha, Aiko and Nina",
+# "I've invited Asha, Aiko and Nina"
+_INVITEES = re.compile(rf"(?:\bwith\s+(?P<a>{_PEOPLE})\s+(?:all\s+)?invited\b|\b(?:[Ii]nvitees|[Ii]nvited)\s*(?::|are|were)?\s*"
+                       rf"(?P<b>{_PEOPLE})\b|(?P<c>{_PEOPLE})\s+(?:are|were|have been|all)\s+(?:all\s+)?invited\b)")
+
+
+def invitee_list_problems(text: str, state: EvalState, records: Records) -> list[str]:
+    """A person listed as invited to the meeting the episode made ("with Asha, Aiko, Elena, Nina and Rosa
+    invited") whom none of the events it made or changed invites: a first name is one of the invited where
+    an invitee has it."""
+    before = {(str(ev.get("summary")), str(ev.get("start"))): ev for e in (state.before or {}).values()
+              if e.get("kind") == "ics" for ev in e.get("events") or []}
+    made = [ev for e in state.files.values() if e.get("kind") == "ics" for ev in e.get("events") or []
+            if before.get((str(ev.get("summary")), str(ev.get("start")))) != ev]
+    if not made:
+        return []
+    invited = {str(a).lower() for ev in made for a in ev.get("attendees") or []}
+    firsts = {a.partition("@")[0].split(".")[0] for a in invited}
+    me = (state.user_name or "").split()[:1]
+    out = []
+    for m in _INVITEES.finditer(text):
+        listed = m.group("a") or m.group("b") or m.group("c")
+        for person in re.split(r"\s*,\s*|,?\s+and\s+", listed):
+            words = person.split()
+            if not words or words[0].lower() in firsts or words[0] in me or words[0].lower() in ("you", "me", "everyone", "all"):
+                continue
+            key = name_key(person)
+            addresses = {k for i in records.by_key.get(key, ())[:GENERIC] for k in records.entities[i].keys if "@" in k}
+            if len(words) >= 2 and addresses & invited:
+                continue
+            # a name of the office: a full name it knows, or a first name of one of its people
+            known = addresses or (len(words) == 1 and words[0].lower() in _first_names(records))
+            if known:
+                out.append(f"{_sentence_of(text, m.start())!r} lists {person} as invited, but no event the episode "
+                           f"made invites them")
+                break
+    return out
+
+
+def _first_names(records: Records) -> frozenset[str]:
+    cached = records.__dict__.get("_first_names")
+    if cached is None:
+        cached = frozenset(k.partition("@")[0].split(".")[0] for e in records.entities for k in e.keys
+                           if "@" in k and "." in k.partition("@")[0])
+        records.__dict__["_first_names"] = cached
+    return cached
+
+
 # "I've booked the Anchor Room for us": a room the events the episode made must name
 _ROOM_BOOKED = re.compile(r"(?i)\b(?:booked|reserved|got|secured)\s+(?:us\s+)?(?:the|a)\s+(?P<room>(?:[A-Z][a-z]+\s+){1,2}(?:Room|Suite|Hall))\b")
 # "I've invited each cover person to their cover event": an invitation of the events the episode made
@@ -1280,18 +1332,14 @@ def booking_detail_problems(text: str, to: tuple[str, ...] | None, state: EvalSt
 
 
 # "you join the Operations team as Logistics Assistant, reporting to Noor Tanaka", "you'll report to me"
-_REPORTS_TO = re.compile(r"(?i)\b(?:you(?:'ll|’ll| will)?\s+(?:now\s+|also\s+)?report|reporting)\s+(?:directly\s+)?to\s+"
-                         r"(?P<who>me\b|[A-Z][a-z]+\s+[A-Z][a-z]+)")
 _MANAGER_COLUMN = re.compile(r"(?i)^(?:manager|line manager|reports? to|supervisor)$")
 
 
-def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> list[str]:
-    """Whom the one written to is said to report to ("..., reporting to Noor Tanaka") against the manager
-    their row gives once the episode is done (a reorganisation changes it)."""
-    if len(to) != 1 or not _REPORTS_TO.search(body):
-        return []
-    managers = set()
-    for entry in state.files.values():
+def _managers(files: dict[str, dict]) -> dict[str, str]:
+    """Each person's manager by the sheets of ``files`` with a name (or address) and a manager column:
+    name key and address -> the manager's name key."""
+    out: dict[str, str] = {}
+    for entry in files.values():
         if entry.get("kind") != "xlsx":
             continue
         for rows in (entry.get("sheets") or {}).values():
@@ -1299,22 +1347,92 @@ def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> lis
             column = next((k for k, h in enumerate(header) if _MANAGER_COLUMN.match(h)), None)
             if column is None:
                 continue
+            names = [k for k, h in enumerate(header) if h.lower() in ("name", "employee", "full name", "email", "e-mail")]
             for row in rows[1:MAX_WRITTEN]:
-                if any(isinstance(c, str) and c.strip().lower() == to[0] for c in row) and column < len(row) and row[column]:
-                    managers.add(name_key(str(row[column])))
-    if len(managers) != 1:
-        return []
-    out = []
-    for m in _REPORTS_TO.finditer(body):
-        found = _sentence_at(body, m.start())
-        if found is None or not re.search(r"(?i)\byou\b", found[2][:m.start() - found[0]] + m.group(0)):
-            continue  # "the four assistants, now reporting to me": said of others
-        who = m.group("who")
-        key = name_key(state.user_name or "") if who.lower() == "me" else name_key(who)
-        if key and key not in managers:
-            out.append(f"{_sentence_of(body, m.start())!r} says {to[0]} reports to {who}, but their row gives "
-                       f"{next(iter(managers)).title()}")
+                if column >= len(row) or not row[column]:
+                    continue
+                for k in names:
+                    if k < len(row) and isinstance(row[k], str) and row[k].strip():
+                        who = row[k].strip().lower() if "@" in row[k] else name_key(row[k])
+                        out.setdefault(who, name_key(str(row[column])))
     return out
+
+
+_NAMES = r"[A-Z][a-z]+\s+[A-Z][a-z]+(?:\s*(?:,|and|&)\s*[A-Z][a-z]+\s+[A-Z][a-z]+)*"
+# whom someone reports to: "you'll report to Noor Tanaka", "reporting to me", "Rosa Tanaka and Keiko Lambert
+# will report to you", "Your new manager will be Noor Tanaka"
+_REPORTING = re.compile(r"(?:(?P<who>\b[Yy]ou|" + _NAMES + r")(?:['’]ll)?\s+(?:(?:will|would|now|also|still|then|directly|"
+                        r"from then on|going forward)\s+)*(?:reports?|reporting)|(?<![Yy]ou )\b(?P<bare>reporting))\s+"
+                        r"(?:directly\s+)?to\s+(?P<boss>me\b|you\b|[A-Z][a-z]+\s+[A-Z][a-z]+)"
+                        r"|\b(?P<poss>[Yy]our|" + r"[A-Z][a-z]+\s+[A-Z][a-z]+['’]s)\s+(?:new\s+)?(?:line\s+)?manager\s+"
+                        r"(?:will\s+be|is|becomes|would\s+be|:)\s+(?P<boss2>me\b|[A-Z][a-z]+\s+[A-Z][a-z]+)")
+
+
+def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> list[str]:
+    """Whom someone is said to report to ("you'll report to Noor Tanaka", "Rosa Tanaka and Keiko Lambert
+    will report to you", "Your new manager will be Noor Tanaka") against the manager their row gives once
+    the episode is done, or before it (a reorganisation changes it); "you" is the one written to."""
+    if "managers" not in state.memo:
+        state.memo["managers"] = (_managers(state.before or {}), _managers(state.files))
+    before, after = state.memo["managers"]
+    if not after:
+        return []
+    me = name_key(state.user_name or "")
+    you = to[0] if to and len(to) == 1 else None
+    out = []
+    for m in _REPORTING.finditer(body):
+        found = _sentence_at(body, m.start())
+        if found is None:
+            continue
+        lo, _hi, sentence = found
+        clause = sentence[:m.start() - lo]
+        if re.search(r"(?i)\b(?:not|n't|no longer|never|if|unless|until|used to|previously|formerly|currently)\b",
+                     clause[-40:] + m.group(0)):
+            continue
+        boss = m.group("boss") or m.group("boss2")
+        if boss.lower() == "you":
+            boss_key = next((k for k, v in _people_of(state).items() if v == you), None) if you else None
+        else:
+            boss_key = me if boss.lower() == "me" else name_key(boss)
+        who = m.group("who") or (m.group("poss") or "")
+        if m.group("bare"):  # "..., reporting to me": said of the one written to, where the sentence says "you"
+            if not re.search(r"(?i)\byou\b", clause + m.group(0)):
+                continue
+            who = "you"
+        who = re.sub(r"['’]s$", "", who)
+        if who.lower() in ("you", "your"):
+            if not you:
+                continue
+            people = [you]
+        else:
+            people = [name_key(p) for p in re.split(r"\s*(?:,|\band\b|&)\s*", who) if p.strip()]
+        for person in people:
+            held = {after.get(person), before.get(person)} - {None}
+            if held and boss_key and boss_key not in held:
+                out.append(f"{' '.join(sentence.split())[:90]!r} says {person} reports to {boss}, but their row gives "
+                           f"{', '.join(sorted(h.title() for h in held))}")
+                break
+    return out
+
+
+def _people_of(state: EvalState) -> dict[str, str]:
+    """Name key -> address, from the sheets' rows that give both."""
+    if "people_of" not in state.memo:
+        out: dict[str, str] = {}
+        for entry in state.files.values():
+            if entry.get("kind") != "xlsx":
+                continue
+            for rows in (entry.get("sheets") or {}).values():
+                header = [str(c or "").strip().lower() for c in (rows[0] if rows else [])]
+                if "name" not in header or not ({"email", "e-mail"} & set(header)):
+                    continue
+                n = header.index("name")
+                e = header.index("email") if "email" in header else header.index("e-mail")
+                for row in rows[1:MAX_WRITTEN]:
+                    if max(n, e) < len(row) and isinstance(row[n], str) and isinstance(row[e], str):
+                        out.setdefault(name_key(row[n]), row[e].strip().lower())
+        state.memo["people_of"] = out
+    return state.memo["people_of"]
 
 
 MAX_WRITTEN = 5_000  # rows of a sheet read for one person's manager
@@ -1329,10 +1447,7 @@ def one_paid_problems(text: str, state: EvalState, records: Records) -> list[str
     """An invoice said to have been paid ("Note it was already paid on 5 December") whose row in a table
     with a Paid column leaves that column empty, where the episode did not change that row: the item is the
     identifier nearest before the words in their sentence."""
-    from officesim.evaluators.task_sets import _unpaid_rows
-
     out = []
-    changed = None
     for m in _ONE_PAID.finditer(text):
         found = _sentence_at(text, m.start())
         if found is None:
@@ -1354,15 +1469,34 @@ def one_paid_problems(text: str, state: EvalState, records: Records) -> list[str
             key = min(ids)[1]
         else:
             continue
-        if changed is None:
-            changed = changed_row_keys(state, records)
-        if key in changed:
-            continue
-        unpaid = _unpaid_rows(records, key, state.year)
+        unpaid = _unpaid_after(state, key)
         if unpaid:
             out.append(f"{' '.join(sentence.split())[:90]!r} says {key.lstrip('#')} was paid, but its row "
-                       f"({unpaid[0].name}) has no payment date")
+                       f"({unpaid}) has no payment date once the episode is done")
     return out
+
+
+def _unpaid_after(state: EvalState, key: str) -> str | None:
+    """Where the office after the episode holds ``key``'s row with an empty Paid column (and no row of it
+    with one filled in), or None."""
+    from officesim.evaluators.task_sets import _PAID_LABEL
+
+    found = None
+    for path, entry in state.files.items():
+        if entry.get("kind") != "xlsx":
+            continue
+        for sheet, rows in (entry.get("sheets") or {}).items():
+            header = [str(c or "") for c in (rows[0] if rows else [])]
+            paid = [k for k, h in enumerate(header) if _PAID_LABEL.search(h)]
+            if not paid:
+                continue
+            for r, row in enumerate(rows[1:MAX_WRITTEN], 2):
+                if not any(isinstance(c, str) and id_key(c) == key for c in row):
+                    continue
+                if any(k < len(row) and row[k] not in (None, "") for k in paid):
+                    return None  # paid in one of its rows
+                found = f"{path}, {sheet} row {r}"
+    return found
 
 
 def _teams(files: dict[str, dict]) -> dict[str, str]:
@@ -1393,7 +1527,7 @@ _IN_TEAM = re.compile(r"(?i)\b(?:in|to|from|of|into|joins?|joined|joining|with)\
 TEAM_REACH = 60  # characters after a name that its team may stand in
 
 
-def team_problems(text: str, state: EvalState, records: Records) -> list[str]:
+def team_problems(text: str, state: EvalState, records: Records, to: tuple[str, ...] | None = None) -> list[str]:
     """A team said of a person ("Aiko Amari has moved across to our Purchasing team") that is neither
     their team in the office's directory nor the one the episode gave them (a reorganisation)."""
     if "teams" not in state.memo:
@@ -1405,6 +1539,10 @@ def team_problems(text: str, state: EvalState, records: Records) -> list[str]:
     out = []
     found = records.keys_in(text)
     spans = sorted((lo, hi, key) for key, (lo, hi) in found.items() if key in before)
+    if to and len(to) == 1:  # "you move from the Finance team": the one written to
+        you = next((k for k, v in _people_of(state).items() if v == to[0]), None)
+        if you in before:
+            spans = sorted([*spans, *((m.start(), m.end(), you) for m in re.finditer(r"\b[Yy]ou\b", text))])
     for n, (lo, hi, key) in enumerate(spans):
         stop = min([hi + TEAM_REACH, *(l for l, _h, _k in spans[n + 1:])])
         for m in _IN_TEAM.finditer(text, hi, stop):
@@ -1702,8 +1840,9 @@ def written_truth(state: EvalState) -> Truth:
             greeting = greeting_problem(place.body, place.to, directory, copied=place.neutral)
             if greeting:
                 truth.false.append(f"{place.where}: {greeting}")
-        truth.false += [f"{place.where}: {w}" for w in team_problems(place.text, state, records)]
+        truth.false += [f"{place.where}: {w}" for w in team_problems(place.text, state, records, place.to)]
         truth.false += [f"{place.where}: {w}" for w in one_paid_problems(place.text, state, records)]
+        truth.false += [f"{place.where}: {w}" for w in invitee_list_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in weekday_conflicts(place.text, state.year)]
         if place.to is not None:
             truth.false += [f"{place.where}: {w}" for w in attached_counts(place.text, place.attached, place.rows)]
