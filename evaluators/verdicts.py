@@ -330,6 +330,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
                 reading.verdicts += flag_problems(st, [k for items in over for k in items], records)
         reading.verdicts += party_mail_day_problems(st, records, scope.year)
         reading.verdicts += party_never_problems(st, records)
+        reading.verdicts += their_person_problems(st, [*entities, *(bound[i - 1] if i else [])], records)
         if own:
             reading.verdicts += relative_day_problems(st, own, records, scope)
             reading.verdicts += comparison_problems(st, own, records, scope)
@@ -680,6 +681,63 @@ _BRACKET = re.compile(r"\(([^()\n]{4,60})\)")
 _AT_PARTY = re.compile(r"(?i)^\s*(?:,\s*)?(?:at|from|of)\s+(?:the\s+)?$")
 
 
+def _domain_parties(records: Records) -> dict[str, str]:
+    """The parties people mail from: mail domain -> the organisation whose name it spells."""
+    parties = records.__dict__.get("_domain_party")
+    if parties is None:
+        from officesim.evaluators.records import _parties_by_domain
+        spelled = _parties_by_domain(records)
+        domains = {k.partition("@")[2].rpartition(".")[0] for e in records.entities if e.collection == "person"
+                   for k in e.keys if "@" in k}
+        parties = records.__dict__["_domain_party"] = {d: spelled[d] for d in domains if d in spelled}
+    return parties
+
+
+def _works_at(records: Records, person: str) -> set[str]:
+    """The parties a person works for: the one their mail domain spells, else the one every sheet row
+    naming them names ("Driftwood Facilities | Mira Holm | mira@driftwoodfacilities.test")."""
+    parties = _domain_parties(records)
+    known = set(parties.values())
+    domains = {k.partition("@")[2].rpartition(".")[0] for i in records.by_key.get(person, ())[:GENERIC]
+               if records.entities[i].collection == "person" for k in records.entities[i].keys if "@" in k}
+    works = {parties[d] for d in domains if d in parties}
+    if not works and person not in known and "@" not in person and not person.startswith("#"):
+        rows = [records.entities[i] for i in records.by_key.get(person, ())[:GENERIC]
+                if records.entities[i].collection.rpartition("#")[0].endswith((".xlsx", ".xlsm"))]
+        beside = [{k for k in e.keys if k in known} for e in rows]
+        if beside and all(len(b) == 1 for b in beside):
+            works = set().union(*beside)
+    return works
+
+
+# "their account manager is Ingrid Ortiz", "their contact, Ingrid Ortiz": someone of the party the sentence
+# is about
+_THEIR_PERSON = re.compile(r"(?i)\b(?:their|its)\s+(?:[a-z-]+\s+){0,2}(?:manager|contact|rep|representative|lead|"
+                           r"director|owner|person|signatory)\b")
+
+
+def their_person_problems(st: Statement, entities: list[int], records: Records) -> list[Verdict]:
+    """A person given as someone of the party the statement is about ("their account manager is Ingrid
+    Ortiz" after a sentence about Elmstead Uniforms) who works for another party."""
+    if not _THEIR_PERSON.search(st.text):
+        return []
+    known = set(_domain_parties(records).values())
+    out = []
+    for person, (ps, pe) in records.keys_in(st.text).items():
+        if person in known or person.startswith("#") or "@" in person:
+            continue
+        # the party of what the statement is about, not of the person's own rows
+        about = {k for i in entities if person not in records.entities[i].keys
+                 for k in records.entities[i].keys if k in known}
+        if len(about) != 1:
+            continue
+        works = _works_at(records, person)
+        if works and not works & about:
+            out.append(Verdict(st.text, st.text[ps:pe], "person", "false",
+                               f"is given as {next(iter(about))}'s, but works at {', '.join(sorted(works))}"))
+    return out[:1]
+
+
 def affiliation_problems(st: Statement, records: Records, home: str = "") -> list[Verdict]:
     """A person said to be at an organisation ("Leila Duarte at Juniper Dental") whose mail address is
     another organisation's (her address is at oakmerelibraries.test), or named in a list item about one
@@ -689,27 +747,13 @@ def affiliation_problems(st: Statement, records: Records, home: str = "") -> lis
     found = records.keys_in(st.text)
     if len(found) < 2:
         return []
-    parties = records.__dict__.get("_domain_party")
-    if parties is None:  # the parties people mail from: the organisations whose name an address's domain spells
-        from officesim.evaluators.records import _parties_by_domain
-        spelled = _parties_by_domain(records)
-        domains = {k.partition("@")[2].rpartition(".")[0] for e in records.entities if e.collection == "person"
-                   for k in e.keys if "@" in k}
-        parties = records.__dict__["_domain_party"] = {d: spelled[d] for d in domains if d in spelled}
+    parties = _domain_parties(records)
     known = set(parties.values())
     out = []
     for person, (ps, pe) in found.items():
         domains = {k.partition("@")[2].rpartition(".")[0] for i in records.by_key.get(person, ())[:GENERIC]
                    if records.entities[i].collection == "person" for k in records.entities[i].keys if "@" in k}
-        works = {parties[d] for d in domains if d in parties}
-        if not works and person not in known and "@" not in person and not person.startswith("#"):
-            # a contact in a sheet row beside the party they are the contact of ("Driftwood Facilities |
-            # Mira Holm | mira@driftwoodfacilities.test"): where every row naming them names one party
-            rows = [records.entities[i] for i in records.by_key.get(person, ())[:GENERIC]
-                    if records.entities[i].collection.rpartition("#")[0].endswith((".xlsx", ".xlsm"))]
-            beside = [{k for k in e.keys if k in known} for e in rows]
-            if beside and all(len(b) == 1 for b in beside):
-                works = set().union(*beside)
+        works = _works_at(records, person)
         if not works:
             continue
         for org, (os_, _oe) in found.items():
@@ -1215,6 +1259,9 @@ def _values(st: Statement, key_spans: list[tuple[int, int]], year: int | None) -
 
 
 # a clause about the items the statement does not name: from its opening words to the value
+# the end of an item's own term, not a range's bound: "a contract (CTR-2321) that runs until 30 November 2027"
+_RUNS_UNTIL = re.compile(r"(?i)\b(?:runs?|running|ran|is valid|valid|lasts?|in force|continues?|term(?: runs)?)\s+"
+                         r"(?:until|till|through|to)\s*$")
 _OTHERS_CLAUSE = re.compile(r"(?i)(?:^|[;:,.(—–-]\s*(?:and |but |while |whereas )?|\b(?:and|but|while|whereas)\s+)"
                             r"(?:all )?the (?:rest|others|other (?:\w+ )?(?:ones|items|actions|invoices|orders|"
                             r"customers|suppliers)|remaining (?:\w+ )?(?:ones|items|actions|invoices|orders))\b[^;:.()]*$")
@@ -1359,7 +1406,7 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
             return verdict("false", wrong)
     if not entities:
         return verdict("true") if gold_says else None
-    if _BOUNDARY.search(st.text[max(0, c.start - 30):c.start]):
+    if _BOUNDARY.search(st.text[max(0, c.start - 30):c.start]) and not _RUNS_UNTIL.search(st.text[max(0, c.start - 30):c.start]):
         if c.kind == "date" and isinstance(c.value, date) and _OVERDUE_SINCE.search(st.text[max(0, c.start - 30):c.start]):
             # "A129, overdue since 22 October": the day its due date passed
             dues = [a.value for _l, a, _i in labelled_own or own if isinstance(a.value, date) and label_words(_l) & _DUE_WORDS]
