@@ -1316,6 +1316,101 @@ def versus_problems(text: str) -> list[str]:
     return out
 
 
+_FORWARDED = re.compile(r"(?i)\b(?:I've|I have|I|we've|we have)\s+(?:also\s+|now\s+|already\s+)?forwarded\b")
+
+
+def forwarded_items_problems(text: str, state: EvalState, records: Records) -> list[str]:
+    """An item said to be in what the writer forwarded ("I've forwarded you both of Aiko Roth's emails,
+    about SO-71851 and SO-71873") that none of the messages the episode forwarded mentions."""
+    if not _FORWARDED.search(text):
+        return []
+    before = state.before or {}
+    forwarded = [e for p, e in state.files.items() if e.get("kind") == "eml" and p not in before
+                 and (_FORWARD.match(str(e.get("subject") or "")) or forwarded_from(e))]
+    if not forwarded:
+        return []
+    carried = {k for e in forwarded for k in records.keys_in(f"{e.get('subject') or ''}\n{e.get('body') or ''}")
+               if k.startswith("#")}
+    out = []
+    for m in _FORWARDED.finditer(text):
+        found = _sentence_at(text, m.start())
+        if found is None:
+            continue
+        lo, _hi, sentence = found
+        after = sentence[m.end() - lo:]
+        for key, (a, b) in records.keys_in(after).items():
+            mailed = any(records.entities[i].collection in ("mail",) or records.entities[i].collection.endswith("#mail")
+                         or records.entities[i].name.endswith(".eml") for i in records.named(key))
+            if key.startswith("#") and mailed and key not in carried:
+                out.append(f"{' '.join(sentence.split())[:90]!r} says {after[a:b]} was forwarded, but no message the "
+                           f"episode forwarded mentions it")
+                break
+    return out
+
+
+_WILL_ATTEND = re.compile(r"\b(?P<who>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+(?:will|['’]ll|is going to)\s+(?:still\s+|also\s+)?"
+                          r"(?:join|attend|be at|be in|come to|sit in on|take part in)\b")
+
+
+def attendance_problems(text: str, state: EvalState, records: Records) -> list[str]:
+    """Someone said to attend a meeting of a day the sentence gives ("Aiko will still join your account
+    review on Wednesday 2 December") whom the calendar's events of that day, once the episode is done,
+    do not invite."""
+    events = [ev for e in state.files.values() if e.get("kind") == "ics" for ev in e.get("events") or []]
+    out = []
+    for m in _WILL_ATTEND.finditer(text):
+        found = _sentence_at(text, m.start())
+        if found is None or re.search(r"(?i)\b(?:not|n't|no longer|if|unless)\b", found[2]):
+            continue
+        days = {c.value for c in claims_in(found[2], year=state.year, kinds=("date",)) if isinstance(c.value, date)}
+        if len(days) != 1:
+            continue
+        then = [ev for ev in events if isinstance(as_datetime(ev.get("start")), datetime)
+                and as_datetime(ev.get("start")).date() in days]
+        words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", found[2])}
+        then = [ev for ev in then if words & {w.lower() for w in re.findall(r"[A-Za-z]{4,}", str(ev.get("summary") or ""))}] or then
+        if len(then) != 1:
+            continue
+        who = m.group("who")
+        first = who.split()[0].lower()
+        if first in ("you", "we", "they", "she", "he", "it", "i") or (state.user_name or "").lower().startswith(first):
+            continue
+        invited = {str(a).lower() for a in then[0].get("attendees") or []}
+        if first in {a.partition("@")[0].split(".")[0] for a in invited}:
+            continue
+        if first in _first_names(records):
+            out.append(f"{' '.join(found[2].split())[:90]!r} says {who} will attend, but {then[0].get('summary')!r} "
+                       f"does not invite them once the episode is done")
+    return out
+
+
+_MONTH_NUMBER = {m: n for n, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
+                                             "september", "october", "november", "december"), 1)}
+_MONTH = r"(?:" + "|".join(_MONTH_NUMBER) + r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)"
+# "Q3 is April to June 2026", "Q3 2026 (July–September)"
+_QUARTER_SPAN = re.compile(rf"(?i)\bQ(?P<q>[1-4])(?:\s+(?:of\s+)?(?:FY\s*)?20\d\d)?(?:\s*(?:[(:,–—-]\s*|\s+(?:is|was|covers|=|runs from|being)\s+)"
+                           # "Q3 2026 budget review (April to June 2026)"
+                           r"|(?:\s+[A-Za-z]+){1,3}\s*\(\s*)"
+                           rf"(?:the\s+months\s+)?(?P<a>{_MONTH})\w*(?:\s+20\d\d)?\s*(?:to|-|–|—|through|until|and)\s*(?P<b>{_MONTH})\w*")
+
+
+def _month(word: str) -> int:
+    word = word.lower()
+    return next(n for m, n in _MONTH_NUMBER.items() if m.startswith(word[:3]))
+
+
+def quarter_span_problems(text: str) -> list[str]:
+    """A quarter given months that are not its own ("Q3 is April to June 2026"): a calendar quarter, or one
+    of a year that starts in April."""
+    out = []
+    for m in _QUARTER_SPAN.finditer(text):
+        q, a, b = int(m.group("q")), _month(m.group("a")), _month(m.group("b"))
+        spans = {(3 * q - 2, 3 * q), ((3 * q + 1) % 12 or 12, (3 * q + 3) % 12 or 12)}
+        if (a, b) not in spans:
+            out.append(f"{m.group(0)!r} gives Q{q} the months {m.group('a')} to {m.group('b')}, which are not Q{q}'s")
+    return out
+
+
 # "I've booked the Anchor Room for us": a room the events the episode made must name
 _ROOM_BOOKED = re.compile(r"(?i)\b(?:booked|reserved|got|secured)\s+(?:us\s+)?(?:the|a)\s+(?P<room>(?:[A-Z][a-z]+\s+){1,2}(?:Room|Suite|Hall))\b")
 # "I've invited each cover person to their cover event": an invitation of the events the episode made
@@ -1873,6 +1968,9 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in one_paid_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in invitee_list_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in versus_problems(place.text)]
+        truth.false += [f"{place.where}: {w}" for w in forwarded_items_problems(place.text, state, records)]
+        truth.false += [f"{place.where}: {w}" for w in attendance_problems(place.text, state, records)]
+        truth.false += [f"{place.where}: {w}" for w in quarter_span_problems(place.text)]
         truth.false += [f"{place.where}: {w}" for w in weekday_conflicts(place.text, state.year)]
         if place.to is not None:
             truth.false += [f"{place.where}: {w}" for w in attached_counts(place.text, place.attached, place.rows)]

@@ -313,6 +313,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += span_count_problems(st, scope.year)
         reading.verdicts += bracket_range_problems(st, records, scope.year)
         reading.verdicts += quantity_problems(st, records)
+        reading.verdicts += product_problems(st, records)
         reading.verdicts += affiliation_problems(st, records, home)
         reading.verdicts += first_day_problems(st, entities, records, scope.year)
         if own:
@@ -324,6 +325,16 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if not own and st.form in ("sentence", "label"):
             reading.verdicts += listed_category_problems(statements, i, records)
         reading.verdicts += flag_problems(st, own or pointed, records)  # "As it renews automatically, …"
+        fixed = _FIXED_TERM.search(st.text) if st.form == "heading" else None
+        if fixed and not _FLAG_DENIED.search(st.text[:fixed.start()]):
+            # "Beacon Hill Schools - ends 31 August 2027" under "Customers on fixed-term agreements (no letter):"
+            for under in _lines_under(text, statements, i):
+                # the rows of what the line names that hold a yes or no (a party's contract): all of them yes
+                rows = sorted({j for k in records.keys_in(under.text) for j in records.by_key.get(k, ())[:FLAG_ROWS]
+                               if records.entities[j].flags})[:ALIGNED_ENTITIES]
+                if rows and all(v for j in rows for _l, v in records.entities[j].flags):
+                    reading.verdicts += flag_problems(
+                        Statement(under.start, under.end, f"{under.text}; fixed-term", under.form, i), rows, records)
         if not (own or pointed):  # "None of the nine renews automatically." under the nine: said of each
             over = _listed_items(st, statements, i, owned, _OVER_LISTED)
             if over:
@@ -845,6 +856,42 @@ def quantity_problems(st: Statement, records: Records) -> list[Verdict]:
     return out
 
 
+_PRODUCT_LABEL = re.compile(r"(?i)\b(?:product|item|goods|description|article)\b")
+_QTY_THING = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,4})\s+(?:x\s+)?(?P<what>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+"
+                        r"(?:on|for|in|from|under|of)\s+(?:(?:her|his|their|your|our|the)\s+)?(?:order\s+)?$")
+_FILLER = {"the", "a", "an", "of", "new", "more", "extra", "units", "unit", "pieces", "items", "item", "boxes", "box",
+           "packs", "pack", "sets", "set", "her", "his", "their", "your", "our"}
+
+
+def product_problems(st: Statement, records: Records) -> list[Verdict]:
+    """What an order's quantity is of, said right before its identifier ("her 9 coffee machines on SO-71499"),
+    where the row's product shares no word with it (it is 9 x Paper A4 (5 reams))."""
+    out = []
+    for key, (lo, _hi) in records.keys_in(st.text).items():
+        if not key.startswith("#"):
+            continue
+        m = _QTY_THING.search(st.text[max(0, lo - 60):lo])
+        if not m:
+            continue
+        said = {w.rstrip("s") for w in m.group("what").lower().split() if w not in _FILLER and len(w) > 2}
+        if not said:
+            continue
+        for i in records.named(key):
+            e = records.entities[i]
+            qty = {int(a.value) for label, a in e.values("number") if _QUANTITY_LABEL.search(label or "")
+                   and float(a.value).is_integer()}
+            products = [k for label, k in e.names if _PRODUCT_LABEL.search(label or "")] + \
+                [w for label, w in e.words if _PRODUCT_LABEL.search(label or "")]
+            if not qty or not products or int(m.group("n")) not in qty:
+                continue
+            held = {w.rstrip("s") for p in products for w in p.lower().split()}
+            if not said & held:
+                out.append(Verdict(st.text, m.group(0).strip(), "name", "false",
+                                   f"is not what {st.text[lo:_hi]} is of: its row gives {', '.join(products)}"))
+            break
+    return out[:1]
+
+
 _PERIOD_AFTER = re.compile(r"(?i)\b(?:is|are|was|were|will be|'s)\s+(?:(?:also|still|both|then)\s+)?(?:on\s+(?:annual\s+|sick\s+)?leave|away|off|"
                            r"out of (?:the )?office|on holiday|on a course|on training)\s+(?:from\s+|between\s+)?"
                            r"(?P<period>[^.;:\n()]{4,60}?)(?=[.;,:\n]|$)")
@@ -1015,7 +1062,24 @@ def party_never_problems(st: Statement, records: Records) -> list[Verdict]:
 
 
 _FLAG_DENIED = re.compile(r"(?i)\b(?:not|n't|no|never|none|neither|nor|without|rather than|instead of)\b|n't\b")
+_FIXED_TERM = re.compile(r"(?i)\bfixed[- ]term\b")
 _FLAG_CLAUSE = re.compile(r"(?i)[,;:()]|\b(?:but|while|whereas|although|though)\b")
+
+
+LINES_UNDER = 60  # lines read under one heading
+FLAG_ROWS = 2_000  # rows of one name read for the yes-or-no rows among them (a party's contract among its orders)
+
+
+def _lines_under(text: str, statements: list[Statement], i: int) -> list[Statement]:
+    """The lines right under heading ``i``: its items, or plain lines one per line up to a blank line."""
+    out = []
+    for j in range(i + 1, min(len(statements), i + 1 + LINES_UNDER)):
+        st, last = statements[j], statements[j - 1]
+        gap = text[last.end:st.start]
+        if st.form == "heading" or gap.count("\n") > (2 if j == i + 1 else 1) or "\n" not in gap:
+            break
+        out.append(st)
+    return out
 
 
 def flag_problems(st: Statement, entities: list[int], records: Records) -> list[Verdict]:
@@ -1034,6 +1098,12 @@ def flag_problems(st: Statement, entities: list[int], records: Records) -> list[
             if not stems:
                 continue
             for clause in clauses:
+                if any(w.startswith("renew") for w in stems) and _FIXED_TERM.search(clause) \
+                        and not _FLAG_DENIED.search(clause[:_FIXED_TERM.search(clause).start()]):
+                    if value:  # "CTR-2426 is a fixed-term agreement" where it renews automatically
+                        return [Verdict(st.text, clause.strip()[:60], "state", "false",
+                                        f"is not what the office says of {records.entities[i].name}: its {label!r} is Yes")]
+                    break
                 words = [w.casefold() for w in re.findall(r"[A-Za-z]+", clause)]
                 at = [next((k for k, w in enumerate(words) if w.startswith(stem)), None) for stem in stems]
                 if any(a is None for a in at):
