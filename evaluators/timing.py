@@ -137,7 +137,9 @@ def _said_of(clause: str, statuses: list[tuple[int, str]], inherited: str | None
 
 # a clause that says its status of every item listed above it: "on all three", "none of them", "each of these"
 _ALL_OF_THEM = re.compile(r"(?i)\b(?:all (?:three|four|five|six|seven|eight|nine|ten|\d{1,2}|of them|of these|of those)|"
-                          r"both|each of (?:them|these|those)|every one of (?:them|these|those))\b")
+                          r"both|each of (?:them|these|those)|every one of (?:them|these|those)|"
+                          # "the notice deadline has not yet passed on any of them"
+                          r"(?:on|for|of)\s+any of (?:them|these|those|the (?:three|four|five|six|\d{1,2})))\b")
 
 
 LISTED_ITEMS = 50  # list items a sentence about "all of them" is read of, at most
@@ -156,6 +158,13 @@ def _listed_above(statements: list, i: int, records: Records) -> dict[str, str] 
             return None
         keys[ids[0][0]] = statements[j].text[ids[0][1][0]:ids[0][1][1]]
         j -= 1
+    if not keys and i and statements[i - 1].form in ("sentence", "label"):
+        # named in the sentence right before: "... three contracts: Kestrel Paper Co (CTR-2321), Redfern IT
+        # Services (CTR-2377) and Thornbury Furniture (CTR-2300). ... has not yet passed on any of them"
+        before = statements[i - 1].text
+        keys = {k: before[a:b] for k, (a, b) in records.keys_in(before).items() if k.startswith("#")}
+        if len(keys) > LISTED_ITEMS:
+            return None
     return keys if len(keys) >= 2 else None
 
 

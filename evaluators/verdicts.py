@@ -310,6 +310,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if unread:
             reading.unread.append(st.text)
         reading.verdicts += days_problems(st, entities, records, scope, all_dates)
+        reading.verdicts += weeks_left_problems(st, scope)
         reading.verdicts += span_count_problems(st, scope.year)
         reading.verdicts += bracket_range_problems(st, records, scope.year)
         reading.verdicts += quantity_problems(st, records)
@@ -1211,6 +1212,29 @@ _MEASURED = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3})(?:\s*-\s*|\s+)(?P<u
 
 _RELATIVE_SPAN = re.compile(r"(?i)[\s'’-]+(?:ago|left|remaining|away|to go|from now|later|earlier|before|after|"
                             r"overdue|late|early|since|until|till|past|beyond|ahead|out)\b")
+
+
+_WEEKS_FROM_NOW = re.compile(r"(?i)(?<![\w.,-])(?P<n>\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+weeks?\s+"
+                             r"(?:left|away|to go|from now|from today|remaining|ahead)\b")
+
+
+def weeks_left_problems(st: Statement, scope: Scope) -> list[Verdict]:
+    """A span of weeks from today ("so Aiko has only about three weeks left to act") that no date of its
+    sentence is near: 30 January is eleven weeks away on 16 November."""
+    if scope.now is None:
+        return []
+    out = []
+    today = scope.now.date()
+    for m in _WEEKS_FROM_NOW.finditer(st.text):
+        days = [c.value for c in claims_in(st.text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
+        if not days:
+            continue
+        n = _number(m.group("n"))
+        if not any(abs(abs((d - today).days) / 7 - n) <= 1 for d in days):
+            out.append(Verdict(st.text, m.group(0), "number", "false",
+                               f"counts {n} weeks from today ({today:%d %B %Y}), but "
+                               f"{', '.join(f'{d:%d %B %Y}' for d in days)} is not that far"))
+    return out
 
 
 _DUE_RELATIVE = re.compile(r"(?i)\b(?P<label>due|expires?|expiring|ends?|ending)\s+(?:on\s+)?(?P<rel>today|tomorrow|yesterday)\b")

@@ -273,3 +273,32 @@ def test_a_party_listed_under_a_fixed_term_heading_whose_contract_renews():
     listing = "Customers on fixed-term agreements (no letter), with end dates:\n\nAlder Street Clinics - ends 31 July 2027\n{x}"
     assert _false(listing.format(x="Beacon Hill Schools - ends 31 August 2027\n"), records)
     assert _false(listing.format(x="Cedar Row Hotels - ends 31 May 2027\n"), records) == []
+
+
+def test_a_deadline_said_of_any_of_the_items_named_just_before():
+    from officesim.evaluators.timing import deadline_problems
+    rows = [["Ref", "Party", "Notice (days)", "End"], ["CTR-2321", "Kestrel Paper Co", 90, "2027-01-31"],
+            ["CTR-2377", "Redfern IT Services", 60, "2027-03-31"], ["CTR-2300", "Thornbury Furniture", 30, "2027-04-30"]]
+    records = build_records({"data/contracts.xlsx": _book(("Contracts", rows))}, 2026)
+    named = "Attached are CTR-2321, CTR-2377 and CTR-2300. The notice deadline has not yet passed on any of them."
+    today = datetime(2026, 11, 16).date()  # CTR-2321's notice was due on 2 November
+    assert deadline_problems(named, records, today)
+    assert deadline_problems(named.replace("CTR-2321, ", ""), records, today) == []
+
+
+def test_weeks_from_today_that_no_date_of_the_sentence_is_near():
+    records = build_records({}, 2026)
+    now = datetime(2026, 11, 16, 9, 0)
+    said = "Redfern IT Services: notice due by 30 January 2027, so Aiko has only about {n} weeks left to act."
+    assert _false(said.format(n="three"), records, now)
+    assert _false(said.format(n="eleven"), records, now) == []
+
+
+def test_a_written_file_said_to_be_in_another_folder():
+    from officesim.evaluators.truth import folder_problems
+    before = {"data/sales/minutes/key_accounts_2026-10-13.docx": {"kind": "docx", "paragraphs": ["Minutes"]}}
+    state = _state(before, {**before, "data/sales/reports/open_actions.xlsx": _book(("Sheet1", [["Action"], ["A129"]]))})
+    said = "The list is in open_actions.xlsx, which I've saved in the sales {f} folder."
+    assert folder_problems(said.format(f="minutes"), state)
+    assert folder_problems(said.format(f="reports"), state) == []
+    assert folder_problems("The list is in open_actions.xlsx, which I've saved in the shared drive folder.", state) == []
