@@ -2197,8 +2197,11 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     binder = Binder(records)
     if c.kind == "number" and _money(c) and _total_of_named(c, statements, binder, records, year):
         return True
+    # a sum over the rows of a party the statement itself names, of the task or not ("sixth is Ironvale
+    # Logistics at £75,507.17"): true context whatever the task asks about; one of the statement before only
+    # where the task involves it
     if c.kind == "number" and _money(c) and any(
-            st.start <= c.start < st.end and (sum_of_rows(c, st.text, records, involved) or (
+            st.start <= c.start < st.end and (sum_of_rows(c, st.text, records) or (
                 _antecedent(statements, k) and sum_of_rows(c, f"{_antecedent(statements, k)} {st.text}", records,
                                                            involved)) or (
                 short_names(text, records) and sum_of_rows(c, full_names(st.text, short_names(text, records)),
