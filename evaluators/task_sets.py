@@ -668,6 +668,25 @@ def paid_claim_problems(text: str, records: Records, year: int | None) -> list[s
     return out
 
 
+_ONLY_UNPAID = re.compile(r"\b[Oo]nly\s+(?P<who>[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*){0,3})\s+(?:has|have|still has|is carrying)\s+"
+                          r"(?:any\s+)?(?:unpaid|open|outstanding)\b")
+
+
+def only_unpaid_problems(text: str, records: Records, year: int | None) -> list[str]:
+    """"Only Elmstead has unpaid invoices" where another party the text names has a row with no payment date."""
+    out = []
+    named = {k for k in records.keys_in(text) if not k.startswith("#") and "@" not in k}
+    for m in _ONLY_UNPAID.finditer(text):
+        who = {k for k in records.keys_in(m.group("who"))}
+        for other in sorted(named - who):
+            rows = _unpaid_rows(records, other, year)
+            if rows:
+                out.append(f"{m.group(0)!r} says no other has unpaid items, but {other.title()} has "
+                           f"({rows[0].name})")
+                break
+    return out
+
+
 def _unpaid_rows(records: Records, key: str, year: int | None) -> list[Entity]:
     """The rows of the tables with a Paid column that name ``key`` and leave that column empty."""
     unpaid: list[Entity] = []

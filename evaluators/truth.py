@@ -37,7 +37,7 @@ from officesim.evaluators.replies import quoted_text, restated_range_problems
 from officesim.evaluators.statements import items_above
 from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.written_tables import direction_problems, moved_figure_problems
-from officesim.evaluators.task_sets import (ItemSet, named_total_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
+from officesim.evaluators.task_sets import (ItemSet, named_total_problems, only_unpaid_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
 from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, day_count_of_records, event_date_of_named, named_in_event, named_with_record, read,
@@ -1967,6 +1967,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in kind_count_problems(place.text)]
         truth.false += [f"{place.where}: {w}" for w in named_total_problems(place.text, records, state.year)]
         truth.false += [f"{place.where}: {w}" for w in paid_claim_problems(place.text, records, state.year)]
+        truth.false += [f"{place.where}: {w}" for w in only_unpaid_problems(place.text, records, state.year)]
         truth.false += [f"{place.where}: {w}" for w in day_total_problems(place.text, state.year)]
         scope = scope_of(state, place)
         stated = [*scope.claims, *scope.written]  # what the task states: a total may be one of them
