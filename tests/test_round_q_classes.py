@@ -302,3 +302,16 @@ def test_a_written_file_said_to_be_in_another_folder():
     assert folder_problems(said.format(f="minutes"), state)
     assert folder_problems(said.format(f="reports"), state) == []
     assert folder_problems("The list is in open_actions.xlsx, which I've saved in the shared drive folder.", state) == []
+
+
+def test_only_one_party_said_to_have_unpaid_invoices():
+    from officesim.evaluators.task_sets import only_unpaid_problems
+    rows = [["Invoice", "Supplier", "Issued", "Amount", "Paid"], ["EU-2610-0001", "Elmstead Uniforms", "2026-10-01", 100.5, None],
+            ["PC-2610-0002", "Pinecrest Catering", "2026-10-02", 200.5, None],
+            ["PC-2609-0003", "Pinecrest Catering", "2026-09-02", 300.5, "2026-09-30"]]
+    records = build_records({"data/invoices.xlsx": _book(("Invoices", rows))}, 2026)
+    said = "Of Elmstead Uniforms and Pinecrest Catering, only Elmstead Uniforms has unpaid invoices."
+    assert only_unpaid_problems(said, records, 2026)
+    paid = [r if r[0] != "PC-2610-0002" else [*r[:4], "2026-10-20"] for r in rows]
+    records = build_records({"data/invoices.xlsx": _book(("Invoices", paid))}, 2026)
+    assert only_unpaid_problems(said, records, 2026) == []
