@@ -283,6 +283,12 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         values += len(readings)
         listed = _listed_items(st, statements, i, owned) if not (own or pointed) else []
         summed = _listed_items(st, statements, i, owned, _TOTAL_OF_LISTED) if not (own or listed) else []
+        if not summed and st.form == "heading" and _TOTAL_OF_LISTED.search(st.text):
+            # "These eight customers got no letter; between them the agreements are worth £495,500 a year:"
+            # over the items below it, each named by its own identifier
+            below = [_owners(records, binder.bind(it.text)[0], it.text, strict=True)
+                     for it in items_under(statements, i)[:LINES_UNDER]]
+            summed = below if len(below) >= 2 and all(below) else []
         if summed:  # "Together that is GBP 4,500." under four ledger lines of -1,250: their sum
             for place, same_words in list(readings.items()):
                 wrong = _not_their_sum(same_words, st, summed, records)

@@ -315,3 +315,12 @@ def test_only_one_party_said_to_have_unpaid_invoices():
     paid = [r if r[0] != "PC-2610-0002" else [*r[:4], "2026-10-20"] for r in rows]
     records = build_records({"data/invoices.xlsx": _book(("Invoices", paid))}, 2026)
     assert only_unpaid_problems(said, records, 2026) == []
+
+
+def test_a_total_said_in_a_heading_of_the_items_below_it():
+    rows = [["Ref", "Party", "Annual value"], ["CTR-2440", "Alder Street Clinics", 60000], ["CTR-2447", "Cedar Row Hotels", 45000]]
+    records = build_records({"data/contracts.xlsx": _book(("Contracts", rows))}, 2026)
+    listing = ("These two customers got no letter; between them the agreements are worth £{t} a year:\n\n"
+               "- Alder Street Clinics: agreement CTR-2440\n- Cedar Row Hotels: agreement CTR-2447\n")
+    assert _false(listing.format(t="115,000"), records)
+    assert _false(listing.format(t="105,000"), records) == []
