@@ -1221,7 +1221,11 @@ _RELATIVE_SPAN = re.compile(r"(?i)[\s'’-]+(?:ago|left|remaining|away|to go|fro
 
 
 _WEEKS_FROM_NOW = re.compile(r"(?i)(?<![\w.,-])(?P<n>\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+weeks?\s+"
-                             r"(?:left|away|to go|from now|from today|remaining|ahead)\b")
+                             r"(?:left|away|to go|from now|from today|remaining)\b")
+
+
+_WEEKS_RULE = re.compile(r"(?i)\b(?:at least|at most|within|up to|no later than|no more than|more than|less than|"
+                         r"fewer than|minimum|maximum|must|should|policy|rule)\b")
 
 
 def weeks_left_problems(st: Statement, scope: Scope) -> list[Verdict]:
@@ -1232,6 +1236,8 @@ def weeks_left_problems(st: Statement, scope: Scope) -> list[Verdict]:
     out = []
     today = scope.now.date()
     for m in _WEEKS_FROM_NOW.finditer(st.text):
+        if _WEEKS_RULE.search(st.text[max(0, m.start() - 24):m.start()]):
+            continue  # "at least two weeks ahead", "within three weeks": a rule, not a span of now
         days = [c.value for c in claims_in(st.text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
         if not days:
             continue

@@ -324,3 +324,10 @@ def test_a_total_said_in_a_heading_of_the_items_below_it():
                "- Alder Street Clinics: agreement CTR-2440\n- Cedar Row Hotels: agreement CTR-2447\n")
     assert _false(listing.format(t="115,000"), records)
     assert _false(listing.format(t="105,000"), records) == []
+
+
+def test_a_notice_rule_in_weeks_is_no_span_from_today():
+    records = build_records({}, 2026)
+    now = datetime(2026, 11, 16, 9, 0)
+    assert _false("Section 1 asks for requests at least two weeks ahead; Rosa asked on 15 November 2026.", records, now) == []
+    assert _false("Rosa's leave starts on 23 November 2026, five weeks from today.", records, now)
