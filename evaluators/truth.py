@@ -1294,17 +1294,21 @@ _ABOVE = re.compile(r"(?i)\b(?:more than|higher than|greater than|over (?:its|th
 _BELOW = re.compile(r"(?i)\b(?:less than|lower than|under|below|within|short of)\b")
 
 
+VERSUS_READ = 100  # "A vs B" pairs read in one text
+VERSUS_REACH = 300  # characters before a pair where the claim it is under stands
+
+
 def versus_problems(text: str) -> list[str]:
     """Pairs written "A vs B" under a sentence that says the first exceeds the second ("three have invoiced
     more than their contract's value: ... Umber Freight (£87,195.22 vs £101,000)") where it does not, or
     the other way round."""
     out = []
-    for m in _VERSUS.finditer(text):
+    for m in islice(_VERSUS.finditer(text), VERSUS_READ):  # bounded work on a pathological mail
         found = _sentence_at(text, m.start())
         if found is None:
             continue
         lo, _hi, sentence = found
-        head = sentence[:m.start() - lo]
+        head = sentence[max(0, m.start() - lo - VERSUS_REACH):m.start() - lo]
         above, below = list(_ABOVE.finditer(head)), list(_BELOW.finditer(head))
         if bool(above) == bool(below) or re.search(r"(?i)\b(?:not|n't|never|no|neither|nor)\b", head):
             continue  # no claim, or both said (a mixed list), or a denial
