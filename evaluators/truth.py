@@ -1298,12 +1298,27 @@ VERSUS_READ = 100  # "A vs B" pairs read in one text
 VERSUS_REACH = 300  # characters before a pair where the claim it is under stands
 
 
+_VERSUS_WORD = re.compile(r"(?i)\b(?:vs\.?|versus|against)\s")
+VERSUS_SPAN = 60  # characters either side of the word a pair's figures stand in
+
+
+def _versus_pairs(text: str) -> Iterator[re.Match]:
+    """Each "A vs B" pair, found from its middle word and read in a bounded window around it: the pair's
+    pattern tried at every digit of a long run of digits would be quadratic in the run."""
+    for word in _VERSUS_WORD.finditer(text):
+        lo = max(0, word.start() - VERSUS_SPAN)
+        m = next((m for m in _VERSUS.finditer(text, lo, min(len(text), word.end() + VERSUS_SPAN))
+                  if m.start() < word.start() < m.end()), None)
+        if m is not None:
+            yield m
+
+
 def versus_problems(text: str) -> list[str]:
     """Pairs written "A vs B" under a sentence that says the first exceeds the second ("three have invoiced
     more than their contract's value: ... Umber Freight (£87,195.22 vs £101,000)") where it does not, or
     the other way round."""
     out = []
-    for m in islice(_VERSUS.finditer(text), VERSUS_READ):  # bounded work on a pathological mail
+    for m in islice(_versus_pairs(text), VERSUS_READ):  # bounded work on a pathological mail
         found = _sentence_at(text, m.start())
         if found is None:
             continue
