@@ -68,6 +68,32 @@ def fold(word: str) -> str:
     return _POSSESSIVE.sub("", word.casefold())
 
 
+def people_column(files: dict[str, dict], is_value: Any, key_headers: tuple[str, ...] = ("name", "employee", "full name"),
+                  limit: int = 5_000) -> dict[str, str]:
+    """A person's cell under one column, by the sheets of ``files`` that have it and a column naming the
+    person: name key (or lowercased address, for an address column) -> the cell's text. ``is_value`` says
+    which header is the column wanted; ``key_headers`` which (lowercased) headers name the person. The
+    first sheet row naming a person wins. Team, manager and address of a person are all read this way."""
+    out: dict[str, str] = {}
+    for entry in files.values():
+        if entry.get("kind") != "xlsx":
+            continue
+        for rows in (entry.get("sheets") or {}).values():
+            header = [str(c or "").strip() for c in (rows[0] if rows else [])]
+            column = next((k for k, h in enumerate(header) if is_value(h)), None)
+            keys = [k for k, h in enumerate(header) if h.lower() in key_headers]
+            if column is None or not keys:
+                continue
+            for row in rows[1:limit]:
+                if column >= len(row) or row[column] in (None, ""):
+                    continue
+                for k in keys:
+                    if k < len(row) and isinstance(row[k], str) and row[k].strip():
+                        who = row[k].strip().lower() if "@" in row[k] else name_key(row[k])
+                        out.setdefault(who, str(row[column]).strip())
+    return out
+
+
 def id_key(value: str) -> str:
     """How an identifier is looked up: its letters and digits ("po 1234" and "PO-1234" are one)."""
     return "#" + re.sub(r"[^0-9A-Za-z]", "", value).upper()

@@ -28,7 +28,7 @@ from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentenc
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
-from officesim.evaluators.records import GENERIC, Records, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
+from officesim.evaluators.records import GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
@@ -1513,24 +1513,8 @@ _MANAGER_COLUMN = re.compile(r"(?i)^(?:manager|line manager|reports? to|supervis
 def _managers(files: dict[str, dict]) -> dict[str, str]:
     """Each person's manager by the sheets of ``files`` with a name (or address) and a manager column:
     name key and address -> the manager's name key."""
-    out: dict[str, str] = {}
-    for entry in files.values():
-        if entry.get("kind") != "xlsx":
-            continue
-        for rows in (entry.get("sheets") or {}).values():
-            header = [str(c or "").strip() for c in (rows[0] if rows else [])]
-            column = next((k for k, h in enumerate(header) if _MANAGER_COLUMN.match(h)), None)
-            if column is None:
-                continue
-            names = [k for k, h in enumerate(header) if h.lower() in ("name", "employee", "full name", "email", "e-mail")]
-            for row in rows[1:MAX_WRITTEN]:
-                if column >= len(row) or not row[column]:
-                    continue
-                for k in names:
-                    if k < len(row) and isinstance(row[k], str) and row[k].strip():
-                        who = row[k].strip().lower() if "@" in row[k] else name_key(row[k])
-                        out.setdefault(who, name_key(str(row[column])))
-    return out
+    return {who: name_key(boss) for who, boss in people_column(
+        files, _MANAGER_COLUMN.match, ("name", "employee", "full name", "email", "e-mail"), MAX_WRITTEN).items()}
 
 
 _NAMES = r"[A-Z][a-z]+\s+[A-Z][a-z]+(?:\s*(?:,|and|&)\s*[A-Z][a-z]+\s+[A-Z][a-z]+)*"
@@ -1593,20 +1577,8 @@ def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> lis
 def _people_of(state: EvalState) -> dict[str, str]:
     """Name key -> address, from the sheets' rows that give both."""
     if "people_of" not in state.memo:
-        out: dict[str, str] = {}
-        for entry in state.files.values():
-            if entry.get("kind") != "xlsx":
-                continue
-            for rows in (entry.get("sheets") or {}).values():
-                header = [str(c or "").strip().lower() for c in (rows[0] if rows else [])]
-                if "name" not in header or not ({"email", "e-mail"} & set(header)):
-                    continue
-                n = header.index("name")
-                e = header.index("email") if "email" in header else header.index("e-mail")
-                for row in rows[1:MAX_WRITTEN]:
-                    if max(n, e) < len(row) and isinstance(row[n], str) and isinstance(row[e], str):
-                        out.setdefault(name_key(row[n]), row[e].strip().lower())
-        state.memo["people_of"] = out
+        state.memo["people_of"] = {who: address.lower() for who, address in people_column(
+            state.files, lambda h: h.lower() in ("email", "e-mail"), ("name",), MAX_WRITTEN).items()}
     return state.memo["people_of"]
 
 
@@ -1676,20 +1648,7 @@ def _unpaid_after(state: EvalState, key: str) -> str | None:
 
 def _teams(files: dict[str, dict]) -> dict[str, str]:
     """Each person's team by the sheets of ``files`` that have a name and a team column: name key -> team."""
-    out: dict[str, str] = {}
-    for entry in files.values():
-        if entry.get("kind") != "xlsx":
-            continue
-        for rows in (entry.get("sheets") or {}).values():
-            header = [str(c or "").strip() for c in (rows[0] if rows else [])]
-            team = next((k for k, h in enumerate(header) if _TEAM_COLUMN.search(h)), None)
-            name = next((k for k, h in enumerate(header) if h.lower() in ("name", "employee", "full name")), None)
-            if team is None or name is None:
-                continue
-            for row in rows[1:MAX_WRITTEN]:
-                if max(team, name) < len(row) and row[name] and row[team]:
-                    out.setdefault(name_key(str(row[name])), str(row[team]).strip())
-    return out
+    return people_column(files, _TEAM_COLUMN.search, limit=MAX_WRITTEN)
 
 
 # a person's team said after their name: "Aiko Amari has moved across to our Purchasing team", "Elena moves
