@@ -1814,7 +1814,8 @@ def bounded_lines(text: str) -> str:
 
 # what, said after an item in its sentence, sets it aside ("CTR-2314 has already passed, so it is not
 # included", "#5109 was resolved in a later update", "A182 is not yet due")
-SET_ASIDE = re.compile(r"(?i)\b(?:not included|excluded|left (?:it |them )?(?:out|off|alone)|leaving (?:it |them )?(?:out|off|alone)|(?:is|are|was|were) genuine|(?:was|were|been|is|are) (?:later |since |now |already )?(?:marked |set )?(?:as )?(?:resolved|closed|withdrawn|cancell?ed)|"
+SET_ASIDE = re.compile(r"(?i)\b(?:not included|excluded|so (?:it|they) (?:is|are) out|(?:it's|they're) out|"
+                        r"(?:after|outside|beyond|past) (?:the|our|that|this) (?:[\w-]+ ){0,2}(?:window|period|range|cut-?off)|left (?:it |them )?(?:out|off|alone)|leaving (?:it |them )?(?:out|off|alone)|(?:is|are|was|were) genuine|(?:was|were|been|is|are) (?:later |since |now |already )?(?:marked |set )?(?:as )?(?:resolved|closed|withdrawn|cancell?ed)|"
                         r"already (?:passed|expired|closed|resolved|paid|ended|over)|(?:has|have) (?:already )?passed|"
                         r"no longer|not (?:on|in) (?:the|this|my|our|your) (?:list|digest|report|summary|mail)|"
                         r"not (?:yet )?due|(?:is|are|was|were)(?: not|n't)|isn't|aren't|wasn't|weren't|"

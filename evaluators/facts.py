@@ -542,6 +542,8 @@ def _find_words(body: str, needle: str, case_sensitive: bool) -> Mention | None:
     ("588.00", "$588") and not in a longer one ("588.75")."""
     if not needle:
         return Mention(needle, 0, 0)
+    if needle[0] in "+0" and phone_spans(needle) == [(0, len(needle))]:  # a phone number, in any ordinary form
+        return phone_in(body, needle)
     head, _, last = needle.rpartition(" ")
     number = as_number(last) if head else None
     if number is not None:
@@ -556,6 +558,8 @@ def _find_words(body: str, needle: str, case_sensitive: bool) -> Mention | None:
     counted = _COUNTED.fullmatch(needle)
     if m is None and counted and int(counted["n"]) < len(_SMALL):  # '2 questions' as 'two questions'
         m = _words_pattern(f"{_SMALL[int(counted['n'])]} {counted['rest']}", case_sensitive).search(body)
+    if m is None and counted and re.fullmatch(r"[a-z]+s", counted["rest"]):  # '30 days' as 'a 30-day window'
+        m = _words_pattern(f"{counted['n']}-{counted['rest'][:-1]}", case_sensitive, plural=False).search(body)
     if m is None and IDENTIFIER.fullmatch(needle):
         m = _identifier_pattern(needle).search(body)
     if m is None and _PERSON_NAME.fullmatch(needle):
@@ -796,6 +800,19 @@ def phone_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` writes phone numbers ("+44 7700 900852", "020 7946 0018"): their digits are one
     number to call, not amounts."""
     return [(m.start(), m.end()) for m in _PHONE.finditer(text) if len(re.sub(r"\D", "", m.group(0))) >= 9]
+
+
+_COMPACT_PHONE = re.compile(r"(?<![\w.,:/-])(?:\+\d{10,14}|0\d{9,10}|0\d{4} \d{6})(?![\d:/])")
+
+
+def phone_in(body: str, needle: str) -> Mention | None:
+    """Where ``body`` writes the phone number ``needle`` in any ordinary form: spaced, hyphenated, in
+    brackets or run together ("+44 7700 900852", "+447700900852", "07700 900852"), or None."""
+    key = phone_key(needle)
+    for m in [*_PHONE.finditer(body), *_COMPACT_PHONE.finditer(body)]:
+        if len(re.sub(r"\D", "", m.group(0))) >= 9 and phone_key(m.group(0)) == key:
+            return Mention(m.group(0), m.start(), m.end())
+    return None
 
 
 def phone_key(written: str) -> str:

@@ -113,6 +113,30 @@ def items_above(text: str, pos: int) -> int:
     return n
 
 
+# a line of a list: a bullet or a number, or an item's identifier before its details ("#5119 — Teams room
+# display", "Ticket 5124: New laptop ready", "A144 (Nadia, 17 November)")
+_LISTED_LINE = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)]|[A-Za-z]{0,8}[ -]?#?\d[\w-]*\s*(?::|—|–|-|\()|#\d+\b)\s*\S")
+
+
+def list_sizes(text: str) -> set[int]:
+    """The sizes of the lists ``text`` writes (runs of two or more list lines, read with and without the
+    blank lines between items): what "the four above" or "these 4 still have ...:" count."""
+    sizes: set[int] = set()
+    for gaps in (True, False):
+        run = 0
+        for line in [*text.splitlines()[:MAX_LIST_LINES], "end"]:
+            if _LISTED_LINE.match(line):
+                run += 1
+            elif line.strip() or not gaps:
+                if run >= 2:
+                    sizes.add(run)
+                run = 0
+    return sizes
+
+
+MAX_LIST_LINES = 2_000  # lines of a text read for its lists
+
+
 def span_gap(a: tuple[int, int], b: tuple[int, int]) -> int:
     """Characters between two spans of one text (0 when they touch or overlap): how near a value stands to
     the name it may be said of."""

@@ -18,7 +18,7 @@ functions of the parsed offices and the records.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, datetime
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
@@ -342,6 +342,12 @@ def _shown(part: str) -> str:
 _ITEM_HEAD = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)])\s")  # a list item's mark: its label is the item it is about
 
 
+# a relative clause with its own subject after the counted noun: "the 10 invoices we hold PDFs for", "the
+# three contracts I could find a signed copy of"
+_RESTRICTED = re.compile(r"(?i)\s+(?:(?:that|which)\s+)?(?:we|I|you|they)\s+(?!(?:are|were|is|have|has|had)\s+"
+                         r"(?:to\s+)?(?:approve|pay|chase|review|sign|send|book|hold|list)\b)")
+
+
 def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed: Iterable[int] = ()) -> list[str]:
     """Counts of a noun that names some of the task's sets, none of whose sizes it is (see the module
     rules); ``allowed``: numbers the instruction and the gold's texts give."""
@@ -359,6 +365,11 @@ def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed
         before = part[:m.start()]
         if _PART.search(before) or _PART_FILL.search(m.group("fill") or "") or _PLAN_OR_NOT.search(before):
             continue
+        if _RESTRICTED.match(part, m.end()):
+            continue  # "the 10 invoices we hold PDFs for": a part the writer picks by what they hold
+        listed = [k for k in records.keys_in(part[m.end():]) if k.startswith("#")]
+        if len(listed) == n:
+            continue  # "Five contracts expiring in the window (CTR-2307, …, CTR-2433)": the count of what it lists
         if any(k for k in records.keys_in(before)) or \
                 (line_before.endswith(": ") and _ITEM_HEAD.match(line_before) and any(records.keys_in(line_before))):
             continue  # a count of a named item's things ("Umber Freight has 7 invoices")
@@ -455,6 +466,21 @@ _THEY = re.compile(r"(?i)\b(?:they|their|it|its)\b")
 _YEAR_SAID = re.compile(r"(?i)\b(?:in|during|for|of)\s+((?:19|20)\d\d)\b|\b(?:this|all|the whole)\s+year\b")
 
 
+MAX_SPLIT_ROWS = 200  # rows of a set whose sums before and after each date are totals a text may give
+
+
+def _day_of(cell: object) -> date | None:
+    """A cell's day: a date, a datetime or an ISO date written as text."""
+    if isinstance(cell, date):
+        return cell if not isinstance(cell, datetime) else cell.date()
+    if isinstance(cell, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:[ T].*)?", cell.strip()):
+        try:
+            return date.fromisoformat(cell.strip()[:10])
+        except ValueError:
+            return None
+    return None
+
+
 def set_totals(before: dict[str, dict], gold: dict[str, dict], records: Records) -> frozenset[float]:
     """The totals a text may give of the task's sets: the sum of each column of numbers over the rows the
     gold writes in a sheet (all of them, and those of each value of a column of text), and over the rows of
@@ -474,6 +500,16 @@ def set_totals(before: dict[str, dict], gold: dict[str, dict], records: Records)
                         groups[r[k].strip().casefold()] = groups.get(r[k].strip().casefold(), 0.0) + r[j]
                 if 1 < len(groups) <= 12:
                     out.update(round(abs(v), 2) for v in groups.values())
+            if len(rows) <= MAX_SPLIT_ROWS:  # the rows before or after a date ("15 of them are overdue (£42,540.85)")
+                for k, _other in enumerate(header):
+                    dated = sorted((d, r[j]) for r in rows if j < len(r) and k < len(r)
+                                   and isinstance(r[j], (int, float)) and not isinstance(r[j], bool)
+                                   and (d := _day_of(r[k])) is not None)
+                    if len(dated) >= 3:
+                        run = 0.0
+                        for d, v in dated[:-1]:
+                            run += v
+                            out.update((round(abs(run), 2), round(abs(sum(values) - run), 2)))
 
     def add_items(text: str) -> None:
         by_table: dict[str, list[Entity]] = {}

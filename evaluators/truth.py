@@ -34,13 +34,13 @@ from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
 from officesim.evaluators.consistency import day_total_problems, kind_count_problems
 from officesim.evaluators.replies import quoted_text, restated_range_problems
-from officesim.evaluators.statements import items_above
+from officesim.evaluators.statements import items_above, list_sizes
 from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.written_tables import direction_problems, moved_figure_problems
 from officesim.evaluators.task_sets import (ItemSet, named_total_problems, only_unpaid_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
-from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, day_count_of_records, event_date_of_named, named_in_event, named_with_record, read,
+from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, share_of_text, sum_of_sentence, day_count_of_records, event_date_of_named, named_in_event, named_with_record, read,
                                           said_as_rate, statements_about, true_of_records, worked_out)
 
 SHOWN = 4  # false statements named in a check's message
@@ -1793,6 +1793,10 @@ _MEASURED_SPAN = re.compile(r"(?i)[\s,]*(?:later|ago|since|old|late|overdue|earl
 _CLAUSE_BETWEEN = re.compile(r"(?i)[;:]|,\s*(?:and|but|so|while|whereas|which)\b|\.\s")
 
 
+# "policy:" as a label gives the policy's value after it: "Notice: 22 days (policy: two weeks)"
+_POLICY_LABEL = re.compile(r"(?i)polic(?:y|ies)\s*:")
+
+
 def _durations(text: str, near: list[int] | None = None) -> set[tuple[int, bool]]:
     """The durations a text states, in days, each with whether it counts working days (only those
     within ``POLICY_REACH`` characters of one of the positions ``near``, when given)."""
@@ -1800,6 +1804,7 @@ def _durations(text: str, near: list[int] | None = None) -> set[tuple[int, bool]
     for m in _DURATION.finditer(text):
         if near is not None and not any(m.start() - POLICY_REACH <= at <= m.end() + POLICY_REACH
                                         and not _CLAUSE_BETWEEN.search(text, min(at, m.end()), max(at, m.start()))
+                                        and not (at > m.start() and _POLICY_LABEL.match(text, at))
                                         for at in near):
             continue
         if near is not None and _MEASURED_SPAN.match(text, m.end()):
@@ -2095,6 +2100,7 @@ def _true_context(state: EvalState):
         if beside and claim.kind != "person":  # beside an expected fact: an alternative to it, unless a
             # reading makes it something else (a person is read by what the sentence says of them)
             return (claim.kind == "date" and date_after_span(claim, text, records, _addressed(text))) or (
+                share_of_text(claim, text, state.year) or sum_of_sentence(claim, text, state.year)) or (
                 claim.kind == "number" and bool(claim.currency) and worked_out(claim, text, state.year)) or (
                 claim.kind == "number" and bool(claim.currency) and said_as_rate(text, claim)
                 and true_of_records(claim, text, records, state.year, None)) or (
@@ -2126,6 +2132,12 @@ def _true_context(state: EvalState):
         if claim.kind == "number" and not claim.currency and _ALL_OF.search(text, max(0, claim.start - 16), claim.start) \
                 and items_above(text, claim.start) == claim.value:
             return True  # "... for all three", after a list of three
+        if claim.kind == "number" and not claim.currency and float(claim.value).is_integer() and (
+                _ALL_OF.search(text, max(0, claim.start - 16), claim.start) or _LIST_WORD.match(text, claim.end)) \
+                and int(claim.value) in list_sizes(text):
+            return True  # "I'll deal with the four above", "these 4 still have 'Waiting for you':" and a list of four
+        if claim.kind == "number" and (share_of_text(claim, text, state.year) or sum_of_sentence(claim, text, state.year)):
+            return True  # "Zoe Novak 2 (33%)" of six; "… Vera Chen 1 and Zoe Novak 2 — 6 in all"
         if claim.kind == "number" and scaled_by_words(claim, text, state.instruction, state.year):
             return True  # "1.5x the annual value", "just under its £87,750.00 line" (1.5 x £58,500.00) where
             # the instruction says "one and a half times"
@@ -2164,6 +2176,7 @@ def _a_limit(claim: Claim, text: str) -> bool:
         re.search(r"(?i)\b(?:limit|cap|allowance|maximum|ceiling|threshold)\s+(?:of|is|was|at)\s+$", text[max(0, claim.start - 30):claim.start]))
 
 
+_LIST_WORD = re.compile(r"(?i)\s+(?:above|below|listed|here|in (?:all|total))\b")
 _ALL_OF = re.compile(r"(?i)\b(?:all|each of the|each of these|both|the|these|those)\s+$")
 _PERIOD = re.compile(r"(?i)\b(?:(?P<quarter>quarter|Q[1-4])|(?P<month>month)|(?P<year>year|YTD))\b")
 

@@ -30,7 +30,7 @@ from functools import lru_cache
 from datetime import date, datetime, timedelta
 from typing import Any, Iterable
 
-from officesim.evaluators.claims import (MAX_CLAIMS, Claim, _sentence_at, bounded_lines, claims_in, column_totals,
+from officesim.evaluators.claims import (MAX_CLAIMS, SET_ASIDE, Claim, _sentence_at, bounded_lines, claims_in, column_totals,
                                          same_claim, scaled_by_words)
 from itertools import combinations
 
@@ -2237,7 +2237,9 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
             or (sole if st.start <= c.start < st.end and said_as_rate(text, c) else [])
         bound.append(entities)
         owned.append(own or pointed)
-        if involved is not None:
+        if involved is not None and not (st.start <= c.start < st.end and SET_ASIDE.search(st.text)):
+            # what the task does not involve, named to say why it is left out, is read by its own records
+            # ("Verbena Spas (CTR-2440, £71,000) ... expire on 31 May 2027, after the six-month window")
             entities = [e for e in entities if involved.intersection(records.entities[e].keys)]
         by_id = st.form == "item" and own and any(k.startswith("#") for k in records.keys_in(st.text))
         if st.start <= c.start < st.end and entities and (st.form != "item" or by_id):
@@ -2356,11 +2358,18 @@ def day_count_of_records(c: Claim, text: str, records: Records, keys: Iterable[s
         lo = before[0]
     near = {d.value for d in claims_in(text[lo:at[1]], year=year, kinds=("date",)) if isinstance(d.value, date)}
     written = {d.value for d in claims_in(text, year=year, kinds=("date",))[:MAX_CLAIMS] if isinstance(d.value, date)}
-    rows = {i for key in [*records.keys_in(at[2]), *keys] for i in records.by_key.get(key, ())[:PERSON_ROWS]}
-    known = {a.value for i in list(rows)[:PERSON_ROWS] for _l, a in records.entities[i].attributes
-             if a.kind == "date" and isinstance(a.value, date)}
+    # the records of what the sentence, or the two before it, name ("EXP-1081: rejected. It was submitted 39
+    # days after the 8 September expense")
+    rows = {i for key in [*records.keys_in(text[lo:at[1]]), *keys] for i in records.by_key.get(key, ())[:PERSON_ROWS]}
+    dated = [[a.value for _l, a in records.entities[i].attributes if a.kind == "date" and isinstance(a.value, date)]
+             for i in sorted(rows)[:PERSON_ROWS]]
+    known = {d for row in dated for d in row}
     n = int(c.value)
-    return any(abs((a - b).days) in (n, n - 1) for a in written for b in near | known if a != b)
+    if any(abs((a - b).days) in (n, n - 1) for a in written for b in near | known if a != b):
+        return True
+    # two dates of one record of what the sentence names: "EXP-1082, sent 7 days after your Hamburg travel"
+    # (the row's expense date and the date it was submitted)
+    return any(abs((a - b).days) == n for row in dated for a in row[:8] for b in row[:8] if a != b)
 
 
 def named_with_record(c: Claim, text: str, records: Records, year: int | None) -> bool:
@@ -2519,6 +2528,50 @@ def _shares(text: str, statements: list[Statement], binder: Binder, records: Rec
         out.append(Verdict(found[2], c.text + "%", "number", "false",
                            "is not what any two figures of the text or of the items it names give"))
     return out
+
+
+def share_of_text(c: Claim, text: str, year: int | None) -> bool:
+    """Whether a percentage is one figure the text states over another, as written (rounded to its places):
+    "Six actions remain open: Zoe Novak 2 (33%), Aiko Amari 1 (17%)"."""
+    if c.kind != "number" or not _PERCENT.match(text, c.end):
+        return False
+    every = [n for n in claims_in(text, year=year, kinds=("number",))[:MAX_CLAIMS] if n.start != c.start
+             and not _PERCENT.match(text, n.end)]
+    values = [v for v in dict.fromkeys(float(n.value) for n in every) if v > 0][:MAX_WORKED]
+    found = _sentence_at(text, c.start)
+    if found is None:
+        return False
+    line = text.rfind("\n", 0, c.start) + 1
+    # the share's own figure stands before it in its sentence or line: "Zoe Novak — 2 (33%)"
+    own = [float(n.value) for n in every if max(found[0], line) <= n.start < c.start and float(n.value) > 0][-3:]
+    p = float(c.value)
+    places = len(c.text.split(".")[1].rstrip("% ")) if "." in c.text else 0
+    tol = 0.5 * 10 ** -places + 1e-9
+    return any(abs(100 * a / b - p) <= tol or abs(100 * (a - b) / b - p) <= tol
+               for a in own for b in values if a != b)
+
+
+_IN_ALL = re.compile(r"(?i)\s*(?:in all|in total|altogether|combined|overall|between them|total)\b")
+_TOTAL_BEFORE = re.compile(r"(?i)(?:\b(?:total|in all|altogether|combined|overall|makes?|making|comes? to|that's|so)"
+                           r"\s*(?:of\s*)?[:=—–-]?\s*|[=—–]\s*)$")
+
+
+def sum_of_sentence(c: Claim, text: str, year: int | None) -> bool:
+    """Whether a figure said as a total ("… Vera Chen 1 and Zoe Novak 2 — 6 in all", "Total: 6") is the sum
+    of the figures its sentence (or the list lines just above it) states before it."""
+    if c.kind != "number" or not (_IN_ALL.match(text, c.end) or _TOTAL_BEFORE.search(text, max(0, c.start - 20), c.start)):
+        return False
+    found = _sentence_at(text, c.start)
+    if found is None:
+        return False
+    lo = found[0]
+    above = text.rfind("\n\n", 0, lo)  # the paragraph's list lines above a "Total:" line
+    lo = min(lo, max(0, above)) if text[max(0, above):lo].count("\n") > 1 else lo
+    before = [n for n in claims_in(text[lo:c.start], year=year, kinds=("number",))
+              if not _PERCENT.match(text, lo + n.end)][-MAX_WORKED:]
+    values = [float(n.value) for n in before if (not c.currency) == (not n.currency)]
+    v, tol = float(c.value), tolerance(c.text)
+    return any(abs(sum(values[i:]) - v) <= tol for i in range(max(0, len(values) - 2) + 1) if len(values) - i >= 2)
 
 
 def _worked_out(c: Claim, text: str, year: int | None) -> bool:
