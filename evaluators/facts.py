@@ -597,9 +597,6 @@ def _words_pattern(needle: str, case_sensitive: bool, plural: bool = True) -> re
     return re.compile(left + r"[\s\-‐]+".join(parts) + right, 0 if case_sensitive else re.I)
 
 
-_RANGE_JOIN = re.compile(r"\s*(?:-|–|—|to|until|till)\s*", re.I)
-
-
 def _rival_between(text: str, group: list[Any], others: list[Any], *, year: int | None) -> bool | None:
     """Whether the lines of ``text`` from the first to the last of ``group``'s facts hold a line
     stating none of them, a value of one of their kinds (a number, date, time or identifier) that is

@@ -32,6 +32,7 @@ from officesim.evaluators.records import GENERIC, Records, people_column, fold_w
 from officesim.evaluators.roles import addressee_role_problems, given_roles
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
+from officesim.evaluators.day_counts import DAY_SPAN, day_count_problems
 from officesim.evaluators.consistency import day_total_problems, kind_count_problems
 from officesim.evaluators.replies import quoted_text, restated_range_problems
 from officesim.evaluators.statements import items_above, list_sizes
@@ -1900,6 +1901,15 @@ def other_party_items(place: Place, records: Records, gold_text: str, user: str 
     return out
 
 
+def _task_day_counts(state: EvalState) -> frozenset[int]:
+    """Day counts the instruction, the dialogue and the gold's texts give: the task's own rules."""
+    if "task_day_counts" not in state.memo:
+        texts = "\n".join([state.instruction, *gold_written(state), str(state.gold_answer or "")])
+        state.memo["task_day_counts"] = frozenset(
+            int(w) if w.isdigit() else NUMBER_WORDS[w.lower()] for w in (m.group("n") for m in DAY_SPAN.finditer(texts)))
+    return state.memo["task_day_counts"]
+
+
 def written_truth(state: EvalState) -> Truth:
     """The reading of every place the agent wrote (see the module rules)."""
     records = records_of(state)
@@ -1984,6 +1994,9 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in one_paid_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in invitee_list_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in versus_problems(place.text)]
+        truth.false += [f"{place.where}: {w}" for w in day_count_problems(
+            place.text, records, today=state.now.date() if state.now else None, addressed=place.to or (),
+            given=_task_day_counts(state), year=state.year)]
         truth.false += [f"{place.where}: {w}" for w in forwarded_items_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in attendance_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in quarter_span_problems(place.text)]

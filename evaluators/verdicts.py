@@ -594,7 +594,6 @@ _OVER_LISTED = re.compile(r"(?i)\b(?:none of|neither of|not one of|all of|each o
                           r"eight|nine|ten|\d{1,2})|both|they all|all are|none)\b")
 _TOTAL_OF_LISTED = re.compile(r"(?i)\b(?:together|in total|altogether|in all|combined|between them|all told|"
                               r"(?:that|this|these|they) (?:is|are|come to|comes to|add up to|total)|totals?|totalling)\b")
-_AMOUNT_LABEL = re.compile(r"(?i)amount|total|value|net|gross|sum|balance|due|revenue|spend|cost|price|invoiced|paid")
 
 
 def odd_item_problems(text: str, statements: list[Statement], records: Records) -> list[Verdict]:
@@ -1368,9 +1367,6 @@ def _values(st: Statement, key_spans: list[tuple[int, int]], year: int | None) -
 # the end of an item's own term, not a range's bound: "a contract (CTR-2321) that runs until 30 November 2027"
 _RUNS_UNTIL = re.compile(r"(?i)\b(?:runs?|running|ran|is valid|valid|lasts?|in force|continues?|term(?: runs)?)\s+"
                          r"(?:until|till|through|to)\s*$")
-_OTHERS_CLAUSE = re.compile(r"(?i)(?:^|[;:,.(—–-]\s*(?:and |but |while |whereas )?|\b(?:and|but|while|whereas)\s+)"
-                            r"(?:all )?the (?:rest|others|other (?:\w+ )?(?:ones|items|actions|invoices|orders|"
-                            r"customers|suppliers)|remaining (?:\w+ )?(?:ones|items|actions|invoices|orders))\b[^;:.()]*$")
 
 
 def _attrs(records: Records, entities: list[int], kind: str) -> list[tuple[str, Claim, int]]:
@@ -2551,7 +2547,7 @@ def share_of_text(c: Claim, text: str, year: int | None) -> bool:
                for a in own for b in values if a != b)
 
 
-_IN_ALL = re.compile(r"(?i)\s*(?:in all|in total|altogether|combined|overall|between them|total)\b")
+_TOTAL_AFTER = re.compile(r"(?i)\s*(?:in all|in total|altogether|combined|overall|between them|total)\b")
 _TOTAL_BEFORE = re.compile(r"(?i)(?:\b(?:total|in all|altogether|combined|overall|makes?|making|comes? to|that's|so)"
                            r"\s*(?:of\s*)?[:=—–-]?\s*|[=—–]\s*)$")
 
@@ -2559,7 +2555,7 @@ _TOTAL_BEFORE = re.compile(r"(?i)(?:\b(?:total|in all|altogether|combined|overal
 def sum_of_sentence(c: Claim, text: str, year: int | None) -> bool:
     """Whether a figure said as a total ("… Vera Chen 1 and Zoe Novak 2 — 6 in all", "Total: 6") is the sum
     of the figures its sentence (or the list lines just above it) states before it."""
-    if c.kind != "number" or not (_IN_ALL.match(text, c.end) or _TOTAL_BEFORE.search(text, max(0, c.start - 20), c.start)):
+    if c.kind != "number" or not (_TOTAL_AFTER.match(text, c.end) or _TOTAL_BEFORE.search(text, max(0, c.start - 20), c.start)):
         return False
     found = _sentence_at(text, c.start)
     if found is None:

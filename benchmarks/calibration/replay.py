@@ -43,7 +43,8 @@ def main(argv: list[str]) -> int:
         return 2
     root, label = Path(argv[0]), argv[1]
     run, counts = stage(root, label)
-    done = subprocess.run(["officesim", "validate", "--tasks", str(run), "--split", "hard", "--quiet"],
+    officesim = str(Path(sys.executable).parent / "officesim")  # the venv's command, beside its python
+    done = subprocess.run([officesim, "validate", "--tasks", str(run), "--split", "hard", "--quiet"],
                           capture_output=True, text=True)
     lines, passed_wrong, failed_right = [], 0, 0
     for line in done.stdout.splitlines():

@@ -1,0 +1,138 @@
+"""Day counts a text gives of the things it names, against the dates of their records.
+
+"It was submitted 45 days after the expense", "she gave 8 days' notice", "5 days of annual leave", "13
+days overdue", "Redfern's deadline is 45 days away": a number of days said of an item (named in the
+sentence or the two before it, or the person written to) is a span between two of its dates, or between
+one of them and today, or a number of days its record holds ("Notice (days): 30"). Where the item's
+records and the text's nearby dates give no such span, the count is false.
+
+A count with a bound ("more than 30 days", "within 5 working days"), a count in a sentence about a rule
+(policy, window, limit, allowed, must), a count the task's own texts give, and a count of an item with
+fewer than two dates are not read. Working days are accepted only where the text says working days.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from typing import Iterable
+
+from officesim.evaluators.claims import MAX_CLAIMS, _sentence_at, claims_in
+from officesim.evaluators.records import Records
+from officesim.evaluators.text import NUMBER_WORDS
+
+DAY_SPAN = re.compile(r"(?i)(?<![\w.,£$€/:-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"
+                   r"(?P<kind>calendar\s+|working\s+|business\s+)?days?(?:'|’|'s|’s)?(?![\w-])")
+_BOUND = re.compile(r"(?i)\b(?:more than|less than|fewer than|at least|at most|within|up to|under|over|no more than|"
+                    r"no less than|not more than|maximum|minimum|min\.?|max\.?|about|around|roughly|approximately|"
+                    r"nearly|almost|some|every|each|per|another|extra|further|first|last|next|other)\s+$")
+_RULE = re.compile(r"(?i)\b(?:polic(?:y|ies)|rules?|window|limit|allow\w*|must|need\w*|requires?|required|terms?|"
+                   r"guidance|handbook|grace|standard|usual(?:ly)?|normally|typical(?:ly)?|SLA|target|promise\w*|"
+                   r"if|unless|would|could|should|may|might|will|plan\w*|expect\w*)\b")
+_BETWEEN_EVENTS = re.compile(r"(?i)\s*(?:(?:of\s+)?notice|late|after|before|overdue|ago|away|ahead|early|earlier|later|"
+                             r"left|to go|until|since|in advance|beforehand|past|from)\b")
+MAX_DATES = 12  # dates of one row, and of a text's window, paired with one another
+MAX_ROWS = 40  # rows of the things one sentence names
+
+
+def _weekdays(a: date, b: date) -> int:
+    """Weekdays from ``a`` to ``b``, both counted."""
+    a, b = min(a, b), max(a, b)
+    if (b - a).days > 3_000:
+        return -1
+    return sum(1 for k in range((b - a).days + 1) if (a + timedelta(days=k)).weekday() < 5)
+
+
+def _dates(values: Iterable[object]) -> list[date]:
+    out = []
+    for v in values:
+        if isinstance(v, datetime):
+            v = v.date()
+        if isinstance(v, date) and v not in out:
+            out.append(v)
+    return out[:MAX_DATES]
+
+
+_CLAUSE_BREAK = re.compile(r"(?i)[,;:()]|\s[–—-]\s|\b(?:and|but|so|because|since|while|whereas|which)\b")
+
+
+def _clause_of(sentence: str, at: int) -> str:
+    """The clause of ``sentence`` that the position ``at`` stands in."""
+    starts = [0, *(m.end() for m in _CLAUSE_BREAK.finditer(sentence) if m.end() <= at)]
+    ends = [m.start() for m in _CLAUSE_BREAK.finditer(sentence) if m.start() > at] + [len(sentence)]
+    return sentence[max(starts):min(ends)]
+
+
+def day_count_problems(text: str, records: Records, *, today: date | None, addressed: Iterable[str] = (),
+                       given: Iterable[int] = (), year: int | None = None) -> list[str]:
+    """Day counts of ``text`` that no two dates of what their sentence names give (see the module rules);
+    ``addressed``: the keys of whom the text is written to; ``given``: day counts the task's texts state."""
+    said = set(given)
+    out: list[str] = []
+    whole: list[date] | None = None  # every date the text gives, read once and only if a count needs them
+    for m in list(DAY_SPAN.finditer(text))[:MAX_CLAIMS]:
+        word = m.group("n").lower()
+        n = int(word) if word.isdigit() else NUMBER_WORDS[word]
+        if n < 2 or n in said or _BOUND.search(text, max(0, m.start() - 24), m.start()):
+            continue
+        found = _sentence_at(text, m.start())
+        if found is None:
+            continue
+        lo, hi, sentence = found
+        clause = _clause_of(sentence, m.start() - lo)
+        if _RULE.search(clause):
+            continue
+        start = lo
+        for _ in range(2):  # the sentence and the two before it in its paragraph name what it is about
+            before = _sentence_at(text, start - 2) if start > 1 else None
+            if before is None or text[before[1]:start].count("\n") >= 2:
+                break
+            start = before[0]
+        window = text[start:hi]
+        keys = [*records.keys_in(window), *addressed]
+        rows = sorted({i for k in keys for i in records.by_key.get(k, ())[:MAX_ROWS]})[:MAX_ROWS]
+        row_dates = [_dates(a.value for _l, a in records.entities[i].attributes if a.kind == "date") for i in rows]
+        # an item's identifier names all its records: the claim row and the mail that submitted it
+        for k in keys:
+            if k.startswith("#"):
+                row_dates.append(_dates(a.value for i in records.by_key.get(k, ())[:MAX_ROWS]
+                                        for _l, a in records.entities[i].attributes if a.kind == "date"))
+        row_dates = [d for d in row_dates if d]
+        if sum(len(d) for d in row_dates) < 2:
+            continue  # nothing dated to count between
+        numbers = {int(a.value) for i in rows for _l, a in records.entities[i].attributes
+                   if a.kind == "number" and float(a.value).is_integer()}
+        if n in numbers:
+            continue  # "30 days' notice": the row's own Notice (days)
+        near = _dates(c.value for c in claims_in(window, year=year, kinds=("date",))[:MAX_DATES])
+        # rows that hold a date the text gives are the ones it speaks of ("your leave, 9–11 November"), not
+        # the person's other leave
+        meant = [row for row in row_dates if set(row) & set(near)]
+        every = [*near, *(d for row in row_dates for d in row), *([today] if today else [])]
+        every = list(dict.fromkeys(every))[:MAX_DATES * 8]
+        pairs = [(a, b) for row in (meant or row_dates) for a in row for b in row if a < b]
+        pairs += [(a, b) for a in near for b in every if a != b]
+        if whole is None:
+            whole = _dates(c.value for c in claims_in(text, year=year, kinds=("date",))[:MAX_DATES * 2])
+        # "Your request arrived on 18 October, 22 days ahead": the leave it was ahead of is dated elsewhere
+        # in the text
+        pairs += [(a, b) for a in near for b in whole if a != b]
+        if today:
+            pairs += [(today, b) for b in every if b != today]
+        # working days where the text says so, or where the count is a length ("4 days of leave"), not a
+        # span between two events ("8 days' notice", "45 days late")
+        working = (bool(m.group("kind")) and m.group("kind").strip().lower() in ("working", "business")) or \
+            not _BETWEEN_EVENTS.match(text, m.end())
+        spans = set()
+        for a, b in pairs:
+            days = abs((b - a).days)
+            spans.update((days, days + 1))
+            if working:
+                wd = _weekdays(a, b)
+                spans.update((wd, wd - 1))
+        if n in spans:
+            continue
+        shown = " ".join(sentence.split())
+        out.append(f"{shown[:90]!r} gives {m.group(0).strip()}, which no two dates of what it names give "
+                   f"(nor today and one of them)")
+    return out
