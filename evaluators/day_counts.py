@@ -31,6 +31,7 @@ _RULE = re.compile(r"(?i)\b(?:polic(?:y|ies)|rules?|window|limit|allow\w*|must|n
                    r"if|unless|would|could|should|may|might|will|plan\w*|expect\w*)\b")
 _BETWEEN_EVENTS = re.compile(r"(?i)\s*(?:(?:of\s+)?notice|late|after|before|overdue|ago|away|ahead|early|earlier|later|"
                              r"left|to go|until|since|in advance|beforehand|past|from)\b")
+_LIST_LINE = re.compile(r"[ \t]*(?:[-*•–]|\d{1,2}[.)])\s+\S")
 MAX_DATES = 12  # dates of one row, and of a text's window, paired with one another
 MAX_ROWS = 40  # rows of the things one sentence names
 
@@ -83,13 +84,25 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         if _RULE.search(clause):
             continue
         start = lo
-        for _ in range(2):  # the sentence and the two before it in its paragraph name what it is about
-            before = _sentence_at(text, start - 2) if start > 1 else None
-            if before is None or text[before[1]:start].count("\n") >= 2:
-                break
-            start = before[0]
+        line_at = text.rfind("\n", 0, m.start()) + 1
+        line_end = text.find("\n", m.start())
+        line_end = len(text) if line_end < 0 else line_end
+        if _LIST_LINE.match(text, line_at):
+            # a list item is about what it names, not the items above it ("- PO-4836: promised 9 November,
+            # delivered 15 November (6 days late)" under a line of 5 and 14 November)
+            start, hi = line_at, line_end
+        else:
+            for _ in range(2):  # the sentence and the two before it in its paragraph name what it is about
+                before = _sentence_at(text, start - 2) if start > 1 else None
+                if before is None or text[before[1]:start].count("\n") >= 2:
+                    break
+                start = before[0]
         window = text[start:hi]
-        keys = [*records.keys_in(window), *addressed]
+        # an identifier names the item more closely than its party ("Upland Outdoor ... SO-72566"): the
+        # party's other rows are not what the count is of
+        ids = [k for k in records.keys_in(text[max(start, lo):hi]) if k.startswith("#")] or \
+            [k for k in records.keys_in(window) if k.startswith("#")]
+        keys = ids or [*records.keys_in(window), *addressed]
         rows = sorted({i for k in keys for i in records.by_key.get(k, ())[:MAX_ROWS]})[:MAX_ROWS]
         row_dates = [_dates(a.value for _l, a in records.entities[i].attributes if a.kind == "date") for i in rows]
         # an item's identifier names all its records: the claim row and the mail that submitted it

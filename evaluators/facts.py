@@ -544,6 +544,12 @@ def _find_words(body: str, needle: str, case_sensitive: bool) -> Mention | None:
         return Mention(needle, 0, 0)
     if needle[0] in "+0" and phone_spans(needle) == [(0, len(needle))]:  # a phone number, in any ordinary form
         return phone_in(body, needle)
+    share = _SHARE.fullmatch(needle.strip())
+    if share:  # '4%' as '4 per cent', '4 percent', 'four per cent'
+        n = share["n"]
+        words = [re.escape(n)] + ([_SMALL[int(n)]] if n.isdigit() and int(n) < len(_SMALL) else [])
+        m = re.compile(rf"(?i)(?<![\w.,])(?:{'|'.join(words)})(?:\.0+)?(?:\s*%|\s*(?:per\s?cent|pct)\b)").search(body)
+        return Mention(m.group(0), m.start(), m.end()) if m else None
     head, _, last = needle.rpartition(" ")
     number = as_number(last) if head else None
     if number is not None:
@@ -571,6 +577,7 @@ def _find_words(body: str, needle: str, case_sensitive: bool) -> Mention | None:
 # A count before a noun ('2 questions'), stated also with the count in words ('two questions').
 _COUNTED = re.compile(r"(?P<n>\d{1,2}) (?P<rest>[A-Za-z].*)")
 _SMALL = list(NUMBER_WORDS)
+_SHARE = re.compile(r"(?P<n>\d{1,3}(?:\.\d{1,2})?)\s*%")
 
 
 # An identifier: letters then digits, with or without a separator ("PO-1234", "INV 0042", "B12").

@@ -97,6 +97,20 @@ def items_under(statements: list[Statement], heading: int) -> list[Statement]:
     return [s for s in items if s.indent == indent]
 
 
+def table_under(statements: list[Statement], heading: int) -> tuple[list[str], list[list[str]]] | None:
+    """The table a heading heads, as its header cells and its rows' cells ("By supplier:" over "| Supplier |
+    Invoices | Amount |" and its rows), or None where no table of two or more rows stands under it."""
+    lines = [s.text for s in statements if s.form == "item" and s.head == heading and not _RULE.fullmatch(s.text.strip())]
+    if len(lines) < 3 or not all(_is_row(line) for line in lines):
+        return None
+
+    def cells(line: str) -> list[str]:
+        parts = line.split("\t") if "\t" in line.strip() else line.strip().strip("|").split("|")
+        return [p.strip() for p in parts]
+
+    return cells(lines[0]), [cells(line) for line in lines[1:]]
+
+
 _ITEM_LINE = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)])\s+\S")
 
 

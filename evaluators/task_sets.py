@@ -348,6 +348,11 @@ _RESTRICTED = re.compile(r"(?i)\s+(?:(?:that|which)\s+)?(?:we|I|you|they)\s+(?!(
                          r"(?:to\s+)?(?:approve|pay|chase|review|sign|send|book|hold|list)\b)")
 
 
+# a bound said of the counted items: "Nine invoices are more than 90 days overdue", "4 orders over £1,000"
+_BOUNDED_PART = re.compile(r"(?i)\s+(?:(?:that|which)\s+)?(?:(?:are|were|is|was|have been|had been|stand|fell due)\s+)?"
+                           r"(?:more than|over|under|less than|fewer than|at least|older than|above|below|beyond)\s+[£$€]?\d")
+
+
 def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed: Iterable[int] = ()) -> list[str]:
     """Counts of a noun that names some of the task's sets, none of whose sizes it is (see the module
     rules); ``allowed``: numbers the instruction and the gold's texts give."""
@@ -367,6 +372,8 @@ def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed
             continue
         if _RESTRICTED.match(part, m.end()):
             continue  # "the 10 invoices we hold PDFs for": a part the writer picks by what they hold
+        if _BOUNDED_PART.match(part, m.end()):
+            continue  # "Nine invoices are more than 90 days overdue": a part the writer picks by a bound
         listed = [k for k in records.keys_in(part[m.end():]) if k.startswith("#")]
         if len(listed) == n:
             continue  # "Five contracts expiring in the window (CTR-2307, …, CTR-2433)": the count of what it lists

@@ -41,7 +41,7 @@ from officesim.evaluators.facts import dates_in
 from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold_words, Entity, Records, id_key, label_words,
                                           shown, table_totals)
 from officesim.evaluators.roles import role_problems
-from officesim.evaluators.statements import Statement, cut, items_under, span_gap
+from officesim.evaluators.statements import Statement, cut, items_under, span_gap, table_under
 from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
@@ -1204,6 +1204,10 @@ def comparison_problems(st: Statement, entities: list[int], records: Records, sc
         if limit is None or not limit.currency:
             continue
         below = m.group("op").lower() in ("under", "below", "less than", "lower than")
+        said = [c for c in claims_in(st.text[max(0, m.start() - 60):m.start()], year=scope.year, kinds=("number",))
+                if c.currency][-1:]
+        if said and ((float(said[0].value) < float(limit.value)) if below else (float(said[0].value) > float(limit.value))):
+            continue  # "a refund of £1,040.00, which is above the £1,000.00 limit": the amount just before it
         if not any((v < float(limit.value)) if below else (v > float(limit.value)) for _l, v in named):
             label, v = named[0]
             out.append(Verdict(st.text, st.text[m.start():m.end()] + limit.text, "comparison", "false",
@@ -1215,7 +1219,7 @@ _MEASURED = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3})(?:\s*-\s*|\s+)(?P<u
                        r"mins?|nights?)\b(?P<after>(?:[\s'’-]+[a-z]+){0,3})")
 
 
-_RELATIVE_SPAN = re.compile(r"(?i)[\s'’-]+(?:ago|left|remaining|away|to go|from now|later|earlier|before|after|"
+_RELATIVE_SPAN = re.compile(r"(?i)[\s'’-]+(?:ago|left|remaining|away|to go|from now|from today|later|earlier|before|after|"
                             r"overdue|late|early|since|until|till|past|beyond|ahead|out)\b")
 
 
@@ -1860,6 +1864,9 @@ def _checkable(c: Claim, st: Statement, scope: Scope) -> bool:
     return c.kind == "phone"
 
 
+_POSTFIX_LABEL = re.compile(r"\s+[A-Za-z][A-Za-z ]{0,24}?\s*[/|,;]\s*")
+
+
 def _gap_words(c: Claim, st: Statement) -> set[str]:
     """The words between ``c`` and the value or clause break before it: what the writer says it is."""
     before = st.text[:c.start]
@@ -1868,6 +1875,8 @@ def _gap_words(c: Claim, st: Statement) -> set[str]:
     for d in claims_in(before, year=None, kinds=READ_KINDS):
         if d.end > cut_at:
             cut_at, last = d.end, d
+    if last is not None and cut_at == last.end and _POSTFIX_LABEL.fullmatch(before[cut_at:]):
+        return set()  # "2 October promised / 4 October delivered": the word after a value is that value's label
     words = label_words(before[cut_at:])
     if not words and last is not None and last.kind == "id":
         # the verb stands before the item it is about: "We paid invoice RI-2606-0189 on 15 July"
@@ -1955,6 +1964,20 @@ def _noun_breakdown(items: list[Statement], noun: str) -> int | None:
     return sum(int(m.group(1)) for m in found)
 
 
+def _table_breakdown(statements: list[Statement], index: int, noun: str) -> int | None:
+    """The sum of a table's column headed by ``noun`` ("| Supplier | Invoices | Amount |" under "16 unpaid
+    invoices ... By supplier:"), or None."""
+    table = table_under(statements, index)
+    if table is None:
+        return None
+    header, rows = table
+    stem = noun.lower().rstrip("s")
+    column = next((k for k, cell in enumerate(header) if cell.lower().rstrip("s") == stem), None)
+    if column is None or not all(column < len(r) and r[column].isdigit() for r in rows):
+        return None
+    return sum(int(r[column]) for r in rows)
+
+
 def _count_problem(st: Statement, statements: list[Statement], index: int) -> Verdict | None:
     """A heading that counts what it heads ("Three invoices are still open:") over another number of items."""
     counts = [m for m in _COUNT.finditer(st.text)
@@ -1976,6 +1999,8 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
         return None  # "6 open actions:" over "- Aiko Amari: 1", "- Nadia Lin: 2", …: a breakdown of the six
     if any(_noun_breakdown(items, m.group(2)) == _number(m.group(1)) for m in counts):
         return None  # "19 unpaid invoices ... By supplier:" over "- Umber Freight: 2 invoices, £16,388.15", …
+    if any(_table_breakdown(statements, index, m.group(2)) == _number(m.group(1)) for m in counts):
+        return None  # "16 unpaid invoices ... By supplier:" over a table with an "Invoices" column of 2, 2, …
     m = counts[0]
     return Verdict(st.text, m.group(0), "count", "false",
                    f"counts {_number(m.group(1))} {m.group(2)}, but {len(items)} are listed under it")

@@ -71,3 +71,24 @@ def test_bounds_rules_and_the_tasks_own_counts_are_not_read():
     assert day_count_problems("EXP-4411: the policy allows 30 days to submit.", records, today=TODAY) == []
     assert day_count_problems("EXP-4411 was submitted 60 days after the expense.", records, today=TODAY,
                               given=[60]) == []
+
+
+def test_an_identifier_names_the_item_more_closely_than_its_party():
+    rows = [["Order", "Customer", "Order date", "Total"],
+            *[[f"SO-7{2500 + k}", "Upland Outdoor", f"2026-{k % 10 + 1:02d}-{k % 27 + 1:02d}", "100"] for k in range(60)],
+            ["SO-72566", "Upland Outdoor", "2026-11-06", "1050"]]
+    records = build_records({"data/orders.xlsx": _book(("Orders", rows))}, 2026)
+    text = "Upland Outdoor has gone quiet - it is now {} days since their last order, SO-72566."
+    assert day_count_problems(text.format(10), records, today=date(2026, 11, 16)) == []
+    # the party's other 60 orders give many spans from today; the order named gives one
+    assert day_count_problems(text.format(14), records, today=date(2026, 11, 16)) != []
+
+
+def test_a_list_item_is_read_by_its_own_dates_not_the_items_above():
+    rows = [["PO", "Supplier", "Promised", "Delivered"], ["PO-4834", "Saltmarsh", "2026-11-05", "2026-11-14"],
+            ["PO-4836", "Saltmarsh", "2026-11-09", "2026-11-15"]]
+    records = build_records({"data/po.xlsx": _book(("Orders", rows))}, 2026)
+    text = ("Late deliveries:\n- PO-4834: promised 5 November 2026, delivered 14 November 2026\n"
+            "- PO-4836: promised 9 November 2026, delivered 15 November 2026 ({} days late)\n")
+    assert day_count_problems(text.format(6), records, today=date(2026, 11, 16)) == []
+    assert day_count_problems(text.format(9), records, today=date(2026, 11, 16)) != []

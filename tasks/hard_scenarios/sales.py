@@ -118,6 +118,9 @@ def dormant_customers(w: World) -> dict:
         checks.append(check("email_sent", f"told {name[ex]}", sender=w.user.email, to=[ex], cc=[director.email],
                             body_contains=[x for c in cs for x in (c.name, last[c.name].order)],
                             body_excludes=others,
+                            # "Your other two accounts are fine: Beacon Hill Schools last ordered on 12 November"
+                            excludes_unless=["are fine", "is fine", "active", "still ordering", "ordered recently",
+                                             "ordering regularly"],
                             lines=[[c.name, last[c.name].order] for c in cs]))
     return {"instruction": instruction, "gold": gold, "checks": checks}
 
