@@ -145,8 +145,10 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
             # "Asha Kovac (Account Executive): 1" names no item and no one's: her job, though she is also
             # the account executive of customers; "your account executive, Aiko Amari" is what she is to yours
             possessed = re.search(r"(?i)\b(?:your|their|his|her|its|our|my)\s+(?:\w+\s+){0,2}$", text[max(0, rs - 30):rs])
-            as_job = not possessed and \
-                len([k for k in found if k not in (person, role)]) == 0
+            held = _held(records, rows, cols) | (given or {}).get(person, frozenset())
+            # "From today Yara Dubois, Account Executive, will look after Ivy Lane Bakeries": her job title,
+            # given plainly, where the directory holds it (not "your account executive, Yara Dubois")
+            as_job = not possessed and (len([k for k in found if k not in (person, role)]) == 0 or role in held)
             if relation in _relations(records, name_key(text[ps:pe])) and not as_job:
                 # "your account executive, Aiko Amari": what she is to the item (its column), not her job;
                 # false where the item the statement is about names someone else there (``items``)
@@ -156,8 +158,6 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
                         out.append((text[rs:re_], text[ps:pe], f"{', '.join(sorted(holders))} as {item.name}'s {relation}"))
                         break
                 continue
-            held = _held(records, rows, cols)
-            held |= (given or {}).get(person, frozenset())
             if held and role not in held:
                 out.append((text[rs:re_], text[ps:pe], ", ".join(sorted(held))))
     return out

@@ -12,6 +12,7 @@ judged. Pure functions of the parsed offices.
 from __future__ import annotations
 
 import re
+from itertools import combinations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -105,6 +106,26 @@ def ranked_lists(before: dict[str, dict], gold: dict[str, dict]) -> list[Ranked]
 _PERIOD_SAID = re.compile(r"(?i)\b(?:last|previous|prior|this|next)\s+(?:year|quarter|month)|\ba year (?:ago|earlier|before)|"
                           r"\b(?:19|20)\d\d\b|\bQ[1-4]\b")
 _CHANGE = re.compile(r"(?i)\b(?:increase|rise|growth|gain|jump|drop|decrease|fall|decline|change|improvement)s?\b")
+
+
+# a superlative of a gap between two of a row's figures: "the largest overspend in pounds is CC-410" (its
+# Forecast less its Budget), whether or not the list writes that gap as a column
+_GAP = re.compile(r"(?i)\b(?:overspend|overspent|overrun|over budget|over contract|variance|shortfall|headroom|gap|"
+                  r"difference|excess|margin|underspend|savings?)\b")
+MAX_GAP_COLUMNS = 12  # numeric columns of a list whose pairwise differences a gap's superlative is read by
+
+
+def _gap_extremes(ranked: Ranked, sup: str) -> set[int]:
+    """The rows whose difference between two numeric columns is the greatest (least) of the list, for each
+    pair of its numeric columns."""
+    greatest = bool(re.fullmatch(f"{_MOST}|{_LAST}", sup.lower()))
+    numeric = [v for v in ranked.columns.values() if isinstance(v[0], (int, float)) and not isinstance(v[0], bool)]
+    out: set[int] = set()
+    for a, b in combinations(numeric[:MAX_GAP_COLUMNS], 2):
+        gaps = [abs(x - y) for x, y in zip(a, b)]
+        best = max(gaps) if greatest else min(gaps)
+        out |= {i for i, g in enumerate(gaps) if g == best}
+    return out
 
 
 def _extremes(ranked: Ranked, sup: str, every_column: bool = False) -> set[int]:
@@ -216,6 +237,8 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
                     # "the largest increase": a change, by whichever column holds it; "last year's best
                     # seller": by the column of that period
                     extremes |= _extremes(ranked, sup, every_column=True)
+                if _GAP.search(m.group(0)) and not any(_GAP.search(label) for label in ranked.columns):
+                    extremes = _gap_extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))
                 if extremes and row not in extremes:
                     names = ", ".join(sorted({k.lstrip("#") for i in extremes for k in ranked.keys[i]
                                               if k.startswith("#")} or {k for i in extremes for k in ranked.keys[i]}))[:80]

@@ -99,3 +99,30 @@ def test_days_from_today_are_no_notice_period():
     assert not [w for w in _false(true, records, now) if "Notice" in w]
     false = "CTR-2391 Quayside Print Works has a 13-day notice period."
     assert [w for w in _false(false, records, now) if "Notice" in w]
+
+
+# ---- round V (blind, 8 other hard tasks): a gap's superlative, a job title given plainly ---------------------------
+
+def test_a_superlative_of_a_gap_is_read_by_the_difference_of_two_columns():
+    from officesim.evaluators.superlatives import Ranked, superlative_problems
+
+    ranked = Ranked(where="data/finance/reforecast.xlsx",
+                    keys=(frozenset({"#CC310"}), frozenset({"#CC410"}), frozenset({"#CC710"})),
+                    columns={"Budget": (46000.0, 27500.0, 15500.0), "Forecast": (55378.04, 45458.15, 31660.17)})
+    assert superlative_problems("Note that the largest overspend in pounds is CC-410.", [ranked]) == []
+    assert superlative_problems("Note that the largest overspend in pounds is CC-310.", [ranked]) != []
+    assert superlative_problems("The largest forecast is CC-410.", [ranked]) != []
+
+
+def test_a_job_title_given_plainly_is_the_directory_role_not_a_column_of_the_item():
+    from officesim.evaluators.roles import role_problems
+
+    staff = [["Name", "Email", "Role"], ["Yara Dubois", "yara.dubois@harbourline.test", "Account Executive"],
+             ["Aiko Amari", "aiko.amari@harbourline.test", "Account Executive"],
+             ["Hana Costa", "hana.costa@harbourline.test", "Operations Manager"]]
+    customers = [["Customer", "Account executive"], ["Ivy Lane Bakeries", "Aiko Amari"], ["Sorrel Bay Cafes", "Yara Dubois"]]
+    records = build_records({"data/people/staff.xlsx": _book(("Staff", staff)),
+                             "data/sales/customers.xlsx": _book(("Customers", customers))}, 2026)
+    plain = "From today Yara Dubois, Account Executive, will look after Ivy Lane Bakeries."
+    assert role_problems(plain, records) == []
+    assert role_problems("From today Hana Costa, Account Executive, will look after Ivy Lane Bakeries.", records) != []
