@@ -1911,6 +1911,12 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
 def calendar_claims(files: dict[str, dict], before: dict[str, dict] | None) -> list[Claim]:
     """Dates and times of the events the agent's office holds that the initial office does not: a mail
     may state the meeting the agent itself booked."""
+    return [c for _about, c in calendar_events(files, before)]
+
+
+def calendar_events(files: dict[str, dict], before: dict[str, dict] | None) -> list[tuple[str, Claim]]:
+    """``calendar_claims``, each with the words of its event (title, description, attendees): what a
+    statement must name for the event's date or time to be its own."""
     out = []
     for path, entry in files.items():
         if entry.get("kind") != "ics":
@@ -1919,15 +1925,17 @@ def calendar_claims(files: dict[str, dict], before: dict[str, dict] | None) -> l
         for e in entry.get("events") or []:
             if (e.get("summary"), e.get("start"), e.get("end")) in old:
                 continue
+            words = " ".join(str(w) for w in [e.get("summary") or "", e.get("description") or "",
+                                               *(e.get("attendees") or [])])[:2_000]
             for key in ("start", "end"):
                 value = str(e.get(key) or "")
                 try:
                     moment = datetime.fromisoformat(value)
                 except ValueError:
                     continue
-                out.append(Claim("date", moment.date(), value))
+                out.append((words, Claim("date", moment.date(), value)))
                 if len(value) > 10:
-                    out.append(Claim("time", time(moment.hour, moment.minute), value))
+                    out.append((words, Claim("time", time(moment.hour, moment.minute), value)))
     return out
 
 

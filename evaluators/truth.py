@@ -24,7 +24,7 @@ from datetime import date, datetime, time, timedelta
 from officesim.evaluators.periods import period_problems
 from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
                                           counted_action_problems, mail_key, verb_of)
-from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentence_at, heading_over, scaled_by_words, added_text, calendar_claims, claims_in, directory_of,
+from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentence_at, heading_over, scaled_by_words, added_text, calendar_events, claims_in, directory_of,
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
@@ -224,7 +224,6 @@ def scope_of(state: EvalState, place: Place) -> Scope:
     events, today, the user and the place's addressees."""
     if "truth_scope" not in state.memo:
         claims = claims_in(state.instruction, year=state.year, dotted_times=True)
-        claims += calendar_claims(state.files, state.before)
         if state.now is not None:
             claims.append(Claim("number", float(state.now.year), str(state.now.year)))
         texts = [*gold_written(state), str(state.gold_answer or "")]
@@ -247,7 +246,10 @@ def scope_of(state: EvalState, place: Place) -> Scope:
         state.memo["given_roles"] = {k: gold_roles.get(k, frozenset()) | done_roles.get(k, frozenset())
                                      for k in {*gold_roles, *done_roles}}
     totals = [Claim("number", t, f"{t:.2f}") for t in set_totals_of(state)]
-    return Scope(claims=[*given, *addresses, *totals], written=written, about=about, now=state.now, year=state.year,
+    if "own_events" not in state.memo:
+        state.memo["own_events"] = calendar_events(state.files, state.before)
+    return Scope(claims=[*given, *addresses, *totals], events=state.memo["own_events"], written=written, about=about,
+                 now=state.now, year=state.year,
                  known=state.memo.get("known_ids"), changed=state.memo["changed_cells"],
                  done=state.memo["done_cells"], roles=state.memo["given_roles"],
                  texts=(state.instruction, *gold_written(state), str(state.gold_answer or "")))

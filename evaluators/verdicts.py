@@ -79,7 +79,9 @@ class Verdict:
 class Scope:
     """What any written text of the task may state whatever it is about (see the module rules)."""
 
-    claims: list[Claim] = field(default_factory=list)  # given: the instruction, today, own events, addressees
+    claims: list[Claim] = field(default_factory=list)  # given: the instruction, today, addressees
+    # the agent's own new events' dates and times, each with its words: true of what the event names
+    events: list[tuple[str, Claim]] = field(default_factory=list)
     written: list[Claim] = field(default_factory=list)  # what the gold writes: true unless about another item
     about: list[tuple[frozenset[int], Claim]] = field(default_factory=list)  # ... with the entities it is about
     now: datetime | None = None
@@ -1441,6 +1443,15 @@ _TAKES_EFFECT = re.compile(r"(?i)\b(?:from|effective(?: from| on)?|starting(?: o
                            r"with effect from)\s*$")
 
 
+def _of_event(records: Records, words: str, entities: list[int]) -> bool:
+    """Whether a statement about ``entities`` may give the date or time of an event whose ``words`` (title,
+    description, attendees) are these: it names no item by an identifier, or the event names one it names."""
+    if not any(k.startswith("#") for e in entities[:200] for k in records.entities[e].keys):
+        return True
+    keys = set(records.keys_in(words))
+    return any(keys.intersection(records.entities[e].keys) for e in entities[:200])
+
+
 def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope: Scope,
            numbers: list[Claim], dates: list[date], antecedent: str = "", columns: Iterable[float] = (),
            sole: list[int] = ()) -> Verdict | None:
@@ -1453,6 +1464,11 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     if any(same_claim(c, s) for s in scope.claims if not isinstance(s.value, tuple)) or (by_rule and not entities):
         return verdict("true")
     if scope.now is not None and c.kind == "date" and _same_date(c, scope.now.date()):
+        return verdict("true")
+    if any(same_claim(c, s) and _of_event(records, about, entities) for about, s in scope.events):
+        # "your review is booked for 20 October at 14:00": the day of the event the agent booked, unless the
+        # statement is about an item the event does not name ("CTR-2314 expires 31 March 2027", the day of
+        # another contract's reminder)
         return verdict("true")
     gold_says = any(same_claim(c, s) for s in scope.written)
     clause_at = max((m.end() for m in _CLAUSE.finditer(st.text, 0, c.start)), default=0)

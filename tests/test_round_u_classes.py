@@ -126,3 +126,19 @@ def test_a_job_title_given_plainly_is_the_directory_role_not_a_column_of_the_ite
     plain = "From today Yara Dubois, Account Executive, will look after Ivy Lane Bakeries."
     assert role_problems(plain, records) == []
     assert role_problems("From today Hana Costa, Account Executive, will look after Ivy Lane Bakeries.", records) != []
+
+
+# ---- the agent's own event's day is true of what the event names, not of any item -------------------------------
+
+def test_an_events_day_is_not_true_of_an_item_the_event_does_not_name():
+    from officesim.evaluators.claims import Claim
+
+    rows = [["Ref", "Party", "Expiry", "Notice (days)"], ["CTR-2314", "Elmstead Uniforms", "2027-04-30", "90"],
+            ["CTR-2370", "Redfern IT Services", "2027-04-30", "30"]]
+    records = build_records({"data/contracts.xlsx": _book(("Contracts", rows))}, 2026)
+    reminder = ("Notice deadline: Redfern IT Services", Claim("date", datetime(2027, 3, 31).date(), "2027-03-31"))
+    scope = Scope(now=datetime(2026, 10, 19, 9), year=2026, events=[reminder])
+    true = read("- CTR-2370, Redfern IT Services: notice must be given by 31 March 2027", records, scope)
+    assert not true.false
+    false = read("- CTR-2314, Elmstead Uniforms: expires 31 March 2027", records, scope)
+    assert [v for v in false.false if v.value == "31 March 2027"]
