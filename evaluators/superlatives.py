@@ -12,9 +12,9 @@ judged. Pure functions of the parsed offices.
 from __future__ import annotations
 
 import re
-from itertools import combinations
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from itertools import combinations
 from typing import Any
 
 from officesim.evaluators.claims import claims_in

@@ -1206,11 +1206,16 @@ def comparison_problems(st: Statement, entities: list[int], records: Records, sc
         if limit is None or not limit.currency:
             continue
         below = m.group("op").lower() in ("under", "below", "less than", "lower than")
+        bound = float(limit.value)
+
+        def holds(v: float) -> bool:
+            return v < bound if below else v > bound
+
         said = [c for c in claims_in(st.text[max(0, m.start() - 60):m.start()], year=scope.year, kinds=("number",))
                 if c.currency][-1:]
-        if said and ((float(said[0].value) < float(limit.value)) if below else (float(said[0].value) > float(limit.value))):
+        if said and holds(float(said[0].value)):
             continue  # "a refund of £1,040.00, which is above the £1,000.00 limit": the amount just before it
-        if not any((v < float(limit.value)) if below else (v > float(limit.value)) for _l, v in named):
+        if not any(holds(v) for _l, v in named):
             label, v = named[0]
             out.append(Verdict(st.text, st.text[m.start():m.end()] + limit.text, "comparison", "false",
                                f"is not true of {records.entities[rows[0]].name}: its {label!r} is {v:,.2f}"))
