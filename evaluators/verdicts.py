@@ -312,7 +312,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
                 reading.verdicts.append(next(v for v in verdicts if v is not None and v.verdict == "true"))
                 continue
             if any(v is None for v in verdicts):
-                unread = unread or not entities
+                unread = True  # bound or not, a value no reading decides is not graded: say so
                 continue
             reading.verdicts.append(verdicts[0])
         if unread:
@@ -328,6 +328,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if own:
             reading.verdicts += not_yet_problems(st, own, records)
         reading.verdicts += span_date_problems(st, records, scope.year)
+        reading.verdicts += range_end_problems(st, entities, records, scope.year)
         reading.verdicts += changed_value_problems(st, records, scope)
         # only what the statement names itself: a category said under a heading may be the heading's
         reading.verdicts += category_problems(st, own, spans, records, scope)
@@ -1575,7 +1576,59 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         theirs = ", ".join(sorted({shown(a) for _l, a, _i in own}))[:120]
         return verdict("false", f"is not what the office says of {records.entities[entities[0]].name} ({theirs}), "
                                 "and no record of the office, the task or a sum of them gives it")
+    stranger = _held_by_strangers(c, st, entities, holders, records, scope, numbers)
+    if stranger:
+        return verdict("false", stranger)
     return None
+
+
+def _own_rows(records: Records, key: str) -> list[int]:
+    """The rows of the tables that hold ``key`` in one row only (a customer's row of the customer list, of the
+    contracts register), once per records and key."""
+    found = records.__dict__.setdefault("_own_rows", {})
+    if key not in found:
+        by_table: dict[str, list[int]] = {}
+        for i in records.by_key.get(key, ()):
+            e = records.entities[i]
+            if "#" in e.collection and not e.collection.endswith(("#lines", "#mail")):
+                by_table.setdefault(e.collection, []).append(i)
+        found[key] = sorted(rows[0] for rows in by_table.values() if len(rows) == 1)
+    return found[key]
+
+
+NAMED_RECORDS = 4  # an item's own records (a contacts row, a contract row); more is a party with many rows
+
+
+def _held_by_strangers(c: Claim, st: Statement, entities: list[int], holders: list[int], records: Records,
+                       scope: Scope, numbers: list[Claim]) -> str | None:
+    """Why an amount or date said of an item the statement names is false (or None): the item has values of that
+    kind, none of them is this one, and only records that share no name or identifier with it hold it.
+    "Kite Field Sports … (£41,000 a year)" where its row says £14,000 and £41,000 is another customer's: that
+    the value stands somewhere in the office is no warrant for saying it of this customer."""
+    if not (c.kind == "date" or _money(c)) or not _checkable(c, st, scope):
+        return None
+    spans = records.keys_in(st.text)
+    said = [k for k in spans if any(k in records.entities[e].keys for e in entities)]
+    # the item's own rows: the tables that list it once (its contacts row, its contract row); the rows that
+    # only mention it (its orders) are read elsewhere, as sums and the like
+    named = sorted({i for k in said for i in _own_rows(records, k)})
+    if not named or len(named) > NAMED_RECORDS:
+        return None
+    theirs = [a for e in named for label, a in records.entities[e].values(c.kind)
+              if c.kind == "date" or _money(a) or _MONEY_LABEL.search(label)]
+    if not theirs or any(same_claim(c, a) for a in theirs) or _derived(c, st, [("", a, e) for e in named for _l, a in
+                                                                         records.entities[e].values(c.kind)],
+                                                                  records, named, numbers, []):
+        return None
+    kin = {k for e in named for k in records.entities[e].keys}
+    if any(kin.intersection(records.entities[h].keys) for h in holders[:200]) or any(
+            _named_in_words(records.entities[h], st.text, [records.entities[e] for e in entities]) for h in holders[:50]):
+        return None  # a record about this item, or one the statement names too, holds it
+    shown_theirs = ", ".join(sorted({shown(a) for a in theirs}))[:120]
+    held = f"; only records about other things hold it (e.g. {records.entities[holders[0]].name})" if holders else \
+        ", and no record of the office gives it"
+    start, end = spans[said[0]]
+    return f"is not what the office says of {st.text[start:end]} ({shown_theirs}){held}"
 
 
 # a verb of writing before a date: the date is a mail's, not the item's
@@ -2170,6 +2223,45 @@ def span_date_problems(st: Statement, records: Records, year: int | None) -> lis
             out.append(Verdict(st.text, c.text, "date", "false",
                                f"is given as {n} {unit}s on from a date of what the statement names, but by the office's "
                                f"records that falls on {near[0].isoformat()}"))
+    return out
+
+
+_RANGE_FIRST = re.compile(r"(?i)\b(?:start|from\b|first|begin|out\b|leav|depart)")
+_RANGE_LAST = re.compile(r"(?i)\b(?:end|to\b|until|last|return|back\b|finish)")
+
+
+def range_end_problems(st: Statement, entities: list[int], records: Records, year: int | None) -> list[Verdict]:
+    """A range "from 26 October to 7 November" one end of which is a row's end (or start) day while the other is
+    not that row's start (or end): Felix's leave runs 21 October to 7 November, so "on leave from 26 October to 7
+    November" gives a false first day. Rows are those the statement is bound to or names, with a first and a last
+    day under labels that say so."""
+    out = []
+    dates = sorted((c for c in claims_in(st.text, year=year, kinds=("date",)) if isinstance(c.value, date)),
+                   key=lambda c: c.start)
+    pairs = [(a, b) for a, b in zip(dates, dates[1:]) if a.value < b.value and _RANGE_GAP.fullmatch(st.text[a.end:b.start])]
+    if not pairs:
+        return out
+    rows = set(entities[:ALIGNED_ENTITIES]) | {i for k in records.keys_in(st.text)
+                                              for i in records.by_key.get(k, ())[:PERSON_ROWS]}
+    spans = []
+    for i in rows:
+        days = [(label, a.value) for label, a in records.entities[i].values("date") if isinstance(a.value, date)]
+        first = [d for label, d in days if _RANGE_FIRST.search(label)]
+        last = [d for label, d in days if _RANGE_LAST.search(label) and not _RANGE_FIRST.search(label)]
+        if len(first) == 1 and len(last) == 1 and first[0] <= last[0]:
+            spans.append((first[0], last[0], records.entities[i].name))
+    for a, b in pairs:
+        if any(f == a.value and l == b.value for f, l, _n in spans):
+            continue
+        for f, l, name in spans:
+            if l == b.value and f != a.value:
+                out.append(Verdict(st.text, a.text, "date", "false",
+                                   f"is given as the first day, but {name} runs {f.isoformat()} to {l.isoformat()}"))
+                break
+            if f == a.value and l != b.value:
+                out.append(Verdict(st.text, b.text, "date", "false",
+                                   f"is given as the last day, but {name} runs {f.isoformat()} to {l.isoformat()}"))
+                break
     return out
 
 
