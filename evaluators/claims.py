@@ -1845,6 +1845,27 @@ def a_year(claim: Claim, text: str, year: int | None) -> bool:
         after is None or after.group(1).lower() in {"and", "or", "vs", "versus", "to", "compared", "was", "were", "is"}
 
 
+_SECTION_WORD = re.compile(r"(?i)\b(?:section|clause|rule|paragraph|para|part|article|point|step|item|version)\s+$")
+
+
+def section_of(claim: Claim, text: str, texts: Iterable[Any], units: list[tuple[Claim, set[str], int]]) -> bool:
+    """Whether a number is a section of a source ("under section 2 of the travel policy"): a whole number written
+    after "section", "rule" or the like, that a task text numbers a line with ("2. Hotels", "Section 2"), or that
+    a line of the office states beside a word of the sentence ("2. Hotels. A night's hotel may cost …" for "a
+    Hamburg hotel night")."""
+    if claim.kind != "number" or claim.currency or not float(claim.value).is_integer() \
+            or not _SECTION_WORD.search(text, max(0, claim.start - 12), claim.start):
+        return False
+    n = int(claim.value)
+    numbered = re.compile(rf"(?im)^\s*(?:(?:section|clause|rule|part|article|version)\s+)?{n}(?:[.):]|\s+[A-Z])"
+                          rf"|\b(?:section|clause|rule|part|article|version)\s+{n}\b")
+    if any(numbered.search(str(t or "")) for t in texts):
+        return True
+    at = _sentence_at(text, claim.start)
+    words = content_words(at[2] if at else text) - {"section", "clause", "rule", "paragraph", "part", "article", "policy"}
+    return any(u.kind == "number" and not u.currency and float(u.value) == n and words & around for u, around, _i in units)
+
+
 def _reference(claim: Claim, text: str) -> bool:
     """Whether a claim names an item: an identifier, or a number written as one ("#5110")."""
     return claim.kind == "id" or (claim.kind == "number" and "#" in text[max(0, claim.start - 1):claim.start + 1])
@@ -1880,6 +1901,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
         strays += [c for c in invented_ids(text, known, year) if (c.kind, c.text) not in seen and str(c.value) not in given]
     strays = [c for c in strays if not (_reference(c, text) and set_aside(text, c))]  # named to say it is left out
     strays = [c for c in strays if not a_year(c, text, year)]  # "Q3 2025", "in 2025": when, not a figure
+    strays = [c for c in strays if not section_of(c, text, support.texts, sources or [])]  # "section 5 of …"
     if strays:
         problems.append("also states " + ", ".join(f"{show(c.text)} ({c.kind})" for c in strays[:5])
                         + ", which neither the task nor its sources support")

@@ -588,6 +588,9 @@ _GAP_WORDS = re.compile(r"(?i)\b(?:over\w*|under\w*|difference|differ\w*|extra|e
                         r"discrepanc\w*|gap|variance|more than|less than|above|below|beyond)\b")
 
 
+_A_RATE = re.compile(r"(?i)\s*(?:(?:a|an|per|each|every)\s+(?:night|day|week|month|year|hour|unit|item|person|head)\b|each\b)")
+
+
 def total_problems(text: str, totals: frozenset[float], supported: Callable[[Claim], bool], records: Records,
                    year: int | None, gaps: frozenset[float] = frozenset()) -> list[str]:
     """A total of the task's items ("the seven invoices come to £26,617.22 in total") that is none of the
@@ -605,6 +608,8 @@ def total_problems(text: str, totals: frozenset[float], supported: Callable[[Cla
         amounts = [c for c in claims_in(sentence, year=year, kinds=("number",)) if c.currency]
         for c in amounts:
             value = round(abs(float(c.value)), 2)
+            if _A_RATE.match(sentence, c.end):
+                continue  # "came to £187.00 a night": a rate, not the total the sentence speaks of
             if any(abs(value - t) <= 0.011 for t in (*totals, *gaps)) or supported(c) or records.holders(c):
                 continue
             if any(abs(value - t) <= 0.011 for t in table_totals(records)):

@@ -42,7 +42,7 @@ from officesim.evaluators.task_sets import (ItemSet, named_total_problems, only_
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
 from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, share_of_text, sum_of_sentence, day_count_of_records, event_date_of_named, named_in_event, named_with_record, read,
-                                          said_as_rate, statements_about, true_of_records, worked_out)
+                                          said_as_rate, statements_about, true_of_records, worked_out, counts_named_ids)
 
 SHOWN = 4  # false statements named in a check's message
 
@@ -2114,7 +2114,7 @@ def _true_context(state: EvalState):
     def true_context(claim: Claim, text: str, beside: bool = False) -> bool:
         if beside and claim.kind != "person":  # beside an expected fact: an alternative to it, unless a
             # reading makes it something else (a person is read by what the sentence says of them)
-            return (claim.kind == "date" and date_after_span(claim, text, records, _addressed(text))) or (
+            return (claim.kind == "date" and date_after_span(claim, text, records, _addressed(text), state.now.date() if state.now else None)) or (
                 share_of_text(claim, text, state.year) or sum_of_sentence(claim, text, state.year)) or (
                 claim.kind == "number" and bool(claim.currency) and worked_out(claim, text, state.year)) or (
                 claim.kind == "number" and bool(claim.currency) and said_as_rate(text, claim)
@@ -2122,13 +2122,17 @@ def _true_context(state: EvalState):
                 claim.kind == "number" and bool(claim.currency) and _a_limit(claim, text)
                 and _stated_with_words(claim, text, state)) or (
                 claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year)) or (
+                claim.kind == "number" and counts_named_ids(claim, text, records)) or (
                 claim.kind == "date" and state.now is not None and period_bound(claim, text, state.now.date())) or (
                 # a date of another event of the item, said as such: "Raised on 15 September, moved to you on
                 # 29 September, due 22 September": the minutes it was raised in, not another due date
                 claim.kind == "date" and _OTHER_EVENT.search(text, max(0, claim.start - 40), claim.start) is not None
                 and true_of_records(claim, text, records, state.year, involved))
-        if claim.kind == "number" and not claim.currency and claim.value in counts and float(claim.value) > 1:
-            return True
+        if claim.kind == "number" and not claim.currency and claim.value in counts and (
+                float(claim.value) > 1 or _COUNTED.match(text, claim.end)):
+            return True  # a count of one of the task's sets; "1 open order and 2 overdue invoices" too
+        if claim.kind == "number" and bool(claim.currency) and _a_limit(claim, text) and _stated_with_words(claim, text, state):
+            return True  # "above the £165.00 nightly cap": the policy's line for that city
         if claim.kind == "number" and claim.currency and any(abs(abs(float(claim.value)) - t) <= 0.011 for t in totals):
             return True  # a total of the task's items ("the 14 chased come to £41,716.66")
         if claim.kind == "person" and named_with_record(claim, text, records, state.year):
@@ -2140,7 +2144,7 @@ def _true_context(state: EvalState):
         if claim.kind == "date" and _NOTICE_WORD.search((_sentence_at(text, claim.start) or (0, 0, ""))[2]) \
                 and claim.value in office_notice_deadlines(records):
             return True  # "three more had notice deadlines that passed on 1 September": their end less notice
-        if claim.kind == "date" and date_after_span(claim, text, records, _addressed(text)):
+        if claim.kind == "date" and date_after_span(claim, text, records, _addressed(text), state.now.date() if state.now else None):
             return True  # "coming up to six months with us on 1 November": their start date, six months on
         if claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year):
             return True  # "only 8 days before": the request's arrival and the leave's first day
@@ -2177,13 +2181,21 @@ def _stated_with_words(claim: Claim, text: str, state: EvalState) -> bool:
     words = content_words(said) - _LIMIT_WORDS  # what the limit is of: "daily meals", "Hamburg"
     if not words:  # "the lower £30,000 threshold": the one limit the task itself sets ("make the threshold £30,000")
         brief = state.instruction or ""
-        return _task_limit(claim, text, brief, state.year)
+        if _task_limit(claim, text, brief, state.year):
+            return True
+        # "It is above the £165.00 nightly cap" after "EXP-1127 (Rotterdam hotel, …)": a source line that states
+        # the value beside a word of the text's own sentence and the one before it
+        at = _sentence_at(text, claim.start)
+        near = content_words(text[max(0, (at[0] if at else claim.start) - 200):claim.end + 60]) - _LIMIT_WORDS
+        return any(same_claim(claim, v) and near & around for v, around, _u in state.memo["sources"])
     return any(same_claim(claim, v) and words <= around for v, around, _u in state.memo["sources"])
 
 
+_COUNTED = re.compile(r"\s+(?:[a-z]+\s+){0,2}[a-z]{3,}(?<!s)\s+(?:and|,|\+)\s+\d")  # "1 open order and 2 …"
 _NOTICE_WORD = re.compile(r"(?i)\b(?:notice|deadlines?)\b")
 _LIMIT_WORDS = frozenset({"limit", "cap", "allowance", "maximum", "ceiling", "threshold", "under", "within", "above",
-                          "over", "below", "approved", "full", "daily"})
+                          "over", "below", "approved", "full", "daily", "nightly", "weekly", "monthly", "yearly",
+                          "annual"})
 
 
 def _a_limit(claim: Claim, text: str) -> bool:

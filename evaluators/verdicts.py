@@ -327,7 +327,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += first_day_problems(st, entities, records, scope.year)
         if own:
             reading.verdicts += not_yet_problems(st, own, records)
-        reading.verdicts += span_date_problems(st, records, scope.year)
+        reading.verdicts += span_date_problems(st, records, scope.year, scope.now.date() if scope.now else None)
         reading.verdicts += range_end_problems(st, entities, records, scope.year)
         reading.verdicts += changed_value_problems(st, records, scope)
         # only what the statement names itself: a category said under a heading may be the heading's
@@ -1504,7 +1504,7 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         wrong = _wrong_label(c, st, labelled_own, matching, _owners(records, entities, st.text, strict=True)) \
             or _of_another(c, st, records, matching)
         return verdict("false", wrong) if wrong else verdict("true")
-    if c.kind == "date" and date_after_span(c, st.text, records):
+    if c.kind == "date" and date_after_span(c, st.text, records, today=scope.now.date() if scope.now else None):
         return verdict("true")  # "six months on is 6 November": a date of its record, a span the statement gives on
     if c.kind == "number" and _money(c) and said_as_rate(st.text, c) and any(
             _per_unit(c, st.text, _attrs(records, about, "number"), records, about, scope.year)
@@ -2052,6 +2052,12 @@ def _table_breakdown(statements: list[Statement], index: int, noun: str) -> int 
     return sum(int(r[column]) for r in rows)
 
 
+_SENTENCE_END = re.compile(r"[.!?]\s+(?=[A-Z])")
+_ALL_OF_THEM = re.compile(r"(?i)\b(?:all|every one of the|each of the|of the|out of)\s+$")
+_POINTS_TO_COUNTED = re.compile(r"(?i)\b(?:they|them|these|those|here|below|as follows|details?|each|all|which|"
+                                r"the list|breakdown|by \w+)\b")
+
+
 def _count_problem(st: Statement, statements: list[Statement], index: int) -> Verdict | None:
     """A heading that counts what it heads ("Three invoices are still open:") over another number of items."""
     counts = [m for m in _COUNT.finditer(st.text)
@@ -2059,6 +2065,11 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
               # as often as a count ("the North one goes to Nadia")
               if not (_MEASURE.match(" " + m.group(2)) or _number(m.group(1)) < 2
                       or (_SPAN.search(st.text[:m.start()]) and not _HANDED_OVER.search(st.text[:m.start()])))]
+    # a whole counted in an earlier sentence of the heading ("I read all 26 signed contracts … Near misses, for
+    # the auditors:") is not what the list holds, unless its last sentence points back ("Here they are:")
+    last = max((m.end() for m in _SENTENCE_END.finditer(st.text)), default=0)
+    if last and not _POINTS_TO_COUNTED.search(st.text, last):
+        counts = [m for m in counts if m.start() >= last or not _ALL_OF_THEM.search(st.text, 0, m.start())]
     if not counts:
         return None
     items = items_under(statements, index)
@@ -2196,7 +2207,7 @@ _SPAN_COUNT = re.compile(r"(?i)\s*(?:[(,;:—–-]\s*)?(?:that's\s+|that is\s+|i
 _NEAR_SPAN = 45  # days: a record date this near a span's end is the one the statement works out
 
 
-def span_date_problems(st: Statement, records: Records, year: int | None) -> list[Verdict]:
+def span_date_problems(st: Statement, records: Records, year: int | None, today: date | None = None) -> list[Verdict]:
     """A date given right after a span of months or years ("his six-month date on Sunday 1 November") of
     what the statement names, which is not that span after (or before) any date of its records, where
     one of them is near it: Felix Weber started on 6 May, so his six-month date is 6 November."""
@@ -2212,6 +2223,8 @@ def span_date_problems(st: Statement, records: Records, year: int | None) -> lis
         rows = {i for k in records.keys_in(st.text) for i in records.by_key.get(k, ())[:PERSON_ROWS]}
         days = {a.value for i in rows for _l, a in records.entities[i].attributes
                 if a.kind == "date" and isinstance(a.value, date)}
+        if today is not None and c.value == today + relativedelta(**{f"{unit}s": n}):
+            continue  # "the six-month window that ends on 16 May 2027": today, six months on
         if not days or c.value in days:
             continue
         step = relativedelta(**{f"{unit}s": n})
@@ -2328,6 +2341,24 @@ def sole_item(text: str, records: Records) -> list[int]:
     return records.named(next(iter(ids))) if len(ids) == 1 else []
 
 
+_COUNT_NOUN = re.compile(r"\s+(?:[a-z-]+\s+){0,2}?(?P<noun>[a-z]{3,}?)s?\b(?=\s*(?:and\b|,|\(|\.|:|;|$))", re.I)
+
+
+def counts_named_ids(c: Claim, text: str, records: Records) -> bool:
+    """Whether a count of a noun ("1 open order and 2 overdue invoices") is the number of distinct identifiers the
+    text names whose records stand in a table of that noun (one purchase order of the Orders sheet)."""
+    if c.kind != "number" or c.currency or not float(c.value).is_integer() or not 0 < c.value < 100:
+        return False
+    m = _COUNT_NOUN.match(text, c.end)
+    if not m:
+        return False
+    stem = m.group("noun").lower()
+    named = {key for key in records.keys_in(text) if key.startswith("#")}
+    of_noun = {key for key in named if any(stem in records.entities[i].collection.rpartition("#")[2].lower()
+                                           for i in records.named(key)[:5])}
+    return len(of_noun) == int(c.value)
+
+
 def true_of_records(c: Claim, text: str, records: Records, year: int | None,
                     involved: frozenset[str] | None = None) -> bool:
     """Whether ``c``, written in ``text``, is an attribute of what its statement (or the heading it stands
@@ -2338,7 +2369,7 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     true of the office; so is a list item, unless it names by its identifier what it is about."""
     statements = cut(text)
     if c.kind == "number" and (_worked_out(c, text, year) or _counts_what_it_lists(c, statements, year)
-                               or _counts_a_table(c, records, involved)):
+                               or _counts_a_table(c, records, involved) or counts_named_ids(c, text, records)):
         return True
     binder = Binder(records)
     if c.kind == "number" and _money(c) and _total_of_named(c, statements, binder, records, year):
@@ -2368,17 +2399,21 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
             own = sorted(set(own) | {i for i in candidates if _named_in_words(records.entities[i], st.text, [])})
         pointed = [] if own else _pointed_back(st, statements, k, owned)  # "this one … was submitted on 17 October"
         entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or pointed \
-            or (sole if st.start <= c.start < st.end and said_as_rate(text, c) else [])
+            or (sole if st.start <= c.start < st.end and (said_as_rate(text, c) or st.form == "item") else [])
         bound.append(entities)
         owned.append(own or pointed)
-        if involved is not None and not (st.start <= c.start < st.end and SET_ASIDE.search(st.text)):
+        if involved is not None and not (st.start <= c.start < st.end and (SET_ASIDE.search(st.text)
+                                                                         or _CONTRAST.search(st.text))):
             # what the task does not involve, named to say why it is left out, is read by its own records
             # ("Verbena Spas (CTR-2440, £71,000) ... expire on 31 May 2027, after the six-month window")
             entities = [e for e in entities if involved.intersection(records.entities[e].keys)]
         by_id = st.form == "item" and own and any(k.startswith("#") for k in records.keys_in(st.text))
-        if st.start <= c.start < st.end and entities and (st.form != "item" or by_id):
+        # a list item is read by what it names by identifier, or by the one item the whole text is about
+        if st.start <= c.start < st.end and entities and (st.form != "item" or by_id or (not own and entities == sole)):
             local = Claim(c.kind, c.value, c.text, c.precision, c.currency, c.start - st.start, c.end - st.start,
                           c.unscaled)
+            if c.kind in ("org", "person") and _party_of(c, entities, records):
+                return True  # "Yarrow Energy's YE-2612-0446": the party of the row the statement names
             own_attrs = _attrs(records, entities, c.kind)
             matching = [(l, a, i) for l, a, i in own_attrs if same_claim(local, a)]
             if matching:
@@ -2394,6 +2429,19 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     return False
 
 
+def _party_of(c: Claim, entities: list[int], records: Records) -> bool:
+    """Whether an organisation or person is a party of the rows a statement names (a name in any of their keys,
+    spaces and case aside), or of the table rows that carry those rows' identifiers."""
+    folded = re.sub(r"[\W_]+", "", str(c.value).casefold())
+    ids = {k for e in entities for k in records.entities[e].keys if k.startswith("#")}
+    rows = set(entities) | {i for k in ids for i in records.named(k)}
+    return bool(folded) and any(re.sub(r"[\W_]+", "", k) == folded for i in rows for k in records.entities[i].keys
+                                if not k.startswith("#"))
+
+
+# an item named with a contrast is told apart from the task's items, not added to them: "Quayside Print Works
+# (CTR-2384, £23,500) renews automatically but is below £30,000"
+_CONTRAST = re.compile(r"(?i)\b(?:but|however|although|though|whereas|unlike|apart from|except)\b")
 PERSON_ROWS = 2_000  # rows of one person read for a value beside their name
 
 
@@ -2440,10 +2488,11 @@ def named_in_event(c: Claim, text: str, records: Records, year: int | None) -> b
 _SPAN_OF = re.compile(r"(?i)\b(?P<n>\d{1,2}|" + "|".join(NUMBER_WORDS) + r")[ -](?P<unit>day|week|month|year)s?\b")
 
 
-def date_after_span(c: Claim, text: str, records: Records, keys: Iterable[str] = ()) -> bool:
+def date_after_span(c: Claim, text: str, records: Records, keys: Iterable[str] = (), today: date | None = None) -> bool:
     """Whether a date is a date of what the text names (or of ``keys``: whom it is addressed to), moved by
     a span its sentence gives: "You're coming up to six months with us on 1 November", six months after
-    the start date of the staff row of the person the mail goes to."""
+    the start date of the staff row of the person the mail goes to; or today, moved by it ("the six-month window
+    that ends on 16 May 2027")."""
     if c.kind != "date" or not isinstance(c.value, date):
         return False
     at = _sentence_at(text, c.start)
@@ -2457,6 +2506,8 @@ def date_after_span(c: Claim, text: str, records: Records, keys: Iterable[str] =
     spans = [(n, unit) for n, unit in spans if n]
     if not spans:
         return False
+    if today is not None and any(c.value == today + relativedelta(**{f"{unit}s": n}) for n, unit in spans):
+        return True
     rows = {i for key in [*records.keys_in(at[2]), *keys] for i in records.by_key.get(key, ())[:PERSON_ROWS]}
     for i in list(rows)[:PERSON_ROWS]:
         for _label, a in records.entities[i].attributes:

@@ -82,3 +82,83 @@ def test_a_range_that_is_not_the_rows_is_not_read_as_it():
     # neither end is the row's: a window of the writer's own, not a claim about the leave
     assert not [v for v in _reading("Felix Weber could meet from 9 November to 13 November.", records).false
                 if "runs" in v.why]
+
+
+# ---- round W's honest failures, as classes ----------------------------------------------------------------------
+
+from officesim.evaluators.claims import Claim, claims_in, section_of  # noqa: E402
+from officesim.evaluators.statements import cut  # noqa: E402
+from officesim.evaluators.task_sets import total_problems  # noqa: E402
+from officesim.evaluators.verdicts import _count_problem, _party_of, counts_named_ids, date_after_span  # noqa: E402
+
+
+def _number_in(text: str, shown: str) -> Claim:
+    return next(c for c in claims_in(text, year=2026, kinds=("number",)) if c.text.strip() == shown)
+
+
+def test_a_whole_counted_before_a_list_of_near_misses_is_not_the_lists_count():
+    text = ("I read all 26 signed contracts, and their clauses agree with the register. Near misses, for the auditors:\n"
+            "- Verbena Spas (CTR-2440) expires after the window.\n- Quayside Print Works (CTR-2384) is below £30,000.\n")
+    statements = cut(text)
+    heads = [i for i, s in enumerate(statements) if s.form == "heading"]
+    assert heads and all(_count_problem(statements[i], statements, i) is None for i in heads)
+    # the list's own count is still read
+    wrong = text.replace("Near misses, for the auditors:", "Three near misses, for the auditors:")
+    statements = cut(wrong)
+    assert [v for i, s in enumerate(statements) if s.form == "heading" and (v := _count_problem(s, statements, i))]
+
+
+def test_a_date_a_span_after_today():
+    records = build_records({}, 2026)
+    text = "It expires on 31 May 2027, after the six-month window that ends on 16 May 2027."
+    c = next(c for c in claims_in(text, year=2026, kinds=("date",)) if c.text.startswith("16 May"))
+    assert date_after_span(c, text, records, today=NOW.date())
+    late = "It expires on 31 May 2027, after the six-month window that ends on 26 May 2027."
+    d = next(c for c in claims_in(late, year=2026, kinds=("date",)) if c.text.startswith("26 May"))
+    assert not date_after_span(d, late, records, today=NOW.date())
+
+
+def test_a_rate_is_not_read_as_a_total():
+    text = "Your 3 nights in Hamburg came to £187.00 a night, so we reimburse £525.00 in total."
+    records = build_records({}, 2026)
+    problems = total_problems(text, frozenset({525.0}), lambda c: False, records, 2026)
+    assert not [p for p in problems if "187" in p]
+    assert total_problems(text.replace("£525.00 in total", "£545.00 in total"), frozenset({525.0}),
+                          lambda c: False, records, 2026)
+
+
+def test_a_section_number_of_a_source_is_a_reference():
+    policy = "Travel policy\n1. Scope. Every employee.\n2. Hotels. A night's hotel may cost at most the cap.\n"
+    text = "Under section 2 of the travel policy a Hamburg hotel night is reimbursed up to £175.00."
+    assert section_of(_number_in(text, "2"), text, [policy], [])
+    seven = text.replace("section 2", "section 7")
+    assert not section_of(_number_in(seven, "7"), seven, [policy], [])
+    plain = "We reimbursed 2 of the hotel nights."
+    assert not section_of(_number_in(plain, "2"), plain, [policy], [])
+
+
+def _orders_and_invoices():
+    orders = [["PO", "Supplier", "Promised"], ["PO-4631", "Pinecrest Catering", "2026-10-18"],
+              ["PO-4632", "Pinecrest Catering", "2026-10-20"]]
+    invoices = [["Invoice", "Supplier", "Amount"], ["PC-2602-0063", "Pinecrest Catering", "1372.94"],
+                ["PC-2609-0341", "Pinecrest Catering", "9444.66"]]
+    return build_records({"data/po.xlsx": _book(("Orders", orders)),
+                          "data/inv.xlsx": _book(("Invoices", invoices))}, 2026)
+
+
+def test_a_count_of_the_identifiers_the_text_names_of_a_kind():
+    records = _orders_and_invoices()
+    text = ("1 open order and 2 overdue invoices (£10,817.60 in total).\n- PO-4631, promised 18 October 2026\n"
+            "- PC-2602-0063: £1,372.94\n- PC-2609-0341: £9,444.66\n")
+    assert counts_named_ids(_number_in(text, "1"), text, records)
+    assert counts_named_ids(_number_in(text, "2"), text, records)
+    wrong = text.replace("1 open order", "3 open orders")
+    assert not counts_named_ids(_number_in(wrong, "3"), wrong, records)
+
+
+def test_a_party_of_the_row_a_statement_names_is_true_context():
+    records = _orders_and_invoices()
+    rows = sorted(records.named("#PC26090341"))
+    assert rows
+    assert _party_of(Claim("org", "pinecrestcatering", "Pinecrest Catering"), rows, records)
+    assert not _party_of(Claim("org", "quaysideprintworks", "Quayside Print Works"), rows, records)
