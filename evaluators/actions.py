@@ -398,7 +398,7 @@ _COUNTED_FOR = re.compile(
     r"\s+(?:[a-z'’-]+\s+){0,6}?(?:to|for|with)\s+(?:all\s+|the\s+|all the\s+|each of the\s+)?(?P<other>other\s+)?"
     r"(?P<n>" + _NUMBER + r")\s+(?:[a-z'’-]+\s+){0,2}?(?P<noun>[a-z]{3,}s|people|staff)\b")
 _HISTORY_AFTER = re.compile(r"(?i)\s+(?:after|before|late|on time|early|during|between|within|more than|less than|"
-                            r"over|under|in (?:q[1-4]|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|20\d\d|the))\b")
+                            r"over|under|in (?:q[1-4]|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|20\d\d|the))\b")
 _UNITS = re.compile(r"(?i)days|weeks|months|years|hours|minutes|nights|times|percent|pounds|euros|dollars")
 
 
@@ -444,6 +444,8 @@ def counted_action_problems(text: str, counts: frozenset[float], booked: frozens
             if pattern is _COUNTED_PASSIVE and after and (m.group("verb").lower() in ("paid", "refunded")
                                                           or after.group(0).split()[0].lower() not in ("late", "early", "on")):
                 continue  # "31 invoices were paid after their due date in Q3": the firm's history, not this work
+            if after and m.group("verb").lower() in ("paid", "refunded"):
+                continue  # "We paid 100 supplier invoices in July–September": likewise
             if _NOT.search(sentence[:max(0, m.start() - at)]) or _EARLIER.search(sentence):
                 continue  # a plan, a negation, or what was done before the episode ("sent 2 reminders last week")
             out.append(f"{_shown(sentence)} says {m.group('n')} {m.group('noun')} {m.group('verb').lower()}, but the "

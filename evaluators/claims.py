@@ -1332,7 +1332,8 @@ _CLAUSE_BREAK = re.compile(r";|:(?=\s)|,\s*(?=(?:but|and|while|although|though|w
                            r"|(?<!\s)\s+(?:but|while|although|whereas)\s+|\s(?=(?:rather than|instead of)\b)"
                            # a second verb of the same subject: "placed X on hold and will not pay it"
                            r"|(?<!\s)\s+and\s+(?=(?:will|would|shall|won't|wont|cannot|can't|do|does|did|don't|doesn't|"
-                           r"didn't|have|has|had|is|are|was|were|we|i|they|he|she|it)\b)"
+                           r"didn't|have|has|had|is|are|was|were|we|i|they|he|she|it|hasn't|haven't|hadn't|isn't|aren't|wasn't|"
+                           r"weren't|has not|have not|is not|was not|still|never)\b)"
                            # a second amount as a new subject: "£480.00 is reimbursed and the £36.00 above the cap is not"
                            r"|(?<!\s)\s+and\s+(?=the\s+[£$€]\s?\d)", re.I)
 
@@ -1845,6 +1846,22 @@ def a_year(claim: Claim, text: str, year: int | None) -> bool:
         after is None or after.group(1).lower() in {"and", "or", "vs", "versus", "to", "compared", "was", "were", "is"}
 
 
+_AT_HOUR = re.compile(r"(?i)\b(?:at|from|by|until|till)\s+$")
+_NOT_HOUR = re.compile(r"(?i)\s*(?:[%£$€]|(?:days?|weeks?|months?|years?|per|of|percent|items?|invoices?|orders?)\b)")
+
+
+def an_hour(claim: Claim, text: str, texts: Iterable[str], year: int | None) -> bool:
+    """Whether a bare number is an hour ("the hour I've booked tomorrow at 9") that a time of the task's texts
+    (its expected facts, the gold's writing) has: 9 for 09:00, 2 for 14:00."""
+    if claim.kind != "number" or claim.currency or not float(claim.value).is_integer() or not 1 <= claim.value <= 23 \
+            or not _AT_HOUR.search(text, max(0, claim.start - 8), claim.start) or _NOT_HOUR.match(text, claim.end):
+        return False
+    n = int(claim.value)
+    hours = {c.value.hour for t in texts for c in claims_in(str(t or ""), year=year, kinds=("time",))
+             if hasattr(c.value, "hour") and c.value.minute == 0}
+    return n in hours or (n < 12 and n + 12 in hours)
+
+
 _SECTION_WORD = re.compile(r"(?i)\b(?:section|clause|rule|paragraph|para|part|article|point|step|item|version)\s+$")
 
 
@@ -1902,6 +1919,7 @@ def closed_world_problems(text: str, support: Support, *, year: int | None, now:
     strays = [c for c in strays if not (_reference(c, text) and set_aside(text, c))]  # named to say it is left out
     strays = [c for c in strays if not a_year(c, text, year)]  # "Q3 2025", "in 2025": when, not a figure
     strays = [c for c in strays if not section_of(c, text, support.texts, sources or [])]  # "section 5 of …"
+    strays = [c for c in strays if not an_hour(c, text, [*support.texts, *map(str, _flat(support.expected))], year)]
     if strays:
         problems.append("also states " + ", ".join(f"{show(c.text)} ({c.kind})" for c in strays[:5])
                         + ", which neither the task nor its sources support")

@@ -1289,12 +1289,16 @@ def measure_problems(st: Statement, entities: list[int], records: Records, scope
     the row states that duration under a label the words around it name ("Notice period (days)": 90):
     a small whole number is otherwise read as a count and left alone."""
     out = []
+    spans = records.keys_in(st.text) if _MEASURED.search(st.text) else {}
     for m in _MEASURED.finditer(st.text):
         n = float(m.group("n"))
         unit = m.group("unit").casefold()[:3]
         before = re.split(r"[,|;]", st.text[max(0, m.start() - 30):m.start()])[-1]  # its own cell or clause
-        if _RELATIVE_SPAN.match(m.group("after")):
-            continue  # "passed 14 days ago", "75 days left": a span from today, not the row's duration
+        relative = _RELATIVE_SPAN.match(m.group("after"))
+        if relative and not any(label_words(relative.group(0)) & label_words(label)
+                                for label, _a, _i in _attrs(records, entities, "number")):
+            continue  # "passed 14 days ago", "75 days left": a span from today, not the row's duration; but
+            # "9 days late" of a row with a "Days late" column is that column's
         words = label_words(before + " " + m.group("after"))
         if not words:
             continue
@@ -1307,6 +1311,9 @@ def measure_problems(st: Statement, entities: list[int], records: Records, scope
                for about, c in scope.about):
             continue  # the gold says it of this row (a figure it worked out)
         label, value, i = labelled[0]
+        at = [spans[k] for k in records.entities[i].keys if k in spans]
+        if at and all(start >= m.end("unit") for start, _end in at):
+            continue  # "six at 9 days and Saltmarsh Cleaning's SC-2608-0265 at 8": said of others, before it is named
         out.append(Verdict(st.text, m.group(0).strip(), "number", "false",
                            f"is not what the office says of {records.entities[i].name}: its {label!r} is {shown(value)}"))
     return out

@@ -18,7 +18,7 @@ import re
 from typing import Iterator
 
 from officesim.evaluators.claims import Claim, claims_in
-from officesim.evaluators.records import fold, name_key
+from officesim.evaluators.records import fold, id_key, name_key
 from officesim.evaluators.statements import Statement, cut, span_gap
 from officesim.evaluators.superlatives import Ranked
 
@@ -40,6 +40,7 @@ def _names(ranked: Ranked) -> dict[tuple[str, ...], int]:
     for row, keys in enumerate(ranked.keys):
         for key in keys:
             if key.startswith("#"):
+                full.setdefault((key,), set()).add(row)  # the identifier as the text writes it, any hyphens
                 words = tuple(w for w, _s, _e in _words(key[1:]))
             else:
                 words = tuple(key.split())
@@ -54,7 +55,10 @@ def _mentions(text: str, names: dict[tuple[str, ...], int]) -> list[tuple[int, i
     """Where ``text`` names a row: (start, end, row), longest names first, none inside another."""
     words = _words(text)
     longest = max((len(n) for n in names), default=0)
-    out = []
+    out = [(c.start, c.end, row) for c in claims_in(text, year=None, kinds=("id",))
+           if (row := names.get((id_key(str(c.value)),))) is not None]
+    taken = [(a, b) for a, b, _r in out]
+    words = [w for w in words if not any(a <= w[1] < b for a, b in taken)]
     i = 0
     while i < len(words):
         for n in range(min(longest, len(words) - i), 0, -1):
@@ -65,7 +69,7 @@ def _mentions(text: str, names: dict[tuple[str, ...], int]) -> list[tuple[int, i
                 break
         else:
             i += 1
-    return out
+    return sorted(out)
 
 
 def _naming(statements: list[Statement], names: dict[tuple[str, ...], int]

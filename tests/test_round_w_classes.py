@@ -162,3 +162,48 @@ def test_a_party_of_the_row_a_statement_names_is_true_context():
     assert rows
     assert _party_of(Claim("org", "pinecrestcatering", "Pinecrest Catering"), rows, records)
     assert not _party_of(Claim("org", "quaysideprintworks", "Quayside Print Works"), rows, records)
+
+
+def test_a_figure_in_the_parentheses_of_the_identifier_before_it():
+    from officesim.evaluators.superlatives import ranked_lists
+    from officesim.evaluators.written_tables import moved_figure_problems
+    rows = [["Invoice", "Supplier", "Due", "Amount"], ["KP-2610-0350", "Kestrel Paper", "2026-11-17", 2318.95],
+            ["QP-2610-0341", "Quayside Print Works", "2026-11-18", 1130.11]]
+    lists = ranked_lists({}, {"data/run.xlsx": {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": rows}}})
+    right = ("- 2 fall due this week: KP-2610-0350 (Kestrel Paper Co, 17 Nov, £2,318.95) and QP-2610-0341 "
+             "(Quayside Print Works, 18 Nov, £1,130.11)")
+    assert moved_figure_problems(right, lists) == []
+    swapped = right.replace("£2,318.95", "£X").replace("£1,130.11", "£2,318.95").replace("£X", "£1,130.11")
+    assert moved_figure_problems(swapped, lists)
+
+
+def test_a_measure_said_of_others_before_an_item_is_named():
+    rows = [["Invoice", "Supplier", "Days late"], ["SC-2608-0265", "Saltmarsh Cleaning", 8],
+            ["IL-2605-0155", "Ironvale Logistics", 9]]
+    records = build_records({"data/late.xlsx": _book(("Late", rows))}, 2026)
+    right = "None was more than 9 days late: six at 9 days and Saltmarsh Cleaning's SC-2608-0265 at 8 days late."
+    assert not [v for v in _reading(right, records).false if "Days late" in v.why]
+    wrong = "Saltmarsh Cleaning's SC-2608-0265 was 9 days late."
+    assert [v for v in _reading(wrong, records).false if "Days late" in v.why]
+
+
+def test_history_of_payments_is_not_a_count_of_what_the_episode_did():
+    from officesim.evaluators.actions import counted_action_problems
+    assert counted_action_problems("We paid 100 supplier invoices in July–September; 7 were late.", frozenset()) == []
+    assert counted_action_problems("I held 5 invoices today.", frozenset({2.0}))
+
+
+def test_a_negation_after_and_is_its_own_clause():
+    from officesim.evaluators.claims import polarity_problems
+    text = "PO-4631 was promised for 18 October and hasn't been delivered yet."
+    assert polarity_problems(text, ["PO-4631", "2026-10-18"], [], year=2026) == []
+    assert polarity_problems("PO-4631 was not promised for 18 October.", ["PO-4631", "2026-10-18"], [], year=2026)
+
+
+def test_an_hour_said_as_a_bare_number():
+    from officesim.evaluators.claims import an_hour
+    text = "I'll do that in the hour I've booked tomorrow at 9."
+    assert an_hour(_number_in(text, "9"), text, ["09:00"], 2026)
+    assert not an_hour(_number_in(text, "9"), text, ["10:00"], 2026)
+    days = "It was paid at 9 days late."
+    assert not an_hour(_number_in(days, "9"), days, ["09:00"], 2026)
