@@ -710,11 +710,15 @@ def label_words(label: str) -> set[str]:
     stems of its words, less those every date or amount column shares."""
     words = {w[:5] for w in (x.casefold() for x in _WORD.findall(label))
              if len(w) >= 3 and not w.isdigit() and w not in _LABEL_STOP}
-    return words | _SAID_AS["promi"] if words & {"promi", "expec"} else words
+    for stem, also in _SAID_AS.items():
+        if stem in words or (stem == "promi" and "expec" in words):
+            words = words | also
+    return words
 
 
-# what a column of expected days is also called: "PO-4858 was due for delivery on 2 November" is its Promised
-_SAID_AS = {"promi": {"promi", "expec", "due"}}
+# what a column is also called: "PO-4858 was due for delivery on 2 November" is its Promised; "settled in
+# full on 30 July" is its Paid
+_SAID_AS = {"promi": {"promi", "expec", "due"}, "paid": {"paid", "settl"}}
 
 
 _LABEL_STOP = {"date", "the", "and", "for", "num", "number", "ref", "value", "col", "column", "of", "in", "on",

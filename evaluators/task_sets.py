@@ -82,7 +82,10 @@ def _tables(records: Records) -> dict[str, tuple[frozenset[str], int, dict[str, 
             nouns = _nouns_of(path.rsplit("/", 1)[-1].rsplit(".", 1)[0], sheet)
             first = entities[0]
             nouns |= _nouns_of(next((label for label, c in first.attributes if c.kind == "id" and label), ""))
-            tables[collection] = (frozenset(nouns), len(entities),
+            # a table of identified items counts the rows that carry one: a "Total" line below them is no item
+            with_id = sum(1 for e in entities if any(c.kind == "id" for _l, c in e.attributes))
+            size = with_id if with_id * 2 >= len(entities) else len(entities)
+            tables[collection] = (frozenset(nouns), size,
                                   dict(Counter(w for _l, w in (p for e in entities for p in e.words))))
         records.__dict__["_item_tables"] = tables
     return tables

@@ -207,3 +207,19 @@ def test_an_hour_said_as_a_bare_number():
     assert not an_hour(_number_in(text, "9"), text, ["10:00"], 2026)
     days = "It was paid at 9 days late."
     assert not an_hour(_number_in(days, "9"), days, ["09:00"], 2026)
+
+
+def test_a_total_line_below_a_table_of_items_is_not_one_of_them():
+    from officesim.evaluators.task_sets import ItemSet, set_count_problems
+    rows = [["Invoice", "Supplier", "Amount"], *[[f"UF-2602-{k:04d}", "Umber Freight", 100 + k] for k in range(20)],
+            ["Total", "", 2190]]
+    records = build_records({"data/run.xlsx": _book(("Run", rows))}, 2026)
+    sets = [ItemSet(frozenset({"invoice"}), frozenset({20}), "the rows of the run")]
+    assert set_count_problems("The run holds 20 supplier invoices.", sets, records) == []
+    assert set_count_problems("The run holds 21 supplier invoices.", sets, records)
+
+
+def test_settled_names_a_paid_column():
+    from officesim.evaluators.records import label_words
+    assert label_words("Paid on") & label_words("settled in full on")
+    assert not label_words("Due") & label_words("settled in full on")
