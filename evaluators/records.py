@@ -392,6 +392,7 @@ def _sheet(records: Records, path: str, sheet: str, rows: list[list[Any]], year:
             records.add(entity)
     for c, label in enumerate(header):
         cells = {str(row[c]).strip().casefold() for row in body if c < len(row) and isinstance(row[c], str) and row[c].strip()}
+        cells -= _TOTAL_CELLS  # a "Total" line below the items is none of them
         if label.strip() and 2 <= len(cells) <= MAX_CATEGORIES and all(len(x.split()) <= 3 for x in cells) \
                 and all(isinstance(row[c], str) for row in body if c < len(row) and row[c] not in (None, "")):
             records.distinct[(collection, label)] = len(cells)
@@ -409,6 +410,9 @@ _STATE_HEADER = re.compile(r"(?i)status|state|stage|paid|approved|priority|flag|
                            r"remark|reason|description|details|unit")
 MAX_CATEGORIES = 60  # values a column of categories holds at most
 _STATUS_HEADER = re.compile(r"(?i)(?:[a-z]+ )?(?:status|state|stage)")
+
+
+_TOTAL_CELLS = frozenset({"total", "totals", "grand total", "subtotal", "sum", "total:"})
 
 
 def _category_word(cell: Any) -> bool:
