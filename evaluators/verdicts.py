@@ -2077,11 +2077,19 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
     last = max((m.end() for m in _SENTENCE_END.finditer(st.text)), default=0)
     if last and not _POINTS_TO_COUNTED.search(st.text, last):
         counts = [m for m in counts if m.start() >= last or not _ALL_OF_THEM.search(st.text, 0, m.start())]
-    if not counts:
+    bare = list(_BARE.finditer(st.text)) if not counts else []
+    if not counts and not bare:
         return None
     items = items_under(statements, index)
     if not items:
         return None
+    if not counts:  # only a count without its noun: "Of the 10 orders …, 3 have no approval. The ones I couldn't match:"
+        if any(_number(m.group(1) or m.group(2)) == len(items) for m in bare):
+            return None
+        m = bare[0]
+        n = _number(m.group(1) or m.group(2))
+        return Verdict(st.text, (m.group(1) or m.group(2)), "count", "false",
+                       f"counts {n}, but {len(items)} are listed under it") if n >= 2 else None
     # a heading may count several things ("nine in all; three deadlines already passed and are left
     # out:"): it is false only when none of its counts is the number of items under it
     if any(_number(m.group(1)) == len(items) for m in [*counts, *_IN_ALL.finditer(st.text), *_PART_OF.finditer(st.text)]) \

@@ -223,3 +223,13 @@ def test_settled_names_a_paid_column():
     from officesim.evaluators.records import label_words
     assert label_words("Paid on") & label_words("settled in full on")
     assert not label_words("Due") & label_words("settled in full on")
+
+
+def test_a_count_without_its_noun_over_the_list_it_heads():
+    text = ("Of the 10 orders over £10,000 placed since 1 June, {n} have no approval from you on file. "
+            "The ones I couldn't match:\n- PO-4658, Redfern IT Services, £11,361.66\n- PO-4773, Zephyr Couriers, £10,618.24\n")
+    def verdicts(t):
+        statements = cut(t)
+        return [v for i, s in enumerate(statements) if s.form == "heading" and (v := _count_problem(s, statements, i))]
+    assert verdicts(text.format(n="2")) == []
+    assert verdicts(text.format(n="3"))
