@@ -1623,9 +1623,8 @@ def _held_by_strangers(c: Claim, st: Statement, entities: list[int], holders: li
         return None
     theirs = [a for e in named for label, a in records.entities[e].values(c.kind)
               if c.kind == "date" or _money(a) or _MONEY_LABEL.search(label)]
-    if not theirs or any(same_claim(c, a) for a in theirs) or _derived(c, st, [("", a, e) for e in named for _l, a in
-                                                                         records.entities[e].values(c.kind)],
-                                                                  records, named, numbers, []):
+    if not theirs or any(same_claim(c, a) for a in theirs) or _derived(c, st, _attrs(records, named, c.kind), records,
+                                                                  named, numbers, []):
         return None
     kin = {k for e in named for k in records.entities[e].keys}
     if any(kin.intersection(records.entities[h].keys) for h in holders[:200]) or any(
