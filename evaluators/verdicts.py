@@ -1517,7 +1517,7 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
             _per_unit(c, st.text, _attrs(records, about, "number"), records, about, scope.year)
             for about in (entities, sole) if about):
         return verdict("true")  # "yours was £182.00 a night": the item's amount over its nights
-    if _derived(c, st, own, records, entities, numbers, dates) or sum_of_rows(c, st.text, records) \
+    if _derived(c, records, entities, numbers, dates) or sum_of_rows(c, st.text, records) \
             or (antecedent and sum_of_rows(c, f"{antecedent} {st.text}", records)):
         return verdict("true")
     if c.kind == "number" and _money(c) and any(abs(abs(float(c.value)) - t) <= tolerance(c.text) * 1.0001
@@ -1623,8 +1623,7 @@ def _held_by_strangers(c: Claim, st: Statement, entities: list[int], holders: li
         return None
     theirs = [a for e in named for label, a in records.entities[e].values(c.kind)
               if c.kind == "date" or _money(a) or _MONEY_LABEL.search(label)]
-    if not theirs or any(same_claim(c, a) for a in theirs) or _derived(c, st, _attrs(records, named, c.kind), records,
-                                                                  named, numbers, []):
+    if not theirs or any(same_claim(c, a) for a in theirs) or _derived(c, records, named, numbers, []):
         return None
     kin = {k for e in named for k in records.entities[e].keys}
     if any(kin.intersection(records.entities[h].keys) for h in holders[:200]) or any(
@@ -1988,8 +1987,7 @@ def _wrong_label(c: Claim, st: Statement, own: list[tuple[str, Claim, int]],
     return f"is given as {label!r}, but the office's {label!r} is {shown(value)} ({shown(c)} is its {theirs!r})"
 
 
-def _derived(c: Claim, st: Statement, own: list[tuple[str, Claim, int]], records: Records, entities: list[int],
-             numbers: list[Claim], dates: list[date]) -> bool:
+def _derived(c: Claim, records: Records, entities: list[int], numbers: list[Claim], dates: list[date]) -> bool:
     if c.kind != "number":
         return False
     values = [a for _l, a, _i in _attrs(records, entities, "number")] + [n for n in numbers if n.start != c.start]
@@ -2438,7 +2436,7 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
                         sole and _per_unit(local, st.text, _attrs(records, sole, "number"), records, sole, year))):
                     return True
                 numbers = [n for n in claims_in(text, year=year, kinds=("number",)) if not _plain_count(n, text)]
-                return _derived(c, st, own_attrs, records, entities, numbers, [])
+                return _derived(c, records, entities, numbers, [])
             return False
     return False
 
