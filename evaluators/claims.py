@@ -260,8 +260,9 @@ def _every_plain_claim(text: str, year: int | None, now: Any) -> _PlainClaims:
     masked = _mask(masked, [(m.start(), m.end()) for m in _LIST_MARK.finditer(masked)])
     dates = dates_in(masked, year)
     times = times_in(masked)
+    # a dotted reading inside a time read whole ("3.30" of "3.30pm") is the same words, not a second time
     dotted = tuple(Claim("time", m.value, masked[m.start:m.end], start=m.start, end=m.end)
-                   for m in dotted_times_in(masked))
+                   for m in dotted_times_in(masked) if not any(t.start <= m.start < t.end for t in times))
     date_claims = tuple(Claim("date", m.value, masked[m.start:m.end], start=m.start, end=m.end) for m in dates)
     time_claims = tuple(Claim("time", m.value, masked[m.start:m.end], start=m.start, end=m.end) for m in times)
     masked = _mask(masked, [(m.start, m.end) for m in [*dates, *times]])
@@ -1267,6 +1268,8 @@ def _named_number(claim: Claim, text: str, names: str) -> bool:
 # ---- polarity ----------------------------------------------------------------------------------------
 _IDIOMS = re.compile(r"(?:do not|don't|dont) hesitate|no later than|not later than|no problem|no worries|not only|"
                      r"if not|no\.\s*\d|\bno:\s*\d|nothing else|not sure whether|"
+                     # "the next deadline is not until 31 March": when it is, said as late ("isn't due until")
+                     r"(?:not|n't|n’t)\s+(?:\w+\s+)?(?:until|till|before)\b|"
                      # the writer's absence, not the event's: "I can't make our meeting X at 14:00, could you rebook it"
                      r"(?:can't|can’t|cannot|can not|won't be able to|will not be able to|unable to|not be able to)\s+"
                      r"(?:make|attend|join|be at|be there for|come to|chair|host|run|lead|cover)\b|"
@@ -1335,7 +1338,10 @@ _CLAUSE_BREAK = re.compile(r";|:(?=\s)|,\s*(?=(?:but|and|while|although|though|w
                            r"didn't|have|has|had|is|are|was|were|we|i|they|he|she|it|hasn't|haven't|hadn't|isn't|aren't|wasn't|"
                            r"weren't|has not|have not|is not|was not|still|never)\b)"
                            # a second amount as a new subject: "£480.00 is reimbursed and the £36.00 above the cap is not"
-                           r"|(?<!\s)\s+and\s+(?=the\s+[£$€]\s?\d)", re.I)
+                           r"|(?<!\s)\s+and\s+(?=the\s+[£$€]\s?\d)"
+                           # a spaced dash before a new subject: "on 17 November at 10am - the 9:00 slot wasn't free"
+                           r"|(?<!\s)\s+[-–—]\s+(?=(?:the|my|our|your|their|its|his|her|this|that|these|those|i|we|"
+                           r"they|he|she|it|there)\b)", re.I)
 
 
 def _clauses(sentence: str, start: int, end: int) -> list[str]:

@@ -97,6 +97,11 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
                 if before is None or text[before[1]:start].count("\n") >= 2:
                     break
                 start = before[0]
+        if sentence.rstrip().endswith(":"):
+            # a heading is about the lines it heads: "reaches its notice deadline in 75 days:" over "- CTR-2377
+            # (Redfern IT Services): expiry 31 March 2027; ... notice Saturday 30 January 2027"
+            block = re.compile(r"\n\s*\n").search(text, hi + 1)
+            hi = block.start() if block else len(text)
         window = text[start:hi]
         # an identifier names the item more closely than its party ("Upland Outdoor ... SO-72566"): the
         # party's other rows are not what the count is of

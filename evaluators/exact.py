@@ -507,11 +507,13 @@ def mail_mismatches(
 def _best_match(messages: list[tuple[str, dict]], reader: Any = None, **wanted: Any) -> tuple[str, dict, list[str]] | None:
     """The message with the fewest mismatches (first one on ties), with its mismatches; a message that
     matches is then read closed-world by ``reader`` (its problems are mismatches too)."""
-    scored = [(path, e, mail_mismatches(e, **wanted)) for path, e in messages]
+    scored = [(path, e, mail_mismatches(e, **wanted), False) for path, e in messages]
     if reader is not None:
-        scored = [(path, e, misses or reader(path, e)) for path, e, misses in scored]
-    # the closest is the one to the right people: a mail to someone else is far, whatever else it gets right
-    return min(scored, key=lambda t: sum(3 if m.startswith("to is") else 1 for m in t[2]), default=None)
+        scored = [(path, e, misses or reader(path, e), not misses) for path, e, misses, _m in scored]
+    # the closest is one whose fields all match (then only what it says is wrong), else the one to the right
+    # people: a mail to someone else is far, whatever else it gets right
+    best = min(scored, key=lambda t: (not t[3], sum(3 if m.startswith("to is") else 1 for m in t[2])), default=None)
+    return None if best is None else best[:3]
 
 
 def _describe_wanted(**wanted: Any) -> str:

@@ -41,7 +41,7 @@ from officesim.evaluators.written_tables import direction_problems, moved_figure
 from officesim.evaluators.task_sets import (ItemSet, named_total_problems, only_unpaid_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
-from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, share_of_text, sum_of_sentence, day_count_of_records, event_date_of_named, named_in_event, named_with_record, read,
+from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, share_of_text, sum_of_sentence, day_count_of_records, event_date_of_named, event_time_on_day, named_in_event, named_with_record, read,
                                           said_as_rate, statements_about, true_of_records, worked_out, counts_named_ids)
 
 SHOWN = 4  # false statements named in a check's message
@@ -2115,6 +2115,8 @@ def _true_context(state: EvalState):
         if beside and claim.kind != "person":  # beside an expected fact: an alternative to it, unless a
             # reading makes it something else (a person is read by what the sentence says of them)
             return (claim.kind == "date" and date_after_span(claim, text, records, _addressed(text), state.now.date() if state.now else None)) or (
+                # "at 10am - the 9:00 slot wasn't free as I already have a meeting until 9:45": the calendar's
+                claim.kind == "time" and event_time_on_day(claim, text, records, state.year)) or (
                 share_of_text(claim, text, state.year) or sum_of_sentence(claim, text, state.year)) or (
                 claim.kind == "number" and bool(claim.currency) and worked_out(claim, text, state.year)) or (
                 claim.kind == "number" and bool(claim.currency) and said_as_rate(text, claim)

@@ -38,7 +38,7 @@ from dateutil.relativedelta import relativedelta
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
 from officesim.evaluators.facts import dates_in
-from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold_words, Entity, Records, id_key, label_words,
+from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold, fold_words, Entity, Records, id_key, label_words,
                                           shown, table_totals)
 from officesim.evaluators.roles import role_problems
 from officesim.evaluators.statements import Statement, cut, items_under, span_gap, table_under
@@ -1099,14 +1099,23 @@ def flag_problems(st: Statement, entities: list[int], records: Records) -> list[
     if not rows:
         return []
     bounds = [0, *(m.end() for m in _FLAG_CLAUSE.finditer(st.text)), len(st.text)]
+    # each clause is about the rows it names, else those the clause before it was about: "Ironvale's contract
+    # (CTR-2335) expires on 31 January 2027 and does not renew automatically; Redfern's (CTR-2328) renews"
+    about: list[set[int]] = []
+    for a, b in zip(bounds, bounds[1:]):
+        keys = set(records.keys_in(st.text[a:b]))
+        named = {i for i in rows if keys & set(records.entities[i].keys)}
+        about.append(named or (about[-1] if about else set(rows)))
     # a clause that plans or supposes says nothing of the row ("if it renews automatically, …")
-    clauses = [st.text[a:b] for a, b in zip(bounds, bounds[1:]) if not _plans(st.text[a:b])]
+    clauses = [(st.text[a:b], of) for (a, b), of in zip(zip(bounds, bounds[1:]), about) if not _plans(st.text[a:b])]
     for i in rows:
         for label, value in records.entities[i].flags:
             stems = [w.casefold() for w in re.findall(r"[A-Za-z]{4,}", label)]
             if not stems:
                 continue
-            for clause in clauses:
+            for clause, of in clauses:
+                if i not in of:
+                    continue
                 if any(w.startswith("renew") for w in stems) and _FIXED_TERM.search(clause) \
                         and not _FLAG_DENIED.search(clause[:_FIXED_TERM.search(clause).start()]):
                     if value:  # "CTR-2426 is a fixed-term agreement" where it renews automatically
@@ -1835,7 +1844,33 @@ def short_names(text: str, records: Records) -> dict[str, str]:
         written = text[lo:hi].split()
         if len(written) >= 2 and len(written[0]) >= 4 and written[0][:1].isupper() and "@" not in key:
             firsts.setdefault(written[0], set()).add(text[lo:hi])
-    return {w: next(iter(names)) for w, names in firsts.items() if len(names) == 1}
+    out = {w: next(iter(names)) for w, names in firsts.items() if len(names) == 1}
+    # a party called by its first word with a possessive ("Ironvale's £128,172.62 comes from 37 invoices")
+    # where the text never writes it in full: the one party of the office whose name starts with that word
+    for m in _POSSESSIVE_FIRST.finditer(text):
+        word = m.group(1)
+        if word not in out:
+            owners = _party_firsts(records).get(fold(word), ())
+            if len(owners) == 1:
+                out[word] = next(iter(owners))
+    return out
+
+
+_POSSESSIVE_FIRST = re.compile(r"(?<![\w-])([A-Z][a-z]{3,})(?:'s|’s)(?![\w-])")
+
+
+def _party_firsts(records: Records) -> dict[str, set[str]]:
+    """First word -> the names of two words or more under a column of parties (a supplier, a customer), once
+    per records."""
+    found = records.__dict__.get("_party_firsts")
+    if found is None:
+        found = {}
+        for (_collection, key), labels in records.name_labels.items():
+            words = key.split()
+            if len(words) >= 2 and "@" not in key and any(ANCHOR_COLUMN.search(label) for label in labels):
+                found.setdefault(words[0], set()).add(key)
+        records.__dict__["_party_firsts"] = found
+    return found
 
 
 def full_names(text: str, short: dict[str, str]) -> str:
@@ -2251,6 +2286,7 @@ def span_date_problems(st: Statement, records: Records, year: int | None, today:
     return out
 
 
+_BETWEEN_BEFORE = re.compile(r"(?i)\bbetween\s+(?:\w+,?\s+)?$")
 _RANGE_FIRST = re.compile(r"(?i)\b(?:start|from\b|first|begin|out\b|leav|depart)")
 _RANGE_LAST = re.compile(r"(?i)\b(?:end|to\b|until|last|return|back\b|finish)")
 
@@ -2263,7 +2299,10 @@ def range_end_problems(st: Statement, entities: list[int], records: Records, yea
     out = []
     dates = sorted((c for c in claims_in(st.text, year=year, kinds=("date",)) if isinstance(c.value, date)),
                    key=lambda c: c.start)
-    pairs = [(a, b) for a, b in zip(dates, dates[1:]) if a.value < b.value and _RANGE_GAP.fullmatch(st.text[a.end:b.start])]
+    # "and" joins a range only after "between": "on 13 and 14 November", "(5 Oct, 28 Oct and 10 Nov)" are days
+    pairs = [(a, b) for a, b in zip(dates, dates[1:]) if a.value < b.value and (m := _RANGE_GAP.fullmatch(
+        st.text[a.end:b.start])) and ("and" not in m.group(0).lower().split()
+                                      or _BETWEEN_BEFORE.search(st.text, max(0, a.start - 12), a.start))]
     if not pairs:
         return out
     rows = set(entities[:ALIGNED_ENTITIES]) | {i for k in records.keys_in(st.text)
@@ -2383,6 +2422,8 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
     if c.kind == "number" and (_worked_out(c, text, year) or _counts_what_it_lists(c, statements, year)
                                or _counts_a_table(c, records, involved) or counts_named_ids(c, text, records)):
         return True
+    if c.kind == "time" and event_time_on_day(c, text, records, year):
+        return True
     binder = Binder(records)
     if c.kind == "number" and _money(c) and _total_of_named(c, statements, binder, records, year):
         return True
@@ -2495,6 +2536,32 @@ def named_in_event(c: Claim, text: str, records: Records, year: int | None) -> b
                 for x in said for a in starts):
             return True
     return False
+
+
+def event_time_on_day(c: Claim, text: str, records: Records, year: int | None) -> bool:
+    """Whether a time is when an event of the office starts or ends on a day its sentence gives: "on Tuesday 17
+    November at 10am - the 9:00 slot wasn't free as I already have a meeting until 9:45", where the calendar
+    holds a meeting that day ending at 09:45."""
+    if c.kind != "time" or not hasattr(c.value, "hour"):
+        return False
+    at = _sentence_at(text, c.start)
+    if at is None:
+        return False
+    days = {d.value for d in claims_in(at[2], year=year, kinds=("date",)) if isinstance(d.value, date)}
+    if not days:
+        return False
+    timed = records.__dict__.get("_event_times")
+    if timed is None:
+        timed = records.__dict__["_event_times"] = set()
+        for e in records.entities:
+            if e.collection != "event":
+                continue
+            for label in ("start", "end"):  # an event's start and end each stand as a date and a time
+                days = [a.value for l, a in e.attributes if l == label and a.kind == "date" and isinstance(a.value, date)]
+                times = [a.value for l, a in e.attributes if l == label and a.kind == "time" and hasattr(a.value, "hour")]
+                timed.update((d, t.replace(second=0, microsecond=0)) for d in days for t in times)
+    want = c.value.replace(second=0, microsecond=0)
+    return any((d, want) in timed for d in days)
 
 
 _SPAN_OF = re.compile(r"(?i)\b(?P<n>\d{1,2}|" + "|".join(NUMBER_WORDS) + r")[ -](?P<unit>day|week|month|year)s?\b")

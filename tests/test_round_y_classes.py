@@ -1,0 +1,150 @@
+"""Classes read since round X (issue 44): honest statements that round Y's right outcomes were failed for, each
+with its false twin. Pure functions over small texts and records."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from officesim.evaluators.claims import claims_in, negated
+from officesim.evaluators.day_counts import day_count_problems
+from officesim.evaluators.records import build_records
+from officesim.evaluators.verdicts import Scope, range_end_problems, read
+from officesim.evaluators.statements import cut
+
+NOW = datetime(2026, 11, 16, 9, 0)
+
+
+def _book(*sheets: tuple[str, list[list]]) -> dict:
+    return {"kind": "xlsx", "sheet_order": [n for n, _r in sheets], "sheets": dict(sheets)}
+
+
+def _register():
+    rows = [["Contract", "Supplier", "Expiry", "Notice (days)"],
+            ["CTR-2377", "Redfern IT Services", "2027-03-31", "60"],
+            ["CTR-2426", "Poppyfield Nurseries", "2027-02-28", "90"]]
+    return build_records({"data/contracts.xlsx": _book(("Register", rows))}, 2026)
+
+
+# ---- a time with am/pm is one time, not also its dotted digits ------------------------------------------------
+
+def test_a_dotted_time_with_pm_is_one_time():
+    times = [c for c in claims_in("review 2026-10-27 at 3.30pm", year=2026, kinds=("time",), dotted_times=True)]
+    assert [(c.value.hour, c.value.minute) for c in times] == [(15, 30)]
+    # a dotted time alone is still read as a time where times are asked for
+    alone = claims_in("review 2026-10-27 at 3.30", year=2026, kinds=("time",), dotted_times=True)
+    assert [(c.value.hour, c.value.minute) for c in alone] == [(3, 30)]
+
+
+# ---- "not until" says when, it does not deny the date ----------------------------------------------------------
+
+def test_not_until_is_no_negation():
+    assert not negated("The next deadline after these is not until March 31, 2027, outside the window.")
+    assert not negated("It isn't due until 4 May.")
+    assert negated("The contract does not expire on 31 March 2027.")
+
+
+# ---- a heading's day count is of the item it heads ------------------------------------------------------------
+
+_HEADED = ("Hi Aiko,\n\nThe contract below, which you own, reaches its notice deadline in {n} days:\n"
+           "- CTR-2377 (Redfern IT Services): expiry 31 March 2027; notice period 60 days; last day for written "
+           "notice Saturday 30 January 2027.\n\nThanks,\nHana")
+
+
+def test_a_headings_day_count_is_read_against_the_item_it_heads():
+    records = _register()
+    assert not day_count_problems(_HEADED.format(n=75), records, today=date(2026, 11, 16), year=2026)
+    assert day_count_problems(_HEADED.format(n=45), records, today=date(2026, 11, 16), year=2026)
+
+
+# ---- days joined by "and" are days, not a range --------------------------------------------------------------
+
+def _escalations():
+    rows = [["Customer", "First message", "Last message"], ["Oakmere Libraries", "2026-10-12", "2026-11-14"]]
+    return build_records({"data/escalations.xlsx": _book(("Sheet1", rows))}, 2026)
+
+
+def _ranges(text: str, records) -> list:
+    out = []
+    for st in cut(text):
+        ids = [i for k in records.keys_in(st.text) for i in records.by_key.get(k, ())]
+        out += range_end_problems(st, ids, records, 2026)
+    return out
+
+
+def test_days_joined_by_and_are_no_range():
+    records = _escalations()
+    assert not _ranges("Oakmere Libraries asked about SO-71340 and SO-71145 only on 13 and 14 November.", records)
+    assert not _ranges("Oakmere Libraries wrote on 12 Oct, 20 Oct, 13 Nov and 14 Nov.", records)
+    # a range is still read: "between 13 October and 14 November" gives a false first day
+    assert _ranges("Oakmere Libraries wrote between 13 October and 14 November.", records)
+    assert _ranges("Oakmere Libraries wrote from 13 October to 14 November.", records)
+
+
+# ---- a yes or no is of the row its clause names ---------------------------------------------------------------
+
+def _renewals():
+    rows = [["Ref", "Party", "End", "Auto-renew"],
+            ["CTR-2328", "Redfern IT Services", "2028-05-31", "Yes"],
+            ["CTR-2335", "Ironvale Logistics", "2027-01-31", "No"]]
+    return build_records({"data/legal/contracts_register.xlsx": _book(("Contracts", rows))}, 2026)
+
+
+def test_a_flag_is_read_against_the_row_its_clause_names():
+    records = _renewals()
+    true = ("Worth noting: Ironvale's contract (CTR-2335) expires on 31 January 2027 and does not renew "
+            "automatically, with 60 days' notice; Redfern's (CTR-2328) renews automatically and runs to 31 May 2028.")
+    assert not [v for v in read(true, records, Scope(now=NOW, year=2026)).false if v.kind == "state"]
+    false = ("Worth noting: Ironvale's contract (CTR-2335) expires on 31 January 2027 and renews "
+             "automatically; Redfern's (CTR-2328) runs to 31 May 2028 and does not renew automatically.")
+    assert [v for v in read(false, records, Scope(now=NOW, year=2026)).false if v.kind == "state"]
+
+
+# ---- a party called by its first word with a possessive -------------------------------------------------------
+
+def test_a_possessive_first_word_names_the_one_party_it_starts():
+    from officesim.evaluators.verdicts import short_names, true_of_records
+    invoices = [["Invoice", "Supplier", "Issued", "Amount", "Paid on"],
+                ["IL-1", "Ironvale Logistics", "2026-02-01", "1000.50", "2026-03-01"],
+                ["IL-2", "Ironvale Logistics", "2026-05-01", "2000.25", ""],
+                ["IL-3", "Ironvale Logistics", "2026-07-01", "3000.25", ""],
+                ["YE-1", "Yarrow Energy", "2026-07-01", "5000.25", ""]]
+    suppliers = [["Supplier", "Email"], ["Ironvale Logistics", "ap@ironvale.test"], ["Yarrow Energy", "ap@yarrow.test"]]
+    records = build_records({"data/invoices.xlsx": _book(("Invoices", invoices)),
+                             "data/suppliers.xlsx": _book(("Suppliers", suppliers))}, 2026)
+    assert short_names("Ironvale's total comes from 3 invoices.", records) == {"Ironvale": "ironvale logistics"}
+    text = "Some background: Ironvale's £6,001.00 comes from 3 invoices, 2 of which ({}) are still unpaid."
+    true = text.format("£5,000.50")
+    c = next(c for c in claims_in(true, year=2026, kinds=("number",)) if c.text == "£5,000.50")
+    assert true_of_records(c, true, records, 2026, frozenset({"ironvale logistics"}))
+    false = text.format("£5,200.50")
+    c = next(c for c in claims_in(false, year=2026, kinds=("number",)) if c.text == "£5,200.50")
+    assert not true_of_records(c, false, records, 2026, frozenset({"ironvale logistics"}))
+
+
+# ---- a time of the writer's calendar on the day the sentence gives -----------------------------------------------
+
+def test_a_time_an_event_starts_or_ends_that_day_is_true_context():
+    from officesim.evaluators.verdicts import event_time_on_day
+    calendar = {"kind": "ics", "user": "hana@office.test", "events": [
+        {"summary": "Call with Kestrel Paper Co", "start": "2026-11-17 09:00:00", "end": "2026-11-17 09:45:00",
+         "uid": "e1", "attendees": []}]}
+    records = build_records({"calendar/hana@office.test.ics": calendar}, 2026)
+    text = ("I've put the meeting in on Tuesday 17 November at 10am - the 9:00 slot wasn't free as I already "
+            "have a meeting until {}.")
+    at = text.index("{}")
+    for written, true in (("9:45", True), ("9:30", False)):
+        said = text.format(written)
+        c = next(c for c in claims_in(said, year=2026, kinds=("time",)) if c.start == at)
+        assert event_time_on_day(c, said, records, 2026) is true
+    # the same time on another day is not that event's
+    other = "On Wednesday 18 November I have a meeting until 9:45."
+    c = next(c for c in claims_in(other, year=2026, kinds=("time",)))
+    assert not event_time_on_day(c, other, records, 2026)
+
+
+def test_a_spaced_dash_before_a_new_subject_ends_the_clause():
+    from officesim.evaluators.claims import polarity_problems
+    text = ("I've put a 30-minute meeting in for you on Tuesday 17 November at 10am - the 9:00 slot wasn't free.")
+    assert not polarity_problems(text, ["2026-11-17", "10:00"], [], year=2026)
+    denied = "The meeting on Tuesday 17 November at 10am - not possible, it wasn't free."
+    assert polarity_problems(denied, ["2026-11-17", "10:00"], [], year=2026)
