@@ -504,12 +504,13 @@ def set_totals(before: dict[str, dict], gold: dict[str, dict], records: Records)
                 continue
             out.add(round(abs(sum(values)), 2))
             for k, _other in enumerate(header):  # one category's part ("£12,400 of it for Freight")
-                groups: dict[str, float] = {}
+                groups: dict[str, tuple[float, int]] = {}
                 for r in rows:
                     if j < len(r) and k < len(r) and isinstance(r[k], str) and isinstance(r[j], (int, float)):
-                        groups[r[k].strip().casefold()] = groups.get(r[k].strip().casefold(), 0.0) + r[j]
-                if 1 < len(groups) <= 12:
-                    out.update(round(abs(v), 2) for v in groups.values())
+                        total, n = groups.get(r[k].strip().casefold(), (0.0, 0))
+                        groups[r[k].strip().casefold()] = (total + r[j], n + 1)
+                if 1 < len(groups) <= 12:  # a "part" of one row is that row's own value, no total of anything
+                    out.update(round(abs(v), 2) for v, n in groups.values() if n >= 2)
             if len(rows) <= MAX_SPLIT_ROWS:  # the rows before or after a date ("15 of them are overdue (£42,540.85)")
                 for k, _other in enumerate(header):
                     dated = sorted((d, r[j]) for r in rows if j < len(r) and k < len(r)

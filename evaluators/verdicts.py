@@ -284,7 +284,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             readings.setdefault((c.start, c.end), []).append(c)
         values += len(readings)
         listed = _listed_items(st, statements, i, owned) if not (own or pointed) else []
-        summed = _listed_items(st, statements, i, owned, _TOTAL_OF_LISTED) if not (own or listed) else []
+        summed = _listed_items(st, statements, i, owned, _TOTAL_OF_LISTED, records) if not (own or listed) else []
         if not summed and st.form == "heading" and _TOTAL_OF_LISTED.search(st.text):
             # "These eight customers got no letter; between them the agreements are worth £495,500 a year:"
             # over the items below it, each named by its own identifier
@@ -639,8 +639,9 @@ def _is_their_sum(same_words: list[Claim], listed: list[list[int]], records: Rec
     return total is not None and any(c.kind == "number" and abs(abs(float(c.value)) - total) <= 0.011 for c in same_words)
 
 
-def _sum_of_listed(listed: list[list[int]], records: Records) -> float | None:
-    """The sum of the listed items' amounts (each item's one amount), or None where an item has none or several."""
+def _listed_amounts(listed: list[list[int]], records: Records) -> list[float] | None:
+    """Each listed item's one amount (its one figure, or its one under a column of amounts), or None where an
+    item has none or several."""
     amounts = []
     for items in listed:
         figures = [(label, abs(float(a.value))) for i in items for label, a in records.entities[i].values("number")]
@@ -649,20 +650,21 @@ def _sum_of_listed(listed: list[list[int]], records: Records) -> float | None:
         if len(found) != 1:
             return None
         amounts.append(next(iter(found)))
-    return sum(amounts)
+    return amounts
+
+
+def _sum_of_listed(listed: list[list[int]], records: Records) -> float | None:
+    """The sum of the listed items' amounts (each item's one amount), or None where an item has none or several."""
+    amounts = _listed_amounts(listed, records)
+    return None if amounts is None else sum(amounts)
 
 
 def _not_their_sum(same_words: list[Claim], st: Statement, listed: list[list[int]], records: Records) -> Verdict | None:
     """A false verdict where an amount said of the listed items together is not the sum of their amounts
     (each item's one amount: its one figure, or its one under a column of amounts)."""
-    amounts = []
-    for items in listed:
-        figures = [(label, abs(float(a.value))) for i in items for label, a in records.entities[i].values("number")]
-        named = {v for label, v in figures if _AMOUNT_LABEL.search(label or "")}
-        found = named if named else {v for _l, v in figures}
-        if len(found) != 1:
-            return None
-        amounts.append(next(iter(found)))
+    amounts = _listed_amounts(listed, records)
+    if amounts is None:
+        return None
     total = sum(amounts)
     for c in same_words:
         if c.kind != "number" or not _money(c):
@@ -675,18 +677,25 @@ def _not_their_sum(same_words: list[Claim], st: Statement, listed: list[list[int
 
 
 def _listed_items(st: Statement, statements: list[Statement], i: int, owned: list[list[int]],
-                  words: re.Pattern | None = None) -> list[list[int]]:
+                  words: re.Pattern | None = None, records: Records | None = None) -> list[list[int]]:
     """What each item of the list right above a statement that names nothing stands for, where the
     statement says something of each of them ("Each one is a standard recharge of GBP 1,500."): at least
-    two items, each naming a few records, the list read back at most 50 items (bounded work)."""
+    two items, each naming a few records, the list read back at most 50 items (bounded work). With
+    ``records``, an item naming a party of many rows (a customer with its orders) stands for that party's own
+    rows (its customer row, its contract row: "Between them these agreements are worth £490,000 a year")."""
     if not (words or _EACH_LISTED).search(st.text) or st.form in ("item", "heading") or st.text.rstrip().endswith(":"):
         return []  # a heading speaks of the items below it, not of those above
     out = []
     j = i - 1
     while j >= 0 and statements[j].form == "item" and i - j <= 50:
-        if not owned[j] or len(owned[j]) > 8:
+        rows = owned[j]
+        if records is not None and len(rows) > 8:
+            rows = sorted({r for k in records.keys_in(statements[j].text) if not k.startswith("#")
+                           for r in _own_rows(records, k)})
+            rows = rows if len(rows) <= NAMED_RECORDS else []
+        if not rows or len(rows) > 8:
             return []
-        out.append(owned[j])
+        out.append(rows)
         j -= 1
     return out if len(out) >= 2 else []
 

@@ -148,3 +148,25 @@ def test_a_spaced_dash_before_a_new_subject_ends_the_clause():
     assert not polarity_problems(text, ["2026-11-17", "10:00"], [], year=2026)
     denied = "The meeting on Tuesday 17 November at 10am - not possible, it wasn't free."
     assert polarity_problems(denied, ["2026-11-17", "10:00"], [], year=2026)
+
+
+# ---- a total of listed parties, each standing for its own rows ------------------------------------------------
+
+def test_a_total_of_listed_parties_is_the_sum_of_their_own_rows():
+    customers = [["Customer", "Email"], ["Alder Street Clinics", "a@alder.test"], ["Cedar Row Hotels", "c@cedar.test"],
+                 ["Juniper Dental", "j@juniper.test"]]
+    register = [["Contract", "Party", "Ends", "Notice (days)", "Annual value"],
+                ["CTR-1", "Alder Street Clinics", "2027-07-31", "60", "100000"],
+                ["CTR-2", "Cedar Row Hotels", "2027-05-31", "60", "150000"],
+                ["CTR-3", "Juniper Dental", "2027-07-31", "90", "240000"]]
+    orders = [["Order", "Customer", "Total"], *[[f"SO-{k}", name, str(300 + k)]
+                                                for k in range(12) for name in ("Alder Street Clinics", "Cedar Row Hotels",
+                                                                                "Juniper Dental")]]
+    records = build_records({"data/customers.xlsx": _book(("Customers", customers)),
+                             "data/contracts.xlsx": _book(("Contracts", register)),
+                             "data/orders.xlsx": _book(("Orders", orders))}, 2026)
+    text = ("Hi Zoe,\n\nThese customers have a fixed-term agreement and got no letter:\n"
+            "- Alder Street Clinics: agreement ends 31 July 2027\n- Cedar Row Hotels: agreement ends 31 May 2027\n"
+            "- Juniper Dental: agreement ends 31 July 2027\n\nBetween them these agreements are worth {} a year.\n")
+    assert not [v for v in read(text.format("£490,000"), records, Scope(now=NOW, year=2026)).false if "490" in v.value]
+    assert [v for v in read(text.format("£520,000"), records, Scope(now=NOW, year=2026)).false if "520" in v.value]
