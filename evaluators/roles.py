@@ -201,3 +201,59 @@ def addressee_role_problems(text: str, addressees: list[str], records: Records,
             if held and key not in held and not _NOT_PLAIN.search(text[max(0, m.start() - 30):m.end()]):
                 out.append((after[start:_end], person, ", ".join(sorted(held))))
     return out
+
+
+# a job title the office may not hold at all, said of someone as their role: "your year as Warehouse Lead",
+# "Copying Chloe in her role as Finance Manager"
+_TITLE_NOUNS = (r"Manager|Lead|Director|Head|Clerk|Assistant|Officer|Coordinator|Engineer|Analyst|Executive|Counsel|"
+                r"Supervisor|Buyer|Controller|Accountant|Administrator|Specialist|Consultant|Paralegal|Associate|"
+                r"Representative|Planner|Designer|Developer|Technician|Secretary|Receptionist|Recruiter|Partner")
+_TITLED = re.compile(r"(?i)(?:\b(?P<whose>your|her|his|their)\s+(?:\w+\s+){0,2}?(?:role|job|year|years|time|work|position)"
+                     r"|\b(?P<you>you))\s+as\s+(?:the\s+|our\s+|a\s+|an\s+)?(?-i:(?P<title>(?:[A-Z][A-Za-z&-]*\s+){0,3}(?:" + _TITLE_NOUNS
+                     + r"))(?![\w-]))")
+_FIRST_NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
+
+
+def _role_held(records: Records, person: str) -> set[str]:
+    """The roles a person's own rows hold under any column of roles (name keys)."""
+    rows = _rows_named(records, person)
+    cols = {(records.entities[i].collection, label) for i in rows
+            for label, _v in (*records.entities[i].names, *records.entities[i].words) if ROLE_COLUMN.search(label)}
+    return _held(records, rows, cols)
+
+
+def titled_role_problems(text: str, addressees: list[str], copied: list[str], records: Records,
+                         given: dict[str, frozenset[str]] | None = None) -> list[tuple[str, str, str]]:
+    """(title as written, person, the person's roles) for a job title said as someone's role ("your year as
+    Warehouse Lead" to the one written to; "Chloe in her role as Finance Manager" of the person copied whose
+    first name the sentence gives) where their row holds another under its column of roles, whether or not the
+    office knows the title at all. A change ("new role", "will", "becomes") is not read."""
+    def people_of(addresses: list[str]) -> dict[str, str]:  # person key -> its first name
+        out = {}
+        for a in addresses[:20]:
+            for i in records.by_key.get(a.lower(), ())[:GENERIC]:
+                for label, k in records.entities[i].names:
+                    if NAME_COLUMN.match(label):
+                        out[k] = k.split()[0]
+        return out
+
+    to, cc = people_of(addressees), people_of([*addressees, *copied])
+    out = []
+    for m in _TITLED.finditer(text):
+        before = text[max(0, m.start() - 60):m.start()]
+        if _NOT_PLAIN.search(before[-30:] + m.group(0)):
+            continue
+        if m.group("you") or m.group("whose").lower() == "your":
+            people = list(to) if len(to) == 1 else []
+        else:  # the person copied or written to whose first name stands last before it in the sentence
+            sentence = before.rsplit(".", 1)[-1]
+            firsts = [w.group(0).lower() for w in _FIRST_NAME.finditer(sentence)]
+            people = [k for k, first in cc.items() if firsts and first == firsts[-1]]
+        if len(people) != 1:
+            continue
+        person = people[0]
+        held = _role_held(records, person) | (given or {}).get(person, frozenset())
+        title = name_key(m.group("title"))
+        if held and title not in held:
+            out.append((m.group("title"), person, ", ".join(sorted(held))))
+    return out

@@ -29,7 +29,8 @@ from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentenc
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
 from officesim.evaluators.records import GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
-from officesim.evaluators.roles import addressee_role_problems, given_roles
+from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
+from officesim.evaluators.tenure import joined_problems
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
 from officesim.evaluators.day_counts import DAY_SPAN, day_count_problems
@@ -1530,6 +1531,14 @@ _REPORTING = re.compile(r"(?:(?P<who>\b[Yy]ou|" + _NAMES + r")(?:['’]ll)?\s+(?
                         r"(?:will\s+be|is|becomes|would\s+be|:)\s+(?P<boss2>me\b|[A-Z][a-z]+\s+[A-Z][a-z]+)")
 
 
+# "Mira Iyer, who becomes Warehouse Supervisor and will herself report to Noor Tanaka": said of the person named
+# last before it
+_REPORTING_PRONOUN = re.compile(r"\b(?:[Ss]he|[Hh]e|[Hh]erself|[Hh]imself)\s+(?:(?:will|would|now|also|still|then|"
+                                r"directly|herself|himself|in turn)\s+)*(?:reports?|reporting)\s+(?:directly\s+)?to\s+"
+                                r"(?P<boss>me\b|you\b|[A-Z][a-z]+\s+[A-Z][a-z]+)")
+_FULL_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")
+
+
 def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> list[str]:
     """Whom someone is said to report to ("you'll report to Noor Tanaka", "Rosa Tanaka and Keiko Lambert
     will report to you", "Your new manager will be Noor Tanaka") against the manager their row gives once
@@ -1574,6 +1583,27 @@ def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> lis
                 out.append(f"{' '.join(sentence.split())[:90]!r} says {person} reports to {boss}, but their row gives "
                            f"{', '.join(sorted(h.title() for h in held))}")
                 break
+    for m in _REPORTING_PRONOUN.finditer(body):
+        found = _sentence_at(body, m.start())
+        if found is None:
+            continue
+        lo, _hi, sentence = found
+        clause = sentence[:m.start() - lo]
+        if re.search(r"(?i)\b(?:not|n't|no longer|never|if|unless|until|used to|previously|formerly|currently)\b",
+                     clause[-40:] + m.group(0)):
+            continue
+        named = [name_key(n.group(0)) for n in _FULL_NAME.finditer(clause)]
+        named = [k for k in named if k in after or k in before]
+        boss = m.group("boss")
+        boss_key = me if boss.lower() == "me" else (next((k for k, v in _people_of(state).items() if v == you), None)
+                                                    if boss.lower() == "you" else name_key(boss))
+        if not named or not boss_key:
+            continue
+        person = named[-1]
+        held = {after.get(person), before.get(person)} - {None}
+        if held and boss_key not in held:
+            out.append(f"{' '.join(sentence.split())[:90]!r} says {person} reports to {boss}, but their row gives "
+                       f"{', '.join(sorted(h.title() for h in held))}")
     return out
 
 
@@ -1986,9 +2016,14 @@ def written_truth(state: EvalState) -> Truth:
             truth.false += [f"{place.where}: {w}" for w in addressee_category_problems(place.body, place.to, records)]
             truth.false += [f"{place.where}: {w}" for w in invited_problems(place.body, place.to, state, records)]
             truth.false += [f"{place.where}: {w}" for w in reports_to_problems(place.body, place.to, state)]
+            truth.false += [f"{place.where}: {w}" for w in joined_problems(place.body, list(place.to), records)]
             truth.false += [f"{place.where}: {role!r} is said of {person}, whose role the office gives as {held}"
                             for role, person, held in addressee_role_problems(place.body, list(place.to), records,
                                                                               state.memo.get("given_roles"))]
+            truth.false += [f"{place.where}: {role!r} is said of {person} as their role, but the office gives {held}"
+                            for role, person, held in titled_role_problems(place.body, list(place.to),
+                                                                           list(place.neutral), records,
+                                                                           state.memo.get("given_roles"))]
             greeting = greeting_problem(place.body, place.to, directory, copied=place.neutral)
             if greeting:
                 truth.false.append(f"{place.where}: {greeting}")

@@ -170,3 +170,55 @@ def test_a_total_of_listed_parties_is_the_sum_of_their_own_rows():
             "- Juniper Dental: agreement ends 31 July 2027\n\nBetween them these agreements are worth {} a year.\n")
     assert not [v for v in read(text.format("£490,000"), records, Scope(now=NOW, year=2026)).false if "490" in v.value]
     assert [v for v in read(text.format("£520,000"), records, Scope(now=NOW, year=2026)).false if "520" in v.value]
+
+
+# ---- people: a title said as someone's role, since when they joined, whom they report to -------------------------
+
+def _staff():
+    rows = [["Name", "Email", "Team", "Role", "Manager", "Start date"],
+            ["Nina Lund", "nina.lund@office.test", "Logistics", "Logistics Coordinator", "Hugo Greco", "2022-03-01"],
+            ["Chloe Silva", "chloe.silva@office.test", "Finance", "Accounts Payable Clerk", "Joel Fischer", "2021-05-10"],
+            ["Mei Roth", "mei.roth@office.test", "Sales", "Account Executive", "Ines Nair", "2020-04-23"],
+            ["Mira Iyer", "mira.iyer@office.test", "Operations", "Warehouse Supervisor", "Hana Costa", "2019-01-07"],
+            ["Rosa Tanaka", "rosa.tanaka@office.test", "Operations", "Warehouse Operative", "Mira Iyer", "2023-02-01"],
+            ["Hana Costa", "hana.costa@office.test", "Operations", "Head of Operations", "", "2015-01-05"],
+            ["Noor Tanaka", "noor.tanaka@office.test", "Logistics", "Head of Logistics", "", "2016-01-05"]]
+    return {"data/hr/staff.xlsx": _book(("Staff", rows))}
+
+
+def test_a_title_said_as_someones_role_is_read_against_their_row():
+    from officesim.evaluators.roles import titled_role_problems
+    records = build_records(_staff(), 2026)
+    to = ["nina.lund@office.test"]
+    assert titled_role_problems("We'll look at how the year has gone for you as Warehouse Lead.", to, [], records)
+    assert not titled_role_problems("We'll look at how the year has gone for you as Logistics Coordinator.", to, [],
+                                    records)
+    copied = "Copying Chloe in her role as {} so she can sign off the payments."
+    assert titled_role_problems(copied.format("Finance Manager"), ["joel@office.test"], ["chloe.silva@office.test"],
+                                records)
+    assert not titled_role_problems(copied.format("Accounts Payable Clerk"), ["joel@office.test"],
+                                    ["chloe.silva@office.test"], records)
+    # a change is not read
+    assert not titled_role_problems("Congratulations on your new role as Warehouse Lead.", to, [], records)
+
+
+def test_since_when_someone_joined_is_their_start_date():
+    from officesim.evaluators.tenure import joined_problems
+    records = build_records(_staff(), 2026)
+    assert joined_problems("Your executive is Mei Roth, who has been with us since 2018.", ["x@client.test"], records)
+    assert not joined_problems("Your executive is Mei Roth, who has been with us since 2020.", ["x@client.test"],
+                               records)
+    assert joined_problems("As you only joined us in 2025, this is your first review.", ["nina.lund@office.test"],
+                           records)
+    assert not joined_problems("As you joined us in March 2022, this is your first review.", ["nina.lund@office.test"],
+                               records)
+
+
+def test_whom_someone_named_before_reports_to():
+    from officesim.evaluators import EvalState
+    from officesim.evaluators.truth import reports_to_problems
+    files = _staff()
+    state = EvalState(files=files, before=files, user_name="Hana Costa")
+    said = "From Monday you report to Mira Iyer, who becomes Warehouse Supervisor and will herself report to {}."
+    assert reports_to_problems(said.format("Noor Tanaka"), ("rosa.tanaka@office.test",), state)
+    assert not reports_to_problems(said.format("Hana Costa"), ("rosa.tanaka@office.test",), state)

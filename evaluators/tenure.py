@@ -1,0 +1,56 @@
+"""Since when someone has been with the firm: "As you only joined us in 2025", "Mei Roth, who has been with
+us since 2018", against the start date of their staff row ("Start date", "Joined", "Hired").
+
+The person is the one written to where the clause says "you", else the person named last before it in the
+sentence. A year (or a month and year) that is not their start date's is false. Pure function of the records."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from officesim.evaluators.records import GENERIC, Records, name_key
+from officesim.evaluators.roles import NAME_COLUMN, _rows_named
+
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_JOINED = re.compile(r"(?i)\b(?:joined(?:\s+(?:us|the\s+(?:company|firm|team)))?|started(?:\s+(?:with|at)\s+us)?|"
+                     r"(?:been\s+)?(?:with|at)\s+(?:us|the\s+(?:company|firm))\s+since|been\s+here\s+since|"
+                     r"came\s+on\s+board|was\s+hired)\s+(?:back\s+)?(?:in\s+)?(?:(?P<month>" + _MONTHS
+                     + r")\s+)?(?P<year>(?:19|20)\d{2})\b")
+_START_LABEL = re.compile(r"(?i)\b(?:start|started|joined|joining|hired|hire|employed)\b")
+_FULL_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")
+_NOT_PLAIN = re.compile(r"(?i)\b(?:if|unless|not|n't|never|will|would)\b")
+
+
+def _start_dates(records: Records, person: str) -> list[date]:
+    return [a.value for i in _rows_named(records, person) for label, a in records.entities[i].values("date")
+            if isinstance(a.value, date) and _START_LABEL.search(label or "")]
+
+
+def joined_problems(text: str, addressees: list[str], records: Records) -> list[str]:
+    """Each "joined in <year>" said of someone whose staff row starts in another year (see the module rules)."""
+    to = {k for a in addressees[:20] for i in records.by_key.get(a.lower(), ())[:GENERIC]
+          for label, k in records.entities[i].names if NAME_COLUMN.match(label)}
+    out = []
+    for m in _JOINED.finditer(text):
+        start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+        clause = text[start:m.start()]
+        if _NOT_PLAIN.search(clause[-40:]):
+            continue
+        if re.search(r"(?i)\byou\b", clause[-30:]):
+            people = list(to) if len(to) == 1 else []
+        else:
+            named = [name_key(n.group(0)) for n in _FULL_NAME.finditer(clause)]
+            people = [k for k in named if _start_dates(records, k)][-1:]
+        if not people:
+            continue
+        starts = _start_dates(records, people[0])
+        if not starts:
+            continue
+        year = int(m.group("year"))
+        month = m.group("month")
+        if any(d.year == year and (not month or d.strftime("%B").lower() == month.lower()) for d in starts):
+            continue
+        out.append(f"{' '.join(text[start:m.end()].split())[:90]!r} says {people[0]} joined in "
+                   f"{(month + ' ') if month else ''}{year}, but their row gives {starts[0].isoformat()}")
+    return out
