@@ -769,3 +769,49 @@ def _of_year(e: Entity, year: int | None) -> bool:
     """Whether a row is of ``year`` by its first date (an invoice's issue date), or has no date."""
     dates = [a.value for _l, a in e.attributes if a.kind == "date" and isinstance(a.value, date)]
     return year is None or not dates or dates[0].year == year
+
+
+def part_sizes(before: dict[str, dict], gold: dict[str, dict]) -> dict[int, frozenset[int]]:
+    """The sizes of the parts of each sheet the gold writes: whole (its rows) -> how many of them hold each value
+    of a column of few values, and how many do not (16 overdue invoices: 14 chased, 2 not; 3 of Pinecrest)."""
+    out: dict[int, set[int]] = {}
+    for path, entry in gold.items():
+        old = before.get(path)
+        if entry.get("kind") != "xlsx" or old == entry:
+            continue
+        for name, rows in (entry.get("sheets") or {}).items():
+            was = ((old or {}).get("sheets") or {}).get(name) or []
+            body = [r for r in changed_rows(rows, was) if any(v not in (None, "") for v in r)] if rows else []
+            if len(body) < 2:
+                continue
+            parts = out.setdefault(len(body), set())
+            for j in range(max(len(r) for r in body)):
+                values = Counter(str(r[j]).strip().casefold() if j < len(r) and r[j] not in (None, "") else ""
+                                 for r in body)
+                if 1 < len(values) <= 12:
+                    parts.update(values.values())
+                    parts.update(len(body) - n for n in values.values())
+    return {whole: frozenset(parts) for whole, parts in out.items()}
+
+
+_N = r"(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")"
+_PART_OF_WHOLE = re.compile(r"(?i)(?<![\w.,£$€])" + _N + r"\s+(?:out\s+)?of\s+(?:the|these|those|all|our|your|its|their)\s+"
+                            + _N + r"\b(?!\s*(?:%|per\b|days?\b|weeks?\b|months?\b|years?\b))")
+_ROUGHLY = re.compile(r"(?i)\b(?:about|around|roughly|approximately|nearly|almost|some|over|under|at least|more than|"
+                      r"fewer than|less than|up to)\s+$")
+
+
+def part_count_problems(text: str, parts: dict[int, frozenset[int]], given: Iterable[int]) -> list[str]:
+    """"Suppliers have chased 12 of the 16": a count of a part of a set the gold writes (its 16 rows) that no
+    column's values part it into (14 chased, 2 not), nor the task's texts give. A count said roughly, a
+    whole no sheet of the gold has, and a count the task gives are not read."""
+    said = set(given)
+    out = []
+    for m in _PART_OF_WHOLE.finditer(text):
+        n, whole = (int(g) if g.isdigit() else NUMBER_WORDS[g.lower()] for g in (m.group(1), m.group(2)))
+        if whole not in parts or n >= whole or n in said or n in parts[whole] \
+                or _ROUGHLY.search(text, max(0, m.start() - 20), m.start()):
+            continue
+        out.append(f"{m.group(0).strip()!r}: no column of the {whole} rows the task writes parts {n} of them "
+                   f"(its parts: {', '.join(map(str, sorted(parts[whole])))})")
+    return out

@@ -39,7 +39,7 @@ from officesim.evaluators.replies import quoted_text, restated_range_problems
 from officesim.evaluators.statements import items_above, list_sizes
 from officesim.evaluators.superlatives import ranked_lists, superlative_problems
 from officesim.evaluators.written_tables import direction_problems, moved_figure_problems
-from officesim.evaluators.task_sets import (ItemSet, named_total_problems, only_unpaid_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
+from officesim.evaluators.task_sets import (ItemSet, named_total_problems, part_count_problems, part_sizes, only_unpaid_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
 from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, share_of_text, sum_of_sentence, day_count_of_records, event_date_of_named, event_time_on_day, named_in_event, named_with_record, read,
@@ -1955,6 +1955,7 @@ def written_truth(state: EvalState) -> Truth:
                                                        str(state.gold_answer or "")]).lower())
     sets, given = task_sets_of(state, records)
     given = given | state_counts(state) | added_rows(state)
+    parts = part_sizes(state.before or {}, state.gold or {}) if state.gold is not None else {}
     if "ranked_lists" not in state.memo:
         state.memo["ranked_lists"] = ranked_lists(state.before or {}, state.gold or {}) if state.gold is not None else []
     lists = state.memo["ranked_lists"]
@@ -1964,6 +1965,7 @@ def written_truth(state: EvalState) -> Truth:
                                        recipients_named=named, allowed=allowed, recorded=recorded, this=place.key,
                                        parties_named=lambda sentence: named(sentence, True), people_named=people_named)
         truth.false += [f"{place.where}: {w}" for w in period_problems(place.text, task_texts)]
+        truth.false += [f"{place.where}: {w}" for w in part_count_problems(place.text, parts, given)]
         truth.false += [f"{place.where}: {w}" for w in attendee_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state),
                                                                                *episode_reach(state, episode))]

@@ -222,3 +222,20 @@ def test_whom_someone_named_before_reports_to():
     said = "From Monday you report to Mira Iyer, who becomes Warehouse Supervisor and will herself report to {}."
     assert reports_to_problems(said.format("Noor Tanaka"), ("rosa.tanaka@office.test",), state)
     assert not reports_to_problems(said.format("Hana Costa"), ("rosa.tanaka@office.test",), state)
+
+
+# ---- a count of a part of a set the gold writes ---------------------------------------------------------------
+
+def test_a_count_of_a_part_is_one_of_the_parts_the_sheet_gives():
+    from officesim.evaluators.task_sets import part_count_problems, part_sizes
+    header = ["Invoice", "Supplier", "Amount", "Reminder"]
+    rows = [[f"INV-{k}", "Zephyr" if k < 3 else "Pinecrest", 100.0 + k, "No" if k in (0, 7) else "Yes"] for k in range(16)]
+    before = {"data/overdue.xlsx": {"kind": "xlsx", "sheets": {"Overdue": [header]}}}
+    gold = {"data/overdue.xlsx": {"kind": "xlsx", "sheets": {"Overdue": [header, *rows]}}}
+    parts = part_sizes(before, gold)
+    assert 14 in parts[16] and 2 in parts[16] and 3 in parts[16]
+    assert not part_count_problems("Suppliers have already chased 14 of the 16; the rest have not.", parts, [])
+    assert not part_count_problems("Zephyr accounts for 3 of the 16.", parts, [])
+    assert part_count_problems("Suppliers have already chased 12 of the 16; the rest have not.", parts, [])
+    assert not part_count_problems("Suppliers have chased about 12 of the 16.", parts, [])  # said roughly
+    assert not part_count_problems("12 of the 16", parts, [12])  # a count the task gives
