@@ -2009,13 +2009,16 @@ def _gap_words(c: Claim, st: Statement) -> set[str]:
     return words
 
 
+_PAIRED = re.compile(r"(?i)\s*(?:against|vs\.?|versus|compared (?:with|to))\s+(?:a |an |the |its |their )?[£$€]?\s?\d")
+
+
 def _wrong_label(c: Claim, st: Statement, own: list[tuple[str, Claim, int]],
                  matching: list[tuple[str, Claim, int]], owners: Iterable[int] = ()) -> str | None:
     """Why ``c`` is the entity's value under another name than the one written before it ("ordered on"
     the delivery date), or None."""
     words = _gap_words(c, st)
-    if not words:
-        return None
+    if not words or _PAIRED.match(st.text, c.end):
+        return None  # "closest to its contract: £108,894.93 against £101,000": the words are of the pair
     # only another column of an item the value belongs to, or of an item the statement names by its own
     # identifier ("PO-4649 ordered 16 June", the Issued of the invoice that refers to it, where the order's
     # Ordered is 13 June): "Rosa's leave starts on 27 November" is her leave's From, whatever the Start of a

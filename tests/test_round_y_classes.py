@@ -239,3 +239,16 @@ def test_a_count_of_a_part_is_one_of_the_parts_the_sheet_gives():
     assert part_count_problems("Suppliers have already chased 12 of the 16; the rest have not.", parts, [])
     assert not part_count_problems("Suppliers have chased about 12 of the 16.", parts, [])  # said roughly
     assert not part_count_problems("12 of the 16", parts, [12])  # a count the task gives
+
+
+# ---- a label before a pair of values is of the pair ------------------------------------------------------------
+
+def test_a_label_before_a_compared_pair_is_not_the_first_values():
+    rows = [["Rank", "Supplier", "Invoiced this year", "Contract annual value"],
+            [1, "Birchwood Stationers", 108894.93, 101000]]
+    records = build_records({"data/ranking.xlsx": _book(("Sheet1", rows))}, 2026)
+    scope = Scope(now=NOW, year=2026)
+    true = "- Birchwood Stationers is closest to its contract: £108,894.93 against £101,000 (£7,894.93 over)."
+    assert not read(true, records, scope).false
+    false = "- Birchwood Stationers has a contract value of £108,894.93."
+    assert read(false, records, scope).false
