@@ -689,10 +689,11 @@ def _listed_items(st: Statement, statements: list[Statement], i: int, owned: lis
     j = i - 1
     while j >= 0 and statements[j].form == "item" and i - j <= 50:
         rows = owned[j]
-        if records is not None and len(rows) > 8:
-            rows = sorted({r for k in records.keys_in(statements[j].text) if not k.startswith("#")
-                           for r in _own_rows(records, k)})
-            rows = rows if len(rows) <= NAMED_RECORDS else []
+        if records is not None:  # the party's own rows: its customer row and its contract row
+            own = sorted({r for k in records.keys_in(statements[j].text) if not k.startswith("#")
+                          for r in _own_rows(records, k)})
+            if 0 < len(own) <= NAMED_RECORDS:
+                rows = own if len(rows) > 8 else sorted({*rows, *own})
         if not rows or len(rows) > 8:
             return []
         out.append(rows)
