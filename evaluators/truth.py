@@ -324,12 +324,17 @@ def made_events(state: EvalState) -> list[dict]:
 
 # who a booked meeting is said to be with: "booked for Tuesday at 14:00, with me and Amara Wolff from HR",
 # "Sven Rahman will join us"
-_WITH = re.compile(r"(?i)\bwith\s+(?:me|us|you)?\s*(?:and\s+)?$")
+# "with me and Amara Wolff", "with you, Mei and Talia Rossi": the people before it in the list are named too
+_WITH = re.compile(r"(?i)\bwith\s+(?:(?:me|us|you|[a-z]+(?:\s+[a-z]+)?)\s*(?:,\s*(?:and\s+)?|\s+and\s+))*(?:me\s+and\s+|"
+                   r"us\s+and\s+|you\s+and\s+)?$")
 _WILL_JOIN = re.compile(r"(?i)^\s*(?:\([^)]{0,30}\)\s*|from [A-Z]{2,5}\s+|of [A-Za-z ]{2,20}\s+)?(?:will|is going to)\s+"
-                        r"(?:also\s+)?(?:join|attend|be there|sit in)\b")
+                        r"(?:also\s+)?(?:join|attend|be there|sit in|be joining|be attending|be sitting in)\b")
+# a sentence that speaks of the meeting the one before it gave: "Arjun Tanaka will be joining us for it as well"
+_REFERS_BACK = re.compile(r"(?i)\b(?:for it|to it|in it|at it|the (?:meeting|review|call|session|invite|invitation))\b")
 
 
-_WITH_SOMEONE = re.compile(r"(?i)\bwith\b|\b(?:will|is going to)\s+(?:also\s+)?(?:join|attend|be there|sit in)\b")
+_WITH_SOMEONE = re.compile(r"(?i)\bwith\b|\b(?:will|is going to)\s+(?:also\s+)?(?:join|attend|be there|sit in|be joining|"
+                           r"be attending)\b")
 
 
 def attendee_problems(text: str, state: EvalState) -> list[str]:
@@ -341,13 +346,17 @@ def attendee_problems(text: str, state: EvalState) -> list[str]:
     directory = directory_of(state)
     user = (state.user or "").lower()
     out = []
+    last: set = set()  # the days and times the sentence before gave
     for sentence in _SENTENCE_BREAK.split(text)[:2_000]:
+        said = {c.value for c in claims_in(sentence, year=state.year, kinds=("date", "time"))}
+        before, last = last, said
         if not _WITH_SOMEONE.search(sentence):
             continue  # only a sentence that says whom a meeting is with is read for names
         people = directory.persons_in(sentence)
         if not people:
             continue
-        said = {c.value for c in claims_in(sentence, year=state.year, kinds=("date", "time"))}
+        if not said and _REFERS_BACK.search(sentence):
+            said = before
         if not said:
             continue
         meetings = [ev for ev in events if said & {c.value for c in claims_in(
@@ -356,7 +365,7 @@ def attendee_problems(text: str, state: EvalState) -> list[str]:
             continue
         invited = {str(a).lower() for ev in meetings for a in ev.get("attendees") or []} | {user}
         for m, address in people:
-            with_them = _WITH.search(sentence[max(0, m.start - 20):m.start]) or _WILL_JOIN.match(sentence, m.end)
+            with_them = _WITH.search(sentence[max(0, m.start - 60):m.start]) or _WILL_JOIN.match(sentence[m.end:])
             if with_them and address.lower() not in invited:
                 out.append(f"{' '.join(sentence.split())[:90]!r} says the meeting is with {m.value}, who is not "
                            "invited to it")

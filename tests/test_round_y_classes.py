@@ -257,3 +257,31 @@ def test_a_label_before_a_compared_pair_is_not_the_first_values():
     assert not read(true, records, scope).false
     false = "- Birchwood Stationers has a contract value of £108,894.93."
     assert read(false, records, scope).false
+
+
+# ---- whom a booked meeting is with: a list after "with", and "will be joining us for it" ------------------------
+
+def test_people_said_to_attend_the_booked_meeting_are_its_invitees():
+    from officesim.evaluators.state import EvalState
+    from officesim.evaluators.truth import attendee_problems
+
+    mail = {"kind": "eml", "from": "hana@h.test", "to": ["viktor.moss@h.test"], "date": "2026-11-10 09:00:00",
+            "subject": "Review", "body": "Hi"}
+    staff = {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": [
+        ["Name", "Email"], ["Amara Wolff", "amara.wolff@h.test"], ["Sven Rahman", "sven.rahman@h.test"],
+        ["Mei Tanaka", "mei.tanaka@h.test"]]}}
+    calendar = {"kind": "ics", "events": [{"summary": "Escalation: Juniper Dental", "start": "2026-11-17 10:00:00",
+                                           "end": "2026-11-17 10:30:00", "attendees": ["sven.rahman@h.test",
+                                                                                       "mei.tanaka@h.test"]}]}
+    before = {"data/staff.xlsx": staff, "emails/hana@h.test/inbox/msg-1.eml": mail,
+              "calendar/hana@h.test.ics": {"kind": "ics", "events": []}}
+    state = EvalState(files={**before, "calendar/hana@h.test.ics": calendar}, before=before, user="hana@h.test",
+                      now=datetime(2026, 11, 10, 9), people={"Amara Wolff": "amara.wolff@h.test",
+                                                            "Sven Rahman": "sven.rahman@h.test",
+                                                            "Mei Tanaka": "mei.tanaka@h.test"})
+    listed = "I've booked the meeting on Tuesday 17 November 2026 at 10:00 with you, Mei Tanaka and {}."
+    assert attendee_problems(listed.format("Amara Wolff"), state)
+    assert not attendee_problems(listed.format("Sven Rahman"), state)
+    later = "I've booked the meeting for Tuesday 17 November 2026 at 10:00. {} will be joining us for it as well."
+    assert attendee_problems(later.format("Amara Wolff"), state)
+    assert not attendee_problems(later.format("Sven Rahman"), state)
