@@ -246,3 +246,69 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
                                f"task writes in {ranked.where} ({names} is)")
                 break
     return list(dict.fromkeys(out))
+
+
+# ---- the first of the items a text lists, by the dates the items themselves give -----------------------------
+
+_LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:[-*•–]|\d{1,2}[.)])\s+(?P<item>\S.*)$")
+_NAME_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:&\s+)?[A-Z][a-z]+)+\b")
+# "the first of these to come up for renewal is", "your first review", "the earliest deadline", "most urgent"
+_SOONEST = re.compile(r"(?i)\b(?:first|earliest|soonest|most urgent)\b(?!\s+(?:of all|time|name|thing|step|class|"
+                      r"half|quarter|week|day|line|reminder|notice|message|mail|order)\b)")
+_LATEST = re.compile(r"(?i)\b(?:latest|last)\b(?=\s+(?:of (?:these|them|those|the)|one|to come|review|deadline|renewal)\b)")
+_NOT_SAID = re.compile(r"(?i)\b(?:not|n't|isn't|if|unless|whether)\b")
+_MONTHS = frozenset("january february march april may june july august september october november december "
+                    "monday tuesday wednesday thursday friday saturday sunday".split())
+
+
+def _listed_dates(text: str, year: int | None) -> list[tuple[str, date, int, int]]:
+    """(name, date, start, end) of each list item that gives one name and one date."""
+    out = []
+    for m in _LIST_ITEM.finditer(text):
+        item = m.group("item")
+        days = {c.value for c in claims_in(item, year=year, kinds=("date",)) if isinstance(c.value, date)}
+        names = [n.group(0) for n in _NAME_RUN.finditer(item)
+                 if not {w.lower() for w in n.group(0).split()} & _MONTHS]
+        if len(days) == 1 and names:
+            out.append((names[0], next(iter(days)), m.start(), m.end()))
+    return out
+
+
+def listed_first_problems(text: str, year: int | None) -> list[str]:
+    """"The first of these to come up for renewal is Juniper Dental" over a list whose items each give a name and
+    a date: the item said to be first (earliest, soonest, most urgent) must have the list's first date, the one
+    said to be the last its last. Read from the text alone; a sentence naming no item, or two, is not read."""
+    listed = _listed_dates(text, year)
+    if len(listed) < 2:
+        return []
+    first, last = min(d for _n, d, _s, _e in listed), max(d for _n, d, _s, _e in listed)
+    out = []
+    for lo, hi in _sentences_of(text):
+        sentence = text[lo:hi]
+        soonest, latest = _SOONEST.search(sentence), _LATEST.search(sentence)
+        if not (soonest or latest) or _NOT_SAID.search(sentence):
+            continue
+        named = {(n, d) for n, d, s, e in listed if n in sentence}
+        if len({n for n, _d in named}) != 1 or len(named) != 1:
+            continue
+        name, day = next(iter(named))
+        if soonest and day != first:
+            out.append(f"{' '.join(sentence.split())[:90]!r} says {name} comes first, but the list gives it "
+                       f"{day.isoformat()} and another {first.isoformat()}")
+        elif latest and not soonest and day != last:
+            out.append(f"{' '.join(sentence.split())[:90]!r} says {name} comes last, but the list gives it "
+                       f"{day.isoformat()} and another {last.isoformat()}")
+    return out
+
+
+def _sentences_of(text: str) -> list[tuple[int, int]]:
+    """Each line's sentences, as (start, end): a list item is a sentence of its own."""
+    out = []
+    for line in re.finditer(r"[^\n]+", text):
+        start = line.start()
+        for m in re.finditer(r"[.!?](?=\s|$)", line.group(0)):
+            out.append((start, line.start() + m.end()))
+            start = line.start() + m.end()
+        if start < line.end():
+            out.append((start, line.end()))
+    return out

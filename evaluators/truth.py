@@ -37,7 +37,7 @@ from officesim.evaluators.day_counts import DAY_SPAN, day_count_problems
 from officesim.evaluators.consistency import day_total_problems, kind_count_problems
 from officesim.evaluators.replies import quoted_text, restated_range_problems
 from officesim.evaluators.statements import items_above, list_sizes
-from officesim.evaluators.superlatives import ranked_lists, superlative_problems
+from officesim.evaluators.superlatives import listed_first_problems, ranked_lists, superlative_problems
 from officesim.evaluators.written_tables import direction_problems, moved_figure_problems
 from officesim.evaluators.task_sets import (ItemSet, named_total_problems, part_count_problems, part_sizes, only_unpaid_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
@@ -1975,6 +1975,7 @@ def written_truth(state: EvalState) -> Truth:
                                        parties_named=lambda sentence: named(sentence, True), people_named=people_named)
         truth.false += [f"{place.where}: {w}" for w in period_problems(place.text, task_texts)]
         truth.false += [f"{place.where}: {w}" for w in part_count_problems(place.text, parts, given)]
+        truth.false += [f"{place.where}: {w}" for w in listed_first_problems(place.text, state.year)]
         truth.false += [f"{place.where}: {w}" for w in attendee_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state),
                                                                                *episode_reach(state, episode))]

@@ -285,3 +285,20 @@ def test_people_said_to_attend_the_booked_meeting_are_its_invitees():
     later = "I've booked the meeting for Tuesday 17 November 2026 at 10:00. {} will be joining us for it as well."
     assert attendee_problems(later.format("Amara Wolff"), state)
     assert not attendee_problems(later.format("Sven Rahman"), state)
+
+
+# ---- the first of the items a text lists -------------------------------------------------------------------------
+
+def test_the_first_of_a_list_is_the_item_with_its_first_date():
+    from officesim.evaluators.superlatives import listed_first_problems
+    text = ("Hi Zoe,\n\nThese customers have a fixed-term agreement and got no letter:\n"
+            "- Alder Street Clinics: agreement ends 31 July 2027\n- Juniper Dental: agreement ends 31 July 2027\n"
+            "- Nettle Cross Garages: agreement ends 30 April 2027\n\nThe first of these to come up for renewal is {}.\n")
+    assert listed_first_problems(text.format("Juniper Dental, at the end of July"), 2026)
+    assert not listed_first_problems(text.format("Nettle Cross Garages, at the end of April"), 2026)
+    reviews = ("1. Alder Street Clinics - review 2026-10-27 at 3.30pm (the first of the two)\n"
+               "2. Nettle Cross Garages - review 2026-11-04 at 3.30pm\n\n{} is your first review.")
+    assert not listed_first_problems(reviews.format("Alder Street Clinics"), 2026)
+    assert listed_first_problems(reviews.format("Nettle Cross Garages"), 2026)
+    # "first" of something else is not read
+    assert not listed_first_problems(reviews.format("Nettle Cross Garages asked first of all whether it"), 2026)
