@@ -1560,7 +1560,8 @@ def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> lis
     me = name_key(state.user_name or "")
     you = to[0] if to and len(to) == 1 else None
     out = []
-    for m in _REPORTING.finditer(body):
+    matches = sorted([*_REPORTING.finditer(body), *_REPORTING_PRONOUN.finditer(body)], key=lambda m: m.start())
+    for m in matches:
         found = _sentence_at(body, m.start())
         if found is None:
             continue
@@ -1569,50 +1570,33 @@ def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> lis
         if re.search(r"(?i)\b(?:not|n't|no longer|never|if|unless|until|used to|previously|formerly|currently)\b",
                      clause[-40:] + m.group(0)):
             continue
-        boss = m.group("boss") or m.group("boss2")
+        pronoun = m.re is _REPORTING_PRONOUN
+        boss = m.group("boss") if pronoun else (m.group("boss") or m.group("boss2"))
         if boss.lower() == "you":
             boss_key = next((k for k, v in _people_of(state).items() if v == you), None) if you else None
         else:
             boss_key = me if boss.lower() == "me" else name_key(boss)
-        who = m.group("who") or (m.group("poss") or "")
-        if m.group("bare"):  # "..., reporting to me": said of the one written to, where the sentence says "you"
-            if not re.search(r"(?i)\byou\b", clause + m.group(0)):
-                continue
-            who = "you"
-        who = re.sub(r"['’]s$", "", who)
-        if who.lower() in ("you", "your"):
-            if not you:
-                continue
-            people = [you]
+        if pronoun:  # "she", "herself": the person named last before it in the sentence
+            people = [k for k in (name_key(n.group(0)) for n in _FULL_NAME.finditer(clause)) if k in after or k in before][-1:]
         else:
-            people = [name_key(p) for p in re.split(r"\s*(?:,|\band\b|&)\s*", who) if p.strip()]
+            who = m.group("who") or (m.group("poss") or "")
+            if m.group("bare"):  # "..., reporting to me": said of the one written to, where the sentence says "you"
+                if not re.search(r"(?i)\byou\b", clause + m.group(0)):
+                    continue
+                who = "you"
+            who = re.sub(r"['’]s$", "", who)
+            if who.lower() in ("you", "your"):
+                if not you:
+                    continue
+                people = [you]
+            else:
+                people = [name_key(p) for p in re.split(r"\s*(?:,|\band\b|&)\s*", who) if p.strip()]
         for person in people:
             held = {after.get(person), before.get(person)} - {None}
             if held and boss_key and boss_key not in held:
                 out.append(f"{' '.join(sentence.split())[:90]!r} says {person} reports to {boss}, but their row gives "
                            f"{', '.join(sorted(h.title() for h in held))}")
                 break
-    for m in _REPORTING_PRONOUN.finditer(body):
-        found = _sentence_at(body, m.start())
-        if found is None:
-            continue
-        lo, _hi, sentence = found
-        clause = sentence[:m.start() - lo]
-        if re.search(r"(?i)\b(?:not|n't|no longer|never|if|unless|until|used to|previously|formerly|currently)\b",
-                     clause[-40:] + m.group(0)):
-            continue
-        named = [name_key(n.group(0)) for n in _FULL_NAME.finditer(clause)]
-        named = [k for k in named if k in after or k in before]
-        boss = m.group("boss")
-        boss_key = me if boss.lower() == "me" else (next((k for k, v in _people_of(state).items() if v == you), None)
-                                                    if boss.lower() == "you" else name_key(boss))
-        if not named or not boss_key:
-            continue
-        person = named[-1]
-        held = {after.get(person), before.get(person)} - {None}
-        if held and boss_key not in held:
-            out.append(f"{' '.join(sentence.split())[:90]!r} says {person} reports to {boss}, but their row gives "
-                       f"{', '.join(sorted(h.title() for h in held))}")
     return out
 
 
