@@ -1431,9 +1431,6 @@ def _words_before(text: str, start: int, words: int = 1) -> str:
     return " ".join(text[max(0, start - 60):start].split()[-words:])
 
 
-_BULLET = re.compile(r"\s*(?:[-*•·–]|\d{1,3}[.)])\s+")
-
-
 def _clauses_stating(texts: Iterable[str], fact: Any, year: int | None) -> Iterator[str]:
     """The clause of each sentence of ``texts`` that states ``fact``; for a list item, with the heading
     it stands under ("Paid in the ledger, not yet shown by the bank:" over "- TF-2610-0343")."""
@@ -1454,7 +1451,7 @@ def heading_over(text: str, at: int) -> str | None:
     ``HEADED_ITEMS`` lines above it)."""
     end = at
     start = text.rfind("\n", 0, end) + 1
-    if not _BULLET.match(text, start, end):
+    if not _ITEM_LINE.match(text, start, end):
         return None
     for _ in range(HEADED_ITEMS):
         if start == 0:
@@ -1464,10 +1461,14 @@ def heading_over(text: str, at: int) -> str | None:
         line = text[start:end]
         if not line.strip():  # one blank line may stand between a heading and its list
             above = text[text.rfind("\n", 0, max(start - 1, 0)) + 1:max(start - 1, 0)] if start else ""
-            return above if above.rstrip().endswith(":") and not _BULLET.match(above) else None
-        if not _BULLET.match(line):
+            return above if above.rstrip().endswith(":") and not _ITEM_LINE.match(above) else None
+        if not _ITEM_LINE.match(line):
             return line if line.rstrip().endswith(":") else None
     return None
+
+
+# a list item, or a row of a table written with bars ("| Chloe Kovac | 1 Dec | Tue 17 Nov, 15:00 |")
+_ITEM_LINE = re.compile(r"\s*(?:[-*•·–]|\d{1,3}[.)])\s+|\s*\|")
 
 
 # ---- hedges --------------------------------------------------------------------------------------------

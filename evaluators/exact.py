@@ -415,11 +415,21 @@ def set_aside_as(text: str, fact: Any, words: list[str], required: list[Any], *,
     ``words`` ("the other orders, PO-4551 and PO-4577, have your approval"): a sentence with one of them,
     no denial ("no", "without", "awaiting", "unapproved"...) and none of the ``required`` facts, which
     would make it part of the answer ("no approval for PO-4505 or PO-4551")."""
-    said = [(s, heading_over(text, a + m.end) or "") for a, _b, s in sentences(text)
+    said = [(s, _clause_of(s, m.start, m.end), heading_over(text, a + m.end) or "") for a, _b, s in sentences(text)
             if (m := find(s, fact, year=year)) is not None]  # a list item says it with the line it stands under
+    # a denial counts in the fact's own clause ("The other four (...) are booked, ... so nothing else is outstanding")
     return bool(said) and all(any(w.casefold() in f"{s} {h}".casefold() for w in words)
-                              and not _DENIAL.search(s) and not _DENIAL.search(h)
-                              and not any(find(s, r, year=year) is not None for r in required) for s, h in said)
+                              and not _DENIAL.search(clause) and not _DENIAL.search(h)
+                              and not any(find(s, r, year=year) is not None for r in required) for s, clause, h in said)
+
+
+_SET_ASIDE_BREAK = re.compile(r"(?i);|,\s*(?:and|but|so|while|whereas|although)\b|\s+but\s+")
+
+
+def _clause_of(sentence: str, start: int, end: int) -> str:
+    """The clause of ``sentence`` that holds the span."""
+    bounds = [0, *(m.start() for m in _SET_ASIDE_BREAK.finditer(sentence)), len(sentence)]
+    return next((sentence[a:b] for a, b in zip(bounds, bounds[1:]) if a <= start < b), sentence)
 
 
 _DENIED_FILLER = r"(?:been|be|being|yet|put|placed|treated|considered|counted|marked|as|a|an|the|it|this|one|on|really|actually|also)"

@@ -302,3 +302,21 @@ def test_the_first_of_a_list_is_the_item_with_its_first_date():
     assert listed_first_problems(reviews.format("Nettle Cross Garages"), 2026)
     # "first" of something else is not read
     assert not listed_first_problems(reviews.format("Nettle Cross Garages asked first of all whether it"), 2026)
+
+
+# ---- an excluded item set aside as booked, in a table under its heading or in a clause of its own ----------------
+
+def test_an_excluded_item_said_as_booked_is_set_aside():
+    from officesim.evaluators.exact import set_aside_as
+    table = ("Hi Sven,\n\nFour of the five reviews due in the next four weeks are booked (you're invited):\n\n"
+             "| Name | Review |\n|---|---|\n| Viktor Moss | Tue 17 Nov, 14:00 |\n| Chloe Kovac | Tue 17 Nov, 15:00 |\n\n"
+             "The one I couldn't fit is Omar Kaur.")
+    assert set_aside_as(table, "Viktor Moss", ["booked"], ["Omar Kaur"], year=2026)
+    prose = ("The other four (Viktor Moss, Chloe Kovac) are booked with you invited, and Milan's date is more than "
+             "four weeks away, so nothing else is outstanding for now.")
+    assert set_aside_as(prose, "Viktor Moss", ["booked"], ["Omar Kaur"], year=2026)
+    # a denial in the item's own clause still counts: it is part of the answer
+    denied = "Viktor Moss is not booked yet, and Chloe Kovac is booked."
+    assert not set_aside_as(denied, "Viktor Moss", ["booked"], ["Omar Kaur"], year=2026)
+    unheaded = "| Viktor Moss | not booked |"
+    assert not set_aside_as(unheaded, "Viktor Moss", ["booked"], ["Omar Kaur"], year=2026)
