@@ -750,9 +750,11 @@ def table_totals(records: Records) -> list[float]:
     money = {(e.collection, label) for e in rows for label, a in e.attributes
              if label and a.kind == "number" and (a.currency or not float(a.value).is_integer())}
     sums: dict[tuple, float] = {}
+    months: dict[tuple[int, int], set[float]] = {}
     for e in rows:
         have = {l for l, _a in e.attributes} | {l for l, _w in e.names}
-        years = [None, *{(l, a.value.year) for l, a in e.attributes if a.kind == "date" and isinstance(a.value, date)}]
+        dated = {(l, a.value) for l, a in e.attributes if a.kind == "date" and isinstance(a.value, date)}
+        years = [None, *{(l, d.year) for l, d in dated}]
         for label, a in e.attributes:
             if a.kind != "number" or (e.collection, label) not in money:
                 continue
@@ -760,10 +762,27 @@ def table_totals(records: Records) -> list[float]:
                 for mark in ("all", *(("has", l) for l in have if l != label)):
                     k = (e.collection, label, scope, mark)
                     sums[k] = sums.get(k, 0.0) + float(a.value)
-    totals = set(sums.values())
-    totals |= {sums[(col, label, scope, "all")] - v for (col, label, scope, mark), v in sums.items() if mark != "all"}
+            for l, d in dated:  # each month of a date column: "a little above September (£344,977.50)"
+                k = (e.collection, label, (l, d.year, d.month), "month")
+                sums[k] = sums.get(k, 0.0) + float(a.value)
+    for (_col, _label, scope, mark), v in sums.items():
+        if mark == "month":
+            months.setdefault(scope[1:], set()).add(round(abs(v), 2))
+    totals = {v for (_c, _l, _s, mark), v in sums.items() if mark != "month"}
+    totals |= {sums[(col, label, scope, "all")] - v for (col, label, scope, mark), v in sums.items()
+               if mark not in ("all", "month")}
     out = sorted(abs(t) for t in totals if abs(t) > 0.005)
     if len(_TOTALS_SEEN) > 8:
         _TOTALS_SEEN.clear()
     _TOTALS_SEEN[id(records)] = (records, out)
+    records.__dict__["_month_totals"] = months
     return out
+
+
+def month_totals(records: Records) -> dict[tuple[int, int], set[float]]:
+    """(year, month) -> the totals of each column of amounts over a table's rows of that month of one of its
+    date columns (worked out with ``table_totals``, once per records)."""
+    if "_month_totals" not in records.__dict__:
+        _TOTALS_SEEN.pop(id(records), None)
+        table_totals(records)
+    return records.__dict__["_month_totals"]

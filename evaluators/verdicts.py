@@ -39,7 +39,7 @@ from dateutil.relativedelta import relativedelta
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
 from officesim.evaluators.facts import dates_in
 from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold, fold_words, Entity, Records, id_key, label_words,
-                                          shown, table_totals)
+                                          month_totals, shown, table_totals)
 from officesim.evaluators.roles import role_problems
 from officesim.evaluators.statements import Statement, cut, items_under, span_gap, table_under
 from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS
@@ -1845,6 +1845,32 @@ def whole_table_total(c: Claim, text: str, records: Records) -> bool:
     return k < len(totals) and totals[k] <= value + tol
 
 
+_MONTH_NAMED = re.compile(r"(?i)\b(?:in\s+|for\s+|than\s+|above\s+|below\s+|over\s+|under\s+)?(?P<month>january|february|march|"
+                          r"april|may|june|july|august|september|october|november|december)(?:\s+(?P<year>20\d\d))?\b")
+
+
+def month_total(c: Claim, text: str, records: Records, year: int | None) -> bool:
+    """Whether an amount is the total of a column of amounts over a whole table's rows of a month its sentence
+    names ("That's a little above September (£344,977.50)"): the month of the year it names, else of the task's."""
+    if c.kind != "number" or not _money(c) or year is None:
+        return False
+    at = _sentence_at(text, c.start)
+    if at is None:
+        return False
+    totals = None
+    value, tol = round(abs(float(c.value)), 2), tolerance(c.text) * 1.0001
+    for m in _MONTH_NAMED.finditer(at[2]):
+        if m.group("month").lower() == "may" and not m.group(0)[:1].isupper() and not m.group("year"):
+            continue  # "may" the verb
+        totals = month_totals(records) if totals is None else totals
+        month = [n.lower() for n in ("January", "February", "March", "April", "May", "June", "July", "August",
+                                     "September", "October", "November", "December")].index(m.group("month").lower()) + 1
+        key = (int(m.group("year")) if m.group("year") else year, month)
+        if any(abs(t - value) <= tol for t in totals.get(key, ())):
+            return True
+    return False
+
+
 def short_names(text: str, records: Records) -> dict[str, str]:
     """The first words a text uses alone for names it has written in full ("Elmstead Uniforms 27, … Elmstead
     has the largest unpaid balance"): first word -> the full name, where no other name it writes shares
@@ -2453,7 +2479,7 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
         return True
     if c.kind == "number" and _PERCENT.match(text, c.end) and _a_share(c, text, statements, binder, records, year):
         return True
-    if c.kind == "number" and _money(c) and whole_table_total(c, text, records):
+    if c.kind == "number" and _money(c) and (whole_table_total(c, text, records) or month_total(c, text, records, year)):
         return True
     bound: list[list[int]] = []
     owned: list[list[int]] = []

@@ -320,3 +320,17 @@ def test_an_excluded_item_said_as_booked_is_set_aside():
     assert not set_aside_as(denied, "Viktor Moss", ["booked"], ["Omar Kaur"], year=2026)
     unheaded = "| Viktor Moss | not booked |"
     assert not set_aside_as(unheaded, "Viktor Moss", ["booked"], ["Omar Kaur"], year=2026)
+
+
+# ---- a month's total of a whole table ----------------------------------------------------------------------------
+
+def test_an_amount_said_of_a_month_is_a_tables_total_over_that_month():
+    from officesim.evaluators.verdicts import month_total
+    orders = [["Order", "Date", "Region", "Total"], ["SO-1", "2026-09-03", "North", 1000.25],
+              ["SO-2", "2026-09-20", "South", 2000.25], ["SO-3", "2026-10-02", "North", 500.00]]
+    records = build_records({"data/orders.xlsx": _book(("Orders", orders))}, 2026)
+    text = "October came to £500.00. That's well below September ({})."
+    for written, true in (("£3,000.50", True), ("£3,100.50", False)):
+        said = text.format(written)
+        c = next(c for c in claims_in(said, year=2026, kinds=("number",)) if c.text == written)
+        assert month_total(c, said, records, 2026) is true
