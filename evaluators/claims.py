@@ -1451,7 +1451,7 @@ def heading_over(text: str, at: int) -> str | None:
     ``HEADED_ITEMS`` lines above it)."""
     end = at
     start = text.rfind("\n", 0, end) + 1
-    if not _ITEM_LINE.match(text, start, end):
+    if not _HEADED_LINE.match(text, start, end):
         return None
     for _ in range(HEADED_ITEMS):
         if start == 0:
@@ -1461,14 +1461,14 @@ def heading_over(text: str, at: int) -> str | None:
         line = text[start:end]
         if not line.strip():  # one blank line may stand between a heading and its list
             above = text[text.rfind("\n", 0, max(start - 1, 0)) + 1:max(start - 1, 0)] if start else ""
-            return above if above.rstrip().endswith(":") and not _ITEM_LINE.match(above) else None
-        if not _ITEM_LINE.match(line):
+            return above if above.rstrip().endswith(":") and not _HEADED_LINE.match(above) else None
+        if not _HEADED_LINE.match(line):
             return line if line.rstrip().endswith(":") else None
     return None
 
 
 # a list item, or a row of a table written with bars ("| Chloe Kovac | 1 Dec | Tue 17 Nov, 15:00 |")
-_ITEM_LINE = re.compile(r"\s*(?:[-*•·–]|\d{1,3}[.)])\s+|\s*\|")
+_HEADED_LINE = re.compile(r"\s*(?:[-*•·–]|\d{1,3}[.)])\s+|\s*\|")
 
 
 # ---- hedges --------------------------------------------------------------------------------------------
