@@ -751,6 +751,7 @@ def table_totals(records: Records) -> list[float]:
              if label and a.kind == "number" and (a.currency or not float(a.value).is_integer())}
     sums: dict[tuple, float] = {}
     months: dict[tuple[int, int], set[float]] = {}
+    counted: dict[tuple, int] = {}
     for e in rows:
         have = {l for l, _a in e.attributes} | {l for l, _w in e.names}
         dated = {(l, a.value) for l, a in e.attributes if a.kind == "date" and isinstance(a.value, date)}
@@ -765,8 +766,10 @@ def table_totals(records: Records) -> list[float]:
             for l, d in dated:  # each month of a date column: "a little above September (£344,977.50)"
                 k = (e.collection, label, (l, d.year, d.month), "month")
                 sums[k] = sums.get(k, 0.0) + float(a.value)
-    for (_col, _label, scope, mark), v in sums.items():
-        if mark == "month":
+                counted[k] = counted.get(k, 0) + 1
+    for (col, label, scope, mark), v in sums.items():
+        # a month of one row is that row's own amount, no total of anything
+        if mark == "month" and counted[(col, label, scope, mark)] >= 2:
             months.setdefault(scope[1:], set()).add(round(abs(v), 2))
     totals = {v for (_c, _l, _s, mark), v in sums.items() if mark != "month"}
     totals |= {sums[(col, label, scope, "all")] - v for (col, label, scope, mark), v in sums.items()

@@ -334,3 +334,7 @@ def test_an_amount_said_of_a_month_is_a_tables_total_over_that_month():
         said = text.format(written)
         c = next(c for c in claims_in(said, year=2026, kinds=("number",)) if c.text == written)
         assert month_total(c, said, records, 2026) is true
+    # a month of one row is that row's own amount: "ordered 2 October (£500.00)" is no month's total
+    one = "SO-3 was ordered 2 October (£500.00)."
+    c = next(c for c in claims_in(one, year=2026, kinds=("number",)) if c.text == "£500.00")
+    assert not month_total(c, one, records, 2026)
