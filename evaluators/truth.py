@@ -28,6 +28,7 @@ from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentenc
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
+from officesim.evaluators.record_counts import Work, changed_rows
 from officesim.evaluators.records import GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
 from officesim.evaluators.tenure import joined_problems
@@ -247,13 +248,38 @@ def scope_of(state: EvalState, place: Place) -> Scope:
         state.memo["given_roles"] = {k: gold_roles.get(k, frozenset()) | done_roles.get(k, frozenset())
                                      for k in {*gold_roles, *done_roles}}
     totals = [Claim("number", t, f"{t:.2f}") for t in set_totals_of(state)]
+    if "counted_work" not in state.memo:
+        state.memo["counted_work"] = work_of(state, [*given, *written])
     if "own_events" not in state.memo:
         state.memo["own_events"] = calendar_events(state.files, state.before)
     return Scope(claims=[*given, *addresses, *totals], events=state.memo["own_events"], written=written, about=about,
                  now=state.now, year=state.year,
                  known=state.memo.get("known_ids"), changed=state.memo["changed_cells"],
-                 done=state.memo["done_cells"], roles=state.memo["given_roles"],
+                 done=state.memo["done_cells"], roles=state.memo["given_roles"], work=state.memo["counted_work"],
                  texts=(state.instruction, *gold_written(state), str(state.gold_answer or "")))
+
+
+def work_of(state: EvalState, given: list[Claim]) -> Work:
+    """What a count in the agent's text may be of: the rows the episode and the gold changed, the meetings
+    the episode booked, the whole numbers the task's and the gold's texts state."""
+    before = state.before or {}
+    booked = set()  # one meeting, whichever calendars hold it
+    for path, entry in (state.gold or {}).items():
+        if entry.get("kind") == "ics":
+            old = (before.get(path) or {}).get("events") or []
+            booked |= {(ev.get("summary"), str(ev.get("start"))) for ev in entry.get("events") or [] if ev not in old}
+    events = []
+    for ev in made_events(state):
+        try:
+            day = datetime.fromisoformat(str(ev.get("start") or "")).date()
+        except ValueError:
+            continue
+        events.append((f"{ev.get('summary') or ''} {ev.get('description') or ''}"[:500], day))
+    whole = frozenset(int(float(c.value)) for c in given if c.kind == "number" and not c.currency
+                      and float(c.value).is_integer() and 0 <= float(c.value) < 10_000)
+    return Work(rows_done=changed_rows(before, state.files) if state.before is not None else (),
+                rows_gold=changed_rows(before, state.gold or {}) if state.before is not None else (),
+                events=tuple(dict.fromkeys(events)), gold_events=len(booked), given=whole)
 
 
 def episode_of(state: EvalState) -> Episode:

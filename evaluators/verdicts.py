@@ -38,8 +38,9 @@ from dateutil.relativedelta import relativedelta
 
 from officesim.evaluators.derived import Operand, days_between, one_step, tolerance, total_of
 from officesim.evaluators.facts import dates_in
-from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold, fold_words, Entity, Records, id_key, label_words,
+from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold, fold_words, Entity, Records, id_key, label_words, name_key,
                                           month_totals, shown, table_totals)
+from officesim.evaluators.record_counts import MAX_KEYS, Work, count_problems
 from officesim.evaluators.roles import role_problems
 from officesim.evaluators.statements import Statement, cut, items_under, span_gap, table_under
 from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS
@@ -91,6 +92,7 @@ class Scope:
     changed: dict[str, list[Change]] = field(default_factory=dict)  # records.changed_cells of the gold
     done: dict[str, list[Change]] = field(default_factory=dict)  # ... and of the episode
     roles: dict[str, frozenset[str]] = field(default_factory=dict)  # roles.given_roles of the gold and the episode
+    work: Work = field(default_factory=Work)  # what the episode and the gold did that a count may be of
 
 
 @dataclass
@@ -268,6 +270,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
     all_dates = [c.value for c in claims_in(text, year=scope.year, kinds=("date",)) if isinstance(c.value, date)]
     columns = column_totals(text, scope.year)
     sole = sole_item(text, records)
+    short = short_names(text, records)
     for i, st in enumerate(statements):
         if values > MAX_CLAIMS:  # past what any person writes: the rest is left unread, in linear time
             reading.unread += [s.text[:200] for s in statements[i:]]
@@ -319,6 +322,10 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             reading.unread.append(st.text)
         reading.verdicts += days_problems(st, entities, records, scope, all_dates)
         reading.verdicts += weeks_left_problems(st, scope)
+        reading.verdicts += [Verdict(st.text, said, "count", "false", why) for said, why in count_problems(
+            st.text, records, scope.work, scope.year, statements[i - 1].text if i else "",
+            [*(name_key(full) for word, full in short.items() if word in st.text),
+             *(k for e in entities[:GENERIC] for k in records.entities[e].keys if not k.startswith("#"))][:MAX_KEYS])]
         reading.verdicts += span_count_problems(st, scope.year)
         reading.verdicts += bracket_range_problems(st, records, scope.year)
         reading.verdicts += quantity_problems(st, records)
@@ -1496,7 +1503,10 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     if any(same_claim(c, s) for s in scope.claims if not isinstance(s.value, tuple)) or (by_rule and not entities):
         return verdict("true")
     if scope.now is not None and c.kind == "date" and _same_date(c, scope.now.date()):
-        return verdict("true")
+        # today, unless it is said as a date of the item the statement names that the item has otherwise:
+        # "SO-72660, placed on 1 December" where the order's date is 26 November
+        wrong = _today_as_own(c, st, entities, records)
+        return verdict("false", wrong) if wrong else verdict("true")
     if any(same_claim(c, s) and _of_event(records, about, entities) for about, s in scope.events):
         # "your review is booked for 20 October at 14:00": the day of the event the agent booked, unless the
         # statement is about an item the event does not name ("CTR-2314 expires 31 March 2027", the day of
@@ -1606,6 +1616,22 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     if stranger:
         return verdict("false", stranger)
     return None
+
+
+def _today_as_own(c: Claim, st: Statement, entities: list[int], records: Records) -> str | None:
+    """Why today's date, said under the name of one of the named item's own dates, is not that date."""
+    if _plans(st.text) or _BOUNDARY.search(st.text[max(0, c.start - 30):c.start]):
+        return None
+    owners = _owners(records, entities, st.text, strict=True)
+    own = _attrs(records, owners, "date")
+    if not own or any(same_claim(c, a) for _l, a, _i in own):
+        return None
+    words = _gap_words(c, st)
+    labelled = [(label, a, i) for label, a, i in own if words and label and words & label_words(label)]
+    if not labelled:
+        return None
+    label, value, i = labelled[0]
+    return f"is given as {label!r}, but the office's {label!r} of {records.entities[i].name} is {shown(value)}"
 
 
 def _own_rows(records: Records, key: str) -> list[int]:
