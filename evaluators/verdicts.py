@@ -2809,19 +2809,23 @@ _PERCENT = re.compile(r"\s*(?:%|per ?cent\b|percent\b)")
 
 
 def _a_share(c: Claim, text: str, statements: list[Statement], binder: Binder, records: Records,
-             year: int | None) -> bool:
+             year: int | None, wholes: Iterable[float] = (), tol: float | None = None) -> bool:
     """A percentage that is one value of the text or of the items it names over another, or the amount by
-    which one exceeds another ("40.6% of the month's revenue", "13.1% over budget")."""
+    which one exceeds another ("40.6% of the month's revenue", "13.1% over budget"); over one of
+    ``wholes`` too (a table's total, a month's: "Heron Bay is about 25% of the five's revenue" over the
+    schedule's total). ``tol``: points either way ("about 25%"), else the rounding of its places."""
     values = [float(n.value) for n in claims_in(text, year=year, kinds=("number",)) if n.start != c.start]
     for st in statements:
         for i in binder.bind(st.text)[0][:20]:
             values += [float(a.value) for _l, a in records.entities[i].values("number")]
     values = [v for v in dict.fromkeys(values) if v > 0][:MAX_WORKED]
     p = float(c.value)
-    places = len(c.text.split(".")[1].rstrip("% ")) if "." in c.text else 0
-    tol = 0.5 * 10 ** -places + 1e-9
+    if tol is None:
+        places = len(c.text.split(".")[1].rstrip("% ")) if "." in c.text else 0
+        tol = 0.5 * 10 ** -places + 1e-9
+    over = [*values, *(w for w in dict.fromkeys(wholes) if w > 0)]
     return any(abs(100 * a / b - p) <= tol or abs(100 * (a - b) / b - p) <= tol
-               for a in values for b in values if a != b)
+               for a in values for b in over if a != b)
 
 
 MAX_WORKED = 40  # numbers of a text tried as operands of one another: pairs grow with the square
@@ -2832,31 +2836,84 @@ _SHARE_OF = re.compile(r"(?i)\s*(?:%|per ?cent\b|percent\b)\s*(?:[\w'’-]+\s+){
 
 
 def _shares(text: str, statements: list[Statement], binder: Binder, records: Records, scope: Scope) -> list[Verdict]:
-    """A percentage said of a comparison, in a sentence that states two or more other figures (the
-    operands are there to be read), which no two values of the text or of the items it names give, and
-    which neither the office nor the task states: "by £6,403.72, about 31% over its £49,000.00 budget"
-    where it is 13.1%."""
+    """A percentage said of a comparison, where its operands are there to be read (two other figures in
+    its sentence; or one, or an item it names with amounts, over a whole of the office), which no two
+    values of the text or of the items it names give, nor one of them over a table's or a month's total,
+    and which neither the office nor the task states: "by £6,403.72, about 31% over its £49,000.00 budget"
+    where it is 13.1%; "Heron Bay Resorts alone is about 35% of the revenue of the five" where its revenue
+    over the five's total is 25.4%. A percentage said "about" is read to three points either way."""
 
     out = []
     every = claims_in(text, year=scope.year, kinds=("number",))
     numbers = [c for c in every if not _plain_count(c, text)]
     given = [float(g.value) for g in [*scope.claims, *scope.written] if g.kind == "number"]
+    wholes: list[float] | None = None
     for c in every:
         if not _SHARE_OF.match(text, c.end):
             continue
         found = _sentence_at(text, c.start)
-        if found is None or sum(1 for n in numbers if found[0] <= n.start < found[1] and n.start != c.start) < 2:
+        if found is None:
             continue
-        if _a_share(c, text, statements, binder, records, scope.year):
+        others = sum(1 for n in numbers if found[0] <= n.start < found[1] and n.start != c.start)
+        named = others < 1 and any(records.entities[i].values("number") for i in binder.bind(found[2])[0][:20])
+        if others < 1 and not named:
             continue
         p = float(c.value)
         if any(abs(g - p) < 1e-9 or abs(g * 100 - p) < 1e-9 for g in given):
             continue
-        if records.holders(c) or records.holders(Claim("number", p / 100, f"{p / 100}")):
+        if _stated_rate(c, found[2], binder, records):
+            continue
+        about = _ABOUT.search(text, max(0, c.start - 25), c.start)
+        if others >= 2 and _a_share(c, text, statements, binder, records, scope.year):
+            continue
+        if others < 2:
+            if wholes is None:
+                wholes = [*table_totals(records), *(t for ts in month_totals(records).values() for t in ts)]
+            if _share_of_whole(c, found[2], found[0], text, binder, records, scope.year, wholes, 3.0 if about else None):
+                continue
+        elif about and _a_share(c, text, statements, binder, records, scope.year, (), 3.0):
             continue
         out.append(Verdict(found[2], c.text + "%", "number", "false",
                            "is not what any two figures of the text or of the items it names give"))
     return out
+
+
+def _share_of_whole(c: Claim, sentence: str, at: int, text: str, binder: Binder, records: Records, year: int | None,
+                    wholes: list[float], tol: float | None) -> bool:
+    """A percentage whose part is its own sentence's figure or an amount of the item the sentence names,
+    over a figure of the text or a whole of the office (``wholes``), or its change from one."""
+    parts = [float(n.value) for n in claims_in(sentence, year=year, kinds=("number",)) if n.start + at != c.start
+             and not _plain_count(n, sentence)]
+    parts += [float(a.value) for i in binder.bind(sentence)[0][:20] for _l, a in records.entities[i].values("number")]
+    parts = [v for v in dict.fromkeys(parts) if v > 0][:MAX_WORKED]
+    over = [float(n.value) for n in claims_in(text, year=year, kinds=("number",)) if n.start != c.start]
+    over = [v for v in dict.fromkeys([*over, *wholes]) if v > 0]
+    p = float(c.value)
+    if tol is None:
+        places = len(c.text.split(".")[1].rstrip("% ")) if "." in c.text else 0
+        tol = 0.5 * 10 ** -places + 1e-9
+    of = _SHARE_OF.match(text, c.end).group(0).rstrip().lower().endswith("of")  # a share, else a change
+    return any(abs((100 * a / b if of else 100 * abs(a - b) / b) - p) <= tol for a in parts for b in over if a != b)
+
+
+_RATE_LABEL = re.compile(r"(?i)%|per ?cent|rate|share|discount|margin|vat|tax|increase|rise|uplift|growth|change")
+
+
+def _stated_rate(c: Claim, sentence: str, binder: Binder, records: Records) -> bool:
+    """A percentage the office states as a rate (a column of rates, a discount), or of an item the sentence
+    names: not worked out of figures, so not read as a share (a bare 35 of some other column is no warrant)."""
+    p = float(c.value)
+    named = set(binder.bind(sentence)[0][:20])
+    for claim in (c, Claim("number", p / 100, f"{p / 100}")):
+        for i in records.holders(claim)[:200]:
+            if i in named or any(_RATE_LABEL.search(label) for label, a in records.entities[i].attributes
+                                 if a.kind == "number" and abs(float(a.value) - float(claim.value)) < 1e-9):
+                return True
+    return False
+
+
+_ABOUT = re.compile(r"(?i)\b(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|just over|just under|"
+                    r"close to|circa|c\.)\s*$")
 
 
 def share_of_text(c: Claim, text: str, year: int | None) -> bool:

@@ -100,3 +100,26 @@ def test_todays_date_said_as_an_items_own_date_is_false():
     assert not right.false
     # today as the day of writing stays true
     assert not read("As of 1 December 2026, Heron Bay Resorts' last order is SO-72606.", records, scope).false
+
+
+# ---- a share of a whole the office holds ------------------------------------------------------------------
+
+def _customers():
+    rows = [["Customer", "Region", "Revenue", "Staff"],
+            ["Heron Bay Resorts", "North", 207392.0, 14], ["Cedar Row Hotels", "South", 183729.0, 35],
+            ["Sorrel Bay Cafes", "South", 152048.5, 8], ["Larch Mill Breweries", "North", 143152.5, 20],
+            ["Juniper Dental", "North", 130200.0, 9]]
+    return build_records({"data/sales/customers.xlsx": _book(("Customers", rows))}, 2026)
+
+
+def test_a_share_of_a_tables_total_is_read():
+    records, scope = _customers(), Scope(now=NOW, year=2026)
+    assert not read("Heron Bay Resorts alone is about 25% of the revenue of the five.", records, scope).false
+    # 35 is another customer's staff, which is no share of anything
+    assert read("Heron Bay Resorts alone is about 35% of the revenue of the five.", records, scope).false
+
+
+def test_a_share_is_not_read_as_a_change():
+    records, scope = _customers(), Scope(now=NOW, year=2026)
+    # 207,392 is some 35% more than another total (153,502.50 is none here): "of" asks for a share only
+    assert read("Heron Bay Resorts alone is 54% of the revenue of the five.", records, scope).false
