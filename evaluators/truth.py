@@ -2066,7 +2066,8 @@ def written_truth(state: EvalState) -> Truth:
             truth.false += [f"{place.where}: {w}" for w in listed_rows(place.text, place.rows)]
             truth.false += other_party_items(place, records, gold_ids, (state.user or "").lower())
         reading: Reading = read(place.text, records, scope, subject=place.subject,
-                                neutral=[state.user or "", *place.neutral])
+                                neutral=[state.user or "", *place.neutral],
+                                addressee=place.to[0] if place.to and len(place.to) == 1 else "")
         truth.statements += reading.statements
         truth.false += [f"{place.where}: {v.message()}" for v in reading.false]
         truth.unread += [f"{place.where}: {u}" for u in reading.unread]

@@ -255,8 +255,9 @@ def _said_together(name: str, ids: list[str], texts: Iterable[str]) -> bool:
 
 
 def read(text: str, records: Records, scope: Scope, *, subject: str = "",
-         neutral: Iterable[str] = ()) -> Reading:
-    """The verdicts on every value of ``text`` (see the module rules)."""
+         neutral: Iterable[str] = (), addressee: str = "") -> Reading:
+    """The verdicts on every value of ``text`` (see the module rules); a statement that speaks to
+    ``addressee`` ("your six-month date is 25 November") and names nothing else is about them."""
     binder = Binder(records, neutral)
     home = next((n.partition("@")[2].rpartition(".")[0] for n in neutral if "@" in n), "")  # the user's comes first
     text = bounded_lines(text)  # each statement is read against its line: no line of 256 KB
@@ -264,6 +265,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
     reading = Reading(statements=len(statements))
     values = 0
     about_subject = binder.bind(subject)[0] if subject else []
+    you = addressed(records, addressee) if addressee else []
     bound: list[list[int]] = []
     owned: list[list[int]] = []  # what each statement names itself, or points back to
     all_numbers = [c for c in claims_in(text, year=scope.year, kinds=("number",)) if not _plain_count(c, text)]
@@ -277,8 +279,8 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             break
         own, spans = binder.bind(st.text)
         pointed = [] if own else _pointed_back(st, statements, i, owned)
-        entities = own or (bound[st.head] if st.head is not None and st.head < len(bound) else []) \
-            or pointed or about_subject
+        entities = own or (you if _YOU.search(st.text) else []) \
+            or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or pointed or about_subject
         bound.append(entities)
         owned.append(own or pointed)
         unread = False
@@ -310,7 +312,8 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             readings = {}
         for same_words in readings.values():
             verdicts = [_judge(c, st, entities, records, scope, all_numbers, all_dates,
-                               _antecedent(statements, i), columns, sole) for c in same_words]
+                               _antecedent(statements, i), columns, sole, person=bool(you) and entities is you)
+                        for c in same_words]
             if any(v is not None and v.verdict == "true" for v in verdicts):
                 reading.verdicts.append(next(v for v in verdicts if v is not None and v.verdict == "true"))
                 continue
@@ -413,6 +416,25 @@ _OPEN_BY_DESIGN = re.compile(r"(?i)\?\s*$|\b(?:could you|can you|would you|will 
 # another person's doubt, reported: "Omar mentioned your number may have changed" is not the writer's hedge
 _REPORTED = re.compile(r"(?i)\b(?:mentioned|said|says|told (?:me|us)|wrote|writes|heard|suggested|reported|"
                        r"thinks|thought|believes|according to|noted)\b")
+
+
+_YOU = re.compile(r"(?i)\byour?\b")
+
+
+def addressed(records: Records, address: str) -> list[int]:
+    """The entities about the person at ``address``: their own (by address) and the rows that name them in
+    full (their directory row, their leave), unless so many name them that none is about them in particular."""
+    found = records.__dict__.setdefault("_addressed", {})
+    if address not in found:
+        own = list(records.by_key.get(address.lower(), ()))[:GENERIC]
+        # their own name, not their manager's or their team's that their directory row also holds: the
+        # name whose words are those of the address ("viktor.moss@" is Viktor Moss)
+        local = set(re.split(r"[._+-]+", address.lower().partition("@")[0]))
+        names = {k for i in own for k in records.entities[i].keys if "@" not in k and not k.startswith("#")
+                 and len(k.split()) >= 2 and set(k.split()) <= local}
+        rows = [i for k in sorted(names) for i in records.named(k)]
+        found[address] = list(dict.fromkeys([*own, *rows]))[:GENERIC]
+    return found[address]
 
 
 def prose_hedges(statements: list[Statement]) -> list[Verdict]:
@@ -1482,10 +1504,11 @@ _TAKES_EFFECT = re.compile(r"(?i)\b(?:from|effective(?: from| on)?|starting(?: o
                            r"with effect from)\s*$")
 
 
-def _of_event(records: Records, words: str, entities: list[int]) -> bool:
+def _of_event(records: Records, words: str, entities: list[int], person: bool = False) -> bool:
     """Whether a statement about ``entities`` may give the date or time of an event whose ``words`` (title,
-    description, attendees) are these: it names no item by an identifier, or the event names one it names."""
-    if not any(k.startswith("#") for e in entities[:200] for k in records.entities[e].keys):
+    description, attendees) are these: it names no item by an identifier, or the event names one it names;
+    said to a ``person`` ("your review is on 17 November"), an event that names them."""
+    if not person and not any(k.startswith("#") for e in entities[:200] for k in records.entities[e].keys):
         return True
     keys = set(records.keys_in(words))
     return any(keys.intersection(records.entities[e].keys) for e in entities[:200])
@@ -1493,7 +1516,7 @@ def _of_event(records: Records, words: str, entities: list[int]) -> bool:
 
 def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope: Scope,
            numbers: list[Claim], dates: list[date], antecedent: str = "", columns: Iterable[float] = (),
-           sole: list[int] = ()) -> Verdict | None:
+           sole: list[int] = (), person: bool = False) -> Verdict | None:
     def verdict(kind: str, why: str = "") -> Verdict:
         return Verdict(st.text, shown(c), c.kind, kind, why)
 
@@ -1507,7 +1530,7 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         # "SO-72660, placed on 1 December" where the order's date is 26 November
         wrong = _today_as_own(c, st, entities, records)
         return verdict("false", wrong) if wrong else verdict("true")
-    if any(same_claim(c, s) and _of_event(records, about, entities) for about, s in scope.events):
+    if any(same_claim(c, s) and _of_event(records, about, entities, person) for about, s in scope.events):
         # "your review is booked for 20 October at 14:00": the day of the event the agent booked, unless the
         # statement is about an item the event does not name ("CTR-2314 expires 31 March 2027", the day of
         # another contract's reminder)
@@ -1530,7 +1553,8 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         wrong = _notice_date_problem(c, _owners(records, entities, st.text, strict=True), records)
         if wrong:  # "notice by 2027-04-30", the contract's expiry, where notice is due 30 days before it
             return verdict("false", wrong)
-    if gold_says and any(same_claim(c, g) and (not about or about.intersection(entities)) for about, g in scope.about):
+    if gold_says and any(same_claim(c, g) and ((not about and not person) or about.intersection(entities))
+                         for about, g in scope.about):
         # the gold states this value of this item (a figure it worked out, a correction); but not under
         # the name of another of its columns: "promised 15 July, delivered 11 July", dates swapped
         wrong = matching and _wrong_label(c, st, labelled_own, matching,

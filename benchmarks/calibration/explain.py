@@ -60,7 +60,8 @@ def main(argv: list[str]) -> int:
     for place in places(state):
         print(f"\n== {place.where}")
         reading = read(place.text, records, scope_of(state, place), subject=place.subject,
-                       neutral=[state.user or "", *place.neutral])
+                       neutral=[state.user or "", *place.neutral],
+                       addressee=place.to[0] if place.to and len(place.to) == 1 else "")
         for v in reading.verdicts:
             print(f"  {v.verdict:6} {v.value!r} in {v.statement[:90]!r}: {v.why[:200]}")
         for u in reading.unread:
