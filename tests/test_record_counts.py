@@ -123,3 +123,18 @@ def test_a_share_is_not_read_as_a_change():
     records, scope = _customers(), Scope(now=NOW, year=2026)
     # 207,392 is some 35% more than another total (153,502.50 is none here): "of" asks for a share only
     assert read("Heron Bay Resorts alone is 54% of the revenue of the five.", records, scope).false
+
+
+# ---- a statement to one addressee is about them ---------------------------------------------------------
+
+def test_a_statement_to_its_addressee_is_read_against_their_rows():
+    rows = [["Name", "Email", "Team", "Manager", "Start date"],
+            ["Viktor Moss", "viktor.moss@harbourline.test", "Operations", "Hana Costa", "2026-05-20"],
+            ["Hana Costa", "hana.costa@harbourline.test", "Operations", "Sven Rahman", "2024-01-08"]]
+    records = build_records({"data/people/staff_directory.xlsx": _book(("Staff", rows))}, 2026)
+    scope = Scope(now=NOW, year=2026)
+    to = "viktor.moss@harbourline.test"
+    assert not read("Your start date is 20 May 2026.", records, scope, addressee=to).false
+    assert read("Your start date is 25 May 2026.", records, scope, addressee=to).false
+    # their manager's row is not theirs: the manager's start date is not said of them
+    assert read("Your start date is 8 January 2024.", records, scope, addressee=to).false
