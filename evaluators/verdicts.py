@@ -2832,6 +2832,12 @@ def _total_of_named(c: Claim, statements: list[Statement], binder: Binder, recor
 _PERCENT = re.compile(r"\s*(?:%|per ?cent\b|percent\b)")
 
 
+def _rounding(c: Claim) -> float:
+    """Half a unit of a percentage's last written place: "40.6%" stands for 40.55 to 40.65."""
+    places = len(c.text.split(".")[1].rstrip("% ")) if "." in c.text else 0
+    return 0.5 * 10 ** -places + 1e-9
+
+
 def _a_share(c: Claim, text: str, statements: list[Statement], binder: Binder, records: Records,
              year: int | None, wholes: Iterable[float] = (), tol: float | None = None) -> bool:
     """A percentage that is one value of the text or of the items it names over another, or the amount by
@@ -2844,9 +2850,7 @@ def _a_share(c: Claim, text: str, statements: list[Statement], binder: Binder, r
             values += [float(a.value) for _l, a in records.entities[i].values("number")]
     values = [v for v in dict.fromkeys(values) if v > 0][:MAX_WORKED]
     p = float(c.value)
-    if tol is None:
-        places = len(c.text.split(".")[1].rstrip("% ")) if "." in c.text else 0
-        tol = 0.5 * 10 ** -places + 1e-9
+    tol = _rounding(c) if tol is None else tol
     over = [*values, *(w for w in dict.fromkeys(wholes) if w > 0)]
     return any(abs(100 * a / b - p) <= tol or abs(100 * (a - b) / b - p) <= tol
                for a in values for b in over if a != b)
@@ -2913,9 +2917,7 @@ def _share_of_whole(c: Claim, sentence: str, at: int, text: str, binder: Binder,
     over = [float(n.value) for n in claims_in(text, year=year, kinds=("number",)) if n.start != c.start]
     over = [v for v in dict.fromkeys([*over, *wholes]) if v > 0]
     p = float(c.value)
-    if tol is None:
-        places = len(c.text.split(".")[1].rstrip("% ")) if "." in c.text else 0
-        tol = 0.5 * 10 ** -places + 1e-9
+    tol = _rounding(c) if tol is None else tol
     of = _SHARE_OF.match(text, c.end).group(0).rstrip().lower().endswith("of")  # a share, else a change
     return any(abs((100 * a / b if of else 100 * abs(a - b) / b) - p) <= tol for a in parts for b in over if a != b)
 
