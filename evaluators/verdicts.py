@@ -2956,9 +2956,7 @@ def share_of_text(c: Claim, text: str, year: int | None) -> bool:
     line = text.rfind("\n", 0, c.start) + 1
     # the share's own figure stands before it in its sentence or line: "Zoe Novak — 2 (33%)"
     own = [float(n.value) for n in every if max(found[0], line) <= n.start < c.start and float(n.value) > 0][-3:]
-    p = float(c.value)
-    places = len(c.text.split(".")[1].rstrip("% ")) if "." in c.text else 0
-    tol = 0.5 * 10 ** -places + 1e-9
+    p, tol = float(c.value), _rounding(c)
     return any(abs(100 * a / b - p) <= tol or abs(100 * (a - b) / b - p) <= tol
                for a in own for b in values if a != b)
 
