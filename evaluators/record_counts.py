@@ -93,11 +93,13 @@ def _number(word: str) -> int:
 def _tables(records: Records, noun: str) -> list[str]:
     """The tables whose file or sheet is named for what the noun counts ("orders" -> orders_2026.xlsx)."""
     found = records.__dict__.setdefault("_tables_named", {})
+    if not found:  # each table's name words, once per records
+        tables = {e.collection for e in records.entities if "#" in e.collection
+                  and not e.collection.endswith(("#lines", "#mail"))}
+        found[""] = [(c, {stem(w) for w in re.findall(r"[a-z]+", c.lower())}) for c in sorted(tables)]
     key = stem(noun)
     if key not in found:
-        names = {e.collection for e in records.entities if "#" in e.collection
-                 and not e.collection.endswith(("#lines", "#mail"))}
-        found[key] = sorted(c for c in names if key in {stem(w) for w in re.findall(r"[a-z]+", c.lower())})
+        found[key] = [c for c, words in found[""] if key in words]
     return found[key]
 
 
