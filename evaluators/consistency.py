@@ -10,7 +10,7 @@ import re
 from datetime import date
 
 from officesim.evaluators.claims import claims_in
-from officesim.evaluators.text import NUMBER_WORDS
+from officesim.evaluators.text import NUMBER_WORDS, number_of as _number
 
 _NUMBER = r"(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")"
 _ITEM = re.compile(r"^\s*(?:[-*•–]|\d{1,2}[.)]|#\d)")
@@ -30,9 +30,6 @@ _STATE = re.compile(r"(?:(?:already|still|now|currently|all|both|also)\s+)*(?:do
 _ID_LINE = re.compile(r"\s{0,8}#?[A-Za-z]{0,8}-?\d{1,10}\s{1,4}[—–-]\s")
 
 
-def _number(word: str) -> int:
-    low = word.lower()
-    return NUMBER_WORDS[low] if low in NUMBER_WORDS else int(low)
 
 
 def _item_lines(text: str) -> list[str]:

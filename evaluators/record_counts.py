@@ -22,7 +22,7 @@ from typing import Iterable
 
 from officesim.evaluators.claims import claims_in
 from officesim.evaluators.records import Records, fold
-from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS
+from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS, number_of as _number
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
@@ -85,9 +85,6 @@ def stem(word: str) -> str:
     return w[:-1] if w.endswith("s") and not w.endswith("ss") else w
 
 
-def _number(word: str) -> int:
-    w = word.lower()
-    return NUMBER_WORDS[w] if w in NUMBER_WORDS else int(w)
 
 
 def _tables(records: Records, noun: str) -> list[str]:

@@ -308,3 +308,9 @@ def document_text(entry: dict) -> str:
     """
     flatten = _FLATTEN.get((entry or {}).get("kind", ""))
     return flatten(entry) if flatten else ""
+
+
+def number_of(word: str) -> int:
+    """A whole number written in digits or in words ("12", "twelve")."""
+    low = word.lower()
+    return NUMBER_WORDS[low] if low in NUMBER_WORDS else int(low)

@@ -43,7 +43,7 @@ from officesim.evaluators.records import (ANCHOR_COLUMN, GENERIC, Change, fold, 
 from officesim.evaluators.record_counts import MAX_KEYS, Work, count_problems
 from officesim.evaluators.roles import role_problems
 from officesim.evaluators.statements import Statement, cut, items_under, span_gap, table_under
-from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS
+from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS, number_of as _number
 
 READ_KINDS = ("number", "date", "time", "id", "phone", "email")
 MAX_OPERANDS = 60
@@ -2234,9 +2234,6 @@ _CONJUNCT = re.compile(r"\s*(?:,\s*(?:and|or)\s+|,\s*|\s+(?:and|or)\s+)")
 _SPANS_OF_TIME = re.compile(r"(?i)days|weeks|months|years|hours|hrs|minutes|mins|nights|seconds|quarters")
 
 
-def _number(word: str) -> int:
-    word = word.lower()
-    return NUMBER_WORDS[word] if word in NUMBER_WORDS else int(word)
 
 
 _ID_RANGE = re.compile(r"(?i)\s*(?:-|–|—|to|through|thru|until)\s*")
