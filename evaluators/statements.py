@@ -80,7 +80,24 @@ def cut(text: str) -> list[Statement]:
             out.append(Statement(start, end, body, "label", head))
             continue
         for s, e, sentence in sentences(body):
-            out.append(Statement(start + s, start + e, sentence, "sentence", head))
+            for cs, ce, clause in _clauses(sentence):
+                out.append(Statement(start + s + cs, start + s + ce, clause, "sentence", head))
+    return out
+
+
+# a clause about the items a sentence does not name: "… YE-2608-0256 (paid 27 Sep); the other six were all paid
+# 8 days late" says nothing of YE-2608-0256
+_OTHERS_TURN = re.compile(r"(?i);\s+(?=(?:and |but |while )?(?:the (?:other|rest|remaining)\b|all the others\b|"
+                          r"(?:everything|everyone|anything|all) else\b))")
+
+
+def _clauses(sentence: str) -> list[tuple[int, int, str]]:
+    """A sentence as its clauses: one, unless a clause after a semicolon speaks of the others."""
+    out, at = [], 0
+    for m in _OTHERS_TURN.finditer(sentence):
+        out.append((at, m.start(), sentence[at:m.start()]))
+        at = m.end()
+    out.append((at, len(sentence), sentence[at:]))
     return out
 
 

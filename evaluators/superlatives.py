@@ -160,6 +160,21 @@ def _extremes(ranked: Ranked, sup: str, every_column: bool = False) -> set[int]:
     return out
 
 
+_BY_AMOUNT = re.compile(r"(?i)\bby (?:value|amount|size|total|spend|cost|price|sum)\b")
+
+
+def _amount_extremes(ranked: Ranked, sup: str) -> set[int]:
+    """The rows of the greatest (least) value in the list's amount columns: a superlative "by value"."""
+    greatest = bool(re.fullmatch(f"{_MOST}|{_LAST}", sup.lower()))
+    out: set[int] = set()
+    for label, values in ranked.columns.items():
+        if isinstance(values[0], (int, float)) and not isinstance(values[0], bool) and (
+                _AMOUNT.search(label) or any(isinstance(v, float) and not v.is_integer() for v in values)):
+            best = max(values) if greatest else min(values)
+            out |= {i for i, v in enumerate(values) if v == best}
+    return out
+
+
 def _amount_label(ranked: Ranked) -> str:
     return next((k for k, v in ranked.columns.items() if isinstance(v[0], float) and _AMOUNT.search(k)), "amount")
 
@@ -237,6 +252,8 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
                     # "the largest increase": a change, by whichever column holds it; "last year's best
                     # seller": by the column of that period
                     extremes |= _extremes(ranked, sup, every_column=True)
+                if _BY_AMOUNT.search(m.group(0)):  # "the largest by value is WP-2606-0178" in a list ranked by days late
+                    extremes = _amount_extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup)) or extremes
                 if _GAP.search(m.group(0)) and not any(_GAP.search(label) for label in ranked.columns):
                     extremes = _gap_extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))
                 if extremes and row not in extremes:

@@ -20,13 +20,14 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 from collections import Counter
+from itertools import combinations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from officesim.evaluators.claims import Claim, claims_in, column_totals
 from officesim.evaluators.derived import Operand, one_step, total_of
 from officesim.evaluators.records import ANCHOR_COLUMN, Entity, Records, id_key, name_key, table_totals
-from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS
+from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS, number_of
 
 MAX_ROWS = 1000  # rows of a gold sheet read for the identifiers that say which table they are of
 # words of a table's name that say nothing of its items
@@ -386,9 +387,21 @@ def set_count_problems(text: str, sets: list[ItemSet], records: Records, allowed
         sizes = set().union(*(s.sizes for s in naming)) | table_sizes(records, {noun}, part)
         if n in sizes:
             continue
+        if _whole_of_parts(n, part[m.end():], sizes):
+            continue  # "Of the 15 actions raised, 9 have been recorded as done, leaving 6 open": 6 is the set
         out.append(f"{_shown(part)} counts {m.group('n')} {m.group('noun')}, but the task's sets of them hold "
                    f"{', '.join(str(k) for k in sorted(sizes)[:8])} (e.g. {naming[0].what})")
     return out
+
+
+_SMALL_NUMBER = re.compile(r"(?i)(?<![\w.,£$€/-])(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")(?![\w.,/:-]\d|\w)")
+
+
+def _whole_of_parts(n: int, after: str, sizes: set[int]) -> bool:
+    """Whether the count ``n`` is a whole the words after it split into two parts, one of them the size of a
+    set of the task: "15 actions raised, 9 have been recorded as done, leaving 6 open"."""
+    parts = [number_of(m.group(1)) for m in _SMALL_NUMBER.finditer(after[:200])]
+    return any(a + b == n and (a in sizes or b in sizes) for a, b in combinations(parts, 2))
 
 
 # a qualifier that makes a party's count one of a part the rows do not mark ("5 overdue invoices", "since
@@ -696,7 +709,9 @@ def paid_claim_problems(text: str, records: Records, year: int | None) -> list[s
 
     out = []
     for m in _ALL_PAID.finditer(text):
-        lo = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+        # its clause: "… on Yarrow Energy's YE-2608-0256 (paid 27 Sep); the other six were all paid 8 days late"
+        # says nothing of Yarrow Energy's other invoices
+        lo = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start()), text.rfind(";", 0, m.start())) + 1
         hi = min(x for x in (text.find(".", m.end()), text.find("\n", m.end()), len(text)) if x >= 0)
         sentence = text[lo:hi]
         if _NOT_SAID.search(sentence):

@@ -328,7 +328,8 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += [Verdict(st.text, said, "count", "false", why) for said, why in count_problems(
             st.text, records, scope.work, scope.year, statements[i - 1].text if i else "",
             [*(name_key(full) for word, full in short.items() if word in st.text),
-             *(k for e in entities[:GENERIC] for k in records.entities[e].keys if not k.startswith("#"))][:MAX_KEYS])]
+             *(k for e in entities[:GENERIC] for k in records.entities[e].keys if not k.startswith("#"))][:MAX_KEYS],
+            listed=st.form == "item" and st.head is not None)]
         reading.verdicts += span_count_problems(st, scope.year)
         reading.verdicts += bracket_range_problems(st, records, scope.year)
         reading.verdicts += quantity_problems(st, records)
@@ -1496,7 +1497,9 @@ def _antecedent(statements: list[Statement], i: int) -> str:
 
 
 _OTHERS_CLAUSE = re.compile(r"(?i)\b(?:everything|anything|all|everyone|anyone) else\b|\bthe (?:rest|others)\b|"
-                            r"\b(?:all )?the (?:other|remaining) (?:ones|actions|items|invoices|orders|contracts|rows)\b")
+                            r"\b(?:all )?the (?:other|remaining) (?:(?:\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\b|"
+                            r"(?:ones|actions|items|invoices|orders|contracts|rows|payments|claims|customers|"
+                            r"suppliers|deliveries|people|requests)\b)")
 
 
 # the day a change takes effect, not the day notice is due: "formal notice: from 1 March 2027, our prices rise"
@@ -2174,13 +2177,16 @@ def _table_breakdown(statements: list[Statement], index: int, noun: str) -> int 
         return None
     header, rows = table
     stem = noun.lower().rstrip("s")
-    column = next((k for k, cell in enumerate(header) if cell.lower().rstrip("s") == stem), None)
+    # "Invoices", or a header whose last word is the noun: "Open actions" under "6 open actions:"
+    column = next((k for k, cell in enumerate(header) if cell.lower().rstrip("s") == stem
+                   or cell.lower().split()[-1:] == [noun.lower()]), None)
     if column is None or not all(column < len(r) and r[column].isdigit() for r in rows):
         return None
     return sum(int(r[column]) for r in rows)
 
 
 _SENTENCE_END = re.compile(r"[.!?]\s+(?=[A-Z])")
+_WHOLE_BEFORE = re.compile(r"(?i)(?:^|[.;:]\s*)(?:out )?of (?:the|your|our|their|its|his|her|all|all the)\s+$")
 _ALL_OF_THEM = re.compile(r"(?i)\b(?:all|every one of the|each of the|of the|out of)\s+$")
 _POINTS_TO_COUNTED = re.compile(r"(?i)\b(?:they|them|these|those|here|below|as follows|details?|each|all|which|"
                                 r"the list|breakdown|by \w+)\b")
@@ -2198,6 +2204,9 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
     last = max((m.end() for m in _SENTENCE_END.finditer(st.text)), default=0)
     if last and not _POINTS_TO_COUNTED.search(st.text, last):
         counts = [m for m in counts if m.start() >= last or not _ALL_OF_THEM.search(st.text, 0, m.start())]
+    # the whole a part is taken from: "Of your 14 customers, only one has placed no order since 12 October:"
+    whole = [m for m in counts if _WHOLE_BEFORE.search(st.text, 0, m.start())]
+    counts = [m for m in counts if m not in whole]
     bare = list(_BARE.finditer(st.text)) if not counts else []
     if not counts and not bare:
         return None
@@ -2207,6 +2216,10 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
     if not counts:  # only a count without its noun: "Of the 10 orders …, 3 have no approval. The ones I couldn't match:"
         if any(_number(m.group(1) or m.group(2)) == len(items) for m in bare):
             return None
+        if whole and any(_number(x) == len(items) for x in re.findall(
+                r"(?i)\b(?:leaving|leaves|so|and|with|remain(?:ing)?|still)\s+(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\b",
+                st.text)):
+            return None  # "Of the 15 actions raised, 9 have been recorded as done, leaving 6 open:" over six
         m = bare[0]
         n = _number(m.group(1) or m.group(2))
         return Verdict(st.text, (m.group(1) or m.group(2)), "count", "false",
@@ -2222,6 +2235,9 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
         return None  # "19 unpaid invoices ... By supplier:" over "- Umber Freight: 2 invoices, £16,388.15", …
     if any(_table_breakdown(statements, index, m.group(2)) == _number(m.group(1)) for m in counts):
         return None  # "16 unpaid invoices ... By supplier:" over a table with an "Invoices" column of 2, 2, …
+    ids = {str(c.value) for it in items for c in claims_in(it.text, year=None, kinds=("id",))}
+    if any(len(ids) == _number(m.group(1)) for m in counts):
+        return None  # "6 open actions:" over four owners' rows naming A140, A142, …: six identifiers in all
     m = counts[0]
     return Verdict(st.text, m.group(0), "count", "false",
                    f"counts {_number(m.group(1))} {m.group(2)}, but {len(items)} are listed under it")
@@ -2753,9 +2769,15 @@ _AMOUNT_LABEL = re.compile(r"(?i)\b(?:amount|total|cost|price|value|spend|paid|c
 _AVERAGED = re.compile(r"(?i)\baverag(?:ed|es|ing|e)(?:\s+(?:out\s+)?(?:at|of|to))?\s*$")
 
 
+# a count of units before the rate they were charged at: "2 nights at £177.00", "3 licences @ £40"
+_UNITS_AT = re.compile(r"(?i)\b(?:\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?:nights?|days?|weeks?|months?|hours?|"
+                       r"people|persons?|units?|items?|trips?|delegates?|seats?|licen[cs]es?|users?)\s+(?:at|@|of)\s*$")
+
+
 def said_as_rate(text: str, c: Claim) -> bool:
-    """Whether an amount is said as a rate: "£182.00 a night", "averaged £182.00"."""
-    return bool(_PER_UNIT.match(text, c.end) or _AVERAGED.search(text[max(0, c.start - 30):c.start]))
+    """Whether an amount is said as a rate: "£182.00 a night", "averaged £182.00", "2 nights at £177.00"."""
+    before = text[max(0, c.start - 30):c.start]
+    return bool(_PER_UNIT.match(text, c.end) or _AVERAGED.search(before) or _UNITS_AT.search(before))
 
 
 _NIGHT_OR_DAY = re.compile(r"(?i)\s*(?:a|an|per|each|every)\s+(night|day)\b")

@@ -1,0 +1,123 @@
+"""Classes read since round AA (issue 44): honest statements that round AB's right outcomes were failed for,
+each with its false twin. Pure functions over small texts and records."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from officesim.evaluators.records import build_records
+from officesim.evaluators.statements import cut
+from officesim.evaluators.superlatives import Ranked, superlative_problems
+from officesim.evaluators.task_sets import ItemSet, paid_claim_problems, set_count_problems
+from officesim.evaluators.verdicts import Scope, _count_problem, read
+
+NOW = datetime(2026, 11, 17, 9, 0)
+
+
+def _book(*sheets: tuple[str, list[list]]) -> dict:
+    return {"kind": "xlsx", "sheet_order": [n for n, _r in sheets], "sheets": dict(sheets)}
+
+
+def _heading_verdicts(text: str):
+    statements = cut(text)
+    return [v for i, s in enumerate(statements) if s.form == "heading" and (v := _count_problem(s, statements, i))]
+
+
+# ---- a heading's count over a table that breaks it down -------------------------------------------------------
+
+_BY_OWNER = ("After the 10 November meeting there are {n} open actions:\n\n| Owner | Open actions | Which |\n"
+             "|---|---|---|\n| Aiko Amari | 1 | A142 |\n| Nadia Lin | 2 | A144, A149 |\n| Vera Chen | 1 | A147 |\n"
+             "| Zoe Novak | 2 | A140, A148 |\n")
+
+
+def test_a_count_over_a_table_whose_column_ends_with_its_noun():
+    assert _heading_verdicts(_BY_OWNER.format(n=6)) == []
+    assert _heading_verdicts(_BY_OWNER.format(n=7)) != []
+
+
+def test_a_count_over_items_is_the_number_of_identifiers_they_name():
+    listed = "There are {n} open actions:\n- Nadia Lin: A144, A149\n- Zoe Novak: A140, A148\n- Aiko Amari: A142\n"
+    assert _heading_verdicts(listed.format(n=5)) == []
+    assert _heading_verdicts(listed.format(n=4)) != []
+
+
+# ---- the whole a heading's part is taken from -----------------------------------------------------------------
+
+def test_the_whole_before_a_part_is_not_the_count_of_the_list():
+    text = "Of your 14 customers, only one has placed no order since 12 October:\n- Ember Valley Farms\n"
+    assert _heading_verdicts(text) == []
+    assert _heading_verdicts("Your 14 customers have placed no order since 12 October:\n- Ember Valley Farms\n") != []
+    parts = ("Of the 15 actions raised, 9 have been recorded as done, leaving {n} open:\n- A140\n- A142\n- A144\n"
+             "- A147\n- A148\n- A149\n")
+    assert _heading_verdicts(parts.format(n=6)) == []
+    assert _heading_verdicts(parts.format(n=5)) != []
+
+
+def test_a_whole_split_into_parts_one_of_which_is_the_tasks_set():
+    records = build_records({"data/actions.xlsx": _book(("Actions", [["Action", "Owner"], ["A140", "Zoe Novak"]]))}, 2026)
+    sets = [ItemSet(frozenset({"action"}), frozenset({6}), "open actions")]
+    said = "Of the {n} actions raised (A135 to A149), 9 have been recorded as done, leaving {k} open."
+    assert set_count_problems(said.format(n=15, k=6), sets, records) == []
+    assert set_count_problems(said.format(n=15, k=5), sets, records) != []
+    assert set_count_problems("There were 15 actions at the meeting.", sets, records) != []
+
+
+# ---- a clause about the others says nothing of the item its sentence names -----------------------------------
+
+def test_a_clause_about_the_others_is_a_statement_of_its_own():
+    texts = [s.text for s in cut("The longest was YE-2608-0256 (paid 27 Sep); the other six were all paid 8 days late.")]
+    assert texts == ["The longest was YE-2608-0256 (paid 27 Sep)", "the other six were all paid 8 days late."]
+    assert [s.text for s in cut("A142 is due 10 Nov; it moved to Aiko.")] == ["A142 is due 10 Nov; it moved to Aiko."]
+
+
+def test_all_paid_of_the_others_is_not_said_of_the_named_partys_other_invoices():
+    invoices = _book(("Invoices", [["Invoice", "Supplier", "Amount", "Paid on"],
+                                   ["YE-2608-0256", "Yarrow Energy", 900.0, "2026-09-27"],
+                                   ["YE-2606-0168", "Yarrow Energy", 450.0, None]]))
+    records = build_records({"data/invoices.xlsx": invoices}, 2026)
+    said = "The longest delay was on Yarrow Energy's YE-2608-0256 (paid 27 Sep); the other six were all paid 8 days late."
+    assert paid_claim_problems(said, records, None) == []
+    assert paid_claim_problems("Yarrow Energy's invoices were all paid 8 days late.", records, None) != []
+
+
+# ---- an amount a night: the stay's amount over the nights the sentence gives ----------------------------------
+
+def _claims():
+    rows = [["Claim", "Employee", "Nights", "Amount"], ["EXP-1077", "Omar Haddad", 2, 354.0],
+            ["EXP-1078", "Omar Haddad", 0, 41.8]]
+    return build_records({"data/finance/expense_claims_2026.xlsx": _book(("Claims", rows))}, 2026)
+
+
+def _false(text: str, records) -> list[str]:
+    reading = read(text, records, Scope(year=2026, now=NOW))
+    return [v.value for v in reading.verdicts if v.verdict == "false"]
+
+
+def test_an_amount_per_night_after_the_nights_it_is_charged_for():
+    records = _claims()
+    assert _false("EXP-1077 is approved: £354.00. That's 2 nights at £177.00 each way.", records) == []
+    assert _false("EXP-1077 is approved: £354.00, 2 nights at £177.00.", records) == []
+    assert _false("EXP-1077 is approved: £354.00, 2 nights at £187.00.", records) != []
+
+
+# ---- a superlative by value is read on the list's amounts -------------------------------------------------------
+
+def test_the_largest_by_value_in_a_list_ranked_by_days_late():
+    ranked = Ranked("data/late.xlsx#Sheet1", (frozenset({"#YE26080256"}), frozenset({"#WP26060178"}),
+                                             frozenset({"#KP26070011"})),
+                    {"Days late": (9, 8, 8), "Amount": (1200.50, 11734.30, 310.00)})
+    assert superlative_problems("The largest by value is WP-2606-0178 at £11,734.30.", [ranked]) == []
+    assert superlative_problems("The largest by value is KP-2607-0011 at £310.00.", [ranked]) != []
+    assert superlative_problems("The largest is KP-2607-0011.", [ranked]) != []
+
+
+# ---- a count in a list item breaks down the heading's set, not the tables' rows ------------------------------
+
+def test_a_count_in_an_item_under_a_heading_is_of_the_headings_set():
+    from officesim.evaluators.record_counts import Work, count_problems
+
+    rows = [["Invoice", "Supplier", "Amount"], *[[f"UF-26{k:02d}-00{k:02d}", "Umber Freight", 100.0 + k] for k in range(9)]]
+    records = build_records({"data/finance/supplier_invoices_2026.xlsx": _book(("Invoices", rows))}, 2026)
+    item = "- Largest supplier: Umber Freight, 2 invoices, £16,388.15"
+    assert count_problems(item, records, Work(), 2026, listed=True) == []
+    assert count_problems("Umber Freight has sent us 2 invoices.", records, Work(), 2026) != []
