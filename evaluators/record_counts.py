@@ -156,6 +156,10 @@ def _window(text: str, start: int) -> str:
     return text[start:end.start() if end else len(text)]
 
 
+# the words that make a second count one of the set a first count gave: "20 invoices from 11 suppliers"
+_OF_THAT_SET = re.compile(r"(?i)\b(?:from|across|over|between|for|by|to|with|among|of)\s+(?:just\s+|only\s+)?$")
+
+
 def count_problems(text: str, records: Records, work: Work, year: int | None,
                    context: str = "", about: Iterable[str] = (), listed: bool = False) -> list[tuple[str, str]]:
     """(count as written, what the office or the episode gives instead) for each count of ``text`` that
@@ -165,7 +169,13 @@ def count_problems(text: str, records: Records, work: Work, year: int | None,
     under "This run, by supplier:"), not the tables' rows."""
     out: list[tuple[str, str]] = []
     ids = {c.value for c in claims_in(text, year=year, kinds=("id",))}
+    seen: set[str] = set()
     for m in _COUNTED.finditer(text):
+        noun_stem = stem(m.group("noun"))
+        earlier = seen - {noun_stem}
+        seen.add(noun_stem)
+        if earlier and _OF_THAT_SET.search(text[max(0, m.start() - 12):m.start()]):
+            continue  # "20 unpaid invoices due by 20 November, from 11 suppliers": the parties of those 20
         n, noun, between = m.group("n"), m.group("noun"), m.group("between").split()
         if n.isdigit() and (len(n) == 4 or n.startswith("0")):
             continue  # a year, or a code

@@ -1538,6 +1538,13 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
         # statement is about an item the event does not name ("CTR-2314 expires 31 March 2027", the day of
         # another contract's reminder)
         return verdict("true")
+    if c.kind == "time" and entities and _BOOKED.search(st.text):
+        # "Your probation review is booked for Friday 11 December, 14:00-15:00" where the episode booked the
+        # event that names them at 15:00: another event's time (of the gold's other mails) is not theirs
+        theirs = [s for about, s in scope.events if s.kind == "time" and _of_event(records, about, entities, True)]
+        if theirs and not any(same_claim(c, s) for s in theirs):
+            return verdict("false", f"is not a time of the event booked for {records.entities[entities[0]].name} "
+                                    f"({', '.join(sorted({shown(s) for s in theirs}))[:60]})")
     gold_says = any(same_claim(c, s) for s in scope.written)
     clause_at = max((m.end() for m in _CLAUSE.finditer(st.text, 0, c.start)), default=0)
     if entities and _OTHERS_CLAUSE.search(st.text, clause_at, c.start):
@@ -1643,6 +1650,9 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     if stranger:
         return verdict("false", stranger)
     return None
+
+
+_BOOKED = re.compile(r"(?i)\b(?:booked|scheduled|set up|invited?|invitation|calendar|meeting|review|call)\b")
 
 
 def _today_as_own(c: Claim, st: Statement, entities: list[int], records: Records) -> str | None:

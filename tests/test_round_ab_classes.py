@@ -121,3 +121,37 @@ def test_a_count_in_an_item_under_a_heading_is_of_the_headings_set():
     item = "- Largest supplier: Umber Freight, 2 invoices, £16,388.15"
     assert count_problems(item, records, Work(), 2026, listed=True) == []
     assert count_problems("Umber Freight has sent us 2 invoices.", records, Work(), 2026) != []
+
+
+# ---- the time of a booking said to the person it was booked for -----------------------------------------------
+
+def test_a_time_said_of_a_booking_is_a_time_of_the_event_that_names_them():
+    from datetime import time
+
+    from officesim.evaluators.claims import Claim
+
+    staff = _book(("Staff", [["Name", "Email", "Role"], ["Esme Vance", "esme.vance@stonegate.test", "Analyst"],
+                             ["Olga Banerjee", "olga.banerjee@stonegate.test", "Analyst"]]))
+    records = build_records({"data/hr/staff.xlsx": staff}, 2026)
+    events = [("Probation review: Esme Vance esme.vance@stonegate.test", Claim("time", time(15, 0), "2026-12-11 15:00:00")),
+              ("Probation review: Esme Vance esme.vance@stonegate.test", Claim("time", time(16, 0), "2026-12-11 16:00:00")),
+              ("Probation review: Olga Banerjee olga.banerjee@stonegate.test", Claim("time", time(14, 0), "2026-12-08 14:00:00"))]
+    scope = Scope(year=2026, now=NOW, events=events)
+
+    def false(text: str) -> list[str]:
+        reading = read(text, records, scope, addressee="esme.vance@stonegate.test")
+        return [v.value for v in reading.verdicts if v.verdict == "false"]
+
+    assert false("Your probation review is booked for Friday 11 December 2026, 15:00-16:00.") == []
+    assert false("Your probation review is booked for Friday 11 December 2026, 14:00-15:00.") != []
+    assert false("Your probation review is booked for Friday 11 December 2026 at 14:00.") != []
+
+
+def test_a_second_count_of_the_parties_of_a_first_counts_that_set():
+    from officesim.evaluators.record_counts import Work, count_problems
+
+    suppliers = _book(("Suppliers", [["Supplier", "Contact"], *[[f"Supplier {k}", f"s{k}@x.test"] for k in range(14)]]))
+    records = build_records({"data/purchasing/suppliers.xlsx": suppliers}, 2026)
+    said = "It covers 20 unpaid supplier invoices due on or before 20 November, from 11 suppliers."
+    assert count_problems(said, records, Work(), 2026) == []
+    assert count_problems("We work with 11 suppliers.", records, Work(), 2026) != []
