@@ -384,11 +384,11 @@ _COUNTED_DONE = re.compile(
     r"(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b")
 # "All five probation reviews are booked", "6 invoices have been put on hold"
 _COUNTED_PASSIVE = re.compile(
-    r"(?i)(?<![\w.,£$€])(?P<n>" + _NUMBER + r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\s+"
+    r"(?i)(?<![\w.,£$€/:-])(?P<n>" + _NUMBER + r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\s+"
     r"(?:are now|are|were|have (?:now |all )?been|has been|now)\s+(?:all\s+)?(?P<verb>" + _DONE + r")\b")
 # "one of nine reviews I've booked", "the 6 invoices we held"
 _COUNTED_RELATIVE = re.compile(
-    r"(?i)(?<![\w.,£$€])(?P<n>" + _NUMBER + r")\s+(?:(?!of\b)[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\s+(?:that\s+|which\s+)?"
+    r"(?i)(?<![\w.,£$€/:-])(?P<n>" + _NUMBER + r")\s+(?:(?!of\b)[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\s+(?:that\s+|which\s+)?"
     r"(?:I|we)(?:'ve|’ve| have| had)?\s+(?:just\s+|now\s+|already\s+|also\s+)?(?P<verb>" + _DONE + r")\b"
     r"(?<!paid)(?<!refunded)(?<!approved)(?<!rejected)(?<!declined)")  # "the 114 invoices we paid in Q3": the firm's history
 # a count of whom or what for, after the verb: "I have booked the probation reviews for the other three people",

@@ -156,6 +156,8 @@ def _window(text: str, start: int) -> str:
     return text[start:end.start() if end else len(text)]
 
 
+_WRITTEN_TO = re.compile(r"(?i)\b(?:sent|e-?mailed|mailed|wrote|written|notified|contacted|copied|chased|forwarded|"
+                         r"replied|invited|letters?|reminders?)\b(?:\s+\w+){0,3}\s+(?:to|for)\s+(?:all\s+|the\s+|all the\s+)?$")
 # the words that make a second count one of the set a first count gave: "20 invoices from 11 suppliers"
 _OF_THAT_SET = re.compile(r"(?i)\b(?:from|across|over|between|for|by|to|with|among|of)\s+(?:just\s+|only\s+)?$")
 
@@ -189,6 +191,8 @@ def count_problems(text: str, records: Records, work: Work, year: int | None,
         before, after = text[clause_start:m.start()], _window(text, m.end())
         if _NEGATED.search(before) or _NEGATED.search(after) or _POINTS_BACK.search(before) or re.match(r"\s+of\b", text[m.end():]):
             continue
+        if _WRITTEN_TO.search(before):
+            continue  # "Letters sent to 12 customers": whom the episode wrote to (actions.py counts those), not a table
         said = f"{m.group(0)}"
         if _MEETINGS.match(noun) and (_BOOK_VERB.search(before) or _BOOK_VERB.search(after)) and work.events:
             wrong = _booked_problem(value, noun, text, work, year)

@@ -396,7 +396,7 @@ _UNSURE = re.compile(r"(?i)\b(?:probably|possibly|perhaps|maybe|presumably|not (
                      r"might or might not|may or may not|(?:may|might) have (?:missed|slipped|overlooked|skipped)|"
                      r"(?:may|might) (?:well |already |even )*have (?:already )?(?:been )?(?!to\b)[a-z]+|(?:wasn't|weren't|isn't|"
                      r"am not|'m not|not entirely|not quite) (?:sure|certain)|could be [\w.£$€-]+ or [\w.£$€-]+|"
-                     r"worth (?:double-?)?checking|unclear (?:whether|if)|(?:it is|it's) (?:not clear|unclear)|(?:could|can)(?:n't| ?not) tell|"
+                     r"worth (?:double-?)?checking(?! with\b)|unclear (?:whether|if)|(?:it is|it's) (?:not clear|unclear)|(?:could|can)(?:n't| ?not) tell|"
                      r"hard to (?:say|tell)|(?:might|may) (?:still|really|actually) (?:be|fit|free|work|have)|"
                      r"may not be able to|pencil+ed in|provisional(?:ly)?|tentative(?:ly)?|(?:may|might) have to (?:move|change|shift)|"
                      r"not (?:completely|fully|totally|entirely|100%) (?:sure|certain)|(?:have|has|had) not (?:yet )?decided|"
@@ -2196,6 +2196,8 @@ def _table_breakdown(statements: list[Statement], index: int, noun: str) -> int 
 
 
 _SENTENCE_END = re.compile(r"[.!?]\s+(?=[A-Z])")
+# the last sentence of a heading naming what its list holds: "The following customers are on fixed-term agreements:"
+_LIST_NAMED = re.compile(r"(?i)\b(?:the following|these|those|here are the|below are the)\s+(?:[a-z-]+\s+){0,2}?([a-z]{3,}s)\b")
 _WHOLE_BEFORE = re.compile(r"(?i)(?:^|[.;:]\s*)(?:out )?of (?:the|your|our|their|its|his|her|all|all the)\s+$")
 _ALL_OF_THEM = re.compile(r"(?i)\b(?:all|every one of the|each of the|of the|out of)\s+$")
 _POINTS_TO_COUNTED = re.compile(r"(?i)\b(?:they|them|these|those|here|below|as follows|details?|each|all|which|"
@@ -2214,6 +2216,9 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
     last = max((m.end() for m in _SENTENCE_END.finditer(st.text)), default=0)
     if last and not _POINTS_TO_COUNTED.search(st.text, last):
         counts = [m for m in counts if m.start() >= last or not _ALL_OF_THEM.search(st.text, 0, m.start())]
+    named = _LIST_NAMED.search(st.text, last) if last else None
+    if named:  # "All twelve letters went out today. The following customers are on fixed-term agreements:"
+        counts = [m for m in counts if m.start() >= last or m.group(2).lower().rstrip("s") == named.group(1).lower().rstrip("s")]
     # the whole a part is taken from: "Of your 14 customers, only one has placed no order since 12 October:"
     whole = [m for m in counts if _WHOLE_BEFORE.search(st.text, 0, m.start())]
     counts = [m for m in counts if m not in whole]

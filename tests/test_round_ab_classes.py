@@ -155,3 +155,35 @@ def test_a_second_count_of_the_parties_of_a_first_counts_that_set():
     said = "It covers 20 unpaid supplier invoices due on or before 20 November, from 11 suppliers."
     assert count_problems(said, records, Work(), 2026) == []
     assert count_problems("We work with 11 suppliers.", records, Work(), 2026) != []
+
+
+def test_a_count_of_whom_the_episode_wrote_to_is_not_a_tables():
+    from officesim.evaluators.record_counts import Work, count_problems
+
+    customers = _book(("Customers", [["Customer", "Contact"], *[[f"Customer {k}", f"c{k}@x.test"] for k in range(20)]]))
+    records = build_records({"data/sales/customers.xlsx": customers}, 2026)
+    assert count_problems("Letters sent to 12 customers.", records, Work(), 2026) == []
+    assert count_problems("We have 12 customers.", records, Work(), 2026) != []
+
+
+def test_a_date_before_a_sentence_is_no_count_of_what_it_says_was_done():
+    from officesim.evaluators.actions import counted_action_problems
+
+    said = "7. Nettle Cross Garages (CTR-2461) - ends 2028-11-30\n\nThe other letters have been sent."
+    assert counted_action_problems(said, frozenset({12.0})) == []
+    assert counted_action_problems("30 letters have been sent.", frozenset({12.0})) != []
+
+
+def test_a_count_of_an_earlier_sentence_is_not_of_the_list_the_last_one_names():
+    text = ("All {n} price letters went out today, each copying the account executive. The following customers are "
+            "on fixed-term agreements, so they did not get a letter:\n- Cedar Row Hotels\n- Dovetail Joinery\n")
+    assert _heading_verdicts(text.format(n="twelve")) == []
+    assert _heading_verdicts("Here are the three customers on fixed-term agreements:\n- Cedar Row Hotels\n"
+                             "- Dovetail Joinery\n") != []
+
+
+def test_a_suggestion_to_check_with_someone_is_no_hedge():
+    from officesim.evaluators.verdicts import prose_hedges
+
+    assert prose_hedges(cut("That contradicts the increase. Worth checking with Dmitri before we do anything.")) == []
+    assert prose_hedges(cut("The amount is £4,249.13, but worth checking.")) != []
