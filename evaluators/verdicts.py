@@ -2251,7 +2251,7 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
     if any(_table_breakdown(statements, index, m.group(2)) == _number(m.group(1)) for m in counts):
         return None  # "16 unpaid invoices ... By supplier:" over a table with an "Invoices" column of 2, 2, …
     ids = {str(c.value) for it in items for c in claims_in(it.text, year=None, kinds=("id",))}
-    if any(len(ids) == _number(m.group(1)) for m in counts):
+    if _breakdown_total(items) is None and any(len(ids) == _number(m.group(1)) for m in counts):
         return None  # "6 open actions:" over four owners' rows naming A140, A142, …: six identifiers in all
     m = counts[0]
     return Verdict(st.text, m.group(0), "count", "false",
