@@ -113,6 +113,9 @@ def _read_once(read: Callable[..., list[Mention]]) -> Callable[..., list[Mention
     return once
 
 
+_CLOCK_AFTER = re.compile(r":[0-5]\d\b")
+
+
 @_read_once
 def dates_in(text: str, year: int | None = None) -> list[Mention]:
     """Dates written in ``text``; a date without a year takes ``year`` (else it matches any year:
@@ -139,6 +142,8 @@ def dates_in(text: str, year: int | None = None) -> list[Mention]:
                 elif i == 5:
                     values = [_nearest_day(int(m["d"]), weekday, year)]
                 else:
+                    if not m["y"] and _CLOCK_AFTER.match(text, m.end()) and not m.group(0).rstrip()[-1:].isalpha():
+                        continue  # "[Sun 06 Dec 16:44]": a month then an hour, not 16 December
                     month = _month(m["mn"])
                     day = int(m["d"])
                     if m["y"]:

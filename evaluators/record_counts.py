@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Iterable
 
-from officesim.evaluators.claims import claims_in
+from officesim.evaluators.claims import Claim, claims_in
 from officesim.evaluators.records import Records, fold
 from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS, number_of as _number
 
@@ -98,6 +98,32 @@ def _tables(records: Records, noun: str) -> list[str]:
     if key not in found:
         found[key] = [c for c, words in found[""] if key in words]
     return found[key]
+
+
+def office_counts(records: Records, noun: str) -> set[int]:
+    """Every count of the office's things a plural noun may give: the rows of a table named for it, and the
+    distinct names under a column headed by it ("all fourteen suppliers": the Supplier column's names)."""
+    found = records.__dict__.setdefault("_office_counts", {})
+    key = stem(noun)
+    if key not in found:
+        counts = {len(_rows(records, t)) for t in _tables(records, noun)}
+        names: dict[tuple[str, str], set[str]] = {}
+        for e in records.entities:
+            for label, name in e.names:
+                words = label.lower().split()
+                if words and stem(words[-1]) == key:
+                    names.setdefault((e.collection, label), set()).add(name)
+        found[key] = counts | {len(v) for v in names.values()}
+    return found[key]
+
+
+def counts_office_things(claim: Claim, text: str, records: Records) -> bool:
+    """Whether a bare count is one of the office's counts of the things its noun names ("about 47% of the
+    £1,171,211.67 invoiced by all fourteen suppliers this year"): true context, not a stray number."""
+    m = _COUNTED.match(text, claim.start)
+    if claim.kind != "number" or claim.currency or m is None or _MEASURES.match(m.group("noun")):
+        return False
+    return _number(m.group("n")) in office_counts(records, m.group("noun"))
 
 
 def _rows(records: Records, table: str) -> list[int]:

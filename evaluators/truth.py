@@ -28,7 +28,7 @@ from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentenc
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
-from officesim.evaluators.record_counts import Work, changed_rows
+from officesim.evaluators.record_counts import Work, changed_rows, counts_office_things
 from officesim.evaluators.records import GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
 from officesim.evaluators.tenure import joined_problems
@@ -2217,6 +2217,8 @@ def _true_context(state: EvalState):
             return True  # "I'll deal with the four above", "these 4 still have 'Waiting for you':" and a list of four
         if claim.kind == "number" and (share_of_text(claim, text, state.year) or sum_of_sentence(claim, text, state.year)):
             return True  # "Zoe Novak 2 (33%)" of six; "… Vera Chen 1 and Zoe Novak 2 — 6 in all"
+        if counts_office_things(claim, text, records):
+            return True  # "invoiced by all fourteen suppliers this year": the names under the Supplier column
         if claim.kind == "number" and scaled_by_words(claim, text, state.instruction, state.year):
             return True  # "1.5x the annual value", "just under its £87,750.00 line" (1.5 x £58,500.00) where
             # the instruction says "one and a half times"

@@ -2434,6 +2434,15 @@ def range_end_problems(st: Statement, entities: list[int], records: Records, yea
     for a, b in pairs:
         if any(f == a.value and l == b.value for f, l, _n in spans):
             continue
+        # neither end: a range said as what the rows' table records ("on annual leave from 14 to 31 December"
+        # of the one person whose leave table runs 9 to 26 December)
+        near = set(re.findall(r"[a-z]{4,}", st.text[max(0, a.start - 50):a.start].lower()))
+        kin = [(f, l, name) for f, l, name in spans if near & _table_words(name)]
+        if kin and not any(f == a.value or l == b.value for f, l, _n in kin):
+            f, l, name = kin[0]
+            out.append(Verdict(st.text, f"{a.text} to {b.text}", "date", "false",
+                               f"is given as the span, but {name} runs {f.isoformat()} to {l.isoformat()}"))
+            continue
         for f, l, name in spans:
             if l == b.value and f != a.value:
                 out.append(Verdict(st.text, a.text, "date", "false",
@@ -2444,6 +2453,17 @@ def range_end_problems(st: Statement, entities: list[int], records: Records, yea
                                    f"is given as the last day, but {name} runs {f.isoformat()} to {l.isoformat()}"))
                 break
     return out
+
+
+_FILE_WORDS = frozenset({"data", "xlsx", "xlsm", "csv", "docx", "sheet", "sheets", "people", "finance", "sales",
+                         "reports", "list", "register", "table", "tracker", "file", "files"})
+
+
+def _table_words(name: str) -> set[str]:
+    """The words of the file and sheet an entity's name gives ("data/people/leave_requests.xlsx, Requests row
+    4": leave, requests), not its folder's kind or the row number."""
+    where = name.partition(" row ")[0]
+    return {w for w in re.findall(r"[a-z]{4,}", where.lower()) if w not in _FILE_WORDS}
 
 
 _SPAN_COUNT_BEFORE = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"

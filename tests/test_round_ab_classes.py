@@ -187,3 +187,49 @@ def test_a_suggestion_to_check_with_someone_is_no_hedge():
 
     assert prose_hedges(cut("That contradicts the increase. Worth checking with Dmitri before we do anything.")) == []
     assert prose_hedges(cut("The amount is £4,249.13, but worth checking.")) != []
+
+
+def test_a_count_of_the_names_under_a_column_is_true_context():
+    from officesim.evaluators.claims import claims_in
+    from officesim.evaluators.record_counts import counts_office_things
+
+    names = ["Alder", "Birch", "Cedar", "Elm", "Fir", "Hazel", "Ivy", "Juniper", "Larch", "Maple", "Oak", "Pine",
+             "Rowan", "Yew"]
+    rows = [["Invoice", "Supplier", "Amount"], *[[f"INV-{k:03d}", f"{names[k % 14]} Freight", 100.0] for k in range(30)]]
+    records = build_records({"data/finance/invoices_2026.xlsx": _book(("Invoices", rows))}, 2026)
+
+    def true(text: str) -> bool:
+        c = next(c for c in claims_in(text, year=2026, kinds=("number",)) if not c.currency and "%" not in text[c.end:c.end + 1])
+        return counts_office_things(c, text, records)
+
+    assert true("about 47% of the £1,171,211.67 invoiced by all fourteen suppliers this year")
+    assert true("all 30 invoices")
+    assert not true("about 47% of the £1,171,211.67 invoiced by all fifteen suppliers this year")
+
+
+def test_a_span_said_as_what_a_table_records_neither_of_whose_ends_is_the_rows():
+    from officesim.evaluators.verdicts import range_end_problems
+
+    leave = _book(("Requests", [["Employee", "First day", "Last day", "Status"],
+                                ["Mei Moreau", "2026-12-09", "2026-12-26", "Approved"]]))
+    records = build_records({"data/people/leave_requests.xlsx": leave}, 2026)
+
+    def false(text: str) -> list:
+        st = cut(text)[0]
+        return range_end_problems(st, [], records, 2026)
+
+    assert false("Mei Moreau is on annual leave from 9 to 26 December, so no slot fits.") == []
+    assert false("Mei Moreau is on annual leave from 14 to 31 December, so no slot fits.") != []
+    assert false("Mei Moreau's review window runs from 11 to 24 December.") == []  # not her leave
+
+
+# ---- a message's time stamp gives no day ----------------------------------------------------------------------
+
+def test_a_month_then_an_hour_is_no_date():
+    from datetime import date
+
+    from officesim.evaluators.facts import dates_in
+
+    assert [m.value for m in dates_in("[Sun 06 Dec 16:44] Sven Banerjee: Two updates", 2026)] == [date(2026, 12, 6)]
+    assert [m.value for m in dates_in("The review is on Dec 16: be there.", 2026)] == [date(2026, 12, 16)]
+    assert [m.value for m in dates_in("16 Dec 14:00", 2026)] == [date(2026, 12, 16)]
