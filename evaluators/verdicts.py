@@ -1707,7 +1707,9 @@ def _held_by_strangers(c: Claim, st: Statement, entities: list[int], holders: li
               if c.kind == "date" or _money(a) or _MONEY_LABEL.search(label)]
     if not theirs or any(same_claim(c, a) for a in theirs) or _derived(c, records, named, numbers, []):
         return None
-    kin = {k for e in named for k in records.entities[e].keys}
+    # a record about this item is one that holds what the statement calls it by (its identifier, its name),
+    # not one that shares some other name with its row (the contract owner of another contract)
+    kin = set(said)
     if any(kin.intersection(records.entities[h].keys) for h in holders[:200]) or any(
             _named_in_words(records.entities[h], st.text, [records.entities[e] for e in entities]) for h in holders[:50]):
         return None  # a record about this item, or one the statement names too, holds it
@@ -2056,6 +2058,7 @@ def _plans(text: str) -> bool:
 
 
 _COARSE_CLAUSE = re.compile(r"(?i);|,\s*(?:so|and so|but|which|because)\b|\.\s")
+_NEXT_CONJUNCT = re.compile(r"(?i)\s(?:and|but|so|while|whereas)\s(?!(?:\d|the \d))")
 
 
 def _checkable(c: Claim, st: Statement, scope: Scope) -> bool:
@@ -2064,7 +2067,10 @@ def _checkable(c: Claim, st: Statement, scope: Scope) -> bool:
     one of our largest contracts, so please decide in time" states the amount; the plan is the next clause)."""
     lo = max((m.end() for m in _COARSE_CLAUSE.finditer(st.text, 0, c.start)), default=0)
     hi = next((m.start() for m in _COARSE_CLAUSE.finditer(st.text, c.end)), len(st.text))
-    if _plans(st.text[lo:hi]):
+    # up to the next conjunct: "expires on 31 January 2027 and renews automatically unless we give notice"
+    # states the expiry; the condition is the renewal's
+    turn = _NEXT_CONJUNCT.search(st.text, c.end, hi)
+    if _plans(st.text[lo:turn.start() if turn else hi]):
         return False
     if c.kind == "number":
         return _money(c)

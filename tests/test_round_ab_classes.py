@@ -233,3 +233,19 @@ def test_a_month_then_an_hour_is_no_date():
     assert [m.value for m in dates_in("[Sun 06 Dec 16:44] Sven Banerjee: Two updates", 2026)] == [date(2026, 12, 6)]
     assert [m.value for m in dates_in("The review is on Dec 16: be there.", 2026)] == [date(2026, 12, 16)]
     assert [m.value for m in dates_in("16 Dec 14:00", 2026)] == [date(2026, 12, 16)]
+
+
+# ---- another item's date, held by records that share only a person with this one ---------------------------------
+
+def test_another_contracts_expiry_is_false_though_they_share_an_owner():
+    register = _book(("Contracts", [["Contract", "Supplier", "Owner", "Expiry", "Annual value"],
+                                    ["CTR-2384", "Zephyr Couriers", "Arjun Hale", "2027-08-31", 58500],
+                                    ["CTR-2314", "Vantage Security", "Arjun Hale", "2027-01-31", 45500]]))
+    pdf = {"kind": "pdf", "pages": ["AGREEMENT CTR-2335\nBetween Stonegate and Ironvale Logistics\n"
+                                    "Expires: 31 January 2027\nAnnual value: £63,500.00"]}
+    records = build_records({"data/legal/contracts_register.xlsx": register,
+                             "data/legal/contracts/CTR-2335.pdf": pdf}, 2026)
+    said = ("One thing for the review: Zephyr Couriers' contract (CTR-2384, £58,500 a year) expires on {} and renews "
+            "automatically unless we give notice, so it may need attention soon.")
+    assert _false(said.format("31 August 2027"), records) == []
+    assert _false(said.format("31 January 2027"), records) != []
