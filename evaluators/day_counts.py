@@ -19,6 +19,7 @@ from typing import Iterable
 
 from officesim.evaluators.claims import MAX_CLAIMS, _sentence_at, claims_in
 from officesim.evaluators.records import Records
+from officesim.evaluators.statements import about_others
 from officesim.evaluators.text import NUMBER_WORDS
 
 DAY_SPAN = re.compile(r"(?i)(?<![\w.,£$€/:-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"
@@ -80,6 +81,8 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         if found is None:
             continue
         lo, hi, sentence = found
+        if about_others(sentence, m.start() - lo):
+            continue  # "…YE-2608-0256 (paid 27 Sep); the other six were all paid 8 days late": not of what it names
         clause = _clause_of(sentence, m.start() - lo)
         if _RULE.search(clause):
             continue

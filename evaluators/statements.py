@@ -91,6 +91,12 @@ _OTHERS_TURN = re.compile(r"(?i);\s+(?=(?:and |but |while )?(?:the (?:other|rest
                           r"(?:everything|everyone|anything|all) else\b))")
 
 
+def about_others(sentence: str, at: int) -> bool:
+    """Whether the position ``at`` of ``sentence`` stands in a clause about the others ("…; the other six were
+    all paid 8 days late")."""
+    return any(m.end() <= at for m in _OTHERS_TURN.finditer(sentence))
+
+
 def _clauses(sentence: str) -> list[tuple[int, int, str]]:
     """A sentence as its clauses: one, unless a clause after a semicolon speaks of the others."""
     out, at = [], 0

@@ -253,7 +253,8 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
                     # seller": by the column of that period
                     extremes |= _extremes(ranked, sup, every_column=True)
                 if _BY_AMOUNT.search(m.group(0)):  # "the largest by value is WP-2606-0178" in a list ranked by days late
-                    extremes = _amount_extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup)) or extremes
+                    # (a list with no amounts says nothing of it)
+                    extremes = _amount_extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))
                 if _GAP.search(m.group(0)) and not any(_GAP.search(label) for label in ranked.columns):
                     extremes = _gap_extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))
                 if extremes and row not in extremes:

@@ -43,7 +43,7 @@ from officesim.evaluators.written_tables import direction_problems, moved_figure
 from officesim.evaluators.task_sets import (ItemSet, named_total_problems, part_count_problems, part_sizes, only_unpaid_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
-from officesim.evaluators.verdicts import (MEASURE, Reading, Scope, date_after_span, share_of_text, sum_of_sentence, day_count_of_records, event_date_of_named, event_time_on_day, named_in_event, named_with_record, read,
+from officesim.evaluators.verdicts import (LIMIT_AFTER, MEASURE, Reading, Scope, said_as_limit, date_after_span, share_of_text, sum_of_sentence, day_count_of_records, event_date_of_named, event_time_on_day, named_in_event, named_with_record, read,
                                           said_as_rate, statements_about, true_of_records, worked_out, counts_named_ids)
 
 SHOWN = 4  # false statements named in a check's message
@@ -256,7 +256,8 @@ def scope_of(state: EvalState, place: Place) -> Scope:
                  now=state.now, year=state.year,
                  known=state.memo.get("known_ids"), changed=state.memo["changed_cells"],
                  done=state.memo["done_cells"], roles=state.memo["given_roles"], work=state.memo["counted_work"],
-                 texts=(state.instruction, *gold_written(state), str(state.gold_answer or "")))
+                 texts=(state.instruction, *gold_written(state), str(state.gold_answer or "")),
+                 stated_limit=lambda c, text: _stated_with_words(c, text, state) or None)
 
 
 def work_of(state: EvalState, given: list[Claim]) -> Work:
@@ -2179,7 +2180,7 @@ def _true_context(state: EvalState):
                 claim.kind == "number" and bool(claim.currency) and worked_out(claim, text, state.year)) or (
                 claim.kind == "number" and bool(claim.currency) and said_as_rate(text, claim)
                 and true_of_records(claim, text, records, state.year, None)) or (
-                claim.kind == "number" and bool(claim.currency) and _a_limit(claim, text)
+                claim.kind == "number" and bool(claim.currency) and said_as_limit(claim, text)
                 and _stated_with_words(claim, text, state)) or (
                 claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year)) or (
                 claim.kind == "number" and counts_named_ids(claim, text, records)) or (
@@ -2191,7 +2192,7 @@ def _true_context(state: EvalState):
         if claim.kind == "number" and not claim.currency and claim.value in counts and (
                 float(claim.value) > 1 or _COUNTED.match(text, claim.end)):
             return True  # a count of one of the task's sets; "1 open order and 2 overdue invoices" too
-        if claim.kind == "number" and bool(claim.currency) and _a_limit(claim, text) and _stated_with_words(claim, text, state):
+        if claim.kind == "number" and bool(claim.currency) and said_as_limit(claim, text) and _stated_with_words(claim, text, state):
             return True  # "above the £165.00 nightly cap": the policy's line for that city
         if claim.kind == "number" and claim.currency and any(abs(abs(float(claim.value)) - t) <= 0.011 for t in totals):
             return True  # a total of the task's items ("the 14 chased come to £41,716.66")
@@ -2230,7 +2231,6 @@ def _true_context(state: EvalState):
 
 # an amount named as a limit ("under the £60.00 daily meals limit", "above the £160.00 Lisbon cap"): a rule
 # the decision is measured by, not an alternative to the decided amount
-_LIMIT = re.compile(r"(?i)(?:\s+(?!limit|cap)[\w'’-]+){0,3}?\s+(?:limit|cap|allowance|maximum|ceiling|threshold)s?\b")
 
 
 def _stated_with_words(claim: Claim, text: str, state: EvalState) -> bool:
@@ -2238,7 +2238,7 @@ def _stated_with_words(claim: Claim, text: str, state: EvalState) -> bool:
     £60.00 daily meals limit" and the policy's "Meals: £60.00 per day"; not "the £185.00 Hamburg cap"
     where £185.00 is Dublin's line)."""
     office_memo(state)
-    after = _LIMIT.match(text, claim.end)
+    after = LIMIT_AFTER.match(text, claim.end)
     said = text[claim.end:after.end()] if after else text[max(0, claim.start - 40):claim.start]
     words = content_words(said) - _LIMIT_WORDS  # what the limit is of: "daily meals", "Hamburg"
     if not words:  # "the lower £30,000 threshold": the one limit the task itself sets ("make the threshold £30,000")
@@ -2258,11 +2258,6 @@ _NOTICE_WORD = re.compile(r"(?i)\b(?:notice|deadlines?)\b")
 _LIMIT_WORDS = frozenset({"limit", "cap", "allowance", "maximum", "ceiling", "threshold", "under", "within", "above",
                           "over", "below", "approved", "full", "daily", "nightly", "weekly", "monthly", "yearly",
                           "annual"})
-
-
-def _a_limit(claim: Claim, text: str) -> bool:
-    return bool(_LIMIT.match(text, claim.end)) or bool(
-        re.search(r"(?i)\b(?:limit|cap|allowance|maximum|ceiling|threshold)\s+(?:of|is|was|at)\s+$", text[max(0, claim.start - 30):claim.start]))
 
 
 _LIST_WORD = re.compile(r"(?i)\s+(?:above|below|listed|here|in (?:all|total))\b")

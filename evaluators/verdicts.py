@@ -28,7 +28,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from datetime import date, datetime, timedelta
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from officesim.evaluators.claims import (MAX_CLAIMS, SET_ASIDE, Claim, _sentence_at, bounded_lines, claims_in, column_totals,
                                          same_claim, scaled_by_words)
@@ -93,6 +93,9 @@ class Scope:
     done: dict[str, list[Change]] = field(default_factory=dict)  # ... and of the episode
     roles: dict[str, frozenset[str]] = field(default_factory=dict)  # roles.given_roles of the gold and the episode
     work: Work = field(default_factory=Work)  # what the episode and the gold did that a count may be of
+    # whether a line of the office or the task states a limit with the words a text gives it ("£60.00 daily meals
+    # limit" and the policy's "Meals: £60.00 per day"); None where no office is read
+    stated_limit: Callable[[Claim, str], bool | None] | None = None
 
 
 @dataclass
@@ -1546,6 +1549,14 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
             return verdict("false", f"is not a time of the event booked for {records.entities[entities[0]].name} "
                                     f"({', '.join(sorted({shown(s) for s in theirs}))[:60]})")
     gold_says = any(same_claim(c, s) for s in scope.written)
+    if _money(c) and said_as_limit(c, st.text):
+        # "£41.80, under the £60.00 daily limit": the policy's figure, true where a line of the office states
+        # it with the words the statement gives; a limit no record, task or gold states is false
+        if scope.stated_limit is not None and scope.stated_limit(c, st.text):
+            return verdict("true")
+        if not gold_says and not records.holders(c):
+            return verdict("false", "is given as a limit, but no record of the office or the task states it")
+        return None
     clause_at = max((m.end() for m in _CLAUSE.finditer(st.text, 0, c.start)), default=0)
     if entities and _OTHERS_CLAUSE.search(st.text, clause_at, c.start):
         # "A133 is due tomorrow, and everything else falls due between 27 October and 3 November": the
@@ -1652,6 +1663,19 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     return None
 
 
+# an amount named as a limit ("under the £60.00 daily meals limit", "above the £160.00 Lisbon cap"): a rule
+# the decision is measured by, not an amount of the item the statement names
+LIMIT_AFTER = re.compile(r"(?i)(?:\s+(?!limit|cap|above|over|below|under|beyond|more|less|than|within|past|into)"
+                         r"[\w'’-]+){0,3}?\s+(?:limit|cap|allowance|maximum|ceiling|threshold)s?\b")
+_LIMIT_BEFORE = re.compile(r"(?i)\b(?:(?:limit|cap|allowance|maximum|ceiling|threshold)\s+(?:of|is|was|at)|"
+                           r"(?:caps?|capped|limits?|limited)\b(?:\s+[\w'’-]+){0,4}?\s+(?:at|to))\s+$")
+
+
+def said_as_limit(c: Claim, text: str) -> bool:
+    """Whether an amount is said as a limit: "the £60.00 daily limit", "a cap of £160.00"."""
+    return bool(LIMIT_AFTER.match(text, c.end)) or bool(_LIMIT_BEFORE.search(text[max(0, c.start - 30):c.start]))
+
+
 _BOOKED = re.compile(r"(?i)\b(?:booked|scheduled|set up|invited?|invitation|calendar|meeting|review|call)\b")
 
 
@@ -1707,9 +1731,12 @@ def _held_by_strangers(c: Claim, st: Statement, entities: list[int], holders: li
               if c.kind == "date" or _money(a) or _MONEY_LABEL.search(label)]
     if not theirs or any(same_claim(c, a) for a in theirs) or _derived(c, records, named, numbers, []):
         return None
-    # a record about this item is one that holds what the statement calls it by (its identifier, its name),
-    # not one that shares some other name with its row (the contract owner of another contract)
-    kin = set(said)
+    # a record about this item is one that holds what the statement calls it by, its row's identifiers or its
+    # address (a mail they sent), not one that shares some other name with its row (another contract's owner)
+    kin = set(said) | {k for e in named for k in records.entities[e].keys if "@" in k or k.startswith("#")}
+    if c.kind == "date" and _MAIL_VERB.search(st.text[max(0, c.start - 60):c.start]) and any(
+            records.entities[h].collection == "mail" for h in holders):
+        return None  # "Amara Ueda wrote on 10 October 2026": the day of a message, not a date of her row
     if any(kin.intersection(records.entities[h].keys) for h in holders[:200]) or any(
             _named_in_words(records.entities[h], st.text, [records.entities[e] for e in entities]) for h in holders[:50]):
         return None  # a record about this item, or one the statement names too, holds it

@@ -351,14 +351,14 @@ def test_a_rate_of_the_one_item_a_text_names_is_its_amount_over_its_count():
 
 def test_an_amount_named_as_a_limit_is_a_rule_not_an_alternative():
     from officesim.evaluators.claims import claims_in
-    from officesim.evaluators.truth import _a_limit
+    from officesim.evaluators.verdicts import said_as_limit
 
     for text, limit in (("approved in full, £41.80 — under the £60.00 daily meals limit.", True),
                         ("It's above the £160.00 Lisbon cap, so ...", True),
                         ("the meals limit of £60.00 applies", True),
                         ("approved £41.80 or £60.00 in full", False)):
         c = [c for c in claims_in(text, year=2026, kinds=("number",)) if c.value == 60 or c.value == 160][0]
-        assert _a_limit(c, text) is limit, text
+        assert said_as_limit(c, text) is limit, text
 
 
 def test_a_short_documents_lines_are_about_the_identifiers_it_opens_with():

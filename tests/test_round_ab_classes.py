@@ -249,3 +249,51 @@ def test_another_contracts_expiry_is_false_though_they_share_an_owner():
             "automatically unless we give notice, so it may need attention soon.")
     assert _false(said.format("31 August 2027"), records) == []
     assert _false(said.format("31 January 2027"), records) != []
+
+
+def test_a_superlative_by_value_over_a_list_without_amounts_is_not_read_there():
+    ranked = Ranked("data/late.xlsx#Sheet1", (frozenset({"#YE26080256"}), frozenset({"#WP26060178"})),
+                    {"Days late": (9.0, 8.0)})
+    assert superlative_problems("The largest by value is WP-2606-0178 at £11,734.30.", [ranked]) == []
+    assert superlative_problems("The latest is WP-2606-0178.", [ranked]) == []  # no dates either
+    assert superlative_problems("The largest is WP-2606-0178.", [ranked]) != []
+
+
+# ---- a limit is a rule's figure, not the item's amount ------------------------------------------------------------
+
+def test_a_limit_beside_an_items_amount_is_read_as_a_limit():
+    records = _claims()
+    scope = Scope(year=2026, now=NOW, stated_limit=lambda c, text: float(c.value) == 60.0)
+
+    def false(text: str) -> list[str]:
+        return [v.value for v in read(text, records, scope).verdicts if v.verdict == "false"]
+
+    assert false("EXP-1078 is approved in full: £41.80, under the £60.00 daily limit.") == []
+    assert false("EXP-1078 is approved in full: £41.80, under the £65.00 daily limit.") != []  # no record states it
+    # an excess over the cap, not a limit: read as any amount (here the claim less what is approved)
+    assert false("EXP-1077: £354.00 claimed, £318.00 approved; the £36.00 above the cap isn't covered.") == []
+
+
+def test_a_day_count_of_the_others_is_not_read_against_the_item_the_sentence_names():
+    from datetime import date
+
+    from officesim.evaluators.day_counts import day_count_problems
+
+    invoices = _book(("Invoices", [["Invoice", "Supplier", "Due", "Paid on"],
+                                   ["YE-2608-0256", "Yarrow Energy", "2026-09-18", "2026-09-27"]]))
+    records = build_records({"data/invoices.xlsx": invoices}, 2026)
+    said = "The longest delay was 9 days, on YE-2608-0256 (due 18 Sep, paid 27 Sep); the other six were all paid 8 days late."
+    assert day_count_problems(said, records, today=date(2026, 11, 17), year=2026) == []
+    assert day_count_problems("YE-2608-0256 (due 18 Sep, paid 27 Sep) was paid 8 days late.", records,
+                              today=date(2026, 11, 17), year=2026) != []
+
+
+def test_the_day_someone_wrote_is_a_messages_day_not_a_date_of_their_row():
+    contacts = _book(("Contacts", [["Name", "Email", "Customer since"],
+                                   ["Amara Ueda", "amara.ueda@alder.test", "2018-04-14"]]))
+    mail = {"kind": "eml", "mailbox": "hugo@fernhill.test", "folder": "inbox", "from": "amara.ueda@alder.test",
+            "to": ["hugo@fernhill.test"], "cc": [], "subject": "Prices", "date": "2026-10-10 09:12:00",
+            "body": "Dmitri agreed our prices stay as they are.", "attachments": []}
+    records = build_records({"data/contacts.xlsx": contacts, "emails/hugo/inbox/1.eml": mail}, 2026)
+    assert _false("Amara Ueda wrote on 10 October 2026 that prices stay.", records) == []
+    assert _false("Amara Ueda has been a customer since 14 April 2019.", records) != []
