@@ -254,7 +254,9 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
             elif named:  # sent in this episode, or before it ("Already sent to Anton yesterday")
                 ok = any(named & to for _w, to in episode.mails) or (
                     bool(named & episode.mailed_before) and _EARLIER.search(claim.sentence) is not None)
-            elif re.match(r"(?i)(?:you|it to you|them to you|this|these|the attached|below)\b", after) or attachments:
+            elif re.match(r"(?i)(?:you|it to you|them to you|this|these|the attached|below)\b", after) or (
+                    attachments and not _WRITTEN_TO.search(claim.words) and not re.search(r"(?i)\bto$", claim.words)):  # "sent the list", attached here; not "written
+                # to each of the six suppliers", whom the attachment does not reach
                 ok = bool(episode.mails)
             elif episode.home and _OUTSIDE_PARTY.match(after):  # "I've contacted the customer"
                 ok = any(w != (this or where) and any(a.partition("@")[2] != episode.home for a in to)

@@ -297,3 +297,19 @@ def test_the_day_someone_wrote_is_a_messages_day_not_a_date_of_their_row():
     records = build_records({"data/contacts.xlsx": contacts, "emails/hugo/inbox/1.eml": mail}, 2026)
     assert _false("Amara Ueda wrote on 10 October 2026 that prices stay.", records) == []
     assert _false("Amara Ueda has been a customer since 14 April 2019.", records) != []
+
+
+# ---- a mail said written to others is not excused by what this one attaches ---------------------------------------
+
+def test_written_to_the_suppliers_is_not_this_mails_attachment():
+    from officesim.evaluators.actions import Episode, action_problems
+
+    episode = Episode(frozenset({"mail", "attachment"}), (("sent/1.eml", frozenset({"hugo@harbourline.test"})),),
+                      home="harbourline.test")
+
+    def problems(text: str) -> list[str]:
+        return action_problems(text, "sent/1.eml", episode, attachments=True, recipients_named=lambda _s: set(),
+                               allowed=set(), recorded=lambda _s, _v: None, this="sent/1.eml")
+
+    assert problems("The Q3 list is attached; I've sent the spreadsheet with this mail.") == []
+    assert problems("The Q3 list is attached. I've also written to each of the six suppliers concerned to apologise.") != []
