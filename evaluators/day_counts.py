@@ -55,6 +55,7 @@ def _dates(values: Iterable[object]) -> list[date]:
     return out[:MAX_DATES]
 
 
+_LATER = re.compile(r"(?i)(?:'|’)?\s+(?:later|after(?:wards)?)\b")
 _CLAUSE_BREAK = re.compile(r"(?i)[,;:()]|\s[–—-]\s|\b(?:and|but|so|because|since|while|whereas|which)\b")
 
 
@@ -144,6 +145,13 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         # span between two events ("8 days' notice", "45 days late")
         working = (bool(m.group("kind")) and m.group("kind").strip().lower() in ("working", "business")) or \
             not _BETWEEN_EVENTS.match(text, m.end())
+        said = [c for c in claims_in(sentence[:m.start() - lo], year=year, kinds=("date",))
+                if isinstance(c.value, date)] if _LATER.match(text, m.end()) else []
+        if len({c.value for c in said}) == 2:
+            # "placed on 16 October and reached us on 30 November, 52 days later": the span between the two
+            # days the sentence gives before the count, not today's distance from either
+            first, second = sorted({c.value for c in said})
+            pairs = [(first, second)]
         spans = set()
         for a, b in pairs:
             days = abs((b - a).days)

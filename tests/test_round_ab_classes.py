@@ -313,3 +313,17 @@ def test_written_to_the_suppliers_is_not_this_mails_attachment():
 
     assert problems("The Q3 list is attached; I've sent the spreadsheet with this mail.") == []
     assert problems("The Q3 list is attached. I've also written to each of the six suppliers concerned to apologise.") != []
+
+
+def test_days_later_between_the_two_days_a_sentence_gives():
+    from datetime import date
+
+    from officesim.evaluators.day_counts import day_count_problems
+
+    orders = _book(("Orders", [["Order", "Customer", "Order date"], ["SO-72411", "Hugo Ltd", "2026-10-16"]]))
+    records = build_records({"data/orders.xlsx": orders}, 2026)
+    said = ("I'm sorry, we can't accept the return from order SO-72411. The order was placed on 16 October 2026 and your "
+            "request reached us on 30 November, {} days later.")
+    today = date(2026, 12, 7)  # 52 days after the order: not what "later" counts from
+    assert day_count_problems(said.format(45), records, today=today, year=2026) == []
+    assert day_count_problems(said.format(52), records, today=today, year=2026) != []
