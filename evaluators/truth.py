@@ -257,7 +257,7 @@ def scope_of(state: EvalState, place: Place) -> Scope:
                  known=state.memo.get("known_ids"), changed=state.memo["changed_cells"],
                  done=state.memo["done_cells"], roles=state.memo["given_roles"], work=state.memo["counted_work"],
                  texts=(state.instruction, *gold_written(state), str(state.gold_answer or "")),
-                 stated_limit=lambda c, text: _stated_with_words(c, text, state) or None)
+                 stated_limit=lambda c, text: _stated_with_words(c, text, state))
 
 
 def work_of(state: EvalState, given: list[Claim]) -> Work:

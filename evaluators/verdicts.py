@@ -95,7 +95,7 @@ class Scope:
     work: Work = field(default_factory=Work)  # what the episode and the gold did that a count may be of
     # whether a line of the office or the task states a limit with the words a text gives it ("£60.00 daily meals
     # limit" and the policy's "Meals: £60.00 per day"); None where no office is read
-    stated_limit: Callable[[Claim, str], bool | None] | None = None
+    stated_limit: Callable[[Claim, str], bool] | None = None
 
 
 @dataclass
