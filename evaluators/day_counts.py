@@ -32,6 +32,11 @@ _RULE = re.compile(r"(?i)\b(?:polic(?:y|ies)|rules?|window|limit|allow\w*|must|n
                    r"if|unless|would|could|should|may|might|will|plan\w*|expect\w*)\b")
 _BETWEEN_EVENTS = re.compile(r"(?i)\s*(?:(?:of\s+)?notice|late|after|before|overdue|ago|away|ahead|early|earlier|later|"
                              r"left|to go|until|since|in advance|beforehand|past|from)\b")
+_EXACT = re.compile(r"(?i)\s*(?:late|early|overdue|ago|away|ahead|earlier|later)\b")
+_FROM_TODAY = re.compile(r"(?i)\s*(?:late|overdue|ago|away|ahead|left|to go|until|since|past|remaining|old|"
+                         r"from (?:now|today)|outstanding|open|waiting|in arrears)\b")
+_FROM_DAY = re.compile(r"(?i)\s*(?:(?:of|off)\s+(?:[a-z]+\s+){0,2})?(?:from|starting(?:\s+on)?|beginning(?:\s+on)?)\s+"
+                       r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\d")
 _LIST_LINE = re.compile(r"[ \t]*(?:[-*•–]|\d{1,2}[.)])\s+\S")
 MAX_DATES = 12  # dates of one row, and of a text's window, paired with one another
 MAX_ROWS = 40  # rows of the things one sentence names
@@ -91,7 +96,8 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         line_at = text.rfind("\n", 0, m.start()) + 1
         line_end = text.find("\n", m.start())
         line_end = len(text) if line_end < 0 else line_end
-        if _LIST_LINE.match(text, line_at):
+        item = bool(_LIST_LINE.match(text, line_at))
+        if item:
             # a list item is about what it names, not the items above it ("- PO-4836: promised 9 November,
             # delivered 15 November (6 days late)" under a line of 5 and 14 November)
             start, hi = line_at, line_end
@@ -130,21 +136,30 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         # rows that hold a date the text gives are the ones it speaks of ("your leave, 9–11 November"), not
         # the person's other leave
         meant = [row for row in row_dates if set(row) & set(near)]
-        every = [*near, *(d for row in row_dates for d in row), *([today] if today else [])]
+        # today is an end only of a count said from now ("12 days overdue", "45 days away"), not of a length
+        # ("off for 8 working days from Tuesday 1 December") or a span between two events ("8 days' notice")
+        now = today if today and _FROM_TODAY.match(text, m.end()) else None
+        every = [*near, *(d for row in row_dates for d in row), *([now] if now else [])]
         every = list(dict.fromkeys(every))[:MAX_DATES * 8]
         pairs = [(a, b) for row in (meant or row_dates) for a in row for b in row if a < b]
         pairs += [(a, b) for a in near for b in every if a != b]
-        if whole is None:
-            whole = _dates(c.value for c in claims_in(text, year=year, kinds=("date",))[:MAX_DATES * 2])
-        # "Your request arrived on 18 October, 22 days ahead": the leave it was ahead of is dated elsewhere
-        # in the text
-        pairs += [(a, b) for a in near for b in whole if a != b]
-        if today:
-            pairs += [(today, b) for b in every if b != today]
+        if not (item and ids and meant):
+            # "Your request arrived on 18 October, 22 days ahead": the leave it was ahead of is dated elsewhere
+            # in the text; a list item whose own record holds its dates is about those dates only (the next
+            # item's "13 November" is not what "- PO-4784: ... delivered 8 November (5 days late)" counts to)
+            if whole is None:
+                whole = _dates(c.value for c in claims_in(text, year=year, kinds=("date",))[:MAX_DATES * 2])
+            pairs += [(a, b) for a in near for b in whole if a != b]
+        if now:
+            pairs += [(now, b) for b in every if b != now]
         # working days where the text says so, or where the count is a length ("4 days of leave"), not a
         # span between two events ("8 days' notice", "45 days late")
+        between = bool(_BETWEEN_EVENTS.match(text, m.end()))
         working = (bool(m.group("kind")) and m.group("kind").strip().lower() in ("working", "business")) or \
-            not _BETWEEN_EVENTS.match(text, m.end())
+            not between
+        # a span between two events is their difference ("promised 5 November, delivered 8 November: 3 days
+        # late"); only a length counts both ends ("leave from 9 to 12 November, 4 days")
+        inclusive = not between or not _EXACT.match(text, m.end())
         said = [c for c in claims_in(sentence[:m.start() - lo], year=year, kinds=("date",))
                 if isinstance(c.value, date)] if _LATER.match(text, m.end()) else []
         if len({c.value for c in said}) == 2:
@@ -152,10 +167,16 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
             # days the sentence gives before the count, not today's distance from either
             first, second = sorted({c.value for c in said})
             pairs = [(first, second)]
+        if _FROM_DAY.match(text, m.end()):
+            # "off for 8 working days from Tuesday 1 December": a length that starts on the day it gives
+            start_day = [c.value for c in claims_in(text[m.end():m.end() + 60], year=year, kinds=("date",))
+                         if isinstance(c.value, date)][:1]
+            if start_day:
+                pairs = [(a, b) for a, b in pairs if start_day[0] in (a, b)]
         spans = set()
         for a, b in pairs:
             days = abs((b - a).days)
-            spans.update((days, days + 1))
+            spans.update((days, days + 1) if inclusive else (days,))
             if working:
                 wd = _weekdays(a, b)
                 spans.update((wd, wd - 1))

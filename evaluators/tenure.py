@@ -13,8 +13,9 @@ from officesim.evaluators.records import GENERIC, Records, name_key
 from officesim.evaluators.roles import NAME_COLUMN, _rows_named
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
-_JOINED = re.compile(r"(?i)\b(?:joined(?:\s+(?:us|the\s+(?:company|firm|team)))?|started(?:\s+(?:with|at)\s+us)?|"
-                     r"(?:been\s+)?(?:with|at)\s+(?:us|the\s+(?:company|firm))\s+since|been\s+here\s+since|"
+_PLACE = r"(?:us|(?:the|our|this)\s+(?:[a-z]+\s+){0,2}?(?:company|firm|team|business|department|group))"
+_JOINED = re.compile(r"(?i)\b(?:joined(?:\s+" + _PLACE + r")?|started(?:\s+(?:with|at)\s+" + _PLACE + r")?|"
+                     r"(?:been|worked)\s+(?:with|at|in|for)\s+" + _PLACE + r"\s+since|(?:been|worked)\s+here\s+since|"
                      r"came\s+on\s+board|was\s+hired)\s+(?:back\s+)?(?:in\s+)?(?:(?P<month>" + _MONTHS
                      + r")\s+)?(?P<year>(?:19|20)\d{2})\b")
 _START_LABEL = re.compile(r"(?i)\b(?:start|started|joined|joining|hired|hire|employed)\b")
@@ -25,6 +26,27 @@ _NOT_PLAIN = re.compile(r"(?i)\b(?:if|unless|not|n't|never|will|would)\b")
 def _start_dates(records: Records, person: str) -> list[date]:
     return [a.value for i in _rows_named(records, person) for label, a in records.entities[i].values("date")
             if isinstance(a.value, date) and _START_LABEL.search(label or "")]
+
+
+_FIRST_OR_PRONOUN = re.compile(r"\b(?:[A-Z][a-z]+|[Ss]he|[Hh]e)\b")
+
+
+def _person_before(text: str, start: int, clause: str, records: Records) -> list[str]:
+    """Whom a clause says joined: a full name in it, else a first name (or he/she) of the last person the text
+    named in full before it ("... is Mei Roth, copied here. Mei has been with our sales team since 2018")."""
+    named = [name_key(n.group(0)) for n in _FULL_NAME.finditer(clause)]
+    people = [k for k in named if _start_dates(records, k)][-1:]
+    if people:
+        return people
+    earlier = [name_key(n.group(0)) for n in _FULL_NAME.finditer(text, 0, start)]
+    earlier = [k for k in dict.fromkeys(reversed(earlier)) if _start_dates(records, k)]
+    for word in reversed([w.group(0) for w in _FIRST_OR_PRONOUN.finditer(clause)]):
+        if word.lower() in ("he", "she"):
+            return earlier[:1]
+        kin = [k for k in earlier if k.split()[0] == word.lower()]
+        if kin:
+            return kin[:1]
+    return []
 
 
 def joined_problems(text: str, addressees: list[str], records: Records) -> list[str]:
@@ -40,8 +62,7 @@ def joined_problems(text: str, addressees: list[str], records: Records) -> list[
         if re.search(r"(?i)\byou\b", clause[-30:]):
             people = list(to) if len(to) == 1 else []
         else:
-            named = [name_key(n.group(0)) for n in _FULL_NAME.finditer(clause)]
-            people = [k for k in named if _start_dates(records, k)][-1:]
+            people = _person_before(text, start, clause, records)
         if not people:
             continue
         starts = _start_dates(records, people[0])

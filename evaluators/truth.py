@@ -32,6 +32,7 @@ from officesim.evaluators.record_counts import Work, changed_rows, counts_office
 from officesim.evaluators.records import GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
 from officesim.evaluators.tenure import joined_problems
+from officesim.evaluators.months_said import month_problems
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
 from officesim.evaluators.day_counts import DAY_SPAN, day_count_problems
@@ -2057,6 +2058,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in day_count_problems(
             place.text, records, today=state.now.date() if state.now else None, addressed=place.to or (),
             given=_task_day_counts(state), year=state.year)]
+        truth.false += [f"{place.where}: {w}" for w in month_problems(place.text, records)]
         truth.false += [f"{place.where}: {w}" for w in forwarded_items_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in attendance_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in quarter_span_problems(place.text)]

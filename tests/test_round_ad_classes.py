@@ -1,0 +1,83 @@
+"""Classes read since round AC (issue 44): false statements that round AC's wrong outcomes passed with, each
+with its true twin. Pure functions over small texts and records."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from officesim.evaluators.day_counts import day_count_problems
+from officesim.evaluators.records import build_records
+
+
+def _book(*sheets: tuple[str, list[list]]) -> dict:
+    return {"kind": "xlsx", "sheet_order": [n for n, _r in sheets], "sheets": dict(sheets)}
+
+
+_ORDERS = _book(("Orders", [["PO", "Supplier", "Ordered", "Promised", "Delivered"],
+                            ["PO-4784", "Ironvale", "2026-10-20", "2026-11-05", "2026-11-08"],
+                            ["PO-4789", "Ironvale", "2026-10-25", "2026-11-11", "2026-11-13"]]))
+
+
+def test_days_late_in_a_list_item_are_between_its_own_records_dates():
+    records = build_records({"data/po.xlsx": _ORDERS}, 2026)
+    text = ("Two of your deliveries this quarter were late:\n\n"
+            "- PO-4784 (freight): promised 5 November 2026, delivered 8 November 2026 ({} days late)\n"
+            "- PO-4789 (freight): promised 11 November 2026, delivered 13 November 2026\n")
+    assert day_count_problems(text.format(3), records, today=date(2026, 12, 4), year=2026) == []
+    # 8 to 13 November is the next item's span; 4 counts both ends, which a delay does not
+    assert day_count_problems(text.format(5), records, today=date(2026, 12, 4), year=2026) != []
+    assert day_count_problems(text.format(4), records, today=date(2026, 12, 4), year=2026) != []
+
+
+def test_since_when_someone_named_earlier_by_first_name_has_been_with_a_team():
+    from officesim.evaluators.tenure import joined_problems
+
+    staff = _book(("Staff", [["Name", "Role", "Start date"], ["Mei Roth", "Account Executive", "2020-04-23"],
+                             ["Dmitri Novak", "Account Executive", "2018-02-01"]]))
+    records = build_records({"data/staff.xlsx": staff}, 2026)
+    text = ("From now on your account executive is Mei Roth, copied here. {} has been with our sales team since {}"
+            " and will be in touch shortly.")
+    assert joined_problems(text.format("Mei", 2020), [], records) == []
+    assert joined_problems(text.format("Mei", 2018), [], records) != []
+    assert joined_problems(text.format("She", 2018), [], records) != []
+
+
+def test_a_title_the_office_does_not_hold_said_beside_a_person():
+    from officesim.evaluators.roles import role_problems
+
+    staff = _book(("Staff", [["Name", "Role"], ["Ines Nair", "Sales Director"], ["Mira Berg", "Head of Purchasing"],
+                             ["Asha Kovac", "Senior Account Executive"]]))
+    records = build_records({"data/staff.xlsx": staff}, 2026)
+    assert role_problems("Your account executive is Ines Nair, our Regional Sales Manager, copied here.", records)
+    assert not role_problems("Your account executive is Ines Nair, our Sales Director, copied here.", records)
+    assert role_problems("I am copying Mira Berg, our Finance Director.", records)
+    assert not role_problems("I am copying Mira Berg, our Head of Purchasing.", records)
+    assert not role_problems("Your account moves to Asha Kovac, Account Executive, who is copied.", records)
+
+
+def test_the_month_items_were_placed_in_is_their_order_dates_month():
+    from officesim.evaluators.months_said import month_problems
+
+    orders = _book(("Orders", [["PO", "Supplier", "Order date", "Promised", "Delivered"],
+                               ["PO-4742", "Yarrow", "2026-09-19", "2026-09-26", "2026-10-05"],
+                               ["PO-4751", "Yarrow", "2026-09-25", "2026-09-30", "2026-10-03"]]))
+    records = build_records({"data/po.xlsx": orders}, 2026)
+    text = ("These deliveries arrived late:\n\n- PO-4742: promised 26 September 2026, delivered 5 October 2026\n"
+            "- PO-4751: promised 30 September 2026, delivered 3 October 2026\n\nBoth orders were placed in {} and "
+            "still arrived late.")
+    assert month_problems(text.format("September"), records) == []
+    assert month_problems(text.format("October"), records) != []
+    assert month_problems("PO-4742 was delivered in October.", records) == []
+    assert month_problems("PO-4742 was delivered in September.", records) != []
+    assert month_problems("PO-4742 was not delivered in September.", records) == []
+
+
+def test_a_length_from_a_day_is_not_counted_from_today():
+    leave = _book(("Leave", [["Employee", "Email", "From", "To"],
+                             ["Lucia Moss", "lucia@x.test", "2026-10-05", "2026-10-09"]]))
+    records = build_records({"data/leave.xlsx": leave}, 2026)
+    text = ("Hi Lucia, I'm off for {} working days from Tuesday 1 December, so I'll miss our Site walk on Thursday "
+            "3 December 2026. I'm back on Tuesday 15 December.")
+    today = date(2026, 11, 20)  # 9 weekdays to 3 December: a chance span the count is not of
+    assert day_count_problems(text.format(10), records, today=today, year=2026, addressed=["lucia@x.test"]) == []
+    assert day_count_problems(text.format(8), records, today=today, year=2026, addressed=["lucia@x.test"]) != []
