@@ -157,6 +157,7 @@ class Episode:
     records: tuple[tuple[frozenset[str], bool], ...] = ()
     copied: bool = False  # whether any mail of the episode copied someone in
     addressed: frozenset[str] | None = None  # whom a new mail was addressed to (its To); None: not known
+    forwarded_to: frozenset[str] | None = None  # whom the episode's forwards went to; None: not known
 
 
 def mail_key(entry: dict) -> str:
@@ -258,6 +259,11 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
                     attachments and not _WRITTEN_TO.search(claim.words) and not re.search(r"(?i)\bto$", claim.words)):  # "sent the list", attached here; not "written
                 # to each of the six suppliers", whom the attachment does not reach
                 ok = bool(episode.mails)
+                to_this = {a for w, to in episode.mails if w == this for a in to}
+                if ok and verb == "forwarded" and re.match(r"(?i)you\b", after) and to_this and \
+                        episode.forwarded_to is not None:
+                    # "I've forwarded you their recent emails": a forward that went to whom this mail is to
+                    ok = bool(to_this & episode.forwarded_to)
             elif episode.home and _OUTSIDE_PARTY.match(after):  # "I've contacted the customer"
                 ok = any(w != (this or where) and any(a.partition("@")[2] != episode.home for a in to)
                          for w, to in episode.mails)
@@ -381,9 +387,12 @@ _WORDS = NUMBER_WORDS
 # "I've held 5 invoices", "Booked four reviews", "we found and added 5 missing lines"
 _COUNTED_DONE = re.compile(
     r"(?i)(?:\b(?:I|we)(?:'ve| have| had)?(?:\s+(?:just|also|now|already|then|found and|checked and))*\s+|"
-    r"(?:^|(?<=[.;:!]\s)|(?<=\n))\s*(?:[-*•]\s*)?)"
-    r"(?P<verb>" + _DONE + r")\s+(?:all\s+|the\s+|all the\s+)?(?P<n>" + _NUMBER + r")\s+"
-    r"(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b")
+    r"(?:^|(?<=[.;:!]\s)|(?<=\n))\s*(?:[-*•]\s*)?|"
+    # the last of the writer's verbs: "I've told each of them, put you in their reviews and forwarded you the 4
+    # messages" (read only where the sentence's subject is I or we)
+    r"(?P<joined>(?:,|\band)\s+))"
+    r"(?P<verb>" + _DONE + r")\s+(?:(?:you|him|her|them|us|me)\s+)?(?:all\s+|the\s+|all the\s+)?(?P<n>" + _NUMBER
+    + r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b")
 # "All five probation reviews are booked", "6 invoices have been put on hold"
 _COUNTED_PASSIVE = re.compile(
     r"(?i)(?<![\w.,£$€/:-])(?P<n>" + _NUMBER + r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\s+"
@@ -442,6 +451,9 @@ def counted_action_problems(text: str, counts: frozenset[float], booked: frozens
             if n < 2 or _UNITS.fullmatch(m.group("noun")) or (n in made if made is not None else float(n) in counts):
                 continue
             at, sentence = _sentence(text, m.start(), m.end())
+            if m.groupdict().get("joined") and not re.match(r"(?i)\s*(?:(?:so|and|also|then|today|now),?\s+)?(?:I|we)\b",
+                                                           sentence):
+                continue  # "Ana replied, and sent 3 invoices": another's doing
             after = _HISTORY_AFTER.match(text, m.end())
             if pattern is _COUNTED_PASSIVE and after and (m.group("verb").lower() in ("paid", "refunded")
                                                           or after.group(0).split()[0].lower() not in ("late", "early", "on")):

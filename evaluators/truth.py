@@ -193,7 +193,9 @@ def places(state: EvalState) -> list[Place]:
             continue
         kind = entry.get("kind")
         if kind == "eml" and path not in before:
-            key = (entry.get("from"), entry.get("subject"), own_text(entry.get("body") or ""))
+            # a forward is also the message it carries: the same note on another party's message is another
+            # statement ("this one from Alder Street Clinics" on Nettle Cross's message)
+            key = (entry.get("from"), entry.get("subject"), own_text(entry.get("body") or ""), forwarded_from(entry))
             if key in seen:
                 continue
             seen.add(key)
@@ -321,10 +323,13 @@ def episode_of(state: EvalState) -> Episode:
                  if state.written(p) and e.get("kind") == "eml" and p not in before)
     addressed = frozenset(str(a).lower() for p, e in state.files.items()
                           if state.written(p) and e.get("kind") == "eml" and p not in before for a in e.get("to") or [])
+    forwarded_to = frozenset(str(a).lower() for p, e in state.files.items()
+                             if state.written(p) and e.get("kind") == "eml" and p not in before and forwarded_from(e)
+                             for a in [*(e.get("to") or []), *(e.get("cc") or [])])
     return Episode(frozenset(did), tuple(dict.fromkeys(mails)), earlier, user.partition("@")[2], forwarded,
                    record_words(records_of_office), record_words(changed),
                    tuple((words, state.written(p) and p in state.files) for p, words in files.items()), copied,
-                   addressed)
+                   addressed, forwarded_to)
 
 
 def user_events(state: EvalState) -> list[dict]:

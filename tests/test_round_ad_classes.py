@@ -81,3 +81,29 @@ def test_a_length_from_a_day_is_not_counted_from_today():
     today = date(2026, 11, 20)  # 9 weekdays to 3 December: a chance span the count is not of
     assert day_count_problems(text.format(10), records, today=today, year=2026, addressed=["lucia@x.test"]) == []
     assert day_count_problems(text.format(8), records, today=today, year=2026, addressed=["lucia@x.test"]) != []
+
+
+def test_a_count_done_by_the_last_of_the_writers_verbs():
+    from officesim.evaluators.actions import counted_action_problems
+
+    said = "I've told each of them, put you in their reviews and forwarded you the {} messages they sent me."
+    assert counted_action_problems(said.format(4), frozenset({6.0}))
+    assert not counted_action_problems(said.format(6), frozenset({6.0}))
+    # another's doing, joined to what they did
+    assert not counted_action_problems("Ana replied on Monday, and sent 3 invoices.", frozenset({6.0}))
+
+
+def test_forwarded_you_needs_a_forward_to_whom_this_mail_is_to():
+    from officesim.evaluators.actions import Episode, action_problems
+
+    mails = (("to-asha", frozenset({"asha@x.test"})), ("fwd-1", frozenset({"mei@x.test"})))
+
+    def problems(forwarded_to: set[str]) -> list[str]:
+        episode = Episode(frozenset({"mail"}), mails, forwarded=frozenset({"ana@client.test"}),
+                          forwarded_to=frozenset(forwarded_to))
+        return action_problems("I've told each of them and forwarded you their recent emails so you have the history.",
+                               "to-asha", episode, attachments=False, recipients_named=lambda _s: set(),
+                               allowed=set(), recorded=lambda _s, _v: None, this="to-asha")
+
+    assert problems({"mei@x.test"})
+    assert not problems({"asha@x.test"})

@@ -1142,3 +1142,28 @@ def test_the_counts_of_a_column_of_few_values_in_a_sheet_the_episode_wrote_are_c
     untouched = EvalState(files=before, now=NOW, instruction="Mark PO-2 delivered.", before=before, gold=before,
                           user=USER, user_name="Maya Lin")
     assert 4 not in state_counts(untouched)  # a sheet the episode did not write counts nothing
+
+
+def test_the_same_note_on_two_forwards_is_read_against_each_message_it_carries():
+    """Two forwards with one subject and one note are two statements: the note on the second party's message
+    is false of it, though the same words were true of the first."""
+    customers = {"kind": "xlsx", "sheet_order": ["Customers"], "sheets": {"Customers": [
+        ["Customer", "Contact", "Email"], ["Acme Tools", "Ana Diaz", "ana.diaz@acmetools.test"],
+        ["Birch Supplies", "Ben Ode", "ben.ode@birch.test"]]}}
+    office = {**OFFICE, "data/customers.xlsx": customers}
+
+    def forward(note: str, sender: str) -> dict:
+        body = (f"{note}\n\n---------- Forwarded message ----------\nFrom: {sender}\nDate: 12 Oct 2026\n"
+                "Subject: Delivery\nTo: maya.lin@northwind.test\n\nWhen is it due?\n")
+        return {**_mail(body), "subject": "Fwd: Delivery"}
+
+    def false(second_sender: str) -> list[str]:
+        note = "Hi Dana, this one from Acme Tools is yours now."
+        files = {**office, "emails/maya/sent/1.eml": forward(note, "Ana Diaz <ana.diaz@acmetools.test>"),
+                 "emails/maya/sent/2.eml": forward(note, second_sender)}
+        state = EvalState(files=files, now=NOW, before=office, gold=office, instruction="Hand the customers over.",
+                          user=USER, user_name="Maya Lin")
+        return [f for f in written_truth(state).false if "forwarded message" in f]
+
+    assert not false("Ana Diaz <ana.diaz@acmetools.test>")
+    assert false("Ben Ode <ben.ode@birch.test>")
