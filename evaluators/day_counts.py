@@ -35,6 +35,7 @@ _BETWEEN_EVENTS = re.compile(r"(?i)\s*(?:(?:of\s+)?notice|late|after|before|over
 _EXACT = re.compile(r"(?i)\s*(?:late|early|overdue|ago|away|ahead|earlier|later)\b")
 _FROM_TODAY = re.compile(r"(?i)\s*(?:late|overdue|ago|away|ahead|left|to go|until|since|past|remaining|old|"
                          r"from (?:now|today)|outstanding|open|waiting|in arrears)\b")
+_IN_FROM_TODAY = re.compile(r"(?i)\b(?:in|due in|comes? in)\s+$")  # "reaches its deadline in 75 days"
 _FROM_DAY = re.compile(r"(?i)\s*(?:(?:of|off)\s+(?:[a-z]+\s+){0,2})?(?:from|starting(?:\s+on)?|beginning(?:\s+on)?)\s+"
                        r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\d")
 _LIST_LINE = re.compile(r"[ \t]*(?:[-*•–]|\d{1,2}[.)])\s+\S")
@@ -138,7 +139,8 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         meant = [row for row in row_dates if set(row) & set(near)]
         # today is an end only of a count said from now ("12 days overdue", "45 days away"), not of a length
         # ("off for 8 working days from Tuesday 1 December") or a span between two events ("8 days' notice")
-        now = today if today and _FROM_TODAY.match(text, m.end()) else None
+        now = today if today and (_FROM_TODAY.match(text, m.end()) or
+                                  _IN_FROM_TODAY.search(text[max(0, m.start() - 12):m.start()])) else None
         every = [*near, *(d for row in row_dates for d in row), *([now] if now else [])]
         every = list(dict.fromkeys(every))[:MAX_DATES * 8]
         pairs = [(a, b) for row in (meant or row_dates) for a in row for b in row if a < b]

@@ -671,6 +671,7 @@ def _parties_by_domain(records: Records) -> dict[str, str]:
 _LEGAL_FORM = re.compile(r"\s+(?:ltd|limited|plc|inc|llc|llp|co|gmbh|sa|ag|bv)$")
 
 
+_AMOUNT_HEADER = re.compile(r"(?i)amount|value|total|sum|gbp|eur|usd|[£$€]")
 # a row's cell that an outcome set: (column label, the new cell's values, the old cell's values)
 Change = tuple[str, tuple[Claim, ...], tuple[Claim, ...]]
 
@@ -690,11 +691,14 @@ def changed_cells(before: dict[str, dict], after: dict[str, dict], year: int | N
                 continue
             h = _header_index(rows)
             header = ["" if c is None else str(c) for c in rows[h]]
+            # a column of no words of its own ("Amount") is named by its sheet: "a refund of £1,560.00" is
+            # said of a Refunds sheet's Amount
+            labels = [f"{c} ({sheet})" if c and not label_words(c) and _AMOUNT_HEADER.search(c) else c for c in header]
             for r in range(h + 1, min(len(rows), MAX_ROWS)):
                 row, prior = list(rows[r]), list(was[r]) if r < len(was) else []
                 if row == prior:
                     continue
-                cells = [(header[c], tuple(_cell_claims(v, year)), tuple(_cell_claims(prior[c], year)) if c < len(prior) else ())
+                cells = [(labels[c], tuple(_cell_claims(v, year)), tuple(_cell_claims(prior[c], year)) if c < len(prior) else ())
                          for c, v in enumerate(row) if c < len(header) and header[c]
                          and (c >= len(prior) or prior[c] != v)]
                 cells = [cell for cell in cells if cell[1]]

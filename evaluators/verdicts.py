@@ -509,7 +509,8 @@ def _changed_value(c: Claim, st: Statement, cells: list[Change], done: list[Chan
     """One reading of one value against the cells the task sets (``changed_value_problems``)."""
     words = label_words(re.split(r"[,;:(|]|\band\b", st.text[max(after, c.start - 40):c.start])[-1])
     said = [(label, new, old) for label, new, old in cells if words & label_words(label)
-            and any(n.kind == c.kind and (c.kind != "number" or bool(n.currency) == bool(c.currency)) for n in new)]
+            and any(n.kind == c.kind and (c.kind != "number" or bool(n.currency) == bool(c.currency)
+                                          or (c.currency and "." in n.text)) for n in new)]  # a sheet's 1040.0
     if not said or any(same_claim(c, n) for _l, new, _o in said for n in new):
         return None
     if any(same_claim(c, n) for label, new, _o in done if words & label_words(label) for n in new):
@@ -2464,14 +2465,15 @@ def range_end_problems(st: Statement, entities: list[int], records: Records, yea
         last = [d for label, d in days if _RANGE_LAST.search(label) and not _RANGE_FIRST.search(label)]
         if len(first) == 1 and len(last) == 1 and first[0] <= last[0]:
             spans.append((first[0], last[0], records.entities[i].name))
+    mailed = _mailed_spans(records)
     for a, b in pairs:
-        if any(f == a.value and l == b.value for f, l, _n in spans):
-            continue
+        if any(f == a.value and l == b.value for f, l, _n in spans) or (a.value, b.value) in mailed:
+            continue  # a row's span, or one a message gives (the leave a request asks for, not yet a row)
         # neither end: a range said as what the rows' table records ("on annual leave from 14 to 31 December"
         # of the one person whose leave table runs 9 to 26 December)
         near = set(re.findall(r"[a-z]{4,}", st.text[max(0, a.start - 50):a.start].lower()))
         kin = [(f, l, name) for f, l, name in spans if near & _table_words(name)]
-        if kin and not any(f == a.value or l == b.value for f, l, _n in kin):
+        if len(kin) == 1 and not any(f == a.value or l == b.value for f, l, _n in kin):
             f, l, name = kin[0]
             out.append(Verdict(st.text, f"{a.text} to {b.text}", "date", "false",
                                f"is given as the span, but {name} runs {f.isoformat()} to {l.isoformat()}"))
@@ -2486,6 +2488,25 @@ def range_end_problems(st: Statement, entities: list[int], records: Records, yea
                                    f"is given as the last day, but {name} runs {f.isoformat()} to {l.isoformat()}"))
                 break
     return out
+
+
+MAILED_DATES = 12  # dates of one message paired into the spans it may give
+
+
+def _mailed_spans(records: Records) -> set[tuple[date, date]]:
+    """Every (earlier, later) pair of dates one message of the office gives: the spans its mails state (a
+    leave request's "16-18 December"). Once per records."""
+    cached = records.__dict__.get("_mailed_spans")
+    if cached is None:
+        cached = set()
+        for e in records.entities:
+            if ".eml" not in e.name:
+                continue
+            days = sorted({a.value for _l, a in e.attributes if a.kind == "date" and isinstance(a.value, date)
+                           and not isinstance(a.value, datetime)})[:MAILED_DATES]
+            cached |= {(x, y) for x in days for y in days if x < y}
+        records.__dict__["_mailed_spans"] = cached
+    return cached
 
 
 _FILE_WORDS = frozenset({"data", "xlsx", "xlsm", "csv", "docx", "sheet", "sheets", "people", "finance", "sales",

@@ -107,3 +107,46 @@ def test_forwarded_you_needs_a_forward_to_whom_this_mail_is_to():
 
     assert problems({"mei@x.test"})
     assert not problems({"asha@x.test"})
+
+
+def test_an_amount_said_as_what_a_sheet_the_task_writes_records_of_the_item():
+    from officesim.evaluators.records import changed_cells
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import Scope, changed_value_problems
+
+    orders = _book(("Orders", [["Order", "Customer", "Product", "Qty", "Unit price", "Amount"],
+                               ["SO-72608", "Quill & Ink Bookshops", "Standing Desk", 3, 520.0, 1560.0]]))
+    header = ["Date", "Order", "Customer", "Product", "Qty", "Amount", "Status"]
+    before = {"data/refunds.xlsx": _book(("Refunds", [header]))}
+    after = {"data/refunds.xlsx": _book(("Refunds", [header, ["2026-12-01", "SO-72608", "Quill & Ink Bookshops",
+                                                               "Standing Desk", 2, 1040.0, "Referred"]]))}
+    records = build_records({"data/orders.xlsx": orders, **before}, 2026)
+    scope = Scope(changed=changed_cells(before, after, 2026), year=2026)
+
+    def false(text: str) -> list:
+        return changed_value_problems(cut(text)[0], records, scope)
+
+    assert false("Quill & Ink want to send back 2 x Standing Desk from SO-72608, a refund of £1,560.00.")
+    assert not false("Quill & Ink want to send back 2 x Standing Desk from SO-72608, a refund of £1,040.00.")
+    assert not false("SO-72608 was an order of £1,560.00; they return two desks.")
+
+
+def test_a_span_a_request_mail_gives_is_no_rows_span():
+    from datetime import datetime
+
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import range_end_problems
+
+    leave = _book(("Leave", [["Employee", "Type", "Start", "End"], ["Keiko Sato", "Annual leave", "2026-11-24", "2026-11-26"],
+                             ["Rafael Lindqvist", "Annual leave", "2026-12-14", "2026-12-16"]]))
+    request = {"kind": "eml", "from": "keiko.sato@x.test", "to": ["hana@x.test"], "cc": [], "subject": "Leave request",
+               "date": datetime(2026, 11, 10, 9, 0), "body": "Could I take annual leave on 15-16 December 2026?",
+               "attachments": []}
+    records = build_records({"data/leave.xlsx": leave, "emails/hana/inbox/1.eml": request}, 2026)
+    rows = [i for i, e in enumerate(records.entities) if "Rafael" in str(e.names) or "rafael" in str(e.names)]
+
+    def false(text: str) -> list:
+        return range_end_problems(cut(text)[0], rows, records, 2026)
+
+    assert not false("Keiko Sato - Request: annual leave, 15/12/2026 - 16/12/2026")
+    assert false("Keiko Sato - Request: annual leave, 13/12/2026 - 16/12/2026")
