@@ -2447,15 +2447,26 @@ def range_end_problems(st: Statement, entities: list[int], records: Records, yea
     not that row's start (or end): Felix's leave runs 21 October to 7 November, so "on leave from 26 October to 7
     November" gives a false first day. Rows are those the statement is bound to or names, with a first and a last
     day under labels that say so."""
-    out = []
     dates = sorted((c for c in claims_in(st.text, year=year, kinds=("date",)) if isinstance(c.value, date)),
                    key=lambda c: c.start)
+    # a day written 05/10/2026 has two readings at one place: the range is right when any reading of its ends is
+    readings: dict[tuple[int, int], list] = {}
+    for c in dates:
+        readings.setdefault((c.start, c.end), []).append(c)
+    places = list(readings.values())
     # "and" joins a range only after "between": "on 13 and 14 November", "(5 Oct, 28 Oct and 10 Nov)" are days
-    pairs = [(a, b) for a, b in zip(dates, dates[1:]) if a.value < b.value and (m := _RANGE_GAP.fullmatch(
-        st.text[a.end:b.start])) and ("and" not in m.group(0).lower().split()
-                                      or _BETWEEN_BEFORE.search(st.text, max(0, a.start - 12), a.start))]
-    if not pairs:
-        return out
+    ranges = []
+    for here, there in zip(places, places[1:]):
+        a0, b0 = here[0], there[0]
+        m = _RANGE_GAP.fullmatch(st.text[a0.end:b0.start])
+        if not m or ("and" in m.group(0).lower().split()
+                     and not _BETWEEN_BEFORE.search(st.text, max(0, a0.start - 12), a0.start)):
+            continue
+        combos = [(a, b) for a in here for b in there if a.value < b.value]
+        if combos:
+            ranges.append(combos)
+    if not ranges:
+        return []
     rows = set(entities[:ALIGNED_ENTITIES]) | {i for k in records.keys_in(st.text)
                                               for i in records.by_key.get(k, ())[:PERSON_ROWS]}
     spans = []
@@ -2466,28 +2477,34 @@ def range_end_problems(st: Statement, entities: list[int], records: Records, yea
         if len(first) == 1 and len(last) == 1 and first[0] <= last[0]:
             spans.append((first[0], last[0], records.entities[i].name))
     mailed = _mailed_spans(records)
-    for a, b in pairs:
-        if any(f == a.value and l == b.value for f, l, _n in spans) or (a.value, b.value) in mailed:
+    out = []
+    for combos in ranges:
+        if any(any(f == a.value and l == b.value for f, l, _n in spans) or (a.value, b.value) in mailed
+               for a, b in combos):
             continue  # a row's span, or one a message gives (the leave a request asks for, not yet a row)
-        # neither end: a range said as what the rows' table records ("on annual leave from 14 to 31 December"
-        # of the one person whose leave table runs 9 to 26 December)
-        near = set(re.findall(r"[a-z]{4,}", st.text[max(0, a.start - 50):a.start].lower()))
-        kin = [(f, l, name) for f, l, name in spans if near & _table_words(name)]
-        if len(kin) == 1 and not any(f == a.value or l == b.value for f, l, _n in kin):
-            f, l, name = kin[0]
-            out.append(Verdict(st.text, f"{a.text} to {b.text}", "date", "false",
-                               f"is given as the span, but {name} runs {f.isoformat()} to {l.isoformat()}"))
-            continue
-        for f, l, name in spans:
-            if l == b.value and f != a.value:
-                out.append(Verdict(st.text, a.text, "date", "false",
-                                   f"is given as the first day, but {name} runs {f.isoformat()} to {l.isoformat()}"))
-                break
-            if f == a.value and l != b.value:
-                out.append(Verdict(st.text, b.text, "date", "false",
-                                   f"is given as the last day, but {name} runs {f.isoformat()} to {l.isoformat()}"))
-                break
+        out += next((found for a, b in combos if (found := _range_problems(st, a, b, spans))), [])
     return out
+
+
+def _range_problems(st: Statement, a, b, spans: list) -> list[Verdict]:
+    """What is false of one reading of a range against the rows' spans: a first or last day that is not its row's,
+    or a span neither end of which is the one kin row's."""
+    # neither end: a range said as what the rows' table records ("on annual leave from 14 to 31 December"
+    # of the one person whose leave table runs 9 to 26 December)
+    near = set(re.findall(r"[a-z]{4,}", st.text[max(0, a.start - 50):a.start].lower()))
+    kin = [(f, l, name) for f, l, name in spans if near & _table_words(name)]
+    if len(kin) == 1 and not any(f == a.value or l == b.value for f, l, _n in kin):
+        f, l, name = kin[0]
+        return [Verdict(st.text, f"{a.text} to {b.text}", "date", "false",
+                        f"is given as the span, but {name} runs {f.isoformat()} to {l.isoformat()}")]
+    for f, l, name in spans:
+        if l == b.value and f != a.value:
+            return [Verdict(st.text, a.text, "date", "false",
+                            f"is given as the first day, but {name} runs {f.isoformat()} to {l.isoformat()}")]
+        if f == a.value and l != b.value:
+            return [Verdict(st.text, b.text, "date", "false",
+                            f"is given as the last day, but {name} runs {f.isoformat()} to {l.isoformat()}")]
+    return []
 
 
 MAILED_DATES = 12  # dates of one message paired into the spans it may give
