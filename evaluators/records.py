@@ -57,6 +57,9 @@ _NAME_HEADER = re.compile(r"(?i)name|customer|supplier|client|vendor|company|emp
                           r"manager|approver|payee|merchant|location|city|office|description|details")
 
 
+FULL_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")  # a first and last name as a text writes it
+
+
 def name_key(text: str) -> str:
     """How a name is looked up: its words, case-folded, one space apart ("Ironvale  Logistics" is
     "ironvale logistics")."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from officesim.evaluators.records import GENERIC, Records, name_key
+from officesim.evaluators.records import FULL_NAME, GENERIC, Records, name_key
 from officesim.evaluators.roles import NAME_COLUMN, _rows_named
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
@@ -19,7 +19,6 @@ _JOINED = re.compile(r"(?i)\b(?:joined(?:\s+" + _PLACE + r")?|started(?:\s+(?:wi
                      r"came\s+on\s+board|was\s+hired)\s+(?:back\s+)?(?:in\s+)?(?:(?P<month>" + _MONTHS
                      + r")\s+)?(?P<year>(?:19|20)\d{2})\b")
 _START_LABEL = re.compile(r"(?i)\b(?:start|started|joined|joining|hired|hire|employed)\b")
-_FULL_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")
 _NOT_PLAIN = re.compile(r"(?i)\b(?:if|unless|not|n't|never|will|would)\b")
 
 
@@ -34,11 +33,11 @@ _FIRST_OR_PRONOUN = re.compile(r"\b(?:[A-Z][a-z]+|[Ss]he|[Hh]e)\b")
 def _person_before(text: str, start: int, clause: str, records: Records) -> list[str]:
     """Whom a clause says joined: a full name in it, else a first name (or he/she) of the last person the text
     named in full before it ("... is Mei Roth, copied here. Mei has been with our sales team since 2018")."""
-    named = [name_key(n.group(0)) for n in _FULL_NAME.finditer(clause)]
+    named = [name_key(n.group(0)) for n in FULL_NAME.finditer(clause)]
     people = [k for k in named if _start_dates(records, k)][-1:]
     if people:
         return people
-    earlier = [name_key(n.group(0)) for n in _FULL_NAME.finditer(text, 0, start)]
+    earlier = [name_key(n.group(0)) for n in FULL_NAME.finditer(text, 0, start)]
     earlier = [k for k in dict.fromkeys(reversed(earlier)) if _start_dates(records, k)]
     for word in reversed([w.group(0) for w in _FIRST_OR_PRONOUN.finditer(clause)]):
         if word.lower() in ("he", "she"):

@@ -29,7 +29,7 @@ from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentenc
 from officesim.evaluators.facts import own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
 from officesim.evaluators.record_counts import Work, changed_rows, counts_office_things
-from officesim.evaluators.records import GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
+from officesim.evaluators.records import FULL_NAME, GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
 from officesim.evaluators.tenure import joined_problems
 from officesim.evaluators.months_said import month_problems
@@ -1578,7 +1578,6 @@ _REPORTING = re.compile(r"(?:(?P<who>\b[Yy]ou|" + _NAMES + r")(?:['’]ll)?\s+(?
 _REPORTING_PRONOUN = re.compile(r"\b(?:[Ss]he|[Hh]e|[Hh]erself|[Hh]imself)\s+(?:(?:will|would|now|also|still|then|"
                                 r"directly|herself|himself|in turn)\s+)*(?:reports?|reporting)\s+(?:directly\s+)?to\s+"
                                 r"(?P<boss>me\b|you\b|[A-Z][a-z]+\s+[A-Z][a-z]+)")
-_FULL_NAME = re.compile(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\b")
 
 
 def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> list[str]:
@@ -1610,7 +1609,7 @@ def reports_to_problems(body: str, to: tuple[str, ...], state: EvalState) -> lis
         else:
             boss_key = me if boss.lower() == "me" else name_key(boss)
         if pronoun:  # "she", "herself": the person named last before it in the sentence
-            people = [k for k in (name_key(n.group(0)) for n in _FULL_NAME.finditer(clause)) if k in after or k in before][-1:]
+            people = [k for k in (name_key(n.group(0)) for n in FULL_NAME.finditer(clause)) if k in after or k in before][-1:]
         else:
             who = m.group("who") or (m.group("poss") or "")
             if m.group("bare"):  # "..., reporting to me": said of the one written to, where the sentence says "you"
