@@ -26,6 +26,8 @@ _VERBS: tuple[tuple[str, str, str], ...] = (
                      r"let (?:[\w-]+ ){1,5}know|passed (?:it |this |them |the [\w-]+ |these [\w-]+ ){0,1}(?:on )?to|(?:been|got|gotten) in touch with|checked with|confirmed with|"
                      r"discussed (?:[\w-]+ ){0,2}with"),
     ("book", "event", r"booked|scheduled|rescheduled|set up|arranged|organi[sz]ed|invited|moved|cancell?ed|"
+                      r"blocked (?:(?:it|this|them|that|the (?:day|days|dates?|time)) )?(?:out )?(?:in|into|on) (?:the |your |our |my |their |his |her )?"
+                      r"(?:[\w'’-]+ ){0,2}(?:calendars?|diary|diaries)\b|"
                       r"blocked (?:out )?(?:the |an? |\d{1,2}\b|some |time|tomorrow|today|your|my|our|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)|"
                       r"(?:put|added|entered|pencil+ed|set|placed|created) (?:it |this |them |that |(?:an? |the )?(?:[\w-]+ ){0,2}?"
                       r"(?:reminders?|holds?|placeholders?|entr(?:y|ies)|events?|blocks?|invites?) )?(?:in|into|on|to) "

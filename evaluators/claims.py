@@ -1664,6 +1664,9 @@ def decision_problems(text: str, decided: dict[Any, set[str]], *, year: int | No
     return out
 
 
+_AS_OF = re.compile(r"(?i)\b(?:as (?:of|at|on)|counting (?:to|from)|up to)\s+(?:today,?\s+)?(?:\w+day,?\s+)?$")
+
+
 def rebound_problems(text: str, support: Support, sources: list[tuple[Claim, set[str], int]], *,
                      year: int | None) -> list[str]:
     """An expected value given to another item than the one the work gives it to ("I've partly approved
@@ -1677,6 +1680,8 @@ def rebound_problems(text: str, support: Support, sources: list[tuple[Claim, set
     for claim in claims_in(text, year=year, kinds=("number", "date")):
         if not any(same_claim(claim, f) for f in facts):
             continue
+        if claim.kind == "date" and _AS_OF.search(text, max(0, claim.start - 24), claim.start):
+            continue  # "(194 days overdue as of 16 Nov)": the day counted to, not the item's
         ids = claims_in(_sentence_of(claim, text), year=year, kinds=("id",))
         named = {str(c.value) for c in ids}
         if not named:

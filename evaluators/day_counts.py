@@ -38,6 +38,7 @@ _FROM_TODAY = re.compile(r"(?i)\s*(?:late|overdue|ago|away|ahead|left|to go|unti
 _IN_FROM_TODAY = re.compile(r"(?i)\b(?:in|due in|comes? in)\s+$")  # "reaches its deadline in 75 days"
 _FROM_DAY = re.compile(r"(?i)\s*(?:(?:of|off)\s+(?:[a-z]+\s+){0,2})?(?:from|starting(?:\s+on)?|beginning(?:\s+on)?)\s+"
                        r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\d")
+_COUNT_RANGE = re.compile(r"(?i)\b\d{1,3}\s*(?:to|-|–|—|or)\s*$")
 _LIST_LINE = re.compile(r"[ \t]*(?:[-*•–]|\d{1,2}[.)])\s+\S")
 MAX_DATES = 12  # dates of one row, and of a text's window, paired with one another
 MAX_ROWS = 40  # rows of the things one sentence names
@@ -73,9 +74,11 @@ def _clause_of(sentence: str, at: int) -> str:
 
 
 def day_count_problems(text: str, records: Records, *, today: date | None, addressed: Iterable[str] = (),
-                       given: Iterable[int] = (), year: int | None = None) -> list[str]:
+                       given: Iterable[int] = (), year: int | None = None, answered: Iterable[date] = ()) -> list[str]:
     """Day counts of ``text`` that no two dates of what their sentence names give (see the module rules);
-    ``addressed``: the keys of whom the text is written to; ``given``: day counts the task's texts state."""
+    ``addressed``: the keys of whom the text is written to; ``given``: day counts the task's texts state;
+    ``answered``: the day of the message a reply answers ("only 8 days after your request")."""
+    answered = list(answered)
     said = set(given)
     out: list[str] = []
     whole: list[date] | None = None  # every date the text gives, read once and only if a count needs them
@@ -84,6 +87,8 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         n = int(word) if word.isdigit() else NUMBER_WORDS[word]
         if n < 2 or n in said or _BOUND.search(text, max(0, m.start() - 24), m.start()):
             continue
+        if _COUNT_RANGE.search(text, max(0, m.start() - 12), m.start()):
+            continue  # "each arrived 10 to 15 days after its original": the bounds of many items' counts
         found = _sentence_at(text, m.start())
         if found is None:
             continue
@@ -127,8 +132,8 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
                 row_dates.append(_dates(a.value for i in records.by_key.get(k, ())[:MAX_ROWS]
                                         for _l, a in records.entities[i].attributes if a.kind == "date"))
         row_dates = [d for d in row_dates if d]
-        if sum(len(d) for d in row_dates) < 2:
-            continue  # nothing dated to count between
+        if sum(len(d) for d in row_dates) < 2 and not (answered and claims_in(window, year=year, kinds=("date",))):
+            continue  # nothing dated to count between (but the day of the request a reply answers)
         numbers = {int(a.value) for i in rows for _l, a in records.entities[i].attributes
                    if a.kind == "number" and float(a.value).is_integer()}
         if n in numbers:
@@ -145,6 +150,7 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         every = list(dict.fromkeys(every))[:MAX_DATES * 8]
         pairs = [(a, b) for row in (meant or row_dates) for a in row for b in row if a < b]
         pairs += [(a, b) for a in near for b in every if a != b]
+        pairs += [(a, b) for a in near for b in answered if a != b]
         if not (item and ids and meant):
             # "Your request arrived on 18 October, 22 days ahead": the leave it was ahead of is dated elsewhere
             # in the text; a list item whose own record holds its dates is about those dates only (the next

@@ -410,6 +410,32 @@ _DENIAL = re.compile(r"(?<![\w-])(?:no|not|non|without|lack\w*|missing|never|non
                      r"outstanding|un\w+ed)(?![\w-])|n't|n’t", re.I)
 
 
+_REFERENCE = re.compile(r"^[A-Z]{2,}[A-Z0-9]*(?:-[A-Z0-9]+)+$")
+
+
+def referenced_by_included(text: str, fact: Any, required: list[Any]) -> bool:
+    """Whether an identifier the text must not state stands only as the reference of an item it must state:
+    after that item on the same line ("- RI-2609-0326 (PO-4500), due 8 October": the order an overdue invoice
+    bills, not the closed order listed as open)."""
+    token = str(fact).strip()
+    items = [str(r).strip() for r in required if _REFERENCE.match(str(r).strip())]
+    if not _REFERENCE.match(token) or not items:
+        return False
+    lines = [line.casefold() for line in text.splitlines() if token.casefold() in line.casefold()]
+
+    def referenced(line: str) -> bool:
+        at = line.find(token.casefold())
+        return any(0 <= (k := line.find(i.casefold())) < at and _REFERENCE_GAP.fullmatch(line[k + len(i):at])
+                   for i in items)
+    return bool(lines) and all(referenced(line) for line in lines)
+
+
+# between an item and the identifier it refers to: "RI-2609-0326 (PO-4500)", "BS-2603-0058 (for PO-4500)",
+# "RI-2609-0326 against PO-4500", "| RI-2609-0326 | PO-4500 |"; not "held TF-2611-0393 and YE-2611-0396"
+_REFERENCE_GAP = re.compile(r"(?i)\s*(?:\(\s*(?:for|against|on|under|re|from|of|via)?|"
+                            r"(?:for|against|on|under|re|raised against|billing|from)|[|/–-])\s*(?:po\s*)?")
+
+
 def set_aside_as(text: str, fact: Any, words: list[str], required: list[Any], *, year: int | None) -> bool:
     """Whether every sentence of ``text`` that states ``fact`` states it as what it is, in the task's
     ``words`` ("the other orders, PO-4551 and PO-4577, have your approval"): a sentence with one of them,
@@ -504,7 +530,8 @@ def mail_mismatches(
                    f"{show(twice[0][1], 90)}")
     stated = [t for t in as_list(body_excludes) if stated_plainly(f"{got_subject}\n{own}", t, year=year)
               and not (excludes_unless and set_aside_as(own, t, excludes_unless, as_list(body_contains), year=year))
-              and not (excludes_denied and denied_as(own, t, excludes_denied, year=year))]
+              and not (excludes_denied and denied_as(own, t, excludes_denied, year=year))
+              and not referenced_by_included(f"{got_subject}\n{own}", t, as_list(body_contains))]
     if stated:
         out.append(f"body states {', '.join(show(str(t)) for t in stated)}, which it must not")
     have = attachment_names(entry)

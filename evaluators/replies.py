@@ -21,6 +21,16 @@ _ADDRESSED = re.compile(r"(?i)\b(?:you|your|yours)\b")
 _PART = re.compile(r"(?i)\b(?:only|instead|rather|part|partly|but not|except|apart from|first|last|remaining|rest)\b")
 
 
+def answered_days(body: Any, year: int | None) -> list[date]:
+    """The day of the message a reply answers, as its "On ... wrote:" header gives it ("14 December is only 8
+    days after your request" counts from it)."""
+    for line in str(body or "").splitlines():
+        if QUOTE_HEADER.match(line) and line.lstrip().startswith("On "):
+            return [c.value for c in claims_in(line, year=year, kinds=("date",))
+                    if isinstance(c.value, date)][:1]
+    return []
+
+
 def quoted_text(body: Any) -> str:
     """The message a reply quotes: the lines after its "On ... wrote:" header, without their ``>``."""
     lines = str(body or "").splitlines()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
+from officesim.evaluators.claims import claims_in
 from officesim.evaluators.records import GENERIC, Records
 from officesim.evaluators.statements import cut
 
@@ -194,8 +195,14 @@ def deadline_problems(text: str, records: Records, today: date) -> list[str]:
             kinds = [kind for _at, kind in statuses] + ([inherited] if inherited else [])
             if listed and len({kind for _at, kind in statuses}) != 1:
                 listed = None  # "all three" with two statuses: which is said of them is not read
+            # "had deadlines on 1 September 2026 that have already passed": the clause says which day passed;
+            # whether that day is the item's is read with the other dates
+            stated = [c.value for c in claims_in(clause, year=today.year, kinds=("date",)) if isinstance(c.value, date)]
             for which, members in _said_of(clause, statuses, inherited, records, listed).items():
                 status = kinds[which]
+                if stated and not _contradicts(status, [("said", d) for d in stated], today) and \
+                        all((d < today) == (status == "passed") for d in stated):
+                    continue
                 verdicts = []
                 for key, index in members:
                     dates = _deadlines(records, index, clause)

@@ -37,7 +37,7 @@ from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
 from officesim.evaluators.day_counts import DAY_SPAN, day_count_problems
 from officesim.evaluators.consistency import day_total_problems, kind_count_problems
-from officesim.evaluators.replies import quoted_text, restated_range_problems
+from officesim.evaluators.replies import answered_days, quoted_text, restated_range_problems
 from officesim.evaluators.statements import items_above, list_sizes
 from officesim.evaluators.superlatives import listed_first_problems, ranked_lists, superlative_problems
 from officesim.evaluators.written_tables import direction_problems, moved_figure_problems
@@ -66,6 +66,7 @@ class Place:
     rows: int | None = None  # a mail carrying one workbook: the rows under its first sheet's header
     origin: str | None = None  # a forward: the sender of the message it carries
     quoted: str = ""  # a reply: the message it answers, as it quotes it
+    answered: tuple[date, ...] = ()  # a reply: the day of the message it answers
 
 
 @dataclass
@@ -208,7 +209,8 @@ def places(state: EvalState) -> list[Place]:
                              bool(entry.get("attachments")), tuple(str(a).lower() for a in entry.get("to") or []),
                              own, len(entry.get("attachments") or []), mail_key(entry),
                              _attached_rows(state, entry.get("attachments") or []), forwarded_from(entry),
-                             quoted_text(entry.get("body")) if _REPLY.match(subject) else ""))
+                             quoted_text(entry.get("body")) if _REPLY.match(subject) else "",
+                             tuple(answered_days(entry.get("body"), state.year)) if _REPLY.match(subject) else ()))
         elif kind in ("docx", "text"):
             out.append(Place(path, added_text(state, path)))
         elif kind == "ics":
@@ -1779,6 +1781,10 @@ _TIMES = re.compile(r"(?i)(?<![\w.,£$€/-])(?:(?P<n>\d{1,2}|" + "|".join(NUMBE
                     r"(?P<noun>times|messages|mails|e-?mails|chasers|reminders|follow-?ups)|(?P<word>once|twice|thrice))\b")
 
 
+_THRESHOLD_BEFORE = re.compile(r"(?i)\b(?:reached|reach|reaching|hit|at least|more than|over|under|fewer than|less than|"
+                               r"up to|no more than|a minimum of)\s+$")
+_TOTAL_AFTER = re.compile(r"(?i)\s*(?:or more|or over|plus|\+|between|across|among|in total|in all|together|combined|"
+                          r"altogether|all told)\b")
 _WINDOW = re.compile(r"(?i)\b(?:recent(?:ly)?|latest|last|past|this (?:week|month|quarter|year)|so far|lately|"
                      r"within|in the (?:last|past))\b")
 
@@ -1786,6 +1792,37 @@ _WINDOW = re.compile(r"(?i)\b(?:recent(?:ly)?|latest|last|past|this (?:week|mont
 def _sent_on(entry: dict):
     when = as_datetime(entry.get("date"))
     return when.date() if hasattr(when, "date") and callable(when.date) else when
+
+
+def contacted_on(claim: Claim, text: str, records: Records, addressed: Iterable[str] = ()) -> bool:
+    """Whether a date said with a verb of writing ("you reminded us about it on 10 May", "Amara wrote on 10
+    October") is a day a mail was sent from or to a party the text names or is written to."""
+    at = _sentence_at(text, claim.start)
+    if at is None or not isinstance(claim.value, date) or not _CONTACTED.search(at[2]):
+        return False
+    from officesim.evaluators.records import _parties_by_domain
+    spelled = _parties_by_domain(records)
+    named = {k for k in records.keys_in(text) if not k.startswith("#")} | {a.lower() for a in addressed}
+    by_day = records.__dict__.get("_mails_by_day")
+    if by_day is None:  # once per records: each day, the mails sent on it
+        by_day = {}
+        for e in records.entities:
+            if e.collection == "mail":
+                for day in {a.value for label, a in e.attributes if label == "sent" and isinstance(a.value, date)}:
+                    by_day.setdefault(day, []).append(e)
+        records.__dict__["_mails_by_day"] = by_day
+    value = claim.value.date() if isinstance(claim.value, datetime) else claim.value
+    cited = {k for k in records.keys_in(at[2]) if k.startswith("#")}
+    for e in by_day.get(value, ()):
+        if cited & set(e.keys):
+            return True  # the mail of that day about the item the sentence names
+        for label, a in e.attributes:
+            if label in ("from", "to") and a.kind == "email":
+                address = str(a.value).lower()
+                domain = address.partition("@")[2].rpartition(".")[0]
+                if address in named or spelled.get(domain) in named:
+                    return True
+    return False
 
 
 def contact_count_problems(text: str, state: EvalState, records: Records) -> list[str]:
@@ -1799,6 +1836,8 @@ def contact_count_problems(text: str, state: EvalState, records: Records) -> lis
         m = _TIMES.search(sentence)
         if not m or not _CONTACTED.search(sentence) or _WINDOW.search(sentence):
             continue  # "six recent messages", "in the last four weeks": a window the text does not date
+        if _THRESHOLD_BEFORE.search(sentence, max(0, m.start() - 25), m.start()) or _TOTAL_AFTER.match(sentence, m.end()):
+            continue  # "only three customers reached three messages", "11 messages between the three": no one party's count
         word = (m.group("n") or m.group("word") or "").lower()
         n = {"once": 1, "twice": 2, "thrice": 3}.get(word) or (NUMBER_WORDS.get(word) if not word.isdigit() else int(word))
         if not n:
@@ -2061,7 +2100,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in versus_problems(place.text)]
         truth.false += [f"{place.where}: {w}" for w in day_count_problems(
             place.text, records, today=state.now.date() if state.now else None, addressed=place.to or (),
-            given=_task_day_counts(state), year=state.year)]
+            given=_task_day_counts(state), year=state.year, answered=place.answered)]
         truth.false += [f"{place.where}: {w}" for w in month_problems(place.text, records)]
         truth.false += [f"{place.where}: {w}" for w in forwarded_items_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in attendance_problems(place.text, state, records)]
@@ -2190,6 +2229,10 @@ def _true_context(state: EvalState):
                 and _stated_with_words(claim, text, state)) or (
                 claim.kind == "number" and day_count_of_records(claim, text, records, _addressed(text), state.year)) or (
                 claim.kind == "number" and counts_named_ids(claim, text, records)) or (
+                # "only Alder Street Clinics, Dovetail Joinery and Marigold Care Homes reached three": parties the
+                # task is about, listed beside the one expected, not offered instead of it
+                claim.kind == "org" and bool(set(records.keys_in(claim.text)) & involved)
+                and not _INSTEAD.search((_sentence_at(text, claim.start) or (0, 0, ""))[2])) or (
                 claim.kind == "date" and state.now is not None and period_bound(claim, text, state.now.date())) or (
                 # a date of another event of the item, said as such: "Raised on 15 September, moved to you on
                 # 29 September, due 22 September": the minutes it was raised in, not another due date
@@ -2208,6 +2251,9 @@ def _true_context(state: EvalState):
             return True
         if claim.kind in ("org", "person") and named_in_event(claim, text, records, state.year):
             return True  # "the 9:00 slot was taken by the Kestrel Paper Co call"
+        if claim.kind == "org" and set(records.keys_in(claim.text)) & involved:
+            return True  # a party the task is about, named in another of its mails ("only Alder, Dovetail and
+            # Marigold reached three messages"); what is said of it is read by the verdicts
         if claim.kind == "date" and _NOTICE_WORD.search((_sentence_at(text, claim.start) or (0, 0, ""))[2]) \
                 and claim.value in office_notice_deadlines(records):
             return True  # "three more had notice deadlines that passed on 1 September": their end less notice
@@ -2226,6 +2272,10 @@ def _true_context(state: EvalState):
             return True  # "Zoe Novak 2 (33%)" of six; "… Vera Chen 1 and Zoe Novak 2 — 6 in all"
         if counts_office_things(claim, text, records):
             return True  # "invoiced by all fourteen suppliers this year": the names under the Supplier column
+        if claim.kind == "number" and counts_named_ids(claim, text, records):
+            return True  # "Total overdue: £786.00 across 1 invoice" under the one invoice it lists
+        if claim.kind == "date" and contacted_on(claim, text, records, _addressed(text)):
+            return True  # "(you reminded us about it on 10 May)": the day that party's mail was sent
         if claim.kind == "number" and scaled_by_words(claim, text, state.instruction, state.year):
             return True  # "1.5x the annual value", "just under its £87,750.00 line" (1.5 x £58,500.00) where
             # the instruction says "one and a half times"
@@ -2260,6 +2310,7 @@ def _stated_with_words(claim: Claim, text: str, state: EvalState) -> bool:
 
 
 _COUNTED = re.compile(r"\s+(?:[a-z]+\s+){0,2}[a-z]{3,}(?<!s)\s+(?:and|,|\+)\s+\d")  # "1 open order and 2 …"
+_INSTEAD = re.compile(r"(?i)\b(?:or|instead|rather|either|maybe|perhaps|possibly|not sure)\b")
 _NOTICE_WORD = re.compile(r"(?i)\b(?:notice|deadlines?)\b")
 _LIMIT_WORDS = frozenset({"limit", "cap", "allowance", "maximum", "ceiling", "threshold", "under", "within", "above",
                           "over", "below", "approved", "full", "daily", "nightly", "weekly", "monthly", "yearly",

@@ -300,7 +300,13 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
                      for it in items_under(statements, i)[:LINES_UNDER]]
             summed = below if len(below) >= 2 and all(below) else []
         if summed:  # "Together that is GBP 4,500." under four ledger lines of -1,250: their sum
+            written = _sum_written_above(statements, i, scope.year)
             for place, same_words in list(readings.items()):
+                if written is not None and any(c.kind == "number" and _money(c) and
+                                               abs(abs(float(c.value)) - written) <= 0.011 for c in same_words):
+                    # the sum of the amounts the items above give, each of which is read against its own row
+                    del readings[place]
+                    continue
                 wrong = _not_their_sum(same_words, st, summed, records)
                 if wrong is not None:
                     reading.verdicts.append(wrong)
@@ -668,6 +674,20 @@ def odd_item_problems(text: str, statements: list[Statement], records: Records) 
     return out
 
 
+def _sum_written_above(statements: list[Statement], i: int, year: int | None) -> float | None:
+    """The sum of the one amount each list item right above statement ``i`` writes, or None where an item
+    writes none or several (at least two items, read back at most 50)."""
+    amounts = []
+    j = i - 1
+    while j >= 0 and statements[j].form == "item" and i - j <= 50:
+        money = [c for c in claims_in(statements[j].text, year=year, kinds=("number",)) if _money(c)]
+        if len({float(c.value) for c in money}) != 1:
+            return None
+        amounts.append(abs(float(money[0].value)))
+        j -= 1
+    return sum(amounts) if len(amounts) >= 2 else None
+
+
 def _is_their_sum(same_words: list[Claim], listed: list[list[int]], records: Records) -> bool:
     total = _sum_of_listed(listed, records)
     return total is not None and any(c.kind == "number" and abs(abs(float(c.value)) - total) <= 0.011 for c in same_words)
@@ -724,9 +744,14 @@ def _listed_items(st: Statement, statements: list[Statement], i: int, owned: lis
     while j >= 0 and statements[j].form == "item" and i - j <= 50:
         rows = owned[j]
         if records is not None:  # the party's own rows: its customer row and its contract row
-            own = sorted({r for k in records.keys_in(statements[j].text) if not k.startswith("#")
-                          for r in _own_rows(records, k)})
-            if 0 < len(own) <= NAMED_RECORDS:
+            keys = records.keys_in(statements[j].text)
+            own = sorted({r for k in keys if not k.startswith("#") for r in _own_rows(records, k)})
+            # an item naming its own identifiers stands for their rows ("| BS-2610-0392 | Birchwood Stationers |
+            # ... | £7,762.40 |"), not for its party's contract
+            ided = sorted({r for k in keys if k.startswith("#") for r in records.by_key.get(k, ())[:9]})
+            if len(rows) > 8 and 0 < len(ided) <= 8:
+                rows = ided
+            elif 0 < len(own) <= NAMED_RECORDS:
                 rows = own if len(rows) > 8 else sorted({*rows, *own})
         if not rows or len(rows) > 8:
             return []
@@ -1151,13 +1176,13 @@ def flag_problems(st: Statement, entities: list[int], records: Records) -> list[
         named = {i for i in rows if keys & set(records.entities[i].keys)}
         about.append(named or (about[-1] if about else set(rows)))
     # a clause that plans or supposes says nothing of the row ("if it renews automatically, …")
-    clauses = [(st.text[a:b], of) for (a, b), of in zip(zip(bounds, bounds[1:]), about) if not _plans(st.text[a:b])]
+    clauses = [(st.text[a:b], of, b) for (a, b), of in zip(zip(bounds, bounds[1:]), about) if not _plans(st.text[a:b])]
     for i in rows:
         for label, value in records.entities[i].flags:
             stems = [w.casefold() for w in re.findall(r"[A-Za-z]{4,}", label)]
             if not stems:
                 continue
-            for clause, of in clauses:
+            for clause, of, end in clauses:
                 if i not in of:
                     continue
                 if any(w.startswith("renew") for w in stems) and _FIXED_TERM.search(clause) \
@@ -1171,6 +1196,8 @@ def flag_problems(st: Statement, entities: list[int], records: Records) -> list[
                 if any(a is None for a in at):
                     continue
                 given = words[max(at) + 1] if max(at) + 1 < len(words) else ""
+                if not given and (after := re.match(r"\s*[:=]?\s*([A-Za-z]+)", st.text[end:end + 12])):
+                    given = after.group(1).casefold()  # "(…, auto-renew: No)": the value past the clause's colon
                 said = given in ("yes", "y", "true") if given in ("yes", "y", "true", "no", "n", "false") \
                     else not _FLAG_DENIED.search(" ".join(words[:max(at)]))  # "auto-renew: no" gives its value
                 if said != value:
@@ -2312,8 +2339,9 @@ def listed_counts(text: str, year: int | None) -> list[Verdict]:
     out = []
     for st in cut(text):
         line = st.text
+        # "Quick one from Harbourline accounts:" counts no accounts: a count's noun follows it with no preposition
         for m in re.finditer(r"(?i)(?<![\w.,£$€])(?:(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) +
-                             r")\s+(?:[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b|(?P<noun2>[a-z]{2,}s)\s*(?=\(\s*(?:\d{1,3}|" +
+                             r")\s+(?:(?!(?:from|of|at|in|on|for|to|with|by)\s)[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b|(?P<noun2>[a-z]{2,}s)\s*(?=\(\s*(?:\d{1,3}|" +
                              "|".join(NUMBER_WORDS) + r")\s*\)))", line):
             tail = _LISTED.match(line, m.end())
             if not tail:
@@ -2600,7 +2628,7 @@ def sole_item(text: str, records: Records) -> list[int]:
     return records.named(next(iter(ids))) if len(ids) == 1 else []
 
 
-_COUNT_NOUN = re.compile(r"\s+(?:[a-z-]+\s+){0,2}?(?P<noun>[a-z]{3,}?)s?\b(?=\s*(?:and\b|,|\(|\.|:|;|$))", re.I)
+_COUNT_NOUN = re.compile(r"\s+(?:[a-z-]+\s+){0,2}?(?P<noun>[a-z]{3,}?)s?\b(?=\s*(?:and\b|,|\(|\.|:|;|$)|[ \t]*\n)", re.I)
 
 
 def counts_named_ids(c: Claim, text: str, records: Records) -> bool:
@@ -2613,9 +2641,13 @@ def counts_named_ids(c: Claim, text: str, records: Records) -> bool:
         return False
     stem = m.group("noun").lower()
     named = {key for key in records.keys_in(text) if key.startswith("#")}
-    of_noun = {key for key in named if any(stem in records.entities[i].collection.rpartition("#")[2].lower()
-                                           for i in records.named(key)[:5])}
-    return len(of_noun) == int(c.value)
+    def of_noun(key: str) -> list[bool]:
+        return [stem in records.entities[i].collection.rpartition("#")[2].lower()
+                for i in (records.masters(key) or records.named(key))[:5]]
+    # an identifier another table lists too may be of either (PO-4500 is an order that an invoice row cites)
+    surely = sum(1 for key in named if (found := of_noun(key)) and all(found))
+    maybe = sum(1 for key in named if any(of_noun(key)))
+    return int(c.value) in (surely, maybe)
 
 
 def true_of_records(c: Claim, text: str, records: Records, year: int | None,

@@ -26,3 +26,136 @@ def test_a_range_in_day_month_numbers_is_read_in_the_reading_its_row_gives():
     # 05/10/2026 is 5 October here, not 10 May
     assert not _ranges("Juniper Dental - 4 messages between 05/10/2026 and 10/11/2026", records)
     assert _ranges("Juniper Dental - 4 messages between 06/10/2026 and 10/11/2026", records)
+
+
+def test_blocking_it_in_my_calendar_is_a_booking():
+    from officesim.evaluators.actions import action_claims
+
+    claims = action_claims("Your training day on Tuesday 29 December is approved and I've blocked it in my calendar.")
+    assert [c.stem for c in claims] == ["book"]
+    assert [c.stem for c in action_claims("I've blocked it.")] == ["outside"]
+
+
+def test_a_count_from_the_request_a_reply_answers():
+    from datetime import date, datetime
+
+    from officesim.evaluators.day_counts import day_count_problems
+    from officesim.evaluators.replies import answered_days
+
+    leave = _book(("Leave", [["Employee", "Type", "Start", "End"], ["Luca Iyer", "Annual leave", "2026-12-29", "2026-12-30"],
+                             ["Luca Iyer", "Annual leave", "2026-08-03", "2026-08-07"]]))
+    records = build_records({"data/leave.xlsx": leave}, 2026)
+    body = ("- Reason: the policy asks for two weeks' notice; 14 December is only {} days after your request.\n\n"
+            "On Sun, 06 Dec 2026 09:00:00 +0000, Priya Rossi <priya@x.test> wrote:\n> Could I take 14-16 December?")
+    day = answered_days(body, 2026)
+    assert day == [date(2026, 12, 6)]
+    assert not day_count_problems(body.format(8), records, today=date(2026, 12, 7), year=2026, answered=day)
+    assert day_count_problems(body.format(11), records, today=date(2026, 12, 7), year=2026, answered=day)
+    assert isinstance(datetime.now(), datetime)
+
+
+def test_quick_one_from_a_team_counts_nothing():
+    from officesim.evaluators.verdicts import listed_counts
+
+    assert not listed_counts("Quick one from Harbourline accounts: BS-2610-0392 is a second invoice for PO-4776, "
+                             "TF-2611-0393 and DF-2611-0395.", 2026)
+    assert listed_counts("We held five invoices: BS-2610-0392, TF-2611-0393 and DF-2611-0395.", 2026)
+
+
+def test_the_bounds_of_many_items_day_counts_are_no_one_items_count():
+    from datetime import date
+
+    from officesim.evaluators.day_counts import day_count_problems
+
+    rows = [["Invoice", "Issued", "Original issued"], ["BS-2610-0392", "2026-10-20", "2026-10-05"]]
+    records = build_records({"data/inv.xlsx": _book(("Invoices", rows))}, 2026)
+    assert not day_count_problems("Each duplicate arrived 10 to 15 days after its original.", records,
+                                  today=date(2026, 11, 16), year=2026)
+    assert day_count_problems("BS-2610-0392 arrived 12 days after its original.", records,
+                              today=date(2026, 11, 16), year=2026)
+
+
+def _contracts():
+    rows = [["Contract", "Supplier", "Expires", "Notice (days)", "Auto-renew"],
+            ["CTR-2314", "Elmstead Uniforms", "2027-04-30", 90, "No"],
+            ["CTR-2321", "Yarrow Energy", "2026-11-30", 90, "Yes"]]
+    return build_records({"data/contracts.xlsx": _book(("Contracts", rows))}, 2026)
+
+
+def test_a_flags_value_after_its_colon_is_read():
+    from officesim.evaluators.verdicts import Scope, read
+
+    def false(text: str) -> list:
+        return [v for v in read(text, _contracts(), Scope(year=2026)).verdicts if v.verdict == "false"]
+
+    assert not false("You own CTR-2314 with Elmstead Uniforms (supplier contract, 90 days' notice, auto-renew: No).")
+    assert false("You own CTR-2314 with Elmstead Uniforms (supplier contract, 90 days' notice, auto-renew: Yes).")
+
+
+def test_a_deadline_said_passed_on_the_day_the_clause_gives():
+    from datetime import date
+
+    from officesim.evaluators.timing import deadline_problems
+
+    today = date(2026, 10, 19)
+    assert not deadline_problems("CTR-2321 (Yarrow Energy) had its notice deadline on 1 September 2026, which has "
+                                 "already passed.", _contracts(), today)
+    assert deadline_problems("CTR-2321 (Yarrow Energy) has already expired.", _contracts(), today)
+
+
+def test_a_count_of_the_set_the_task_works_on_and_of_a_part_by_state():
+    from officesim.evaluators.record_counts import Work, count_problems
+
+    rows = [["Contract", "Supplier"]] + [[f"CTR-{2300 + k}", f"Supplier {k}"] for k in range(26)]
+    records = build_records({"data/contracts.xlsx": _book(("Contracts", rows))}, 2026)
+    work = Work(rows_gold=(9,))
+    assert not count_problems("Nine contracts in total, worth £462,500 a year combined.", records, work, 2026)
+    assert count_problems("Ten contracts in total, worth £462,500 a year combined.", records, work, 2026)
+    invoices = [["Invoice", "Supplier", "Amount"]] + [[f"RI-26{k:02d}-0001", "Redfern", 100.0] for k in range(30)]
+    records = build_records({"data/invoices.xlsx": _book(("Invoices", invoices))}, 2026)
+    assert not count_problems("Total overdue: £5,018.39 across 4 invoices", records, Work(), 2026)
+
+
+def test_an_excluded_order_cited_as_the_reference_of_a_listed_invoice():
+    from officesim.evaluators.exact import referenced_by_included
+
+    assert referenced_by_included("* BS-2603-0058 (for PO-4500) - £786.00", "PO-4500", ["BS-2603-0058"])
+    assert not referenced_by_included("- PO-4500 (Monitor), open", "PO-4500", ["BS-2603-0058"])
+    assert not referenced_by_included("I held BS-2603-0058 and PO-4500.", "PO-4500", ["BS-2603-0058"])
+
+
+def _supplier_office():
+    from datetime import datetime
+
+    invoices = _book(("Invoices", [["Invoice", "Supplier", "PO", "Amount"],
+                                   ["BS-2603-0058", "Birchwood Stationers", "PO-4500", 786.0]]))
+    orders = _book(("Orders", [["PO", "Supplier", "Item"], ["PO-4500", "Birchwood Stationers", "Toner"],
+                               ["PO-4839", "Birchwood Stationers", "Coffee Machine"]]))
+    reminder = {"kind": "eml", "from": "elena@birchwoodstationers.test", "to": ["hana@x.test"], "cc": [],
+                "subject": "Reminder: BS-2603-0058", "date": datetime(2026, 5, 10, 9, 0),
+                "body": "BS-2603-0058 is still unpaid.", "attachments": []}
+    return build_records({"data/invoices.xlsx": invoices, "data/orders.xlsx": orders,
+                          "emails/hana/inbox/1.eml": reminder}, 2026)
+
+
+def test_one_invoice_counted_beside_the_order_it_cites():
+    from officesim.evaluators.claims import claims_in
+    from officesim.evaluators.verdicts import counts_named_ids
+
+    records = _supplier_office()
+    text = "* PO-4839 - Coffee Machine\n* BS-2603-0058 (for PO-4500) - £786.00\nTotal overdue: £786.00 across {} invoice\n"
+    for n, expected in ((1, True), (3, False)):
+        said = text.format(n)
+        count = [c for c in claims_in(said, year=2026, kinds=("number",)) if c.text == str(n)][0]
+        assert counts_named_ids(count, said, records) is expected
+
+
+def test_the_day_a_party_wrote_about_the_item():
+    from officesim.evaluators.claims import claims_in
+    from officesim.evaluators.truth import contacted_on
+
+    records = _supplier_office()
+    for day, expected in (("10 May", True), ("12 May", False)):
+        text = f"BS-2603-0058 is our oldest overdue item with you (you reminded us about it on {day})."
+        claim = claims_in(text, year=2026, kinds=("date",))[0]
+        assert contacted_on(claim, text, records) is expected
