@@ -1731,6 +1731,15 @@ def greeting_problem(body: str, recipients: Iterable[str], directory: Directory 
     # each person greeted ("Hi Joel and Mei") must be one of its recipients
     for part in parts:
         words = [w for w in re.split(r"[\s\-]+", part) if w]
+        if len(words) == 2:
+            # "Hi Teo Moreau" to Teo Fischer: a full name is that person's, whoever shares the first name
+            first, last = (w.casefold() for w in words)
+            mine = [directory.people.get(a) for a in addressed]
+            if not any(p and (p.first or "").casefold() == first and (p.last or "").casefold() == last for p in mine):
+                other = [p for p in directory.named(words[1]) if (p.first or "").casefold() == first
+                         and (p.last or "").casefold() == last and p.address not in addressed]
+                if other:
+                    return f"greets {show(part)}, but the message goes to {', '.join(sorted(addressed))}"
         if not words or any(w.casefold() in theirs for w in words):
             continue
         if [p for w in words for p in directory.named(w) if p.address not in addressed]:

@@ -9,7 +9,7 @@ restatement; a range of other days entirely is about something else, and is left
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from officesim.evaluators.claims import claims_in
@@ -68,4 +68,31 @@ def restated_range_problems(own: str, quoted: str, year: int | None) -> list[str
                 out.append(f"{own[lo:hi]!r} restates the range of the message it answers as {first:%d %B}–{last:%d %B}, "
                            f"but that message gives {a:%d %B}–{b:%d %B}")
                 break
+    return out
+
+
+# "your training day on Monday 28 December", "your day off on 29 December": one day of the reader's own request
+_YOUR_DAY = re.compile(r"(?i)\byour\s+(?P<noun>(?:[a-z-]+\s+){0,2}?(?:training|leave|holiday|day off|absence|"
+                       r"appointment|course|session|request|day))\b")
+
+
+def restated_day_problems(own: str, quoted: str, year: int | None) -> list[str]:
+    """A day a reply gives of its reader's own request ("your training day on Monday 28 December is approved")
+    that the message it answers does not give, where that message gives one day or one range and names what
+    the reply says it of: the request stands in the quoted mail, so the day must be one of its days."""
+    asked = [c.value for c in claims_in(quoted, year=year, kinds=("date",)) if isinstance(c.value, date)]
+    ranges = date_ranges(quoted, year)
+    if not asked or len(set(asked)) > 2 and not ranges:
+        return []
+    days = set(asked) | {a + timedelta(days=k) for a, b, _l, _h in ranges for k in range((b - a).days + 1)}
+    out = []
+    for m in _YOUR_DAY.finditer(own):
+        noun = m.group("noun").split()[-1].lower()
+        if noun not in quoted.lower():
+            continue  # the request says nothing of that kind: not a restatement of it
+        end = min(x for x in (own.find("\n", m.end()), own.find(". ", m.end()), own.find(";", m.end()), len(own)) if x >= 0)
+        said = [c for c in claims_in(own[m.end():end], year=year, kinds=("date",)) if isinstance(c.value, date)][:1]
+        if said and said[0].value not in days and not _PART.search(own[m.start():end]):
+            out.append(f"{' '.join(own[m.start():end].split())[:90]!r} gives {said[0].text} as the day of the request "
+                       f"it answers, but that message gives {', '.join(sorted({d.strftime('%d %B') for d in asked}))}")
     return out

@@ -37,7 +37,7 @@ from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
 from officesim.evaluators.day_counts import DAY_SPAN, day_count_problems
 from officesim.evaluators.consistency import day_total_problems, kind_count_problems
-from officesim.evaluators.replies import answered_days, quoted_text, restated_range_problems
+from officesim.evaluators.replies import answered_days, quoted_text, restated_day_problems, restated_range_problems
 from officesim.evaluators.statements import items_above, list_sizes
 from officesim.evaluators.superlatives import listed_first_problems, ranked_lists, superlative_problems
 from officesim.evaluators.written_tables import direction_problems, moved_figure_problems
@@ -1794,6 +1794,34 @@ def _sent_on(entry: dict):
     return when.date() if hasattr(when, "date") and callable(when.date) else when
 
 
+_NAME = r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?"
+# "Vera Brandt is copied", "I've copied in Felix", "cc'ing Ines": who this very mail is said to copy
+_COPIED = re.compile(r"\b(?P<a>" + _NAME + r")\s+(?:is|has been|was|will be)\s+(?:also\s+)?(?:[Cc]opied|[Cc][Cc]'?e?d|"
+                     r"in copy|on copy|in [Cc][Cc]|on [Cc][Cc])\b(?!\s+(?:on|in)\s+(?:the|your|his|her|their|my|a)\b)|"
+                     r"\b(?:I've|I have|I'm|I am|I)\s+(?:also\s+)?(?:[Cc]opied|[Cc]opying|[Cc][Cc]'?e?d|cc'ing)\s+(?:in\s+)?"
+                     r"(?P<b>" + _NAME + r")\b(?!\s+(?:on|in)\s+(?:the|your|his|her|their|a)\b)")
+
+
+def copied_problems(body: str, people: Iterable[str], directory) -> list[str]:
+    """A person this mail says it copies ("Vera Brandt is copied and joins the call") who is none of its
+    sender and recipients: another mail's copy is said with "on the" or "in your" and is not read."""
+    if directory is None:
+        return []
+    here = {p.lower() for p in people}
+    out = []
+    for m in _COPIED.finditer(body):
+        name = m.group("a") or m.group("b")
+        words = name.split()
+        if words[0] in ("You", "It", "This", "That", "Everyone", "Everybody", "All", "The", "He", "She", "They", "We"):
+            continue
+        found = [p for p in directory.named(words[0]) if (p.first or "").casefold() == words[0].casefold()
+                 and (len(words) == 1 or (p.last or "").casefold() == words[1].casefold())]
+        if found and not any(p.address.lower() in here for p in found):
+            out.append(f"{' '.join(m.group(0).split())!r} says this mail copies {name}, but it goes to "
+                       f"{', '.join(sorted(here))}")
+    return out
+
+
 def contacted_on(claim: Claim, text: str, records: Records, addressed: Iterable[str] = ()) -> bool:
     """Whether a date said with a verb of writing ("you reminded us about it on 10 May", "Amara wrote on 10
     October") is a day a mail was sent from or to a party the text names or is written to."""
@@ -2077,6 +2105,7 @@ def written_truth(state: EvalState) -> Truth:
             truth.false += [f"{place.where}: {w}" for w in forward_note_problems(place.body, place.origin, named)]
         if place.quoted:
             truth.false += [f"{place.where}: {w}" for w in restated_range_problems(place.body, place.quoted, state.year)]
+            truth.false += [f"{place.where}: {w}" for w in restated_day_problems(place.body, place.quoted, state.year)]
         if place.to is not None:
             truth.false += [f"{place.where}: {w}" for w in your_message_day_problems(place.body, place.to, state)]
             truth.false += [f"{place.where}: {w}" for w in addressee_away_problems(place.body, place.to, records, state.year)]
@@ -2091,6 +2120,7 @@ def written_truth(state: EvalState) -> Truth:
                             for role, person, held in titled_role_problems(place.body, list(place.to),
                                                                            list(place.neutral), records,
                                                                            state.memo.get("given_roles"))]
+            truth.false += [f"{place.where}: {w}" for w in copied_problems(place.body, place.neutral, directory)]
             greeting = greeting_problem(place.body, place.to, directory, copied=place.neutral)
             if greeting:
                 truth.false.append(f"{place.where}: {greeting}")

@@ -159,3 +159,38 @@ def test_the_day_a_party_wrote_about_the_item():
         text = f"BS-2603-0058 is our oldest overdue item with you (you reminded us about it on {day})."
         claim = claims_in(text, year=2026, kinds=("date",))[0]
         assert contacted_on(claim, text, records) is expected
+
+
+def test_a_greeting_by_full_name_is_of_that_person():
+    from officesim.evaluators.claims import Directory, greeting_problem
+
+    d = Directory()
+    d.add("teo@driftwood.test", "Teo Fischer")
+    d.add("teo@saltmarsh.test", "Teo Moreau")
+    assert greeting_problem("Hi Teo Moreau,\nThanks", ["teo@driftwood.test"], d)
+    assert not greeting_problem("Hi Teo Fischer,\nThanks", ["teo@driftwood.test"], d)
+    assert not greeting_problem("Hi Teo,\nThanks", ["teo@driftwood.test"], d)
+
+
+def test_whom_this_mail_is_said_to_copy():
+    from officesim.evaluators.claims import Directory
+    from officesim.evaluators.truth import copied_problems
+
+    d = Directory()
+    d.add("vera.brandt@h.test", "Vera Brandt")
+    d.add("felix.moss@h.test", "Felix Moss")
+    people = ["hana@h.test", "teo@s.test", "felix.moss@h.test"]
+    assert copied_problems("Vera Brandt is copied and joins the call.", people, d)
+    assert not copied_problems("Felix Moss is copied and joins the call.", people, d)
+    assert not copied_problems("I've copied in Felix.", people, d)
+    assert not copied_problems("Vera was copied on the invoice thread last week.", people, d)
+
+
+def test_a_day_a_reply_gives_of_the_request_it_answers():
+    from officesim.evaluators.replies import restated_day_problems
+
+    asked = "Hi Arjun, could I book a training day on Tuesday 29 December? Thanks, Priya"
+    assert restated_day_problems("That works - your training day on Monday 28 December is approved.", asked, 2026)
+    assert not restated_day_problems("That works - your training day on Tuesday 29 December is approved.", asked, 2026)
+    leave = "Hi, could I take annual leave from 14 to 16 December?"
+    assert not restated_day_problems("Your leave on 15 December is fine; you are back on 17 December.", leave, 2026)
