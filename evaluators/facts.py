@@ -238,12 +238,29 @@ def _nearest_day(day: int, weekday: int | None, year: int | None) -> date | None
     return _date(base.year, base.month, day)
 
 
+_WEEKDAYS = ["mon", "tues", "wednes", "thurs", "fri", "satur", "sun"]
+_WEEKDAY_AFTER = re.compile(r"(?i)\s*(?:\(\s*|,\s*)(?:which is\s+|that is\s+|that's\s+|it's\s+)?(?:a\s+)?"
+                            r"(mon|tues|wednes|thurs|fri|satur|sun)day\b(?!,?\s*(?:the\s+)?\d)")
+
+
 def weekday_conflicts(text: str, year: int | None = None) -> list[str]:
     """Dates written with a weekday that is not theirs ("Tuesday 15 January" when the 15th is a
     Thursday), as 'the written words (a Thursday)'."""
     out = []
     found = dates_in(text, year)
     for m in found:
+        weekday = m.weekday
+        if weekday is None and isinstance(m.value, date) and (after := _WEEKDAY_AFTER.match(text, m.end)):
+            # "notice must be given by 30 January 2027 (a Monday)": the weekday said of the date after it
+            weekday = _WEEKDAYS.index(after.group(1).lower())
+            if m.value.weekday() == weekday or (not re.search(r"\d{4}", text[m.start:m.end])
+                                                and _yearless_agrees(m.value, weekday)):
+                continue
+            if any(o.start == m.start and o.end == m.end and isinstance(o.value, date) and o.value.weekday() == weekday
+                   for o in found):
+                continue
+            out.append(f"{text[m.start:after.end()].strip()!r} ({m.value.isoformat()} is a {m.value.strftime('%A')})")
+            continue
         if m.weekday is None or not isinstance(m.value, date) or m.value.weekday() == m.weekday:
             continue
         if any(o.start == m.start and o.end == m.end and isinstance(o.value, date) and o.value.weekday() == o.weekday

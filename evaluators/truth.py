@@ -1799,7 +1799,32 @@ _NAME = r"[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?"
 _COPIED = re.compile(r"\b(?P<a>" + _NAME + r")\s+(?:is|has been|was|will be)\s+(?:also\s+)?(?:[Cc]opied|[Cc][Cc]'?e?d|"
                      r"in copy|on copy|in [Cc][Cc]|on [Cc][Cc])\b(?!\s+(?:on|in)\s+(?:the|your|his|her|their|my|a)\b)|"
                      r"\b(?:I've|I have|I'm|I am|I)\s+(?:also\s+)?(?:[Cc]opied|[Cc]opying|[Cc][Cc]'?e?d|cc'ing)\s+(?:in\s+)?"
+                     r"(?:(?:my|our)\s+(?:colleague|manager|teammate|team-mate|boss)\s+)?"
                      r"(?P<b>" + _NAME + r")\b(?!\s+(?:on|in)\s+(?:the|your|his|her|their|a)\b)")
+
+
+def greeted_name_problems(body: str, to: Iterable[str], records: Records) -> list[str]:
+    """A greeting by full name ("Dear Teo Moreau,") that the office's records give an address which is none of
+    the mail's recipients: that person is someone else (Teo Moreau is Saltmarsh's, the mail goes to Driftwood's
+    Teo Fischer)."""
+    first = next((line for line in str(body or "").splitlines() if line.strip()), "")
+    m = _FULL_GREETING.match(first)
+    if not m:
+        return []
+    rows = records.by_key.get(name_key(m.group("name")), ())[:20]
+    theirs = {k for i in rows for k in records.entities[i].keys if "@" in k}
+    mine = {a.lower() for a in to}
+    first_name, last_name = m.group("name").lower().split()
+    if any(first_name in a.partition("@")[0] and last_name in a.partition("@")[0] for a in mine):
+        return []  # "Dear Ines Nair," to ines.nair@: hers, whatever rows name her beside others' addresses
+    if theirs and not theirs & mine:
+        return [f"greets {m.group('name')}, whom the office gives as {', '.join(sorted(theirs)[:3])}, but the mail "
+                f"goes to {', '.join(sorted(mine))}"]
+    return []
+
+
+_FULL_GREETING = re.compile(r"^\s*(?:[Dd]ear|[Hh]i|[Hh]ello|[Hh]ey|[Gg]ood (?:morning|afternoon))[ \t,]+"
+                            r"(?P<name>[A-Z][a-z]+[ \t]+[A-Z][a-z]+)[ \t]*[,!:]")
 
 
 def copied_problems(body: str, people: Iterable[str], directory) -> list[str]:
@@ -2121,6 +2146,7 @@ def written_truth(state: EvalState) -> Truth:
                                                                            list(place.neutral), records,
                                                                            state.memo.get("given_roles"))]
             truth.false += [f"{place.where}: {w}" for w in copied_problems(place.body, place.neutral, directory)]
+            truth.false += [f"{place.where}: {w}" for w in greeted_name_problems(place.body, place.to, records)]
             greeting = greeting_problem(place.body, place.to, directory, copied=place.neutral)
             if greeting:
                 truth.false.append(f"{place.where}: {greeting}")

@@ -858,7 +858,10 @@ def affiliation_problems(st: Statement, records: Records, home: str = "") -> lis
 
 
 _NOT_YET = re.compile(r"(?i)\b(?:not|never)\s+(?:yet\s+|been\s+|yet been\s+|actually\s+)*(?P<verb>delivered|paid|approved|received|shipped|arrived)\b"
-                      r"|\b(?:is|are|was|were)\s+(?:still\s+)?(?P<un>undelivered|unpaid|unapproved)\b")
+                      r"|\b(?:is|are|was|were)\s+(?:still\s+)?(?P<un>undelivered|unpaid|unapproved)\b"
+                      # "TF-2610-0370 is still awaiting payment"
+                      r"|\b(?:is|are)\s+(?:still\s+)?(?:awaiting|pending|waiting for|due for)\s+(?P<wait>payment|delivery|approval)\b")
+_AWAITED = {"payment": "paid", "delivery": "delivered", "approval": "approved"}
 _DONE_LABEL = {"delivered": r"deliver|received|arriv", "received": r"deliver|received|arriv", "arrived": r"deliver|received|arriv",
                "shipped": r"ship|dispatch", "paid": r"paid|payment", "approved": r"approv"}
 
@@ -871,7 +874,7 @@ def not_yet_problems(st: Statement, own: list[int], records: Records) -> list[Ve
     # the rows of the identifiers it names (a person has many rows: their leave of another week may be approved)
     own = [i for k in records.keys_in(st.text) if k.startswith("#") for i in records.named(k)]
     for m in _NOT_YET.finditer(st.text):
-        verb = (m.group("verb") or m.group("un")[2:]).lower()
+        verb = (m.group("verb") or (m.group("un") or "")[2:] or _AWAITED[m.group("wait").lower()]).lower()
         label = re.compile(rf"(?i){_DONE_LABEL.get(verb, re.escape(verb))}")
         for i in own[:GENERIC]:
             e = records.entities[i]
@@ -1174,9 +1177,13 @@ def flag_problems(st: Statement, entities: list[int], records: Records) -> list[
     for a, b in zip(bounds, bounds[1:]):
         keys = set(records.keys_in(st.text[a:b]))
         named = {i for i in rows if keys & set(records.entities[i].keys)}
+        if named and about and re.search(r"(?i)\b(?:both|all|each|all of them)\b", st.text[a:b]):
+            named |= about[-1]  # "Heron Bay and Marigold both auto-renew": said of the rows before "and" too
         about.append(named or (about[-1] if about else set(rows)))
     # a clause that plans or supposes says nothing of the row ("if it renews automatically, …")
-    clauses = [(st.text[a:b], of, b) for (a, b), of in zip(zip(bounds, bounds[1:]), about) if not _plans(st.text[a:b])]
+    # "both auto-renew if we miss 2 December" states the flag; the condition after it does not make it a plan
+    clauses = [(st.text[a:b], of, b) for (a, b), of in zip(zip(bounds, bounds[1:]), about)
+               if not _plans(_CONDITION_AFTER.split(st.text[a:b], maxsplit=1)[0])]
     for i in rows:
         for label, value in records.entities[i].flags:
             stems = [w.casefold() for w in re.findall(r"[A-Za-z]{4,}", label)]
@@ -2104,6 +2111,9 @@ _STATED = re.compile(r"(?i)\b(?:is|was|are|were|falls?|fell|due|starts?|started|
                      r"renews?|renewed|dated)\b(?:\s+[\w,]+){0,3}?\s*$")
 _PROPOSED = re.compile(r"(?i)\b(?:let's|let us|how about|what about|can we|could we|shall we|propose|suggest|free|"
                        r"available|instead|new|now|moved|extended|revised|changed|agreed|rescheduled)\b|\?")
+
+
+_CONDITION_AFTER = re.compile(r"(?i)\s(?:if|unless|should)\s(?:we|you|they|nobody|no one|notice)\b")
 
 
 def _plans(text: str) -> bool:

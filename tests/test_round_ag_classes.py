@@ -183,6 +183,7 @@ def test_whom_this_mail_is_said_to_copy():
     assert copied_problems("Vera Brandt is copied and joins the call.", people, d)
     assert not copied_problems("Felix Moss is copied and joins the call.", people, d)
     assert not copied_problems("I've copied in Felix.", people, d)
+    assert copied_problems("I have copied my colleague Vera Brandt, who will join the call.", people, d)
     assert not copied_problems("Vera was copied on the invoice thread last week.", people, d)
 
 
@@ -194,3 +195,44 @@ def test_a_day_a_reply_gives_of_the_request_it_answers():
     assert not restated_day_problems("That works - your training day on Tuesday 29 December is approved.", asked, 2026)
     leave = "Hi, could I take annual leave from 14 to 16 December?"
     assert not restated_day_problems("Your leave on 15 December is fine; you are back on 17 December.", leave, 2026)
+
+
+def test_a_greeting_by_full_name_the_records_give_another_address():
+    from officesim.evaluators.truth import greeted_name_problems
+
+    contacts = _book(("Suppliers", [["Supplier", "Contact", "Email"],
+                                    ["Driftwood Facilities", "Teo Fischer", "teo@driftwood.test"],
+                                    ["Saltmarsh Cleaning", "Teo Moreau", "teo@saltmarsh.test"]]))
+    records = build_records({"data/suppliers.xlsx": contacts}, 2026)
+    assert greeted_name_problems("Dear Teo Moreau,\n\nDF-2611-0395 repeats DF-2610-0357.", ["teo@driftwood.test"], records)
+    assert not greeted_name_problems("Dear Teo Fischer,\n\nDF-2611-0395 repeats.", ["teo@driftwood.test"], records)
+    assert not greeted_name_problems("Dear Teo,\n\nDF-2611-0395 repeats.", ["teo@driftwood.test"], records)
+
+
+def test_a_weekday_said_after_its_date():
+    from officesim.evaluators.facts import weekday_conflicts
+
+    assert weekday_conflicts("notice must be given by 30 January 2027 (a Monday)", 2026)
+    assert not weekday_conflicts("notice must be given by 30 January 2027 (a Saturday)", 2026)
+    assert not weekday_conflicts("due 30 January 2027, Monday 1 February 2027 is next", 2026)
+
+
+def test_a_flag_said_of_both_items_with_a_condition_after_it():
+    from officesim.evaluators.verdicts import Scope, read
+
+    def false(text: str) -> list:
+        return [v for v in read(text, _contracts(), Scope(year=2026)).verdicts if v.verdict == "false"]
+
+    assert false("Note that CTR-2314 (Elmstead Uniforms) and CTR-2321 both auto-renew if we miss the deadline.")
+    assert not false("CTR-2321 (Yarrow Energy) auto-renews if we miss the deadline.")
+    assert not false("If CTR-2314 auto-renewed, we would pay again.")
+
+
+def test_awaiting_payment_said_of_a_paid_invoice():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import not_yet_problems
+
+    rows = [["Invoice", "Amount", "Paid on"], ["TF-2610-0370", 2063.12, "2026-11-02"], ["TF-2611-0393", 2063.12, None]]
+    records = build_records({"data/i.xlsx": _book(("Invoices", rows))}, 2026)
+    assert not_yet_problems(cut("TF-2610-0370 is still awaiting payment and will be settled as normal.")[0], [], records)
+    assert not not_yet_problems(cut("TF-2611-0393 is still awaiting payment.")[0], [], records)
