@@ -22,7 +22,7 @@ from officesim.evaluators.records import id_key, name_key
 
 _MOST = r"biggest|largest|highest|greatest|top|best[- ]selling|best seller"
 _LEAST = r"smallest|lowest"
-_FIRST = r"oldest|earliest"
+_FIRST = r"oldest|earliest|most urgent|soonest"
 _LAST = r"latest|newest|most recent"
 _SUPERLATIVE = rf"(?P<sup>{_MOST}|{_LEAST}|{_FIRST}|{_LAST})"
 
@@ -128,6 +128,26 @@ def _gap_extremes(ranked: Ranked, sup: str) -> set[int]:
     return out
 
 
+def _change_extremes(ranked: Ranked, sup: str) -> set[int]:
+    """The rows of the greatest (least) change between two amount columns of the list (this period's revenue
+    and last year's), or between the values of a column that holds the change itself; none where the list has
+    neither."""
+    greatest = bool(re.fullmatch(f"{_MOST}|{_LAST}", sup.lower()))
+    numeric = {k: v for k, v in ranked.columns.items() if isinstance(v[0], float)}
+    written = [v for k, v in numeric.items() if _CHANGE.search(k) or _GAP.search(k)]
+    amounts = [v for k, v in numeric.items() if not (_CHANGE.search(k) or _GAP.search(k))
+               and (_AMOUNT.search(k) or _PERIOD_SAID.search(k) or any(not x.is_integer() for x in v))]
+    changes = written or [tuple(x - y for x, y in zip(a, b)) for a, b in combinations(amounts[:MAX_GAP_COLUMNS], 2)]
+    out: set[int] = set()
+    for values in changes:
+        for sign in ((1,) if written else (1, -1)):  # which of two columns is the later is not known: both ways
+            signed = [sign * v for v in values]
+            if all(v >= 0 for v in signed) or written:
+                best = max(signed) if greatest else min(signed)
+                out |= {i for i, v in enumerate(signed) if v == best}
+    return out
+
+
 def _extremes(ranked: Ranked, sup: str, every_column: bool = False) -> set[int]:
     """The rows a superlative may name in a list (see the module rules); ``every_column``: the extremes of
     each column of its kind, for a superlative of a change that names no column."""
@@ -220,12 +240,12 @@ _SAID = [
     re.compile(_NAME + r"\s+(?:is|was)\s+(?:the\s+(?:[a-z]+\s+){0,2}?(?:(?:that\s+)?we|I)\s+(?:owe|owed|pay|paid|spend|spent)"
                r"|owed|paid|due)\s+(?:the\s+)?(?P<sup>most|least)\b"),
     # "Yarrow Energy is our biggest supplier", "PO-4844 (the largest)"
-    re.compile(_NAME + r"\s*(?:,|\()?\s*(?:(?:is|was|remains|being|as)\s+)?(?:(?:our|the|their|its|by far the)\s+)+"
-               + _SUPERLATIVE + r"\b"),
+    re.compile(_NAME + r"\s*(?:,|\()?\s*(?:(?:is|was|remains|being|as|had|has|showed|shows|saw|sees|posted|recorded|"
+               r"made)\s+)?(?:(?:our|the|their|its|by far the)\s+)+" + _SUPERLATIVE + r"\b"),
     # "the largest of them was PO-4653", "the oldest is BS-2603-0101", "biggest supplier: Umber Freight"
     # ("earliest first: CTR-2426, …" says how a list is ordered, not which item is the earliest)
     re.compile(r"(?i:the\s+)?" + _SUPERLATIVE + r"(?!\s+(?:first|last|at the top|on top)\b)(?:\s+[a-z]+){0,3}?\s*(?:(?:(?:is|was)(?:\s+(?:for|from|of))?|:|-|–|—)\s*|,\s+)"
-               + _NAME),
+               r"(?:the\s+)?" + _NAME),
 ]
 
 
@@ -248,7 +268,11 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
                                f"task writes in {ranked.where} ({wrong} is, by {_amount_label(ranked)})")
                     break
                 extremes = _extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))
-                if _CHANGE.search(m.group(0)) or _PERIOD_SAID.search(text[max(0, m.start() - 30):m.end()]):
+                changed = _CHANGE.search(text[m.start():m.end() + 12])
+                if changed and (grown := _change_extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))):
+                    # "North showed the smallest increase": the least difference of two periods' amounts
+                    extremes = grown
+                elif changed or _PERIOD_SAID.search(text[max(0, m.start() - 30):m.end()]):
                     # "the largest increase": a change, by whichever column holds it; "last year's best
                     # seller": by the column of that period
                     extremes |= _extremes(ranked, sup, every_column=True)

@@ -236,3 +236,23 @@ def test_awaiting_payment_said_of_a_paid_invoice():
     records = build_records({"data/i.xlsx": _book(("Invoices", rows))}, 2026)
     assert not_yet_problems(cut("TF-2610-0370 is still awaiting payment and will be settled as normal.")[0], [], records)
     assert not not_yet_problems(cut("TF-2611-0393 is still awaiting payment.")[0], [], records)
+
+
+def test_the_smallest_increase_and_the_most_urgent_over_the_list_the_task_writes():
+    from officesim.evaluators.superlatives import ranked_lists, superlative_problems
+
+    header = ["Region", "Orders", "Revenue", "Sep 2025"]
+    before = {"r.xlsx": {"kind": "xlsx", "sheets": {"S": [header]}}}
+    gold = {"r.xlsx": {"kind": "xlsx", "sheets": {"S": [header, ["North", 40, 90000.5, 52738.0],
+                                                          ["South", 45, 80000.5, 59349.0],
+                                                          ["West", 60, 169578.5, 33470.5]]}}}
+    lists = ranked_lists(before, gold)
+    assert superlative_problems("Every region is ahead of September 2025; North showed the smallest increase.", lists)
+    assert not superlative_problems("Every region is ahead of September 2025; South showed the smallest increase.", lists)
+    header = ["Contract", "Supplier", "Notice by"]
+    before = {"c.xlsx": {"kind": "xlsx", "sheets": {"C": [header]}}}
+    gold = {"c.xlsx": {"kind": "xlsx", "sheets": {"C": [header, ["CTR-2301", "Quayside Print Works", "2026-11-01"],
+                                                          ["CTR-2302", "Heron Bay Resorts", "2026-12-02"]]}}}
+    lists = ranked_lists(before, gold)
+    assert superlative_problems("The most urgent is Heron Bay Resorts, with notice due by 2 December 2026.", lists)
+    assert not superlative_problems("The most urgent is Quayside Print Works, with notice due by 1 November.", lists)
