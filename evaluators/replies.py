@@ -96,3 +96,41 @@ def restated_day_problems(own: str, quoted: str, year: int | None) -> list[str]:
             out.append(f"{' '.join(own[m.start():end].split())[:90]!r} gives {said[0].text} as the day of the request "
                        f"it answers, but that message gives {', '.join(sorted({d.strftime('%d %B') for d in asked}))}")
     return out
+
+
+_NOTICE_SAID = re.compile(r"(?i)\b(?P<bound>more than|over|at least|under|less than|fewer than|only|just)?\s*"
+                          r"(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+                          r"fifteen|twenty|thirty)\s+(?P<unit>weeks?|days?)(?:['’]s?|s['’])?\s+(?:of\s+)?notice\b")
+_NOTICE_RULE = re.compile(r"(?i)\b(?:polic(?:y|ies)|rules?|requires?|required|asks? for|needs?|must|minimum|at least|"
+                          r"should|would|if|unless|for (?:leave|anything|requests?) (?:of|longer|over|more))\b")
+_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+          "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "twenty": 20, "thirty": 30}
+
+
+def notice_problems(own: str, quoted: str, answered: list[date], year: int | None) -> list[str]:
+    """Notice a reply says its reader gave ("thanks for giving more than two weeks' notice") that the days
+    between the request's arrival and the first day it asks for do not give; a rule's notice ("the policy asks
+    for two weeks' notice") is not read."""
+    asked = [c.value for c in claims_in(quoted, year=year, kinds=("date",)) if isinstance(c.value, date)]
+    if not asked or not answered:
+        return []
+    given = (min(asked) - answered[0]).days
+    if given < 0:
+        return []
+    out = []
+    for m in _NOTICE_SAID.finditer(own):
+        start = max(own.rfind(". ", 0, m.start()), own.rfind("\n", 0, m.start()), -1) + 1
+        end = min(x for x in (own.find(". ", m.end()), own.find("\n", m.end()), len(own)) if x >= 0)
+        if _NOTICE_RULE.search(own[start:end]):
+            continue
+        word = m.group("n").lower()
+        n = int(word) if word.isdigit() else _WORDS[word]
+        days = n * 7 if m.group("unit").lower().startswith("week") else n
+        bound = (m.group("bound") or "").lower()
+        ok = {"more than": given > days, "over": given > days, "under": given < days, "less than": given < days,
+              "fewer than": given < days}.get(bound, abs(given - days) <= 1 if m.group("unit").lower().startswith("day")
+                                               else abs(given - days) <= 3)
+        if not ok:
+            out.append(f"{' '.join(own[start:end].split())[:90]!r} says {m.group(0).strip()}, but the request arrived "
+                       f"{answered[0]:%d %B} for {min(asked):%d %B}: {given} days")
+    return out

@@ -33,11 +33,12 @@ from officesim.evaluators.records import FULL_NAME, GENERIC, Records, people_col
 from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
 from officesim.evaluators.tenure import joined_problems
 from officesim.evaluators.months_said import month_problems
+from officesim.evaluators.absences import off_day_problems, written_absences
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
 from officesim.evaluators.day_counts import DAY_SPAN, day_count_problems
 from officesim.evaluators.consistency import day_total_problems, kind_count_problems
-from officesim.evaluators.replies import answered_days, quoted_text, restated_day_problems, restated_range_problems
+from officesim.evaluators.replies import answered_days, notice_problems, quoted_text, restated_day_problems, restated_range_problems
 from officesim.evaluators.statements import items_above, list_sizes
 from officesim.evaluators.superlatives import listed_first_problems, ranked_lists, superlative_problems
 from officesim.evaluators.written_tables import direction_problems, moved_figure_problems
@@ -1847,6 +1848,44 @@ def copied_problems(body: str, people: Iterable[str], directory) -> list[str]:
     return out
 
 
+_MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december"]
+_MONTH_YEAR = re.compile(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(20\d\d)\b")
+# a report's period: "the sheet for August 2026", "covering September 2026", a subject "Revenue by region, August 2026"
+_PERIOD_OF = re.compile(r"(?i)(?:\b(?:for|covers?|covering|of)\s+(?:the\s+month\s+of\s+)?|^[^\n]*,\s*)$")
+
+
+def task_months(state: EvalState) -> frozenset[tuple[int, int]]:
+    """The (year, month) pairs the instruction and the gold's own words and file names give: the periods the
+    task is about. Once per state."""
+    if "task_months" not in state.memo:
+        texts = [state.instruction or "", *gold_written(state), str(state.gold_answer or "")]
+        found = {(int(m.group(2)), _MONTH_NAMES.index(m.group(1).lower()) + 1) for t in texts
+                 for m in _MONTH_YEAR.finditer(t)}
+        for path in set(state.gold or {}) - set(state.before or {}):
+            found |= {(int(y), int(mo)) for y, mo in re.findall(r"(20\d\d)-(0[1-9]|1[0-2])(?!\d)", path)}
+        state.memo["task_months"] = frozenset(found)
+    return state.memo["task_months"]
+
+
+def period_month_problems(text: str, months: frozenset[tuple[int, int]]) -> list[str]:
+    """A month said as the period of what the text sends ("the revenue-by-region sheet for August 2026") that is
+    none of the task's months, where the task gives months of that year: the report is of September."""
+    if not months:
+        return []
+    out = []
+    for m in _MONTH_YEAR.finditer(text):
+        said = (int(m.group(2)), _MONTH_NAMES.index(m.group(1).lower()) + 1)
+        if said in months or said[0] not in {y for y, _m in months} or \
+                re.match(r"(?i)\s*(?:-|–|—|to|until|through|and)\s", text[m.end():m.end() + 10]):
+            continue  # "covering July 2026 to September 2026": the start of a range
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if _PERIOD_OF.search(text[max(line_start, m.start() - 40):m.start()]):
+            out.append(f"{' '.join(text[line_start:m.end()].split())[-90:]!r} gives {m.group(0)} as the period, but "
+                       f"the task is about {', '.join(f'{_MONTH_NAMES[mo - 1].title()} {y}' for y, mo in sorted(months))}")
+    return out
+
+
 def contacted_on(claim: Claim, text: str, records: Records, addressed: Iterable[str] = ()) -> bool:
     """Whether a date said with a verb of writing ("you reminded us about it on 10 May", "Amara wrote on 10
     October") is a day a mail was sent from or to a party the text names or is written to."""
@@ -2131,6 +2170,8 @@ def written_truth(state: EvalState) -> Truth:
         if place.quoted:
             truth.false += [f"{place.where}: {w}" for w in restated_range_problems(place.body, place.quoted, state.year)]
             truth.false += [f"{place.where}: {w}" for w in restated_day_problems(place.body, place.quoted, state.year)]
+            truth.false += [f"{place.where}: {w}" for w in notice_problems(place.body, place.quoted, list(place.answered),
+                                                                            state.year)]
         if place.to is not None:
             truth.false += [f"{place.where}: {w}" for w in your_message_day_problems(place.body, place.to, state)]
             truth.false += [f"{place.where}: {w}" for w in addressee_away_problems(place.body, place.to, records, state.year)]
@@ -2161,6 +2202,11 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in forwarded_items_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in attendance_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in quarter_span_problems(place.text)]
+        truth.false += [f"{place.where}: {w}" for w in period_month_problems(place.text, task_months(state))]
+        if "written_absences" not in state.memo:
+            state.memo["written_absences"] = written_absences(state.before or {}, state.files)
+        truth.false += [f"{place.where}: {w}" for w in off_day_problems(place.text, records, state.year,
+                                                                         state.memo["written_absences"])]
         truth.false += [f"{place.where}: {w}" for w in folder_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in weekday_conflicts(place.text, state.year)]
         if place.to is not None:

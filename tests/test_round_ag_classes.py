@@ -256,3 +256,43 @@ def test_the_smallest_increase_and_the_most_urgent_over_the_list_the_task_writes
     lists = ranked_lists(before, gold)
     assert superlative_problems("The most urgent is Heron Bay Resorts, with notice due by 2 December 2026.", lists)
     assert not superlative_problems("The most urgent is Quayside Print Works, with notice due by 1 November.", lists)
+
+
+def test_a_reports_period_said_as_another_month():
+    from officesim.evaluators.truth import period_month_problems
+
+    months = frozenset({(2026, 9), (2025, 9)})
+    assert period_month_problems("Revenue by region, August 2026\nHere is the sheet for August 2026.", months)
+    assert not period_month_problems("Revenue by region, September 2026\nHere is the sheet for September 2026; "
+                                     "October 2026 comes next month. In August 2026 we sold less.", months)
+    assert not period_month_problems("The quarter covers July 2026 to September 2026.", months)
+
+
+def test_people_said_to_be_off_on_a_day_none_of_their_absences_covers():
+    from officesim.evaluators.absences import off_day_problems, written_absences
+
+    leave = _book(("Leave", [["Employee", "Type", "Start", "End"], ["Luca Iyer", "Annual leave", "2026-12-29", "2026-12-30"],
+                             ["Lucia Nair", "Annual leave", "2026-12-30", "2027-01-01"],
+                             ["Priya Rossi", "Training", "2026-12-29", "2026-12-29"]]))
+    records = build_records({"data/leave.xlsx": leave}, 2026)
+    assert off_day_problems("Luca Iyer and Priya Rossi are already off on 30 December 2026, so I can't.", records, 2026)
+    assert not off_day_problems("Luca Iyer and Lucia Nair are already off on 30 December 2026, so I can't.", records, 2026)
+    assert not off_day_problems("If Priya Rossi is off on 30 December, Luca covers.", records, 2026)
+    # a leave the episode has just recorded counts too
+    written = written_absences({}, {"data/new.xlsx": _book(("Leave", [["Employee", "Start", "End"],
+                                                                      ["Luca Iyer", "2026-12-31", "2027-01-01"]]))})
+    assert not off_day_problems("Luca Iyer is already off on 31 December 2026.", records, 2026, written)
+    assert off_day_problems("Luca Iyer is already off on 31 December 2026.", records, 2026)
+
+
+def test_notice_a_reply_says_its_reader_gave():
+    from datetime import date
+
+    from officesim.evaluators.replies import notice_problems
+
+    asked = "Could I take annual leave from 14 to 16 December?"
+    sent = [date(2026, 12, 5)]  # 9 days before
+    assert notice_problems("Thanks for giving more than two weeks' notice - approved.", asked, sent, 2026)
+    assert not notice_problems("Thanks for giving 9 days' notice - approved.", asked, sent, 2026)
+    assert not notice_problems("The policy asks for two weeks' notice for leave this long.", asked, sent, 2026)
+    assert not notice_problems("Thanks for giving more than a week's notice.", asked, sent, 2026)

@@ -1,0 +1,102 @@
+"""Who is off on a day: "Luca Iyer and Priya Rossi are already off on 30 December 2026".
+
+A sentence that names people by full name and says they are off (on leave, away, out) on a day is false of a
+person the records give absences to (rows with a first and a last day under labels that say so) none of which
+covers that day. People with no such rows are not judged; a plan, a condition or a denial is not read. Pure
+functions of the records.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+from officesim.evaluators.claims import claims_in
+from officesim.evaluators.records import FULL_NAME, Records, name_key
+
+_OFF = re.compile(r"(?i)\b(?:are|is|were|was)\s+(?:already\s+|both\s+|also\s+)*(?:off|on (?:annual )?leave|away|out of "
+                  r"(?:the )?office|absent)\s+(?:on|for)\s+")
+_NOT_READ = re.compile(r"(?i)\b(?:not|n't|if|unless|would|will|might|may|could|should|never|no one|nobody)\b")
+_FIRST_LABEL = re.compile(r"(?i)\b(?:start|from\b|first|begin)")
+_LAST_LABEL = re.compile(r"(?i)\b(?:end|to\b|until|last|finish)")
+MAX_ROWS = 40  # absences of one person read
+_ABSENCE_TABLE = re.compile(r"(?i)leave|absen|holiday|time.?off|pto|vacation|rota|out.?of.?office")
+
+
+def _spans(records: Records, person: str) -> list[tuple[date, date]]:
+    out = []
+    for i in records.by_key.get(person, ())[:MAX_ROWS * 5]:
+        if not _ABSENCE_TABLE.search(records.entities[i].collection):
+            continue  # an employment or a contract runs from a first to a last day too
+        days = [(label, a.value) for label, a in records.entities[i].values("date") if isinstance(a.value, date)]
+        first = [d for label, d in days if _FIRST_LABEL.search(label)]
+        last = [d for label, d in days if _LAST_LABEL.search(label) and not _FIRST_LABEL.search(label)]
+        if len(first) == 1 and len(last) == 1 and first[0] <= last[0]:
+            out.append((first[0], last[0]))
+    return out
+
+
+def _day(cell: object) -> date | None:
+    if isinstance(cell, datetime):
+        return cell.date()
+    if isinstance(cell, date):
+        return cell
+    if isinstance(cell, str) and len(cell) <= 20:
+        found = [c.value for c in claims_in(cell, year=None, kinds=("date",)) if isinstance(c.value, date)]
+        return found[0] if len(found) == 1 else None
+    return None
+
+
+def written_absences(before: dict[str, dict], after: dict[str, dict]) -> dict[str, list[tuple[date, date]]]:
+    """The absences the episode wrote (rows it added or changed with a first and a last day), by person."""
+    out: dict[str, list[tuple[date, date]]] = {}
+    for path, entry in after.items():
+        old = before.get(path)
+        if entry.get("kind") != "xlsx" or old == entry:
+            continue
+        for sheet, rows in (entry.get("sheets") or {}).items():
+            if not rows or not _ABSENCE_TABLE.search(f"{path}#{sheet}"):
+                continue
+            header = ["" if c is None else str(c) for c in rows[0]]
+            first = [j for j, h in enumerate(header) if _FIRST_LABEL.search(h)]
+            last = [j for j, h in enumerate(header) if _LAST_LABEL.search(h) and not _FIRST_LABEL.search(h)]
+            if len(first) != 1 or len(last) != 1:
+                continue
+            held = {tuple(r) for r in (((old or {}).get("sheets") or {}).get(sheet) or [])}
+            for row in rows[1:MAX_WRITTEN]:
+                if tuple(row) in held:
+                    continue
+                a, b = (_day(row[j]) if j < len(row) else None for j in (first[0], last[0]))
+                if a and b and a <= b:
+                    for cell in row:
+                        if isinstance(cell, str) and FULL_NAME.fullmatch(cell.strip()):
+                            out.setdefault(name_key(cell), []).append((a, b))
+    return out
+
+
+MAX_WRITTEN = 5_000  # rows of one written sheet read
+
+
+def off_day_problems(text: str, records: Records, year: int | None,
+                     written: dict[str, list[tuple[date, date]]] | None = None) -> list[str]:
+    """People said to be off on a day that none of their absences covers; ``written``: the absences the
+    episode wrote (a leave it has just recorded is not in the records)."""
+    written = written or {}
+    out = []
+    for m in _OFF.finditer(text):
+        dot = text.rfind(". ", 0, m.start())
+        start = max(dot + 2 if dot >= 0 else 0, text.rfind("\n", 0, m.start()) + 1)
+        subject = text[start:m.start()]
+        if _NOT_READ.search(subject) or _NOT_READ.search(m.group(0)):
+            continue
+        day = [c.value for c in claims_in(text[m.end():m.end() + 40], year=year, kinds=("date",))
+               if isinstance(c.value, date)][:1]
+        if not day:
+            continue
+        for n in FULL_NAME.finditer(subject):
+            spans = _spans(records, name_key(n.group(0))) + written.get(name_key(n.group(0)), [])
+            if spans and not any(a <= day[0] <= b for a, b in spans):
+                out.append(f"{' '.join(text[start:m.end() + 20].split())!r} says {n.group(0)} is off on "
+                           f"{day[0].isoformat()}, but their absences in the records run "
+                           f"{', '.join(f'{a.isoformat()} to {b.isoformat()}' for a, b in spans[:4])}")
+    return out
