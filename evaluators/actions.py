@@ -21,7 +21,7 @@ from officesim.evaluators.text import NUMBER_WORDS
 # (the stem that names the claim, what in the office shows it, its past forms)
 _VERBS: tuple[tuple[str, str, str], ...] = (
     ("attach", "attachment", r"attached"),
-    ("send", "mail", r"sent|dropped (?:[\w'’-]+ ){1,5}?(?:a |an )?(?:short |quick |brief )?(?:note|line|message|e-?mail|mail)\b|e-?mailed|mailed|forwarded|copied|cc'?d|circulated|shared|passed(?: it| this| them)? on|"
+    ("send", "mail", r"sent|(?:dropped|did drop) (?:[\w'’-]+ ){1,5}?(?:a |an )?(?:short |quick |brief )?(?:note|line|message|e-?mail|mail)\b|did (?:send|e-?mail)|e-?mailed|mailed|forwarded|copied|cc'?d|circulated|shared|passed(?: it| this| them)? on|"
                      r"notified|informed|told|asked|escalated|contacted|written to|wrote to|reached out to|replied|"
                      r"let (?:[\w-]+ ){1,5}know|passed (?:it |this |them |the [\w-]+ |these [\w-]+ ){0,1}(?:on )?to|(?:been|got|gotten) in touch with|checked with|confirmed with|"
                      r"discussed (?:[\w-]+ ){0,2}with"),

@@ -296,3 +296,11 @@ def test_notice_a_reply_says_its_reader_gave():
     assert not notice_problems("Thanks for giving 9 days' notice - approved.", asked, sent, 2026)
     assert not notice_problems("The policy asks for two weeks' notice for leave this long.", asked, sent, 2026)
     assert not notice_problems("Thanks for giving more than a week's notice.", asked, sent, 2026)
+
+
+def test_i_did_drop_someone_a_note_is_a_mail_sent():
+    from officesim.evaluators.actions import action_claims
+
+    said = "Nothing was open, so I left the call as it was; I did drop Pablo Novak a short note to say so."
+    assert [c.stem for c in action_claims(said)] == ["send"]
+    assert not action_claims("Nothing was open, so I left the call description as it was.")
