@@ -304,3 +304,24 @@ def test_i_did_drop_someone_a_note_is_a_mail_sent():
     said = "Nothing was open, so I left the call as it was; I did drop Pablo Novak a short note to say so."
     assert [c.stem for c in action_claims(said)] == ["send"]
     assert not action_claims("Nothing was open, so I left the call description as it was.")
+
+
+def test_your_leave_said_approved_where_it_is_pending():
+    from officesim.evaluators.verdicts import Scope, read
+
+    staff = _book(("Staff", [["Name", "Email", "Role"], ["Dmitri Mensah", "dmitri.mensah@x.test", "Account Manager"],
+                             ["Ines Nair", "ines.nair@x.test", "Sales Director"]]))
+    leave = _book(("Leave", [["Employee", "Type", "Start", "End", "Status"],
+                             ["Dmitri Mensah", "Annual leave", "2026-10-19", "2026-10-20", "Pending"],
+                             ["Dmitri Mensah", "Annual leave", "2026-08-03", "2026-08-07", "Approved"],
+                             *[["Ines Nair", "Annual leave", f"2026-0{m}-01", f"2026-0{m}-02", s]
+                               for m, s in zip(range(1, 9), ["Approved", "Pending", "Rejected"] * 3)]]))
+    records = build_records({"data/staff.xlsx": staff, "data/leave.xlsx": leave}, 2026)
+
+    def false(text: str) -> list:
+        return [v for v in read(text, records, Scope(year=2026), addressee="dmitri.mensah@x.test").verdicts
+                if v.verdict == "false"]
+
+    said = "Hi Dmitri,\n\nAs your leave on 19-20 October {}, I've booked the meeting for Wednesday 21 October."
+    assert false(said.format("has been approved"))
+    assert not false(said.format("is still pending"))
