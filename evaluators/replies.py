@@ -14,6 +14,7 @@ from typing import Any
 
 from officesim.evaluators.claims import claims_in
 from officesim.evaluators.facts import QUOTE_HEADER
+from officesim.evaluators.text import NUMBER_WORDS
 
 # what stands between the two ends of a range: "10-11 November", "from 10 to 12 November", "until"
 _GAP = re.compile(r"(?i)\s*(?:-|–|—|to|until|till|through|thru)\s*(?:[A-Za-z]+,?\s+)?")
@@ -99,13 +100,10 @@ def restated_day_problems(own: str, quoted: str, year: int | None) -> list[str]:
 
 
 _NOTICE_SAID = re.compile(r"(?i)\b(?P<bound>more than|over|at least|under|less than|fewer than|only|just)?\s*"
-                          r"(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-                          r"fifteen|twenty|thirty)\s+(?P<unit>weeks?|days?)(?:['’]s?|s['’])?\s+(?:of\s+)?notice\b")
+                          r"(?P<n>\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+(?P<unit>weeks?|days?)(?:['’]s?|s['’])?\s+"
+                          r"(?:of\s+)?notice\b")
 _NOTICE_RULE = re.compile(r"(?i)\b(?:polic(?:y|ies)|rules?|requires?|required|asks? for|needs?|must|minimum|at least|"
                           r"should|would|if|unless|for (?:leave|anything|requests?) (?:of|longer|over|more))\b")
-_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-          "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "twenty": 20, "thirty": 30}
-
 
 def notice_problems(own: str, quoted: str, answered: list[date], year: int | None) -> list[str]:
     """Notice a reply says its reader gave ("thanks for giving more than two weeks' notice") that the days
@@ -124,7 +122,7 @@ def notice_problems(own: str, quoted: str, answered: list[date], year: int | Non
         if _NOTICE_RULE.search(own[start:end]):
             continue
         word = m.group("n").lower()
-        n = int(word) if word.isdigit() else _WORDS[word]
+        n = int(word) if word.isdigit() else NUMBER_WORDS[word]
         days = n * 7 if m.group("unit").lower().startswith("week") else n
         bound = (m.group("bound") or "").lower()
         ok = {"more than": given > days, "over": given > days, "under": given < days, "less than": given < days,

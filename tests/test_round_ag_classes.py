@@ -4,20 +4,11 @@ false twins that must still fail. Pure functions over small texts and records.""
 from __future__ import annotations
 
 from officesim.evaluators.records import build_records
-from officesim.evaluators.statements import cut
-from officesim.evaluators.verdicts import range_end_problems
+from tests.test_round_y_classes import _ranges
 
 
 def _book(*sheets: tuple[str, list[list]]) -> dict:
     return {"kind": "xlsx", "sheet_order": [n for n, _r in sheets], "sheets": dict(sheets)}
-
-
-def _ranges(text: str, records) -> list:
-    out = []
-    for st in cut(text):
-        ids = [i for k in records.keys_in(st.text) for i in records.by_key.get(k, ())]
-        out += range_end_problems(st, ids, records, 2026)
-    return out
 
 
 def test_a_range_in_day_month_numbers_is_read_in_the_reading_its_row_gives():
