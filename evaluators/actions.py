@@ -250,13 +250,16 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
             # whom the object names as copied in ("asked to cancel it, with Chloe in copy") may be a copy
             direct = people_named(_COPY_PART.split(_object(claim))[0]) \
                 if people_named is not None and episode.addressed is not None and _WRITTEN_TO.match(verb) else []
-            if whom and any(not (g & reached) for g in groups) and not _EARLIER.search(claim.sentence):
+            # "before the episode" is said in the claim's own clause, not by another clause's day ("…, and I've
+            # booked a meeting on Wednesday 21 October")
+            earlier = _EARLIER.search(_clause(claim)) is not None
+            if whom and any(not (g & reached) for g in groups) and not earlier:
                 ok = False
-            elif direct and any(not (g & episode.addressed) for g in direct) and not _EARLIER.search(claim.sentence):
+            elif direct and any(not (g & episode.addressed) for g in direct) and not earlier:
                 ok = False
             elif named:  # sent in this episode, or before it ("Already sent to Anton yesterday")
                 ok = any(named & to for _w, to in episode.mails) or (
-                    bool(named & episode.mailed_before) and _EARLIER.search(claim.sentence) is not None)
+                    bool(named & episode.mailed_before) and earlier)
             elif re.match(r"(?i)(?:you|it to you|them to you|this|these|the attached|below)\b", after) or (
                     attachments and not _WRITTEN_TO.search(claim.words) and not re.search(r"(?i)\bto$", claim.words)):  # "sent the list", attached here; not "written
                 # to each of the six suppliers", whom the attachment does not reach
