@@ -375,12 +375,14 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if own:
             reading.verdicts += relative_day_problems(st, own, records, scope)
             reading.verdicts += comparison_problems(st, own, records, scope)
-            reading.verdicts += state_problems(st, own + [i for i in you if i not in own] if _YOUR.search(st.text)
-                                               else own, spans, records, scope)
+            reading.verdicts += state_problems(st, own, spans, records, scope)
             reading.verdicts += measure_problems(st, own, records, scope)
         elif you and _YOUR.search(st.text):
-            # "As your leave on 19-20 October has been approved": the reader's own rows
-            reading.verdicts += state_problems(st, you, spans, records, scope)
+            # "As your leave on 19-20 October has been approved": the reader's own rows, but those the task or
+            # the episode changes (the leave it approves), which the workbook's checks read
+            touched = set(scope.changed) | set(scope.done)
+            kept = [i for i in you if not touched.intersection(records.entities[i].keys)]
+            reading.verdicts += state_problems(st, kept, spans, records, scope)
         rivals = [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
                   for name, item, ids in binder.rival_names(st.text) if not _said_together(name, ids, scope.texts)]
         reading.verdicts += rivals
