@@ -240,7 +240,9 @@ def _nearest_day(day: int, weekday: int | None, year: int | None) -> date | None
 
 _WEEKDAYS = ["mon", "tues", "wednes", "thurs", "fri", "satur", "sun"]
 _WEEKDAY_AFTER = re.compile(r"(?i)\s*(?:\(\s*|,\s*)(?:which is\s+|that is\s+|that's\s+|it's\s+)?(?:a\s+)?"
-                            r"(mon|tues|wednes|thurs|fri|satur|sun)day\b(?!,?\s*(?:the\s+)?\d)")
+                            r"(mon|tues|wednes|thurs|fri|satur|sun)day\b(?!,?\s*(?:the\s+)?\d)"
+                            # "9–11 November (Monday to Wednesday)": the weekdays of the range, not of its last day
+                            r"(?!\s*(?:to|-|–|—|and|through|until|till)\b)")
 
 
 def weekday_conflicts(text: str, year: int | None = None) -> list[str]:

@@ -198,10 +198,15 @@ def addressee_role_problems(text: str, addressees: list[str], records: Records,
               for label, k in records.entities[i].names if NAME_COLUMN.match(label)} for a in addressees[:20]]
     out = []
     for m in _YOU_AS.finditer(text):
+        # the one called by first name right before ("Anton, copying you as Head of Finance")
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start() + 1]
+        vocative = re.match(r"\s*([A-Z][a-z]+),", line)
+        called = re.search(r"([A-Z][a-z]+)\s*,?\s*$", text[max(0, m.start() - 30):m.start() + 1].rstrip(", ")) or vocative
         if len(named) == 1:
             people = named[0]
-        else:  # several addressees: the one called by first name right before ("Anton, as Head of Purchasing")
-            called = re.search(r"([A-Z][a-z]+)\s*,?\s*$", text[max(0, m.start() - 30):m.start() + 1].rstrip(", "))
+            if vocative and not any(k.split()[0] == vocative.group(1).lower() for k in people):
+                continue  # written to Rafael, this line speaks to Anton, who is copied
+        else:  # several addressees
             people = set().union(*[p for p in named if called and any(k.split()[0] == called.group(1).lower() for k in p)]) \
                 if called else set()
         if len(people) != 1:
@@ -224,7 +229,7 @@ def addressee_role_problems(text: str, addressees: list[str], records: Records,
 # "Copying Chloe in her role as Finance Manager"
 _TITLED = re.compile(r"(?i)(?:\b(?P<whose>your|her|his|their)\s+(?:\w+\s+){0,2}?(?:role|job|year|years|time|work|position)"
                      r"|\b(?P<you>you))\s+as\s+(?:the\s+|our\s+|a\s+|an\s+)?(?-i:(?P<title>(?:[A-Z][A-Za-z&-]*\s+){0,3}(?:" + _TITLE_NOUNS
-                     + r"))(?![\w-]))")
+                     + r")(?:\s+of\s+(?:the\s+)?[A-Z][A-Za-z&-]*(?:\s+[A-Z][A-Za-z&-]*)?)?)(?![\w-]))")  # "Head of Finance"
 _FIRST_NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
 
 
@@ -257,7 +262,13 @@ def titled_role_problems(text: str, addressees: list[str], copied: list[str], re
         before = text[max(0, m.start() - 60):m.start()]
         if _NOT_PLAIN.search(before[-30:] + m.group(0)):
             continue
-        if m.group("you") or m.group("whose").lower() == "your":
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        vocative = re.match(r"\s*([A-Z][a-z]+),", line)
+        if (m.group("you") or m.group("whose").lower() == "your") and vocative and \
+                any(first == vocative.group(1).lower() for first in cc.values()):
+            # "Anton, copying you as Head of Finance" in a mail to Rafael: the one the line calls by name
+            people = [k for k, first in cc.items() if first == vocative.group(1).lower()]
+        elif m.group("you") or m.group("whose").lower() == "your":
             people = list(to) if len(to) == 1 else []
         else:  # the person copied or written to whose first name stands last before it in the sentence
             sentence = before.rsplit(".", 1)[-1]

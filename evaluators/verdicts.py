@@ -497,10 +497,12 @@ def changed_value_problems(st: Statement, records: Records, scope: Scope) -> lis
     done = [cell for key in keys for cell in scope.done.get(key, ())]
     rows = {i for key in keys for i in records.named(key)}
     readings: dict[tuple[int, int], list[Claim]] = {}  # "12/11/2026" is read both ways: fine if one reading is
-    values = claims_in(st.text, year=scope.year, kinds=("date", "number", "time"))
+    # "invoiced in 2026", "invoiced in 2026 GBP 134,651.76" (the currency is the next amount's): a year is no
+    # value, nor the end of the words that label the next one
+    values = [c for c in claims_in(st.text, year=scope.year, kinds=("date", "number", "time"))
+              if not (c.kind == "number" and _YEAR.fullmatch(c.text.strip()))]
     for c in values:
-        if not (c.kind == "number" and not c.currency and _YEAR.fullmatch(c.text.strip())):  # "invoiced in 2026"
-            readings.setdefault((c.start, c.end), []).append(c)
+        readings.setdefault((c.start, c.end), []).append(c)
     out = []
     for (start, end), same_words in readings.items():
         if any(c.kind == "number" for c in same_words) and MEASURE.match(st.text, end):

@@ -335,3 +335,40 @@ def test_an_earlier_day_of_another_clause_does_not_excuse_a_claim():
     assert problems("I've already replied to Amara Ueda with ship dates, and I've booked a meeting with you on "
                     "Wednesday 21 October 2026 at 09:00.")
     assert not problems("I replied to Amara Ueda on 12 October with ship dates.")
+
+
+def test_the_weekdays_of_a_range_after_it():
+    from officesim.evaluators.facts import weekday_conflicts
+
+    assert not weekday_conflicts("Approved: 9–11 November 2026 (Monday to Wednesday).", 2026)
+    assert weekday_conflicts("Approved: 11 November 2026 (a Monday).", 2026)
+
+
+def test_a_year_before_a_currency_word_is_no_amount_of_a_changed_cell():
+    from officesim.evaluators.records import changed_cells
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import Scope, changed_value_problems
+
+    header = ["Contract", "Supplier", "Annual value", "Invoiced 2026"]
+    before = {"data/c.xlsx": _book(("Register", [header, ["CTR-2314", "Umber Freight", 75000.0, None]]))}
+    after = {"data/c.xlsx": _book(("Register", [header, ["CTR-2314", "Umber Freight", 75000.0, 134651.76]]))}
+    records = build_records(before, 2026)
+    scope = Scope(changed=changed_cells(before, after, 2026), year=2026)
+
+    def false(text: str) -> list:
+        return changed_value_problems(cut(text)[0], records, scope)
+
+    assert not false("For CTR-2314 (Umber Freight): annual value GBP 75,000.00, invoiced in 2026 GBP 134,651.76.")
+    assert false("For CTR-2314 (Umber Freight): annual value GBP 75,000.00, invoiced in 2026 GBP 143,651.76.")
+
+
+def test_you_as_a_title_is_of_the_person_the_line_calls_by_name():
+    from officesim.evaluators.roles import titled_role_problems
+
+    staff = _book(("Staff", [["Name", "Email", "Role"], ["Rafael Rahman", "rafael.rahman@x.test", "Accountant"],
+                             ["Anton Hart", "anton.hart@x.test", "Head of Finance"]]))
+    records = build_records({"data/staff.xlsx": staff}, 2026)
+    to, cc = ["rafael.rahman@x.test"], ["anton.hart@x.test"]
+    said = "Hi Rafael,\n\nYE-2610-0374: Approved.\nAnton, copying you as {} since it is £5,000.00 or more."
+    assert not titled_role_problems(said.format("Head of Finance"), to, cc, records)
+    assert titled_role_problems(said.format("Finance Director"), to, cc, records)
