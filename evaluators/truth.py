@@ -26,7 +26,7 @@ from officesim.evaluators.actions import (Episode, record_words, action_claims, 
                                           counted_action_problems, mail_key, verb_of)
 from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentence_at, heading_over, scaled_by_words, added_text, calendar_events, claims_in, directory_of,
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
-from officesim.evaluators.facts import own_text, weekday_conflicts
+from officesim.evaluators.facts import MONTHS, own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
 from officesim.evaluators.record_counts import Work, changed_rows, counts_office_things
 from officesim.evaluators.records import FULL_NAME, GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
@@ -1848,9 +1848,7 @@ def copied_problems(body: str, people: Iterable[str], directory) -> list[str]:
     return out
 
 
-_MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                "november", "december"]
-_MONTH_YEAR = re.compile(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(20\d\d)\b")
+_MONTH_YEAR = re.compile(r"(?i)\b(" + "|".join(MONTHS) + r")\s+(20\d\d)\b")
 # a report's period: "the sheet for August 2026", "covering September 2026", a subject "Revenue by region, August 2026"
 _PERIOD_OF = re.compile(r"(?i)(?:\b(?:for|covers?|covering|of)\s+(?:the\s+month\s+of\s+)?|^[^\n]*,\s*)$")
 
@@ -1860,7 +1858,7 @@ def task_months(state: EvalState) -> frozenset[tuple[int, int]]:
     task is about. Once per state."""
     if "task_months" not in state.memo:
         texts = [state.instruction or "", *gold_written(state), str(state.gold_answer or "")]
-        found = {(int(m.group(2)), _MONTH_NAMES.index(m.group(1).lower()) + 1) for t in texts
+        found = {(int(m.group(2)), MONTHS.index(m.group(1).lower()) + 1) for t in texts
                  for m in _MONTH_YEAR.finditer(t)}
         for path in set(state.gold or {}) - set(state.before or {}):
             found |= {(int(y), int(mo)) for y, mo in re.findall(r"(20\d\d)-(0[1-9]|1[0-2])(?!\d)", path)}
@@ -1875,14 +1873,14 @@ def period_month_problems(text: str, months: frozenset[tuple[int, int]]) -> list
         return []
     out = []
     for m in _MONTH_YEAR.finditer(text):
-        said = (int(m.group(2)), _MONTH_NAMES.index(m.group(1).lower()) + 1)
+        said = (int(m.group(2)), MONTHS.index(m.group(1).lower()) + 1)
         if said in months or said[0] not in {y for y, _m in months} or \
                 re.match(r"(?i)\s*(?:-|–|—|to|until|through|and)\s", text[m.end():m.end() + 10]):
             continue  # "covering July 2026 to September 2026": the start of a range
         line_start = text.rfind("\n", 0, m.start()) + 1
         if _PERIOD_OF.search(text[max(line_start, m.start() - 40):m.start()]):
             out.append(f"{' '.join(text[line_start:m.end()].split())[-90:]!r} gives {m.group(0)} as the period, but "
-                       f"the task is about {', '.join(f'{_MONTH_NAMES[mo - 1].title()} {y}' for y, mo in sorted(months))}")
+                       f"the task is about {', '.join(f'{MONTHS[mo - 1].title()} {y}' for y, mo in sorted(months))}")
     return out
 
 
