@@ -521,11 +521,17 @@ def _part_of(fact: Claim, other: Claim, text: str) -> bool:
     """Whether an expected value is given as a part of the other ("£480.00 of the £516.00 claimed") or as the
     whole the other is a part of ("£134,651.76 (of which £46,042.75 not yet paid)"):
     the whole it is a part of, not an alternative answer."""
-    return fact.end <= other.start and (_OF.fullmatch(text, fact.end, other.start) is not None
-                                        or _OF_WHICH.fullmatch(text, fact.end, other.start) is not None
-                                        or _PART_AFTER.match(text, other.end) is not None
-                                        or (text[:other.start].rstrip().endswith("(")
-                                            and _STATE_AFTER.match(text, other.end) is not None))
+    start = other.start  # a currency code written before the amount is not part of its claim: "(GBP 15,142.82 unpaid)"
+    code = _CODE_BEFORE.search(text, max(fact.end, start - 6), start)
+    start = code.start() if code else start
+    return fact.end <= start and (_OF.fullmatch(text, fact.end, start) is not None
+                                  or _OF_WHICH.fullmatch(text, fact.end, start) is not None
+                                  or _PART_AFTER.match(text, other.end) is not None
+                                  or (text[:start].rstrip().endswith("(")
+                                      and _STATE_AFTER.match(text, other.end) is not None))
+
+
+_CODE_BEFORE = re.compile(r"\b[A-Z]{3}\s*$")
 
 
 # the other said as a part of what comes before it: "invoiced £128,172.62 across 37 invoices (£32,314.27 of

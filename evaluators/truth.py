@@ -46,7 +46,7 @@ from officesim.evaluators.task_sets import (ItemSet, named_total_problems, part_
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
 from officesim.evaluators.verdicts import (LIMIT_AFTER, MEASURE, Reading, Scope, said_as_limit, date_after_span, share_of_text, sum_of_sentence, day_count_of_records, event_date_of_named, event_time_on_day, named_in_event, named_with_record, read,
-                                          said_as_rate, statements_about, true_of_records, worked_out, counts_named_ids)
+                                          said_as_rate, statements_about, true_of_records, worked_out, counts_named_ids, share_of_named, amount_of_id_before)
 
 SHOWN = 4  # false statements named in a check's message
 
@@ -2322,6 +2322,10 @@ def _true_context(state: EvalState):
                 # "at 10am - the 9:00 slot wasn't free as I already have a meeting until 9:45": the calendar's
                 claim.kind == "time" and event_time_on_day(claim, text, records, state.year)) or (
                 share_of_text(claim, text, state.year) or sum_of_sentence(claim, text, state.year)) or (
+                # "the £741.77 credited is 20% of invoice VS-2606-0210 (£3,708.87)": a share of the item it
+                # names, and that item's own amount after its identifier; neither is an alternative to the fact
+                share_of_named(claim, text, records, state.year) is True) or (
+                amount_of_id_before(claim, text, records)) or (
                 claim.kind == "number" and bool(claim.currency) and worked_out(claim, text, state.year)) or (
                 claim.kind == "number" and bool(claim.currency) and said_as_rate(text, claim)
                 and true_of_records(claim, text, records, state.year, None)) or (

@@ -399,6 +399,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
     reading.verdicts += listed_counts(text, scope.year)
     reading.verdicts += odd_item_problems(text, statements, records)
     reading.verdicts += _shares(text, statements, binder, records, scope)
+    reading.verdicts += bracketed_amount_problems(text, records)
     reading.verdicts += _invented(text, records, scope)
     reading.verdicts += _hedges(text, scope.year)
     reading.verdicts += prose_hedges(statements)
@@ -1514,7 +1515,10 @@ def _named_in_words(entity: Entity, text: str, bound: list[Entity]) -> bool:
     return False
 
 
-_ANAPHOR = re.compile(r"(?i)^\W*(?:of (?:that|this|these|those|which|them|it)|(?:that|this|these|those|it|they)\b)")
+# a short lead-in before it too: "For context, they've placed 97 orders this year worth £180,838.50"
+_ANAPHOR = re.compile(r"(?i)^\W*(?:(?:for context|in total|overall|altogether|in all|all told|by comparison|"
+                      r"for reference|so far|this year|in (?:q[1-4]|20\d\d)),?\s+)?"
+                      r"(?:of (?:that|this|these|those|which|them|it)|(?:that|this|these|those|it|they)\b)")
 
 
 _POINTS_BACK = re.compile(r"(?i)\b(?:this|that|it|its|they|their|them)\b(?!\s+(?:week|month|year|morning|afternoon|quarter|time)\b)")
@@ -2697,6 +2701,9 @@ def true_of_records(c: Claim, text: str, records: Records, year: int | None,
                                                            records, involved)))
             for k, st in enumerate(statements)):
         return True
+    named_share = share_of_named(c, text, records, year) if c.kind == "number" else None
+    if named_share is not None:
+        return named_share  # "20% of invoice VS-2606-0210": of that item's amount, or false
     if c.kind == "number" and _PERCENT.match(text, c.end) and _a_share(c, text, statements, binder, records, year):
         return True
     if c.kind == "number" and _money(c) and (whole_table_total(c, text, records) or month_total(c, text, records, year)):
@@ -3034,6 +3041,96 @@ def _a_share(c: Claim, text: str, statements: list[Statement], binder: Binder, r
 
 MAX_WORKED = 40  # numbers of a text tried as operands of one another: pairs grow with the square
 
+
+# a percentage said of an item named by its identifier: "20% of invoice VS-2606-0210", "25 per cent of SC-2608-0287"
+_PERCENT_OF = re.compile(r"(?i)\s*(?:%|per ?cent\b|percent\b)\s+of\s+(?:(?:the|its|our|their|your|that)\s+)?"
+                         r"(?:[a-z]+\s+){0,2}?(?=[A-Z0-9#])")
+
+
+def _id_amounts(key: str, records: Records) -> list[float]:
+    """The amounts of the item an identifier names: of the rows and documents whose own identifier it is
+    (their first), else of every record naming it."""
+    named = records.named(key)
+    own = [i for i in named if next((id_key(str(a.value)) for _l, a in records.entities[i].attributes
+                                     if a.kind == "id"), None) == key]
+    return [float(a.value) for i in (own or named)[:20] for _l, a in records.entities[i].values("number")
+            if _money(a) and float(a.value) > 0]
+
+
+def share_of_named(c: Claim, text: str, records: Records, year: int | None) -> bool | None:
+    """A percentage said of an item named by its identifier ("The £741.77 credited is 20% of invoice
+    VS-2606-0210"): true when an amount the text writes, or one of another item its sentence names (the
+    credit note), is that share of one of the item's amounts; false when none is; None when the item has no
+    amounts or the text none to be the part."""
+    if c.kind != "number" or c.currency:
+        return None
+    m = _PERCENT_OF.match(text, c.end)
+    if m is None:
+        return None
+    head = sorted((a, k) for k, (a, _b) in records.keys_in(text[m.end():m.end() + 30]).items() if k.startswith("#"))
+    if not head or not re.fullmatch(r"(?:[A-Za-z]+\s+){0,2}", text[m.end():m.end() + head[0][0]]):
+        return None
+    key = head[0][1]
+    wholes = list(dict.fromkeys(_id_amounts(key, records)))
+    if not wholes:
+        return None
+    at = _sentence_at(text, c.start)
+    parts = [float(n.value) for n in claims_in(text, year=year, kinds=("number",))
+             if n.start != c.start and _money(n) and float(n.value) > 0]
+    for other in records.keys_in(at[2] if at else text):
+        if other.startswith("#") and other != key:
+            parts += _id_amounts(other, records)
+    parts = [v for v in dict.fromkeys(parts) if all(abs(v - w) > 0.005 for w in wholes)][:MAX_WORKED]
+    if not parts:
+        return None
+    p = float(c.value)
+    about = _ABOUT.search(text, max(0, c.start - 25), c.start)
+    tol = 3.0 if about else _rounding(c)
+    return any(abs(100 * a / b - p) <= tol for a in parts for b in wholes)
+
+
+def bracketed_amount_problems(text: str, records: Records) -> list[Verdict]:
+    """An amount put in brackets right after an item's identifier as that item's own ("Invoice BO-2610-0378
+    (£1,320.95) is still open") that none of the records whose own identifier it is gives (its amount is
+    £1,230.95): the item's amount misstated. Read only where the office lists the item under its own
+    identifier with amounts."""
+    out = []
+    for c in claims_in(text, year=None, kinds=("number",)):
+        if not _money(c) or not re.match(r"\s*\)", text[c.end:c.end + 3]):
+            continue
+        window = text[max(0, c.start - 40):c.start]
+        for key, (_a, b) in records.keys_in(window).items():
+            if not key.startswith("#") or re.fullmatch(r"\s*\(\s*(?:[A-Z]{3}\s*)?", window[b:]) is None:
+                continue
+            own = [i for i in records.named(key) if next((id_key(str(a.value)) for _l, a in
+                                                          records.entities[i].attributes if a.kind == "id"), None) == key]
+            amounts = [float(a.value) for i in own[:20] for _l, a in records.entities[i].values("number") if _money(a)]
+            value = abs(float(c.value))
+            if amounts and not any(abs(value - w) <= tolerance(c.text) * 1.0001 for w in amounts):
+                found = _sentence_at(text, c.start)
+                theirs = ", ".join(sorted({f"{w:,.2f}" for w in amounts}))[:120]
+                where = min(own, key=lambda i: ", line" in records.entities[i].name)  # a row, not a line citing it
+                out.append(Verdict(found[2] if found else text[:200], c.text, "number", "false",
+                                   f"is given as {records.entities[where].name}'s amount, but its amounts are {theirs}"))
+            break
+    return out
+
+
+# an item's amount written right after its identifier: "invoice VS-2606-0210 (£3,708.87)", "SC-2608-0287, £2,315.18"
+_AFTER_ID = re.compile(r"(?i)\s*(?:\(|,|:|—|–|-|for|of|at|totalling|worth)?\s*(?:[A-Z]{3}\s*)?$")
+
+
+def amount_of_id_before(c: Claim, text: str, records: Records) -> bool:
+    """Whether an amount is written right after the identifier of an item it is an amount of."""
+    if c.kind != "number" or not _money(c):
+        return False
+    window = text[max(0, c.start - 40):c.start]
+    for key, (_a, b) in records.keys_in(window).items():
+        if key.startswith("#") and _AFTER_ID.fullmatch(window, b) is not None:
+            value = abs(float(c.value))
+            return any(abs(value - w) <= tolerance(c.text) * 1.0001 for w in _id_amounts(key, records))
+    return False
+
 # a percentage said of a comparison ("31% over its budget", "12% of the month's revenue")
 _SHARE_OF = re.compile(r"(?i)\s*(?:%|per ?cent\b|percent\b)\s*(?:[\w'’-]+\s+){0,2}?(?:over|under|above|below|of|more|less|"
                        r"higher|lower|up|down|short|ahead|behind)\b")
@@ -3057,6 +3154,12 @@ def _shares(text: str, statements: list[Statement], binder: Binder, records: Rec
             continue
         found = _sentence_at(text, c.start)
         if found is None:
+            continue
+        named_share = share_of_named(c, text, records, scope.year)
+        if named_share is not None:
+            if not named_share:
+                out.append(Verdict(found[2], c.text + "%", "number", "false",
+                                   "is not the share any amount the text writes is of the item it names"))
             continue
         others = sum(1 for n in numbers if found[0] <= n.start < found[1] and n.start != c.start)
         named = others < 1 and any(records.entities[i].values("number") for i in binder.bind(found[2])[0][:20])

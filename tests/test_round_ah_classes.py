@@ -1,0 +1,83 @@
+"""Classes read since round AF's replay (issue 44): true context AF's right outcomes failed with, and the false
+twins its wrong outcomes passed with. Pure functions over small texts and records."""
+
+from __future__ import annotations
+
+from officesim.evaluators.records import build_records
+from officesim.evaluators.verdicts import Scope, read
+
+
+def _book(*sheets: tuple[str, list[list]]) -> dict:
+    return {"kind": "xlsx", "sheet_order": [n for n, _r in sheets], "sheets": dict(sheets)}
+
+
+def _false(text: str, records) -> list:
+    return [v for v in read(text, records, Scope(year=2026)).verdicts if v.verdict == "false"]
+
+
+def _invoices():
+    rows = [["Invoice", "Supplier", "PO", "Amount", "Paid"],
+            ["BO-2610-0378", "Bramble Office", "PO-4827", 1230.95, ""],
+            ["VS-2606-0210", "Vantage Security", "PO-4654", 3708.87, "2026-07-25"]]
+    credits = [["Credit note", "Invoice", "Credit"], ["CN-BO-2611-059", "BO-2610-0378", 246.19],
+               ["CN-VS-2611-052", "VS-2606-0210", 741.77]]
+    return build_records({"data/invoices.xlsx": _book(("Invoices", rows)),
+                          "data/credits.xlsx": _book(("Credits", credits))}, 2026)
+
+
+def test_a_share_of_an_item_named_by_its_identifier_is_read_against_its_amount():
+    from officesim.evaluators.verdicts import share_of_named
+
+    records = _invoices()
+    true = "Credit note CN-BO-2611-059 is £246.19, which is 20% of invoice BO-2610-0378."
+    wrong = "Credit note CN-VS-2611-052 credits 25% of invoice VS-2606-0210. Please refund £741.77."
+    assert share_of_named(_pct(true), true, records, 2026) is True
+    assert share_of_named(_pct(wrong), wrong, records, 2026) is False
+    assert not _false(true, records)
+    assert any(v.value == "25%" for v in _false(wrong, records))
+    # no identifier after "of": not this reading
+    plain = "That is 20% of the total."
+    assert share_of_named(_pct(plain), plain, records, 2026) is None
+
+
+def _pct(text: str):
+    from officesim.evaluators.claims import claims_in
+
+    return next(c for c in claims_in(text, year=2026, kinds=("number",)) if text[c.end:c.end + 1] == "%")
+
+
+def test_an_amount_in_brackets_after_an_identifier_is_that_items():
+    from officesim.evaluators.verdicts import amount_of_id_before, bracketed_amount_problems
+    from officesim.evaluators.claims import claims_in
+
+    records = _invoices()
+    assert not bracketed_amount_problems("Invoice BO-2610-0378 (£1,230.95) is still open.", records)
+    wrong = bracketed_amount_problems("Invoice BO-2610-0378 (£1,320.95) is still open.", records)
+    assert wrong and "1,230.95" in wrong[0].why
+    text = "The £741.77 credited is 20% of invoice VS-2606-0210 (£3,708.87)."
+    amounts = [c for c in claims_in(text, year=2026, kinds=("number",)) if c.currency]
+    assert [amount_of_id_before(c, text, records) for c in amounts] == [False, True]
+    # an amount after "(" that says what part it is is not read as the item's own
+    assert not bracketed_amount_problems("BO-2610-0378 (£246.19 credited) stays open.", records)
+
+
+def test_a_sentence_after_a_lead_in_points_back_to_the_one_before():
+    from officesim.evaluators.verdicts import _ANAPHOR
+
+    assert _ANAPHOR.match("For context, they've placed 97 orders this year worth £180,838.50.")
+    assert _ANAPHOR.match("In total they come to £4,000.00.")
+    assert not _ANAPHOR.match("For context, Juniper placed 97 orders.")
+
+
+def test_a_part_after_a_currency_code_is_a_part_not_an_alternative():
+    from officesim.evaluators.claims import _part_of, claims_in
+
+    text = "Umber Freight — invoiced GBP 134,651.76 (of which GBP 46,042.75 is still unpaid)"
+    whole, part = claims_in(text, year=2026, kinds=("number",))[:2]
+    assert _part_of(whole, part, text)
+    text = "Zephyr Couriers — invoiced GBP 103,008.76 (GBP 15,142.82 unpaid)"
+    whole, part = claims_in(text, year=2026, kinds=("number",))[:2]
+    assert _part_of(whole, part, text)
+    text = "Zephyr Couriers — invoiced GBP 103,008.76 (GBP 15,142.82 if the credit counts)"
+    whole, part = claims_in(text, year=2026, kinds=("number",))[:2]
+    assert not _part_of(whole, part, text)
