@@ -1570,8 +1570,9 @@ def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[st
         group = next((g for g in as_list(expected) if isinstance(g, (list, tuple)) and fact in _flat(g)), None)
         if group is not None and plain & {str(f) for f in _flat(group)}:
             continue  # one of a choice of wordings is stated plainly ("held ... not been delivered")
-        if any(negated(c) or _EXCLUDED.search(c) for c in _clauses_stating(support_texts, fact, year)):
-            continue  # the gold negates it too, or leaves it out: "I didn't include X" where it "left out X"
+        if any(negated(c) or _EXCLUDED.search(c) or _REJECTED.search(c) for c in _clauses_stating(support_texts, fact, year)):
+            continue  # the gold negates it too, or leaves it out: "I didn't include X" where it "left out X";
+            # or refuses it: "EXP-1135 can't be paid" where the gold has to "reject EXP-1135"
         about = {w for c in around for w in content_words(_without(c, fact, year))} - content_words(str(fact)) - _NOT_ABOUT
         if about and office and any(negated(c) and about & content_words(c)
                                     for c in _clauses_stating(_lines_stating(_negated_lines(office), fact, year),
@@ -1579,6 +1580,9 @@ def polarity_problems(text: str, expected: Iterable[Any], support_texts: list[st
             continue
         out.append(f"states {show(str(fact))} under a negation ({show(collapse(around[0]), 90)})")
     return out
+
+
+_REJECTED = re.compile(r"(?i)\b(?:reject(?:s|ed|ing)?|declin(?:e|es|ed|ing)|refus(?:e|es|ed|ing)|turn(?:ed)? down)\b")
 
 
 def _without_asides(clause: str, fact: str) -> str:

@@ -81,3 +81,12 @@ def test_a_part_after_a_currency_code_is_a_part_not_an_alternative():
     text = "Zephyr Couriers — invoiced GBP 103,008.76 (GBP 15,142.82 if the credit counts)"
     whole, part = claims_in(text, year=2026, kinds=("number",))[:2]
     assert not _part_of(whole, part, text)
+
+
+def test_a_negation_of_what_the_gold_rejects_agrees_with_it():
+    from officesim.evaluators.claims import polarity_problems
+
+    gold = "Sorry, I have to reject EXP-1135: it was submitted more than 30 days after the expense."
+    text = "Unfortunately EXP-1135 can't be paid, so I've rejected it (£0.00)."
+    assert polarity_problems(text, ["EXP-1135"], [gold], year=2026) == []
+    assert polarity_problems(text, ["EXP-1135"], ["EXP-1135 is approved in full."], year=2026) != []
