@@ -415,6 +415,9 @@ _COUNTED_FOR = re.compile(
     r"(?P<n>" + _NUMBER + r")\s+(?:[a-z'’-]+\s+){0,2}?(?P<noun>[a-z]{3,}s|people|staff)\b")
 _HISTORY_AFTER = re.compile(r"(?i)\s+(?:after|before|late|on time|early|during|between|within|more than|less than|"
                             r"over|under|in (?:q[1-4]|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|20\d\d|the))\b")
+_PERIOD_BEFORE = re.compile(r"(?i)\b(?:(?:in|during|over|throughout|across)\s+(?:the\s+)?(?:q[1-4]|"
+                            r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|20\d\d|(?:first|second|third|"
+                            r"fourth|last|past) (?:quarter|half|year|month)s?)|so far this (?:year|quarter)|this year)\b")
 _UNITS = re.compile(r"(?i)days|weeks|months|years|hours|minutes|nights|times|percent|pounds|euros|dollars")
 
 
@@ -467,6 +470,8 @@ def counted_action_problems(text: str, counts: frozenset[float], booked: frozens
                 continue  # "We paid 100 supplier invoices in July–September": likewise
             if _NOT.search(sentence[:max(0, m.start() - at)]) or _EARLIER.search(sentence):
                 continue  # a plan, a negation, or what was done before the episode ("sent 2 reminders last week")
+            if _PERIOD_BEFORE.search(sentence[:max(0, m.start() - at)]):
+                continue  # "In Q3 we paid 118 supplier invoices": the firm's history over a period, not this work
             out.append(f"{_shown(sentence)} says {m.group('n')} {m.group('noun')} {m.group('verb').lower()}, but the "
                        "episode changed, sent or booked no such number of things")
     return out

@@ -172,7 +172,10 @@ def _extremes(ranked: Ranked, sup: str, every_column: bool = False) -> set[int]:
 
     if ordered and not want_dates and not any(amounts(v) for v in ordered.values()):
         # "the largest invoice" is by its amount even in a list ranked by days late
-        ordered |= {k: v for k, v in columns.items() if _AMOUNT.search(k) or amounts(v)}
+        money = {k: v for k, v in columns.items() if _AMOUNT.search(k) or amounts(v)}
+        if not money and re.fullmatch(r"(?i)biggest|largest", sup):
+            return set()  # "the largest of them" in a list of days late with no amounts: by a size it does not give
+        ordered |= money
     out = set()
     for values in (ordered or columns).values():
         best = max(values) if greatest else min(values)

@@ -1324,6 +1324,7 @@ _MEASURED = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3})(?:\s*-\s*|\s+)(?P<u
                        r"mins?|nights?)\b(?P<after>(?:[\s'’-]+[a-z]+){0,3})")
 
 
+_RULE_SPAN = re.compile(r"(?i)[\s'’-]+(?:window|rule|limit|cut-?off|threshold|maximum|minimum|allowance)\b")
 _RELATIVE_SPAN = re.compile(r"(?i)[\s'’-]+(?:ago|left|remaining|away|to go|from now|from today|later|earlier|before|after|"
                             r"overdue|late|early|since|until|till|past|beyond|ahead|out)\b")
 
@@ -1391,6 +1392,10 @@ def measure_problems(st: Statement, entities: list[int], records: Records, scope
         n = float(m.group("n"))
         unit = m.group("unit").casefold()[:3]
         before = re.split(r"[,|;]", st.text[max(0, m.start() - 30):m.start()])[-1]  # its own cell or clause
+        if _RULE_SPAN.match(m.group("after")):
+            continue  # "well outside the 60-day window": a rule's span (the policy's), not the row's duration
+        if _OTHERS_CLAUSE.search(re.split(r"[;:]|\band\b", st.text[:m.start()])[-1]):
+            continue  # "the longest was 9 days (YE-2608-0256); the other six were 8 days late": of the others
         relative = _RELATIVE_SPAN.match(m.group("after"))
         if relative and not any(label_words(relative.group(0)) & label_words(label)
                                 for label, _a, _i in _attrs(records, entities, "number")):

@@ -90,3 +90,42 @@ def test_a_negation_of_what_the_gold_rejects_agrees_with_it():
     text = "Unfortunately EXP-1135 can't be paid, so I've rejected it (£0.00)."
     assert polarity_problems(text, ["EXP-1135"], [gold], year=2026) == []
     assert polarity_problems(text, ["EXP-1135"], ["EXP-1135 is approved in full."], year=2026) != []
+
+
+def test_a_rules_span_is_not_a_rows_duration():
+    rows = [["Supplier", "Payment terms (days)", "Notice period (days)"], ["Zephyr Couriers", 30, 90]]
+    records = build_records({"data/suppliers.xlsx": _book(("Suppliers", rows))}, 2026)
+    assert not _false("Zephyr Couriers told us of new bank details on 22 May 2026, well outside the 60-day window.",
+                      records)
+    assert _false("Zephyr Couriers has a 60-day notice period.", records)
+
+
+def test_a_count_done_over_a_past_period_is_history():
+    from officesim.evaluators.actions import counted_action_problems
+
+    assert not counted_action_problems("In Q3 we paid 118 supplier invoices; 31 were late.", frozenset({1.0}))
+    assert not counted_action_problems("During October we approved 40 claims.", frozenset({1.0}))
+    assert counted_action_problems("I've approved 40 claims.", frozenset({1.0}))
+
+
+def test_a_duration_said_of_the_others_is_not_the_named_rows():
+    rows = [["Supplier", "Invoice", "Days late"], ["Yarrow Energy", "YE-2608-0256", 9],
+            ["Willowby Packaging", "WP-2606-0178", 8]]
+    records = build_records({"data/late.xlsx": _book(("Sheet1", rows))}, 2026)
+    assert not _false("The longest delay was 9 days (Yarrow Energy, YE-2608-0256); the other six were 8 days late.",
+                      records)
+    assert _false("The longest delay was 9 days: YE-2608-0256 was paid 8 days late.", records)
+
+
+def test_the_largest_of_a_list_with_no_amounts_is_not_read_by_its_days():
+    from officesim.evaluators.superlatives import ranked_lists, superlative_problems
+
+    gold = {"data/late.xlsx": {"kind": "xlsx", "sheet_order": ["Late"], "sheets": {"Late": [
+        ["Invoice", "Supplier", "Days late"],
+        ["YE-2608-0256", "Yarrow Energy", 9],
+        ["WP-2606-0178", "Willowby Packaging", 8],
+        ["TF-2609-0302", "Thornbury Furniture", 7]]}}}
+    lists = ranked_lists({}, gold)
+    assert superlative_problems("The largest of them is Willowby Packaging's WP-2606-0178.", lists) == []
+    assert superlative_problems("The most overdue of them is TF-2609-0302.", lists) or \
+        superlative_problems("The highest is TF-2609-0302.", lists)
