@@ -21,7 +21,7 @@ from datetime import date
 from typing import Iterable
 
 from officesim.evaluators.claims import Claim, claims_in
-from officesim.evaluators.records import Records, fold
+from officesim.evaluators.records import Records, fold, name_key
 from officesim.evaluators.text import NOT_A_DAY, NUMBER_WORDS, number_of as _number
 
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -75,6 +75,9 @@ class Work:
     events: tuple[tuple[str, date], ...] = ()  # the meetings the episode booked: (title, day)
     gold_events: int = 0
     given: frozenset[int] = field(default_factory=frozenset)  # whole numbers the task's and the gold's texts state
+    # (name, n): the rows the episode or the gold changed in one sheet that name a party n times ("Ashgrove
+    # Electrical, 4 invoices" of the payment run it writes)
+    named_rows: frozenset[tuple[str, int]] = field(default_factory=frozenset)
 
 
 def stem(word: str) -> str:
@@ -240,6 +243,8 @@ def count_problems(text: str, records: Records, work: Work, year: int | None,
             continue  # "Total overdue: £5,018.39 across 4 invoices": a part of the rows by their state, not a table's
         if value in work.rows_gold or (work.gold_events and value == work.gold_events):
             continue  # "Nine contracts in total": the set the task works on, as many as the gold's rows or meetings
+        if any((name_key(k), value) in work.named_rows for k in records.keys_in(text) if not k.startswith("#")):
+            continue  # "Ashgrove Electrical, 4 invoices": its rows in the set the task writes (the payment run)
         words = [fold(w) for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", after)]
         own = [k for k in records.keys_in(text) if not k.startswith("#")]
         keys = [*own, *records.keys_in(context), *about]
@@ -269,6 +274,25 @@ def _booked_problem(value: int, noun: str, text: str, work: Work, year: int | No
     if value in counts:
         return None
     return f"counts {value} {noun} booked, but the episode booked {len(work.events)}"
+
+
+def named_rows(before: dict[str, dict], after: dict[str, dict]) -> frozenset[tuple[str, int]]:
+    """For each sheet of ``after`` whose rows ``before`` did not hold as they are: how many of those rows
+    name each party (a text cell), as (name key, count)."""
+    out: set[tuple[str, int]] = set()
+    for path, entry in after.items():
+        old = before.get(path) or {}
+        if entry.get("kind") != "xlsx" or old == entry:
+            continue
+        for sheet, rows in (entry.get("sheets") or {}).items():
+            was = (old.get("sheets") or {}).get(sheet) or []
+            tally: dict[str, int] = {}
+            for r, row in enumerate(rows[:5000]):
+                if r >= len(was) or list(row) != list(was[r]):
+                    for name in {name_key(c) for c in row if isinstance(c, str) and any(ch.isalpha() for ch in c)}:
+                        tally[name] = tally.get(name, 0) + 1
+            out |= set(tally.items())
+    return frozenset(out)
 
 
 def changed_rows(before: dict[str, dict], after: dict[str, dict]) -> tuple[int, ...]:

@@ -28,7 +28,7 @@ from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentenc
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import MONTHS, own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
-from officesim.evaluators.record_counts import Work, changed_rows, counts_office_things
+from officesim.evaluators.record_counts import Work, changed_rows, counts_office_things, named_rows
 from officesim.evaluators.records import FULL_NAME, GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
 from officesim.evaluators.tenure import joined_problems
@@ -286,7 +286,9 @@ def work_of(state: EvalState, given: list[Claim]) -> Work:
                       and float(c.value).is_integer() and 0 <= float(c.value) < 10_000)
     return Work(rows_done=changed_rows(before, state.files) if state.before is not None else (),
                 rows_gold=changed_rows(before, state.gold or {}) if state.before is not None else (),
-                events=tuple(dict.fromkeys(events)), gold_events=len(booked), given=whole)
+                events=tuple(dict.fromkeys(events)), gold_events=len(booked), given=whole,
+                named_rows=(named_rows(before, state.files) | named_rows(before, state.gold or {}))
+                if state.before is not None else frozenset())
 
 
 def episode_of(state: EvalState) -> Episode:

@@ -256,7 +256,10 @@ def test_a_superlative_by_value_over_a_list_without_amounts_is_not_read_there():
                     {"Days late": (9.0, 8.0)})
     assert superlative_problems("The largest by value is WP-2606-0178 at £11,734.30.", [ranked]) == []
     assert superlative_problems("The latest is WP-2606-0178.", [ranked]) == []  # no dates either
-    assert superlative_problems("The largest is WP-2606-0178.", [ranked]) != []
+    # "the largest" of a list with no amounts is by a size it does not give (round AF: an honest "largest" by
+    # amount); "the highest" is by its one column
+    assert superlative_problems("The largest is WP-2606-0178.", [ranked]) == []
+    assert superlative_problems("The highest is WP-2606-0178.", [ranked]) != []
 
 
 # ---- a limit is a rule's figure, not the item's amount ------------------------------------------------------------

@@ -129,3 +129,17 @@ def test_the_largest_of_a_list_with_no_amounts_is_not_read_by_its_days():
     assert superlative_problems("The largest of them is Willowby Packaging's WP-2606-0178.", lists) == []
     assert superlative_problems("The most overdue of them is TF-2609-0302.", lists) or \
         superlative_problems("The highest is TF-2609-0302.", lists)
+
+
+def test_a_partys_count_of_the_rows_the_task_writes():
+    from officesim.evaluators.record_counts import Work, count_problems, named_rows
+
+    rows = [["Order", "Customer", "Order date", "Amount"]] + [
+        [f"SO-726{n:02d}", "Rowan Park Gyms", f"2026-10-{n + 1:02d}", 100 + n] for n in range(9)]
+    records = build_records({"data/sales/orders_2026.xlsx": _book(("Orders", rows))}, 2026)
+    run = {"data/run.xlsx": _book(("Run", [["Order", "Customer"], ["SO-72600", "Rowan Park Gyms"],
+                                           ["SO-72601", "Rowan Park Gyms"], ["SO-72602", "Rowan Park Gyms"]]))}
+    work = Work(named_rows=named_rows({}, run))
+    assert ("rowan park gyms", 3) in work.named_rows
+    assert not count_problems("Rowan Park Gyms, 3 orders, £303.00.", records, work, 2026)
+    assert count_problems("Rowan Park Gyms, 4 orders, £303.00.", records, work, 2026)
