@@ -143,3 +143,17 @@ def test_a_partys_count_of_the_rows_the_task_writes():
     assert ("rowan park gyms", 3) in work.named_rows
     assert not count_problems("Rowan Park Gyms, 3 orders, £303.00.", records, work, 2026)
     assert count_problems("Rowan Park Gyms, 4 orders, £303.00.", records, work, 2026)
+
+
+def test_an_amount_a_policy_lists_for_another_label_is_not_this_labels():
+    from officesim.evaluators.listed_values import listed_values, swapped_line_problems
+
+    policy = {"kind": "docx", "paragraphs": ["2. Hotels. A night's hotel may cost at most the cap for the city.",
+                                             "   Lisbon: £160.00 a night", "   Hamburg: £175.00 a night",
+                                             "   Milan: £170.00 a night", "   Rotterdam: £165.00 a night"]}
+    lists = listed_values({"data/policy.docx": policy})
+    assert swapped_line_problems("The travel policy caps Milan hotels at £175.00 a night.", lists, 2026)
+    assert not swapped_line_problems("The travel policy caps Milan hotels at £170.00 a night.", lists, 2026)
+    # an amount claimed, not the cap; two labels compared
+    assert not swapped_line_problems("Your Lisbon hotel was £165.00 a night, above the £160.00 cap.", lists, 2026)
+    assert not swapped_line_problems("The Milan cap is £170.00, Hamburg's £175.00.", lists, 2026)
