@@ -3155,6 +3155,10 @@ def _shares(text: str, statements: list[Statement], binder: Binder, records: Rec
     given = [float(g.value) for g in [*scope.claims, *scope.written] if g.kind == "number"]
     wholes: list[float] | None = None
     for c in every:
+        fraction = fraction_share_problem(c, text)
+        if fraction:
+            out.append(fraction)
+            continue
         if not _SHARE_OF.match(text, c.end):
             continue
         found = _sentence_at(text, c.start)
@@ -3188,6 +3192,32 @@ def _shares(text: str, statements: list[Statement], binder: Binder, records: Rec
         out.append(Verdict(found[2], c.text + "%", "number", "false",
                            "is not what any two figures of the text or of the items it names give"))
     return out
+
+
+# "7 of the 118 supplier invoices we paid …, or roughly 12%": the share that fraction is
+_FRACTION = re.compile(r"(?i)\b(?P<a>\d[\d,]*)\s+(?:out\s+)?of\s+(?:the\s+|all\s+|our\s+)?(?P<b>\d[\d,]*)\b")
+
+
+def fraction_share_problem(c: Claim, text: str) -> Verdict | None:
+    """A percentage said after a fraction in its own sentence ("7 of the 118 invoices …, or roughly 12%") that
+    the fraction is not (5.9%): read to its rounding, to three points where it is said "about"."""
+    if c.kind != "number" or not _PERCENT.match(text, c.end) or _SHARE_OF.match(text, c.end):
+        return None
+    found = _sentence_at(text, c.start)
+    if found is None:
+        return None
+    fractions = list(_FRACTION.finditer(found[2], 0, max(0, c.start - found[0])))
+    if len(fractions) != 1:
+        return None
+    a, b = (float(fractions[0].group(k).replace(",", "")) for k in ("a", "b"))
+    if b <= 0 or a > b:
+        return None
+    p = float(c.value)
+    tol = 3.0 if _ABOUT.search(text, max(0, c.start - 25), c.start) else max(_rounding(c), 0.5)
+    if abs(100 * a / b - p) <= tol:
+        return None
+    return Verdict(found[2], c.text + "%", "number", "false",
+                   f"is said of {fractions[0].group(0)!r}, which is {100 * a / b:.1f}%")
 
 
 def _share_of_whole(c: Claim, sentence: str, at: int, text: str, binder: Binder, records: Records, year: int | None,

@@ -3,6 +3,8 @@ twins its wrong outcomes passed with. Pure functions over small texts and record
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from officesim.evaluators.records import build_records
 from officesim.evaluators.verdicts import Scope, read
 
@@ -157,3 +159,42 @@ def test_an_amount_a_policy_lists_for_another_label_is_not_this_labels():
     # an amount claimed, not the cap; two labels compared
     assert not swapped_line_problems("Your Lisbon hotel was £165.00 a night, above the £160.00 cap.", lists, 2026)
     assert not swapped_line_problems("The Milan cap is £170.00, Hamburg's £175.00.", lists, 2026)
+
+
+def test_a_percentage_after_a_fraction_is_that_fractions_share():
+    from officesim.evaluators.verdicts import fraction_share_problem
+    from officesim.evaluators.claims import claims_in
+
+    def problem(text: str):
+        c = next(c for c in claims_in(text, year=2026, kinds=("number",)) if text[c.end:c.end + 1] == "%")
+        return fraction_share_problem(c, text)
+
+    assert problem("7 of the 118 supplier invoices we paid in the quarter, or roughly 12%.")
+    assert not problem("7 of the 118 supplier invoices we paid in the quarter, or roughly 6%.")
+    assert not problem("7 of the 118 supplier invoices we paid in the quarter (5.9%).")
+    assert not problem("We paid 118 invoices; 12% were late.")  # no fraction in its sentence
+
+
+def _ledger():
+    rows = [["Invoice", "Supplier", "Due date", "Paid on"]]
+    # Q3 payments: 3 paid 9 days late, 2 paid exactly 7 days late, 1 paid 2 days late, 6 on time
+    late = [9, 9, 9, 7, 7, 2, 0, 0, -1, -3, 0, 0]
+    for n, d in enumerate(late):
+        due = date(2026, 7, 1 + n)
+        rows.append([f"INV-{n:03d}", "Yarrow Energy", due.isoformat(), (due + timedelta(days=d)).isoformat()])
+    return build_records({"data/ledger.xlsx": _book(("Ledger", rows))}, 2026)
+
+
+def test_counts_of_invoices_paid_late_in_a_period_are_read_against_due_and_paid_dates():
+    from officesim.evaluators.late_counts import late_count_problems
+
+    records = _ledger()
+    assert not late_count_problems("In Q3, 6 invoices were paid after their due date.", records, 2026)
+    assert late_count_problems("In Q3, 9 invoices were paid after their due date.", records, 2026)
+    assert not late_count_problems("Q3 review: I left out 2 invoices that were paid exactly 7 days late.", records, 2026)
+    assert late_count_problems("Q3 review: I left out 5 invoices that were paid exactly 7 days late.", records, 2026)
+    assert not late_count_problems("Late payments in Q3: 3 invoices were paid more than a week late in the quarter.",
+                                   records, 2026)
+    # no period it can place: not read
+    assert not late_count_problems("9 invoices were paid late.", records, 2026)
+    assert not late_count_problems("Of the 12 paid in Q3, the other 4 invoices were paid on time.", records, 2026)
