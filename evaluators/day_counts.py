@@ -73,10 +73,24 @@ def _clause_of(sentence: str, at: int) -> str:
     return sentence[max(starts):min(ends)]
 
 
+def _given_of(n: int, ids: list[str], texts: str, records: Records) -> bool:
+    """Whether the task's texts give ``n`` days in a sentence or line that names one of ``ids``."""
+    for m in DAY_SPAN.finditer(texts):
+        word = m.group("n").lower()
+        if (int(word) if word.isdigit() else NUMBER_WORDS.get(word)) != n:
+            continue
+        found = _sentence_at(texts, m.start())
+        if found and set(records.keys_in(found[2])) & set(ids):
+            return True
+    return False
+
+
 def day_count_problems(text: str, records: Records, *, today: date | None, addressed: Iterable[str] = (),
-                       given: Iterable[int] = (), year: int | None = None, answered: Iterable[date] = ()) -> list[str]:
+                       given: Iterable[int] = (), year: int | None = None, answered: Iterable[date] = (),
+                       given_texts: str = "") -> list[str]:
     """Day counts of ``text`` that no two dates of what their sentence names give (see the module rules);
-    ``addressed``: the keys of whom the text is written to; ``given``: day counts the task's texts state;
+    ``addressed``: the keys of whom the text is written to; ``given``: day counts the task's texts state
+    (``given_texts``: those texts, to tell which item they give a count of);
     ``answered``: the day of the message a reply answers ("only 8 days after your request")."""
     answered = list(answered)
     said = set(given)
@@ -85,7 +99,7 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
     for m in list(DAY_SPAN.finditer(text))[:MAX_CLAIMS]:
         word = m.group("n").lower()
         n = int(word) if word.isdigit() else NUMBER_WORDS[word]
-        if n < 2 or n in said or _BOUND.search(text, max(0, m.start() - 24), m.start()):
+        if n < 2 or _BOUND.search(text, max(0, m.start() - 24), m.start()):
             continue
         if _COUNT_RANGE.search(text, max(0, m.start() - 12), m.start()):
             continue  # "each arrived 10 to 15 days after its original": the bounds of many items' counts
@@ -123,6 +137,10 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         # party's other rows are not what the count is of
         ids = [k for k in records.keys_in(text[max(start, lo):hi]) if k.startswith("#")] or \
             [k for k in records.keys_in(window) if k.startswith("#")]
+        if n in said and not (ids and given_texts and not _given_of(n, ids, given_texts, records)):
+            continue  # a count the task's texts give (its rule, its figure); of an item named by its identifier,
+            # only where they give it of that item ("WP-2606-0178, paid 9 days after it was due" where 9 is
+            # another invoice's delay the gold states)
         keys = ids or [*records.keys_in(window), *addressed]
         rows = sorted({i for k in keys for i in records.by_key.get(k, ())[:MAX_ROWS]})[:MAX_ROWS]
         row_dates = [_dates(a.value for _l, a in records.entities[i].attributes if a.kind == "date") for i in rows]

@@ -2114,6 +2114,7 @@ def written_truth(state: EvalState) -> Truth:
     sets, given = task_sets_of(state, records)
     before = state.before or {}
     listed = _per_task("listed-values", (before,), lambda: listed_values(before))
+    task_day_texts = "\n".join([state.instruction, *gold_written(state), str(state.gold_answer or "")])
     given = given | state_counts(state) | added_rows(state)
     parts = part_sizes(state.before or {}, state.gold or {}) if state.gold is not None else {}
     if "ranked_lists" not in state.memo:
@@ -2203,7 +2204,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in late_count_problems(place.text, records, state.year)]
         truth.false += [f"{place.where}: {w}" for w in day_count_problems(
             place.text, records, today=state.now.date() if state.now else None, addressed=place.to or (),
-            given=_task_day_counts(state), year=state.year, answered=place.answered)]
+            given=_task_day_counts(state), year=state.year, answered=place.answered, given_texts=task_day_texts)]
         truth.false += [f"{place.where}: {w}" for w in month_problems(place.text, records)]
         truth.false += [f"{place.where}: {w}" for w in forwarded_items_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in attendance_problems(place.text, state, records)]

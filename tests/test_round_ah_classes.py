@@ -198,3 +198,18 @@ def test_counts_of_invoices_paid_late_in_a_period_are_read_against_due_and_paid_
     # no period it can place: not read
     assert not late_count_problems("9 invoices were paid late.", records, 2026)
     assert not late_count_problems("Of the 12 paid in Q3, the other 4 invoices were paid on time.", records, 2026)
+
+
+def test_a_day_count_the_task_gives_of_another_item_is_not_this_items():
+    from officesim.evaluators.day_counts import day_count_problems
+
+    records = _ledger()
+    text = "The worst case was Yarrow Energy's INV-003, which we paid {} days after it was due."
+    gold = "The longest delay was INV-000, paid 9 days after it was due."
+    assert day_count_problems(text.format(9), records, today=date(2026, 11, 16), year=2026, given={9}, given_texts=gold)
+    assert not day_count_problems(text.format(7), records, today=date(2026, 11, 16), year=2026, given={9},
+                                  given_texts=gold)
+    assert not day_count_problems(text.format(9).replace("INV-003", "INV-000"), records, today=date(2026, 11, 16),
+                                  year=2026, given={9}, given_texts=gold)
+    assert not day_count_problems("Anything paid more than 9 days late was flagged.", records,
+                                  today=date(2026, 11, 16), year=2026, given={9})
