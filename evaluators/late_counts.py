@@ -32,14 +32,14 @@ MIN_ROWS = 10
 
 
 def _period(sentence: str, text: str, year: int | None) -> tuple[int, set[int]] | None:
-    """The year and months a count is over: a quarter or month its sentence names, else (for "the quarter")
-    the one quarter the text names."""
+    """The year and months a count is over: a quarter or month its sentence names, else the one quarter the
+    text names ("Attached are the invoices we paid late in Q3. I left out a further 12 …")."""
     for where in (sentence, text):
         quarters = {(int(m.group("q")) if m.group("q") else _ORDINAL[m.group("word").lower()], m.group("y"))
                     for m in _QUARTER.finditer(where)}
         months = {(m.group("m").lower(), m.group("y")) for m in _MONTH.finditer(where)}
-        if where is text and not re.search(r"(?i)\b(?:the|this|that)\s+quarter\b", sentence):
-            break
+        if where is text and (months or _MONTH.search(sentence)):
+            break  # a month the sentence names is its period, and the text's quarter is not
         if len(quarters) == 1 and not (where is sentence and months):
             q, y = quarters.pop()
             return (int(y) if y else year or 0), {3 * (q - 1) + 1, 3 * (q - 1) + 2, 3 * (q - 1) + 3}

@@ -213,3 +213,11 @@ def test_a_day_count_the_task_gives_of_another_item_is_not_this_items():
                                   year=2026, given={9}, given_texts=gold)
     assert not day_count_problems("Anything paid more than 9 days late was flagged.", records,
                                   today=date(2026, 11, 16), year=2026, given={9})
+
+
+def test_a_late_count_is_over_the_one_quarter_its_text_names():
+    from officesim.evaluators.late_counts import late_count_problems
+
+    records = _ledger()
+    text = "Here are the invoices we paid late in Q3. I left out a further {} invoices that were paid exactly 7 days late."
+    assert late_count_problems(text.format(5), records, 2026) and not late_count_problems(text.format(2), records, 2026)
