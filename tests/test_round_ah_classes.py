@@ -221,3 +221,17 @@ def test_a_late_count_is_over_the_one_quarter_its_text_names():
     records = _ledger()
     text = "Here are the invoices we paid late in Q3. I left out a further {} invoices that were paid exactly 7 days late."
     assert late_count_problems(text.format(5), records, 2026) and not late_count_problems(text.format(2), records, 2026)
+
+
+def test_a_party_said_to_be_quiet_over_a_span_has_no_row_dated_in_it():
+    from officesim.evaluators.quiet_spells import quiet_spell_problems
+
+    rows = [["Order", "Date", "Customer", "Total"], ["SO-72551", "2026-11-04", "Juniper Dental", 3780],
+            ["SO-72540", "2026-10-30", "Juniper Dental", 120], ["SO-72560", "2026-11-12", "Upland Outdoor", 50]]
+    records = build_records({"data/sales/orders_2026.xlsx": _book(("Orders", rows))}, 2026)
+    today = date(2026, 11, 16)
+    assert quiet_spell_problems("Juniper Dental hasn't placed a single order in the past two weeks.", records, today)
+    assert not quiet_spell_problems("Juniper Dental hasn't placed an order in the last seven days.", records, today)
+    assert not quiet_spell_problems("Juniper Dental has gone quiet. They have not placed any orders in the last 10 days.",
+                                    records, today)
+    assert quiet_spell_problems("Upland Outdoor: no orders in the last 7 days.", records, today)
