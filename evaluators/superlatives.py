@@ -245,6 +245,9 @@ _SAID = [
     # "Yarrow Energy is our biggest supplier", "PO-4844 (the largest)"
     re.compile(_NAME + r"\s*(?:,|\()?\s*(?:(?:is|was|remains|being|as|had|has|showed|shows|saw|sees|posted|recorded|"
                r"made)\s+)?(?:(?:our|the|their|its|by far the)\s+)+" + _SUPERLATIVE + r"\b"),
+    # "Redfern IT Services comes out on top", "Umber Freight tops the list", "Yarrow Energy ranks first"
+    re.compile(_NAME + r"\s+(?:(?:comes?|came)\s+(?:out\s+)?(?P<sup>on top)|(?P<sup2>tops)\s+the\s+(?:list|ranking|table)|"
+               r"(?:ranks?|ranked|is\s+ranked|comes?|came)\s+(?P<sup3>first)\b)"),
     # "the largest of them was PO-4653", "the oldest is BS-2603-0101", "biggest supplier: Umber Freight"
     # ("earliest first: CTR-2426, …" says how a list is ordered, not which item is the earliest)
     re.compile(r"(?i:the\s+)?" + _SUPERLATIVE + r"(?!\s+(?:first|last|at the top|on top)\b)(?:\s+[a-z]+){0,3}?\s*(?:(?:(?:is|was)(?:\s+(?:for|from|of))?|:|-|–|—)\s*|,\s+)"
@@ -259,7 +262,9 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
     out = []
     for pattern in _SAID:
         for m in pattern.finditer(text):
-            sup = m.group("sup")
+            sup = m.group("sup") or m.groupdict().get("sup2") or m.groupdict().get("sup3")
+            if sup.lower() in ("on top", "tops", "first"):
+                sup = "top"  # first of the list by its ranking column
             item = m.group("item").strip()
             for ranked in lists:
                 row = _row_of(ranked, item)

@@ -235,3 +235,16 @@ def test_a_party_said_to_be_quiet_over_a_span_has_no_row_dated_in_it():
     assert not quiet_spell_problems("Juniper Dental has gone quiet. They have not placed any orders in the last 10 days.",
                                     records, today)
     assert quiet_spell_problems("Upland Outdoor: no orders in the last 7 days.", records, today)
+
+
+def test_coming_out_on_top_is_the_first_of_the_ranking():
+    from officesim.evaluators.superlatives import ranked_lists, superlative_problems
+
+    gold = {"data/ranking.xlsx": {"kind": "xlsx", "sheet_order": ["Ranking"], "sheets": {"Ranking": [
+        ["Rank", "Supplier", "Invoiced"], [1, "Umber Freight", 134651.76], [2, "Yarrow Energy", 127271.57],
+        [3, "Saltmarsh Cleaning", 120038.32]]}}}
+    lists = ranked_lists({}, gold)
+    assert superlative_problems("Yarrow Energy comes out on top at £127,271.57.", lists)
+    assert superlative_problems("Saltmarsh Cleaning tops the list.", lists)
+    assert not superlative_problems("Umber Freight comes out on top, with Yarrow Energy close behind.", lists)
+    assert not superlative_problems("Umber Freight ranks first.", lists)
