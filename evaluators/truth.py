@@ -1689,6 +1689,52 @@ def one_paid_problems(text: str, state: EvalState, records: Records) -> list[str
     return out
 
 
+# "Every one of those invoices has already been paid", "all of Redfern's invoices are paid"
+_ALL_PAID = re.compile(r"(?i)\b(?:every\s+one\s+of|each\s+of|all(?:\s+of)?)\s+(?:(?:those|these|the|their|its|our|them)\s+)?"
+                       r"(?:[A-Z][\w&'’-]*(?:\s+[A-Z][\w&'’-]*){0,3}\s+)?(?:invoices|bills)?\s*(?:has|have|had|were|was|is|are)\s+"
+                       r"(?:already\s+|now\s+|all\s+|been\s+|fully\s+)*(?:paid|settled)\b")
+
+
+def all_paid_problems(text: str, state: EvalState, records: Records) -> list[str]:
+    """A party's invoices said to be all paid ("Redfern IT Services has invoiced us £69,010.17 … Every one of
+    those invoices has already been paid") where rows of that party in a table with a Paid column, dated in the
+    task's year, leave it empty once the episode is done: the party is named in the sentence or the one before."""
+    from officesim.evaluators.task_sets import _PAID_LABEL
+
+    out = []
+    for m in _ALL_PAID.finditer(text):
+        found = _sentence_at(text, m.start())
+        if found is None or re.search(r"(?i)\b(?:not|n't|if|once|until|unless|when|will|would|should)\b",
+                                      found[2][:m.end() - found[0]]):
+            continue
+        keys = [k for k in records.keys_in(found[2]) if not k.startswith("#")]
+        if not keys and found[0] >= 2:
+            before = _sentence_at(text, found[0] - 2)
+            keys = [k for k in records.keys_in(before[2]) if not k.startswith("#")] if before else []
+        if len(keys) != 1:
+            continue
+        unpaid = []
+        for path, entry in state.files.items():
+            if entry.get("kind") != "xlsx":
+                continue
+            for sheet, rows in (entry.get("sheets") or {}).items():
+                header = [str(c or "") for c in (rows[0] if rows else [])]
+                paid = [k for k, h in enumerate(header) if _PAID_LABEL.search(h)]
+                if not paid:
+                    continue
+                for r, row in enumerate(rows[1:MAX_WRITTEN], 2):
+                    if not any(isinstance(c, str) and name_key(c) == keys[0] for c in row):
+                        continue
+                    if state.year and not any(str(state.year) in str(c) for c in row):
+                        continue
+                    if all(k >= len(row) or row[k] in (None, "") for k in paid):
+                        unpaid.append(f"{path}, {sheet} row {r}")
+        if unpaid:
+            out.append(f"{' '.join(found[2].split())[:90]!r} says all of {keys[0].title()}'s invoices are paid, but "
+                       f"{len(unpaid)} of its rows have no payment date ({unpaid[0]}{', …' if len(unpaid) > 1 else ''})")
+    return out
+
+
 def _unpaid_after(state: EvalState, key: str) -> str | None:
     """Where the office after the episode holds ``key``'s row with an empty Paid column (and no row of it
     with one filled in), or None."""
@@ -2199,6 +2245,7 @@ def written_truth(state: EvalState) -> Truth:
                 truth.false.append(f"{place.where}: {greeting}")
         truth.false += [f"{place.where}: {w}" for w in team_problems(place.text, state, records, place.to)]
         truth.false += [f"{place.where}: {w}" for w in one_paid_problems(place.text, state, records)]
+        truth.false += [f"{place.where}: {w}" for w in all_paid_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in invitee_list_problems(place.text, state, records)]
         truth.false += [f"{place.where}: {w}" for w in versus_problems(place.text)]
         truth.false += [f"{place.where}: {w}" for w in swapped_line_problems(place.text, listed, state.year)]

@@ -248,3 +248,22 @@ def test_coming_out_on_top_is_the_first_of_the_ranking():
     assert superlative_problems("Saltmarsh Cleaning tops the list.", lists)
     assert not superlative_problems("Umber Freight comes out on top, with Yarrow Energy close behind.", lists)
     assert not superlative_problems("Umber Freight ranks first.", lists)
+
+
+def test_a_partys_invoices_said_all_paid_have_payment_dates():
+    from datetime import datetime
+
+    from officesim.evaluators import EvalState
+    from officesim.evaluators.truth import all_paid_problems
+
+    rows = [["Invoice", "Supplier", "Issued", "Amount", "Paid"],
+            ["RF-2609-0301", "Redfern IT Services", "2026-09-01", 100.0, "2026-09-20"],
+            ["RF-2610-0333", "Redfern IT Services", "2026-10-01", 200.0, None],
+            ["UF-2610-0334", "Umber Freight", "2026-10-01", 300.0, "2026-10-20"]]
+    files = {"data/invoices.xlsx": _book(("Invoices", rows))}
+    records = build_records(files, 2026)
+    state = EvalState(files=files, answer=None, timezone="UTC", now=datetime(2026, 11, 16, 9), before=files)
+    said = "{} has invoiced us £{} so far this year. Every one of those invoices has already been paid."
+    assert all_paid_problems(said.format("Redfern IT Services", "300.00"), state, records)
+    assert not all_paid_problems(said.format("Umber Freight", "300.00"), state, records)
+    assert not all_paid_problems("Once all of Redfern IT Services' invoices are paid, we can close it.", state, records)
