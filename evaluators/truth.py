@@ -1256,7 +1256,10 @@ def free_calendar_problems(text: str, state: EvalState) -> list[str]:
 
 
 # "I have also invited you to the 9:00 reminder in the calendar on 2 December", "added Omar Nair to it"
-_INVITED = re.compile(r"(?i)\b(?:invited|added|included)\s+(?P<who>you|[A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:to|into|on|in)\b")
+_INVITED = re.compile(r"(?i)\b(?:invited|added|included)\s+(?P<who>you|[A-Z][a-z]+\s+[A-Z][a-z]+)\s+(?:to|into|on|in)\b"
+                      # "Sofia Rahman from HR will join us", "Ines Petrov will also attend"
+                      r"|\b(?P<joins>(?-i:[A-Z][a-z]+\s+[A-Z][a-z]+))(?:\s+(?:from|of)\s+(?:the\s+)?[\w&-]+(?:\s+team)?)?"
+                      r"\s+will\s+(?:also\s+)?(?:join|attend|sit in|be there)\b")
 
 
 def invited_problems(body: str, to: tuple[str, ...], state: EvalState, records: Records) -> list[str]:
@@ -1268,7 +1271,7 @@ def invited_problems(body: str, to: tuple[str, ...], state: EvalState, records: 
         found = _sentence_at(body, m.start())
         if found is None or _NOT_ADDED.search(found[2][:m.start() - found[0]]):
             continue
-        who = m.group("who")
+        who = m.group("who") or m.group("joins")
         if who.lower() == "you":
             addresses = set(to[:1]) if len(to) == 1 else set()
         else:
@@ -1277,6 +1280,11 @@ def invited_problems(body: str, to: tuple[str, ...], state: EvalState, records: 
             continue
         days = [c.value for c in claims_in(found[2], year=state.year, kinds=("date",)) if isinstance(c.value, date)]
         times = [c.value for c in claims_in(found[2], year=state.year, kinds=("time",)) if isinstance(c.value, time)]
+        if not days and m.group("joins") and found[0] >= 2:  # "… booked for Tuesday 20 October at 14:00. Sofia
+            before = _sentence_at(body, found[0] - 2)         # Rahman from HR will join us": the meeting before
+            said = before[2] if before else ""
+            days = [c.value for c in claims_in(said, year=state.year, kinds=("date",)) if isinstance(c.value, date)]
+            times = [c.value for c in claims_in(said, year=state.year, kinds=("time",)) if isinstance(c.value, time)]
         if len(days) != 1:
             continue
         then = []

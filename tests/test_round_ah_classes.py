@@ -267,3 +267,22 @@ def test_a_partys_invoices_said_all_paid_have_payment_dates():
     assert all_paid_problems(said.format("Redfern IT Services", "300.00"), state, records)
     assert not all_paid_problems(said.format("Umber Freight", "300.00"), state, records)
     assert not all_paid_problems("Once all of Redfern IT Services' invoices are paid, we can close it.", state, records)
+
+
+def test_someone_said_to_join_the_meeting_before_is_invited_to_it():
+    from datetime import datetime
+
+    from officesim.evaluators import EvalState
+    from officesim.evaluators.truth import invited_problems
+
+    staff = _book(("Staff", [["Name", "Email", "Team"], ["Sofia Rahman", "sofia.rahman@fernhill.test", "HR"],
+                             ["Ines Petrov", "ines.petrov@fernhill.test", "HR"]]))
+    review = {"summary": "Probation review: Zoe", "start": "2026-10-20T14:00:00", "end": "2026-10-20T14:30:00",
+              "attendees": ["zoe@fernhill.test", "ines.petrov@fernhill.test"]}
+    files = {"data/staff.xlsx": staff}
+    after = dict(files, **{"calendar/hugo.ics": {"kind": "ics", "events": [review]}})
+    state = EvalState(files=after, before=files, now=datetime(2026, 10, 5, 9), user="hugo@fernhill.test")
+    records = build_records(files, 2026)
+    said = "Your probation review is booked for Tuesday 20 October 2026 at 14:00. {} from HR will join us."
+    assert invited_problems(said.format("Sofia Rahman"), ("zoe@fernhill.test",), state, records)
+    assert not invited_problems(said.format("Ines Petrov"), ("zoe@fernhill.test",), state, records)
