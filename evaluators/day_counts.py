@@ -38,6 +38,7 @@ _FROM_TODAY = re.compile(r"(?i)\s*(?:late|overdue|ago|away|ahead|left|to go|unti
 _IN_FROM_TODAY = re.compile(r"(?i)\b(?:in|due in|comes? in)\s+$")  # "reaches its deadline in 75 days"
 _FROM_DAY = re.compile(r"(?i)\s*(?:(?:of|off)\s+(?:[a-z]+\s+){0,2})?(?:from|starting(?:\s+on)?|beginning(?:\s+on)?)\s+"
                        r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\d")
+_OFF = re.compile(r"(?i)\s*(?:off|of\s+(?:annual\s+|sick\s+|unpaid\s+)?leave|(?:annual\s+|sick\s+)?leave|holiday)\b")
 _COUNT_RANGE = re.compile(r"(?i)\b\d{1,3}\s*(?:to|-|–|—|or)\s*$")
 _LIST_LINE = re.compile(r"[ \t]*(?:[-*•–]|\d{1,2}[.)])\s+\S")
 MAX_DATES = 12  # dates of one row, and of a text's window, paired with one another
@@ -200,12 +201,15 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
             if start_day:
                 pairs = [(a, b) for a, b in pairs if start_day[0] in (a, b)]
         spans = set()
+        length = bool(_OFF.match(text, m.end()))  # "two days off": a length of leave, both ends counted
         for a, b in pairs:
             days = abs((b - a).days)
-            spans.update((days, days + 1) if inclusive else (days,))
+            # a length counts both ends ("Monday 9 to Wednesday 11 November, three days off"); a span between
+            # two events may be said either way
+            spans.update((days + 1,) if length else (days, days + 1) if inclusive else (days,))
             if working:
                 wd = _weekdays(a, b)
-                spans.update((wd, wd - 1))
+                spans.update((wd,) if length else (wd, wd - 1))
         if n in spans:
             continue
         shown = " ".join(sentence.split())

@@ -286,3 +286,13 @@ def test_someone_said_to_join_the_meeting_before_is_invited_to_it():
     said = "Your probation review is booked for Tuesday 20 October 2026 at 14:00. {} from HR will join us."
     assert invited_problems(said.format("Sofia Rahman"), ("zoe@fernhill.test",), state, records)
     assert not invited_problems(said.format("Ines Petrov"), ("zoe@fernhill.test",), state, records)
+
+
+def test_a_length_of_leave_counts_both_ends_of_its_range():
+    from officesim.evaluators.day_counts import day_count_problems
+
+    leave = _book(("Leave", [["Employee", "Type", "Start", "End"], ["Clara Chen", "Annual leave", "2026-11-09", "2026-11-11"]]))
+    records = build_records({"data/leave.xlsx": leave}, 2026)
+    said = "Clara Chen: approved, Monday 9 to Wednesday 11 November, {} days off."
+    assert day_count_problems(said.format("two"), records, today=date(2026, 10, 20), year=2026)
+    assert not day_count_problems(said.format("three"), records, today=date(2026, 10, 20), year=2026)
