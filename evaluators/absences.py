@@ -100,3 +100,47 @@ def off_day_problems(text: str, records: Records, year: int | None,
                            f"{day[0].isoformat()}, but their absences in the records run "
                            f"{', '.join(f'{a.isoformat()} to {b.isoformat()}' for a, b in spans[:4])}")
     return out
+
+
+# "she'll be the only one from Operations away that week", "the only person in Finance off on 9 November"
+_ONLY_AWAY = re.compile(r"(?i)\bonly\s+(?:one|person|member|colleague)\s+(?:from|in|of)\s+(?:the\s+)?"
+                        r"(?P<team>[A-Z][\w&-]*)(?:\s+team)?\s+(?:who\s+(?:is|will\s+be)\s+|to\s+be\s+|is\s+|will\s+be\s+)?"
+                        r"(?:away|off|on\s+leave|out)\b(?P<when>[^.\n]{0,40})")
+
+
+def _week(day: date) -> tuple[date, date]:
+    from datetime import timedelta
+
+    monday = day - timedelta(days=day.weekday())
+    return monday, monday + timedelta(days=6)
+
+
+def only_away_problems(text: str, records: Records, teams: dict[str, str], year: int | None,
+                       written: dict[str, list[tuple[date, date]]] | None = None) -> list[str]:
+    """Someone said to be the only one of their team away over a period ("that week", a range the sentence
+    gives) where the absences of two or more of that team's people overlap it."""
+    written = written or {}
+    out = []
+    for m in _ONLY_AWAY.finditer(text):
+        dot = max(text.rfind(". ", 0, m.start()), text.rfind("\n", 0, m.start()))
+        sentence = text[dot + 1:text.find(".", m.end()) if "." in text[m.end():] else len(text)]
+        if re.search(r"(?i)\b(?:if|unless|not|n't|would)\b", text[dot + 1:m.start()]):
+            continue
+        days = [c.value for c in claims_in(sentence, year=year, kinds=("date",)) if isinstance(c.value, date)]
+        if not days and dot > 0:  # "… 9–11 November. You'll be the only one from Operations away that week."
+            before = text[max(text.rfind(". ", 0, dot - 1), text.rfind("\n", 0, dot - 1)) + 1:dot]
+            days = [c.value for c in claims_in(before, year=year, kinds=("date",)) if isinstance(c.value, date)]
+        if not days:
+            continue
+        first, last = min(days), max(days)
+        if re.search(r"(?i)\bweek\b", m.group("when")):
+            first, last = _week(first)[0], _week(last)[1]
+        team = m.group("team").casefold()
+        members = [p for p, t in teams.items() if t.casefold() == team]
+        away = sorted(p for p in members
+                      if any(a <= last and first <= b for a, b in _spans(records, p) + written.get(p, [])))
+        if len(away) >= 2:
+            out.append(f"{' '.join(m.group(0).split())!r} says one of {m.group('team')} is away from "
+                       f"{first.isoformat()} to {last.isoformat()}, but {len(away)} of its people are: "
+                       f"{', '.join(p.title() for p in away[:4])}")
+    return out

@@ -36,7 +36,7 @@ from officesim.evaluators.records import FULL_NAME, GENERIC, Records, people_col
 from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
 from officesim.evaluators.tenure import joined_problems
 from officesim.evaluators.months_said import month_problems
-from officesim.evaluators.absences import off_day_problems, written_absences
+from officesim.evaluators.absences import only_away_problems, off_day_problems, written_absences
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
 from officesim.evaluators.day_counts import DAY_SPAN, day_count_problems
@@ -2272,6 +2272,10 @@ def written_truth(state: EvalState) -> Truth:
             state.memo["written_absences"] = written_absences(state.before or {}, state.files)
         truth.false += [f"{place.where}: {w}" for w in off_day_problems(place.text, records, state.year,
                                                                          state.memo["written_absences"])]
+        if "teams_after" not in state.memo:
+            state.memo["teams_after"] = _teams(state.files)
+        truth.false += [f"{place.where}: {w}" for w in only_away_problems(place.text, records, state.memo["teams_after"],
+                                                                           state.year, state.memo["written_absences"])]
         truth.false += [f"{place.where}: {w}" for w in folder_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in weekday_conflicts(place.text, state.year)]
         if place.to is not None:

@@ -296,3 +296,17 @@ def test_a_length_of_leave_counts_both_ends_of_its_range():
     said = "Clara Chen: approved, Monday 9 to Wednesday 11 November, {} days off."
     assert day_count_problems(said.format("two"), records, today=date(2026, 10, 20), year=2026)
     assert not day_count_problems(said.format("three"), records, today=date(2026, 10, 20), year=2026)
+
+
+def test_the_only_one_of_a_team_away_is_read_against_the_teams_absences():
+    from officesim.evaluators.absences import only_away_problems
+
+    leave = _book(("Leave", [["Employee", "Type", "Start", "End"], ["Clara Chen", "Annual leave", "2026-11-09", "2026-11-11"],
+                             ["Omar Nair", "Annual leave", "2026-10-27", "2026-10-28"],
+                             ["Amara Obi", "Annual leave", "2026-11-12", "2026-11-13"]]))
+    records = build_records({"data/leave.xlsx": leave}, 2026)
+    teams = {"clara chen": "Operations", "omar nair": "Operations", "amara obi": "Operations"}
+    said = "Your leave on 12–13 November is approved. You'll be the only one from Operations away that week."
+    assert only_away_problems(said, records, teams, 2026)
+    # the week of 26 October: only Omar Nair's leave falls in it
+    assert not only_away_problems(said.replace("12–13 November", "27–28 October"), records, teams, 2026)
