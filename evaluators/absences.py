@@ -116,9 +116,10 @@ def _week(day: date) -> tuple[date, date]:
 
 
 def only_away_problems(text: str, records: Records, teams: dict[str, str], year: int | None,
-                       written: dict[str, list[tuple[date, date]]] | None = None) -> list[str]:
+                       written: dict[str, list[tuple[date, date]]] | None = None, quoted: str = "") -> list[str]:
     """Someone said to be the only one of their team away over a period ("that week", a range the sentence
-    gives) where the absences of two or more of that team's people overlap it."""
+    or the one before gives, else the request a reply answers: ``quoted``) where the absences of two or more
+    of that team's people overlap it."""
     written = written or {}
     out = []
     for m in _ONLY_AWAY.finditer(text):
@@ -130,6 +131,8 @@ def only_away_problems(text: str, records: Records, teams: dict[str, str], year:
         if not days and dot > 0:  # "… 9–11 November. You'll be the only one from Operations away that week."
             before = text[max(text.rfind(". ", 0, dot - 1), text.rfind("\n", 0, dot - 1)) + 1:dot]
             days = [c.value for c in claims_in(before, year=year, kinds=("date",)) if isinstance(c.value, date)]
+        if not days and quoted:  # "Approved — you'll be the only one from Operations away that week"
+            days = [c.value for c in claims_in(quoted[:2000], year=year, kinds=("date",)) if isinstance(c.value, date)]
         if not days:
             continue
         first, last = min(days), max(days)

@@ -19,6 +19,8 @@ from officesim.evaluators.text import NUMBER_WORDS
 # what stands between the two ends of a range: "10-11 November", "from 10 to 12 November", "until"
 _GAP = re.compile(r"(?i)\s*(?:-|–|—|to|until|till|through|thru)\s*(?:[A-Za-z]+,?\s+)?")
 _ADDRESSED = re.compile(r"(?i)\b(?:you|your|yours)\b")
+# a decision on the request opens the sentence: "Approved — three days, Tuesday 27 to Thursday 29 October"
+_DECIDED = re.compile(r"(?i)(?:approved|confirmed|agreed|granted|booked|declined|rejected|that's fine|all fine)\b")
 _PART = re.compile(r"(?i)\b(?:only|instead|rather|part|partly|but not|except|apart from|first|last|remaining|rest)\b")
 
 
@@ -60,7 +62,8 @@ def restated_range_problems(own: str, quoted: str, year: int | None) -> list[str
     for first, last, lo, hi in given:
         start = max(own.rfind("\n", 0, lo), max(own.rfind(". ", 0, lo), 0))
         end = min(x for x in (own.find("\n", hi), own.find(". ", hi), len(own)) if x >= 0)
-        if not _ADDRESSED.search(own[start:end]) or _PART.search(own[start:end]):
+        if not (_ADDRESSED.search(own[start:end]) or _DECIDED.match(own[start:lo].lstrip(" \n-—–:,")))\
+                or _PART.search(own[start:end]):
             continue  # not of the reader's own request, or a part of it said as a part ("only 10-11 November")
         if any((first, last) == (a, b) for a, b, _l, _h in asked):
             continue

@@ -1057,7 +1057,10 @@ def _sentence_of(text: str, at: int) -> str:
 
 # the day of a message the one written to sent: "Thanks for your correction on Thursday 3 December"
 _YOUR_MESSAGE = re.compile(r"(?i)\byour\s+(?:(?:last|latest|earlier|first|recent|second)\s+)?(?:e-?mails?|messages?|mails?|notes?|"
-                           r"corrections?|requests?|repl(?:y|ies)|letters?|quer(?:y|ies)|questions?)\s+(?:of|on|from|dated|sent on)\s+$")
+                           r"corrections?|requests?|repl(?:y|ies)|letters?|quer(?:y|ies)|questions?)"
+                           # "your request reached me on 12 October", "your email arrived on …"
+                           r"(?:\s+(?:reached|got to|arrived|came(?:\s+in)?|landed|was sent)(?:\s+(?:me|us|here|in))?)?"
+                           r"\s+(?:of|on|from|dated|sent on)\s+$")
 
 
 def your_message_day_problems(body: str, to: tuple[str, ...], state: EvalState) -> list[str]:
@@ -2275,7 +2278,8 @@ def written_truth(state: EvalState) -> Truth:
         if "teams_after" not in state.memo:
             state.memo["teams_after"] = _teams(state.files)
         truth.false += [f"{place.where}: {w}" for w in only_away_problems(place.text, records, state.memo["teams_after"],
-                                                                           state.year, state.memo["written_absences"])]
+                                                                           state.year, state.memo["written_absences"],
+                                                                           place.quoted)]
         truth.false += [f"{place.where}: {w}" for w in folder_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in weekday_conflicts(place.text, state.year)]
         if place.to is not None:

@@ -310,3 +310,26 @@ def test_the_only_one_of_a_team_away_is_read_against_the_teams_absences():
     assert only_away_problems(said, records, teams, 2026)
     # the week of 26 October: only Omar Nair's leave falls in it
     assert not only_away_problems(said.replace("12–13 November", "27–28 October"), records, teams, 2026)
+
+
+def test_a_decision_restating_the_requested_range_must_keep_it():
+    from officesim.evaluators.replies import restated_range_problems
+
+    quoted = "Could I take 27–28 October off for my move?"
+    assert restated_range_problems("Approved — three days, Tuesday 27 to Thursday 29 October.", quoted, 2026)
+    assert not restated_range_problems("Approved — two days, Tuesday 27 to Wednesday 28 October.", quoted, 2026)
+
+
+def test_the_day_a_request_reached_the_writer_is_the_day_its_sender_sent_it():
+    from datetime import datetime
+
+    from officesim.evaluators import EvalState
+    from officesim.evaluators.truth import your_message_day_problems
+
+    mail = {"kind": "eml", "from": "omar.nair@fernhill.test", "to": ["hugo@fernhill.test"],
+            "date": "2026-10-17T09:00:00", "subject": "Leave", "body": "Could I take 27-28 October?"}
+    files = {"emails/hugo@fernhill.test/msg-1.eml": mail}
+    state = EvalState(files=files, before=files, now=datetime(2026, 10, 19, 9), user="hugo@fernhill.test")
+    to = ("omar.nair@fernhill.test",)
+    assert your_message_day_problems("Your request reached me on 12 October, two weeks ahead.", to, state)
+    assert not your_message_day_problems("Your request reached me on 17 October.", to, state)
