@@ -333,3 +333,13 @@ def test_the_day_a_request_reached_the_writer_is_the_day_its_sender_sent_it():
     to = ("omar.nair@fernhill.test",)
     assert your_message_day_problems("Your request reached me on 12 October, two weeks ahead.", to, state)
     assert not your_message_day_problems("Your request reached me on 17 October.", to, state)
+
+
+def test_a_mail_said_to_copy_someone_has_someone_in_copy():
+    from officesim.evaluators.truth import copied_nobody_problems
+
+    said = "I've copied each contract owner on this email so they see the full picture."
+    assert copied_nobody_problems(said, ("hana@h.test", "luca@h.test"), ("luca@h.test",))
+    assert not copied_nobody_problems(said, ("hana@h.test", "luca@h.test", "yara@h.test"), ("luca@h.test",))
+    assert not copied_nobody_problems("I've emailed each owner separately.", ("hana@h.test", "luca@h.test"),
+                                      ("luca@h.test",))
