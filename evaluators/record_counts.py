@@ -45,6 +45,11 @@ _PLAIN = frozenset("""a an the we us our they them their you your i me my he she
 this that year years month months total altogether in on at to of all across placed place places taken took take
 takes had has have having made make makes received receive got get gets logged recorded listed raised issued sent
 booked is are was were been be there overall far date year-to-date ytd calendar""".split())
+# ... said just before the count: "the three reviews", "these 4", "all the 12 …"; not "The figures are based on
+# all 421 supplier invoices"
+_POINTS_BACK_END = re.compile(r"(?i)\b(?:that|this|these|those|it|which|such|the|its|their|our|your|his|her|both)"
+                             r"(?:['’]s|\s+(?:is|are|was|were|makes?|gives?|leaves?|comes to|come to))?\s+"
+                             r"(?:(?:other|remaining|first|last|same|only|whole|all)\s+)?$")
 _LIST_FOLLOWS = re.compile(r"\s*(?:\(|:|[-–—]\s)")
 # a count of what the text has just listed or named: "That is eight contracts in total", "the three reviews"
 _POINTS_BACK = re.compile(r"(?i)\b(?:that|this|these|those|it|which|such|the|its|their|our|your|his|her|both)\b")
@@ -220,7 +225,7 @@ def count_problems(text: str, records: Records, work: Work, year: int | None,
             continue  # "three orders (SO-1, SO-2 and SO-3)": counts its list; "(15 orders)": of the clause before
         clause_start = max((c.end() for c in _CLAUSE_END.finditer(text, 0, m.start())), default=0)
         before, after = text[clause_start:m.start()], _window(text, m.end())
-        if _NEGATED.search(before) or _NEGATED.search(after) or _POINTS_BACK.search(before) or re.match(r"\s+of\b", text[m.end():]):
+        if _NEGATED.search(before) or _NEGATED.search(after) or _POINTS_BACK_END.search(before) or re.match(r"\s+of\b", text[m.end():]):
             continue
         if _WRITTEN_TO.search(before):
             continue  # "Letters sent to 12 customers": whom the episode wrote to (actions.py counts those), not a table
@@ -237,7 +242,8 @@ def count_problems(text: str, records: Records, work: Work, year: int | None,
                                   f"{' and '.join(str(k) for k in work.rows_done)} row(s) of the office's workbooks"))
             continue
         tables = _tables(records, noun) if not listed else []
-        if not tables or between and not all(fold(w) in _PLAIN for w in between):
+        named_by = {w for t in tables for w in re.findall(r"[a-z]+", t.lower())}  # "supplier invoices" of supplier_invoices
+        if not tables or between and not all(fold(w) in _PLAIN or fold(w) in named_by for w in between):
             continue
         if _SUBSET_WORD.search(text[text.rfind("\n", 0, m.start()) + 1:m.start()]):
             continue  # "Total overdue: £5,018.39 across 4 invoices": a part of the rows by their state, not a table's

@@ -343,3 +343,13 @@ def test_a_mail_said_to_copy_someone_has_someone_in_copy():
     assert not copied_nobody_problems(said, ("hana@h.test", "luca@h.test", "yara@h.test"), ("luca@h.test",))
     assert not copied_nobody_problems("I've emailed each owner separately.", ("hana@h.test", "luca@h.test"),
                                       ("luca@h.test",))
+
+
+def test_a_count_of_a_whole_table_after_a_plain_lead_is_read():
+    from officesim.evaluators.record_counts import Work, count_problems
+
+    rows = [["Invoice", "Supplier", "Issued", "Amount"]] + [
+        [f"UF-26{n:02d}", "Umber Freight", f"2026-0{1 + n % 9}-10", 100 + n] for n in range(12)]
+    records = build_records({"data/finance/supplier_invoices_2026.xlsx": _book(("Invoices", rows))}, 2026)
+    assert count_problems("The figures are based on all 14 supplier invoices issued this year.", records, Work(), 2026)
+    assert not count_problems("The figures are based on all 12 supplier invoices issued this year.", records, Work(), 2026)
