@@ -380,9 +380,8 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         elif you and _YOUR.search(st.text):
             # "As your leave on 19-20 October has been approved": the reader's own rows, but those the task or
             # the episode changes (the leave it approves), which the workbook's checks read
-            touched = set(scope.changed) | set(scope.done)
-            kept = [i for i in you if not touched.intersection(records.entities[i].keys)]
-            reading.verdicts += state_problems(st, kept, spans, records, scope)
+            # (state_problems leaves out the rows whose state the task or the episode sets)
+            reading.verdicts += state_problems(st, list(you), spans, records, scope)
         rivals = [Verdict(st.text, name, "name", "false", f"is not who or what {item} names")
                   for name, item, ids in binder.rival_names(st.text) if not _said_together(name, ids, scope.texts)]
         reading.verdicts += rivals
@@ -1237,7 +1236,15 @@ def state_problems(st: Statement, entities: list[int], spans: list[tuple[int, in
         return []
     rows = {i for i in entities if records.entities[i].states}
     changed = {k for k in records.keys_in(st.text) if k in scope.changed or k in scope.done}
-    rows = {i for i in rows if not changed.intersection(records.entities[i].keys)}
+
+    def state_set(i: int) -> bool:
+        """Whether the task or the episode set this row's state column (not another table's row of the same
+        person: a probation tracker's review date leaves their leave's Status to be read)."""
+        labels = {label for label, _own in records.entities[i].states}
+        return any(label in labels for k in changed.intersection(records.entities[i].keys)
+                   for label, _new, _old in [*scope.changed.get(k, ()), *scope.done.get(k, ())])
+
+    rows = {i for i in rows if not state_set(i)}
     if not rows:
         return []
     anchors: list[tuple[int, int, set[int]]] = []

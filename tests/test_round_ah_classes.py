@@ -353,3 +353,20 @@ def test_a_count_of_a_whole_table_after_a_plain_lead_is_read():
     records = build_records({"data/finance/supplier_invoices_2026.xlsx": _book(("Invoices", rows))}, 2026)
     assert count_problems("The figures are based on all 14 supplier invoices issued this year.", records, Work(), 2026)
     assert not count_problems("The figures are based on all 12 supplier invoices issued this year.", records, Work(), 2026)
+
+
+def test_a_state_said_of_a_persons_row_is_read_when_the_task_changes_another_of_their_rows():
+    from officesim.evaluators.claims import claims_in
+
+    rows = [["Employee", "Start", "End", "Type", "Status"]] + [
+        [f"Person {chr(65 + n)} Smith", "2026-08-03", "2026-08-04", "Annual leave", s]
+        for n, s in enumerate(["Approved", "Pending", "Withdrawn", "Approved"])] + [
+        ["Tariq Iyer", "2026-10-20", "2026-10-22", "Annual leave", "Pending"]]
+    records = build_records({"data/people/leave_2026.xlsx": _book(("Leave", rows))}, 2026)
+    review = ("Review date", tuple(claims_in("2026-10-23", year=2026, kinds=("date",))), ())
+    text = "Tariq Iyer's review is after his approved leave on 20–22 October."
+    assert [v for v in read(text, records, Scope(year=2026, changed={"tariq iyer": [review]})).verdicts
+            if v.verdict == "false"]
+    status = ("Status", (), ())
+    assert not [v for v in read(text, records, Scope(year=2026, changed={"tariq iyer": [status]})).verdicts
+                if v.verdict == "false"]
