@@ -39,6 +39,8 @@ _IN_FROM_TODAY = re.compile(r"(?i)\b(?:in|due in|comes? in)\s+$")  # "reaches it
 _FROM_DAY = re.compile(r"(?i)\s*(?:(?:of|off)\s+(?:[a-z]+\s+){0,2})?(?:from|starting(?:\s+on)?|beginning(?:\s+on)?)\s+"
                        r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?\d")
 _OFF = re.compile(r"(?i)\s*(?:off|of\s+(?:annual\s+|sick\s+|unpaid\s+)?leave|(?:annual\s+|sick\s+)?leave|holiday)\b")
+_SUMMED = re.compile(r"(?i)(?:\s+(?:late|overdue|early|of\s+delay))?\s*(?:in total|in all|altogether|combined|overall|"
+                     r"between them|all told)\b")
 _COUNT_RANGE = re.compile(r"(?i)\b\d{1,3}\s*(?:to|-|–|—|or)\s*$")
 _LIST_LINE = re.compile(r"[ \t]*(?:[-*•–]|\d{1,2}[.)])\s+\S")
 MAX_DATES = 12  # dates of one row, and of a text's window, paired with one another
@@ -102,6 +104,8 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         n = int(word) if word.isdigit() else NUMBER_WORDS[word]
         if n < 2 or _BOUND.search(text, max(0, m.start() - 24), m.start()):
             continue
+        if _SUMMED.match(text, m.end()):
+            continue  # "That is 27 days late in total": the sum of several items' spans
         if _COUNT_RANGE.search(text, max(0, m.start() - 12), m.start()):
             continue  # "each arrived 10 to 15 days after its original": the bounds of many items' counts
         found = _sentence_at(text, m.start())

@@ -539,6 +539,10 @@ def _changed_value(c: Claim, st: Statement, cells: list[Change], done: list[Chan
                    f"is not what the task sets {label!r} to: {shown(next(n for n in new if n.kind == c.kind))}")
 
 
+# categories named by words every sentence uses: "the other three absences" says no expense Category "Other"
+_FILLER_CATEGORIES = frozenset({"other", "others", "general", "misc", "none", "various", "standard", "normal"})
+
+
 def _category_at(text: str, value: str) -> re.Match | None:
     """Where ``text`` (case-folded) says a category's value as a word (a plural too: "shredders")."""
     return re.search(r"(?<![\w-])" + re.escape(value).replace(r"\ ", r"\s+") + r"(?:e?s)?(?![\w-])", text)
@@ -597,7 +601,7 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
                     continue
                 held = {fold_words(v) for i in rows for lab, v in records.entities[i].words if lab == label}
                 owns = [m.span() for m in re.finditer(re.escape(own_key).replace(r"\ ", r"\s+"), low)]
-                for value in sorted(values - held):
+                for value in sorted(values - held - _FILLER_CATEGORIES):
                     at = _category_at(low, value)
                     if at is None or any(s <= at.start() < e for s, e in spans):
                         continue
@@ -2375,7 +2379,7 @@ def listed_counts(text: str, year: int | None) -> list[Verdict]:
     for st in cut(text):
         line = st.text
         # "Quick one from Harbourline accounts:" counts no accounts: a count's noun follows it with no preposition
-        for m in re.finditer(r"(?i)(?<![\w.,£$€])(?:(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) +
+        for m in re.finditer(r"(?i)(?<![\w.,£$€/#-])(?:(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) +
                              r")\s+(?:(?!(?:from|of|at|in|on|for|to|with|by)\s)[a-z'’-]+\s+){0,3}?(?P<noun>[a-z]{3,}s)\b|(?P<noun2>[a-z]{2,}s)\s*(?=\(\s*(?:\d{1,3}|" +
                              "|".join(NUMBER_WORDS) + r")\s*\)))", line):
             tail = _LISTED.match(line, m.end())
@@ -2417,6 +2421,9 @@ _BOUND = re.compile(r"(?i)\b(?:more than|over|under|less than|fewer than|within|
                     r"allowed|must|may|can|should|terms|notice|deadline|every|each|per)\b")
 
 
+_A_TOTAL = re.compile(r"(?i)\s*(?:in total|in all|altogether|combined|overall|between them|all told)\b")
+
+
 def days_problems(st: Statement, entities: list[int], records: Records, scope: Scope,
                   dates: list[date]) -> list[Verdict]:
     """A day count worked out between two dates ("paid 12 days late", "39 days after the expense",
@@ -2428,6 +2435,8 @@ def days_problems(st: Statement, entities: list[int], records: Records, scope: S
         # not anywhere in a long sentence ("Notice must be given by 2 June, which is 170 days from today")
         if _BOUND.search(st.text[max(0, m.start() - 24):m.start()]) or _BOUND.search(st.text[m.end():m.end() + 20]):
             continue
+        if _A_TOTAL.match(st.text, m.end()):
+            continue  # "That is 10 days late in total": the sum of the items' delays, not one span
         n = _number(m.group("n") or m.group("n2"))
         if any(c.kind == "number" and float(c.value) == n for c in [*scope.claims, *scope.written]):
             continue

@@ -370,3 +370,17 @@ def test_a_state_said_of_a_persons_row_is_read_when_the_task_changes_another_of_
     status = ("Status", (), ())
     assert not [v for v in read(text, records, Scope(year=2026, changed={"tariq iyer": [status]})).verdicts
                 if v.verdict == "false"]
+
+
+def test_a_total_of_days_late_an_identifiers_number_and_the_word_other_are_no_claims():
+    from officesim.evaluators.day_counts import day_count_problems
+    from officesim.evaluators.verdicts import listed_counts
+
+    records = _ledger()
+    assert not day_count_problems("INV-000 and INV-001 were late. That is 27 days late in total.", records,
+                                  today=date(2026, 11, 16), year=2026)
+    assert not listed_counts("CC-410 Operations (Noor Tanaka, Operations Director): over by £8,622.34.", 2026)
+    claims = _book(("Claims", [["Claim", "Employee", "Category"]] + [
+        [f"EXP-{n}", "Luca Weber", c] for n, c in enumerate(["Hotel", "Other", "Meals", "Travel", "Hotel"])]))
+    records = build_records({"data/claims.xlsx": claims}, 2026)
+    assert not _false("The other three absences (Luca Weber, Bjorn Silva, Lucia Nair) are on the rota.", records)
