@@ -418,6 +418,10 @@ _HISTORY_AFTER = re.compile(r"(?i)\s+(?:after|before|late|on time|early|during|b
 _PERIOD_BEFORE = re.compile(r"(?i)\b(?:(?:in|during|over|throughout|across)\s+(?:the\s+)?(?:q[1-4]|"
                             r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|20\d\d|(?:first|second|third|"
                             r"fourth|last|past) (?:quarter|half|year|month)s?)|so far this (?:year|quarter)|this year)\b")
+# nouns of whom mail goes to: a count of them is of recipients
+_WHOM = re.compile(r"(?i)customers|clients|suppliers|vendors|people|persons|staff|colleagues|owners|managers|recipients|"
+                   r"members|employees|parties|teams|executives|directors|contacts|holders|newcomers|starters|"
+                   r"approvers|leads|heads|accounts|companies|firms|partners|tenants|landlords|candidates")
 _UNITS = re.compile(r"(?i)days|weeks|months|years|hours|minutes|nights|times|percent|pounds|euros|dollars")
 
 
@@ -442,6 +446,8 @@ def counted_action_problems(text: str, counts: frozenset[float], booked: frozens
             done -= {0}
         if not done or n < 2 or _UNITS.fullmatch(m.group("noun")):
             continue
+        if m.group("send") and not _WHOM.fullmatch(m.group("noun")):
+            continue  # "sent chasers to Aiko and Zoe for the two overdue ones": what the mails are about, not whom
         at, sentence = _sentence(text, m.start(), m.end())
         if _NOT.search(sentence[:max(0, m.start() - at)]) or _EARLIER.search(sentence) or _NOT_SAID_HERE.search(
                 text, m.start(), m.end()):

@@ -384,3 +384,11 @@ def test_a_total_of_days_late_an_identifiers_number_and_the_word_other_are_no_cl
         [f"EXP-{n}", "Luca Weber", c] for n, c in enumerate(["Hotel", "Other", "Meals", "Travel", "Hotel"])]))
     records = build_records({"data/claims.xlsx": claims}, 2026)
     assert not _false("The other three absences (Luca Weber, Bjorn Silva, Lucia Nair) are on the rota.", records)
+
+
+def test_a_count_of_what_mails_are_about_is_not_of_whom_they_went_to():
+    from officesim.evaluators.actions import counted_action_problems
+
+    said = "I've sent chasers to Aiko and Zoe for the two overdue ones."
+    assert not counted_action_problems(said, frozenset(), addressed=(3, 0))
+    assert counted_action_problems("The letters have gone out to 10 customers.", frozenset(), addressed=(12, 12))
