@@ -41,6 +41,8 @@ _FROM_DAY = re.compile(r"(?i)\s*(?:(?:of|off)\s+(?:[a-z]+\s+){0,2})?(?:from|star
 _OFF = re.compile(r"(?i)\s*(?:off|of\s+(?:annual\s+|sick\s+|unpaid\s+)?leave|(?:annual\s+|sick\s+)?leave|holiday)\b")
 _SUMMED = re.compile(r"(?i)(?:\s+(?:late|overdue|early|of\s+delay))?\s*(?:in total|in all|altogether|combined|overall|"
                      r"between them|all told)\b")
+_BEFORE_A_DAY = re.compile(r"(?i)\s+(?:before|ahead of|prior to|in advance of)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
+                           r"(?:the\s+)?\d")
 _COUNT_RANGE = re.compile(r"(?i)\b\d{1,3}\s*(?:to|-|–|—|or)\s*$")
 _LIST_LINE = re.compile(r"[ \t]*(?:[-*•–]|\d{1,2}[.)])\s+\S")
 MAX_DATES = 12  # dates of one row, and of a text's window, paired with one another
@@ -155,7 +157,8 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
                 row_dates.append(_dates(a.value for i in records.by_key.get(k, ())[:MAX_ROWS]
                                         for _l, a in records.entities[i].attributes if a.kind == "date"))
         row_dates = [d for d in row_dates if d]
-        if sum(len(d) for d in row_dates) < 2 and not (answered and claims_in(window, year=year, kinds=("date",))):
+        if sum(len(d) for d in row_dates) < 2 and not (answered and claims_in(window, year=year, kinds=("date",))) \
+                and not (today and _BEFORE_A_DAY.match(text, m.end())):
             continue  # nothing dated to count between (but the day of the request a reply answers)
         numbers = {int(a.value) for i in rows for _l, a in records.entities[i].attributes
                    if a.kind == "number" and float(a.value).is_integer()}
@@ -168,7 +171,9 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         # today is an end only of a count said from now ("12 days overdue", "45 days away"), not of a length
         # ("off for 8 working days from Tuesday 1 December") or a span between two events ("8 days' notice")
         now = today if today and (_FROM_TODAY.match(text, m.end()) or
-                                  _IN_FROM_TODAY.search(text[max(0, m.start() - 12):m.start()])) else None
+                                  _IN_FROM_TODAY.search(text[max(0, m.start() - 12):m.start()]) or
+                                  # "Letters sent (74 days before 1 January 2027)": from today, when they went
+                                  _BEFORE_A_DAY.match(text, m.end())) else None
         every = [*near, *(d for row in row_dates for d in row), *([now] if now else [])]
         every = list(dict.fromkeys(every))[:MAX_DATES * 8]
         pairs = [(a, b) for row in (meant or row_dates) for a in row for b in row if a < b]

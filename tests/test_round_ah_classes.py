@@ -392,3 +392,13 @@ def test_a_count_of_what_mails_are_about_is_not_of_whom_they_went_to():
     said = "I've sent chasers to Aiko and Zoe for the two overdue ones."
     assert not counted_action_problems(said, frozenset(), addressed=(3, 0))
     assert counted_action_problems("The letters have gone out to 10 customers.", frozenset(), addressed=(12, 12))
+
+
+def test_a_count_before_a_day_said_of_what_went_today_counts_from_today():
+    from officesim.evaluators.day_counts import day_count_problems
+
+    rows = [["Customer", "Agreement", "Starts"], ["Gull Point Marinas", "CTR-2426", "2027-01-01"]]
+    records = build_records({"data/agreements.xlsx": _book(("Agreements", rows))}, 2026)
+    said = "Letters sent to Gull Point Marinas ({} days before 1 January 2027)."
+    assert not day_count_problems(said.format(74), records, today=date(2026, 10, 19), year=2026)
+    assert day_count_problems(said.format(64), records, today=date(2026, 10, 19), year=2026)
