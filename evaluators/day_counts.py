@@ -24,7 +24,7 @@ from officesim.evaluators.text import NUMBER_WORDS
 
 DAY_SPAN = re.compile(r"(?i)(?<![\w.,£$€/:-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"
                    r"(?P<kind>calendar\s+|working\s+|business\s+)?days?(?:'|’|'s|’s)?(?![\w-])")
-_BOUND = re.compile(r"(?i)\b(?:more than|less than|fewer than|at least|at most|within|up to|under|over|no more than|"
+_BOUND = re.compile(r"(?i)\b(?:more than|less than|fewer than|at least|at most|within|inside|inside of|outside|up to|under|over|no more than|"
                     r"no less than|not more than|maximum|minimum|min\.?|max\.?|about|around|roughly|approximately|"
                     r"nearly|almost|some|every|each|per|another|extra|further|first|last|next|other)\s+$")
 _RULE = re.compile(r"(?i)\b(?:polic(?:y|ies)|rules?|window|limit|allow\w*|must|need\w*|requires?|required|terms?|"

@@ -97,10 +97,20 @@ def about_others(sentence: str, at: int) -> bool:
     return any(m.end() <= at for m in _OTHERS_TURN.finditer(sentence))
 
 
+# a clause after a semicolon with a subject of its own: "IT has the largest overspend, … over its £62,500 budget;
+# Operations is over by £8,622.34" says its figures of Operations, the ones before of IT
+_NEW_SUBJECT = re.compile(r";\s+(?=(?:and |but |while )?[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|&|of))*\s+(?:\([^)]{1,30}\)\s+)?"
+                          r"(?:is|was|are|were|has|had|came|comes|spent|invoiced|billed|owes|stands|ran|runs)\b)")
+
+
 def _clauses(sentence: str) -> list[tuple[int, int, str]]:
-    """A sentence as its clauses: one, unless a clause after a semicolon speaks of the others."""
+    """A sentence as its clauses: one, unless a clause after a semicolon speaks of the others or of a subject
+    of its own."""
     out, at = [], 0
-    for m in _OTHERS_TURN.finditer(sentence):
+    turns = sorted([*_OTHERS_TURN.finditer(sentence), *_NEW_SUBJECT.finditer(sentence)], key=lambda m: m.start())
+    for m in turns:
+        if m.start() < at:
+            continue
         out.append((at, m.start(), sentence[at:m.start()]))
         at = m.end()
     out.append((at, len(sentence), sentence[at:]))

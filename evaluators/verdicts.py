@@ -2416,7 +2416,7 @@ _DAYS = re.compile(r"(?i)(?:\b(?P<in>in)\s+)?(?<![\w.,£$€-])(?P<n>\d{1,3}|" +
                    r"later|earlier|past (?:the |its |their )?due)\b|"
                    # "the review is in 10 days", "(in 10 days)": from today
                    r"\b(?P<in2>in)\s+(?P<n2>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?:calendar\s+)?days?\b(?!\s+(?:of|from|after|before))")
-_BOUND = re.compile(r"(?i)\b(?:more than|over|under|less than|fewer than|within|up to|at least|at most|about|"
+_BOUND = re.compile(r"(?i)\b(?:more than|over|under|less than|fewer than|within|inside|outside|up to|at least|at most|about|"
                     r"around|nearly|almost|no later than|no more than|approximately|roughly|policy|rule|limit|allow|"
                     r"allowed|must|may|can|should|terms|notice|deadline|every|each|per)\b")
 

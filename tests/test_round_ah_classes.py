@@ -402,3 +402,22 @@ def test_a_count_before_a_day_said_of_what_went_today_counts_from_today():
     said = "Letters sent to Gull Point Marinas ({} days before 1 January 2027)."
     assert not day_count_problems(said.format(74), records, today=date(2026, 10, 19), year=2026)
     assert day_count_problems(said.format(64), records, today=date(2026, 10, 19), year=2026)
+
+
+def test_a_clause_after_a_semicolon_with_its_own_subject_is_about_it():
+    budget = _book(("Budget", [["Cost centre", "Name", "Q1", "Q2", "Q3", "Q4"],
+                               ["CC-410", "Operations", 64000, 64000, 64000, 64000],
+                               ["CC-610", "IT", 62500, 62500, 62500, 62500],
+                               ["CC-710", "Marketing", 62000, 62000, 62000, 62000]]))
+    records = build_records({"data/finance/budget_2026.xlsx": budget}, 2026)
+    said = "{} has the largest overspend, £15,833.88 or about 25% over its £62,500 budget; Operations is over by £8,622.34 on its £64,000 budget."
+    assert not _false(said.format("IT"), records)
+    assert _false(said.format("Marketing"), records)
+
+
+def test_inside_a_span_is_a_bound():
+    from officesim.evaluators.day_counts import day_count_problems
+
+    records = _ledger()
+    assert not day_count_problems("INV-000: ordered 1 July 2026, request received 6 July 2026, so inside 30 days.",
+                                  records, today=date(2026, 11, 16), year=2026)
