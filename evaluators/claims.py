@@ -1285,7 +1285,10 @@ _IDIOMS = re.compile(r"(?:do not|don't|dont) hesitate|no later than|not later th
                      # a search that found nothing says what is missing, not that the item is not so:
                      # "I could not find your approval for PO-4505"
                      r"(?:could not|couldn't|couldn’t|cannot|can't|can’t|did not|didn't|didn’t|unable to|not able to)\s+"
-                     r"(?:find|locate|trace|see|match)\b", re.I)
+                     r"(?:find|locate|trace|see|match)\b|"
+                     # ... or where it was looked for: "Order SO-72664 doesn't appear on your account"
+                     r"(?:doesn't|doesn’t|does not|don't|don’t|do not|didn't|didn’t|did not)\s+(?:appear|show up|exist|"
+                     r"come up)\s+(?:on|in|under|among|against)\b", re.I)
 _NEGATION = re.compile(r"(?<!\w)(?<![A-Za-z]-)(?:not|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|"
                        r"shouldn't|couldn't|wouldn't|no longer|unable|unavailable|cancel(?:l)?ed|cancel(?:l)?ing|"
                        r"cancel(?:l)?ation|call(?:ed)? off|postponed|withdrawn|void)(?![\w-])|n't\b", re.I)
@@ -1347,7 +1350,7 @@ _CLAUSE_BREAK = re.compile(r";|:(?=\s)|,\s*(?=(?:but|and|while|although|though|w
                            r"|(?<!\s)\s+and\s+(?=the\s+[£$€]\s?\d)"
                            # a spaced dash before a new subject: "on 17 November at 10am - the 9:00 slot wasn't free"
                            r"|(?<!\s)\s+[-–—]\s+(?=(?:the|my|our|your|their|its|his|her|this|that|these|those|i|we|"
-                           r"they|he|she|it|there)\b)", re.I)
+                           r"they|he|she|it|there|could|can|would|will|please)\b)", re.I)
 
 
 def _clauses(sentence: str, start: int, end: int) -> list[str]:

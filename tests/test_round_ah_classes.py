@@ -421,3 +421,13 @@ def test_inside_a_span_is_a_bound():
     records = _ledger()
     assert not day_count_problems("INV-000: ordered 1 July 2026, request received 6 July 2026, so inside 30 days.",
                                   records, today=date(2026, 11, 16), year=2026)
+
+
+def test_an_item_that_does_not_appear_where_it_was_looked_for_is_not_denied():
+    from officesim.evaluators.claims import polarity_problems
+
+    said = "Order SO-72664 doesn't appear on your account — could you check the number, please?"
+    gold = "We can't find order SO-72664 under your account. Could you check the order number and let us know?"
+    assert polarity_problems(said, ["SO-72664", ["check", "confirm", "verify"]], [gold], year=2026) == []
+    assert polarity_problems("Order SO-72664 was not delivered — could you check?", ["SO-72664"],
+                             ["Order SO-72664 was delivered on 3 May."], year=2026)
