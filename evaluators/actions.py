@@ -112,6 +112,9 @@ def _sentence(text: str, start: int, end: int) -> tuple[int, str]:
     return lo, text[lo:after.start() if after else len(text)]
 
 
+_FLAGGED_TO = re.compile(r"(?i)\s+(?:it\s+|this\s+|them\s+|that\s+)?(?:separately|up\b|to\s+(?!the\s+(?:sheet|ledger|register|file)))")
+
+
 def action_claims(text: str) -> list[ActionClaim]:
     """Every sentence of ``text`` that says its writer did something (see the module rules)."""
     out = []
@@ -135,11 +138,18 @@ def action_claims(text: str) -> list[ActionClaim]:
         if m.re is _NOTE and (not m.group(0).lstrip(" \t-*•–")[:1].isupper()
                               or text[m.end():m.end() + 2].lstrip().startswith(":")):
             continue  # a note line starts with a capital and is no "Sent to: Anna" label
+        if re.fullmatch(r"(?i)flagged", m.group(stem) or "") and _FLAGGED_TO.match(text, m.end()):
+            # "flagged separately", "flagged it to Ines": said to someone, not marked in a record
+            out.append(ActionClaim("send", "mail", m.group(stem), sentence.strip(), m.start()))
+            continue
         out.append(ActionClaim(stem, _SHOWS[stem], m.group(stem), sentence.strip(), m.start()))
         if m.re is _CLAIM:  # "I've told each of them, put you in their reviews and forwarded you the mails"
             end = lo + len(sentence)
             for more in _ALSO.finditer(text, m.end(), end):
                 also = next(s for s in _SHOWS if more.groupdict().get(s))
+                if re.fullmatch(r"(?i)flagged", more.group(also) or "") and _FLAGGED_TO.match(text, more.end()):
+                    out.append(ActionClaim("send", "mail", more.group(also), sentence.strip(), more.start()))
+                    continue
                 out.append(ActionClaim(also, _SHOWS[also], more.group(also), sentence.strip(), more.start()))
     return sorted(out, key=lambda c: c.start)
 
@@ -422,6 +432,7 @@ _PERIOD_BEFORE = re.compile(r"(?i)\b(?:(?:in|during|over|throughout|across)\s+(?
 _WHOM = re.compile(r"(?i)customers|clients|suppliers|vendors|people|persons|staff|colleagues|owners|managers|recipients|"
                    r"members|employees|parties|teams|executives|directors|contacts|holders|newcomers|starters|"
                    r"approvers|leads|heads|accounts|companies|firms|partners|tenants|landlords|candidates")
+_SENT_TO = r"(?i)sent|e-?mailed|notified|contacted|invited|answered|replied to|forwarded"
 _UNITS = re.compile(r"(?i)days|weeks|months|years|hours|minutes|nights|times|percent|pounds|euros|dollars")
 
 
@@ -464,6 +475,9 @@ def counted_action_problems(text: str, counts: frozenset[float], booked: frozens
                 and not re.search(r"(?i)\b(?:other|remaining|more|further|additional|first|last|next)\b", m.group(0)) else None
             if n < 2 or _UNITS.fullmatch(m.group("noun")) or (n in made if made is not None else float(n) in counts):
                 continue
+            if addressed and _WHOM.fullmatch(m.group("noun")) and re.fullmatch(_SENT_TO, m.group("verb")) \
+                    and n in {k for k in addressed if k}:
+                continue  # "12 customers have been sent a letter": whom the mails went to
             at, sentence = _sentence(text, m.start(), m.end())
             if m.groupdict().get("joined") and not re.match(r"(?i)\s*(?:(?:so|and|also|then|today|now),?\s+)?(?:I|we)\b",
                                                            sentence):

@@ -431,3 +431,14 @@ def test_an_item_that_does_not_appear_where_it_was_looked_for_is_not_denied():
     assert polarity_problems(said, ["SO-72664", ["check", "confirm", "verify"]], [gold], year=2026) == []
     assert polarity_problems("Order SO-72664 was not delivered — could you check?", ["SO-72664"],
                              ["Order SO-72664 was delivered on 3 May."], year=2026)
+
+
+def test_customers_sent_a_letter_are_whom_the_mails_went_to_and_flagged_separately_is_said():
+    from officesim.evaluators.actions import action_claims, counted_action_problems
+
+    said = ("12 customers have been sent a letter; 7 are on fixed-term agreements and got none; 1 I have held back "
+            "and flagged separately.")
+    assert not counted_action_problems(said, frozenset({13.0}), addressed=(13, 12))
+    assert counted_action_problems(said, frozenset({13.0}), addressed=(11, 10))
+    assert [c.shows for c in action_claims(said) if c.words == "flagged"] == ["mail"]
+    assert [c.shows for c in action_claims("I have flagged row 12 in the sheet.") if c.words == "flagged"] == ["file"]
