@@ -1666,7 +1666,11 @@ def _judge(c: Claim, st: Statement, entities: list[int], records: Records, scope
     # the gold says it only of other items (another order's date in the gold's sheet): no warrant for this one
     of_others = gold_says and all(about and not about.intersection(entities)
                                   for about, g in scope.about if same_claim(c, g))
-    if (not gold_says or of_others) and (c.kind == "date" or _money(c)) and not _plans(st.text):
+    bound = _BOUND_BEFORE.search(st.text[max(0, c.start - 14):c.start])
+    if bound and any(bound.group(1).lower() in (label or "").lower() for label, _a, _i in labelled_own):
+        bound = None  # "a customer since 14 April 2019": its "Customer since" column
+    if (not gold_says or of_others) and (c.kind == "date" or _money(c)) and not _plans(st.text) \
+            and not bound:  # "actions raised since 6 October": a bound of a span, not the row's Raised
         words = _gap_words(c, st)
         labelled = [(label, a, i) for label, a, i in labelled_own if words and label and words & label_words(label)]
         if labelled:  # "CTR-2300 expires 31 January 2027" where its Expiry is 28 February: the labelled value
@@ -2329,8 +2333,8 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
     if not items:
         return None
     if not counts:  # only a count without its noun: "Of the 10 orders …, 3 have no approval. The ones I couldn't match:"
-        if any(_number(m.group(1) or m.group(2)) == len(items) for m in bare):
-            return None
+        if any(_number(m.group(1) or m.group(2)) in (len(items), _breakdown_total(items)) for m in bare):
+            return None  # as many as its items, or the sum they break it down into ("- Nadia Lin: 2 (A144, A149)")
         if whole and any(_number(x) == len(items) for x in re.findall(
                 r"(?i)\b(?:leaving|leaves|so|and|with|remain(?:ing)?|still)\s+(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\b",
                 st.text)):
@@ -2421,6 +2425,7 @@ _BOUND = re.compile(r"(?i)\b(?:more than|over|under|less than|fewer than|within|
                     r"allowed|must|may|can|should|terms|notice|deadline|every|each|per)\b")
 
 
+_BOUND_BEFORE = re.compile(r"(?i)\b(since|after|before|as of|through)\s+$")
 _A_TOTAL = re.compile(r"(?i)\s*(?:in total|in all|altogether|combined|overall|between them|all told)\b")
 
 

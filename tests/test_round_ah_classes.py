@@ -442,3 +442,14 @@ def test_customers_sent_a_letter_are_whom_the_mails_went_to_and_flagged_separate
     assert counted_action_problems(said, frozenset({13.0}), addressed=(11, 10))
     assert [c.shows for c in action_claims(said) if c.words == "flagged"] == ["mail"]
     assert [c.shows for c in action_claims("I have flagged row 12 in the sheet.") if c.words == "flagged"] == ["file"]
+
+
+def test_a_heading_over_a_breakdown_and_a_bound_of_a_range_of_items():
+    actions = _book(("Actions", [["Action", "Owner", "Raised", "Status"],
+                                 ["A135", "Zoe Novak", "2026-10-06", "Done"], ["A149", "Nadia Lin", "2026-11-10", "Open"]]))
+    records = build_records({"data/actions.xlsx": actions}, 2026)
+    said = ("Of the 15 actions raised at the key accounts weekly since 6 October (A135 to A149), 9 have been recorded "
+            "as done and {} are still open:\n\n- Aiko Amari: 1 (A142)\n- Nadia Lin: 2 (A144, A149)\n- Vera Chen: 1 (A147)\n"
+            "- Zoe Novak: 2 (A140, A148)\n")
+    assert not _false(said.format(6), records)
+    assert _false(said.format(7).replace("9 have", "8 have"), records)
