@@ -584,10 +584,17 @@ def _beside_read(claim: Claim, text: str, expected: list[Any], year: int | None)
 LIMIT_WORD = re.compile(r"(?i)\b(?:limit|cap|allowance|maximum|ceiling|threshold|cut-?off)s?\b")
 
 
+# an amount said as a bound: "contracts of £30,000+", "£30,000 or more", "at least £30,000"
+_AT_LEAST_AFTER = re.compile(r"(?i)\+|\s+(?:or|and)\s+(?:more|above|over|upwards)\b")
+_AT_LEAST_BEFORE = re.compile(r"(?i)\b(?:at least|over|above|under|below|more than|less than)\s+$")
+
+
 def _task_limit(claim: Claim, text: str, instruction: str, year: int | None) -> bool:
     """Whether an amount is the limit the instruction sets, named as a limit where it is written ("the
     lower £30,000 threshold", "under the £5,000 approval limit") and where the instruction gives it."""
-    if not _money(claim) or not LIMIT_WORD.search(text, max(0, claim.start - 30), claim.end + 30):
+    if not _money(claim) or not (LIMIT_WORD.search(text, max(0, claim.start - 30), claim.end + 30)
+                                 or _AT_LEAST_AFTER.match(text, claim.end)
+                                 or _AT_LEAST_BEFORE.search(text, max(0, claim.start - 16), claim.start)):
         return False
     return any(same_claim(claim, c) and LIMIT_WORD.search(instruction, max(0, c.start - 40), c.end + 40)
                for c in claims_in(instruction, year=year, kinds=("number",)))

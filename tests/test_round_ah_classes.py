@@ -453,3 +453,15 @@ def test_a_heading_over_a_breakdown_and_a_bound_of_a_range_of_items():
             "- Zoe Novak: 2 (A140, A148)\n")
     assert not _false(said.format(6), records)
     assert _false(said.format(7).replace("9 have", "8 have"), records)
+
+
+def test_an_amount_said_as_a_bound_is_the_tasks_threshold():
+    from officesim.evaluators.claims import _task_limit, claims_in
+
+    instruction = "About the renewals list: make the threshold £30,000 instead."
+    for said in ("I also opened the other contracts of £30,000+ that expire in the window.",
+                 "the contracts worth £30,000 or more"):
+        c = claims_in(said, year=2026, kinds=("number",))[0]
+        assert _task_limit(c, said, instruction, 2026)
+    said = "Vantage Security's contract is worth £30,000."
+    assert not _task_limit(claims_in(said, year=2026, kinds=("number",))[0], said, instruction, 2026)
