@@ -729,7 +729,9 @@ def label_words(label: str) -> set[str]:
 
 # what a column is also called: "PO-4858 was due for delivery on 2 November" is its Promised; "settled in
 # full on 30 July" is its Paid; "placed on 26 November" is an order's Order date
-_SAID_AS = {"promi": {"promi", "expec", "due"}, "paid": {"paid", "settl"}, "order": {"order", "place"}}
+_SAID_AS = {"promi": {"promi", "expec", "due"}, "paid": {"paid", "settl"}, "order": {"order", "place"},
+            # "the invoice is payable by 23 November": its Due date
+            "due": {"due", "payab"}, "expir": {"expir", "ends", "ending", "lapse"}}
 
 
 _LABEL_STOP = {"date", "the", "and", "for", "num", "number", "ref", "value", "col", "column", "of", "in", "on",

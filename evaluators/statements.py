@@ -99,8 +99,10 @@ def about_others(sentence: str, at: int) -> bool:
 
 # a clause after a semicolon with a subject of its own: "IT has the largest overspend, … over its £62,500 budget;
 # Operations is over by £8,622.34" says its figures of Operations, the ones before of IT
-_NEW_SUBJECT = re.compile(r";\s+(?=(?:and |but |while )?[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|&|of))*\s+(?:\([^)]{1,30}\)\s+)?"
-                          r"(?:is|was|are|were|has|had|came|comes|spent|invoiced|billed|owes|stands|ran|runs)\b)")
+_NEW_SUBJECT = re.compile(r";\s+(?=(?:and |but |while )?[A-Z][\w&'’.-]*(?:\s+(?:[A-Z][\w&'’.-]*|&|of|and))*\s+"
+                          r"(?:\([^)]{1,30}\)\s+)?(?:both\s+|all\s+|each\s+|also\s+)?"
+                          r"(?:is|was|are|were|has|had|came|comes|spent|invoiced|billed|owes|stands|ran|runs|expires?|ends?|"
+                          r"renews?|falls?|starts?)\b)")
 
 
 def _clauses(sentence: str) -> list[tuple[int, int, str]]:

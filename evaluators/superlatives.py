@@ -250,7 +250,7 @@ _SAID = [
                r"(?:ranks?|ranked|is\s+ranked|comes?|came)\s+(?P<sup3>first)\b)"),
     # "the largest of them was PO-4653", "the oldest is BS-2603-0101", "biggest supplier: Umber Freight"
     # ("earliest first: CTR-2426, …" says how a list is ordered, not which item is the earliest)
-    re.compile(r"(?i:the\s+)?" + _SUPERLATIVE + r"(?!\s+(?:first|last|at the top|on top)\b)(?:\s+[a-z]+){0,3}?\s*(?:(?:(?:is|was)(?:\s+(?:for|from|of))?|:|-|–|—)\s*|,\s+)"
+    re.compile(r"(?i:the\s+)?" + _SUPERLATIVE + r"(?!\s+(?:first|last|at the top|on top)\b)(?:\s+[a-z]+){0,6}?\s*(?:(?:(?:is|was)(?:\s+(?:for|from|of))?|:|-|–|—)\s*|,\s+)"
                r"(?:the\s+)?" + _NAME),
 ]
 

@@ -29,6 +29,7 @@ from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentenc
 from officesim.evaluators.facts import MONTHS, own_text, weekday_conflicts
 from officesim.evaluators.text import document_text
 from officesim.evaluators.late_counts import late_count_problems
+from officesim.evaluators.pairings import pairing_problems
 from officesim.evaluators.quiet_spells import quiet_spell_problems
 from officesim.evaluators.listed_values import listed_values, swapped_line_problems
 from officesim.evaluators.record_counts import Work, changed_rows, counts_office_things, named_rows
@@ -2286,6 +2287,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in versus_problems(place.text)]
         truth.false += [f"{place.where}: {w}" for w in swapped_line_problems(place.text, listed, state.year)]
         truth.false += [f"{place.where}: {w}" for w in late_count_problems(place.text, records, state.year)]
+        truth.false += [f"{place.where}: {w}" for w in pairing_problems(place.text, records)]
         truth.false += [f"{place.where}: {w}" for w in quiet_spell_problems(place.text, records,
                                                                             state.now.date() if state.now else None)]
         truth.false += [f"{place.where}: {w}" for w in day_count_problems(

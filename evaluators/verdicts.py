@@ -2138,7 +2138,7 @@ def _of_another(c: Claim, st: Statement, records: Records, matching: list[tuple[
 
 
 # "is not due until 25 December", "was due by 3 May": a due date stated, not a plan's deadline
-_DUE_ON = re.compile(r"(?i)\b(?:is|was|are|were|isn't|wasn't|aren't|weren't|not|falls?|fell|falling)\s+due\s+"
+_DUE_ON = re.compile(r"(?i)\b(?:is|was|are|were|isn't|wasn't|aren't|weren't|not|falls?|fell|falling)\s+(?:due|payable)\s+"
                      r"(?:until|till|by|before|on)\b")
 _STATED = re.compile(r"(?i)\b(?:is|was|are|were|falls?|fell|due|starts?|started|ends?|ended|expires?|expired|runs?|ran|"
                      r"renews?|renewed|dated)\b(?:\s+[\w,]+){0,3}?\s*$")

@@ -465,3 +465,47 @@ def test_an_amount_said_as_a_bound_is_the_tasks_threshold():
         assert _task_limit(c, said, instruction, 2026)
     said = "Vantage Security's contract is worth £30,000."
     assert not _task_limit(claims_in(said, year=2026, kinds=("number",))[0], said, instruction, 2026)
+
+
+def _register():
+    rows = [["Contract", "Supplier", "Annual value", "Expires", "Auto-renew"],
+            ["CTR-2314", "Vantage Security", 46500.0, "2027-01-31", "Yes"],
+            ["CTR-2377", "Pinecrest Catering", 117500.0, "2027-04-30", "Yes"],
+            ["CTR-2468", "Kite Field Sports", 83500.0, "2027-04-30", "Yes"]]
+    return build_records({"data/legal/contracts_register.xlsx": _book(("Contracts", rows))}, 2026)
+
+
+def test_a_second_subject_after_a_semicolon_and_a_due_date_said_payable():
+    records = _register()
+    said = "Vantage Security expires first (31 January 2027); Pinecrest Catering and Kite Field Sports both expire on {}."
+    assert _false(said.format("31 May 2027"), records)
+    assert not _false(said.format("30 April 2027"), records)
+    invoices = _book(("Invoices", [["Invoice", "Supplier", "Issued", "Due", "Amount"],
+                                   ["KP-2608-0297", "Kestrel Paper", "2026-08-24", "2026-10-23", 2436.95]]))
+    records = build_records({"data/invoices.xlsx": invoices}, 2026)
+    assert _false("I know KP-2608-0297 is payable by 23 November 2026.", records)
+    assert not _false("I know KP-2608-0297 is payable by 23 October 2026.", records)
+
+
+def test_a_superlative_with_its_measure_said_before_the_item():
+    from officesim.evaluators.superlatives import ranked_lists, superlative_problems
+
+    gold = {"data/legal/auto_renewals.xlsx": {"kind": "xlsx", "sheet_order": ["Sheet1"], "sheets": {"Sheet1": [
+        ["Contract", "Supplier", "Annual value"], ["CTR-2314", "Vantage Security", 46500.0],
+        ["CTR-2377", "Pinecrest Catering", 117500.0], ["CTR-2468", "Kite Field Sports", 83500.0]]}}}
+    lists = ranked_lists({}, gold)
+    assert superlative_problems("The largest of the three by annual value is Kite Field Sports.", lists)
+    assert not superlative_problems("The largest of the three by annual value is Pinecrest Catering.", lists)
+
+
+def test_a_person_paired_with_a_party_stands_in_its_rows():
+    from officesim.evaluators.pairings import pairing_problems
+
+    rows = [["Contract", "Supplier", "Owner"], ["CTR-2314", "Vantage Security", "Noor Costa"],
+            ["CTR-2377", "Pinecrest Catering", "Lucia Keller"], ["CTR-2468", "Kite Field Sports", "Jonas Sato"]]
+    records = build_records({"data/legal/contracts_register.xlsx": _book(("Contracts", rows))}, 2026)
+    said = "I've copied the owners: Noor Costa for Vantage Security, {} for Kite Field Sports and {} for Pinecrest Catering."
+    assert pairing_problems(said.format("Lucia Keller", "Jonas Sato"), records)
+    assert not pairing_problems(said.format("Jonas Sato", "Lucia Keller"), records)
+    assert not pairing_problems("Kite Field Sports (Jonas Sato) renews on 30 April.", records)
+    assert pairing_problems("Kite Field Sports (Noor Costa) renews on 30 April.", records)

@@ -1,0 +1,53 @@
+"""A person paired with a party ("Lucia Keller for Kite Field Sports", "Kite Field Sports (Jonas Sato)"): an owner,
+an account executive, a buddy. Where a table lists the party in rows that name people, and the person stands in
+that table beside other parties but in none of this party's rows, the pair is false: the two were swapped or
+mixed up. A person the table never names, or a party it does not list, is not read."""
+
+from __future__ import annotations
+
+import re
+
+from officesim.evaluators.records import Records, name_key
+
+_NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)+"
+_PARTY = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|&|of))*"
+_FOR = re.compile(rf"(?P<person>{_NAME})\s+(?:for|on|owns|handles|looks after|manages|covers|owning)\s+(?P<party>{_PARTY})")
+_BRACKETED = re.compile(rf"(?P<party>{_PARTY})\s+\((?:(?:owner|owned by|account executive|AE|account manager|buddy)"
+                        rf"\s*:?\s*)?(?P<person>{_NAME})\)")
+
+
+def _people_by_party(records: Records, party: str) -> dict[str, set[str]]:
+    """Per table listing the party: the people its rows naming the party hold."""
+    out: dict[str, set[str]] = {}
+    for i in records.by_key.get(party, ())[:2000]:
+        e = records.entities[i]
+        if "#" not in e.collection or e.collection.endswith(("#lines", "#mail")):
+            continue
+        out.setdefault(e.collection, set()).update(k for _l, k in e.names if k != party)
+    return out
+
+
+def pairing_problems(text: str, records: Records) -> list[str]:
+    """Person–party pairs that the tables listing the party contradict."""
+    out = []
+    for pattern in (_FOR, _BRACKETED):
+        for m in pattern.finditer(text):
+            person, party = name_key(m.group("person")), name_key(m.group("party"))
+            if party not in records.by_key or person not in records.by_key or person == party:
+                continue
+            tables = _people_by_party(records, party)
+            if any(person in people for people in tables.values()):
+                continue  # one table pairs them (the customer list's executive, whatever old orders say)
+            for table, people in tables.items():
+                if person in people or not people:
+                    continue
+                # the person stands in this table's rows of other parties, under the same column
+                elsewhere = [i for i in records.by_key.get(person, ())[:2000]
+                             if records.entities[i].collection == table]
+                if not elsewhere:
+                    continue
+                given = ", ".join(sorted(p.title() for p in people))[:80]
+                out.append(f"{' '.join(m.group(0).split())!r}: {table} gives {m.group('party')} to {given}, "
+                           f"not {m.group('person')}")
+                break
+    return list(dict.fromkeys(out))
