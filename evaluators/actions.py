@@ -271,7 +271,9 @@ def action_problems(text: str, where: str, episode: Episode, *, attachments: boo
                 ok = any(named & to for _w, to in episode.mails) or (
                     bool(named & episode.mailed_before) and earlier)
             elif re.match(r"(?i)(?:you|it to you|them to you|this|these|the attached|below)\b", after) or (
-                    attachments and not _WRITTEN_TO.search(claim.words) and not re.search(r"(?i)\bto$", claim.words)):  # "sent the list", attached here; not "written
+                    attachments and not _WRITTEN_TO.search(claim.words) and not re.search(r"(?i)\bto$", claim.words)
+                    # "I've already sent them written notice": to a third party, not what this mail attaches
+                    and not re.match(r"(?i)(?:them|him|her|the\s+(?:supplier|customer|client|vendor)s?)\b(?!\s+to\s+you)", after)):  # "sent the list", attached here; not "written
                 # to each of the six suppliers", whom the attachment does not reach
                 ok = bool(episode.mails)
                 to_this = {a for w, to in episode.mails if w == this for a in to}

@@ -509,3 +509,17 @@ def test_a_person_paired_with_a_party_stands_in_its_rows():
     assert not pairing_problems(said.format("Jonas Sato", "Lucia Keller"), records)
     assert not pairing_problems("Kite Field Sports (Jonas Sato) renews on 30 April.", records)
     assert pairing_problems("Kite Field Sports (Noor Costa) renews on 30 April.", records)
+
+
+def test_sent_them_a_notice_is_not_what_this_mail_attaches():
+    from officesim.evaluators.actions import Episode, action_problems
+
+    episode = Episode(frozenset({"mail", "attachment"}), (("sent/1.eml", frozenset({"amara@stonegate.test"})),),
+                      home="stonegate.test")
+
+    def problems(text: str) -> list[str]:
+        return action_problems(text, "sent/1.eml", episode, attachments=True, recipients_named=lambda _s: set(),
+                               allowed=set(), recorded=lambda _s, _v: None, this="sent/1.eml")
+
+    assert problems("As the deadline was close, I've already sent them written notice of non-renewal this morning.")
+    assert problems("Attached is the list; I've sent the spreadsheet with this mail.") == []
