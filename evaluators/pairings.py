@@ -12,6 +12,9 @@ from officesim.evaluators.records import Records, name_key
 _NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)+"
 _PARTY = r"[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|&|of))*"
 _FOR = re.compile(rf"(?P<person>{_NAME})\s+(?:for|on|owns|handles|looks after|manages|covers|owning)\s+(?P<party>{_PARTY})")
+# "(Quill & Ink Bookshops, account executive Freya Sousa)", "Vantage Security, owner Noor Costa"
+_ROLE_AFTER = re.compile(rf"(?P<party>{_PARTY})\s*,\s*(?:whose\s+|their\s+|its\s+)?(?:account executive|account manager|owner|"
+                         rf"contract owner|AE|buddy)(?:\s+is)?\s*:?\s+(?P<person>{_NAME})")
 _BRACKETED = re.compile(rf"(?P<party>{_PARTY})\s+\((?:(?:owner|owned by|account executive|AE|account manager|buddy)"
                         rf"\s*:?\s*)?(?P<person>{_NAME})\)")
 
@@ -30,7 +33,7 @@ def _people_by_party(records: Records, party: str) -> dict[str, set[str]]:
 def pairing_problems(text: str, records: Records) -> list[str]:
     """Person–party pairs that the tables listing the party contradict."""
     out = []
-    for pattern in (_FOR, _BRACKETED):
+    for pattern in (_FOR, _BRACKETED, _ROLE_AFTER):
         for m in pattern.finditer(text):
             person, party = name_key(m.group("person")), name_key(m.group("party"))
             if party not in records.by_key or person not in records.by_key or person == party:

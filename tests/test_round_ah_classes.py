@@ -523,3 +523,14 @@ def test_sent_them_a_notice_is_not_what_this_mail_attaches():
 
     assert problems("As the deadline was close, I've already sent them written notice of non-renewal this morning.")
     assert problems("Attached is the list; I've sent the spreadsheet with this mail.") == []
+
+
+def test_a_party_with_its_account_executive_after_a_comma():
+    from officesim.evaluators.pairings import pairing_problems
+
+    rows = [["Customer", "Region", "Account executive"], ["Quill & Ink Bookshops", "North", "Yara Moss"],
+            ["Beacon Hill Schools", "South", "Freya Sousa"]]
+    records = build_records({"data/sales/customers.xlsx": _book(("Customers", rows))}, 2026)
+    said = "2 x Standing Desk from SO-72608 (Quill & Ink Bookshops, account executive {}), £1,040.00."
+    assert pairing_problems(said.format("Freya Sousa"), records)
+    assert not pairing_problems(said.format("Yara Moss"), records)
