@@ -282,37 +282,32 @@ def _booked_problem(value: int, noun: str, text: str, work: Work, year: int | No
     return f"counts {value} {noun} booked, but the episode booked {len(work.events)}"
 
 
-def named_rows(before: dict[str, dict], after: dict[str, dict]) -> frozenset[tuple[str, int]]:
-    """For each sheet of ``after`` whose rows ``before`` did not hold as they are: how many of those rows
-    name each party (a text cell), as (name key, count)."""
-    out: set[tuple[str, int]] = set()
+def _new_rows(before: dict[str, dict], after: dict[str, dict], limit: int | None = None):
+    """Per workbook sheet of ``after``: the rows ``before`` did not hold as they are (changed or added)."""
     for path, entry in after.items():
         old = before.get(path) or {}
         if entry.get("kind") != "xlsx" or old == entry:
             continue
         for sheet, rows in (entry.get("sheets") or {}).items():
             was = (old.get("sheets") or {}).get(sheet) or []
-            tally: dict[str, int] = {}
-            for r, row in enumerate(rows[:5000]):
-                if r >= len(was) or list(row) != list(was[r]):
-                    for name in {name_key(c) for c in row if isinstance(c, str) and any(ch.isalpha() for ch in c)}:
-                        tally[name] = tally.get(name, 0) + 1
-            out |= set(tally.items())
+            yield [row for r, row in enumerate(rows[:limit]) if r >= len(was) or list(row) != list(was[r])]
+
+
+def named_rows(before: dict[str, dict], after: dict[str, dict]) -> frozenset[tuple[str, int]]:
+    """For each sheet of ``after`` whose rows ``before`` did not hold as they are: how many of those rows
+    name each party (a text cell), as (name key, count)."""
+    out: set[tuple[str, int]] = set()
+    for rows in _new_rows(before, after, 5000):
+        tally: dict[str, int] = {}
+        for row in rows:
+            for name in {name_key(c) for c in row if isinstance(c, str) and any(ch.isalpha() for ch in c)}:
+                tally[name] = tally.get(name, 0) + 1
+        out |= set(tally.items())
     return frozenset(out)
 
 
 def changed_rows(before: dict[str, dict], after: dict[str, dict]) -> tuple[int, ...]:
     """How many rows each workbook sheet of ``after`` holds that ``before`` did not hold as they are (a row
     changed or added), for each sheet with any."""
-    out = []
-    for path, entry in after.items():
-        old = before.get(path) or {}
-        if entry.get("kind") != "xlsx" or old == entry:
-            continue
-        for sheet, rows in (entry.get("sheets") or {}).items():
-            was = (old.get("sheets") or {}).get(sheet) or []
-            n = sum(1 for r, row in enumerate(rows) if any(c not in (None, "") for c in row)
-                    and (r >= len(was) or list(row) != list(was[r])))
-            if n:
-                out.append(n)
-    return tuple(out)
+    counts = (sum(1 for row in rows if any(c not in (None, "") for c in row)) for rows in _new_rows(before, after))
+    return tuple(n for n in counts if n)

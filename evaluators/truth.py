@@ -1711,8 +1711,6 @@ def all_paid_problems(text: str, state: EvalState, records: Records) -> list[str
     """A party's invoices said to be all paid ("Redfern IT Services has invoiced us £69,010.17 … Every one of
     those invoices has already been paid") where rows of that party in a table with a Paid column, dated in the
     task's year, leave it empty once the episode is done: the party is named in the sentence or the one before."""
-    from officesim.evaluators.task_sets import _PAID_LABEL
-
     out = []
     for m in _ALL_PAID.finditer(text):
         found = _sentence_at(text, m.start())
@@ -1725,22 +1723,9 @@ def all_paid_problems(text: str, state: EvalState, records: Records) -> list[str
             keys = [k for k in records.keys_in(before[2]) if not k.startswith("#")] if before else []
         if len(keys) != 1:
             continue
-        unpaid = []
-        for path, entry in state.files.items():
-            if entry.get("kind") != "xlsx":
-                continue
-            for sheet, rows in (entry.get("sheets") or {}).items():
-                header = [str(c or "") for c in (rows[0] if rows else [])]
-                paid = [k for k, h in enumerate(header) if _PAID_LABEL.search(h)]
-                if not paid:
-                    continue
-                for r, row in enumerate(rows[1:MAX_WRITTEN], 2):
-                    if not any(isinstance(c, str) and name_key(c) == keys[0] for c in row):
-                        continue
-                    if state.year and not any(str(state.year) in str(c) for c in row):
-                        continue
-                    if all(k >= len(row) or row[k] in (None, "") for k in paid):
-                        unpaid.append(f"{path}, {sheet} row {r}")
+        unpaid = [where for where, row, is_paid in _paid_rows(state)
+                  if any(isinstance(c, str) and name_key(c) == keys[0] for c in row)
+                  and (not state.year or any(str(state.year) in str(c) for c in row)) and not is_paid]
         if unpaid:
             out.append(f"{' '.join(found[2].split())[:90]!r} says all of {keys[0].title()}'s invoices are paid, but "
                        f"{len(unpaid)} of its rows have no payment date ({unpaid[0]}{', …' if len(unpaid) > 1 else ''})")
@@ -1750,9 +1735,21 @@ def all_paid_problems(text: str, state: EvalState, records: Records) -> list[str
 def _unpaid_after(state: EvalState, key: str) -> str | None:
     """Where the office after the episode holds ``key``'s row with an empty Paid column (and no row of it
     with one filled in), or None."""
+    found = None
+    for where, row, is_paid in _paid_rows(state):
+        if not any(isinstance(c, str) and id_key(c) == key for c in row):
+            continue
+        if is_paid:
+            return None  # paid in one of its rows
+        found = where
+    return found
+
+
+def _paid_rows(state: EvalState):
+    """Every row of the workbooks after the episode under a header with a Paid column: (where, row, whether
+    that column is filled in)."""
     from officesim.evaluators.task_sets import _PAID_LABEL
 
-    found = None
     for path, entry in state.files.items():
         if entry.get("kind") != "xlsx":
             continue
@@ -1762,12 +1759,7 @@ def _unpaid_after(state: EvalState, key: str) -> str | None:
             if not paid:
                 continue
             for r, row in enumerate(rows[1:MAX_WRITTEN], 2):
-                if not any(isinstance(c, str) and id_key(c) == key for c in row):
-                    continue
-                if any(k < len(row) and row[k] not in (None, "") for k in paid):
-                    return None  # paid in one of its rows
-                found = f"{path}, {sheet} row {r}"
-    return found
+                yield f"{path}, {sheet} row {r}", row, any(k < len(row) and row[k] not in (None, "") for k in paid)
 
 
 def _teams(files: dict[str, dict]) -> dict[str, str]:
