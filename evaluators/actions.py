@@ -115,6 +115,13 @@ def _sentence(text: str, start: int, end: int) -> tuple[int, str]:
 _FLAGGED_TO = re.compile(r"(?i)\s+(?:it\s+|this\s+|them\s+|that\s+)?(?:separately|up\b|to\s+(?!the\s+(?:sheet|ledger|register|file)))")
 
 
+def _claim_of(stem: str, m: re.Match, text: str, sentence: str) -> ActionClaim:
+    """The claim a verb makes; "flagged separately", "flagged it to Ines" is said to someone, not marked in a record."""
+    if re.fullmatch(r"(?i)flagged", m.group(stem) or "") and _FLAGGED_TO.match(text, m.end()):
+        return ActionClaim("send", "mail", m.group(stem), sentence.strip(), m.start())
+    return ActionClaim(stem, _SHOWS[stem], m.group(stem), sentence.strip(), m.start())
+
+
 def action_claims(text: str) -> list[ActionClaim]:
     """Every sentence of ``text`` that says its writer did something (see the module rules)."""
     out = []
@@ -138,19 +145,12 @@ def action_claims(text: str) -> list[ActionClaim]:
         if m.re is _NOTE and (not m.group(0).lstrip(" \t-*•–")[:1].isupper()
                               or text[m.end():m.end() + 2].lstrip().startswith(":")):
             continue  # a note line starts with a capital and is no "Sent to: Anna" label
-        if re.fullmatch(r"(?i)flagged", m.group(stem) or "") and _FLAGGED_TO.match(text, m.end()):
-            # "flagged separately", "flagged it to Ines": said to someone, not marked in a record
-            out.append(ActionClaim("send", "mail", m.group(stem), sentence.strip(), m.start()))
-            continue
-        out.append(ActionClaim(stem, _SHOWS[stem], m.group(stem), sentence.strip(), m.start()))
+        out.append(_claim_of(stem, m, text, sentence))
         if m.re is _CLAIM:  # "I've told each of them, put you in their reviews and forwarded you the mails"
             end = lo + len(sentence)
             for more in _ALSO.finditer(text, m.end(), end):
                 also = next(s for s in _SHOWS if more.groupdict().get(s))
-                if re.fullmatch(r"(?i)flagged", more.group(also) or "") and _FLAGGED_TO.match(text, more.end()):
-                    out.append(ActionClaim("send", "mail", more.group(also), sentence.strip(), more.start()))
-                    continue
-                out.append(ActionClaim(also, _SHOWS[also], more.group(also), sentence.strip(), more.start()))
+                out.append(_claim_of(also, more, text, sentence))
     return sorted(out, key=lambda c: c.start)
 
 
