@@ -30,27 +30,46 @@ def _people_by_party(records: Records, party: str) -> dict[str, set[str]]:
     return out
 
 
+_CELL_PERSON = re.compile(rf"^\s*(?P<person>{_NAME})\s*$")
+
+
+def _pairs(text: str):
+    """(what is said, person as written, party as written): the phrasings above, and each row of a table the
+    text writes ("| Marigold Care Homes | North | 2026-11-26 | Grace Jensen |") with a cell that is only a
+    person's name, paired with every other cell of the row."""
+    for pattern in (_FOR, _BRACKETED, _ROLE_AFTER):
+        for m in pattern.finditer(text):
+            yield m.group(0), m.group("person"), m.group("party")
+    for line in text.splitlines():
+        if line.count("|") < 2:
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        people = [c for c in cells if _CELL_PERSON.match(c)]
+        for person in people:
+            for party in cells[:cells.index(person)]:  # a row names the party first, its people after
+                if party:
+                    yield line.strip(), person, party
+
+
 def pairing_problems(text: str, records: Records) -> list[str]:
     """Person–party pairs that the tables listing the party contradict."""
     out = []
-    for pattern in (_FOR, _BRACKETED, _ROLE_AFTER):
-        for m in pattern.finditer(text):
-            person, party = name_key(m.group("person")), name_key(m.group("party"))
-            if party not in records.by_key or person not in records.by_key or person == party:
+    for said, person_as, party_as in _pairs(text):
+        person, party = name_key(person_as), name_key(party_as)
+        if party not in records.by_key or person not in records.by_key or person == party:
+            continue
+        tables = _people_by_party(records, party)
+        if any(person in people for people in tables.values()):
+            continue  # one table pairs them (the customer list's executive, whatever old orders say)
+        for table, people in tables.items():
+            if person in people or not people:
                 continue
-            tables = _people_by_party(records, party)
-            if any(person in people for people in tables.values()):
-                continue  # one table pairs them (the customer list's executive, whatever old orders say)
-            for table, people in tables.items():
-                if person in people or not people:
-                    continue
-                # the person stands in this table's rows of other parties, under the same column
-                elsewhere = [i for i in records.by_key.get(person, ())[:2000]
-                             if records.entities[i].collection == table]
-                if not elsewhere:
-                    continue
-                given = ", ".join(sorted(p.title() for p in people))[:80]
-                out.append(f"{' '.join(m.group(0).split())!r}: {table} gives {m.group('party')} to {given}, "
-                           f"not {m.group('person')}")
-                break
+            # the person stands in this table's rows of other parties, under the same column
+            elsewhere = [i for i in records.by_key.get(person, ())[:2000]
+                         if records.entities[i].collection == table]
+            if not elsewhere:
+                continue
+            given = ", ".join(sorted(p.title() for p in people))[:80]
+            out.append(f"{' '.join(said.split())[:120]!r}: {table} gives {party_as} to {given}, not {person_as}")
+            break
     return list(dict.fromkeys(out))

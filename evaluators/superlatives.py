@@ -24,7 +24,7 @@ _MOST = r"biggest|largest|highest|greatest|top|best[- ]selling|best seller"
 _LEAST = r"smallest|lowest"
 _FIRST = r"oldest|earliest|most urgent|soonest"
 _LAST = r"latest|newest|most recent"
-_SUPERLATIVE = rf"(?P<sup>{_MOST}|{_LEAST}|{_FIRST}|{_LAST})"
+_SUPERLATIVE = rf"(?P<sup>(?i:{_MOST}|{_LEAST}|{_FIRST}|{_LAST}))"  # "Best seller last year: …" opens a line
 
 
 MAX_ROWS = 500  # a list a superlative is said over; a longer change (a whole ledger rewritten) is no list
@@ -122,9 +122,14 @@ def _gap_extremes(ranked: Ranked, sup: str) -> set[int]:
     numeric = [v for v in ranked.columns.values() if isinstance(v[0], (int, float)) and not isinstance(v[0], bool)]
     out: set[int] = set()
     for a, b in combinations(numeric[:MAX_GAP_COLUMNS], 2):
-        gaps = [abs(x - y) for x, y in zip(a, b)]
-        best = max(gaps) if greatest else min(gaps)
-        out |= {i for i, g in enumerate(gaps) if g == best}
+        if greatest:
+            gaps = [abs(x - y) for x, y in zip(a, b)]
+            out |= {i for i, g in enumerate(gaps) if g == max(gaps)}
+            continue
+        for sign in (1, -1):  # "the smallest overrun": the least of the rows that are over, either way round
+            over = {i: sign * (x - y) for i, (x, y) in enumerate(zip(a, b)) if sign * (x - y) > 0}
+            if over:
+                out |= {i for i, g in over.items() if g == min(over.values())}
     return out
 
 
@@ -227,13 +232,31 @@ def _party_problem(ranked: Ranked, text: str, sup: str) -> str | None:
     return ", ".join(sorted(p for p, v in sums.items() if abs(v - best) <= 0.005))
 
 
+_YEAR_SAID = re.compile(r"(?i)\b(?P<rel>this|last|previous|prior)\s+year\b|\ba year (?:ago|earlier|before)|\b(?P<y>(?:19|20)\d\d)\b")
+
+
+def _period_columns(ranked: Ranked, near: str, year: int | None) -> dict[str, tuple[Any, ...]]:
+    """The columns of the one year a superlative names ("last year's best seller": the column headed with
+    that year), when exactly one year is named near it and the list heads columns with years; else none."""
+    said = set()
+    for m in _YEAR_SAID.finditer(near):
+        if m.group("y"):
+            said.add(int(m.group("y")))
+        elif year is not None:
+            said.add(year if (m.group("rel") or "").lower() == "this" else year - 1)
+    if len(said) != 1:
+        return {}
+    want = str(next(iter(said)))
+    return {k: v for k, v in ranked.columns.items() if want in k and not _CHANGE.search(k)}
+
+
 def _row_of(ranked: Ranked, text: str) -> int | None:
     """The row of the list ``text`` (a name or an identifier as written) names, if one."""
     ids = claims_in(text, year=None, kinds=("id",))
     key = id_key(str(ids[0].value)) if ids else name_key(text)
     rows = [i for i, keys in enumerate(ranked.keys) if key in keys]
-    if not rows and not ids and len(key.split()) >= 2:  # the first words of a longer name: "Archive Box" of
-        rows = [i for i, keys in enumerate(ranked.keys) if any(k.startswith(key + " ") for k in keys)]  # "(10)"
+    if not rows and not ids and key:  # the first words of a longer name: "Archive Box" of "(10)", "Whiteboard"
+        rows = [i for i, keys in enumerate(ranked.keys) if any(k.startswith(key + " ") for k in keys)]  # of "120cm"
     return rows[0] if len(rows) == 1 else None
 
 
@@ -243,20 +266,25 @@ _SAID = [
     re.compile(_NAME + r"\s+(?:is|was)\s+(?:the\s+(?:[a-z]+\s+){0,2}?(?:(?:that\s+)?we|I)\s+(?:owe|owed|pay|paid|spend|spent)"
                r"|owed|paid|due)\s+(?:the\s+)?(?P<sup>most|least)\b"),
     # "Yarrow Energy is our biggest supplier", "PO-4844 (the largest)"
-    re.compile(_NAME + r"\s*(?:,|\()?\s*(?:(?:is|was|remains|being|as|had|has|showed|shows|saw|sees|posted|recorded|"
-               r"made)\s+)?(?:(?:our|the|their|its|by far the)\s+)+" + _SUPERLATIVE + r"\b"),
+    re.compile(_NAME + r"(?:\s*\([^()\n]{1,30}\))?\s*(?:,|\()?\s*(?:(?:is|was|remains|being|as|had|has|showed|shows|saw|"
+               r"sees|posted|recorded|made)\s+)?(?:(?:actually|now|still|clearly|easily|also|currently|in fact)\s+)?"
+               r"(?:(?:our|the|their|its|by far the)\s+)+" + _SUPERLATIVE + r"\b"),
     # "Redfern IT Services comes out on top", "Umber Freight tops the list", "Yarrow Energy ranks first"
     re.compile(_NAME + r"\s+(?:(?:comes?|came)\s+(?:out\s+)?(?P<sup>on top)|(?P<sup2>tops)\s+the\s+(?:list|ranking|table)|"
                r"(?:ranks?|ranked|is\s+ranked|comes?|came)\s+(?P<sup3>first)\b)"),
     # "the largest of them was PO-4653", "the oldest is BS-2603-0101", "biggest supplier: Umber Freight"
     # ("earliest first: CTR-2426, …" says how a list is ordered, not which item is the earliest)
-    re.compile(r"(?i:the\s+)?" + _SUPERLATIVE + r"(?!\s+(?:first|last|at the top|on top)\b)(?:\s+[a-z]+){0,6}?\s*(?:(?:(?:is|was)(?:\s+(?:for|from|of))?|:|-|–|—)\s*|,\s+)"
+    re.compile(r"(?i:the\s+)?" + _SUPERLATIVE + r"(?!\s+(?:first|last)\b(?!\s+(?:year|quarter|month|week)\b)|\s+(?:at the top|on top)\b)(?:\s+[a-z]+){0,6}?\s*(?:(?:(?:is|was)(?:\s+(?:for|from|of))?|:|-|–|—)\s*|,\s+)"
                r"(?:the\s+)?" + _NAME),
 ]
 
 
-def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
-    """Superlatives said of an item of the gold's lists that do not hold over the list."""
+_BRACKET_ID = re.compile(r"\s*\(\s*([A-Z]{1,5}-\d[\w-]*)\s*\)")
+
+
+def superlative_problems(text: str, lists: list[Ranked], year: int | None = None) -> list[str]:
+    """Superlatives said of an item of the gold's lists that do not hold over the list; ``year``: the task's
+    own, for "this year" and "last year"."""
     if not lists:
         return []
     out = []
@@ -266,6 +294,8 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
             if sup.lower() in ("on top", "tops", "first"):
                 sup = "top"  # first of the list by its ranking column
             item = m.group("item").strip()
+            if (bracket := _BRACKET_ID.match(text, m.end())) is not None:
+                item = bracket.group(1)  # "the biggest overrun is Purchasing (CC-310)": the row of its identifier
             for ranked in lists:
                 row = _row_of(ranked, item)
                 if row is None:
@@ -280,9 +310,12 @@ def superlative_problems(text: str, lists: list[Ranked]) -> list[str]:
                 if changed and (grown := _change_extremes(ranked, re.sub(r"(?i)^(?:the|our)\s+", "", sup))):
                     # "North showed the smallest increase": the least difference of two periods' amounts
                     extremes = grown
+                elif (period := _period_columns(ranked, text[max(0, m.start() - 30):m.end() + 20], year)):
+                    # "last year's best seller", "Best seller this year: …": by the column of that year
+                    extremes = _extremes(Ranked(ranked.where, ranked.keys, period), sup, every_column=True)
                 elif changed or _PERIOD_SAID.search(text[max(0, m.start() - 30):m.end()]):
-                    # "the largest increase": a change, by whichever column holds it; "last year's best
-                    # seller": by the column of that period
+                    # "the largest increase": a change, by whichever column holds it; a period said whose
+                    # column is not known: by any column
                     extremes |= _extremes(ranked, sup, every_column=True)
                 if _BY_AMOUNT.search(m.group(0)):  # "the largest by value is WP-2606-0178" in a list ranked by days late
                     # (a list with no amounts says nothing of it)
@@ -362,3 +395,34 @@ def _sentences_of(text: str) -> list[tuple[int, int]]:
         if start < line.end():
             out.append((start, line.end()))
     return out
+
+
+# ---- one item of a list said to stand before another: "Beacon Hill Schools comes second, just ahead of Marigold"
+
+_AHEAD = re.compile(_NAME + r"[^.;:\n]{0,40}?\b(?P<how>ahead of|above|in front of|behind|below|bigger than|larger than|"
+                    r"smaller than)\s+(?:the\s+)?(?P<other>[A-Z][\w&'’-]*(?:\s+(?:[A-Z][\w&'’-]*|of|and|&))*)")
+_NOT_SAID_BEFORE = re.compile(r"(?i)\b(?:not|n't|never|if|whether)\b")
+
+
+def order_problems(text: str, lists: list[Ranked]) -> list[str]:
+    """"X (comes) ahead of Y", "X behind Y" of two rows of a list the gold ranks by a column of numbers: the
+    order of their values in that column must agree. Lists with no such column are not read."""
+    out = []
+    for m in _AHEAD.finditer(text):
+        if _NOT_SAID_BEFORE.search(m.group(0)):
+            continue
+        for ranked in lists:
+            a, b = _row_of(ranked, m.group("item").strip()), _row_of(ranked, m.group("other").strip())
+            if a is None or b is None or a == b:
+                continue
+            ordered = [v for v in ranked.columns.values() if isinstance(v[0], float) and len(set(v)) > 1
+                       and list(v) in (sorted(v), sorted(v, reverse=True))]
+            if not ordered:
+                break
+            before = m.group("how").lower() in ("ahead of", "above", "in front of", "bigger than", "larger than")
+            values = ordered[0]
+            if (before and values[a] < values[b]) or (not before and values[a] > values[b]):
+                out.append(f"{' '.join(m.group(0).split())!r}: the list the task writes in {ranked.where} gives "
+                           f"{m.group('item').strip()} {values[a]:,.2f} and {m.group('other').strip()} {values[b]:,.2f}")
+            break
+    return list(dict.fromkeys(out))

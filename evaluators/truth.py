@@ -43,9 +43,10 @@ from officesim.evaluators.timing import deadline_problems, office_notice_deadlin
 from officesim.evaluators.day_counts import DAY_SPAN, day_count_problems
 from officesim.evaluators.consistency import day_total_problems, kind_count_problems
 from officesim.evaluators.replies import answered_days, notice_problems, quoted_text, restated_day_problems, restated_range_problems
-from officesim.evaluators.statements import items_above, list_sizes
-from officesim.evaluators.superlatives import listed_first_problems, ranked_lists, superlative_problems
-from officesim.evaluators.written_tables import direction_problems, moved_figure_problems
+from officesim.evaluators.statements import cut, items_above, list_sizes
+from officesim.evaluators.stated_results import result_problems
+from officesim.evaluators.superlatives import listed_first_problems, order_problems, ranked_lists, superlative_problems
+from officesim.evaluators.written_tables import direction_problems, moved_figure_problems, percent_problems
 from officesim.evaluators.task_sets import (ItemSet, named_total_problems, part_count_problems, part_sizes, only_unpaid_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
 from officesim.evaluators.text import NUMBER_WORDS
@@ -510,6 +511,58 @@ def event_time_problems(text: str, events: list[tuple[str, frozenset, frozenset[
     return out
 
 
+def new_event_dates(state: EvalState) -> list[tuple[str, frozenset, frozenset[str]]]:
+    """The events the episode made or changed: (title, the days it starts and ends on, the keys its title
+    names)."""
+    if "new_event_dates" not in state.memo:
+        records = records_of(state)
+        out = []
+        for ev in made_events(state):
+            title = str(ev.get("summary") or "")
+            keys = frozenset(k for k in (records.keys_in(title) if records is not None else ()) if "@" not in k)
+            days = frozenset(c.value for c in claims_in(f"{ev.get('start') or ''} {ev.get('end') or ''}",
+                                                        year=state.year, kinds=("date",)) if isinstance(c.value, date))
+            out.append((title, days, keys))
+        state.memo["new_event_dates"] = out
+    return state.memo["new_event_dates"]
+
+
+_AWAY_WORDS = re.compile(r"(?i)\b(?:away|leave|off|holiday|absent|out of (?:the )?office)\b")
+_CLAUSE_SPLIT = re.compile(r"(?i);|,\s+(?:and|but|then|while)\b|\s+(?:and|but|then)\s+(?=(?:\w+\s+){0,2}"
+                           r"(?:finish|end|start|begin|close|follow|move|run)\w*\b)|\s[-–—]\s")
+
+
+def event_day_problems(text: str, events: list[tuple[str, frozenset, frozenset[str]]], records: Records,
+                       year: int | None) -> list[str]:
+    """A date said of an event the episode made that is not its day ("finish with Beacon Hill Schools on
+    Thursday 26 November" where that review was booked on the 27th, a table row of the bookings): read per
+    clause that names exactly one of the events and speaks of meetings (itself, or the heading it stands
+    under); a clause that proposes, moves or bounds a date is left alone."""
+    if not events:
+        return []
+    out = []
+    for st in cut(text[:20_000]):
+        over = heading_over(text, st.end) or ""
+        meeting = _EVENT_WORDS.search(st.text) or _EVENT_WORDS.search(over) or _EVENT_WORDS.search(text[:st.start])
+        if not meeting:
+            continue
+        at = 0
+        for clause in _CLAUSE_SPLIT.split(st.text) if st.form != "item" else [st.text]:
+            at += 1
+            days = [c for c in claims_in(clause, year=year, kinds=("date",)) if isinstance(c.value, date)]
+            if not days or _DATE_OPEN.search(clause) or _AWAY_WORDS.search(clause):
+                continue
+            keys = set(records.keys_in(clause))
+            named = [ev for ev in events if ev[2] and ev[2] & keys and ev[1]]
+            if len(named) != 1 or any(not ev[2] & keys for ev in named):
+                continue
+            title, own, _keys = named[0]
+            if not any(d.value in own for d in days):
+                out.append(f"{' '.join(clause.split())[:100]!r} gives {days[0].text.strip()} for {title!r}, but the "
+                           f"event the episode made is on {', '.join(sorted(d.isoformat() for d in own))}")
+    return list(dict.fromkeys(out))
+
+
 # what, between an event's title and a time, makes the time another thing's ("after Operations weekly,
 # Luca's intro at 11:30") or a change ("Operations weekly moves to 11:00")
 _NOT_ITS_TIME = re.compile(r"(?i)\b(?:after|before|then|until|till|once|following|intro\w*|welcome|slot|booked|book|"
@@ -556,7 +609,7 @@ def office_event_time_problems(text: str, records: Records, year: int | None,
 
 
 _MINUTES = re.compile(r"(?i)\b(?:(\d{1,3})[ -]?(?:min|mins|minutes?)|(\d(?:\.5)?)[ -]?(?:hours?|hrs?)|"
-                      r"(half[ -]an[ -]hour|half-hour)|((?:an|one)[ -]hour))\b")
+                      r"(half[ -]an[ -]hour|half-hour)|((?:an|one|a full|a whole)[ -]hour))\b")
 
 
 def _minutes(m: re.Match) -> int:
@@ -880,8 +933,10 @@ def forward_note_problems(note: str, origin: str, named: Callable[..., set[str]]
     return out
 
 
-_LIST_OF = re.compile(r"(?i)\b(?:list|table|sheet|spreadsheet|workbook|summary|register|overview) (?:of|with|showing) "
-                      r"(?:the |all |all the |these |those )?(?P<n>\d{1,3}|[a-z]+) (?P<noun>[a-z]+s)\b")
+_LIST_OF = re.compile(r"(?i)\b(?:list|table|sheet|spreadsheet|workbook|summary|register|overview|file) (?:(?:of|with|showing)|"
+                      # "the attached sheet lists all 16 products"
+                      r"(?:lists|shows|covers|has|holds|contains|includes|gives)(?= (?:all|every one of)\b)) "
+                      r"(?:the |all |all the |every one of the |these |those )?(?P<n>\d{1,3}|[a-z]+) (?P<noun>[a-z]+s)\b")
 
 
 def listed_rows(text: str, rows: int | None) -> list[str]:
@@ -1473,10 +1528,11 @@ _MONTH_NUMBER = {m: n for n, m in enumerate(("january", "february", "march", "ap
                                              "september", "october", "november", "december"), 1)}
 _MONTH = r"(?:" + "|".join(_MONTH_NUMBER) + r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)"
 # "Q3 is April to June 2026", "Q3 2026 (July–September)"
+_DAY_OF = r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?"  # "1 August to 31 October"
 _QUARTER_SPAN = re.compile(rf"(?i)\bQ(?P<q>[1-4])(?:\s+(?:of\s+)?(?:FY\s*)?20\d\d)?(?:\s*(?:[(:,–—-]\s*|\s+(?:is|was|covers|=|runs from|being)\s+)"
                            # "Q3 2026 budget review (April to June 2026)"
                            r"|(?:\s+[A-Za-z]+){1,3}\s*\(\s*)"
-                           rf"(?:the\s+months\s+)?(?P<a>{_MONTH})\w*(?:\s+20\d\d)?\s*(?:to|-|–|—|through|until|and)\s*(?P<b>{_MONTH})\w*")
+                           rf"(?:the\s+months\s+)?{_DAY_OF}(?P<a>{_MONTH})\w*(?:\s+20\d\d)?\s*(?:to|-|–|—|through|until|and)\s*{_DAY_OF}(?P<b>{_MONTH})\w*")
 
 
 def _month(word: str) -> int:
@@ -2218,6 +2274,8 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
         truth.false += [f"{place.where}: {w}" for w in office_event_time_problems(place.text, records, state.year,
                                                                                   new_events(state))]
+        truth.false += [f"{place.where}: {w}" for w in event_day_problems(place.text, new_event_dates(state),
+                                                                          records, state.year)]
         truth.false += [f"{place.where}: {w}" for w in booked_duration_problems(place.text, new_events(state),
                                                                                 *event_durations(state))]
         if place.to is not None:
@@ -2240,8 +2298,11 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in total_problems(
             place.text, totals | every if totals else totals, lambda c: any(same_claim(c, s) for s in stated),
             records, state.year, gaps)]
-        truth.false += [f"{place.where}: {w}" for w in superlative_problems(place.text, lists)]
+        truth.false += [f"{place.where}: {w}" for w in superlative_problems(place.text, lists, state.year)]
+        truth.false += [f"{place.where}: {w}" for w in order_problems(place.text, lists)]
         truth.false += [f"{place.where}: {w}" for w in moved_figure_problems(place.text, lists)]
+        truth.false += [f"{place.where}: {w}" for w in percent_problems(place.text, lists)]
+        truth.false += [f"{place.where}: {w}" for w in result_problems(place.text, state.year)]
         truth.false += [f"{place.where}: {w}" for w in direction_problems(place.text, lists)]
         if state.now is not None:
             truth.false += [f"{place.where}: {w}" for w in deadline_problems(place.text, records, state.now.date())]

@@ -2308,6 +2308,9 @@ _POINTS_TO_COUNTED = re.compile(r"(?i)\b(?:they|them|these|those|here|below|as f
                                 r"the list|breakdown|by \w+)\b")
 
 
+_MARKED_ITEM = re.compile(r"^\s*(?:[-*•–·]|\(?\d{1,2}[.)]|[a-z][.)])\s+")
+
+
 def _count_problem(st: Statement, statements: list[Statement], index: int) -> Verdict | None:
     """A heading that counts what it heads ("Three invoices are still open:") over another number of items."""
     counts = [m for m in _COUNT.finditer(st.text)
@@ -2332,6 +2335,8 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
     items = items_under(statements, index)
     if not items:
         return None
+    if len(items) == 1 and not _MARKED_ITEM.match(items[0].text) and " | " not in items[0].text:
+        return None  # one plain line under the colon is prose that names them ("Five reviews, …:\nSorrel Bay …, then …")
     if not counts:  # only a count without its noun: "Of the 10 orders …, 3 have no approval. The ones I couldn't match:"
         if any(_number(m.group(1) or m.group(2)) in (len(items), _breakdown_total(items)) for m in bare):
             return None  # as many as its items, or the sum they break it down into ("- Nadia Lin: 2 (A144, A149)")

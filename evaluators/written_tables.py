@@ -136,12 +136,45 @@ def moved_figure_problems(text: str, lists: list[Ranked]) -> list[str]:
                          for other, v in enumerate(values) if other != row and _same(value, v)
                          and not _same(value, values[row])]
                 if not moved:
+                    unit = _unit_column(st.text[c.end:], ranked, row)
+                    if unit and not _totals_said(st.text, value, ranked):
+                        out.append(f"{st.text.strip()[:120]!r}: {c.text} {unit[0]} is none of {_row_name(ranked, row)}'s "
+                                   f"figures in the table the task writes ({ranked.where}: {unit[1]})")
                     continue
                 label, other = moved[0]
                 theirs = _row_name(ranked, other)
                 out.append(f"{st.text.strip()[:120]!r}: {c.text} is {theirs}'s {label!r} in the table the task writes "
                            f"({ranked.where}), not {_row_name(ranked, row)}'s ({_shown(ranked.columns[label][row])})")
     return list(dict.fromkeys(out))
+
+
+_TOTAL_SAID = re.compile(r"(?i)\b(?:total|totals|all|overall|altogether|combined|in all|across|together|between them|"
+                         r"average|avg|mean|per|each|every|median|target|goal|forecast|budget)\b")
+
+
+def _unit_column(after: str, ranked: Ranked, row: int) -> tuple[str, str] | None:
+    """The unit a figure is given in when it is a word of the heading of the row's number columns ("674
+    units" beside "Units Q3 2026"): (the word, the row's figures in those columns), else None."""
+    m = re.match(r"\s*([A-Za-z]+)", after)
+    if m is None:
+        return None
+    word = fold(m.group(1))
+    stem = word[:-1] if word.endswith("s") else word
+    if word in _AFTER_OK or len(stem) < 3:
+        return None
+    labels = [label for label, values in ranked.columns.items() if isinstance(values[row], float)
+              and {word, stem} & {w for w, _s, _e in _words(label)}]
+    if not labels:
+        return None
+    return m.group(1), ", ".join(f"{label} {_shown(ranked.columns[label][row])}" for label in labels)
+
+
+def _totals_said(text: str, value: float, ranked: Ranked) -> bool:
+    """Whether a statement speaks of a total, an average or a target (a figure of the whole table or of a
+    plan, not of the row), or the figure is a column's sum."""
+    if _TOTAL_SAID.search(text):
+        return True
+    return any(_same(value, sum(v)) for v in ranked.columns.values() if all(isinstance(x, float) for x in v))
 
 
 _LINKED = re.compile(r"(?i)\s*(?:\(|for|from|by|at|in|of|to)\s*$")
@@ -245,3 +278,64 @@ def direction_problems(text: str, lists: list[Ranked]) -> list[str]:
                                f"{_shown(ranked.columns[earlier][row])} ({earlier}) to "
                                f"{_shown(ranked.columns[later][row])} ({later}) in the table the task writes")
     return list(dict.fromkeys(out))
+
+
+# a percentage said as a change of a row: "up 84%", "84% more", "an increase of 84%", "20% over budget"
+_PERCENT = re.compile(r"(?i)(?<![\w.,])(?P<n>\d{1,4}(?:\.\d+)?)\s*(?:%|per ?cent)")
+_CHANGE_NEAR = re.compile(r"(?i)\b(?:up|down|over|under|above|below|more|fewer|less|higher|lower|increase[sd]?|"
+                          r"decrease[sd]?|growth|grew|grown|rise|rose|risen|fall|fell|fallen|drop|dropped|gain|jump|"
+                          r"jumped|climb(?:ed)?|overrun|overspend|ahead|behind)\b")
+_SHARE = re.compile(r"(?i)^\s*(?:%|per ?cent)\s+(?:of|share)\b")
+_CHANGE_LABEL = re.compile(r"(?i)\b(?:change|increase|rise|growth|gain|drop|decrease|fall|decline|difference|"
+                           r"variance|over|under|overrun|overspend|delta)\b")
+PERCENT_SLACK = 1.5  # percentage points a rounded or "about" percentage may be off the row's own ratio
+
+
+def _ratios(ranked: Ranked, row: int) -> list[float]:
+    """The percentages one step from two of a row's figures: a change on either, and one as a share of the
+    other."""
+    plain = [v[row] for k, v in ranked.columns.items() if isinstance(v[row], float) and not _CHANGE_LABEL.search(k)]
+    changes = [v[row] for k, v in ranked.columns.items() if isinstance(v[row], float) and _CHANGE_LABEL.search(k)]
+    out = [100 * abs(c) / abs(y) for c in changes for y in plain if y]  # a column of the change itself, on a base
+    for i, a in enumerate(plain):
+        for b in plain[i + 1:]:
+            for x, y in ((a, b), (b, a)):
+                if y:
+                    out += [100 * abs(x - y) / abs(y), 100 * x / y]
+    return out
+
+
+def percent_problems(text: str, lists: list[Ranked]) -> list[str]:
+    """A percentage said as the change of a row of the gold's table ("Filing Cabinet, up 84% (201 → 571)")
+    that no two of the row's figures give: a change of the one on the other, or a share. Shares of other
+    things ("12% of all revenue") and rows with fewer than two figures are not read."""
+    if not lists or not text:
+        return []
+    statements = cut(text[:MAX_TEXT])
+    out = []
+    for ranked in lists:
+        for st, mentions in _naming(statements, _names(ranked)):
+            for m in _PERCENT.finditer(st.text):
+                if _SHARE.match(st.text[m.end() - (1 if st.text[m.end() - 1] == "%" else 0):]) or \
+                        re.match(r"(?i)\s+(?:of|share)\b", st.text[m.end():]):
+                    continue
+                near = _said_of(st.text, _Span(m.start(), m.end()), mentions)
+                if span_gap(m.span(), near[:2]) > REACH or _apart(st.text, m.span(), near[:2]):
+                    continue
+                lo, hi = max(0, min(m.start(), near[0]) - 20), min(len(st.text), max(m.end(), near[1]) + 20)
+                if not _CHANGE_NEAR.search(st.text[lo:hi]):
+                    continue
+                ratios = _ratios(ranked, near[2])
+                said = float(m.group("n"))
+                if len(ratios) < 2 or any(abs(said - r) <= PERCENT_SLACK for r in ratios):
+                    continue
+                out.append(f"{st.text.strip()[:120]!r}: {m.group(0)} is no change between {_row_name(ranked, near[2])}'s "
+                           f"figures in the table the task writes ({ranked.where})")
+    return list(dict.fromkeys(out))
+
+
+class _Span:
+    """Where a percentage stands, as ``_said_of`` reads a figure's place."""
+
+    def __init__(self, start: int, end: int) -> None:
+        self.start, self.end = start, end

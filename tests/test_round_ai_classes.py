@@ -1,0 +1,142 @@
+"""Classes read since round AI's replay (issue 44): false statements AI's blind wrong outcomes passed with, each
+beside its true twin. Pure functions over small texts, tables and records."""
+
+from __future__ import annotations
+
+from officesim.evaluators.records import build_records
+from officesim.evaluators.superlatives import order_problems, ranked_lists, superlative_problems
+from officesim.evaluators.written_tables import moved_figure_problems, percent_problems
+
+
+def _book(rows: list[list]) -> dict:
+    return {"kind": "xlsx", "sheet_order": ["Sheet1"], "sheets": {"Sheet1": rows}}
+
+
+def _units():
+    """A product table of two years the gold writes, ranked by this year's units."""
+    rows = [["Product", "Units Q3 2026", "Units Q3 2025", "Change"],
+            ["Desk Organiser", 647, 319, 328], ["Filing Cabinet", 571, 201, 370],
+            ["Archive Box (10)", 570, 284, 286], ["Whiteboard 120cm", 339, 226, 113]]
+    return ranked_lists({}, {"data/units.xlsx": _book(rows)})
+
+
+def _reforecast():
+    rows = [["Cost centre", "Q4 budget", "Paid to date", "Open orders", "Forecast"],
+            ["CC-110", 2500.0, 0.0, 0.0, 0.0], ["CC-310", 57500.0, 71747.14, 5217.61, 76964.75],
+            ["CC-410", 76000.0, 95160.14, 5620.83, 100780.97], ["CC-610", 44500.0, 50537.82, 2863.5, 53401.32]]
+    return ranked_lists({}, {"data/reforecast.xlsx": _book(rows)})
+
+
+def test_a_best_seller_of_a_named_year_is_read_by_that_years_column():
+    lists = _units()
+    assert not superlative_problems("Best seller this year: Desk Organiser (647 units).\n"
+                                    "Best seller last year: Desk Organiser (319 units).", lists, 2026)
+    assert superlative_problems("Best seller last year: Archive Box (10) (284 units).", lists, 2026)
+    # the top of the change column is not this year's best seller
+    assert superlative_problems("Best seller this year: Filing Cabinet (571 units).", lists, 2026)
+    assert not superlative_problems("The biggest increase was the Filing Cabinet.", lists, 2026)
+    assert superlative_problems("The biggest increase was the Whiteboard 120cm.", lists, 2026)
+
+
+def test_a_superlative_of_a_name_with_its_identifier_in_brackets_is_that_rows():
+    lists = _reforecast()
+    assert superlative_problems("the biggest overrun is Purchasing (CC-310), £19,464.75 over.", lists)
+    assert not superlative_problems("the biggest overrun is Operations (CC-410), £24,780.97 over.", lists)
+    # the least overrun is of the rows that are over, not of a row with nothing spent
+    assert not superlative_problems("The smallest overrun is IT (CC-610).", lists)
+    assert superlative_problems("The smallest overrun is Purchasing (CC-310).", lists)
+
+
+def test_a_superlative_after_a_bracket_and_an_adverb_is_read():
+    rows = [["Customer", "Region", "Revenue"], ["Sorrel Bay Cafes", "North", 226487.0],
+            ["Ivy Lane Bakeries", "South", 221193.5], ["Marigold Care Homes", "North", 192005.0],
+            ["Beacon Hill Schools", "North", 188090.0]]
+    lists = ranked_lists({}, {"data/qbr.xlsx": _book(rows)})
+    assert superlative_problems("Ivy Lane Bakeries (South) is actually our biggest customer overall.", lists)
+    assert not superlative_problems("Sorrel Bay Cafes (North) is actually our biggest customer overall.", lists)
+    assert order_problems("Beacon Hill Schools comes second, just ahead of Marigold Care Homes.", lists)
+    assert not order_problems("Marigold Care Homes comes just ahead of Beacon Hill Schools.", lists)
+    assert not order_problems("Beacon Hill Schools is not ahead of Marigold Care Homes.", lists)
+
+
+def test_a_figure_in_a_columns_unit_must_be_one_of_the_rows_figures():
+    lists = _units()
+    assert moved_figure_problems("The Desk Organiser led — 674 units this Q3 against 319 a year earlier.", lists)
+    assert not moved_figure_problems("The Desk Organiser led — 647 units this Q3 against 319 a year earlier.", lists)
+    assert not moved_figure_problems("Desk Organiser: 647 units from 41 order lines.", lists)
+    # a total of the table is no row's figure, and says so
+    assert not moved_figure_problems("In total we sold 2,127 units; Desk Organiser led with 647.", lists)
+
+
+def test_a_percentage_change_of_a_row_must_follow_from_its_figures():
+    lists = _units()
+    assert percent_problems("- Fastest growth: Filing Cabinet, up 84% (201 → 571)", lists)
+    assert not percent_problems("- Fastest growth: Filing Cabinet, up 184% (201 → 571)", lists)
+    assert not percent_problems("Desk Organiser up 103 %, Filing Cabinet up 184 %", lists)
+    assert not percent_problems("Desk Organiser is 30% of all units sold", lists)  # a share of something else
+    refo = _reforecast()
+    assert percent_problems("CC-610 is about 30% over budget.", refo)
+    assert not percent_problems("CC-610 is about 20% over budget.", refo)
+
+
+def test_a_result_said_to_follow_from_figures_before_it_must_follow():
+    from officesim.evaluators.stated_results import result_problems
+
+    assert result_problems("We forecast £310,536.09 against a combined budget of £268,000, i.e. £52,536.09 over.")
+    assert not result_problems("We forecast £310,536.09 against a combined budget of £268,000, i.e. £42,536.09 over.")
+    assert not result_problems("2 x Standing Desk at £520.00 each = £1,040.00, above the limit.")
+    assert result_problems("571 - 201 = 380 more units.")
+    assert not result_problems("Forecast £310,536.09 against £268,000, which leaves about £42,500 of overspend.")
+    assert not result_problems("We have 13 open orders worth £16,954.49, i.e. 4 cost centres are over.")
+
+
+def test_a_table_row_pairing_a_party_with_another_partys_person_is_false():
+    from officesim.evaluators.pairings import pairing_problems
+
+    customers = [["Customer", "Region", "Account executive"], ["Marigold Care Homes", "North", "Vera Chen"],
+                 ["Beacon Hill Schools", "North", "Grace Jensen"], ["Rowan Park Gyms", "South", "Vera Chen"]]
+    records = build_records({"data/customers.xlsx": _book(customers)}, 2026)
+    table = "| Customer | Date | Account executive |\n|---|---|---|\n| Marigold Care Homes | 2026-11-26 | {} |"
+    assert pairing_problems(table.format("Grace Jensen"), records)
+    assert not pairing_problems(table.format("Vera Chen"), records)
+
+
+def test_a_sheet_said_to_list_all_n_things_must_hold_n_rows():
+    from officesim.evaluators.truth import listed_rows
+
+    assert listed_rows("The attached sheet lists all 16 products with their units.", 15)
+    assert not listed_rows("The attached sheet lists all 15 products with their units.", 15)
+    assert not listed_rows("The attached sheet shows 647 units for the Desk Organiser.", 15)
+
+
+def test_a_quarter_given_days_of_other_months_is_false():
+    from officesim.evaluators.truth import quarter_span_problems
+
+    assert quarter_span_problems("the comparison for Q3 (1 August to 31 October) in 2026")
+    assert not quarter_span_problems("the comparison for Q3 (1 July to 30 September) in 2026")
+
+
+def test_a_meeting_of_a_full_hour_is_a_length():
+    from officesim.evaluators.truth import booked_duration_problems
+
+    events = [("QBR: Sorrel Bay Cafes", frozenset(), frozenset({"sorrel bay cafes"}))]
+    assert booked_duration_problems("All five reviews are booked, each for a full hour.", events,
+                                    frozenset({45}), frozenset())
+    assert not booked_duration_problems("All five reviews are booked, 45 minutes each.", events,
+                                        frozenset({45}), frozenset())
+
+
+def test_a_date_said_of_a_meeting_the_episode_booked_must_be_its_day():
+    from datetime import date
+
+    from officesim.evaluators.truth import event_day_problems
+
+    customers = [["Customer", "Region"], ["Sorrel Bay Cafes", "North"], ["Beacon Hill Schools", "North"]]
+    records = build_records({"data/customers.xlsx": _book(customers)}, 2026)
+    events = [("QBR: Sorrel Bay Cafes", frozenset({date(2026, 11, 23)}), frozenset({"sorrel bay cafes"})),
+              ("QBR: Beacon Hill Schools", frozenset({date(2026, 11, 27)}), frozenset({"beacon hill schools"}))]
+    said = "The reviews start Monday 23 November with Sorrel Bay Cafes and finish with Beacon Hill Schools on {}."
+    assert event_day_problems(said.format("Thursday 26 November"), events, records, 2026)
+    assert not event_day_problems(said.format("Friday 27 November"), events, records, 2026)
+    # a date proposed or moved is not the booking's
+    assert not event_day_problems("Could we move Beacon Hill Schools' review to 26 November?", events, records, 2026)
