@@ -33,7 +33,7 @@ from officesim.evaluators.pairings import pairing_problems
 from officesim.evaluators.quiet_spells import quiet_spell_problems
 from officesim.evaluators.listed_values import listed_values, swapped_line_problems
 from officesim.evaluators.record_counts import Work, changed_rows, counts_office_things, named_rows
-from officesim.evaluators.records import FULL_NAME, GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
+from officesim.evaluators.records import FULL_NAME, fold, GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
 from officesim.evaluators.tenure import joined_problems
 from officesim.evaluators.months_said import month_problems
@@ -620,8 +620,53 @@ def _minutes(m: re.Match) -> int:
 _BOOKING = re.compile(r"(?i)\b(?:book\w*|schedul\w*|set up|arranged|invit\w*|blocked|put in)\b")
 
 
+def event_lengths(events: list[dict]) -> dict[str, set[int]]:
+    """Each title's lengths in minutes, of the calendar's events (what "our 45-minute Budget check-in" is)."""
+    out: dict[str, set[int]] = {}
+    for ev in events:
+        start, end = as_datetime(ev.get("start")), as_datetime(ev.get("end"))
+        title = str(ev.get("summary") or "").strip().lower()
+        if title and isinstance(start, datetime) and isinstance(end, datetime) and end > start:
+            out.setdefault(title, set()).add(int((end - start).total_seconds() // 60))
+    return out
+
+
+_ROOM = re.compile(r"\b(?:in|at)\s+(?:the\s+)?(?P<room>(?:[A-Z][\w'’-]*\s+){1,3}(?:Room|Suite|Hall|Boardroom|Lab|Studio|Lounge))\b")
+
+
+def event_room_problems(text: str, events: list[dict], year: int | None) -> list[str]:
+    """A room given to a meeting of the calendar that is not where it is ("our Site walk on Thursday 10
+    December at 13:00 (meeting in the Anchor Room)" where it is in the Harbour Room): the meeting named by its
+    title in the sentence, on the day the sentence gives where it repeats."""
+    if not events:
+        return []
+    out = []
+    for sentence in _SENTENCE_BREAK.split(text):
+        rooms = list(_ROOM.finditer(sentence))
+        if not rooms:
+            continue
+        lower = sentence.lower()
+        named = [ev for ev in events if (t := str(ev.get("summary") or "").strip().lower()) and len(t) >= 4
+                 and re.search(rf"\b{re.escape(t)}\b", lower)]
+        if not named or len({str(ev.get("summary")).strip().lower() for ev in named}) != 1:
+            continue
+        days = {c.value for c in claims_in(sentence, year=year, kinds=("date",)) if isinstance(c.value, date)}
+        on_day = [ev for ev in named if isinstance(as_datetime(ev.get("start")), datetime)
+                  and as_datetime(ev.get("start")).date() in days] or named
+        places = {fold(str(ev.get("location") or "")).strip() for ev in on_day} - {""}
+        if not places:
+            continue
+        for m in rooms:
+            room = fold(m.group("room")).strip()
+            if not any(room in p or p in room for p in places):
+                out.append(f"{' '.join(sentence.split())[:100]!r} puts {on_day[0].get('summary')!r} in {m.group('room')}, "
+                           f"but the calendar has it in {', '.join(sorted(str(ev.get('location')) for ev in on_day))[:80]}")
+    return list(dict.fromkeys(out))
+
+
 def booked_duration_problems(text: str, events: list[tuple[str, frozenset, frozenset[str]]],
-                             durations: frozenset[int], allowed: frozenset[int]) -> list[str]:
+                             durations: frozenset[int], allowed: frozenset[int],
+                             lengths: dict[str, set[int]] | None = None) -> list[str]:
     """A length given to the meetings the episode booked that none of them lasts ("your intro meetings,
     45 minutes each" where each intro made is 30 minutes): said in a sentence that books or names them
     (a word of their titles); ``allowed``: lengths the instruction and the gold's texts give."""
@@ -634,6 +679,8 @@ def booked_duration_problems(text: str, events: list[tuple[str, frozenset, froze
             minutes = _minutes(m)
             if minutes in durations or minutes in allowed:
                 continue
+            if any(minutes in own and title in sentence.lower() for title, own in (lengths or {}).items()):
+                continue  # "our 45-minute Budget check-in": the length of a meeting the calendar holds
             said = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", sentence)}
             if not (_BOOKING.search(sentence) or said & words):
                 continue
@@ -2231,6 +2278,36 @@ def _task_day_counts(state: EvalState) -> frozenset[int]:
     return state.memo["task_day_counts"]
 
 
+_NOT_THIS_ONE = re.compile(r"(?i)\b(?:not|n't|rather than|instead of|other|another|than|nor|neither|unlike|"
+                           r"confus\w*|mix\w*|namesake|same name)\b")
+
+
+def namesake_problems(text: str, task_text: str, records: Records) -> list[str]:
+    """A colleague named where the task's own words (its instruction, the gold's texts) name another person
+    of the same first name ("rebook it with Rafael Sousa" where the cover is Rafael Lindqvist): the two were
+    mixed up. A clause that sets the two apart ("not Rafael Sousa") is not read."""
+    said, task = fold(text), fold(task_text)
+    people = {k for e in records.entities if e.collection == "person" for k in e.keys
+              if "@" not in k and len(k.split()) == 2}
+    by_first: dict[str, set[str]] = {}
+    for k in people:
+        by_first.setdefault(k.split()[0], set()).add(k)
+    out = []
+    for name in sorted(people):
+        first = name.split()[0]
+        if len(by_first[first]) < 2 or re.search(rf"\b{re.escape(name)}\b", task):
+            continue
+        for m in re.finditer(rf"\b{re.escape(name)}\b", said):
+            clause = said[max(0, m.start() - 60):m.end() + 40]
+            if _NOT_THIS_ONE.search(clause):
+                continue
+            meant = sorted(o for o in by_first[first] if o != name and re.search(rf"\b{re.escape(o)}\b", task))
+            if meant:
+                out.append(f"names {name.title()}, but the task's work is with {', '.join(n.title() for n in meant)}")
+                break
+    return out
+
+
 def written_truth(state: EvalState) -> Truth:
     """The reading of every place the agent wrote (see the module rules)."""
     records = records_of(state)
@@ -2274,10 +2351,12 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
         truth.false += [f"{place.where}: {w}" for w in office_event_time_problems(place.text, records, state.year,
                                                                                   new_events(state))]
+        truth.false += [f"{place.where}: {w}" for w in event_room_problems(place.text, user_events(state), state.year)]
         truth.false += [f"{place.where}: {w}" for w in event_day_problems(place.text, new_event_dates(state),
                                                                           records, state.year)]
         truth.false += [f"{place.where}: {w}" for w in booked_duration_problems(place.text, new_events(state),
-                                                                                *event_durations(state))]
+                                                                                *event_durations(state),
+                                                                                event_lengths(user_events(state)))]
         if place.to is not None:
             truth.false += [f"{place.where}: {w}" for w in event_date_problems(
                 place.body, [a for a in place.neutral if a != (state.user or "").lower()], user_events(state),
@@ -2303,6 +2382,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in moved_figure_problems(place.text, lists)]
         truth.false += [f"{place.where}: {w}" for w in percent_problems(place.text, lists)]
         truth.false += [f"{place.where}: {w}" for w in result_problems(place.text, state.year)]
+        truth.false += [f"{place.where}: {w}" for w in namesake_problems(place.text, "\n".join(task_texts), records)]
         truth.false += [f"{place.where}: {w}" for w in direction_problems(place.text, lists)]
         if state.now is not None:
             truth.false += [f"{place.where}: {w}" for w in deadline_problems(place.text, records, state.now.date())]

@@ -372,6 +372,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += party_mail_day_problems(st, records, scope.year)
         reading.verdicts += party_never_problems(st, records)
         reading.verdicts += their_person_problems(st, [*entities, *(bound[i - 1] if i else [])], records)
+        reading.verdicts += your_item_problems(st, addressee, records)
         if own:
             reading.verdicts += relative_day_problems(st, own, records, scope)
             reading.verdicts += comparison_problems(st, own, records, scope)
@@ -810,6 +811,33 @@ def _works_at(records: Records, person: str) -> set[str]:
         if beside and all(len(b) == 1 for b in beside):
             works = set().union(*beside)
     return works
+
+
+# "your question about when SO-71994 will ship", "your order SO-71994": an item of the reader's own party
+_YOUR_ITEM = re.compile(r"(?i)\byour\s+(?:[a-z'’-]+\s+){0,5}?(?=[A-Z]{1,5}-\d)")
+
+
+def your_item_problems(st: Statement, addressee: str, records: Records) -> list[Verdict]:
+    """An item named as the reader's own ("your order SO-71994") in a mail to someone at one party, where the
+    office's rows of the item name another party and never the reader's (another customer's order)."""
+    party = _domain_parties(records).get(addressee.lower().partition("@")[2].rpartition(".")[0]) if addressee else None
+    if party is None:
+        return []
+    known = set(_domain_parties(records).values())
+    out = []
+    for m in _YOUR_ITEM.finditer(st.text):
+        ids = claims_in(st.text[m.end():m.end() + 20], year=None, kinds=("id",))
+        if not ids or ids[0].start != 0:
+            continue
+        key = "#" + re.sub(r"[^0-9A-Z]", "", str(ids[0].value).upper())
+        rows = [records.entities[i] for i in records.by_key.get(key, ())[:GENERIC]
+                if not records.entities[i].collection.endswith("#lines")]
+        named = {k for e in rows for k in e.keys if k in known}
+        if named and party not in named:
+            out.append(Verdict(st.text, ids[0].text, "id", "false",
+                               f"is {', '.join(sorted(n.title() for n in named))}'s in the office's records, not the "
+                               f"reader's ({party.title()})"))
+    return out
 
 
 # "their account manager is Ingrid Ortiz", "their contact, Ingrid Ortiz": someone of the party the sentence
@@ -2556,7 +2584,7 @@ def range_end_problems(st: Statement, entities: list[int], records: Records, yea
         days = [(label, a.value) for label, a in records.entities[i].values("date") if isinstance(a.value, date)]
         first = [d for label, d in days if _RANGE_FIRST.search(label)]
         last = [d for label, d in days if _RANGE_LAST.search(label) and not _RANGE_FIRST.search(label)]
-        if len(first) == 1 and len(last) == 1 and first[0] <= last[0]:
+        if len(first) == 1 and len(last) == 1 and first[0] < last[0]:  # a one-day row (a meeting) is no span
             spans.append((first[0], last[0], records.entities[i].name))
     mailed = _mailed_spans(records)
     out = []
@@ -2623,6 +2651,15 @@ _SPAN_COUNT_BEFORE = re.compile(r"(?i)(?<![\w.,£$€])(?P<n>\d{1,3}|" + "|".joi
                                 r"(?P<kind>working |business |calendar )?days?\s*[,:(—–-]?\s*(?:from\s+|between\s+)?$")
 
 
+def _span_lengths(a, b, text: str, m: re.Match) -> set[int]:
+    """The counts of days a range may be given as, by the kind of days the count names."""
+    days = (b.value - a.value).days
+    weekdays = sum(1 for k in range(days + 1) if (a.value.toordinal() + k) % 7 not in (6, 0))
+    kind = (m.group("kind") or "").strip().lower()
+    working, calendar = {weekdays, weekdays - 1}, {days, days + 1}
+    return working if kind in ("working", "business", "week") else calendar if kind == "calendar" else working | calendar
+
+
 def span_count_problems(st: Statement, year: int | None) -> list[Verdict]:
     """A count of days given right after the range it counts ("from Tuesday 1 to Monday 14 December (nine
     working days)") that is none of its lengths: calendar days with or without the last, working days
@@ -2630,13 +2667,22 @@ def span_count_problems(st: Statement, year: int | None) -> list[Verdict]:
     out = []
     dates = sorted((c for c in claims_in(st.text, year=year, kinds=("date",)) if isinstance(c.value, date)),
                    key=lambda c: c.start)
-    for a, b in zip(dates, dates[1:]):
-        if b.value <= a.value or not _RANGE_GAP.fullmatch(st.text[a.end:b.start]):
+    # a day written 01/12/2026 has two readings at one place: the count is right when any reading of the range is
+    readings: dict[tuple[int, int], list] = {}
+    for c in dates:
+        readings.setdefault((c.start, c.end), []).append(c)
+    places = list(readings.values())
+    for here, there in zip(places, places[1:]):
+        combos = [(a, b) for a in here for b in there if b.value > a.value]
+        if not combos or not _RANGE_GAP.fullmatch(st.text[here[0].end:there[0].start]):
             continue
+        a, b = combos[0]
         m = _SPAN_COUNT.match(st.text, b.end) or _SPAN_COUNT_BEFORE.search(st.text[max(0, a.start - 40):a.start])
         if not m:  # "(nine working days)" after the range, or "for five working days, 3 to 6 November" before it
             continue
         n = _number(m.group("n"))
+        if len(combos) > 1 and any(n in _span_lengths(x, y, st.text, m) for x, y in combos):
+            continue
         days = (b.value - a.value).days
         weekdays = sum(1 for k in range(days + 1) if (a.value.toordinal() + k) % 7 not in (6, 0))  # Mon-Fri
         # a leave "from 1 to 14 December" holds both ends; "until the 15th" may be the day of return

@@ -140,3 +140,73 @@ def test_a_date_said_of_a_meeting_the_episode_booked_must_be_its_day():
     assert not event_day_problems(said.format("Friday 27 November"), events, records, 2026)
     # a date proposed or moved is not the booking's
     assert not event_day_problems("Could we move Beacon Hill Schools' review to 26 November?", events, records, 2026)
+
+
+def test_an_item_called_the_readers_own_must_be_of_their_party():
+    from officesim.evaluators.verdicts import your_item_problems
+    from officesim.evaluators.statements import Statement
+
+    orders = [["Order", "Customer", "Account executive"], ["SO-71994", "Alder Street Clinics", "Dmitri Mensah"],
+              ["SO-71368", "Nettle Cross Garages", "Dmitri Mensah"]]
+    directory = [["Name", "Email"], ["Kwame Roth", "kwame.roth@nettlecrossgarages.test"],
+                 ["Lucia Ward", "lucia.ward@alderstreetclinics.test"]]
+    records = build_records({"data/orders.xlsx": _book(orders), "data/contacts.xlsx": _book(directory)}, 2026,
+                            {"Kwame Roth": "kwame.roth@nettlecrossgarages.test",
+                             "Lucia Ward": "lucia.ward@alderstreetclinics.test"})
+
+    def said(text: str) -> list:
+        return your_item_problems(Statement(0, len(text), text, "sentence"), "kwame.roth@nettlecrossgarages.test",
+                                  records)
+
+    assert said("I've passed her your question about when SO-71994 will ship.")
+    assert not said("I've passed her your question about when SO-71368 will ship.")
+    assert not said("SO-71994 is another customer's order.")  # not called the reader's
+
+
+def test_a_colleague_named_in_place_of_the_tasks_namesake_is_false():
+    from officesim.evaluators.truth import namesake_problems
+
+    directory = [["Name", "Email"], ["Rafael Lindqvist", "rafael.lindqvist@harbourline.test"],
+                 ["Rafael Sousa", "rafael.sousa@harbourline.test"], ["Mira Iyer", "mira.iyer@harbourline.test"]]
+    records = build_records({"data/staff.xlsx": _book(directory)}, 2026, {r[0]: r[1] for r in directory[1:]})
+    task = "Please rebook it with Rafael Lindqvist, or after I'm back."
+    assert namesake_problems("Could you rebook it with Rafael Sousa, or after I'm back?", task, records)
+    assert not namesake_problems("Could you rebook it with Rafael Lindqvist?", task, records)
+    assert not namesake_problems("Rebook it with Rafael Lindqvist (not Rafael Sousa).", task, records)
+    assert not namesake_problems("Mira Iyer chairs the weekly.", task, records)
+
+
+def test_a_room_given_to_a_calendar_meeting_must_be_its_room():
+    from officesim.evaluators.truth import event_room_problems
+
+    events = [{"summary": "Site walk", "start": "2026-12-10 13:00:00", "end": "2026-12-10 13:45:00",
+               "location": "Harbour Room"},
+              {"summary": "Site walk", "start": "2026-12-03 11:00:00", "end": "2026-12-03 11:45:00",
+               "location": "Anchor Room"}]
+    assert event_room_problems("I'll miss our Site walk on Thursday 10 December at 13:00 (in the Anchor Room).",
+                               events, 2026)
+    assert not event_room_problems("I'll miss our Site walk on Thursday 10 December at 13:00 (in the Harbour Room).",
+                                   events, 2026)
+    assert not event_room_problems("I'll miss our Site walk on Thursday 3 December in the Anchor Room.", events, 2026)
+
+
+def test_a_length_of_a_meeting_the_calendar_holds_is_its_own():
+    from officesim.evaluators.truth import booked_duration_problems, event_lengths
+
+    made = [("Annual leave", frozenset(), frozenset())]
+    lengths = event_lengths([{"summary": "Budget check-in", "start": "2026-12-02 14:00:00",
+                              "end": "2026-12-02 14:45:00"}])
+    said = "I'm on leave, so our {} Budget check-in on 2 December can't go ahead."
+    assert not booked_duration_problems(said.format("45-minute"), made, frozenset({480}), frozenset(), lengths)
+    assert booked_duration_problems(said.format("30-minute"), made, frozenset({480}), frozenset(), lengths)
+
+
+def test_a_count_of_days_over_a_range_of_two_readings_is_right_when_one_is():
+    from officesim.evaluators.statements import Statement
+    from officesim.evaluators.verdicts import span_count_problems
+
+    def said(text: str) -> list:
+        return span_count_problems(Statement(0, len(text), text, "sentence"), 2026)
+
+    assert not said("I'm away for 10 working days (01/12/2026 to 14/12/2026).")
+    assert said("I'm away for 12 working days (01/12/2026 to 14/12/2026).")
