@@ -388,7 +388,7 @@ def _object(claim: ActionClaim) -> str:
     at = claim.sentence.find(claim.words)
     rest = claim.sentence[at:] if at >= 0 else claim.sentence
     rest = re.split(r"(?i)[;:]|,\s*(?:but|as|since|because|who|which|so)\b|\s(?:but|because|since|although|while)\s|"
-                    r",\s*(?:and\s+)?(?:I|we|you|they|he|she)(?:'[a-z]+)?\s", rest)[0]  # ", you're on both invites"
+                    r"(?:,\s*|,?\s+and\s+)(?:I|we|you|they|he|she)(?:'[a-z]+|’[a-z]+)?\s", rest)[0]  # "and you're on both invites"
     # whom it replaces is not whom it went to ("swapped you in instead of Dmitri")
     return re.sub(r"(?i)\b(?:instead of|rather than|in place of|on behalf of|from)\s+(?:[A-Z][\w'’-]*\s*){1,3}", " ", rest)
 

@@ -51,13 +51,28 @@ def _pairs(text: str):
                     yield line.strip(), person, party
 
 
+def _is_person(records: Records, key: str) -> bool:
+    """Whether a name is a person's: the office's people, or a name that stands in a sheet under the same
+    column as people do (a new starter in the directory's Name column beside their buddy's)."""
+    return any(records.entities[i].collection == "person" for i in records.by_key.get(key, ())[:50])
+
+
+def _same_column(records: Records, a: str, b: str) -> bool:
+    """Whether two names stand under one column of one table (two people of the directory's Name column)."""
+    def labels(key: str) -> set[tuple[str, str]]:
+        return {(records.entities[i].collection, label) for i in records.by_key.get(key, ())[:200]
+                for label, k in records.entities[i].names if k == key}
+    return bool(labels(a) & labels(b))
+
+
 def pairing_problems(text: str, records: Records) -> list[str]:
     """Person–party pairs that the tables listing the party contradict."""
     out = []
     for said, person_as, party_as in _pairs(text):
         person, party = name_key(person_as), name_key(party_as)
-        if party not in records.by_key or person not in records.by_key or person == party:
-            continue
+        if party not in records.by_key or person not in records.by_key or person == party or _is_person(records, party) \
+                or _same_column(records, person, party):
+            continue  # a person beside a person (a starter and their buddy) is no party's person
         tables = _people_by_party(records, party)
         if any(person in people for people in tables.values()):
             continue  # one table pairs them (the customer list's executive, whatever old orders say)

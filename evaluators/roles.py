@@ -163,7 +163,10 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
                 (given or {}).get(person, frozenset())
             # "From today Yara Dubois, Account Executive, will look after Ivy Lane Bakeries": her job title,
             # given plainly, where the directory holds it (not "your account executive, Yara Dubois")
-            as_job = not possessed and (len([k for k in found if k not in (person, role)]) == 0 or role in held)
+            # a relation written in lower case ("Maya Nakamura (account executive, in copy)") is what she is to the
+            # reader's account, not a job title
+            as_job = not possessed and not text[rs:re_].islower() and (
+                len([k for k in found if k not in (person, role)]) == 0 or role in held)
             if relation in _relations(records, name_key(text[ps:pe])) and not as_job:
                 # "your account executive, Aiko Amari": what she is to the item (its column), not her job;
                 # false where the item the statement is about names someone else there (``items``)
@@ -189,6 +192,15 @@ _YOU_AS = re.compile(r"(?i)(?:^|[.!?]\s+|\n|,\s*)\s*as\s+(?:(?:the|our|a|an|my)\
 ROLE_REACH = 40  # characters after those words where the role stands
 
 
+def _someones_first_name(records: Records, word: str) -> bool:
+    """Whether a word is the first name of one of the office's people."""
+    names = records.__dict__.setdefault("_first_names", {})
+    if not names:
+        names.update({k.split()[0]: True for e in records.entities if e.collection == "person" for k in e.keys
+                      if "@" not in k and len(k.split()) >= 2})
+    return word in names
+
+
 def addressee_role_problems(text: str, addressees: list[str], records: Records,
                             given: dict[str, frozenset[str]] | None = None) -> list[tuple[str, str, str]]:
     """(role as written, person, the person's roles) for a role given to the one person a message is
@@ -206,6 +218,9 @@ def addressee_role_problems(text: str, addressees: list[str], records: Records,
             people = named[0]
             if vocative and not any(k.split()[0] == vocative.group(1).lower() for k in people):
                 continue  # written to Rafael, this line speaks to Anton, who is copied
+            if called and not any(k.split()[0] == called.group(1).lower() for k in people) \
+                    and _someones_first_name(records, called.group(1).lower()):
+                continue  # "Andre, as Head of Purchasing, is copied" in a mail to Anton: said of Andre
         else:  # several addressees
             people = set().union(*[p for p in named if called and any(k.split()[0] == called.group(1).lower() for k in p)]) \
                 if called else set()

@@ -123,8 +123,10 @@ def items_under(statements: list[Statement], heading: int) -> list[Statement]:
     """The items a heading heads, at the indent of its first item (sub-items are not counted)."""
     items = [s for s in statements if s.form == "item" and s.head == heading
              and not _RULE.fullmatch(s.text.strip())]  # a markdown table's |---|---| line
-    if len(items) >= 2 and _is_row(items[0].text) and _is_row(items[1].text) \
-            and not any(ch.isdigit() for ch in _YEARS.sub("", items[0].text)) and any(ch.isdigit() for ch in items[1].text):
+    ruled = [s for s in statements if s.head == heading and _RULE.fullmatch(s.text.strip())]
+    if len(items) >= 2 and _is_row(items[0].text) and _is_row(items[1].text) and (
+            (ruled and ruled[0].start > items[0].start and ruled[0].start < items[1].start)  # "| Product | Q3 2026 |"
+            or (not any(ch.isdigit() for ch in _YEARS.sub("", items[0].text)) and any(ch.isdigit() for ch in items[1].text))):
         items = items[1:]  # a table's header row ("Ref | Party | Invoiced 2026") names columns, not an item
     if not items:
         return []

@@ -478,7 +478,23 @@ def event_durations(state: EvalState) -> tuple[frozenset[int], frozenset[int]]:
     return state.memo["event_durations"]
 
 
-def event_time_problems(text: str, events: list[tuple[str, frozenset, frozenset[str]]], records: Records) -> list[str]:
+def event_starts(state: EvalState) -> dict[str, frozenset]:
+    """The start times of the events the episode made or changed, by title."""
+    out: dict[str, set] = {}
+    for ev in made_events(state):
+        start = as_datetime(ev.get("start"))
+        if isinstance(start, datetime):
+            out.setdefault(str(ev.get("summary") or ""), set()).add(start.time().replace(second=0, microsecond=0))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+# "at 10:00" is when a meeting starts, unless the words before say it ends then
+_AT_START = re.compile(r"(?i)\bat\s*$")
+_ENDS_BEFORE = re.compile(r"(?i)\b(?:until|till|end\w*|finish\w*|by|before|to|through)\b[^,;.]{0,20}$|[-–—]\s*$")
+
+
+def event_time_problems(text: str, events: list[tuple[str, frozenset, frozenset[str]]], records: Records,
+                        starts: dict[str, frozenset] | None = None) -> list[str]:
     """A time said of an event the episode made that is neither its start nor its end ("His welcome
     meeting is at 09:30" where the welcome event made is 11:00-11:30). The event is the one the sentence
     names (or, where the text names one event only, the one its title's first word names); a sentence
@@ -505,6 +521,13 @@ def event_time_problems(text: str, events: list[tuple[str, frozenset, frozenset[
         if len(named) != 1 or not named[0][1]:
             continue
         title, own, _keys = named[0]
+        begins = (starts or {}).get(title)
+        if begins and any(_AT_START.search(sentence[max(0, t.start - 4):t.start]) and
+                          not _ENDS_BEFORE.search(sentence[max(0, t.start - 30):t.start - 3]) and t.value not in begins
+                          for t in times) and not any(t.value in begins for t in times):
+            out.append(f"{' '.join(sentence.split())[:90]!r} gives {times[0].text.strip()} as when {title!r} starts, but "
+                       f"the event the episode made starts at {', '.join(sorted(t.strftime('%H:%M') for t in begins))}")
+            continue
         if not any(t.value in own for t in times):
             out.append(f"{' '.join(sentence.split())[:90]!r} gives {times[0].text.strip()} for {title!r}, but the event "
                        f"the episode made is at {', '.join(sorted(t.strftime('%H:%M') for t in own))}")
@@ -2348,7 +2371,8 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in booking_detail_problems(place.text, place.to, state, records)]
         if state.user:
             truth.false += [f"{place.where}: {w}" for w in own_phone_problems(place.text, state.user, records)]
-        truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records)]
+        truth.false += [f"{place.where}: {w}" for w in event_time_problems(place.text, new_events(state), records,
+                                                                          event_starts(state))]
         truth.false += [f"{place.where}: {w}" for w in office_event_time_problems(place.text, records, state.year,
                                                                                   new_events(state))]
         truth.false += [f"{place.where}: {w}" for w in event_room_problems(place.text, user_events(state), state.year)]

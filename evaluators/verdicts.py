@@ -350,6 +350,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += span_date_problems(st, records, scope.year, scope.now.date() if scope.now else None)
         reading.verdicts += range_end_problems(st, entities, records, scope.year)
         reading.verdicts += changed_value_problems(st, records, scope)
+        reading.verdicts += shift_problems(st, records, scope)
         # only what the statement names itself: a category said under a heading may be the heading's
         reading.verdicts += category_problems(st, own, spans, records, scope)
         if not own and st.form in ("sentence", "label"):
@@ -727,6 +728,15 @@ def _sum_of_listed(listed: list[list[int]], records: Records) -> float | None:
     return None if amounts is None else sum(amounts)
 
 
+_BOUND_SAID = re.compile(r"(?i)\b(?:above|over|under|below|exceed(?:s|ing)?|beyond|more than|less than|greater than|"
+                         r"at least|at most|up to|min(?:imum)?|max(?:imum)?|threshold(?: of)?|limit(?: of)?)\s*"
+                         r"(?:of\s+)?(?:GBP|EUR|USD|£|\$|€)?\s*$")
+
+
+_COUNT_BEFORE = re.compile(r"(?i)(?<![\w.,£$€/-])(\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+(?=[a-z])(?!(?:days?|weeks?|"
+                           r"months?|years?|hours?|minutes?|per ?cent|%)\b)")
+
+
 def _not_their_sum(same_words: list[Claim], st: Statement, listed: list[list[int]], records: Records) -> Verdict | None:
     """A false verdict where an amount said of the listed items together is not the sum of their amounts
     (each item's one amount: its one figure, or its one under a column of amounts)."""
@@ -735,8 +745,11 @@ def _not_their_sum(same_words: list[Claim], st: Statement, listed: list[list[int
         return None
     total = sum(amounts)
     for c in same_words:
-        if c.kind != "number" or not _money(c):
-            continue
+        if c.kind != "number" or not _money(c) or _BOUND_SAID.search(st.text[max(0, c.start - 30):c.start]):
+            continue  # "the 6 orders above GBP 10,000.00": a threshold, not their sum
+        counted = [_number(n) for n in _COUNT_BEFORE.findall(st.text[max(0, c.start - 60):c.start])]
+        if counted and len(listed) not in counted:
+            continue  # "4 have your written approval (GBP 44,160.62 in total) and 2 do not:": the four's sum
         said = abs(float(c.value))
         if abs(said - total) > 0.011 and not any(abs(said - a) <= 0.011 for a in amounts):
             return Verdict(st.text, shown(c), c.kind, "false",
@@ -2350,7 +2363,8 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
     # the auditors:") is not what the list holds, unless its last sentence points back ("Here they are:")
     last = max((m.end() for m in _SENTENCE_END.finditer(st.text)), default=0)
     if last and not _POINTS_TO_COUNTED.search(st.text, last):
-        counts = [m for m in counts if m.start() >= last or not _ALL_OF_THEM.search(st.text, 0, m.start())]
+        # "Dmitri's six customers have been split three ways: … Yours:": the list is what the last sentence names
+        counts = [m for m in counts if m.start() >= last]
     named = _LIST_NAMED.search(st.text, last) if last else None
     if named:  # "All twelve letters went out today. The following customers are on fixed-term agreements:"
         counts = [m for m in counts if m.start() >= last or m.group(2).lower().rstrip("s") == named.group(1).lower().rstrip("s")]
@@ -3410,3 +3424,36 @@ def _counts_a_table(c: Claim, records: Records, involved: frozenset[str] | None)
         return False
     tables = {records.entities[i].collection for k in involved for i in records.named(k)}
     return any(records.size(t) == v for t in tables)
+
+
+# "pushed Elena's start back by two weeks", "moved it forward by 3 days", "postponed by a week"
+_SHIFTED_BY = re.compile(r"(?i)\b(?:mov|push|put|brought|bring|shift|delay|postpon|pull|slipp?|sett?)\w*\s+(?:[\w'’]+\s+){0,4}?"
+                         r"(?:back|forward|later|earlier|out|on)?\s*by\s+(?:the\s+|a\s+|an\s+)?(?P<n>\d{1,3}|"
+                         + "|".join(NUMBER_WORDS) + r"|)\s*(?P<unit>days?|weeks?|months?)\b")
+
+
+def shift_problems(st: Statement, records: Records, scope: Scope) -> list[Verdict]:
+    """A date the task moves, said to move by another length than it does ("pushed Elena's start back by two
+    weeks" where it goes from 28 December to 4 January): the rows the statement names, else the task's few
+    moved dates."""
+    m = _SHIFTED_BY.search(st.text)
+    if not m or not scope.changed:
+        return []
+    n = _number(m.group("n")) if m.group("n") else 1
+    unit = m.group("unit").lower()[0]
+    if unit == "m":
+        return []
+    said = n * (7 if unit == "w" else 1)
+    keys = list(records.keys_in(st.text))
+    cells = [cell for key in keys for cell in scope.changed.get(key, ())] or \
+        [cell for cells in scope.changed.values() for cell in cells]
+    moves = set()
+    for _label, new, old in cells:
+        a = [c.value for c in new if c.kind == "date" and isinstance(c.value, date)]
+        b = [c.value for c in old if c.kind == "date" and isinstance(c.value, date)]
+        moves |= {abs((x - y).days) for x in a for y in b}
+    moves.discard(0)
+    if not moves or len(moves) > 3 or said in moves:
+        return []
+    return [Verdict(st.text, m.group(0), "number", "false",
+                    f"says the date moves by {said} days, but the task moves it by {', '.join(map(str, sorted(moves)))}")]

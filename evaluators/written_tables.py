@@ -121,10 +121,12 @@ def moved_figure_problems(text: str, lists: list[Ranked]) -> list[str]:
         names = _names(ranked)
         labels = {w for label in ranked.columns for w, _s, _e in _words(label)}
         for st, mentions in _naming(statements, names):
-            for c in _figures(st.text):
+            figures = list(_figures(st.text))
+            paired = _in_turn(st.text, figures, mentions)
+            for c in figures:
                 if any(a <= c.start < b for a, b, _r in mentions):
                     continue  # a figure in a row's name ("Archive Box (10)")
-                near = _said_of(st.text, c, mentions)
+                near = paired.get(c.start) or _said_of(st.text, c, mentions)
                 if span_gap((c.start, c.end), near[:2]) > REACH or _apart(st.text, (c.start, c.end), near[:2]) \
                         or _counts_else(st.text[c.end:], labels):
                     continue
@@ -175,6 +177,28 @@ def _totals_said(text: str, value: float, ranked: Ranked) -> bool:
     if _TOTAL_SAID.search(text):
         return True
     return any(_same(value, sum(v)) for v in ranked.columns.values() if all(isinstance(x, float) for x in v))
+
+
+_JOINED = re.compile(r"(?i)\s*(?:,\s*(?:and\s+)?|\s+and\s+)\s*(?:£|\$|€)?$")
+
+
+def _in_turn(text: str, figures: list[Claim], mentions: list[tuple[int, int, int]]) -> dict[int, tuple[int, int, int]]:
+    """Figures said of rows in turn: "Filing Cabinet and Archive Box (10) follow with 571 and 570 units" gives
+    each of a run of figures joined by "and" or commas the row named in the same place of the run of names
+    before them. Where: the start of each figure, and the row it is said of."""
+    out: dict[int, tuple[int, int, int]] = {}
+    run: list[Claim] = []
+    for c in [*figures, None]:
+        if c is not None and run and _JOINED.fullmatch(text[run[-1].end:c.start]):
+            run.append(c)
+            continue
+        if len(run) >= 2:
+            names = [m for m in mentions if m[1] <= run[0].start]
+            if len(names) >= len(run):
+                for figure, name in zip(run, names[-len(run):]):
+                    out[figure.start] = name
+        run = [c] if c is not None else []
+    return out
 
 
 _LINKED = re.compile(r"(?i)\s*(?:\(|for|from|by|at|in|of|to)\s*$")

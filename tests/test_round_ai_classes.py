@@ -210,3 +210,70 @@ def test_a_count_of_days_over_a_range_of_two_readings_is_right_when_one_is():
 
     assert not said("I'm away for 10 working days (01/12/2026 to 14/12/2026).")
     assert said("I'm away for 12 working days (01/12/2026 to 14/12/2026).")
+
+
+def test_figures_said_of_rows_in_turn_are_each_rows():
+    lists = _units()
+    assert not moved_figure_problems("Filing Cabinet and Archive Box (10) follow this year with 571 and 570 units.", lists)
+    assert moved_figure_problems("Filing Cabinet and Archive Box (10) follow this year with 570 and 571 units.", lists)
+
+
+def test_a_tables_header_row_is_not_counted_under_a_heading():
+    from officesim.evaluators.statements import cut, items_under
+
+    text = ("Top five this year:\n\n| Product | Q3 2026 | Q3 2025 |\n|---|---|---|\n| Desk Organiser | 647 | 319 |\n"
+            "| Filing Cabinet | 571 | 201 |\n")
+    assert len(items_under(cut(text), 0)) == 2
+
+
+def test_a_meeting_said_at_a_time_starts_then():
+    from datetime import time
+
+    from officesim.evaluators.truth import event_time_problems
+
+    customers = [["Name", "Role"], ["Esme Rahman", "Logistics Coordinator"]]
+    records = build_records({"data/staff.xlsx": _book(customers)}, 2026)
+    events = [("Welcome: Esme Rahman", frozenset({time(9, 30), time(10, 0)}), frozenset({"esme rahman"}))]
+    starts = {"Welcome: Esme Rahman": frozenset({time(9, 30)})}
+    said = "You're Esme Rahman's buddy. I've booked a 30-minute welcome with the two of you {} that morning."
+    assert event_time_problems(said.format("at 10:00"), events, records, starts)
+    assert not event_time_problems(said.format("at 09:30"), events, records, starts)
+    assert not event_time_problems(said.format("from 09:30 to 10:00"), events, records, starts)
+
+
+def test_a_date_said_to_move_by_a_length_must_move_by_it():
+    from datetime import date as day
+
+    from officesim.evaluators.claims import Claim
+    from officesim.evaluators.statements import Statement
+    from officesim.evaluators.verdicts import Scope, shift_problems
+
+    staff = [["Name", "Start date"], ["Elena Haddad", "2027-01-04"]]
+    records = build_records({"data/staff.xlsx": _book(staff)}, 2026)
+    moved = [("Start date", [Claim("date", day(2027, 1, 4), "2027-01-04")], [Claim("date", day(2026, 12, 28), "2026-12-28")])]
+    scope = Scope(year=2026, changed={"elena haddad": moved})
+
+    def said(text: str) -> list:
+        return shift_problems(Statement(0, len(text), text, "sentence"), records, scope)
+
+    assert said("I've pushed Elena Haddad's start back by two weeks.")
+    assert not said("I've pushed Elena Haddad's start back by a week.")
+    assert not said("I've pushed Elena Haddad's start back by 7 days.")
+
+
+def test_a_threshold_or_a_total_of_others_is_not_the_sum_of_the_items_listed():
+    from officesim.evaluators.verdicts import _BOUND_SAID, _COUNT_BEFORE
+
+    text = "Of the 6 orders above GBP 10,000.00 placed since 01/06/2026, 4 have your written approval (GBP 44,160.62"
+    assert _BOUND_SAID.search(text[:text.index("10,000.00")])
+    assert [m for m in _COUNT_BEFORE.findall(text[text.index("4 have"):])] == ["4"]
+
+
+def test_a_lower_case_relation_beside_a_name_is_not_a_job_title():
+    from officesim.evaluators.roles import role_problems
+
+    staff = [["Name", "Role"], ["Maya Nakamura", "Regional Sales Manager"], ["Vera Chen", "Account Executive"]]
+    customers = [["Customer", "Account executive"], ["Gull Point Marinas", "Maya Nakamura"]]
+    records = build_records({"data/staff.xlsx": _book(staff), "data/customers.xlsx": _book(customers)}, 2026)
+    assert not role_problems("Maya Nakamura (account executive, in copy) will let you know.", records)
+    assert role_problems("Maya Nakamura (Account Executive) will let you know.", records)
