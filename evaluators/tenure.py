@@ -16,6 +16,7 @@ _MONTHS = "January|February|March|April|May|June|July|August|September|October|N
 _PLACE = r"(?:us|(?:the|our|this)\s+(?:[a-z]+\s+){0,2}?(?:company|firm|team|business|department|group))"
 _JOINED = re.compile(r"(?i)\b(?:joined(?:\s+" + _PLACE + r")?|started(?:\s+(?:with|at)\s+" + _PLACE + r")?|"
                      r"(?:been|worked)\s+(?:with|at|in|for)\s+" + _PLACE + r"\s+since|(?:been|worked)\s+here\s+since|"
+                     r"with\s+us\s+since|here\s+since|"
                      r"came\s+on\s+board|was\s+hired)\s+(?:back\s+)?(?:in\s+)?(?:(?P<month>" + _MONTHS
                      + r")\s+)?(?P<year>(?:19|20)\d{2})\b")
 _START_LABEL = re.compile(r"(?i)\b(?:start|started|joined|joining|hired|hire|employed)\b")
@@ -73,4 +74,39 @@ def joined_problems(text: str, addressees: list[str], records: Records) -> list[
             continue
         out.append(f"{' '.join(text[start:m.end()].split())[:90]!r} says {people[0]} joined in "
                    f"{(month + ' ') if month else ''}{year}, but their row gives {starts[0].isoformat()}")
+    return out
+
+
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "a": 1}
+# "Rafael hasn't yet completed the two years' service", "under two years' service", "more than five years with us"
+_SERVICE = re.compile(r"(?i)\b(?:(?P<short>(?:has|have)\s*(?:n't|not)\s+(?:yet\s+)?(?:completed|reached|done|got|served)|"
+                      r"not\s+yet\s+(?:completed|reached|served)|under|less than|fewer than|short of)|"
+                      r"(?P<long>over|more than|at least|(?:has|have)\s+(?:already\s+)?(?:completed|served|done)))\s+"
+                      r"(?:the\s+|his\s+|her\s+|their\s+)?(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|a)"
+                      r"\s+years?['’]?\s+(?:of\s+)?(?:service|with us|here|at the (?:company|firm))")
+
+
+def service_problems(text: str, records: Records, today: date | None) -> list[str]:
+    """Years of service said of someone that their staff row's start date contradicts ("hasn't yet completed
+    the two years' service" of someone who joined in 2016): at today's date, in whole years."""
+    if today is None:
+        return []
+    out = []
+    for m in _SERVICE.finditer(text):
+        start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+        clause = text[start:m.start()]
+        if re.search(r"(?i)\b(?:if|unless|would|will)\b", clause[-40:]):
+            continue
+        people = _person_before(text, start, clause, records)
+        starts = _start_dates(records, people[0]) if people else []
+        if len(starts) != 1:
+            continue
+        word = m.group("n").lower()
+        n = int(word) if word.isdigit() else _NUMBER_WORDS[word]
+        years = (today - starts[0]).days / 365.25
+        if (m.group("short") and years >= n) or (m.group("long") and years < n):
+            out.append(f"{' '.join(text[start:m.end()].split())[:100]!r} says of {people[0]} "
+                       f"{'less' if m.group('short') else 'more'} than {n} years' service, but their row starts "
+                       f"{starts[0].isoformat()}")
     return out

@@ -35,7 +35,7 @@ from officesim.evaluators.listed_values import listed_values, swapped_line_probl
 from officesim.evaluators.record_counts import Work, changed_rows, counts_office_things, named_rows
 from officesim.evaluators.records import FULL_NAME, fold, GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
-from officesim.evaluators.tenure import joined_problems
+from officesim.evaluators.tenure import joined_problems, service_problems
 from officesim.evaluators.months_said import month_problems
 from officesim.evaluators.absences import only_away_problems, off_day_problems, written_absences
 from officesim.evaluators.state import EvalState
@@ -551,7 +551,7 @@ def new_event_dates(state: EvalState) -> list[tuple[str, frozenset, frozenset[st
 
 
 _AWAY_WORDS = re.compile(r"(?i)\b(?:away|leave|off|holiday|absent|out of (?:the )?office)\b")
-_CLAUSE_SPLIT = re.compile(r"(?i);|,\s+(?:and|but|then|while)\b|\s+(?:and|but|then)\s+(?=(?:\w+\s+){0,2}"
+_CLAUSE_SPLIT = re.compile(r"(?i);|,\s+(?:and|but|then|while|so|which|as)\b|\s+(?:and|but|then)\s+(?=(?:\w+\s+){0,2}"
                            r"(?:finish|end|start|begin|close|follow|move|run)\w*\b)|\s[-–—]\s")
 
 
@@ -2406,6 +2406,8 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in moved_figure_problems(place.text, lists)]
         truth.false += [f"{place.where}: {w}" for w in percent_problems(place.text, lists)]
         truth.false += [f"{place.where}: {w}" for w in result_problems(place.text, state.year)]
+        truth.false += [f"{place.where}: {w}" for w in service_problems(place.text, records,
+                                                                        state.now.date() if state.now else None)]
         truth.false += [f"{place.where}: {w}" for w in namesake_problems(place.text, "\n".join(task_texts), records)]
         truth.false += [f"{place.where}: {w}" for w in direction_problems(place.text, lists)]
         if state.now is not None:

@@ -277,3 +277,20 @@ def test_a_lower_case_relation_beside_a_name_is_not_a_job_title():
     records = build_records({"data/staff.xlsx": _book(staff), "data/customers.xlsx": _book(customers)}, 2026)
     assert not role_problems("Maya Nakamura (account executive, in copy) will let you know.", records)
     assert role_problems("Maya Nakamura (Account Executive) will let you know.", records)
+
+
+def test_years_of_service_said_of_someone_must_fit_their_start_date():
+    from datetime import date as day
+
+    from officesim.evaluators.tenure import joined_problems, service_problems
+
+    staff = [["Name", "Role", "Start date"], ["Rafael Berg", "Warehouse Lead", "2016-08-07"],
+             ["Bjorn Silva", "Warehouse Lead", "2019-12-15"]]
+    records = build_records({"data/staff.xlsx": _book(staff)}, 2026)
+    today = day(2026, 12, 7)
+    assert service_problems("I went with Bjorn rather than Rafael Berg, as Rafael hasn't yet completed the two years' "
+                            "service the guidance requires.", records, today)
+    assert not service_problems("Bjorn Silva has more than five years' service.", records, today)
+    assert service_problems("Bjorn Silva has more than ten years' service.", records, today)
+    assert joined_problems("Elena gets Bjorn Silva (our longest-serving lead, with us since 2015).", [], records)
+    assert not joined_problems("Elena gets Bjorn Silva (with us since 2019).", [], records)
