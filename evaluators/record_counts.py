@@ -311,3 +311,36 @@ def changed_rows(before: dict[str, dict], after: dict[str, dict]) -> tuple[int, 
     changed or added), for each sheet with any."""
     counts = (sum(1 for row in rows if any(c not in (None, "") for c in row)) for rows in _new_rows(before, after))
     return tuple(n for n in counts if n)
+
+
+# "each at the standard £1,500", "£1,250 each", "each for GBP 1,250.00": one amount said of every row written
+_EACH_AMOUNT = re.compile(r"(?i)\beach\s+(?:(?:at|of|for|is|was|worth|costing)\s+)?(?:(?:the|a|our)\s+)?(?:(?:standard|usual|"
+                          r"same|normal|monthly|flat)\s+)?(?=(?:£|\$|€|GBP|EUR|USD))|(?<=\d)\s+each\b")
+
+
+def each_amount_problems(text: str, before: dict[str, dict], after: dict[str, dict]) -> list[str]:
+    """An amount said of each of the rows an outcome wrote ("I've added the missing recharges, each at the
+    standard £1,500") where those rows (two or more in one sheet) all hold another one amount. Sheets whose new
+    rows hold several amounts are not read."""
+    amounts: set[float] = set()
+    for rows in _new_rows(before, after, 5000):
+        if len(rows) < 2:
+            continue
+        for j in range(max((len(r) for r in rows), default=0)):
+            cells = [r[j] if j < len(r) else None for r in rows]
+            if all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in cells) and \
+                    any(not float(c).is_integer() or abs(c) >= 100 for c in cells) and len({abs(float(c)) for c in cells}) == 1:
+                amounts.add(abs(float(cells[0])))
+    if not amounts:
+        return []
+    out = []
+    for m in _EACH_AMOUNT.finditer(text):
+        near = text[m.end():m.end() + 20] if m.group(0).lower().startswith("each") else text[max(0, m.start() - 20):m.start()]
+        said = [c for c in claims_in(near, year=None, kinds=("number",)) if c.currency]
+        if not said:
+            continue
+        value = abs(float(said[-1].value if not m.group(0).lower().startswith("each") else said[0].value))
+        if not any(abs(value - a) <= 0.005 for a in amounts):
+            out.append(f"{' '.join(text[max(0, m.start() - 60):m.end() + 20].split())!r} gives each row written "
+                       f"{value:,.2f}, but they hold {', '.join(f'{a:,.2f}' for a in sorted(amounts))}")
+    return out

@@ -297,3 +297,32 @@ def titled_role_problems(text: str, addressees: list[str], copied: list[str], re
         if held and title not in held:
             out.append((m.group("title"), person, ", ".join(sorted(held))))
     return out
+
+
+# "I've also sent a copy to all the finance managers", "copied in every team lead"
+_TO_ALL = re.compile(r"(?i)\b(?:sent|copied|cc'?d|forwarded|e-?mailed|mailed|shared|circulated)\b[^.;:\n]{0,40}?\b"
+                     r"(?:to|in|with)?\s*(?:all|every one of|each of|everyone of)\s+(?:the\s+|our\s+)?"
+                     r"(?P<role>[a-z][a-z ]{2,40}?)s\b")
+_NOT_DONE = re.compile(r"(?i)n't\b|\b(?:not|never|will|shall|going to|should|would|could|can|please|asked|after all|"
+                       r"instead|rather)\b")
+
+
+def group_send_problems(text: str, records: Records, reached: frozenset[str]) -> list[str]:
+    """A mail said sent to everyone holding a role ("a copy to all the finance managers") that did not reach
+    each person whose row holds that role (two or more of them): ``reached`` is every address the episode's
+    mails went to."""
+    out = []
+    for m in _TO_ALL.finditer(text):
+        if _NOT_DONE.search(text[max(0, m.start() - 40):m.start()]) or _NOT_DONE.search(m.group(0)):
+            continue
+        role = name_key(m.group("role"))
+        holders = [e for e in records.entities if e.collection == "person" and any(
+            "@" not in k and role in _role_held(records, k) for k in e.keys)]
+        if len(holders) < 2:
+            continue
+        missed = [e for e in holders if not ({k for k in e.keys if "@" in k} & reached)]
+        if missed:
+            names = ", ".join(sorted(next((k for k in e.keys if "@" not in k), e.name).title() for e in missed))[:100]
+            out.append(f"{' '.join(m.group(0).split())!r}: the office's {m.group('role')}s include {names}, whom no mail "
+                       f"of the episode reached")
+    return out

@@ -36,6 +36,8 @@ from officesim.evaluators.record_counts import Work, changed_rows, counts_office
 from officesim.evaluators.records import FULL_NAME, fold, GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
 from officesim.evaluators.tenure import joined_problems, service_problems
+from officesim.evaluators.roles import group_send_problems
+from officesim.evaluators.record_counts import each_amount_problems
 from officesim.evaluators.months_said import month_problems
 from officesim.evaluators.absences import only_away_problems, off_day_problems, written_absences
 from officesim.evaluators.state import EvalState
@@ -2406,6 +2408,9 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in moved_figure_problems(place.text, lists)]
         truth.false += [f"{place.where}: {w}" for w in percent_problems(place.text, lists)]
         truth.false += [f"{place.where}: {w}" for w in result_problems(place.text, state.year)]
+        truth.false += [f"{place.where}: {w}" for w in group_send_problems(
+            place.text, records, frozenset(a for _w, to in episode.mails for a in to))]
+        truth.false += [f"{place.where}: {w}" for w in each_amount_problems(place.text, state.before or {}, state.files)]
         truth.false += [f"{place.where}: {w}" for w in service_problems(place.text, records,
                                                                         state.now.date() if state.now else None)]
         truth.false += [f"{place.where}: {w}" for w in namesake_problems(place.text, "\n".join(task_texts), records)]

@@ -294,3 +294,28 @@ def test_years_of_service_said_of_someone_must_fit_their_start_date():
     assert service_problems("Bjorn Silva has more than ten years' service.", records, today)
     assert joined_problems("Elena gets Bjorn Silva (our longest-serving lead, with us since 2015).", [], records)
     assert not joined_problems("Elena gets Bjorn Silva (with us since 2019).", [], records)
+
+
+def test_an_amount_said_of_each_row_written_must_be_theirs():
+    from officesim.evaluators.record_counts import each_amount_problems
+
+    before = {"data/ledger.xlsx": _book([["Ref", "Cost centre", "Amount"], ["RENT-01-110", "CC-110", -1250.0]])}
+    after = {"data/ledger.xlsx": _book([["Ref", "Cost centre", "Amount"], ["RENT-01-110", "CC-110", -1250.0],
+                                        ["RENT-03-110", "CC-110", -1250.0], ["RENT-04-610", "CC-610", -1250.0]])}
+    assert each_amount_problems("I've added the missing recharges, each at the standard £1,500:", before, after)
+    assert not each_amount_problems("I've added the missing recharges, each at the standard £1,250:", before, after)
+    assert not each_amount_problems("Two recharges of £1,250.00 each are now in the ledger.", before, after)
+    assert each_amount_problems("Two recharges of £1,500.00 each are now in the ledger.", before, after)
+
+
+def test_a_copy_said_sent_to_all_holders_of_a_role_must_reach_each():
+    from officesim.evaluators.roles import group_send_problems
+
+    staff = [["Name", "Email", "Role"], ["Joel Fischer", "joel@x.test", "Finance Manager"],
+             ["Nina Costa", "nina@x.test", "Finance Manager"], ["Noor Amari", "noor@x.test", "Analyst"]]
+    records = build_records({"data/staff.xlsx": _book(staff)}, 2026,
+                            {"Joel Fischer": "joel@x.test", "Nina Costa": "nina@x.test", "Noor Amari": "noor@x.test"})
+    said = "I've also sent a copy to all the finance managers."
+    assert group_send_problems(said, records, frozenset({"joel@x.test", "noor@x.test"}))
+    assert not group_send_problems(said, records, frozenset({"joel@x.test", "nina@x.test"}))
+    assert not group_send_problems("I haven't sent it to all the finance managers.", records, frozenset({"joel@x.test"}))
