@@ -1077,6 +1077,8 @@ def _today(claim: Claim, text: str, now: datetime, expected: list[Any], year: in
     the other count)")."""
     if claim.kind != "date" or not _same_day(claim.value, now.date()):
         return False
+    if claim.start > 0 and re.search(r"(?i)(?:\bto|\buntil|\btill|\bthrough|[-–—])\s*$", text[max(0, claim.start - 12):claim.start]):
+        return True  # "questions from 26 October to 16 November 2026": a span up to today
     clause = _clause_of(claim, text)
     dates = [f for f in _flat(expected) if fact_of(f)[0] in ("date", "datetime")]
     return not any(find(clause.replace(claim.text, " "), f, year=year) is not None for f in dates)

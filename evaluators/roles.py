@@ -170,11 +170,14 @@ def role_problems(text: str, records: Records, given: dict[str, frozenset[str]] 
             if relation in _relations(records, name_key(text[ps:pe])) and not as_job:
                 # "your account executive, Aiko Amari": what she is to the item (its column), not her job;
                 # false where the item the statement is about names someone else there (``items``)
-                for item in items or []:
-                    holders = {k for label, k in item.names if name_key(label) == relation}
-                    if holders and name_key(text[ps:pe]) not in holders:
-                        out.append((text[rs:re_], text[ps:pe], f"{', '.join(sorted(holders))} as {item.name}'s {relation}"))
-                        break
+                # (the customer list's executive holds, whatever an old order of theirs names)
+                held_by = [({k for label, k in item.names if name_key(label) == relation}, item) for item in items or []]
+                if not any(name_key(text[ps:pe]) in holders for holders, _i in held_by):
+                    for holders, item in held_by:
+                        if holders:
+                            out.append((text[rs:re_], text[ps:pe],
+                                        f"{', '.join(sorted(holders))} as {item.name}'s {relation}"))
+                            break
                 continue
             if cols is None and any(set(role.split()) <= set(h.split()) for h in held):
                 continue  # "Account Executive" of a "Senior Account Executive": the title in short

@@ -319,3 +319,16 @@ def test_a_copy_said_sent_to_all_holders_of_a_role_must_reach_each():
     assert group_send_problems(said, records, frozenset({"joel@x.test", "noor@x.test"}))
     assert not group_send_problems(said, records, frozenset({"joel@x.test", "nina@x.test"}))
     assert not group_send_problems("I haven't sent it to all the finance managers.", records, frozenset({"joel@x.test"}))
+
+
+def test_today_as_the_end_of_a_span_is_neutral():
+    from datetime import date as day, datetime
+
+    from officesim.evaluators.claims import _today, claims_in
+
+    text = "Customer order questions, 26 October to 16 November 2026"
+    today = next(c for c in claims_in(text, year=2026, kinds=("date",)) if c.value == day(2026, 11, 16))
+    assert _today(today, text, datetime(2026, 11, 16, 9), [day(2026, 10, 26)], 2026)
+    beside = "Questions of 26 October (16 November 2026 by the other count)"
+    other = next(c for c in claims_in(beside, year=2026, kinds=("date",)) if c.value == day(2026, 11, 16))
+    assert not _today(other, beside, datetime(2026, 11, 16, 9), [day(2026, 10, 26)], 2026)
