@@ -30,6 +30,10 @@ def _people_by_party(records: Records, party: str) -> dict[str, set[str]]:
     return out
 
 
+# "PO-4505 was requested by Vera Kaur", "SO-71994 (raised by Dmitri Mensah)"
+_BY = re.compile(rf"(?P<party>[A-Z]{{1,5}}-\d[\w-]*)\b(?:(?![A-Z]{{1,5}}-\d)(?:[^.;:\n]|\.(?=\d))){{0,90}}?\b(?:requested|raised|placed|ordered|submitted|"
+                 rf"entered|booked|created|owned|approved|signed|logged)\s+by\s+(?P<person>{_NAME})")
+_ID = re.compile(r"[A-Z]{1,5}-\d[\w-]*")
 _CELL_PERSON = re.compile(rf"^\s*(?P<person>{_NAME})\s*$")
 
 
@@ -37,7 +41,7 @@ def _pairs(text: str):
     """(what is said, person as written, party as written): the phrasings above, and each row of a table the
     text writes ("| Marigold Care Homes | North | 2026-11-26 | Grace Jensen |") with a cell that is only a
     person's name, paired with every other cell of the row."""
-    for pattern in (_FOR, _BRACKETED, _ROLE_AFTER):
+    for pattern in (_FOR, _BRACKETED, _ROLE_AFTER, _BY):
         for m in pattern.finditer(text):
             yield m.group(0), m.group("person"), m.group("party")
     for line in text.splitlines():
@@ -69,7 +73,8 @@ def pairing_problems(text: str, records: Records) -> list[str]:
     """Person–party pairs that the tables listing the party contradict."""
     out = []
     for said, person_as, party_as in _pairs(text):
-        person, party = name_key(person_as), name_key(party_as)
+        person = name_key(person_as)
+        party = "#" + re.sub(r"[^0-9A-Z]", "", party_as.upper()) if _ID.fullmatch(party_as) else name_key(party_as)
         if party not in records.by_key or person not in records.by_key or person == party or _is_person(records, party) \
                 or _same_column(records, person, party):
             continue  # a person beside a person (a starter and their buddy) is no party's person

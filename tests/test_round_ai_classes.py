@@ -332,3 +332,14 @@ def test_today_as_the_end_of_a_span_is_neutral():
     beside = "Questions of 26 October (16 November 2026 by the other count)"
     other = next(c for c in claims_in(beside, year=2026, kinds=("date",)) if c.value == day(2026, 11, 16))
     assert not _today(other, beside, datetime(2026, 11, 16, 9), [day(2026, 10, 26)], 2026)
+
+
+def test_an_item_said_raised_by_someone_else_is_false():
+    from officesim.evaluators.pairings import pairing_problems
+
+    orders = [["PO", "Supplier", "Requested by"], ["PO-4505", "Elmstead Uniforms", "Hugo Greco"],
+              ["PO-4592", "Yarrow Energy", "Vera Kaur"]]
+    records = build_records({"data/orders.xlsx": _book(orders)}, 2026)
+    said = "- PO-4505, Elmstead Uniforms, £10,382.84, ordered 11 July 2026 (requested by {})"
+    assert pairing_problems(said.format("Vera Kaur"), records)
+    assert not pairing_problems(said.format("Hugo Greco"), records)
