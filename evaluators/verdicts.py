@@ -2352,6 +2352,10 @@ _POINTS_TO_COUNTED = re.compile(r"(?i)\b(?:they|them|these|those|here|below|as f
 _MARKED_ITEM = re.compile(r"^\s*(?:[-*•–·]|\(?\d{1,2}[.)]|[a-z][.)])\s+")
 
 
+_OWN_PART = re.compile(r"(?i)\s*(?:yours|mine|ours|his|hers|theirs|your (?:share|part|ones|customers|accounts)|"
+                       r"(?:the ones |those )?for you)\s*:?\s*$")
+
+
 def _count_problem(st: Statement, statements: list[Statement], index: int) -> Verdict | None:
     """A heading that counts what it heads ("Three invoices are still open:") over another number of items."""
     counts = [m for m in _COUNT.finditer(st.text)
@@ -2362,9 +2366,11 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
     # a whole counted in an earlier sentence of the heading ("I read all 26 signed contracts … Near misses, for
     # the auditors:") is not what the list holds, unless its last sentence points back ("Here they are:")
     last = max((m.end() for m in _SENTENCE_END.finditer(st.text)), default=0)
-    if last and not _POINTS_TO_COUNTED.search(st.text, last):
-        # "Dmitri's six customers have been split three ways: … Yours:": the list is what the last sentence names
+    if last and _OWN_PART.match(st.text, last):
+        # "Dmitri's six customers have been split three ways: … Yours:": the list is the reader's part
         counts = [m for m in counts if m.start() >= last]
+    elif last and not _POINTS_TO_COUNTED.search(st.text, last):
+        counts = [m for m in counts if m.start() >= last or not _ALL_OF_THEM.search(st.text, 0, m.start())]
     named = _LIST_NAMED.search(st.text, last) if last else None
     if named:  # "All twelve letters went out today. The following customers are on fixed-term agreements:"
         counts = [m for m in counts if m.start() >= last or m.group(2).lower().rstrip("s") == named.group(1).lower().rstrip("s")]

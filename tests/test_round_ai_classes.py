@@ -343,3 +343,17 @@ def test_an_item_said_raised_by_someone_else_is_false():
     said = "- PO-4505, Elmstead Uniforms, £10,382.84, ordered 11 July 2026 (requested by {})"
     assert pairing_problems(said.format("Vera Kaur"), records)
     assert not pairing_problems(said.format("Hugo Greco"), records)
+
+
+def test_a_heading_that_hands_the_reader_their_part_counts_what_follows():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import _count_problem
+
+    def verdicts(text: str) -> list:
+        statements = cut(text)
+        return [v for i, s in enumerate(statements) if s.form == "heading" and (v := _count_problem(s, statements, i))]
+
+    part = ("Dmitri's six customers have been split three ways: three to you, two to Mei and one to Ines. Yours:\n"
+            "- Kite Field Sports\n- Oakmere Libraries\n- Wren House Hostels\n")
+    assert not verdicts(part)
+    assert verdicts("Dmitri's six customers are below. In review order:\n- Kite Field Sports\n- Oakmere Libraries\n")
