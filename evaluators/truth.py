@@ -444,16 +444,17 @@ _EVENT_WORDS = re.compile(r"(?i)\b(?:meeting|call|review|session|slot|invite|inv
                           r"appointment|catch-?up|welcome|interview|workshop)s?\b")
 
 
+def _made_titled(state: EvalState) -> list[tuple[dict, str, frozenset[str]]]:
+    """The events the episode made or changed, each with its title and the keys its title names."""
+    records = records_of(state)
+    return [(ev, title, frozenset(k for k in (records.keys_in(title) if records is not None else ()) if "@" not in k))
+            for ev in made_events(state) for title in [str(ev.get("summary") or "")]]
+
+
 def new_events(state: EvalState) -> list[tuple[str, frozenset, frozenset[str]]]:
     """The events the episode made or changed: (title, its start and end times, the keys its title names)."""
     if "new_events" not in state.memo:
-        records = records_of(state)
-        out = []
-        for ev in made_events(state):
-            title = str(ev.get("summary") or "")
-            keys = frozenset(k for k in (records.keys_in(title) if records is not None else ()) if "@" not in k)
-            out.append((title, _times_of(ev, state.year), keys))
-        state.memo["new_events"] = out
+        state.memo["new_events"] = [(title, _times_of(ev, state.year), keys) for ev, title, keys in _made_titled(state)]
     return state.memo["new_events"]
 
 
@@ -540,15 +541,10 @@ def new_event_dates(state: EvalState) -> list[tuple[str, frozenset, frozenset[st
     """The events the episode made or changed: (title, the days it starts and ends on, the keys its title
     names)."""
     if "new_event_dates" not in state.memo:
-        records = records_of(state)
-        out = []
-        for ev in made_events(state):
-            title = str(ev.get("summary") or "")
-            keys = frozenset(k for k in (records.keys_in(title) if records is not None else ()) if "@" not in k)
-            days = frozenset(c.value for c in claims_in(f"{ev.get('start') or ''} {ev.get('end') or ''}",
-                                                        year=state.year, kinds=("date",)) if isinstance(c.value, date))
-            out.append((title, days, keys))
-        state.memo["new_event_dates"] = out
+        state.memo["new_event_dates"] = [
+            (title, frozenset(c.value for c in claims_in(f"{ev.get('start') or ''} {ev.get('end') or ''}",
+                                                         year=state.year, kinds=("date",)) if isinstance(c.value, date)),
+             keys) for ev, title, keys in _made_titled(state)]
     return state.memo["new_event_dates"]
 
 
