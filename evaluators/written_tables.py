@@ -343,7 +343,8 @@ def percent_problems(text: str, lists: list[Ranked]) -> list[str]:
                 if _SHARE.match(st.text[m.end() - (1 if st.text[m.end() - 1] == "%" else 0):]) or \
                         re.match(r"(?i)\s+(?:of|share)\b", st.text[m.end():]):
                     continue
-                near = _said_of(st.text, _Span(m.start(), m.end()), mentions)
+                near = _said_of(st.text, Claim("number", float(m.group("n")), m.group(0), start=m.start(), end=m.end()),
+                                mentions)
                 if span_gap(m.span(), near[:2]) > REACH or _apart(st.text, m.span(), near[:2]):
                     continue
                 lo, hi = max(0, min(m.start(), near[0]) - 20), min(len(st.text), max(m.end(), near[1]) + 20)
@@ -356,10 +357,3 @@ def percent_problems(text: str, lists: list[Ranked]) -> list[str]:
                 out.append(f"{st.text.strip()[:120]!r}: {m.group(0)} is no change between {_row_name(ranked, near[2])}'s "
                            f"figures in the table the task writes ({ranked.where})")
     return list(dict.fromkeys(out))
-
-
-class _Span:
-    """Where a percentage stands, as ``_said_of`` reads a figure's place."""
-
-    def __init__(self, start: int, end: int) -> None:
-        self.start, self.end = start, end
