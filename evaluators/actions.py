@@ -85,6 +85,8 @@ _RECORDED_NOTE = re.compile(
 _NOT_ENCLOSED = re.compile(r"(?i)\b(?:not|n't|never|no|will|shall|once|when|if|unless)\b|\?")
 
 
+# the object of the verb is nothing: "changed nothing", "sent no reminders", "told no one", "booked none of them"
+_NONE_DONE = re.compile(r"(?i)\s+(?:them\s+)?(?:nothing|none|no one|no-one|nobody|no(?![.\d])|neither)\b")
 _CLAUSE_BREAK = re.compile(r"(?i)[;:]|,\s*(?:so|and so|and then|and|but|as|since|because|which)\b")
 # what a booking verb schedules when it is a payment, not an event: "scheduled for payment this Friday"
 _PAYMENT = re.compile(r"(?i)\b(?:for|to be)\s+(?:payment|paid|refund(?:ed)?|transfer(?:red)?)\b|\bpayments?\b")
@@ -137,6 +139,8 @@ def action_claims(text: str) -> list[ActionClaim]:
         clause = max((b.end() for b in _CLAUSE_BREAK.finditer(text, lo, m.start())), default=lo)
         if plan.search(text[clause:m.start()] + m.group(0)):
             continue
+        if _NONE_DONE.match(text, m.end()):
+            continue  # "I've changed nothing", "we've sent no reminders": a negation after the verb claims nothing
         if re.match(r"(?i)\s+by\s+(?!me\b|us\b|myself\b)", text[m.end():m.end() + 16]) and re.search(
                 r"(?i)\bbeen\b", m.group(0)):
             continue  # "14 have already been chased by the supplier": someone else's doing, not this writer's
