@@ -281,6 +281,9 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             reading.unread += [s.text[:200] for s in statements[i:]]
             break
         own, spans = binder.bind(st.text)
+        if not own and any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", st.text) for w in short):
+            # "Idris is copied here" after "Idris Berg, one of our Regional Sales Managers, …": Idris Berg
+            own = binder.bind(full_names(st.text, short))[0]
         pointed = [] if own else _pointed_back(st, statements, i, owned)
         entities = own or (you if _YOU.search(st.text) else []) \
             or (bound[st.head] if st.head is not None and st.head < len(bound) else []) or pointed or about_subject
@@ -323,6 +326,12 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             verdicts = [_judge(c, st, entities, records, scope, all_numbers, all_dates,
                                _antecedent(statements, i), columns, sole, person=bool(you) and entities is you)
                         for c in same_words]
+            if st.form == "heading" and not any(v is not None and v.verdict == "true" for v in verdicts):
+                # "you now also have Aiko's North customer:" over "- Sorrel Bay Cafes …": said of what it heads
+                under = [e for it in items_under(statements, i)[:LINES_UNDER] for e in binder.bind(it.text)[0]]
+                again = [_judge(c, st, under, records, scope, all_numbers, all_dates, _antecedent(statements, i),
+                                columns, sole) for c in same_words] if under else []
+                verdicts = [v for v in again if v is not None and v.verdict == "true"][:1] or verdicts
             if any(v is not None and v.verdict == "true" for v in verdicts):
                 reading.verdicts.append(next(v for v in verdicts if v is not None and v.verdict == "true"))
                 continue
@@ -334,11 +343,13 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
             reading.unread.append(st.text)
         reading.verdicts += days_problems(st, entities, records, scope, all_dates)
         reading.verdicts += weeks_left_problems(st, scope)
+        # "It has three contracts, all of them with suppliers:" over three items: the count of the list it heads
+        heads = len(items_under(statements, i)) if st.form == "heading" else 0
         reading.verdicts += [Verdict(st.text, said, "count", "false", why) for said, why in count_problems(
             st.text, records, scope.work, scope.year, statements[i - 1].text if i else "",
             [*(name_key(full) for word, full in short.items() if word in st.text),
              *(k for e in entities[:GENERIC] for k in records.entities[e].keys if not k.startswith("#"))][:MAX_KEYS],
-            listed=st.form == "item" and st.head is not None)]
+            listed=st.form == "item" and st.head is not None) if not (heads and _leading_number(said) == heads)]
         reading.verdicts += span_count_problems(st, scope.year)
         reading.verdicts += bracket_range_problems(st, records, scope.year)
         reading.verdicts += quantity_problems(st, records)
@@ -2349,6 +2360,15 @@ _POINTS_TO_COUNTED = re.compile(r"(?i)\b(?:they|them|these|those|here|below|as f
                                 r"the list|breakdown|by \w+)\b")
 
 
+# a verb of going through records: the count after it with "all" is the whole looked at, not what was found
+_EXAMINED = re.compile(r"(?i)\b(?:compared|checked|cross-checked|read|reviewed|went through|gone through|looked (?:at|through)|"
+                       r"scanned|searched|matched|opened|audited|examined)\b")
+def _leading_number(said: str) -> int | None:
+    """The count a counted phrase starts with ("three contracts", "26 signed contracts")."""
+    first = said.split()[0] if said.split() else ""
+    return _number(first) if first.isdigit() or first.lower() in NUMBER_WORDS else None
+
+
 _MARKED_ITEM = re.compile(r"^\s*(?:[-*•–·]|\(?\d{1,2}[.)]|[a-z][.)])\s+")
 
 
@@ -2371,6 +2391,9 @@ def _count_problem(st: Statement, statements: list[Statement], index: int) -> Ve
         counts = [m for m in counts if m.start() >= last]
     elif last and not _POINTS_TO_COUNTED.search(st.text, last):
         counts = [m for m in counts if m.start() >= last or not _ALL_OF_THEM.search(st.text, 0, m.start())]
+    # the whole the writer went through: "I compared the renewal clause in all 26 signed contracts …, so the list is:"
+    counts = [m for m in counts if not (_ALL_OF_THEM.search(st.text, 0, m.start())
+                                        and _EXAMINED.search(re.split(r"[.!?;]\s", st.text[max(0, m.start() - 120):m.start()])[-1]))]
     named = _LIST_NAMED.search(st.text, last) if last else None
     if named:  # "All twelve letters went out today. The following customers are on fixed-term agreements:"
         counts = [m for m in counts if m.start() >= last or m.group(2).lower().rstrip("s") == named.group(1).lower().rstrip("s")]

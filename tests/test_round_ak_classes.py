@@ -13,3 +13,62 @@ def test_a_verb_whose_object_is_nothing_claims_no_action():
     assert [c.stem for c in action_claims("I've changed the register.")] == ["record"]
     # "No. 4" is an item, not a negation
     assert [c.stem for c in action_claims("I've updated No. 4 in the tracker.")] == ["record"]
+
+
+def _heading_counts(text: str) -> list:
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import _count_problem
+    statements = cut(text)
+    return [v for i, s in enumerate(statements) if s.form == "heading" and (v := _count_problem(s, statements, i))]
+
+
+def test_all_the_records_gone_through_are_not_what_the_list_holds():
+    items = ("1. CTR-2321 Kestrel Paper Co, notice by 2026-11-02\n2. CTR-2377 Redfern IT Services, notice by 2027-01-30\n"
+             "3. CTR-2300 Thornbury Furniture, notice by 2027-03-31\n")
+    assert not _heading_counts("I compared the renewal clause in all 26 signed contracts against the register, and "
+                               "they agree, so the list is:\n" + items)
+    assert _heading_counts("All 4 contracts that renew automatically are:\n" + items)
+
+
+def _false(text: str, records, **kw) -> list[str]:
+    from datetime import datetime
+
+    from officesim.evaluators.verdicts import Scope, read
+    reading = read(text, records, Scope(year=2026, now=datetime(2026, 11, 16, 9, 0)), **kw)
+    return [v.value for v in reading.verdicts if v.verdict == "false"]
+
+
+def _office():
+    from officesim.evaluators.records import build_records
+    staff = [["Name", "Email", "Team", "Role", "Phone"],
+             ["Yara Stahl", "yara.stahl@harbourline.test", "Sales", "Account Executive", "+44 20 7946 8700"],
+             ["Nadia Sousa", "nadia.sousa@harbourline.test", "Sales", "Account Executive", "+44 20 7946 4189"],
+             ["Idris Berg", "idris.berg@harbourline.test", "Sales", "Regional Sales Manager", "+44 20 7946 7509"],
+             ["Idris Weber", "idris.weber@harbourline.test", "Finance", "Accountant", "+44 20 7946 1234"],
+             ["Idris Sato", "idris.sato@harbourline.test", "Legal", "Paralegal", "+44 20 7946 2345"]]
+    customers = [["Customer", "Region", "Account executive"], ["Wren House Hostels", "South", "Nadia Sousa"],
+                 ["Sorrel Bay Cafes", "North", "Aiko Amari"], ["Larch Mill Breweries", "East", "Yara Dubois"],
+                 ["Poppyfield Nurseries", "East", "Yara Dubois"], ["Ivy Lane Bakeries", "South", "Aiko Amari"],
+                 ["Nettle Cross Garages", "West", "Aiko Amari"], ["Quill & Ink Bookshops", "West", "Idris Berg"],
+                 *([f"Customer {k}", ["North", "South", "East", "West"][k % 4], "Yara Stahl"] for k in range(12))]
+    return build_records({"data/people/staff_directory.xlsx": {"kind": "xlsx", "sheet_order": ["Staff"],
+                                                                "sheets": {"Staff": staff}},
+                          "data/sales/customers.xlsx": {"kind": "xlsx", "sheet_order": ["Customers"],
+                                                        "sheets": {"Customers": customers}}}, 2026)
+
+
+def test_a_first_name_the_text_wrote_in_full_binds_its_statement():
+    records = _office()
+    said = ("I'm writing to let you know that Idris Berg, one of our Regional Sales Managers, now looks after "
+            "your account. Idris is copied here and can be reached on {phone}.")
+    subject = "Your new account executive"
+    assert _false(said.format(phone="+44 20 7946 7509"), records, subject=subject) == []
+    assert _false(said.format(phone="+44 20 7946 8700"), records, subject=subject) != []
+
+
+def test_a_value_in_a_heading_may_be_of_what_it_heads():
+    records = _office()
+    said = ("Alongside Wren House Hostels, you now also have Aiko Amari's {region} customer:\n"
+            "- Sorrel Bay Cafes - account review 30 November 2026\n")
+    assert "North" not in _false(said.format(region="North"), records)
+    assert "East" in _false(said.format(region="East"), records)
