@@ -450,6 +450,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
                 continue  # a count beside the facts is read only against the gold's count in its place
         if support.texts and any(_task_limit(c, text, str(support.texts[0]), year) for c in readings):
             continue  # "with the lower £30,000 threshold": the limit the task itself sets
+        if support.texts and any(_task_multiple(c, text, support.texts, written) for c in readings):
+            continue  # "exceed 150% of the annual value", "(1.5x would be £68,250.00)": the task's own rule
         if sources is not None and any(_unbound(c, text, [*sources, *support.elsewhere], support.expected, year)
                                        and not (c.kind == "number" and derived(c, text, written, [], year=year, now=now))
                                        for c in readings):  # a rate worked out beside its item is not another's
@@ -598,6 +600,44 @@ def _task_limit(claim: Claim, text: str, instruction: str, year: int | None) -> 
         return False
     return any(same_claim(claim, c) and LIMIT_WORD.search(instruction, max(0, c.start - 40), c.end + 40)
                for c in claims_in(instruction, year=year, kinds=("number",)))
+
+
+_MULTIPLE = re.compile(r"(?i)(?<![\w.])(?P<n>\d{1,2}(?:\.\d{1,2})?)\s*(?:x|×|times)(?![\w])|(?P<w>one and a half|twice|double|"
+                       r"two and a half|three|four|five|two)(?:\s+times)?(?=\s+(?:the|its|their|an?|what|as)\b)")
+_MULTIPLE_WORDS = {"one and a half": 1.5, "twice": 2.0, "double": 2.0, "two": 2.0, "two and a half": 2.5, "three": 3.0,
+                   "four": 4.0, "five": 5.0}
+
+
+def _multiples(texts: Iterable[Any]) -> set[float]:
+    """The multipliers a task's words set as a rule ("more than one and a half times … annual value", "2x")."""
+    out = set()
+    for t in texts:
+        for m in _MULTIPLE.finditer(str(t or "")):
+            if m.group("n"):
+                out.add(float(m.group("n")))
+            elif m.group("w") and (m.group(0).lower().endswith("times") or m.group("w").lower() in ("twice", "double")
+                                   or "half" in m.group("w").lower()):
+                out.add(_MULTIPLE_WORDS[m.group("w").lower()])
+    return out - {0.0, 1.0}
+
+
+def _task_multiple(claim: Claim, text: str, texts: Iterable[Any], written: list[Claim]) -> bool:
+    """Whether a number is the task's multiplier as a percentage ("150%" for "one and a half times"), or an
+    amount that multiplier makes of an amount in the same line ("annual value £45,500.00 … (1.5x would be
+    £68,250.00)")."""
+    if claim.kind != "number":
+        return False
+    factors = _multiples(texts)
+    if not factors:
+        return False
+    if not claim.currency and re.match(r"\s*(?:%|per ?cent)", text[claim.end:claim.end + 9], re.I):
+        return any(abs(float(claim.value) - 100 * f) < 0.01 for f in factors)
+    if not _money(claim):
+        return False
+    lo = text.rfind("\n", 0, claim.start) + 1
+    hi = text.find("\n", claim.end)
+    line = [w for w in written if lo <= w.start and (hi < 0 or w.end <= hi) and _money(w) and w is not claim]
+    return any(abs(float(w.value) * f - float(claim.value)) <= 0.011 for w in line for f in factors)
 
 
 def _unbound(claim: Claim, text: str, units: list[tuple[Claim, set[str], int]], expected: list[Any],

@@ -472,7 +472,16 @@ def denied_as(text: str, fact: Any, words: list[str], *, year: int | None) -> bo
     denial = re.compile(rf"(?i)(?:(?<![\w-])(?:not|never|no)|n't|n’t)\s+(?:{_DENIED_FILLER}\s+){{0,3}}?(?:{alternatives})"
                         rf"(?![\w-])")
     said = [s for _a, _b, s in sentences(text) if find(s, fact, year=year) is not None]
-    return bool(said) and all(denial.search(s) for s in said)
+    plain = re.compile(rf"(?i)(?<![\w-])(?:{alternatives})(?![\w-])")
+    # "the nearest miss is Zephyr Couriers (CTR-2384) at 1.48x, so just under the line": being over, denied by its
+    # contrary, where the sentence never says it is over
+    contrary = _CONTRARY if {"over", "above"} & {w.casefold() for w in words} else None
+    return bool(said) and all(denial.search(s) or (contrary is not None and contrary.search(s) and not plain.search(s))
+                              for s in said)
+
+
+_CONTRARY = re.compile(r"(?i)\b(?:(?:just|only|slightly|still|comfortably|well)\s+)?(?:under|below|short of|within)\s+"
+                       r"(?:the|its|their|our|that|this|1\.5|one and a half)\b|\bnear(?:est)?[- ]miss(?:es)?\b")
 
 
 def attachment_names(entry: dict) -> set[str]:

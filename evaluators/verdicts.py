@@ -305,8 +305,8 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if summed:  # "Together that is GBP 4,500." under four ledger lines of -1,250: their sum
             written = _sum_written_above(statements, i, scope.year)
             for place, same_words in list(readings.items()):
-                if written is not None and any(c.kind == "number" and _money(c) and
-                                               abs(abs(float(c.value)) - written) <= 0.011 for c in same_words):
+                if any(c.kind == "number" and _money(c) and abs(abs(float(c.value)) - w) <= 0.011
+                       for c in same_words for w in written):
                     # the sum of the amounts the items above give, each of which is read against its own row
                     del readings[place]
                     continue
@@ -700,18 +700,26 @@ def odd_item_problems(text: str, statements: list[Statement], records: Records) 
     return out
 
 
-def _sum_written_above(statements: list[Statement], i: int, year: int | None) -> float | None:
-    """The sum of the one amount each list item right above statement ``i`` writes, or None where an item
-    writes none or several (at least two items, read back at most 50)."""
-    amounts = []
+def _sum_written_above(statements: list[Statement], i: int, year: int | None) -> set[float]:
+    """The sums of the amounts the list items right above statement ``i`` write, position by position (each
+    item's one amount; or, where each writes as many, the sum of their first ones, of their second ones…:
+    "annual value £45,500.00, invoiced £78,932.01" three times under "Together those three have invoiced
+    £319,572.49 against combined annual values of £181,500.00"); at least two items, read back at most 50."""
+    rows: list[list[float]] = []
     j = i - 1
     while j >= 0 and statements[j].form == "item" and i - j <= 50:
-        money = [c for c in claims_in(statements[j].text, year=year, kinds=("number",)) if _money(c)]
-        if len({float(c.value) for c in money}) != 1:
-            return None
-        amounts.append(abs(float(money[0].value)))
+        money = [abs(float(c.value)) for c in claims_in(statements[j].text, year=year, kinds=("number",)) if _money(c)]
+        if not money:
+            return set()
+        rows.append(money)
         j -= 1
-    return sum(amounts) if len(amounts) >= 2 else None
+    if len(rows) < 2:
+        return set()
+    if all(len(set(r)) == 1 for r in rows):
+        return {sum(r[0] for r in rows)}
+    if len({len(r) for r in rows}) != 1:
+        return set()
+    return {sum(r[k] for r in rows) for k in range(len(rows[0]))}
 
 
 def _is_their_sum(same_words: list[Claim], listed: list[list[int]], records: Records) -> bool:

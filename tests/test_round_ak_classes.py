@@ -72,3 +72,39 @@ def test_a_value_in_a_heading_may_be_of_what_it_heads():
             "- Sorrel Bay Cafes - account review 30 November 2026\n")
     assert "North" not in _false(said.format(region="North"), records)
     assert "East" in _false(said.format(region="East"), records)
+
+
+def test_a_look_alike_said_to_fall_short_is_denied():
+    from officesim.evaluators.exact import denied_as
+    words = ["flagged", "listed", "over", "above", "exceed", "past", "more than"]
+    assert denied_as("For reference, the nearest miss is Zephyr Couriers (CTR-2384) at £86,785.37 against £58,500.00, "
+                     "about 1.48x, so just under the line.", "CTR-2384", words, year=2026)
+    assert not denied_as("Zephyr Couriers (CTR-2384) is also over the line.", "CTR-2384", words, year=2026)
+    assert not denied_as("Zephyr Couriers (CTR-2384) is just under the line but over its budget.", "CTR-2384", words,
+                         year=2026)
+    # the contrary denies only being over: not a word of another kind
+    assert not denied_as("Zephyr Couriers (CTR-2384) is under review.", "CTR-2384", ["flagged", "listed"], year=2026)
+
+
+def test_the_tasks_multiplier_as_a_percentage_or_of_a_lines_amount_is_its_rule():
+    from officesim.evaluators.claims import _task_multiple, claims_in
+    task = ["Which suppliers invoiced us more than one and a half times their contract's annual value this year?"]
+    text = ("- Bramble (CTR-2307): annual value £45,500.00, invoiced £78,932.01 (1.5x would be £68,250.00)\n"
+            "These exceed 150% of the annual value, one by 160%; 1.5x would be £69,250.00.")
+    written = claims_in(text, year=2026, kinds=("number",))
+    judged = {c.text: _task_multiple(c, text, task, written) for c in written}
+    assert judged["£68,250.00"] and judged["150"]
+    assert not judged["160"] and not judged["£69,250.00"] and not judged["£78,932.01"]
+
+
+def test_a_sum_of_the_items_above_may_be_of_any_one_of_their_figures():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import _sum_written_above
+    text = ("Three suppliers are past one and a half times their annual value:\n"
+            "- Bramble Office Supply: annual value £45,500.00, invoiced £78,932.01\n"
+            "- Ironvale Logistics: annual value £63,500.00, invoiced £128,172.62\n"
+            "- Yarrow Energy: annual value £72,500.00, invoiced £112,467.86\n"
+            "Together those three have invoiced £319,572.49 against combined annual values of £181,500.00.")
+    statements = cut(text)
+    sums = _sum_written_above(statements, len(statements) - 1, 2026)
+    assert {round(x, 2) for x in sums} == {181500.0, 319572.49}
