@@ -3264,6 +3264,29 @@ _SHARE_OF = re.compile(r"(?i)\s*(?:%|per ?cent\b|percent\b)\s*(?:[\w'’-]+\s+){
                        r"higher|lower|up|down|short|ahead|behind)\b")
 
 
+BLOCK_LINES = 4  # lines of its paragraph read back for the operand of a percentage
+
+
+def _share_in_block(c: Claim, text: str, numbers: list[Claim], about: bool) -> bool:
+    """Whether a percentage is its line's one other figure over a figure of the lines right above it in its
+    paragraph (a share, or a change on it), to the precision it is written in (a point either way if "about")."""
+    lo = text.rfind("\n", 0, c.start) + 1
+    hi = text.find("\n", c.end)
+    hi = len(text) if hi < 0 else hi
+    start = lo
+    for _k in range(BLOCK_LINES):
+        prev = text.rfind("\n", 0, max(0, start - 1)) + 1
+        if start == 0 or not text[prev:start].strip():
+            break
+        start = prev
+    mine = [float(n.value) for n in numbers if lo <= n.start < hi and n.start != c.start]
+    above = [float(n.value) for n in numbers if start <= n.start < lo]
+    p = float(c.value)
+    slack = 1.0 if about else (0.05 if "." in c.text else 0.5)
+    return any(y and abs(p - r) <= slack for x in mine for y in above
+               for r in (100 * abs(x) / abs(y), 100 * abs(abs(x) - abs(y)) / abs(y)))
+
+
 def _shares(text: str, statements: list[Statement], binder: Binder, records: Records, scope: Scope) -> list[Verdict]:
     """A percentage said of a comparison, where its operands are there to be read (two other figures in
     its sentence; or one, or an item it names with amounts, over a whole of the office), which no two
@@ -3294,6 +3317,8 @@ def _shares(text: str, statements: list[Statement], binder: Binder, records: Rec
                                    "is not the share any amount the text writes is of the item it names"))
             continue
         others = sum(1 for n in numbers if found[0] <= n.start < found[1] and n.start != c.start)
+        if others == 1 and _share_in_block(c, text, numbers, bool(_ABOUT.search(text, max(0, c.start - 25), c.start))):
+            continue  # "- Over by £223.34 (20% above the order)" under "- Purchase order PO-4829: £1,116.71"
         named = others < 1 and any(records.entities[i].values("number") for i in binder.bind(found[2])[0][:20])
         if others < 1 and not named:
             continue

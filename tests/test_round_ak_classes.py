@@ -108,3 +108,14 @@ def test_a_sum_of_the_items_above_may_be_of_any_one_of_their_figures():
     statements = cut(text)
     sums = _sum_written_above(statements, len(statements) - 1, 2026)
     assert {round(x, 2) for x in sums} == {181500.0, 319572.49}
+
+
+def test_a_percentage_over_a_figure_of_the_lines_above_it():
+    from officesim.evaluators.records import build_records
+    from officesim.evaluators.verdicts import Scope, read
+    records = build_records({}, 2026)
+    said = ("Invoice CS-2611-0380 is on hold because it bills more than our order:\n- Purchase order PO-4829: £1,116.71\n"
+            "- Invoiced: £1,340.05\n- Over by £223.34 ({p}% above the order)\n")
+    for p, ok in (("20", True), ("about 20", True), ("25", False), ("about 30", False)):
+        reading = read(said.format(p=p), records, Scope(year=2026))
+        assert (not [v for v in reading.verdicts if v.verdict == "false"]) is ok, p
