@@ -503,6 +503,30 @@ def counted_action_problems(text: str, counts: frozenset[float], booked: frozens
     return out
 
 
+# "All 13 letters have gone out", "the 12 reminders were sent": mails said gone, however the sentence is built
+_MAILS_GONE = re.compile(
+    r"(?i)(?<![\w.,£$€/:-])(?P<n>" + _NUMBER + r")\s+(?:[a-z'’-]+\s+){0,2}?(?P<noun>letters|e-?mails|mails|messages|reminders|"
+    r"chasers|notices|notes|invitations|replies|intros|introductions)\s+(?:have|has|were|are)?\s*(?:now\s+|all\s+|just\s+|"
+    r"already\s+)*(?:gone out|gone|went out|been sent(?: out)?|sent(?: out)?|out)\b")
+
+
+def sent_count_problems(text: str, counts: frozenset[int]) -> list[str]:
+    """A count of mails said gone ("All 13 letters have gone out") that is not how many other mails the
+    episode sent (``counts``: all of them but the one the text is in, those to another domain, each
+    subject's)."""
+    out = []
+    for m in _MAILS_GONE.finditer(text):
+        word = m.group("n").lower()
+        n = int(word) if word.isdigit() else _WORDS[word]
+        at, sentence = _sentence(text, m.start(), m.end())
+        if n < 2 or not counts or _NOT.search(sentence[:max(0, m.start() - at)]) or _EARLIER.search(sentence):
+            continue
+        if n not in counts:
+            out.append(f"{_shown(sentence)} says {m.group('n')} {m.group('noun')} went, but the episode sent "
+                       f"{' or '.join(map(str, sorted(counts)))}")
+    return out
+
+
 _BOOKED = frozenset({"booked", "scheduled", "arranged", "set up"})
 _OUTSIDE_NOUN = re.compile(r"(?i)(?:customers|suppliers|clients|vendors|companies|contacts|partners)$")
 _NOT_SAID_HERE = re.compile(r"(?i)\b(?:not|n't|never|no)\b")

@@ -43,6 +43,8 @@ _SUMMED = re.compile(r"(?i)(?:\s+(?:late|overdue|early|of\s+delay))?\s*(?:in tot
                      r"between them|all told)\b")
 _BEFORE_A_DAY = re.compile(r"(?i)\s+(?:before|ahead of|prior to|in advance of)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
                            r"(?:the\s+)?\d")
+# "74 days before the change takes effect": from today to a day the text gives elsewhere
+_BEFORE_IT = re.compile(r"(?i)\s+(?:before|ahead of|prior to|in advance of|until)\s+(?:the|this|that|it|these|our|your)\b(?!\s+\d)")
 _COUNT_RANGE = re.compile(r"(?i)\b\d{1,3}\s*(?:to|-|–|—|or)\s*$")
 _LIST_LINE = re.compile(r"[ \t]*(?:[-*•–]|\d{1,2}[.)])\s+\S")
 MAX_DATES = 12  # dates of one row, and of a text's window, paired with one another
@@ -158,7 +160,7 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
                                         for _l, a in records.entities[i].attributes if a.kind == "date"))
         row_dates = [d for d in row_dates if d]
         if sum(len(d) for d in row_dates) < 2 and not (answered and claims_in(window, year=year, kinds=("date",))) \
-                and not (today and _BEFORE_A_DAY.match(text, m.end())):
+                and not (today and (_BEFORE_A_DAY.match(text, m.end()) or _BEFORE_IT.match(text, m.end()))):
             continue  # nothing dated to count between (but the day of the request a reply answers)
         numbers = {int(a.value) for i in rows for _l, a in records.entities[i].attributes
                    if a.kind == "number" and float(a.value).is_integer()}
@@ -173,8 +175,12 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         now = today if today and (_FROM_TODAY.match(text, m.end()) or
                                   _IN_FROM_TODAY.search(text[max(0, m.start() - 12):m.start()]) or
                                   # "Letters sent (74 days before 1 January 2027)": from today, when they went
-                                  _BEFORE_A_DAY.match(text, m.end())) else None
+                                  _BEFORE_A_DAY.match(text, m.end()) or _BEFORE_IT.match(text, m.end())) else None
         every = [*near, *(d for row in row_dates for d in row), *([now] if now else [])]
+        if now and _BEFORE_IT.match(text, m.end()):
+            if whole is None:
+                whole = _dates(c.value for c in claims_in(text, year=year, kinds=("date",))[:MAX_DATES * 2])
+            every += whole
         every = list(dict.fromkeys(every))[:MAX_DATES * 8]
         pairs = [(a, b) for row in (meant or row_dates) for a in row for b in row if a < b]
         pairs += [(a, b) for a in near for b in every if a != b]

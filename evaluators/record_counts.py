@@ -194,6 +194,9 @@ def _window(text: str, start: int) -> str:
 
 _WRITTEN_TO = re.compile(r"(?i)\b(?:sent|e-?mailed|mailed|wrote|written|notified|contacted|copied|chased|forwarded|"
                          r"replied|invited|letters?|reminders?)\b(?:\s+\w+){0,3}\s+(?:to|for)\s+(?:all\s+|the\s+|all the\s+)?$")
+# "12 customers have had their letter": whom the episode wrote to, in the passive
+_GOT_MAIL = re.compile(r"(?i)\s+(?:have|has|were|was)\s+(?:now\s+|all\s+|each\s+|already\s+|just\s+)*(?:had|received|got|"
+                       r"been (?:sent|written to|mailed|e-?mailed|notified|told|contacted|invited))\b")
 # the words that make a second count one of the set a first count gave: "20 invoices from 11 suppliers"
 _OF_THAT_SET = re.compile(r"(?i)\b(?:from|across|over|between|for|by|to|with|among|of)\s+(?:just\s+|only\s+)?$")
 
@@ -227,7 +230,7 @@ def count_problems(text: str, records: Records, work: Work, year: int | None,
         before, after = text[clause_start:m.start()], _window(text, m.end())
         if _NEGATED.search(before) or _NEGATED.search(after) or _POINTS_BACK_END.search(before) or re.match(r"\s+of\b", text[m.end():]):
             continue
-        if _WRITTEN_TO.search(before):
+        if _WRITTEN_TO.search(before) or _GOT_MAIL.match(text, m.end()):
             continue  # "Letters sent to 12 customers": whom the episode wrote to (actions.py counts those), not a table
         said = f"{m.group(0)}"
         if _MEETINGS.match(noun) and (_BOOK_VERB.search(before) or _BOOK_VERB.search(after)) and work.events:

@@ -23,7 +23,7 @@ from datetime import date, datetime, time, timedelta
 
 from officesim.evaluators.periods import period_problems
 from officesim.evaluators.actions import (Episode, record_words, action_claims, action_problems, claimed_stems,
-                                          counted_action_problems, mail_key, verb_of)
+                                          counted_action_problems, mail_key, sent_count_problems, verb_of)
 from officesim.evaluators.claims import (Claim, _per_task, _task_limit, _sentence_at, heading_over, scaled_by_words, added_text, calendar_events, claims_in, directory_of,
                                          content_words, gold_written, greeting_problem, office_memo, register_true_context, same_claim)
 from officesim.evaluators.facts import MONTHS, own_text, weekday_conflicts
@@ -2360,6 +2360,7 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in attendee_problems(place.text, state)]
         truth.false += [f"{place.where}: {w}" for w in counted_action_problems(place.text, episode_counts(state),
                                                                                *episode_reach(state, episode))]
+        truth.false += [f"{place.where}: {w}" for w in sent_count_problems(place.text, other_mail_counts(state, place.key))]
         truth.false += [f"{place.where}: {w}" for w in booked_time_problems(place.text, new_event_times(state),
                                                                                   new_event_days(state), state.year)]
         truth.false += [f"{place.where}: {w}" for w in recorded_row_problems(place.text, state, records, place.to)]
@@ -2724,6 +2725,23 @@ def episode_counts(state: EvalState) -> frozenset[float]:
     if "episode_counts" not in state.memo:
         state.memo["episode_counts"] = change_counts(state.before or {}, state.files or {})
     return state.memo["episode_counts"]
+
+
+def other_mail_counts(state: EvalState, key: str | None) -> frozenset[int]:
+    """How many mails the episode sent besides the one keyed ``key`` (the text that counts them): all of them,
+    those to another domain, and those of each subject."""
+    if "new_mails" not in state.memo:
+        before, mails = state.before or {}, {}
+        for path, entry in sorted((state.files or {}).items()):
+            if entry.get("kind") == "eml" and path not in before:
+                mails.setdefault(mail_key(entry), (str(entry.get("subject") or "").strip().lower(),
+                                                   {str(a).lower() for a in [*(entry.get("to") or [])]}))
+        state.memo["new_mails"] = mails
+    mails = {k: v for k, v in state.memo["new_mails"].items() if k != key}
+    home = (state.user or "").lower().partition("@")[2]
+    outside = sum(1 for _s, to in mails.values() if home and any(not a.endswith("@" + home) for a in to))
+    subjects = Counter(subject for subject, _to in mails.values())
+    return frozenset({len(mails), outside, *subjects.values()}) - {0}
 
 
 def episode_reach(state: EvalState, episode: Episode) -> tuple[frozenset[int], tuple[int, int]]:

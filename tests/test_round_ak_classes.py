@@ -119,3 +119,31 @@ def test_a_percentage_over_a_figure_of_the_lines_above_it():
     for p, ok in (("20", True), ("about 20", True), ("25", False), ("about 30", False)):
         reading = read(said.format(p=p), records, Scope(year=2026))
         assert (not [v for v in reading.verdicts if v.verdict == "false"]) is ok, p
+
+
+def test_days_before_a_change_the_text_dates_elsewhere_count_from_today():
+    from datetime import date
+
+    from officesim.evaluators.day_counts import day_count_problems
+    from officesim.evaluators.records import build_records
+    records = build_records({}, 2026)
+    said = ("Please note that from 1st January 2027 our list prices will go up by 4%.\n\n"
+            "We are letting you know well in advance - {n} days before the change takes effect.")
+    assert not day_count_problems(said.format(n=74), records, today=date(2026, 10, 19), year=2026)
+    assert day_count_problems(said.format(n=64), records, today=date(2026, 10, 19), year=2026)
+
+
+def test_mails_said_gone_are_the_other_mails_the_episode_sent():
+    from officesim.evaluators.actions import sent_count_problems
+    from officesim.evaluators.record_counts import Work, count_problems
+    from officesim.evaluators.records import build_records
+    others = frozenset({12})  # twelve letters besides the mail that reports them
+    assert not sent_count_problems("All 12 letters have gone out.", others)
+    assert sent_count_problems("All 13 letters have gone out.", others)
+    assert sent_count_problems("13 letters were sent this morning.", others)
+    assert not sent_count_problems("I will send 13 letters tomorrow.", others)
+    customers = {"kind": "xlsx", "sheet_order": ["Customers"],
+                 "sheets": {"Customers": [["Customer", "Contact"], *[[f"Customer {k}", f"c{k}@x.test"] for k in range(20)]]}}
+    records = build_records({"data/sales/customers.xlsx": customers}, 2026)
+    # whom the mails went to is no count of the customers table
+    assert count_problems("All done: 12 customers have had their letter.", records, Work(), 2026) == []
