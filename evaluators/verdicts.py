@@ -439,7 +439,10 @@ _UNSURE_WHETHER = re.compile(r"(?i)\b(?:not (?:sure|certain|clear)|unsure|uncert
                              r"(?!\s+(?:you|we|I)\b)")  # "not sure whether you want it": a question to the reader
 # a question, a request, a proposal or a condition: open by design, not a hedged statement
 _OPEN_BY_DESIGN = re.compile(r"(?i)\?\s*$|\b(?:could you|can you|would you|will you|please|let me know|let's|"
-                             r"we could|you could|you might|you may|shall we|if|whether|in case)\b")
+                             r"we could|you could|you might|you may|shall we|if|whether|in case|"
+                             # advice: "so it's probably the one to price first", "probably worth a call"
+                             r"should|ought to|the (?:one|ones|thing|first|next) to|worth|best to|makes? sense|"
+                             r"suggest|recommend)\b")
 
 
 # another person's doubt, reported: "Omar mentioned your number may have changed" is not the writer's hedge

@@ -147,3 +147,10 @@ def test_mails_said_gone_are_the_other_mails_the_episode_sent():
     records = build_records({"data/sales/customers.xlsx": customers}, 2026)
     # whom the mails went to is no count of the customers table
     assert count_problems("All done: 12 customers have had their letter.", records, Work(), 2026) == []
+
+
+def test_advice_said_probably_is_no_hedge():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import prose_hedges
+    assert not prose_hedges(cut("Marigold's is the first to end, so it's probably the one to price first."))
+    assert prose_hedges(cut("Marigold's agreement probably ends on 31 January 2027."))
