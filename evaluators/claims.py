@@ -463,6 +463,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
             continue
         if now is not None and support.texts and any(_window_end(c, now, str(support.texts[0])) for c in readings):
             continue
+        if now is not None and support.texts and any(_named_weekday(c, text, now, support.texts) for c in readings):
+            continue  # "Friday's payment run (20 November)": the date of the weekday the task names
         if any(_days_from(c, text, year) for c in readings):
             continue
         if support.context and any(context_value(c, text, support.context, year) for c in readings):
@@ -1125,6 +1127,22 @@ def _today(claim: Claim, text: str, now: datetime, expected: list[Any], year: in
 
 
 _SPAN = re.compile(r"(?i)\b(\d{1,4})[\s-]+(day|week)s?\b")
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY_BEFORE = re.compile(r"(?i)\b(" + "|".join(_WEEKDAYS) + r")(?:['’]s)?\b[^.\n()]{0,30}?[(,:–—-]?\s*(?:on\s+)?$")
+
+
+def _named_weekday(claim: Claim, text: str, now: datetime, texts: Iterable[Any]) -> bool:
+    """Whether a date is the date of the weekday written right before it, which the task's words name, within
+    a week of today ("so it will not go into Friday's payment run (20 November)")."""
+    if claim.kind != "date" or not isinstance(claim.value, date):
+        return False
+    m = _WEEKDAY_BEFORE.search(text, max(0, claim.start - 45), claim.start)
+    if m is None or _WEEKDAYS.index(m.group(1).lower()) != claim.value.weekday():
+        return False
+    told = " ".join(str(t or "") for t in texts).lower()
+    return m.group(1).lower() in told and abs((claim.value - now.date()).days) <= 7
 
 
 def _window_end(claim: Claim, now: datetime, instruction: str) -> bool:

@@ -154,3 +154,18 @@ def test_advice_said_probably_is_no_hedge():
     from officesim.evaluators.verdicts import prose_hedges
     assert not prose_hedges(cut("Marigold's is the first to end, so it's probably the one to price first."))
     assert prose_hedges(cut("Marigold's agreement probably ends on 31 January 2027."))
+
+
+def test_the_date_of_a_weekday_the_task_names_is_given():
+    from datetime import datetime
+
+    from officesim.evaluators.claims import _named_weekday, claims_in
+    now = datetime(2026, 11, 17, 9, 0)  # a Tuesday
+    task = ["Before Friday's payment run, please check every unpaid supplier invoice."]
+    for said, ok in (("so it will not go into Friday's payment run (20 November).", True),
+                     ("so it will not go into Friday's payment run (21 November).", False),
+                     ("so it will not go into Friday's payment run (27 November).", False)):
+        c = claims_in(said, year=2026, kinds=("date",))[0]
+        assert _named_weekday(c, said, now, task) is ok, said
+    said = "the Monday meeting (23 November)"
+    assert not _named_weekday(claims_in(said, year=2026, kinds=("date",))[0], said, now, task)
