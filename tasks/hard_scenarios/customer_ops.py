@@ -112,6 +112,11 @@ def price_increase_letters(w: World) -> dict:
     checks.append(check("email_sent", "fixed-term list for the director", sender=me.email, to=[director.email],
                         body_contains=[x for c in fixed for x in (c.name, iso(agreement[c.name].end))],
                         body_excludes=[c.name for c in letters if c is not held],
+                        # named as those that had a letter ("4 under agreements that renew automatically - Heron Bay
+                        # Resorts, …") they are context, not fixed-term customers
+                        excludes_unless=["renew automatically", "renews automatically", "auto-renew", "standard terms",
+                                         "had their letter", "got their letter", "got a letter", "had a letter",
+                                         "were sent a letter", "was sent a letter", "received a letter"],
                         lines=[[c.name, iso(agreement[c.name].end)] for c in fixed]))
     answer = (f"I held the letter to {held.name}: their contact wrote that our account executive agreed to keep "
               "their prices unchanged, which contradicts the increase.")
