@@ -429,6 +429,8 @@ _UNSURE = re.compile(r"(?i)\b(?:probably|possibly|perhaps|maybe|presumably|not (
                      r"may not be able to|pencil+ed in|provisional(?:ly)?|tentative(?:ly)?|(?:may|might) have to (?:move|change|shift)|"
                      r"not (?:completely|fully|totally|entirely|100%) (?:sure|certain)|(?:have|has|had) not (?:yet )?decided|"
                      r"haven't (?:yet )?decided|(?:may|might) belong|"
+                     # "our list prices may rise by around 4% …, subject to final board approval"
+                     r"subject to (?:(?:final|formal|board|management|their|his|her|the)\s+){0,3}(?:approval|sign-?off|confirmation)|"
                      r"(?:may|might) (?:have )?slip(?:ped)? through|I (?:think|believe|guess|suppose) (?=I|we|it|they|"
                      r"the|these|this|that|most|all|some|you|he|she)|(?:(?<=, )|(?<=\())I (?:think|believe|guess)(?= *[,.;!)]| *$))\b")
 # where a clause turns to another statement: a proposal after it does not make the doubt before it a question

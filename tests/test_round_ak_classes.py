@@ -169,3 +169,10 @@ def test_the_date_of_a_weekday_the_task_names_is_given():
         assert _named_weekday(c, said, now, task) is ok, said
     said = "the Monday meeting (23 November)"
     assert not _named_weekday(claims_in(said, year=2026, kinds=("date",))[0], said, now, task)
+
+
+def test_a_statement_subject_to_approval_leaves_it_open():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import prose_hedges
+    assert prose_hedges(cut("Our list prices may rise by around 4% from 1 January 2027, subject to final board approval."))
+    assert not prose_hedges(cut("Our list prices rise by 4% from 1 January 2027, as the board approved."))
