@@ -411,6 +411,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
     reading.verdicts += listed_counts(text, scope.year)
     reading.verdicts += odd_item_problems(text, statements, records)
     reading.verdicts += _shares(text, statements, binder, records, scope)
+    reading.verdicts += times_problems(text, scope.year)
     reading.verdicts += bracketed_amount_problems(text, records)
     reading.verdicts += _invented(text, records, scope)
     reading.verdicts += _hedges(text, scope.year)
@@ -3290,6 +3291,40 @@ def _share_in_block(c: Claim, text: str, numbers: list[Claim], about: bool) -> b
     slack = 1.0 if about else (0.05 if "." in c.text else 0.5)
     return any(y and abs(p - r) <= slack for x in mine for y in above
                for r in (100 * abs(x) / abs(y), 100 * abs(abs(x) - abs(y)) / abs(y)))
+
+
+_TIMES = re.compile(r"(?i)(?P<about>\b(?:about|roughly|around|approximately|approx\.?|nearly|almost|just over|just under|over|"
+                    r"under)\s+|~\s*)?(?<![\w.,£$€])(?P<n>\d{1,3}(?:\.\d{1,2})?)\s*(?:x|×|times)(?![\w])"
+                    # a multiple, not a quantity ("3 x Filing Cabinet", "2 x £520")
+                    r"(?=\s*(?:[).,;:!?–—-]|$|(?:the|its|their|what|that|our|his|her|more|over|higher|bigger|larger|"
+                    r"above|as)\b))", re.M)
+
+
+def times_problems(text: str, year: int | None) -> list[Verdict]:
+    """A multiple said beside two amounts ("annual value £63,500.00, invoiced £128,172.62 (about 2.5x)") that no
+    one of them over another gives, to the precision it is written in (about a tenth, or 5%, if "about"). A
+    multiple with fewer than two amounts in its line and its sentence is not read."""
+    out = []
+    for m in _TIMES.finditer(text):
+        lo = text.rfind("\n", 0, m.start()) + 1
+        hi = text.find("\n", m.end())
+        hi = len(text) if hi < 0 else hi
+        found = _sentence_at(text, m.start())
+        spans = [(lo, hi)] + ([found[:2]] if found else [])
+        amounts: list[float] = []
+        for a, b in spans:
+            amounts = [abs(float(c.value)) for c in claims_in(text[a:b], year=year, kinds=("number",)) if _money(c)]
+            if len(amounts) >= 2:
+                break
+        if len(amounts) < 2 or len(amounts) > 8:
+            continue
+        n = float(m.group("n"))
+        decimals = len(m.group("n").partition(".")[2])
+        slack = max(0.1, 0.05 * n) if m.group("about") else (0.5, 0.05, 0.005)[decimals]
+        if not any(y and abs(x / y - n) <= slack for x in amounts for y in amounts if x > y):
+            out.append(Verdict(text[lo:hi].strip()[:200], m.group(0).strip(), "number", "false",
+                               "is not what one of the amounts it stands beside is of another"))
+    return out
 
 
 def _shares(text: str, statements: list[Statement], binder: Binder, records: Records, scope: Scope) -> list[Verdict]:

@@ -176,3 +176,14 @@ def test_a_statement_subject_to_approval_leaves_it_open():
     from officesim.evaluators.verdicts import prose_hedges
     assert prose_hedges(cut("Our list prices may rise by around 4% from 1 January 2027, subject to final board approval."))
     assert not prose_hedges(cut("Our list prices rise by 4% from 1 January 2027, as the board approved."))
+
+
+def test_a_multiple_beside_two_amounts_must_be_one_over_the_other():
+    from officesim.evaluators.verdicts import times_problems
+    line = "- Ironvale Logistics (CTR-2335): annual value £63,500.00, invoiced £128,172.62 ({m})"
+    assert not times_problems(line.format(m="about 2x"), 2026)
+    assert not times_problems(line.format(m="2.02x"), 2026)
+    assert times_problems(line.format(m="about 2.5x"), 2026)
+    assert times_problems(line.format(m="2.2 times"), 2026)
+    assert not times_problems("Ironvale is roughly 2.5 times over.", 2026)  # nothing to read it against
+    assert not times_problems("- SO-71499: 9 x Paper A4 (5 reams), £1,234.00 of £9,900.00", 2026)
