@@ -3327,6 +3327,10 @@ def times_problems(text: str, year: int | None) -> list[Verdict]:
     return out
 
 
+_COMPARED = re.compile(r"(?i)\s*(?:%|per ?cent\b|percent\b)\s*(?:[\w'’-]+\s+){0,2}?(?:over|under|above|below|more|less|"
+                       r"higher|lower|up|down|short|ahead|behind)\b")
+
+
 def _shares(text: str, statements: list[Statement], binder: Binder, records: Records, scope: Scope) -> list[Verdict]:
     """A percentage said of a comparison, where its operands are there to be read (two other figures in
     its sentence; or one, or an item it names with amounts, over a whole of the office), which no two
@@ -3368,6 +3372,16 @@ def _shares(text: str, statements: list[Statement], binder: Binder, records: Rec
         if _stated_rate(c, found[2], binder, records):
             continue
         about = _ABOUT.search(text, max(0, c.start - 25), c.start)
+        pair = [abs(float(n.value)) for n in numbers if found[0] <= n.start < found[1] and n.start != c.start]
+        if len(pair) == 2 and _COMPARED.match(text, c.end) and all(pair):
+            # "£88,654.97 against £84,000, roughly 15% over budget": a change of the one on the other, its
+            # operands right there
+            slack = 3.0 if about else (0.06 if "." in c.text else 0.6)
+            x, y = pair
+            if not any(abs(p - r) <= slack for r in (100 * abs(x - y) / y, 100 * abs(x - y) / x, 100 * x / y, 100 * y / x)):
+                out.append(Verdict(found[2], c.text + "%", "number", "false",
+                                   "is not the change between the two figures it stands beside"))
+            continue
         if others >= 2 and _a_share(c, text, statements, binder, records, scope.year):
             continue
         if others < 2:

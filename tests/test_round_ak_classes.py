@@ -187,3 +187,13 @@ def test_a_multiple_beside_two_amounts_must_be_one_over_the_other():
     assert times_problems(line.format(m="2.2 times"), 2026)
     assert not times_problems("Ironvale is roughly 2.5 times over.", 2026)  # nothing to read it against
     assert not times_problems("- SO-71499: 9 x Paper A4 (5 reams), £1,234.00 of £9,900.00", 2026)
+
+
+def test_a_change_said_between_two_figures_is_theirs():
+    from officesim.evaluators.records import build_records
+    from officesim.evaluators.verdicts import Scope, read
+    records = build_records({}, 2026)
+    said = "Only Operations (CC-410) went over - £88,654.97 against £84,000, {p}% over budget."
+    for p, ok in (("roughly 5.5", True), ("5.5", True), ("about 6", True), ("roughly 15", False), ("8", False)):
+        reading = read(said.format(p=p), records, Scope(year=2026))
+        assert (not [v for v in reading.verdicts if v.verdict == "false"]) is ok, p
