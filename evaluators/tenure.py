@@ -110,3 +110,63 @@ def service_problems(text: str, records: Records, today: date | None) -> list[st
                        f"{'less' if m.group('short') else 'more'} than {n} years' service, but their row starts "
                        f"{starts[0].isoformat()}")
     return out
+
+
+_YEARS_ON = re.compile(r"(?i)\b(?:reaches|reached|hits|hit|completes|completed|passes|passed|will (?:reach|hit|complete|pass))\s+"
+                       r"(?:(?:his|her|their)\s+)?(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s+years?['’]?\s+"
+                       r"(?:(?:of\s+)?service\s+|with us\s+|here\s+)?on\s+")
+_ABOUT_YEARS = re.compile(r"(?i)\b(?P<w>nearly|almost|just under|just over|about|around|roughly|over|more than)\s+"
+                          r"(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s+years?['’]?\s+"
+                          r"(?:(?:of\s+)?service|with (?:us|the (?:company|firm))|here|at the (?:company|firm))")
+
+
+_ABOUT_YEARS_AFTER = re.compile(r"(?i)\b(?:been|worked|served)\s+(?:with (?:us|the (?:company|firm))|here|at the (?:company|firm))\s+"
+                                r"(?:for\s+)?(?P<w>nearly|almost|just under|just over|about|around|roughly|over|more than)\s+"
+                                r"(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\s+years?\b")
+
+
+def anniversary_problems(text: str, records: Records, today: date | None, year: int | None) -> list[str]:
+    """The day someone reaches N years' service ("she reaches two years with us on 2 November"), which must be
+    their start date N years on; and "nearly seven years with the company", which must be within a year of
+    their service at today's date."""
+    from officesim.evaluators.claims import claims_in
+
+    out = []
+    for m in _YEARS_ON.finditer(text):
+        start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start()), text.rfind("—", 0, m.start())) + 1
+        clause = text[start:m.start()]
+        people = _person_before(text, start, clause, records) or _person_before(text, 0, text[:m.start()][-200:], records)
+        starts = _start_dates(records, people[0]) if people else []
+        said = [c.value for c in claims_in(text[m.end():m.end() + 40], year=year, kinds=("date",))[:1]
+                if isinstance(c.value, date)]
+        if len(starts) != 1 or not said:
+            continue
+        word = m.group("n").lower()
+        n = int(word) if word.isdigit() else _NUMBER_WORDS[word]
+        try:
+            due = starts[0].replace(year=starts[0].year + n)
+        except ValueError:  # 29 February
+            due = date(starts[0].year + n, 3, 1)
+        if abs((said[0] - due).days) > 1:
+            out.append(f"{' '.join(text[start:m.end() + 20].split())[:100]!r} gives the day {people[0]} reaches {n} "
+                       f"years' service as {said[0].isoformat()}, but their row starts {starts[0].isoformat()}")
+    if today is not None:
+        for m in [*_ABOUT_YEARS.finditer(text), *_ABOUT_YEARS_AFTER.finditer(text)]:
+            start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+            clause = text[start:m.start()]
+            if re.search(r"(?i)\b(?:if|unless|would|will|not|n't)\b", clause[-40:]):
+                continue
+            people = _person_before(text, start, clause, records)
+            starts = _start_dates(records, people[0]) if people else []
+            if len(starts) != 1:
+                continue
+            word = m.group("n").lower()
+            n = int(word) if word.isdigit() else _NUMBER_WORDS[word]
+            years = (today - starts[0]).days / 365.25
+            w = m.group("w").lower()
+            low, high = ((n - 1, n) if w in ("nearly", "almost", "just under") else
+                         (n, n + 1) if w in ("just over", "over", "more than") else (n - 1, n + 1))
+            if not (low - 0.05 <= years <= high + 0.05):
+                out.append(f"{' '.join(text[start:m.end()].split())[:100]!r} says {w} {n} years of {people[0]}, "
+                           f"but their row starts {starts[0].isoformat()}")
+    return out

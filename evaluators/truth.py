@@ -35,7 +35,7 @@ from officesim.evaluators.listed_values import listed_values, swapped_line_probl
 from officesim.evaluators.record_counts import Work, changed_rows, counts_office_things, named_rows
 from officesim.evaluators.records import FULL_NAME, fold, GENERIC, Records, people_column, fold_words, name_key, as_datetime, build_records, changed_cells, id_key, value_key as value_key_of, written_rows
 from officesim.evaluators.roles import addressee_role_problems, given_roles, titled_role_problems
-from officesim.evaluators.tenure import joined_problems, service_problems
+from officesim.evaluators.tenure import anniversary_problems, joined_problems, service_problems
 from officesim.evaluators.roles import group_send_problems
 from officesim.evaluators.record_counts import each_amount_problems
 from officesim.evaluators.months_said import month_problems
@@ -2410,6 +2410,8 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in each_amount_problems(place.text, state.before or {}, state.files)]
         truth.false += [f"{place.where}: {w}" for w in service_problems(place.text, records,
                                                                         state.now.date() if state.now else None)]
+        truth.false += [f"{place.where}: {w}" for w in anniversary_problems(place.text, records,
+                                                                            state.now.date() if state.now else None, state.year)]
         truth.false += [f"{place.where}: {w}" for w in namesake_problems(place.text, "\n".join(task_texts), records)]
         truth.false += [f"{place.where}: {w}" for w in direction_problems(place.text, lists)]
         if state.now is not None:

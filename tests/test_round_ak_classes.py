@@ -197,3 +197,21 @@ def test_a_change_said_between_two_figures_is_theirs():
     for p, ok in (("roughly 5.5", True), ("5.5", True), ("about 6", True), ("roughly 15", False), ("8", False)):
         reading = read(said.format(p=p), records, Scope(year=2026))
         assert (not [v for v in reading.verdicts if v.verdict == "false"]) is ok, p
+
+
+def test_the_day_someone_reaches_years_of_service_and_about_years_fit_their_start():
+    from datetime import date as day
+
+    from officesim.evaluators.records import build_records
+    from officesim.evaluators.tenure import anniversary_problems
+    staff = [["Name", "Role", "Start date"], ["Nina Lund", "Warehouse Lead", "2024-10-22"],
+             ["Clara Chen", "Logistics Coordinator", "2021-12-06"]]
+    records = build_records({"data/staff.xlsx": {"kind": "xlsx", "sheet_order": ["Staff"],
+                                                 "sheets": {"Staff": staff}}}, 2026)
+    today = day(2026, 10, 26)
+    assert not anniversary_problems("Nina Lund only just qualifies: she reached two years with us on 22 October.",
+                                    records, today, 2026)
+    assert anniversary_problems("Nina Lund only just qualifies: she reaches two years with us on 2 November.",
+                                records, today, 2026)
+    assert not anniversary_problems("Clara Chen has been with us nearly five years.", records, today, 2026)
+    assert anniversary_problems("Clara Chen has been with the company nearly seven years.", records, today, 2026)
