@@ -444,7 +444,7 @@ _UNSURE_WHETHER = re.compile(r"(?i)\b(?:not (?:sure|certain|clear)|unsure|uncert
 _OPEN_BY_DESIGN = re.compile(r"(?i)\?\s*$|\b(?:could you|can you|would you|will you|please|let me know|let's|"
                              r"we could|you could|you might|you may|shall we|if|whether|in case|"
                              # advice: "so it's probably the one to price first", "probably worth a call"
-                             r"should|ought to|the (?:one|ones|thing|first|next) to|worth|best to|makes? sense|"
+                             r"should|ought to|the (?:one|ones|thing|first|next) to|best to|makes? sense|"
                              r"suggest|recommend)\b")
 
 
@@ -3327,7 +3327,7 @@ def times_problems(text: str, year: int | None) -> list[Verdict]:
     return out
 
 
-_COMPARED = re.compile(r"(?i)\s*(?:%|per ?cent\b|percent\b)\s*(?:[\w'’-]+\s+){0,2}?(?:over|under|above|below|more|less|"
+_PERCENT_COMPARED = re.compile(r"(?i)\s*(?:%|per ?cent\b|percent\b)\s*(?:[\w'’-]+\s+){0,2}?(?:over|under|above|below|more|less|"
                        r"higher|lower|up|down|short|ahead|behind)\b")
 
 
@@ -3373,7 +3373,7 @@ def _shares(text: str, statements: list[Statement], binder: Binder, records: Rec
             continue
         about = _ABOUT.search(text, max(0, c.start - 25), c.start)
         pair = [abs(float(n.value)) for n in numbers if found[0] <= n.start < found[1] and n.start != c.start]
-        if len(pair) == 2 and _COMPARED.match(text, c.end) and all(pair):
+        if len(pair) == 2 and _PERCENT_COMPARED.match(text, c.end) and all(pair):
             # "£88,654.97 against £84,000, roughly 15% over budget": a change of the one on the other, its
             # operands right there
             slack = 3.0 if about else (0.06 if "." in c.text else 0.6)
