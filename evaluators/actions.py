@@ -75,6 +75,9 @@ _NOT = re.compile(r"(?i)\b(?:not|n't|never|no|none|nothing|neither|nor|nobody|wi
 _PASSIVE_SEND = re.compile(r"(?i)(?<!\bI )(?<!\bwe )\b(?:was|were)\s+(?:also\s+|already\s+|then\s+|duly\s+)?"
                            r"(?P<send>chased|informed|told|notified|e-?mailed|contacted|copied in|cc'?d|reminded|asked|"
                            r"referred|escalated|sent)\b(?!\s+by\b)")
+# "The letters have gone out to every customer …, including Alder Street Clinics": mails said sent, to whom
+_GONE_TO = re.compile(r"(?i)\b(?:have|has)\s+(?:now\s+|all\s+|already\s+|also\s+)*(?P<send>gone out|gone|been sent(?: out)?)\s+"
+                      r"(?=to\b)|\b(?P<send2>went out)\s+(?=to\b)")
 # "it is being reviewed by our Sales Director, Ines Nair": the writer referred it to them, so a mail went to them
 _REFERRED = re.compile(r"(?i)\b(?:is|are)\s+(?:now\s+)?being\s+(?P<send>reviewed|looked at|considered|handled|assessed|"
                        r"decided|checked)(?=\s+by\s+(?!me\b|us\b|myself\b))")
@@ -128,7 +131,13 @@ def action_claims(text: str) -> list[ActionClaim]:
     """Every sentence of ``text`` that says its writer did something (see the module rules)."""
     out = []
     for m in [*_CLAIM.finditer(text), *_NOTE.finditer(text), *_ENCLOSED.finditer(text), *_RECORDED_NOTE.finditer(text),
-              *_PASSIVE_SEND.finditer(text), *_REFERRED.finditer(text)]:
+              *_PASSIVE_SEND.finditer(text), *_REFERRED.finditer(text), *_GONE_TO.finditer(text)]:
+        if m.re is _GONE_TO:
+            lo, sentence = _sentence(text, m.start(), m.end())
+            clause = max((b.end() for b in _CLAUSE_BREAK.finditer(text, lo, m.start())), default=lo)
+            if not _NOT.search(text[clause:m.end()]):
+                out.append(ActionClaim("send", "mail", m.group("send") or m.group("send2"), sentence.strip(), m.start()))
+            continue
         stem = next(s for s in _SHOWS if m.groupdict().get(s))
         lo, sentence = _sentence(text, m.start(), m.end())
         if stem == "outside" and re.match(r"(?i)we\s+(?!'ve|have|had)", m.group(0)):

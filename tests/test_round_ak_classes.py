@@ -215,3 +215,11 @@ def test_the_day_someone_reaches_years_of_service_and_about_years_fit_their_star
                                 records, today, 2026)
     assert not anniversary_problems("Clara Chen has been with us nearly five years.", records, today, 2026)
     assert anniversary_problems("Clara Chen has been with the company nearly seven years.", records, today, 2026)
+
+
+def test_letters_said_gone_out_to_someone_claim_a_mail_to_them():
+    assert [c.stem for c in action_claims("The letters have gone out to every customer on standard terms, "
+                                          "including Alder Street Clinics.")] == ["send"]
+    assert [c.stem for c in action_claims("The letters went out to 12 customers.")] == ["send"]
+    assert not action_claims("The letters will go out to Alder Street Clinics on Monday.")
+    assert not action_claims("The letter has not gone out to Alder Street Clinics.")
