@@ -34,6 +34,9 @@ def _people_by_party(records: Records, party: str) -> dict[str, set[str]]:
 _BY = re.compile(rf"(?P<party>[A-Z]{{1,5}}-\d[\w-]*)\b(?:(?![A-Z]{{1,5}}-\d)(?:[^.;:\n]|\.(?=\d))){{0,90}}?\b(?:requested|raised|placed|ordered|submitted|"
                  rf"entered|booked|created|owned|approved|signed|logged)\s+by\s+(?P<person>{_NAME})")
 _ID = re.compile(r"[A-Z]{1,5}-\d[\w-]*")
+# "- CTR-2377 Redfern IT Services — Felix Moss": a list item that names its item first and a person last
+_ITEM_PERSON = re.compile(rf"(?m)^[ \t]*(?:[-*•]|\d{{1,2}}[.)])[ \t]+(?P<party>[A-Z]{{1,5}}-\d[\w-]*)\b[^\n]{{0,90}}?[ \t][—–-][ \t]+"
+                          rf"(?:(?:owner|owned by|account executive|AE|account manager)\s*:?\s*)?(?P<person>{_NAME})[ \t]*\.?[ \t]*$")
 _CELL_PERSON = re.compile(rf"^\s*(?P<person>{_NAME})\s*$")
 
 
@@ -41,7 +44,7 @@ def _pairs(text: str):
     """(what is said, person as written, party as written): the phrasings above, and each row of a table the
     text writes ("| Marigold Care Homes | North | 2026-11-26 | Grace Jensen |") with a cell that is only a
     person's name, paired with every other cell of the row."""
-    for pattern in (_FOR, _BRACKETED, _ROLE_AFTER, _BY):
+    for pattern in (_FOR, _BRACKETED, _ROLE_AFTER, _BY, _ITEM_PERSON):
         for m in pattern.finditer(text):
             yield m.group(0), m.group("person"), m.group("party")
     for line in text.splitlines():

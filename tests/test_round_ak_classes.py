@@ -223,3 +223,18 @@ def test_letters_said_gone_out_to_someone_claim_a_mail_to_them():
     assert [c.stem for c in action_claims("The letters went out to 12 customers.")] == ["send"]
     assert not action_claims("The letters will go out to Alder Street Clinics on Monday.")
     assert not action_claims("The letter has not gone out to Alder Street Clinics.")
+
+
+def test_a_list_item_naming_an_item_and_a_person_pairs_them():
+    from officesim.evaluators.pairings import pairing_problems
+    from officesim.evaluators.records import build_records
+    rows = [["Ref", "Party", "Owner"], ["CTR-2321", "Kestrel Paper Co", "Rafael Kovac"],
+            ["CTR-2377", "Redfern IT Services", "Aiko Haddad"], ["CTR-2300", "Thornbury Furniture", "Felix Moss"]]
+    staff = [["Name", "Role"], ["Rafael Kovac", "Paralegal"], ["Aiko Haddad", "Purchasing Assistant"],
+             ["Felix Moss", "Buyer"]]
+    records = build_records({"data/legal/register.xlsx": {"kind": "xlsx", "sheet_order": ["C"], "sheets": {"C": rows}},
+                             "data/people/staff.xlsx": {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": staff}}},
+                            2026)
+    assert not pairing_problems("- CTR-2377 Redfern IT Services — Aiko Haddad\n- CTR-2300 Thornbury Furniture — Felix Moss",
+                                records)
+    assert pairing_problems("- CTR-2377 Redfern IT Services — Felix Moss\n", records)
