@@ -881,6 +881,10 @@ def column_totals(text: str, year: int | None) -> list[float]:
     return out
 
 
+_DAYS_BEFORE_IT = re.compile(r"(?i)\s*days?['’]?\s+(?:(?:notice|warning)\s+)?(?:before|until|ahead of|prior to|in advance of)\s+"
+                             r"(?:the|this|that|it|these|our|your)\b(?!\s+\d)")
+
+
 def derived(claim: Claim, text: str, written: list[Claim], strays: list[Claim], *, year: int | None,
             now: datetime | None, stated: Stated | None = None) -> bool:
     """Whether an unsupported number is worked out, in one step, from supported values the same sentence
@@ -916,6 +920,10 @@ def derived(claim: Claim, text: str, written: list[Claim], strays: list[Claim], 
         days = [c.value for c in claims_in(text[lo:hi], year=year, kinds=("date",)) if isinstance(c.value, date)]
         if days_between(claim.value, days + ([now.date()] if now is not None else [])):
             return True
+        if now is not None and _DAYS_BEFORE_IT.match(text, claim.end) and any(
+                abs((d - now.date()).days) == claim.value for c in claims_in(text, year=year, kinds=("date",))
+                if isinstance(d := c.value, date)):
+            return True  # "74 days before the change takes effect": from today to the day the text gives it
     if claim.currency and _TOTAL.search(window):
         return _totals(claim.value, claim.text, stated.listed_before(claim), claim.currency) or any(
             abs(abs(float(claim.value)) - t) <= tolerance(claim.text) * 1.0001 for t in column_totals(text, year))

@@ -238,3 +238,17 @@ def test_a_list_item_naming_an_item_and_a_person_pairs_them():
     assert not pairing_problems("- CTR-2377 Redfern IT Services — Aiko Haddad\n- CTR-2300 Thornbury Furniture — Felix Moss",
                                 records)
     assert pairing_problems("- CTR-2377 Redfern IT Services — Felix Moss\n", records)
+
+
+def test_days_before_a_change_dated_elsewhere_are_worked_out_from_today():
+    from datetime import datetime
+
+    from officesim.evaluators.claims import claims_in, derived
+    said = ("Please note that from 1st January 2027 our list prices will go up by 4%.\n\n"
+            "We are letting you know well in advance - {n} days before the change takes effect.")
+    now = datetime(2026, 10, 19, 9, 0)
+    for n, ok in ((74, True), (64, False)):
+        text = said.format(n=n)
+        written = claims_in(text, year=2026, kinds=("number", "date"))
+        c = next(w for w in written if w.kind == "number" and w.value == n)
+        assert derived(c, text, written, [c], year=2026, now=now) is ok
