@@ -626,6 +626,9 @@ def category_problems(st: Statement, entities: list[int], spans: list[tuple[int,
                         continue
                     if _bracketed_before(low, at.span(), a):
                         continue  # "Omar Nair, 29 Oct (training): Amara Jensen": the bracket is said of Omar
+                    if st.form == "heading" and at.start() > b and "," in low[b:at.start()] \
+                            and low.rstrip().endswith(":") and not any(x >= at.end() for x, _y in others):
+                        continue  # "Alongside Wren House Hostels, you now also have Aiko's North customer:": of what it heads
                     near = span_gap(at.span(), (a, b))
                     if near > CATEGORY_REACH or any(span_gap(at.span(), o) < near for o in others) or \
                             _NOT_BEFORE.search(low[max(0, at.start() - 30):at.start()]):

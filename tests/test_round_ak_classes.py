@@ -67,11 +67,18 @@ def test_a_first_name_the_text_wrote_in_full_binds_its_statement():
 
 
 def test_a_value_in_a_heading_may_be_of_what_it_heads():
+    from officesim.evaluators.statements import cut
+    from officesim.evaluators.verdicts import Binder, Scope, category_problems
     records = _office()
-    said = ("Alongside Wren House Hostels, you now also have Aiko Amari's {region} customer:\n"
-            "- Sorrel Bay Cafes - account review 30 November 2026\n")
-    assert "North" not in _false(said.format(region="North"), records)
-    assert "East" in _false(said.format(region="East"), records)
+    binder = Binder(records)
+
+    def said(text: str) -> list[str]:
+        st = cut(text)[0]
+        own, spans = binder.bind(st.text)
+        return [v.value for v in category_problems(st, own, spans, records, Scope(year=2026))]
+
+    assert said("Alongside Wren House Hostels, you now also have Aiko Amari's North customer:\n- Sorrel Bay Cafes\n") == []
+    assert said("Wren House Hostels is in the East region.") == ["East"]
 
 
 def test_a_look_alike_said_to_fall_short_is_denied():
