@@ -87,6 +87,22 @@ _SERVICE = re.compile(r"(?i)\b(?:(?P<short>(?:has|have)\s*(?:n't|not)\s+(?:yet\s
                       r"\s+years?['’]?\s+(?:of\s+)?(?:service|with us|here|at the (?:company|firm))")
 
 
+def _said_of(text: str, m: re.Match, records: Records, hedges: str = r"if|unless|would|will"
+             ) -> tuple[int, str, date, int] | None:
+    """For a mention of years of service: where its sentence starts, whom it is said of, their one start date,
+    and the years it says; None where its clause is a condition or names no one with one start date."""
+    start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+    clause = text[start:m.start()]
+    if re.search(rf"(?i)\b(?:{hedges})\b", clause[-40:]):
+        return None
+    people = _person_before(text, start, clause, records)
+    starts = _start_dates(records, people[0]) if people else []
+    if len(starts) != 1:
+        return None
+    word = m.group("n").lower()
+    return start, people[0], starts[0], int(word) if word.isdigit() else _NUMBER_WORDS[word]
+
+
 def service_problems(text: str, records: Records, today: date | None) -> list[str]:
     """Years of service said of someone that their staff row's start date contradicts ("hasn't yet completed
     the two years' service" of someone who joined in 2016): at today's date, in whole years."""
@@ -94,21 +110,15 @@ def service_problems(text: str, records: Records, today: date | None) -> list[st
         return []
     out = []
     for m in _SERVICE.finditer(text):
-        start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
-        clause = text[start:m.start()]
-        if re.search(r"(?i)\b(?:if|unless|would|will)\b", clause[-40:]):
+        said = _said_of(text, m, records)
+        if said is None:
             continue
-        people = _person_before(text, start, clause, records)
-        starts = _start_dates(records, people[0]) if people else []
-        if len(starts) != 1:
-            continue
-        word = m.group("n").lower()
-        n = int(word) if word.isdigit() else _NUMBER_WORDS[word]
-        years = (today - starts[0]).days / 365.25
+        start, person, joined, n = said
+        years = (today - joined).days / 365.25
         if (m.group("short") and years >= n) or (m.group("long") and years < n):
-            out.append(f"{' '.join(text[start:m.end()].split())[:100]!r} says of {people[0]} "
+            out.append(f"{' '.join(text[start:m.end()].split())[:100]!r} says of {person} "
                        f"{'less' if m.group('short') else 'more'} than {n} years' service, but their row starts "
-                       f"{starts[0].isoformat()}")
+                       f"{joined.isoformat()}")
     return out
 
 
@@ -152,21 +162,15 @@ def anniversary_problems(text: str, records: Records, today: date | None, year: 
                        f"years' service as {said[0].isoformat()}, but their row starts {starts[0].isoformat()}")
     if today is not None:
         for m in [*_ABOUT_YEARS.finditer(text), *_ABOUT_YEARS_AFTER.finditer(text)]:
-            start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
-            clause = text[start:m.start()]
-            if re.search(r"(?i)\b(?:if|unless|would|will|not|n't)\b", clause[-40:]):
+            said = _said_of(text, m, records, r"if|unless|would|will|not|n't")
+            if said is None:
                 continue
-            people = _person_before(text, start, clause, records)
-            starts = _start_dates(records, people[0]) if people else []
-            if len(starts) != 1:
-                continue
-            word = m.group("n").lower()
-            n = int(word) if word.isdigit() else _NUMBER_WORDS[word]
-            years = (today - starts[0]).days / 365.25
+            start, person, joined, n = said
+            years = (today - joined).days / 365.25
             w = m.group("w").lower()
             low, high = ((n - 1, n) if w in ("nearly", "almost", "just under") else
                          (n, n + 1) if w in ("just over", "over", "more than") else (n - 1, n + 1))
             if not (low - 0.05 <= years <= high + 0.05):
-                out.append(f"{' '.join(text[start:m.end()].split())[:100]!r} says {w} {n} years of {people[0]}, "
-                           f"but their row starts {starts[0].isoformat()}")
+                out.append(f"{' '.join(text[start:m.end()].split())[:100]!r} says {w} {n} years of {person}, "
+                           f"but their row starts {joined.isoformat()}")
     return out
