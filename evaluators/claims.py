@@ -439,6 +439,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
     spans: dict[tuple, list[Claim]] = {}
     for claim in written:
         spans.setdefault((claim.start, claim.end), []).append(claim)
+    factors = _multiples(support.texts)  # the task's own multipliers and words, read once per text
+    told = " ".join(str(t or "") for t in support.texts).lower()
     out = []
     for readings in spans.values():  # "11/06/2026" or "10.00" is true when one of its readings is
         if (beside or by_id) and all(c.kind not in kinds for c in readings):
@@ -450,7 +452,7 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
                 continue  # a count beside the facts is read only against the gold's count in its place
         if support.texts and any(_task_limit(c, text, str(support.texts[0]), year) for c in readings):
             continue  # "with the lower £30,000 threshold": the limit the task itself sets
-        if support.texts and any(_task_multiple(c, text, support.texts, written) for c in readings):
+        if factors and any(_task_multiple(c, text, factors, written) for c in readings):
             continue  # "exceed 150% of the annual value", "(1.5x would be £68,250.00)": the task's own rule
         if sources is not None and any(_unbound(c, text, [*sources, *support.elsewhere], support.expected, year)
                                        and not (c.kind == "number" and derived(c, text, written, [], year=year, now=now))
@@ -463,7 +465,7 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
             continue
         if now is not None and support.texts and any(_window_end(c, now, str(support.texts[0])) for c in readings):
             continue
-        if now is not None and support.texts and any(_named_weekday(c, text, now, support.texts) for c in readings):
+        if now is not None and told and any(_named_weekday(c, text, now, told) for c in readings):
             continue  # "Friday's payment run (20 November)": the date of the weekday the task names
         if any(_days_from(c, text, year) for c in readings):
             continue
@@ -623,14 +625,11 @@ def _multiples(texts: Iterable[Any]) -> set[float]:
     return out - {0.0, 1.0}
 
 
-def _task_multiple(claim: Claim, text: str, texts: Iterable[Any], written: list[Claim]) -> bool:
-    """Whether a number is the task's multiplier as a percentage ("150%" for "one and a half times"), or an
-    amount that multiplier makes of an amount in the same line ("annual value £45,500.00 … (1.5x would be
-    £68,250.00)")."""
-    if claim.kind != "number":
-        return False
-    factors = _multiples(texts)
-    if not factors:
+def _task_multiple(claim: Claim, text: str, factors: set[float], written: list[Claim]) -> bool:
+    """Whether a number is one of the task's multipliers (``_multiples``) as a percentage ("150%" for "one and a
+    half times"), or an amount that multiplier makes of an amount in the same line ("annual value £45,500.00 …
+    (1.5x would be £68,250.00)")."""
+    if claim.kind != "number" or not factors:
         return False
     if not claim.currency and re.match(r"\s*(?:%|per ?cent)", text[claim.end:claim.end + 9], re.I):
         return any(abs(float(claim.value) - 100 * f) < 0.01 for f in factors)
@@ -881,8 +880,9 @@ def column_totals(text: str, year: int | None) -> list[float]:
     return out
 
 
-_DAYS_BEFORE_IT = re.compile(r"(?i)\s*days?['’]?\s+(?:(?:notice|warning)\s+)?(?:before|until|ahead of|prior to|in advance of)\s+"
-                             r"(?:the|this|that|it|these|our|your)\b(?!\s+\d)")
+# "before the change takes effect": an event the text dates elsewhere, not a date written right after
+BEFORE_IT = r"(?:before|until|ahead of|prior to|in advance of)\s+(?:the|this|that|it|these|our|your)\b(?!\s+\d)"
+_DAYS_BEFORE_IT = re.compile(r"(?i)\s*days?['’]?\s+(?:(?:notice|warning)\s+)?" + BEFORE_IT)
 
 
 def derived(claim: Claim, text: str, written: list[Claim], strays: list[Claim], *, year: int | None,
@@ -1141,15 +1141,14 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _WEEKDAY_BEFORE = re.compile(r"(?i)\b(" + "|".join(_WEEKDAYS) + r")(?:['’]s)?\b[^.\n()]{0,30}?[(,:–—-]?\s*(?:on\s+)?$")
 
 
-def _named_weekday(claim: Claim, text: str, now: datetime, texts: Iterable[Any]) -> bool:
-    """Whether a date is the date of the weekday written right before it, which the task's words name, within
-    a week of today ("so it will not go into Friday's payment run (20 November)")."""
+def _named_weekday(claim: Claim, text: str, now: datetime, told: str) -> bool:
+    """Whether a date is the date of the weekday written right before it, which the task's words (``told``, in
+    lower case) name, within a week of today ("so it will not go into Friday's payment run (20 November)")."""
     if claim.kind != "date" or not isinstance(claim.value, date):
         return False
     m = _WEEKDAY_BEFORE.search(text, max(0, claim.start - 45), claim.start)
     if m is None or _WEEKDAYS.index(m.group(1).lower()) != claim.value.weekday():
         return False
-    told = " ".join(str(t or "") for t in texts).lower()
     return m.group(1).lower() in told and abs((claim.value - now.date()).days) <= 7
 
 

@@ -17,7 +17,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Iterable
 
-from officesim.evaluators.claims import MAX_CLAIMS, _sentence_at, claims_in
+from officesim.evaluators.claims import BEFORE_IT, MAX_CLAIMS, _sentence_at, claims_in
 from officesim.evaluators.records import Records
 from officesim.evaluators.statements import about_others
 from officesim.evaluators.text import NUMBER_WORDS
@@ -44,7 +44,7 @@ _SUMMED = re.compile(r"(?i)(?:\s+(?:late|overdue|early|of\s+delay))?\s*(?:in tot
 _BEFORE_A_DAY = re.compile(r"(?i)\s+(?:before|ahead of|prior to|in advance of)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?"
                            r"(?:the\s+)?\d")
 # "74 days before the change takes effect": from today to a day the text gives elsewhere
-_BEFORE_IT = re.compile(r"(?i)\s+(?:before|ahead of|prior to|in advance of|until)\s+(?:the|this|that|it|these|our|your)\b(?!\s+\d)")
+_BEFORE_IT = re.compile(r"(?i)\s+" + BEFORE_IT)
 _COUNT_RANGE = re.compile(r"(?i)\b\d{1,3}\s*(?:to|-|–|—|or)\s*$")
 _LIST_LINE = re.compile(r"[ \t]*(?:[-*•–]|\d{1,2}[.)])\s+\S")
 MAX_DATES = 12  # dates of one row, and of a text's window, paired with one another

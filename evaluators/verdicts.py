@@ -280,6 +280,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         if values > MAX_CLAIMS:  # past what any person writes: the rest is left unread, in linear time
             reading.unread += [s.text[:200] for s in statements[i:]]
             break
+        under_items = items_under(statements, i) if st.form == "heading" else []
         own, spans = binder.bind(st.text)
         if not own and any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", st.text) for w in short):
             # "Idris is copied here" after "Idris Berg, one of our Regional Sales Managers, …": Idris Berg
@@ -328,7 +329,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
                         for c in same_words]
             if st.form == "heading" and not any(v is not None and v.verdict == "true" for v in verdicts):
                 # "you now also have Aiko's North customer:" over "- Sorrel Bay Cafes …": said of what it heads
-                under = [e for it in items_under(statements, i)[:LINES_UNDER] for e in binder.bind(it.text)[0]]
+                under = [e for it in under_items[:LINES_UNDER] for e in binder.bind(it.text)[0]]
                 again = [_judge(c, st, under, records, scope, all_numbers, all_dates, _antecedent(statements, i),
                                 columns, sole) for c in same_words] if under else []
                 verdicts = [v for v in again if v is not None and v.verdict == "true"][:1] or verdicts
@@ -344,7 +345,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
         reading.verdicts += days_problems(st, entities, records, scope, all_dates)
         reading.verdicts += weeks_left_problems(st, scope)
         # "It has three contracts, all of them with suppliers:" over three items: the count of the list it heads
-        heads = len(items_under(statements, i)) if st.form == "heading" else 0
+        heads = len(under_items)
         reading.verdicts += [Verdict(st.text, said, "count", "false", why) for said, why in count_problems(
             st.text, records, scope.work, scope.year, statements[i - 1].text if i else "",
             [*(name_key(full) for word, full in short.items() if word in st.text),

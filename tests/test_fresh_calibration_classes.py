@@ -20,31 +20,27 @@ from officesim.evaluators.claims import (
 )
 from officesim.evaluators.facts import REFERENCE_NOW, dates_in, weekday_conflicts
 from officesim.evaluators.statements import cut
-from officesim.evaluators.verdicts import _count_problem, listed_counts
+from officesim.evaluators.verdicts import listed_counts
+from tests._headings import heading_verdicts
 
 NOW = datetime(2026, 12, 7, 9)
-
-
-def _heading_verdicts(text: str) -> list:
-    statements = cut(text)
-    return [v for i, s in enumerate(statements) if s.form == "heading" and (v := _count_problem(s, statements, i))]
 
 
 def test_a_tables_header_row_is_not_counted_as_an_item():
     table = ("Two contracts reach their notice deadline. In deadline order:\n\n"
              "Ref | Party | Notice by\nCTR-2300 | Cobalt Software | 2027-01-29\nCTR-2468 | Kite Field | 2027-01-30\n")
-    assert _heading_verdicts(table) == []
+    assert heading_verdicts(table) == []
     markdown = table.replace("Ref | Party | Notice by\n", "| Ref | Party | Notice by |\n|---|---|---|\n")
-    assert _heading_verdicts(markdown) == []
+    assert heading_verdicts(markdown) == []
     three = table.replace("Two contracts", "Three contracts")
-    assert [v.why for v in _heading_verdicts(three)] == ["counts 3 contracts, but 2 are listed under it"]
+    assert [v.why for v in heading_verdicts(three)] == ["counts 3 contracts, but 2 are listed under it"]
 
 
 def test_a_heading_with_several_counts_is_false_only_when_none_fits():
     note = ("In deadline order (two in all; three deadlines, Vantage, Ironvale and Elmstead, already passed and "
             "are left out):\n- CTR-1: 29 January\n- CTR-2: 30 January\n")
-    assert _heading_verdicts(note) == []
-    assert _heading_verdicts(note.replace("two in all", "four in all")) != []
+    assert heading_verdicts(note) == []
+    assert heading_verdicts(note.replace("two in all", "four in all")) != []
 
 
 def test_a_lists_parts_are_counted_only_when_each_is_a_name():

@@ -9,18 +9,14 @@ from officesim.evaluators.records import build_records
 from officesim.evaluators.statements import cut
 from officesim.evaluators.superlatives import Ranked, superlative_problems
 from officesim.evaluators.task_sets import ItemSet, paid_claim_problems, set_count_problems
-from officesim.evaluators.verdicts import Scope, _count_problem, read
+from officesim.evaluators.verdicts import Scope, read
+from tests._headings import heading_verdicts
 
 NOW = datetime(2026, 11, 17, 9, 0)
 
 
 def _book(*sheets: tuple[str, list[list]]) -> dict:
     return {"kind": "xlsx", "sheet_order": [n for n, _r in sheets], "sheets": dict(sheets)}
-
-
-def _heading_verdicts(text: str):
-    statements = cut(text)
-    return [v for i, s in enumerate(statements) if s.form == "heading" and (v := _count_problem(s, statements, i))]
 
 
 # ---- a heading's count over a table that breaks it down -------------------------------------------------------
@@ -31,26 +27,26 @@ _BY_OWNER = ("After the 10 November meeting there are {n} open actions:\n\n| Own
 
 
 def test_a_count_over_a_table_whose_column_ends_with_its_noun():
-    assert _heading_verdicts(_BY_OWNER.format(n=6)) == []
-    assert _heading_verdicts(_BY_OWNER.format(n=7)) != []
+    assert heading_verdicts(_BY_OWNER.format(n=6)) == []
+    assert heading_verdicts(_BY_OWNER.format(n=7)) != []
 
 
 def test_a_count_over_items_is_the_number_of_identifiers_they_name():
     listed = "There are {n} open actions:\n- Nadia Lin: A144, A149\n- Zoe Novak: A140, A148\n- Aiko Amari: A142\n"
-    assert _heading_verdicts(listed.format(n=5)) == []
-    assert _heading_verdicts(listed.format(n=4)) != []
+    assert heading_verdicts(listed.format(n=5)) == []
+    assert heading_verdicts(listed.format(n=4)) != []
 
 
 # ---- the whole a heading's part is taken from -----------------------------------------------------------------
 
 def test_the_whole_before_a_part_is_not_the_count_of_the_list():
     text = "Of your 14 customers, only one has placed no order since 12 October:\n- Ember Valley Farms\n"
-    assert _heading_verdicts(text) == []
-    assert _heading_verdicts("Your 14 customers have placed no order since 12 October:\n- Ember Valley Farms\n") != []
+    assert heading_verdicts(text) == []
+    assert heading_verdicts("Your 14 customers have placed no order since 12 October:\n- Ember Valley Farms\n") != []
     parts = ("Of the 15 actions raised, 9 have been recorded as done, leaving {n} open:\n- A140\n- A142\n- A144\n"
              "- A147\n- A148\n- A149\n")
-    assert _heading_verdicts(parts.format(n=6)) == []
-    assert _heading_verdicts(parts.format(n=5)) != []
+    assert heading_verdicts(parts.format(n=6)) == []
+    assert heading_verdicts(parts.format(n=5)) != []
 
 
 def test_a_whole_split_into_parts_one_of_which_is_the_tasks_set():
@@ -177,8 +173,8 @@ def test_a_date_before_a_sentence_is_no_count_of_what_it_says_was_done():
 def test_a_count_of_an_earlier_sentence_is_not_of_the_list_the_last_one_names():
     text = ("All {n} price letters went out today, each copying the account executive. The following customers are "
             "on fixed-term agreements, so they did not get a letter:\n- Cedar Row Hotels\n- Dovetail Joinery\n")
-    assert _heading_verdicts(text.format(n="twelve")) == []
-    assert _heading_verdicts("Here are the three customers on fixed-term agreements:\n- Cedar Row Hotels\n"
+    assert heading_verdicts(text.format(n="twelve")) == []
+    assert heading_verdicts("Here are the three customers on fixed-term agreements:\n- Cedar Row Hotels\n"
                              "- Dovetail Joinery\n") != []
 
 

@@ -346,12 +346,7 @@ def test_an_item_said_raised_by_someone_else_is_false():
 
 
 def test_a_heading_that_hands_the_reader_their_part_counts_what_follows():
-    from officesim.evaluators.statements import cut
-    from officesim.evaluators.verdicts import _count_problem
-
-    def verdicts(text: str) -> list:
-        statements = cut(text)
-        return [v for i, s in enumerate(statements) if s.form == "heading" and (v := _count_problem(s, statements, i))]
+    from tests._headings import heading_verdicts as verdicts
 
     part = ("Dmitri's six customers have been split three ways: three to you, two to Mei and one to Ines. Yours:\n"
             "- Kite Field Sports\n- Oakmere Libraries\n- Wren House Hostels\n")

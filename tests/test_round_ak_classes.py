@@ -4,6 +4,7 @@ twin. Pure functions over small texts, tables and records."""
 from __future__ import annotations
 
 from officesim.evaluators.actions import action_claims
+from tests._headings import heading_verdicts
 
 
 def test_a_verb_whose_object_is_nothing_claims_no_action():
@@ -15,19 +16,12 @@ def test_a_verb_whose_object_is_nothing_claims_no_action():
     assert [c.stem for c in action_claims("I've updated No. 4 in the tracker.")] == ["record"]
 
 
-def _heading_counts(text: str) -> list:
-    from officesim.evaluators.statements import cut
-    from officesim.evaluators.verdicts import _count_problem
-    statements = cut(text)
-    return [v for i, s in enumerate(statements) if s.form == "heading" and (v := _count_problem(s, statements, i))]
-
-
 def test_all_the_records_gone_through_are_not_what_the_list_holds():
     items = ("1. CTR-2321 Kestrel Paper Co, notice by 2026-11-02\n2. CTR-2377 Redfern IT Services, notice by 2027-01-30\n"
              "3. CTR-2300 Thornbury Furniture, notice by 2027-03-31\n")
-    assert not _heading_counts("I compared the renewal clause in all 26 signed contracts against the register, and "
+    assert not heading_verdicts("I compared the renewal clause in all 26 signed contracts against the register, and "
                                "they agree, so the list is:\n" + items)
-    assert _heading_counts("All 4 contracts that renew automatically are:\n" + items)
+    assert heading_verdicts("All 4 contracts that renew automatically are:\n" + items)
 
 
 def _false(text: str, records, **kw) -> list[str]:
@@ -94,12 +88,12 @@ def test_a_look_alike_said_to_fall_short_is_denied():
 
 
 def test_the_tasks_multiplier_as_a_percentage_or_of_a_lines_amount_is_its_rule():
-    from officesim.evaluators.claims import _task_multiple, claims_in
+    from officesim.evaluators.claims import _multiples, _task_multiple, claims_in
     task = ["Which suppliers invoiced us more than one and a half times their contract's annual value this year?"]
     text = ("- Bramble (CTR-2307): annual value £45,500.00, invoiced £78,932.01 (1.5x would be £68,250.00)\n"
             "These exceed 150% of the annual value, one by 160%; 1.5x would be £69,250.00.")
     written = claims_in(text, year=2026, kinds=("number",))
-    judged = {c.text: _task_multiple(c, text, task, written) for c in written}
+    judged = {c.text: _task_multiple(c, text, _multiples(task), written) for c in written}
     assert judged["£68,250.00"] and judged["150"]
     assert not judged["160"] and not judged["£69,250.00"] and not judged["£78,932.01"]
 
@@ -168,7 +162,7 @@ def test_the_date_of_a_weekday_the_task_names_is_given():
 
     from officesim.evaluators.claims import _named_weekday, claims_in
     now = datetime(2026, 11, 17, 9, 0)  # a Tuesday
-    task = ["Before Friday's payment run, please check every unpaid supplier invoice."]
+    task = "before friday's payment run, please check every unpaid supplier invoice."
     for said, ok in (("so it will not go into Friday's payment run (20 November).", True),
                      ("so it will not go into Friday's payment run (21 November).", False),
                      ("so it will not go into Friday's payment run (27 November).", False)):
