@@ -439,7 +439,7 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
     spans: dict[tuple, list[Claim]] = {}
     for claim in written:
         spans.setdefault((claim.start, claim.end), []).append(claim)
-    factors = _multiples(support.texts)  # the task's own multipliers and words, read once per text
+    factors = multiples_of(support.texts)  # the task's own multipliers and words, read once per text
     told = " ".join(str(t or "") for t in support.texts).lower()
     out = []
     for readings in spans.values():  # "11/06/2026" or "10.00" is true when one of its readings is
@@ -612,21 +612,25 @@ _MULTIPLE_WORDS = {"one and a half": 1.5, "twice": 2.0, "double": 2.0, "two": 2.
                    "four": 4.0, "five": 5.0}
 
 
-def _multiples(texts: Iterable[Any]) -> set[float]:
+def multiple_phrases(text: str) -> list[tuple[re.Match, float]]:
+    """Each multiple a text sets ("more than one and a half times … annual value", "2x"), with its value."""
+    out = []
+    for m in _MULTIPLE.finditer(str(text or "")):
+        if m.group("n"):
+            out.append((m, float(m.group("n"))))
+        elif m.group("w") and (m.group(0).lower().endswith("times") or m.group("w").lower() in ("twice", "double")
+                               or "half" in m.group("w").lower()):
+            out.append((m, _MULTIPLE_WORDS[m.group("w").lower()]))
+    return out
+
+
+def multiples_of(texts: Iterable[Any]) -> set[float]:
     """The multipliers a task's words set as a rule ("more than one and a half times … annual value", "2x")."""
-    out = set()
-    for t in texts:
-        for m in _MULTIPLE.finditer(str(t or "")):
-            if m.group("n"):
-                out.add(float(m.group("n")))
-            elif m.group("w") and (m.group(0).lower().endswith("times") or m.group("w").lower() in ("twice", "double")
-                                   or "half" in m.group("w").lower()):
-                out.add(_MULTIPLE_WORDS[m.group("w").lower()])
-    return out - {0.0, 1.0}
+    return {v for t in texts for _m, v in multiple_phrases(str(t or ""))} - {0.0, 1.0}
 
 
 def _task_multiple(claim: Claim, text: str, factors: set[float], written: list[Claim]) -> bool:
-    """Whether a number is one of the task's multipliers (``_multiples``) as a percentage ("150%" for "one and a
+    """Whether a number is one of the task's multipliers (``multiples_of``) as a percentage ("150%" for "one and a
     half times"), or an amount that multiplier makes of an amount in the same line ("annual value £45,500.00 …
     (1.5x would be £68,250.00)")."""
     if claim.kind != "number" or not factors:
@@ -990,6 +994,9 @@ def office_sources(files: dict[str, dict], year: int | None) -> list[tuple[Claim
             lines = document_text(entry).splitlines()
             if len(lines) <= SHORT_DOCUMENT:  # a credit note's "Amount credited: £463.04" is CN-SC-2611-045's
                 own = [c for c in claims_in("\n".join(lines[:6]), year=year, kinds=("id",))]
+                # and the day a dated title gives ("Key accounts weekly — minutes of 29 September 2026"): "A129
+                # moved to you at the 29 September meeting" cites the minutes' line "A129: moves from Asha Kovac"
+                own += [c for c in claims_in(lines[0] if lines else "", year=year, kinds=("date",))][:1]
                 for line in lines:
                     if any(ch.isdigit() or ch == "@" for ch in line):
                         unit(line, own=[c for c in own if c.text not in line])

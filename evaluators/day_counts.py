@@ -24,7 +24,7 @@ from officesim.evaluators.text import NUMBER_WORDS
 
 DAY_SPAN = re.compile(r"(?i)(?<![\w.,£$€/:-])(?P<n>\d{1,3}|" + "|".join(NUMBER_WORDS) + r")\s+"
                    r"(?P<kind>calendar\s+|working\s+|business\s+)?days?(?:'|’|'s|’s)?(?![\w-])")
-_BOUND = re.compile(r"(?i)\b(?:more than|less than|fewer than|at least|at most|within|inside|inside of|outside|up to|under|over|no more than|"
+_BOUND = re.compile(r"(?i)\b(?:more than|less than|(?:worse|longer|later|shorter|greater|bigger) than|beyond|fewer than|at least|at most|within|inside|inside of|outside|up to|under|over|no more than|"
                     r"no less than|not more than|maximum|minimum|min\.?|max\.?|about|around|roughly|approximately|"
                     r"nearly|almost|some|every|each|per|another|extra|further|first|last|next|other)\s+$")
 _RULE = re.compile(r"(?i)\b(?:polic(?:y|ies)|rules?|window|limit|allow\w*|must|need\w*|requires?|required|terms?|"
@@ -57,6 +57,12 @@ def _weekdays(a: date, b: date) -> int:
     if (b - a).days > 3_000:
         return -1
     return sum(1 for k in range((b - a).days + 1) if (a + timedelta(days=k)).weekday() < 5)
+
+
+# how many of the items had a count ("4 were 9 days late", "two of them were paid 8 days late")
+_SOME_WERE = re.compile(r"(?i)(?:^|[\s(,;:-])(?:\d{1,3}|" + "|".join(NUMBER_WORDS) + r"|both|all|most|some|several|the rest|"
+                        r"the others?)(?:\s+of\s+(?:them|these|those))?(?:\s+[a-z]+){0,1}\s+(?:were|was|are|had been|have been)"
+                        r"\s+(?:(?:paid|delivered|settled|sent|filed|closed|received|all|each)\s+){0,2}$")
 
 
 def _dates(values: Iterable[object]) -> list[date]:
@@ -121,6 +127,9 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         clause = _clause_of(sentence, m.start() - lo)
         if _RULE.search(clause):
             continue
+        if _SOME_WERE.search(text, max(lo, m.start() - 40), m.start()) and \
+                not [k for k in records.keys_in(sentence) if k.startswith("#")]:
+            continue  # "4 were 9 days late and 4 were 8 days late": a breakdown of items it does not name
         start = lo
         line_at = text.rfind("\n", 0, m.start()) + 1
         line_end = text.find("\n", m.start())

@@ -44,11 +44,21 @@ def quoted_text(body: Any) -> str:
 
 
 def date_ranges(text: str, year: int | None) -> list[tuple[date, date, int, int]]:
-    """Each range of days ``text`` writes (first day, last day, where it starts and ends)."""
-    dates = sorted((c for c in claims_in(text, year=year, kinds=("date",)) if isinstance(c.value, date)),
-                   key=lambda c: c.start)
-    return [(a.value, b.value, a.start, b.end) for a, b in zip(dates, dates[1:])
-            if a.value < b.value and _GAP.fullmatch(text[a.end:b.start])]
+    """Each range of days ``text`` writes (first day, last day, where it starts and ends). A numeric date that
+    reads both ways ("07/12/2026") gives its ranges in one order at both ends (7–9 December, or 12 July–12
+    September), never one end read day-first and the other month-first."""
+    spans: dict[tuple[int, int], list[date]] = {}
+    for c in claims_in(text, year=year, kinds=("date",)):
+        if isinstance(c.value, date):
+            spans.setdefault((c.start, c.end), []).append(c.value)
+    ends = sorted(spans.items())
+    out = []
+    for ((a_lo, a_hi), firsts), ((b_lo, b_hi), lasts) in zip(ends, ends[1:]):
+        if not _GAP.fullmatch(text[a_hi:b_lo]):
+            continue
+        pairs = list(zip(firsts, lasts)) if len(firsts) == len(lasts) else [(x, y) for x in firsts for y in lasts]
+        out += [(x, y, a_lo, b_hi) for x, y in pairs if x < y]
+    return out
 
 
 def restated_range_problems(own: str, quoted: str, year: int | None) -> list[str]:
@@ -65,8 +75,9 @@ def restated_range_problems(own: str, quoted: str, year: int | None) -> list[str
         if not (_ADDRESSED.search(own[start:end]) or _DECIDED.match(own[start:lo].lstrip(" \n-—–:,")))\
                 or _PART.search(own[start:end]):
             continue  # not of the reader's own request, or a part of it said as a part ("only 10-11 November")
-        if any((first, last) == (a, b) for a, b, _l, _h in asked):
-            continue
+        readings = {(x, y) for x, y, l2, h2 in given if (l2, h2) == (lo, hi)}
+        if any((a, b) in readings for a, b, _l, _h in asked):
+            continue  # one reading of the range is the message's
         for a, b, _l, _h in asked:
             if (first == a) != (last == b) and not any((x, y) == (a, b) for x, y, _l, _h in given):
                 out.append(f"{own[lo:hi]!r} restates the range of the message it answers as {first:%d %B}–{last:%d %B}, "

@@ -1174,6 +1174,21 @@ def own_phone_problems(text: str, user: str, records: Records) -> list[str]:
     return out
 
 
+def _sentence_of_span(text: str, at: int) -> str:
+    found = _sentence_at(text, at)
+    return found[2] if found else text[max(0, at - 60):at + 30]
+
+
+def _record_dated(sentence: str, day: date, records: Records) -> bool:
+    """Whether an item the sentence names by identifier has that day among its values."""
+    for key in records.keys_in(sentence):
+        if key.startswith("#"):
+            for i in records.by_key.get(key, ())[:GENERIC]:
+                if any(c.value == day for _l, c in records.entities[i].values("date")):
+                    return True
+    return False
+
+
 def _sentence_of(text: str, at: int) -> str:
     found = _sentence_at(text, at)
     return " ".join((found[2] if found else text[max(0, at - 60):at + 30]).split())[:90]
@@ -1187,9 +1202,13 @@ _YOUR_MESSAGE = re.compile(r"(?i)\byour\s+(?:(?:last|latest|earlier|first|recent
                            r"\s+(?:of|on|from|dated|sent on)\s+$")
 
 
-def your_message_day_problems(body: str, to: tuple[str, ...], state: EvalState) -> list[str]:
+def your_message_day_problems(body: str, to: tuple[str, ...], state: EvalState,
+                              records: Records | None = None) -> list[str]:
     """A day given to a message of the one a mail is written to ("your correction on Thursday 3
-    December") on which the office holds no message from them, though it holds some."""
+    December") on which the office holds no message from them, though it holds some. A day a record the
+    sentence names gives is the record's ("your earlier request reached us on 20 November 2026, and the £360.00
+    … from order SO-72559 was refunded", where the refunds log's row of SO-72559 was requested on 20 November):
+    a request made before the mails the office holds."""
     if len(to) != 1:
         return []
     days = {d for e in (state.before or {}).values() if e.get("kind") == "eml"
@@ -1199,6 +1218,8 @@ def your_message_day_problems(body: str, to: tuple[str, ...], state: EvalState) 
     out = []
     for c in claims_in(body, year=state.year, kinds=("date",)):
         if isinstance(c.value, date) and _YOUR_MESSAGE.search(body[max(0, c.start - 60):c.start]) and c.value not in days:
+            if records is not None and _record_dated(_sentence_of_span(body, c.start), c.value, records):
+                continue
             out.append(f"{_sentence_of(body, c.start)!r} dates a message of {to[0]} {c.text}, but none of theirs is of that day "
                        f"({', '.join(d.isoformat() for d in sorted(days)[-3:])})")
     return out
@@ -2424,7 +2445,7 @@ def written_truth(state: EvalState) -> Truth:
             truth.false += [f"{place.where}: {w}" for w in notice_problems(place.body, place.quoted, list(place.answered),
                                                                             state.year)]
         if place.to is not None:
-            truth.false += [f"{place.where}: {w}" for w in your_message_day_problems(place.body, place.to, state)]
+            truth.false += [f"{place.where}: {w}" for w in your_message_day_problems(place.body, place.to, state, records)]
             truth.false += [f"{place.where}: {w}" for w in addressee_away_problems(place.body, place.to, records, state.year)]
             truth.false += [f"{place.where}: {w}" for w in addressee_category_problems(place.body, place.to, records)]
             truth.false += [f"{place.where}: {w}" for w in invited_problems(place.body, place.to, state, records)]

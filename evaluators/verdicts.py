@@ -30,7 +30,7 @@ from functools import lru_cache
 from datetime import date, datetime, timedelta
 from typing import Any, Callable, Iterable
 
-from officesim.evaluators.claims import (MAX_CLAIMS, SET_ASIDE, Claim, _sentence_at, bounded_lines, claims_in, column_totals,
+from officesim.evaluators.claims import (MAX_CLAIMS, multiples_of, multiple_phrases, SET_ASIDE, Claim, _sentence_at, bounded_lines, claims_in, column_totals,
                                          same_claim, scaled_by_words)
 from itertools import combinations
 
@@ -413,6 +413,7 @@ def read(text: str, records: Records, scope: Scope, *, subject: str = "",
     reading.verdicts += odd_item_problems(text, statements, records)
     reading.verdicts += _shares(text, statements, binder, records, scope)
     reading.verdicts += times_problems(text, scope.year)
+    reading.verdicts += rule_multiple_problems(text, records, scope)
     reading.verdicts += bracketed_amount_problems(text, records)
     reading.verdicts += _invented(text, records, scope)
     reading.verdicts += _hedges(text, scope.year)
@@ -2273,6 +2274,8 @@ def _gap_words(c: Claim, st: Statement) -> set[str]:
     return words
 
 
+_BOUND_BEFORE = re.compile(r"(?i)\b(?:since|after|before|until|till|prior to|no later than|earlier than|later than)\s+"
+                           r"(?:the\s+)?$")
 _PAIRED = re.compile(r"(?i)\s*(?:against|vs\.?|versus|compared (?:with|to))\s+(?:a |an |the |its |their )?[£$€]?\s?\d")
 
 
@@ -2283,6 +2286,8 @@ def _wrong_label(c: Claim, st: Statement, own: list[tuple[str, Claim, int]],
     words = _gap_words(c, st)
     if not words or _PAIRED.match(st.text, c.end):
         return None  # "closest to its contract: £108,894.93 against £101,000": the words are of the pair
+    if _BOUND_BEFORE.search(st.text, max(0, c.start - 20), c.start):
+        return None  # "the 17 actions raised since 8 September": a bound of the label's values, not one of them
     # only another column of an item the value belongs to, or of an item the statement names by its own
     # identifier ("PO-4649 ordered 16 June", the Issued of the invoice that refers to it, where the order's
     # Ordered is 13 June): "Rosa's leave starts on 27 November" is her leave's From, whatever the Start of a
@@ -3328,6 +3333,34 @@ def times_problems(text: str, year: int | None) -> list[Verdict]:
         if not any(y and abs(x / y - n) <= slack for x in amounts for y in amounts if x > y):
             out.append(Verdict(text[lo:hi].strip()[:200], m.group(0).strip(), "number", "false",
                                "is not what one of the amounts it stands beside is of another"))
+    return out
+
+
+_BEYOND = re.compile(r"(?i)\b(?:more than|over|above|exceed(?:s|ed|ing)?|at least|beyond|upwards of)\s+$")
+
+
+def rule_multiple_problems(text: str, records: Records, scope: Scope) -> list[Verdict]:
+    """The task's rule restated with another multiple ("have invoiced us more than two and a half times their
+    contract's annual value" where the task's line is one and a half times). Read only where the sentence names no
+    item and states no amount (a multiple of one item's figures is ``times_problems``'), and only where the task
+    sets a multiple."""
+    factors = multiples_of(scope.texts)
+    if not factors:
+        return []
+    out = []
+    for m, value in multiple_phrases(text):
+        if value in factors or not _BEYOND.search(text, max(0, m.start() - 16), m.start()):
+            continue
+        found = _sentence_at(text, m.start())
+        lo, hi = found[:2] if found else (text.rfind("\n", 0, m.start()) + 1, m.end())
+        sentence = text[lo:hi]
+        if any(_money(c) for c in claims_in(sentence, year=scope.year, kinds=("number",))):
+            continue
+        if records.keys_in(sentence):
+            continue  # "Redfern has been invoiced more than twice its value": one item's multiple, not the rule
+        out.append(Verdict(sentence.strip()[:200], m.group(0).strip(), "number", "false",
+                           "is not the multiple the task sets ("
+                           + " or ".join(f"{f:g}" for f in sorted(factors)) + " times)"))
     return out
 
 

@@ -88,12 +88,12 @@ def test_a_look_alike_said_to_fall_short_is_denied():
 
 
 def test_the_tasks_multiplier_as_a_percentage_or_of_a_lines_amount_is_its_rule():
-    from officesim.evaluators.claims import _multiples, _task_multiple, claims_in
+    from officesim.evaluators.claims import multiples_of, _task_multiple, claims_in
     task = ["Which suppliers invoiced us more than one and a half times their contract's annual value this year?"]
     text = ("- Bramble (CTR-2307): annual value £45,500.00, invoiced £78,932.01 (1.5x would be £68,250.00)\n"
             "These exceed 150% of the annual value, one by 160%; 1.5x would be £69,250.00.")
     written = claims_in(text, year=2026, kinds=("number",))
-    judged = {c.text: _task_multiple(c, text, _multiples(task), written) for c in written}
+    judged = {c.text: _task_multiple(c, text, multiples_of(task), written) for c in written}
     assert judged["£68,250.00"] and judged["150"]
     assert not judged["160"] and not judged["£69,250.00"] and not judged["£78,932.01"]
 

@@ -1,0 +1,113 @@
+"""Classes read since round AL (issue 44): statements fresh blind rounds were graded wrongly on, each beside its
+twin. Pure functions over small texts, tables and records."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+
+def _records():
+    from officesim.evaluators.records import build_records
+    register = [["Contract", "Supplier", "Annual value"],
+                ["CTR-2377", "Redfern IT Services", "45500.00"],
+                ["CTR-2300", "Thornbury Furniture", "63500.00"]]
+    return build_records({"data/contracts.xlsx": {"kind": "xlsx", "sheet_order": ["Register"],
+                                                  "sheets": {"Register": register}}}, 2026)
+
+
+def test_the_tasks_rule_restated_with_another_multiple_is_false():
+    from officesim.evaluators.verdicts import Scope, rule_multiple_problems
+    task = ("Any supplier invoiced more than one and a half times its contract's annual value is over the line.",)
+    scope = Scope(year=2026, now=datetime(2026, 11, 16, 9, 0), texts=task)
+    records = _records()
+    wrong = "These suppliers have invoiced us more than two and a half times their contract's annual value this year:"
+    right = "These suppliers have invoiced us more than one and a half times their contract's annual value this year:"
+    assert [v.value for v in rule_multiple_problems(wrong, records, scope)] == ["two and a half times"]
+    assert not rule_multiple_problems(right, records, scope)
+    # one item's own multiple is not the rule; nor is a multiple when the task sets none
+    assert not rule_multiple_problems("Redfern IT Services has been invoiced more than twice its annual value.",
+                                      records, scope)
+    assert not rule_multiple_problems(wrong, records, Scope(year=2026, texts=("List the suppliers over budget.",)))
+
+
+def test_a_day_a_named_record_gives_may_date_the_readers_earlier_request():
+    from types import SimpleNamespace
+
+    from officesim.evaluators.records import build_records
+    from officesim.evaluators.truth import your_message_day_problems
+    log = [["Order", "Customer", "Requested", "Refunded", "Amount"],
+           ["SO-72559", "Rowan Park Gyms", "2026-11-20", "2026-11-24", "360.00"]]
+    records = build_records({"data/refunds.xlsx": {"kind": "xlsx", "sheet_order": ["Log"], "sheets": {"Log": log}}}, 2026)
+    to = ("jude.volkov@rowanparkgyms.test",)
+    state = SimpleNamespace(year=2026, before={"m": {"kind": "eml", "from": to[0], "date": "2026-12-02T10:49:00"}})
+    said = "We already processed this return: your earlier request reached us on {} 2026, and the £360.00 for order SO-72559 was refunded."
+    assert not your_message_day_problems(said.format("20 November"), to, state, records)
+    assert your_message_day_problems(said.format("21 November"), to, state, records)
+
+
+def test_the_day_of_dated_minutes_is_a_fact_of_each_of_their_lines():
+    from officesim.evaluators.claims import Support, office_sources, stray_claims
+
+    minutes = ("Key accounts weekly — minutes of 29 September 2026\nOpen actions reviewed:\n"
+               "A129: moves from Asha Kovac to Dmitri Mensah.\n"
+               "A134 Dmitri Mensah — call Gull Point Marinas about their late payment — due 13 October 2026\n")
+    earlier = "Key accounts weekly — minutes of 22 September 2026\nA129 Asha Kovac — renewal proposal — due 22 September 2026\n"
+    office = {"m29.docx": {"kind": "docx", "paragraphs": minutes.splitlines()},
+              "m22.docx": {"kind": "docx", "paragraphs": earlier.splitlines()}}
+    sources = office_sources(office, 2026)
+    support = Support(expected=["A134", "2026-10-13"], texts=["Chase the overdue actions.", "A134 - due 13/10/2026"])
+
+    def dates(text: str) -> list[str]:
+        return [c.text for c in stray_claims(text, support, year=2026, now=None, directory=None, sources=sources)
+                if c.kind == "date"]
+
+    base = "2. A134 - call Gull Point Marinas - due 13/10/2026\n"
+    assert dates("1. A129 - the renewal proposal (moved over to you from Asha at the 29 September meeting)\n" + base) == []
+    assert dates("1. A129 - the renewal proposal (moved over to you from Asha at the 6 October meeting)\n" + base) \
+        == ["6 October"]
+
+
+def test_a_date_after_since_or_before_bounds_a_column_it_is_not_one_of_its_values():
+    from officesim.evaluators.records import build_records
+    from officesim.evaluators.verdicts import Scope, read
+    office = {"data/orders.xlsx": {"kind": "xlsx", "sheet_order": ["Orders"], "sheets": {"Orders": [
+        ["PO", "Ordered", "Promised"], ["PO-4851", datetime(2026, 11, 9), datetime(2026, 11, 23)]]}}}
+    records = build_records(office, 2026)
+
+    def false(text: str) -> list[str]:
+        scope = Scope(now=datetime(2026, 11, 30, 9, 0), year=2026)
+        return [v.value.rstrip(".") for v in read(text, records, scope).verdicts if v.verdict == "false"]
+
+    assert false("Of the orders placed before 23 November, PO-4851 is still open.") == []
+    assert false("PO-4851 was ordered on 23 November.") == ["23 November"]
+
+
+def test_a_numeric_range_is_read_in_one_order_at_both_ends():
+    from officesim.evaluators.replies import date_ranges, restated_range_problems
+    quoted = "Could I take annual leave from 7 to 9 December?"
+    assert {(a.isoformat(), b.isoformat()) for a, b, _l, _h in date_ranges("07/12/2026 to 09/12/2026", 2026)} \
+        == {("2026-12-07", "2026-12-09"), ("2026-07-12", "2026-09-12")}
+    assert not restated_range_problems("Approved: your leave from 07/12/2026 to 09/12/2026 is in the sheet.", quoted, 2026)
+    assert restated_range_problems("Approved: your leave from 07/12/2026 to 10/12/2026 is in the sheet.", quoted, 2026)
+
+
+def test_a_breakdown_of_day_counts_over_items_it_does_not_name_is_not_one_items_span():
+    from datetime import date
+
+    from officesim.evaluators.day_counts import day_count_problems
+    from officesim.evaluators.records import build_records
+    ledger = [["Invoice", "Supplier", "Due", "Paid"],
+              ["PC-2607-0101", "Pinecrest Catering", datetime(2026, 7, 1), datetime(2026, 7, 10)],
+              ["SC-2608-0120", "Saltmarsh Cleaning", datetime(2026, 8, 3), datetime(2026, 8, 11)]]
+    staff = [["Name", "Email", "Started", "Reviewed"],
+             ["Anton Hart", "anton.hart@fernhill.test", datetime(2019, 3, 4), datetime(2026, 9, 1)]]
+    records = build_records({"data/ledger.xlsx": {"kind": "xlsx", "sheet_order": ["L"], "sheets": {"L": ledger}},
+                             "data/staff.xlsx": {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": staff}}}, 2026)
+    to = ["anton.hart@fernhill.test"]
+    said = ("The list is attached. Going by the date we actually paid:\n\n- 2 invoices were paid more than a week late\n"
+            "- 1 was {} days late and 1 was 8 days late - nothing worse than 9 days\n"
+            "- Pinecrest Catering and Saltmarsh Cleaning have one each\n")
+    assert not day_count_problems(said.format(9), records, today=date(2026, 10, 5), year=2026, addressed=to)
+    # an item named by its identifier is still read
+    assert day_count_problems("PC-2607-0101 was paid 12 days late.", records, today=date(2026, 10, 5), year=2026)
+    assert not day_count_problems("PC-2607-0101 was paid 9 days late.", records, today=date(2026, 10, 5), year=2026)
