@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime
+from typing import Iterable
 
 from officesim.evaluators.claims import claims_in
 from officesim.evaluators.records import FULL_NAME, Records, name_key
+from officesim.evaluators.text import NUMBER_WORDS
 
 _OFF = re.compile(r"(?i)\b(?:are|is|were|was)\s+(?:already\s+|both\s+|also\s+)*(?:off|on (?:annual )?leave|away|out of "
                   r"(?:the )?office|absent)\s+(?:on|for)\s+")
@@ -23,7 +25,12 @@ MAX_ROWS = 40  # absences of one person read
 _ABSENCE_TABLE = re.compile(r"(?i)leave|absen|holiday|time.?off|pto|vacation|rota|out.?of.?office")
 
 
-def _spans(records: Records, person: str) -> list[tuple[date, date]]:
+_CALLED_OFF = re.compile(r"(?i)^(?:withdrawn|cancell?ed|declined|rejected|refused|revoked)$")
+_NOT_YET = re.compile(r"(?i)^(?:pending|requested|submitted|awaiting.*|draft|tentative|provisional)$")
+
+
+def _rows(records: Records, person: str) -> list[tuple[date, date, tuple[str, ...]]]:
+    """A person's absence rows: each a row of an absence table with one first and one last day, with its states."""
     out = []
     for i in records.by_key.get(person, ())[:MAX_ROWS * 5]:
         if not _ABSENCE_TABLE.search(records.entities[i].collection):
@@ -32,7 +39,58 @@ def _spans(records: Records, person: str) -> list[tuple[date, date]]:
         first = [d for label, d in days if _FIRST_LABEL.search(label)]
         last = [d for label, d in days if _LAST_LABEL.search(label) and not _FIRST_LABEL.search(label)]
         if len(first) == 1 and len(last) == 1 and first[0] <= last[0]:
-            out.append((first[0], last[0]))
+            out.append((first[0], last[0], tuple(v.strip() for _l, v in records.entities[i].states)))
+    return out
+
+
+def _spans(records: Records, person: str, settled: bool = False, called_off: bool = False) -> list[tuple[date, date]]:
+    """A person's absences, but those withdrawn or declined; ``settled``: only those approved (not pending
+    either), the ones that count as "already off"; ``called_off``: those withdrawn or declined too."""
+    return [(a, b) for a, b, states in _rows(records, person)
+            if not any((_CALLED_OFF.match(v) and not called_off) or (settled and _NOT_YET.match(v)) for v in states)]
+
+
+# "Nadia Ito … is on approved annual leave on 8-9 December", "she has a pending leave request for 7 December"
+_HAS_LEAVE = re.compile(r"(?i)\b(?:is|was|are|were|has|had|have)\s+(?:already\s+|also\s+)?(?:on\s+)?(?:a\s+|an\s+|some\s+)?"
+                        r"(?:(?P<state>approved|pending|confirmed|requested|booked|unapproved)\s+)?(?:annual\s+)?"
+                        r"(?:leave|holiday|time off)(?:\s+request(?:ed)?)?\s+(?:on|for|from)\s+")
+_APPROVED = re.compile(r"(?i)^(?:approved|confirmed|booked|authori[sz]ed|agreed)$")
+_PRONOUN = re.compile(r"(?i)(?:^|[\s,;(])(?:she|he|they)\s*$")
+
+
+def leave_state_problems(text: str, records: Records, year: int | None, people: Iterable[str] = ()) -> list[str]:
+    """Leave said of a person on a day, approved or pending ("Nadia Ito … is on approved annual leave on 8-9
+    December", "she has a pending leave request for 7 December"), where none of their absence rows covers the
+    day, or those that cover it are in another state. People with no absence rows are not judged."""
+    people = list(people)
+    out = []
+    for m in _HAS_LEAVE.finditer(text):
+        start = max(text.rfind(". ", 0, m.start()) + 2, text.rfind("\n", 0, m.start()) + 1, 0)
+        subject = text[start:m.start()]
+        if _NOT_READ.search(subject) or re.search(r"(?i)\b(?:no|not|n't)\b", m.group(0)):
+            continue
+        day = [c.value for c in claims_in(text[m.end():m.end() + 40], year=year, kinds=("date",))
+               if isinstance(c.value, date)][:1]
+        if not day:
+            continue
+        named = _named(subject, people, records)
+        if not named and _PRONOUN.search(subject):
+            before = list(FULL_NAME.finditer(text, max(0, m.start() - 200), m.start()))
+            named = [(before[-1].group(0), name_key(before[-1].group(0)))] if before else []
+        for shown, key in named[-1:]:  # the one nearest the verb is its subject ("Rosa's leave: Nadia Ito, who …, is")
+            rows = _rows(records, key)
+            if not rows:
+                continue
+            cover = [states for a, b, states in rows if a <= day[0] <= b]
+            said = (m.group("state") or "").lower()
+            if not cover:
+                out.append(f"{' '.join(text[start:m.end() + 20].split())!r} gives {shown} leave on {day[0].isoformat()}, "
+                           f"but none of their absences covers it")
+            elif said and all(states for states in cover) and not any(
+                    (_APPROVED.match(said) and any(_APPROVED.match(v) for v in states)) or
+                    (not _APPROVED.match(said) and any(_NOT_YET.match(v) for v in states)) for states in cover):
+                out.append(f"{' '.join(text[start:m.end() + 20].split())!r} calls {shown}'s leave on "
+                           f"{day[0].isoformat()} {said}, but the records give it {', '.join(cover[0])}")
     return out
 
 
@@ -77,11 +135,35 @@ def written_absences(before: dict[str, dict], after: dict[str, dict]) -> dict[st
 MAX_WRITTEN = 5_000  # rows of one written sheet read
 
 
+_FIRST_NAME = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
+
+
+def _named(subject: str, people: Iterable[str], records: Records) -> list[tuple[str, str]]:
+    """The people a subject names: by full name, or by a first name only one of ``people`` (name keys) with
+    absences in the records has ("Rafael and Mira are both already on annual leave"). Each as (as written, name
+    key)."""
+    out = [(n.group(0), name_key(n.group(0))) for n in FULL_NAME.finditer(subject)]
+    taken = [n.span() for n in FULL_NAME.finditer(subject)]
+    firsts: dict[str, list[str]] = {}
+    for key in people:
+        firsts.setdefault(key.partition(" ")[0], []).append(key)
+    for w in _FIRST_NAME.finditer(subject):
+        if any(a <= w.start() < b for a, b in taken):
+            continue
+        found = [k for k in firsts.get(name_key(w.group(0)), []) if _spans(records, k)]
+        if len(found) == 1:
+            out.append((w.group(0), found[0]))
+    return out
+
+
 def off_day_problems(text: str, records: Records, year: int | None,
-                     written: dict[str, list[tuple[date, date]]] | None = None) -> list[str]:
+                     written: dict[str, list[tuple[date, date]]] | None = None,
+                     people: Iterable[str] = ()) -> list[str]:
     """People said to be off on a day that none of their absences covers; ``written``: the absences the
-    episode wrote (a leave it has just recorded is not in the records)."""
+    episode wrote (a leave it has just recorded is not in the records); ``people``: the name keys of the
+    directory, whose first names name them where only one has it."""
     written = written or {}
+    people = list(people)
     out = []
     for m in _OFF.finditer(text):
         dot = text.rfind(". ", 0, m.start())
@@ -93,12 +175,48 @@ def off_day_problems(text: str, records: Records, year: int | None,
                if isinstance(c.value, date)][:1]
         if not day:
             continue
-        for n in FULL_NAME.finditer(subject):
-            spans = _spans(records, name_key(n.group(0))) + written.get(name_key(n.group(0)), [])
-            if spans and not any(a <= day[0] <= b for a, b in spans):
-                out.append(f"{' '.join(text[start:m.end() + 20].split())!r} says {n.group(0)} is off on "
+        for shown, key in _named(subject, people, records):
+            spans = _spans(records, key) + written.get(key, [])
+            if (spans or _spans(records, key, called_off=True)) and not any(a <= day[0] <= b for a, b in spans):
+                out.append(f"{' '.join(text[start:m.end() + 20].split())!r} says {shown} is off on "
                            f"{day[0].isoformat()}, but their absences in the records run "
-                           f"{', '.join(f'{a.isoformat()} to {b.isoformat()}' for a, b in spans[:4])}")
+                           f"{', '.join(f'{a.isoformat()} to {b.isoformat()}' for a, b in spans[:4]) or 'nowhere (withdrawn or declined)'}")
+    return out
+
+
+# "three of the team are already on annual leave on 8 December", "two people are off on Tuesday 8 December"
+_SO_MANY_OFF = re.compile(r"(?i)\b(?P<n>\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+(?:of\s+(?:the|our|my|your)\s+team|"
+                          r"(?:people|colleagues|team members|members of (?:the|our|my|your) team))\s+(?:are|were|will be)\s+"
+                          r"(?:already\s+|also\s+)*(?:off|on (?:annual )?leave|away|out|absent)\s+(?:on|for)\s+")
+
+
+def off_count_problems(text: str, records: Records, teams: dict[str, str], own: Iterable[str], year: int | None,
+                       written: dict[str, list[tuple[date, date]]] | None = None) -> list[str]:
+    """A count of a team said to be off on a day ("three of the team are already on annual leave on 8 December")
+    that is not how many of the team of the writer or the reader (``own``: their name keys) have an approved
+    absence that covers it, with those the episode recorded."""
+    written = written or {}
+    out = []
+    for m in _SO_MANY_OFF.finditer(text):
+        start = max(text.rfind(". ", 0, m.start()) + 1, text.rfind("\n", 0, m.start()) + 1)
+        if _NOT_READ.search(text[start:m.start()]):
+            continue
+        word = m.group("n").lower()
+        n = int(word) if word.isdigit() else NUMBER_WORDS.get(word)
+        day = [c.value for c in claims_in(text[m.end():m.end() + 40], year=year, kinds=("date",))
+               if isinstance(c.value, date)][:1]
+        own_teams = {teams[k] for k in own if k in teams}
+        if not n or not day or not own_teams:
+            continue
+        counts = {}
+        for team in own_teams:
+            members = [p for p, t in teams.items() if t == team]
+            counts[team] = sorted(p for p in members
+                                  if any(a <= day[0] <= b for a, b in _spans(records, p, settled=True) + written.get(p, [])))
+        if all(len(off) != n for off in counts.values()):
+            team, off = next(iter(counts.items()))
+            out.append(f"{' '.join(m.group(0).split())!r} {day[0].isoformat()}: {len(off)} of {team} have an approved "
+                       f"absence that day ({', '.join(p.title() for p in off[:5]) or 'none'}), not {n}")
     return out
 
 

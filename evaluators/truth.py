@@ -16,7 +16,7 @@ import re
 import threading
 from email.utils import parseaddr
 from itertools import islice
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -39,7 +39,7 @@ from officesim.evaluators.tenure import anniversary_problems, joined_problems, s
 from officesim.evaluators.roles import group_send_problems
 from officesim.evaluators.record_counts import each_amount_problems
 from officesim.evaluators.months_said import month_problems
-from officesim.evaluators.absences import only_away_problems, off_day_problems, written_absences
+from officesim.evaluators.absences import leave_state_problems, off_count_problems, off_day_problems, only_away_problems, written_absences
 from officesim.evaluators.state import EvalState
 from officesim.evaluators.timing import deadline_problems, office_notice_deadlines
 from officesim.evaluators.day_counts import DAY_SPAN, day_count_problems
@@ -1907,6 +1907,15 @@ def _paid_rows(state: EvalState):
                 yield f"{path}, {sheet} row {r}", row, any(k < len(row) and row[k] not in (None, "") for k in paid)
 
 
+def _own_keys(state: EvalState, place: Any, records: Records) -> list[str]:
+    """The name keys of the writer and of whom a text is written to (by the directory rows of their addresses)."""
+    keys = [name_key(state.user_name or "")]
+    for address in (place.to or ())[:4]:
+        for i in records.by_key.get(address.lower(), ())[:GENERIC]:
+            keys += [k for k in records.entities[i].keys if " " in k and "@" not in k and not k.startswith("#")]
+    return [k for k in dict.fromkeys(keys) if k]
+
+
 def _teams(files: dict[str, dict]) -> dict[str, str]:
     """Each person's team by the sheets of ``files`` that have a name and a team column: name key -> team."""
     return people_column(files, _TEAM_COLUMN.search, limit=MAX_WRITTEN)
@@ -2484,10 +2493,16 @@ def written_truth(state: EvalState) -> Truth:
         truth.false += [f"{place.where}: {w}" for w in period_month_problems(place.text, task_months(state))]
         if "written_absences" not in state.memo:
             state.memo["written_absences"] = written_absences(state.before or {}, state.files)
-        truth.false += [f"{place.where}: {w}" for w in off_day_problems(place.text, records, state.year,
-                                                                         state.memo["written_absences"])]
         if "teams_after" not in state.memo:
             state.memo["teams_after"] = _teams(state.files)
+        truth.false += [f"{place.where}: {w}" for w in off_day_problems(place.text, records, state.year,
+                                                                         state.memo["written_absences"],
+                                                                         state.memo["teams_after"])]
+        truth.false += [f"{place.where}: {w}" for w in leave_state_problems(place.text, records, state.year,
+                                                                             state.memo["teams_after"])]
+        truth.false += [f"{place.where}: {w}" for w in off_count_problems(
+            place.text, records, state.memo["teams_after"], _own_keys(state, place, records), state.year,
+            state.memo["written_absences"])]
         truth.false += [f"{place.where}: {w}" for w in only_away_problems(place.text, records, state.memo["teams_after"],
                                                                            state.year, state.memo["written_absences"],
                                                                            place.quoted)]

@@ -3,7 +3,7 @@ twin. Pure functions over small texts, tables and records."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 
 def _records():
@@ -111,3 +111,65 @@ def test_a_breakdown_of_day_counts_over_items_it_does_not_name_is_not_one_items_
     # an item named by its identifier is still read
     assert day_count_problems("PC-2607-0101 was paid 12 days late.", records, today=date(2026, 10, 5), year=2026)
     assert not day_count_problems("PC-2607-0101 was paid 9 days late.", records, today=date(2026, 10, 5), year=2026)
+
+
+def _leave_records():
+    from officesim.evaluators.records import build_records
+    leave = [["Name", "Email", "From", "To", "Type", "Status"],
+             ["Rafael Costa", "rafael.costa@harbourline.test", datetime(2026, 12, 7), datetime(2026, 12, 9), "Annual leave", "Approved"],
+             ["Rosa Tanaka", "rosa.tanaka@harbourline.test", datetime(2026, 12, 8), datetime(2026, 12, 8), "Annual leave", "Approved"],
+             ["Mira Iyer", "mira.iyer@harbourline.test", datetime(2026, 11, 24), datetime(2026, 11, 25), "Annual leave", "Approved"],
+             ["Keiko Lambert", "keiko.lambert@harbourline.test", datetime(2026, 12, 8), datetime(2026, 12, 8), "Annual leave", "Withdrawn"],
+             ["Nadia Ito", "nadia.ito@harbourline.test", datetime(2026, 12, 8), datetime(2026, 12, 8), "Annual leave", "Pending"],
+             ["Omar Nair", "omar.nair@harbourline.test", datetime(2026, 11, 2), datetime(2026, 11, 3), "Annual leave", "Approved"],
+             ["Omar Nair", "omar.nair@harbourline.test", datetime(2026, 11, 9), datetime(2026, 11, 10), "Annual leave", "Approved"],
+             ["Omar Nair", "omar.nair@harbourline.test", datetime(2026, 11, 16), datetime(2026, 11, 17), "Annual leave", "Approved"]]
+    staff = [["Name", "Email", "Team"], *[[r[0], r[1], "Operations"] for r in leave[1:7]], ["Hana Costa", "hana.costa@harbourline.test", "Operations"],
+             ["Mira Cole", "mira.cole@harbourline.test", "Finance"]]
+    office = {"data/people/leave_2026.xlsx": {"kind": "xlsx", "sheet_order": ["Leave"], "sheets": {"Leave": leave}},
+              "data/people/staff.xlsx": {"kind": "xlsx", "sheet_order": ["Staff"], "sheets": {"Staff": staff}}}
+    return office, build_records(office, 2026)
+
+
+def test_people_named_by_first_name_said_off_on_a_day_must_have_leave_then():
+    from officesim.evaluators.absences import off_day_problems
+    from officesim.evaluators.truth import _teams
+    office, records = _leave_records()
+    people = _teams(office)
+    assert not off_day_problems("Rafael and Rosa are both already on annual leave on Tuesday 8 December.", records, 2026,
+                                people=people)
+    said = off_day_problems("Rafael and Mira are both already on annual leave on Tuesday 8 December.", records, 2026,
+                            people=people)
+    assert len(said) == 1 and "Mira" in said[0]  # Mira Iyer is off 24-25 November; "Mira" is the only Mira with leave
+    # a withdrawn leave is no absence
+    assert off_day_problems("Keiko Lambert is off on 8 December.", records, 2026, people=people)
+
+
+def test_a_count_of_the_team_off_on_a_day_is_of_approved_absences():
+    from officesim.evaluators.absences import off_count_problems
+    from officesim.evaluators.truth import _teams
+    office, records = _leave_records()
+    teams = _teams(office)
+    own = ["hana costa", "nadia ito"]
+    assert off_count_problems("Declined: three of the team are already on annual leave on 8 December.", records, teams,
+                              own, 2026)
+    assert not off_count_problems("Declined: two of the team are already on annual leave on 8 December.", records, teams,
+                                  own, 2026)
+    # a leave the episode recorded counts
+    assert not off_count_problems("Declined: three of the team are already on annual leave on 8 December.", records,
+                                  teams, own, 2026, written={"hana costa": [(date(2026, 12, 8), date(2026, 12, 8))]})
+
+
+def test_leave_said_approved_or_pending_on_a_day_must_be_so():
+    from officesim.evaluators.absences import leave_state_problems
+    from officesim.evaluators.truth import _teams
+    office, records = _leave_records()
+    people = _teams(office)
+    right = "I couldn't cover Rosa Tanaka's leave: Nadia Ito, who offered, has a pending leave request for 8 December."
+    assert not leave_state_problems(right, records, 2026, people)
+    assert leave_state_problems(right.replace("a pending", "an approved"), records, 2026, people)
+    assert leave_state_problems("Nadia Ito offered to cover it, but she has a pending leave request for 7 December.",
+                                records, 2026, people)
+    assert not leave_state_problems("Nadia Ito offered, but she has a pending leave request for 8 December.",
+                                    records, 2026, people)
+    assert not leave_state_problems("Rafael Costa is on approved annual leave on 8 December.", records, 2026, people)
