@@ -1037,8 +1037,19 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
     units = {u for value, _around, u in sources if same_claim(claim, value)}
     if not units:
         return False
-    others = [c for c in claims_in(clause, year=year, kinds=VALUE_KINDS)
-              if not (c.start + offset <= claim.start < c.end + offset)]
+    aside = _aside(text, claim)
+    if aside is not None:
+        # an aside in brackets is a statement of its own about the item its sentence names: "A129 - the renewal
+        # proposal (moved over to you from Asha at the 29 September meeting) - due 22/09/2026" says when A129
+        # moved, which the minutes' line "A129: moves from Asha Kovac to Dmitri Mensah" of 29 September states
+        lo, hi = aside
+        ids = [c for c in claims_in(clause, year=year, kinds=("id",)) if not lo <= c.start + offset < hi]
+        offset, clause = lo, text[lo:hi]
+        others = ids + [c for c in claims_in(clause, year=year, kinds=VALUE_KINDS)
+                        if not (c.start + offset <= claim.start < c.end + offset)]
+    else:
+        others = [c for c in claims_in(clause, year=year, kinds=VALUE_KINDS)
+                  if not (c.start + offset <= claim.start < c.end + offset)]
     words = content_words(clause.replace(claim.text, " ")) | content_words(label)
     # which of the clause's other values each unit the clause names states: the value is bound to a unit
     # stating it only when no unit states more of them ("Section A, 9:00 AM (1:00 PM ...) to 11:00 AM" is
@@ -1055,6 +1066,24 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
     if any(_rival_kind(f, claim) and find(clause, f, year=year) is not None for f in _flat(expected)):
         return False
     return any(same_claim(claim, value) and words & around for value, around, _u in sources)
+
+
+def _aside(text: str, claim: Claim) -> tuple[int, int] | None:
+    """Where the bracketed aside a date stands in starts and ends (inside its brackets), on its line; None if
+    it stands in none or the aside holds other dates or amounts (a second figure, not a remark)."""
+    if claim.kind != "date":
+        return None
+    line_lo = text.rfind("\n", 0, claim.start) + 1
+    open_at = text.rfind("(", line_lo, claim.start)
+    if open_at < 0 or text.find(")", open_at, claim.start) >= 0:
+        return None
+    close_at = text.find(")", claim.end)
+    line_hi = text.find("\n", claim.end)
+    if close_at < 0 or (0 <= line_hi < close_at):
+        return None
+    inside = [c for c in claims_in(text[open_at + 1:close_at], year=None, kinds=("date", "number"))
+              if not (c.kind == "date" and open_at + 1 + c.start == claim.start)]
+    return None if inside else (open_at + 1, close_at)
 
 
 @lru_cache(maxsize=1024)

@@ -127,8 +127,9 @@ def day_count_problems(text: str, records: Records, *, today: date | None, addre
         clause = _clause_of(sentence, m.start() - lo)
         if _RULE.search(clause):
             continue
-        if _SOME_WERE.search(text, max(lo, m.start() - 40), m.start()) and \
-                not [k for k in records.keys_in(sentence) if k.startswith("#")]:
+        some = _SOME_WERE.search(text, max(lo, m.start() - 40), m.start())
+        if some and not re.search(r"(?i)\bthe\s+[a-z]+\s*$", text[max(lo, some.start() - 20):some.start() + 1]) \
+                and not [k for k in records.keys_in(sentence) if k.startswith("#")]:
             continue  # "4 were 9 days late and 4 were 8 days late": a breakdown of items it does not name
         start = lo
         line_at = text.rfind("\n", 0, m.start()) + 1

@@ -19,6 +19,12 @@ _BRACKETED = re.compile(rf"(?P<party>{_PARTY})\s+\((?:(?:owner|owned by|account 
                         rf"\s*:?\s*)?(?P<person>{_NAME})\)")
 
 
+# "Quill & Ink Bookshops (Freya Sousa's account)", "Quill & Ink Bookshops is Freya Sousa's account"
+_THEIR_ACCOUNT = r"['’]s\s+(?:own\s+)?(?:account|customer|client|contract|supplier)s?\b"
+_BRACKETED_OWN = re.compile(rf"(?P<party>{_PARTY})\s+\((?P<person>{_NAME}){_THEIR_ACCOUNT}\)")
+_IS_OWN = re.compile(rf"(?P<party>{_PARTY})\s+(?:is|are|was|were)\s+(?:one of\s+)?(?P<person>{_NAME}){_THEIR_ACCOUNT}")
+
+
 def _people_by_party(records: Records, party: str) -> dict[str, set[str]]:
     """Per table listing the party: the people its rows naming the party hold."""
     out: dict[str, set[str]] = {}
@@ -44,7 +50,7 @@ def _pairs(text: str):
     """(what is said, person as written, party as written): the phrasings above, and each row of a table the
     text writes ("| Marigold Care Homes | North | 2026-11-26 | Grace Jensen |") with a cell that is only a
     person's name, paired with every other cell of the row."""
-    for pattern in (_FOR, _BRACKETED, _ROLE_AFTER, _BY, _ITEM_PERSON):
+    for pattern in (_FOR, _BRACKETED, _ROLE_AFTER, _BY, _ITEM_PERSON, _BRACKETED_OWN, _IS_OWN):
         for m in pattern.finditer(text):
             yield m.group(0), m.group("person"), m.group("party")
     for line in text.splitlines():

@@ -19,6 +19,7 @@ from typing import Any
 
 from officesim.evaluators.claims import claims_in
 from officesim.evaluators.records import id_key, name_key
+from officesim.evaluators.text import NUMBER_WORDS as _NUMBER_WORDS
 
 _MOST = r"biggest|largest|highest|greatest|top|best[- ]selling|best seller"
 _LEAST = r"smallest|lowest"
@@ -426,3 +427,106 @@ def order_problems(text: str, lists: list[Ranked]) -> list[str]:
                            f"{m.group('item').strip()} {values[a]:,.2f} and {m.group('other').strip()} {values[b]:,.2f}")
             break
     return list(dict.fromkeys(out))
+
+
+# ---- the order a written list is said to be in: "listed by due date with the oldest first"
+
+_SORTED_BY = re.compile(r"(?i)\b(?:sorted|listed|ordered|arranged|ranked|set out|in order)\s+(?:by|of)\s+(?:the\s+|their\s+|its\s+)?"
+                        r"(?P<column>[a-z][a-z ]{1,30}?)(?:\s*[,(]\s*|\s+)(?:with\s+)?(?:the\s+)?"
+                        r"(?P<end>oldest|newest|earliest|latest|largest|biggest|highest|smallest|lowest|most|fewest|"
+                        r"least|longest|shortest)\b[\w ]{0,20}?\s+(?:first|at the top)\b")
+_ASCENDING = ("oldest", "earliest", "smallest", "lowest", "fewest", "least", "shortest")
+_NOT_SORTED = re.compile(r"(?i)\b(?:not|n't|if|could|would|should|can|may|might)\b")
+
+
+def sorted_claim_problems(text: str, lists: list[Ranked]) -> list[str]:
+    """A list the episode wrote said to be in an order ("listed by due date with the oldest first") that its
+    column of that name does not follow, where exactly one column's label has the words said and the list is
+    in another order. Lists with no such column are not read."""
+    out = []
+    for m in _SORTED_BY.finditer(text):
+        start = max(text.rfind(". ", 0, m.start()) + 2, text.rfind("\n", 0, m.start()) + 1, 0)
+        if _NOT_SORTED.search(text[start:m.start()]):
+            continue
+        said = {w.rstrip("s") for w in re.findall(r"[a-z]{2,}", m.group("column").lower())} - {"date", "the", "of"}
+        if not said:
+            said = {"date"}
+        ascending = m.group("end").lower() in _ASCENDING
+        for ranked in lists:
+            named = [(label, v) for label, v in ranked.columns.items()
+                     if said <= {w.rstrip("s") for w in re.findall(r"[a-z]{2,}", label.lower())} and len(v) >= 2]
+            if len(named) != 1:
+                continue
+            label, values = named[0]
+            if list(values) != sorted(values, reverse=not ascending):
+                out.append(f"{' '.join(m.group(0).split())!r}: the list written in {ranked.where} is not in that order "
+                           f"by {label!r} ({', '.join(str(v) for v in values[:5])}…)")
+            break
+    return out
+
+
+# ---- how many rows of a written list a party has: "Vantage Security comes up most often, with three late payments"
+
+_MOST_ROWS = re.compile(r"(?i)\b(?:most often|most frequently|the most|the biggest share|the largest share|the lion'?s share|"
+                        r"the largest number|the greatest number|the highest number|most of (?:them|the \w+))\b")
+_WITH_COUNT = re.compile(r"(?i)\b(?:with|has|have|had|carries|carrying|holds|holding|owns|owning|accounts? for)\s+"
+                         r"(?:only\s+|just\s+|exactly\s+)?(?P<n>\d{1,3}|" + "|".join(_NUMBER_WORDS) + r")\s+"
+                         r"(?P<noun>(?:[a-z-]+\s+){0,2}[a-z-]+)")
+_OF_VALUE = re.compile(r"(?i)[£$€]|\b(?:spend|spent|value|amount|total|revenue|sales|cost|money|pounds|sum|worth|"
+                       r"largest (?:single|one)|biggest (?:single|one)|oldest|newest|latest|earliest)\b")
+_NOT_SAID_OF = re.compile(r"(?i)\b(?:not|n't|never|if|whether|nobody|no one|none)\b")
+
+
+def _parties_in(sentence: str, ranked: Ranked) -> set[tuple[str, str]]:
+    """(column, party key) of the parties a list's columns of names hold that the sentence names, by full name
+    or by a first name only one of them has."""
+    found = set()
+    words = {name_key(w) for w in re.findall(r"[A-Z][a-z]+", sentence)}
+    folded = " " + name_key(sentence) + " "
+    for column, keys in ranked.names.items():
+        for key in set(keys):
+            first = key.split(" ")[0]
+            if f" {key} " in folded or (" " in key and first in words
+                                        and sum(k.split(" ")[0] == first for k in set(keys)) == 1):
+                found.add((column, key))
+    return found
+
+
+def row_share_problems(text: str, lists: list[Ranked]) -> list[str]:
+    """A party of a written list said to have N of its rows ("with three late payments on the list") or the most
+    of them ("Mei is carrying the biggest share of what's still open"), where the list's rows naming it are not
+    N, or another party has more. Read where the sentence names one party of one column of names; a sentence
+    about amounts or dates is left to the superlatives of values."""
+    out = []
+    for lo, hi in _sentences_of(text):
+        sentence = text[lo:hi]
+        if _NOT_SAID_OF.search(sentence) or _OF_VALUE.search(sentence):
+            continue
+        count_said, most = _WITH_COUNT.search(sentence), _MOST_ROWS.search(sentence)
+        if not (count_said or most):
+            continue
+        for ranked in lists:
+            parties = _parties_in(sentence, ranked)
+            if len(parties) != 1:
+                continue
+            column, party = next(iter(parties))
+            keys = ranked.names[column]
+            mine = sum(k == party for k in keys)
+            told = " ".join(sentence.split())[:90]
+            if count_said:
+                word = count_said.group("n").lower()
+                n = int(word) if word.isdigit() else _NUMBER_WORDS[word]
+                head = {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", count_said.group("noun").lower())}
+                label_words = {w.rstrip("s") for label in ranked.columns.keys() | ranked.names.keys()
+                               for w in re.findall(r"[a-z]{3,}", label.lower())}
+                label_words |= {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", ranked.where.lower())}
+                if head & label_words and n != mine:
+                    out.append(f"{told!r} gives {party.title()} {n}, but the list written in {ranked.where} has {mine} "
+                               f"of its rows")
+                    break
+            if most and mine < max(keys.count(k) for k in set(keys)):
+                top = max(set(keys), key=keys.count)
+                out.append(f"{told!r}: in the list written in {ranked.where}, {party.title()} has {mine} rows and "
+                           f"{top.title()} {keys.count(top)}")
+            break
+    return out

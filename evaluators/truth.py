@@ -47,7 +47,9 @@ from officesim.evaluators.consistency import day_total_problems, kind_count_prob
 from officesim.evaluators.replies import answered_days, notice_problems, quoted_text, restated_day_problems, restated_range_problems
 from officesim.evaluators.statements import cut, items_above, list_sizes
 from officesim.evaluators.stated_results import result_problems
-from officesim.evaluators.superlatives import listed_first_problems, order_problems, ranked_lists, superlative_problems
+from officesim.evaluators.superlatives import (listed_first_problems, order_problems, ranked_lists, row_share_problems,
+                                                sorted_claim_problems,
+                                                superlative_problems)
 from officesim.evaluators.written_tables import direction_problems, moved_figure_problems, percent_problems
 from officesim.evaluators.task_sets import (ItemSet, named_total_problems, part_count_problems, part_sizes, only_unpaid_problems, paid_claim_problems, party_count_problems, set_count_problems, set_totals, stated_totals,
                                             task_sets, total_problems)
@@ -2432,6 +2434,10 @@ def written_truth(state: EvalState) -> Truth:
             records, state.year, gaps)]
         truth.false += [f"{place.where}: {w}" for w in superlative_problems(place.text, lists, state.year)]
         truth.false += [f"{place.where}: {w}" for w in order_problems(place.text, lists)]
+        if "written_lists" not in state.memo:
+            state.memo["written_lists"] = ranked_lists(state.before or {}, state.files)
+        truth.false += [f"{place.where}: {w}" for w in sorted_claim_problems(place.text, state.memo["written_lists"])]
+        truth.false += [f"{place.where}: {w}" for w in row_share_problems(place.text, state.memo["written_lists"])]
         truth.false += [f"{place.where}: {w}" for w in moved_figure_problems(place.text, lists)]
         truth.false += [f"{place.where}: {w}" for w in percent_problems(place.text, lists)]
         truth.false += [f"{place.where}: {w}" for w in result_problems(place.text, state.year)]

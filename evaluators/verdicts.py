@@ -2274,7 +2274,7 @@ def _gap_words(c: Claim, st: Statement) -> set[str]:
     return words
 
 
-_BOUND_BEFORE = re.compile(r"(?i)\b(?:since|after|before|until|till|prior to|no later than|earlier than|later than)\s+"
+_DATE_BOUND = re.compile(r"(?i)\b(?:since|after|before|until|till|prior to|no later than|earlier than|later than)\s+"
                            r"(?:the\s+)?$")
 _PAIRED = re.compile(r"(?i)\s*(?:against|vs\.?|versus|compared (?:with|to))\s+(?:a |an |the |its |their )?[£$€]?\s?\d")
 
@@ -2286,7 +2286,7 @@ def _wrong_label(c: Claim, st: Statement, own: list[tuple[str, Claim, int]],
     words = _gap_words(c, st)
     if not words or _PAIRED.match(st.text, c.end):
         return None  # "closest to its contract: £108,894.93 against £101,000": the words are of the pair
-    if _BOUND_BEFORE.search(st.text, max(0, c.start - 20), c.start):
+    if _DATE_BOUND.search(st.text, max(0, c.start - 20), c.start):
         return None  # "the 17 actions raised since 8 September": a bound of the label's values, not one of them
     # only another column of an item the value belongs to, or of an item the statement names by its own
     # identifier ("PO-4649 ordered 16 June", the Issued of the invoice that refers to it, where the order's

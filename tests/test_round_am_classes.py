@@ -108,6 +108,9 @@ def test_a_breakdown_of_day_counts_over_items_it_does_not_name_is_not_one_items_
             "- 1 was {} days late and 1 was 8 days late - nothing worse than 9 days\n"
             "- Pinecrest Catering and Saltmarsh Cleaning have one each\n")
     assert not day_count_problems(said.format(9), records, today=date(2026, 10, 5), year=2026, addressed=to)
+    # "the worst one was 12 days late" is one item's span, not a breakdown
+    assert day_count_problems("The list is attached.\nThe worst one was 12 days late; the rest were 8 days.", records,
+                              today=date(2026, 10, 5), year=2026, addressed=to)
     # an item named by its identifier is still read
     assert day_count_problems("PC-2607-0101 was paid 12 days late.", records, today=date(2026, 10, 5), year=2026)
     assert not day_count_problems("PC-2607-0101 was paid 9 days late.", records, today=date(2026, 10, 5), year=2026)
@@ -173,3 +176,43 @@ def test_leave_said_approved_or_pending_on_a_day_must_be_so():
     assert not leave_state_problems("Nadia Ito offered, but she has a pending leave request for 8 December.",
                                     records, 2026, people)
     assert not leave_state_problems("Rafael Costa is on approved annual leave on 8 December.", records, 2026, people)
+
+
+def test_a_party_said_to_be_someones_account_stands_in_their_rows():
+    from officesim.evaluators.pairings import pairing_problems
+    from officesim.evaluators.records import build_records
+    rows = [["Customer", "Region", "Account executive"], ["Quill & Ink Bookshops", "West", "Yara Moss"],
+            ["Wren House Hostels", "South", "Freya Sousa"], ["Ivy Lane Bakeries", "North", "Yara Moss"]]
+    records = build_records({"data/sales/customers.xlsx": {"kind": "xlsx", "sheet_order": ["C"], "sheets": {"C": rows}}},
+                            2026)
+    said = "Quill & Ink Bookshops ({} account) want to return 2 x Standing Desk from SO-72608."
+    assert pairing_problems(said.format("Freya Sousa's"), records)
+    assert not pairing_problems(said.format("Yara Moss's"), records)
+    assert pairing_problems("Quill & Ink Bookshops is Freya Sousa's account.", records)
+    assert not pairing_problems("Wren House Hostels is Freya Sousa's account.", records)
+
+
+def test_a_written_list_said_to_be_in_an_order_must_follow_it():
+    from officesim.evaluators.superlatives import ranked_lists, sorted_claim_problems
+    rows = [["Invoice", "Supplier", "Due", "Paid", "Days late"],
+            ["PC-0101", "Pinecrest Catering", datetime(2026, 8, 1), datetime(2026, 8, 10), 9],
+            ["SC-0120", "Saltmarsh Cleaning", datetime(2026, 7, 3), datetime(2026, 7, 11), 8],
+            ["VS-0130", "Vantage Security", datetime(2026, 9, 3), datetime(2026, 9, 11), 8]]
+    after = {"data/late.xlsx": {"kind": "xlsx", "sheet_order": ["L"], "sheets": {"L": rows}}}
+    lists = ranked_lists({}, after)
+    assert sorted_claim_problems("Attached are the 3 invoices, listed by due date with the oldest first.", lists)
+    assert not sorted_claim_problems("Attached are the 3 invoices, sorted by days late, most first.", lists)
+    assert sorted_claim_problems("Attached are the 3 invoices, sorted by days late, fewest first.", lists)
+
+
+def test_a_party_said_to_have_n_or_the_most_rows_of_a_written_list():
+    from officesim.evaluators.superlatives import ranked_lists, row_share_problems
+    rows = [["Action", "Owner", "Due"], ["A129", "Dmitri Mensah", "2026-09-22"], ["A134", "Dmitri Mensah", "2026-10-13"],
+            ["A138", "Dmitri Mensah", "2026-10-27"], ["A133", "Mei Roth", "2026-10-20"], ["A139", "Mei Roth", "2026-10-27"],
+            ["A140", "Asha Kovac", "2026-10-27"]]
+    lists = ranked_lists({}, {"data/open_actions.xlsx": {"kind": "xlsx", "sheet_order": ["S"], "sheets": {"S": rows}}})
+    assert row_share_problems("Mei is carrying the biggest share of what's still open, so she may need help.", lists)
+    assert not row_share_problems("Dmitri is carrying the biggest share of what's still open.", lists)
+    assert row_share_problems("Mei Roth comes up most often, with three open actions on the list.", lists)
+    assert not row_share_problems("Dmitri Mensah comes up most often, with three open actions on the list.", lists)
+    assert not row_share_problems("Mei Roth's A133 falls due on 20 October, the earliest of the open actions.", lists)
