@@ -106,6 +106,8 @@ def restated_day_problems(own: str, quoted: str, year: int | None) -> list[str]:
         if noun not in quoted.lower():
             continue  # the request says nothing of that kind: not a restatement of it
         end = min(x for x in (own.find("\n", m.end()), own.find(". ", m.end()), own.find(";", m.end()), len(own)) if x >= 0)
+        if _OTHER_LEAVE.match(own, m.end()):
+            continue  # "your leave already approved from 8 to 19 December": another of their leave, not the request
         said = [c for c in claims_in(own[m.end():end], year=year, kinds=("date",)) if isinstance(c.value, date)][:1]
         if said and said[0].value not in days and not _PART.search(own[m.start():end]):
             out.append(f"{' '.join(own[m.start():end].split())[:90]!r} gives {said[0].text} as the day of the request "
@@ -113,6 +115,8 @@ def restated_day_problems(own: str, quoted: str, year: int | None) -> list[str]:
     return out
 
 
+_OTHER_LEAVE = re.compile(r"(?i)\s+(?:that\s+(?:is|was|has been)\s+|which\s+(?:is|was|has been)\s+)?(?:already|previously|earlier|"
+                          r"also|approved|booked|existing|other)\b")
 _NOTICE_SAID = re.compile(r"(?i)\b(?P<bound>more than|over|at least|under|less than|fewer than|only|just)?\s*"
                           r"(?P<n>\d{1,2}|" + "|".join(NUMBER_WORDS) + r")\s+(?P<unit>weeks?|days?)(?:['’]s?|s['’])?\s+"
                           r"(?:of\s+)?notice\b")

@@ -2286,12 +2286,19 @@ def policy_problems(text: str, state: EvalState) -> list[str]:
     days = {d for d, _w in said} | {d // 5 * 7 for d, working in said if working and d % 5 == 0} | \
         {d // 7 * 5 for d, _w in said if d % 7 == 0}
     for sentence in _SENTENCE_BREAK.split(text):
-        near = [m.start() for m in _POLICY_WORD.finditer(sentence)]
-        if not near:
-            continue
-        for n, _working in _durations(sentence, near):  # "the three weeks' notice the policy asks for"
-            if n not in days:
-                out.append(f"{' '.join(sentence.split())[:90]!r} says a policy sets {n} days, which no policy of "
+        # an aside in brackets is read apart from the words around it: "Notice: 24 days (policy minimum two
+        # weeks)" gives the policy's two weeks, not 24 days
+        asides = [m.span() for m in re.finditer(r"\([^()\n]*\)", sentence)]
+        outside = sentence
+        for a, b in asides:
+            outside = outside[:a] + " " * (b - a) + outside[b:]
+        for part in [outside, *(" " * a + sentence[a:b] + " " * (len(sentence) - b) for a, b in asides)]:
+            near = [m.start() for m in _POLICY_WORD.finditer(part)]
+            if not near:
+                continue
+            wrong = [n for n, _working in _durations(part, near) if n not in days]  # "the three weeks' notice the
+            if wrong:  # policy asks for"
+                out.append(f"{' '.join(sentence.split())[:90]!r} says a policy sets {wrong[0]} days, which no policy of "
                            "the office states")
                 break
     return out

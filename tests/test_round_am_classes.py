@@ -216,3 +216,26 @@ def test_a_party_said_to_have_n_or_the_most_rows_of_a_written_list():
     assert row_share_problems("Mei Roth comes up most often, with three open actions on the list.", lists)
     assert not row_share_problems("Dmitri Mensah comes up most often, with three open actions on the list.", lists)
     assert not row_share_problems("Mei Roth's A133 falls due on 20 October, the earliest of the open actions.", lists)
+
+
+def test_a_policy_figure_in_brackets_is_read_apart_from_the_figure_it_stands_beside():
+    from types import SimpleNamespace
+
+    from officesim.evaluators.truth import policy_problems
+    policy = {"kind": "docx", "paragraphs": ["Leave policy", "Annual leave of more than two days needs at least two "
+                                             "weeks' notice; up to two days needs one week's notice."]}
+
+    def state():
+        return SimpleNamespace(before={"data/policies/leave_policy.docx": policy}, memo={})
+
+    assert not policy_problems("Approved:\n- Notice: 24 days (policy minimum two weeks)\n", state())
+    assert policy_problems("Approved:\n- Notice: 24 days (policy minimum three weeks)\n", state())
+    assert policy_problems("The policy asks for three weeks' notice.", state())
+
+
+def test_the_readers_other_leave_is_not_the_request_a_reply_answers():
+    from officesim.evaluators.replies import restated_day_problems
+    quoted = "Could I take annual leave from 7 to 9 December?"
+    said = "Together with your leave already approved from 8 to 19 December, you will be off from 7 to 19 December."
+    assert not restated_day_problems(said, quoted, 2026)
+    assert restated_day_problems("Your leave from 8 to 10 December is approved.", quoted, 2026)
