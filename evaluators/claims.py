@@ -487,6 +487,8 @@ def stray_claims(text: str, support: Support, *, year: int | None, now: datetime
             continue  # a number the office lists (the old one a reply says it replaced); a hedge is read apart
         if any(_own_count(c, text, support.texts) and not (roles and _takes_role(c, text, roles)) for c in readings):
             continue
+        if any(_listed_count(c, text) for c in readings):
+            continue  # "Tickets waiting on me (4)" over the four it lists
         out.append(readings[0])
     if out and "number" in read:
         stated = Stated(written, out)
@@ -1371,6 +1373,36 @@ def _own_count(claim: Claim, text: str, texts: list[str]) -> bool:
         return False  # "9 days late" is a span the dates around it decide, not a tally of things
     gold = "\n".join(str(t or "") for t in texts[1:]).casefold()
     return re.search(rf"\d[\d,]*\s+(?:[a-z]+\s+)?{re.escape(noun)}\b", gold) is None
+
+
+_LIST_LINE = re.compile(r"^\s*(?:[-•*–·]|\d{1,3}[.)]|[a-z][.)])\s+\S")
+
+
+def _list_sizes(text: str) -> set[int]:
+    """The sizes of the lists a text writes: runs of list items, or of table rows (with and without the first,
+    which may be a header)."""
+    sizes, items, rows = set(), 0, 0
+    for line in [*text.splitlines(), ""]:
+        if _LIST_LINE.match(line):
+            items += 1
+            continue
+        if line.count("|") >= 2 and not re.fullmatch(r"[\s|:-]*", line):
+            rows += 1
+            continue
+        if re.fullmatch(r"[\s|:-]+", line) and rows:
+            continue  # a table's rule under its header
+        sizes |= {items} | ({rows, rows - 1} if rows else set())
+        items = rows = 0
+    return {n for n in sizes if n >= 2}
+
+
+def _listed_count(claim: Claim, text: str) -> bool:
+    """A count that is the number of items of a list the same text writes ("Tickets waiting on me (4)" over four
+    rows): worked out from the text itself."""
+    if claim.kind != "number" or _money(claim) or claim.currency or "." in claim.text \
+            or not float(claim.value).is_integer():
+        return False
+    return int(claim.value) in _list_sizes(text)
 
 
 def _named_number(claim: Claim, text: str, names: str) -> bool:

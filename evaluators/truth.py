@@ -442,6 +442,7 @@ def new_event_times(state: EvalState) -> frozenset:
     return state.memo["event_times"]
 
 
+_TODAY_SAID = re.compile(r"(?i)\b(?:today|now|as of|as at|this morning)\b[,:]?\s*(?:[A-Za-z]+,?\s+)?$")
 _EVENT_WORDS = re.compile(r"(?i)\b(?:meeting|call|review|session|slot|invite|invitation|booked|booking|calendar|event|"
                           r"appointment|catch-?up|welcome|interview|workshop)s?\b")
 
@@ -766,6 +767,8 @@ def event_date_problems(text: str, people: Iterable[str], events: list[dict], re
                 continue
             if _OTHER_CLAUSE.search(sentence, m.end(), said[0].start) or _MESSAGE_DATED.match(sentence, said[0].end):
                 continue  # "swapped you in on the review invite, and forwarded Aiko Roth's 4 November email"
+            if _TODAY_SAID.search(sentence, max(m.end(), said[0].start - 20), said[0].start):
+                continue  # "the agenda for next week's call (day counts as of today, 16 November)": today's date
             word = m.group(0).casefold().rstrip("s")
             about = [t for t in (by_name or theirs) if word in {w.casefold().rstrip("s") for w in _EVENT_WORDS.findall(t[0])}]
             if not about or len({d.date() for _t, d, _p in about}) != 1:

@@ -111,6 +111,10 @@ def _figures(text: str) -> Iterator[Claim]:
         yield c
 
 
+_DAYS_AWAY = re.compile(r"(?i)\s*(?:working\s+|calendar\s+|business\s+)?days?\s+(?:from\s+(?:today|now)|away|left|to go|"
+                        r"remaining|until|till|before|after|ago|since|overdue|late|early|out)\b")
+
+
 def moved_figure_problems(text: str, lists: list[Ranked]) -> list[str]:
     """Figures said of a row of the gold's written tables that are another row's (see the module rules)."""
     if not lists or not text:
@@ -138,6 +142,8 @@ def moved_figure_problems(text: str, lists: list[Ranked]) -> list[str]:
                          for other, v in enumerate(values) if other != row and _same(value, v)
                          and not _same(value, values[row])]
                 if not moved:
+                    if _DAYS_AWAY.match(st.text, c.end):
+                        continue  # "(14 days from today)": a span to a day, which the day counts read
                     unit = _unit_column(st.text[c.end:], ranked, row)
                     if unit and not _totals_said(st.text, value, ranked):
                         out.append(f"{st.text.strip()[:120]!r}: {c.text} {unit[0]} is none of {_row_name(ranked, row)}'s "

@@ -239,3 +239,30 @@ def test_the_readers_other_leave_is_not_the_request_a_reply_answers():
     said = "Together with your leave already approved from 8 to 19 December, you will be off from 7 to 19 December."
     assert not restated_day_problems(said, quoted, 2026)
     assert restated_day_problems("Your leave from 8 to 10 December is approved.", quoted, 2026)
+
+
+def test_a_count_of_the_items_the_text_lists_is_worked_out_from_it():
+    from officesim.evaluators.claims import Support, stray_claims
+    support = Support(expected=["#5119", "#5124", "#5131", "#5137"], texts=["List the tickets waiting for me."])
+    table = ("Ticket | Subject | Waiting since\n#5119 | Teams room display | 4 Dec 2026\n"
+             "#5124 | New laptop ready | 3 Dec 2026\n#5131 | Teams room display | 12 Aug 2026\n#5137 | VPN slow | 21 Oct 2026\n")
+    bullets = "- #5119 Teams room display\n- #5124 New laptop ready\n- #5131 Teams room display\n- #5137 VPN slow\n"
+
+    def numbers(text: str) -> list[str]:
+        return [c.text for c in stray_claims(text, support, year=2026, now=None, directory=None, sources=[])
+                if c.kind == "number"]
+
+    assert numbers("Tickets waiting on me (4)\n\nHello Talia,\n\n" + table) == []
+    assert numbers("Helpdesk: 4 tickets waiting for me\n\n" + bullets) == []
+    assert numbers("Tickets waiting on me (6)\n\nHello Talia,\n\n" + table) == ["6"]
+
+
+def test_days_from_today_beside_a_row_are_no_figure_of_its_table():
+    from officesim.evaluators.superlatives import ranked_lists
+    from officesim.evaluators.written_tables import moved_figure_problems
+    rows = [["Contract", "Supplier", "Notice (days)", "Notice by"],
+            ["CTR-2426", "Poppyfield Nurseries", 90, "2026-11-30"], ["CTR-2314", "Umber Freight", 60, "2026-12-02"]]
+    lists = ranked_lists({}, {"data/legal/register.xlsx": {"kind": "xlsx", "sheet_order": ["C"], "sheets": {"C": rows}}})
+    assert not moved_figure_problems("- CTR-2426 Poppyfield Nurseries: notice deadline 2026-11-30 (14 days from today)",
+                                     lists)
+    assert moved_figure_problems("- CTR-2426 Poppyfield Nurseries: 45 days' notice, deadline 2026-11-30", lists)

@@ -774,6 +774,9 @@ def test_a_due_date_stated_with_until_is_read_against_the_items_due(text, wrong)
     ("- Birchwood Stationers: quarterly call Monday 23 November at 11:00", False),
     ("- Birchwood Stationers: quarterly call Monday 23 November at 14:00", True),  # it starts at 11:00
     ("- Birchwood Stationers: quarterly call Tuesday 24 November at 11:00", True),  # Saltmarsh's day
+    # today's date, said as such, beside the meeting's word
+    ("Here is the agenda for next week's quarterly call (day counts as of today, 16 November):", False),
+    ("Here is the agenda for next week's quarterly call (on 16 November):", True),
 ])
 def test_the_day_of_the_meeting_a_mail_is_about_is_the_calendars(text, wrong):
     from officesim.evaluators.truth import event_date_problems
