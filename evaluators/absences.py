@@ -43,11 +43,17 @@ def _rows(records: Records, person: str) -> list[tuple[date, date, tuple[str, ..
     return out
 
 
-def _spans(records: Records, person: str, settled: bool = False, called_off: bool = False) -> list[tuple[date, date]]:
+def _spans(records: Records, person: str, settled: bool = False) -> list[tuple[date, date]]:
     """A person's absences, but those withdrawn or declined; ``settled``: only those approved (not pending
-    either), the ones that count as "already off"; ``called_off``: those withdrawn or declined too."""
+    either), the ones that count as "already off"."""
     return [(a, b) for a, b, states in _rows(records, person)
-            if not any((_CALLED_OFF.match(v) and not called_off) or (settled and _NOT_YET.match(v)) for v in states)]
+            if not any(_CALLED_OFF.match(v) or (settled and _NOT_YET.match(v)) for v in states)]
+
+
+def _day_after(text: str, at: int, year: int | None) -> date | None:
+    """The day written right after a phrase ("… are off on Tuesday 8 December")."""
+    return next((c.value for c in claims_in(text[at:at + 40], year=year, kinds=("date",)) if isinstance(c.value, date)),
+                None)
 
 
 # "Nadia Ito … is on approved annual leave on 8-9 December", "she has a pending leave request for 7 December"
@@ -69,8 +75,7 @@ def leave_state_problems(text: str, records: Records, year: int | None, people: 
         subject = text[start:m.start()]
         if _NOT_READ.search(subject) or re.search(r"(?i)\b(?:no|not|n't)\b", m.group(0)):
             continue
-        day = [c.value for c in claims_in(text[m.end():m.end() + 40], year=year, kinds=("date",))
-               if isinstance(c.value, date)][:1]
+        day = _day_after(text, m.end(), year)
         if not day:
             continue
         named = _named(subject, people, records)
@@ -81,16 +86,16 @@ def leave_state_problems(text: str, records: Records, year: int | None, people: 
             rows = _rows(records, key)
             if not rows:
                 continue
-            cover = [states for a, b, states in rows if a <= day[0] <= b]
+            cover = [states for a, b, states in rows if a <= day <= b]
             said = (m.group("state") or "").lower()
             if not cover:
-                out.append(f"{' '.join(text[start:m.end() + 20].split())!r} gives {shown} leave on {day[0].isoformat()}, "
+                out.append(f"{' '.join(text[start:m.end() + 20].split())!r} gives {shown} leave on {day.isoformat()}, "
                            f"but none of their absences covers it")
             elif said and all(states for states in cover) and not any(
                     (_APPROVED.match(said) and any(_APPROVED.match(v) for v in states)) or
                     (not _APPROVED.match(said) and any(_NOT_YET.match(v) for v in states)) for states in cover):
                 out.append(f"{' '.join(text[start:m.end() + 20].split())!r} calls {shown}'s leave on "
-                           f"{day[0].isoformat()} {said}, but the records give it {', '.join(cover[0])}")
+                           f"{day.isoformat()} {said}, but the records give it {', '.join(cover[0])}")
     return out
 
 
@@ -171,15 +176,14 @@ def off_day_problems(text: str, records: Records, year: int | None,
         subject = text[start:m.start()]
         if _NOT_READ.search(subject) or _NOT_READ.search(m.group(0)):
             continue
-        day = [c.value for c in claims_in(text[m.end():m.end() + 40], year=year, kinds=("date",))
-               if isinstance(c.value, date)][:1]
+        day = _day_after(text, m.end(), year)
         if not day:
             continue
         for shown, key in _named(subject, people, records):
             spans = _spans(records, key) + written.get(key, [])
-            if (spans or _spans(records, key, called_off=True)) and not any(a <= day[0] <= b for a, b in spans):
+            if (spans or _rows(records, key)) and not any(a <= day <= b for a, b in spans):
                 out.append(f"{' '.join(text[start:m.end() + 20].split())!r} says {shown} is off on "
-                           f"{day[0].isoformat()}, but their absences in the records run "
+                           f"{day.isoformat()}, but their absences in the records run "
                            f"{', '.join(f'{a.isoformat()} to {b.isoformat()}' for a, b in spans[:4]) or 'nowhere (withdrawn or declined)'}")
     return out
 
@@ -203,8 +207,7 @@ def off_count_problems(text: str, records: Records, teams: dict[str, str], own: 
             continue
         word = m.group("n").lower()
         n = int(word) if word.isdigit() else NUMBER_WORDS.get(word)
-        day = [c.value for c in claims_in(text[m.end():m.end() + 40], year=year, kinds=("date",))
-               if isinstance(c.value, date)][:1]
+        day = _day_after(text, m.end(), year)
         own_teams = {teams[k] for k in own if k in teams}
         if not n or not day or not own_teams:
             continue
@@ -212,10 +215,10 @@ def off_count_problems(text: str, records: Records, teams: dict[str, str], own: 
         for team in own_teams:
             members = [p for p, t in teams.items() if t == team]
             counts[team] = sorted(p for p in members
-                                  if any(a <= day[0] <= b for a, b in _spans(records, p, settled=True) + written.get(p, [])))
+                                  if any(a <= day <= b for a, b in _spans(records, p, settled=True) + written.get(p, [])))
         if all(len(off) != n for off in counts.values()):
             team, off = next(iter(counts.items()))
-            out.append(f"{' '.join(m.group(0).split())!r} {day[0].isoformat()}: {len(off)} of {team} have an approved "
+            out.append(f"{' '.join(m.group(0).split())!r} {day.isoformat()}: {len(off)} of {team} have an approved "
                        f"absence that day ({', '.join(p.title() for p in off[:5]) or 'none'}), not {n}")
     return out
 

@@ -1039,6 +1039,7 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
     units = {u for value, _around, u in sources if same_claim(claim, value)}
     if not units:
         return False
+    ids: list[Claim] = []
     aside = _aside(text, claim)
     if aside is not None:
         # an aside in brackets is a statement of its own about the item its sentence names: "A129 - the renewal
@@ -1047,11 +1048,8 @@ def _office_value(claim: Claim, text: str, sources: list[tuple[Claim, set[str], 
         lo, hi = aside
         ids = [c for c in claims_in(clause, year=year, kinds=("id",)) if not lo <= c.start + offset < hi]
         offset, clause = lo, text[lo:hi]
-        others = ids + [c for c in claims_in(clause, year=year, kinds=VALUE_KINDS)
-                        if not (c.start + offset <= claim.start < c.end + offset)]
-    else:
-        others = [c for c in claims_in(clause, year=year, kinds=VALUE_KINDS)
-                  if not (c.start + offset <= claim.start < c.end + offset)]
+    others = ids + [c for c in claims_in(clause, year=year, kinds=VALUE_KINDS)
+                    if not (c.start + offset <= claim.start < c.end + offset)]
     words = content_words(clause.replace(claim.text, " ")) | content_words(label)
     # which of the clause's other values each unit the clause names states: the value is bound to a unit
     # stating it only when no unit states more of them ("Section A, 9:00 AM (1:00 PM ...) to 11:00 AM" is

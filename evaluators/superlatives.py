@@ -439,6 +439,11 @@ _ASCENDING = ("oldest", "earliest", "smallest", "lowest", "fewest", "least", "sh
 _NOT_SORTED = re.compile(r"(?i)\b(?:not|n't|if|could|would|should|can|may|might)\b")
 
 
+def _stems(text: str, least: int = 2) -> set[str]:
+    """The words of a label or a phrase of ``least`` letters or more, lower-cased, a plural's "s" dropped."""
+    return {w.rstrip("s") for w in re.findall(rf"[a-z]{{{least},}}", text.lower())}
+
+
 def sorted_claim_problems(text: str, lists: list[Ranked]) -> list[str]:
     """A list the episode wrote said to be in an order ("listed by due date with the oldest first") that its
     column of that name does not follow, where exactly one column's label has the words said and the list is
@@ -448,13 +453,13 @@ def sorted_claim_problems(text: str, lists: list[Ranked]) -> list[str]:
         start = max(text.rfind(". ", 0, m.start()) + 2, text.rfind("\n", 0, m.start()) + 1, 0)
         if _NOT_SORTED.search(text[start:m.start()]):
             continue
-        said = {w.rstrip("s") for w in re.findall(r"[a-z]{2,}", m.group("column").lower())} - {"date", "the", "of"}
+        said = _stems(m.group("column")) - {"date", "the", "of"}
         if not said:
             said = {"date"}
         ascending = m.group("end").lower() in _ASCENDING
         for ranked in lists:
             named = [(label, v) for label, v in ranked.columns.items()
-                     if said <= {w.rstrip("s") for w in re.findall(r"[a-z]{2,}", label.lower())} and len(v) >= 2]
+                     if said <= _stems(label) and len(v) >= 2]
             if len(named) != 1:
                 continue
             label, values = named[0]
@@ -516,10 +521,8 @@ def row_share_problems(text: str, lists: list[Ranked]) -> list[str]:
             if count_said:
                 word = count_said.group("n").lower()
                 n = int(word) if word.isdigit() else _NUMBER_WORDS[word]
-                head = {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", count_said.group("noun").lower())}
-                label_words = {w.rstrip("s") for label in ranked.columns.keys() | ranked.names.keys()
-                               for w in re.findall(r"[a-z]{3,}", label.lower())}
-                label_words |= {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", ranked.where.lower())}
+                head = _stems(count_said.group("noun"), 3)
+                label_words = {w for label in [*ranked.columns, *ranked.names, ranked.where] for w in _stems(label, 3)}
                 if head & label_words and n != mine:
                     out.append(f"{told!r} gives {party.title()} {n}, but the list written in {ranked.where} has {mine} "
                                f"of its rows")

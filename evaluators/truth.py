@@ -1195,8 +1195,7 @@ def _record_dated(sentence: str, day: date, records: Records) -> bool:
 
 
 def _sentence_of(text: str, at: int) -> str:
-    found = _sentence_at(text, at)
-    return " ".join((found[2] if found else text[max(0, at - 60):at + 30]).split())[:90]
+    return " ".join(_sentence_of_span(text, at).split())[:90]
 
 
 # the day of a message the one written to sent: "Thanks for your correction on Thursday 3 December"
